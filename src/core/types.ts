@@ -1,0 +1,248 @@
+/**
+ * The core's public contract: the scenario every front end (page, URL, CLI) feeds in,
+ * and the estimate that comes back. Pure data, no behaviour.
+ *
+ * Units: every byte count is a plain number of bytes (float64 is exact to 2^53 B = 8 PiB).
+ */
+
+export type Mode = 'inference' | 'training';
+export type Method = 'full' | 'lora' | 'qlora' | 'freeze';
+export type Engine = 'transformers' | 'vllm' | 'llama.cpp';
+/** Training recipe: pure fp32, AMP with fp32 master weights, or pure 16-bit. */
+export type Precision = 'fp32' | 'amp-fp16' | 'amp-bf16' | 'bf16' | 'fp16';
+export type Optimizer =
+  | 'adamw'
+  | 'adamw-8bit'
+  | 'paged-adamw'
+  | 'paged-adamw-8bit'
+  | 'sgd'
+  | 'sgd-momentum'
+  | 'adafactor'
+  | 'lion';
+export type GradCkpt = 'none' | 'full' | 'selective';
+export type Attn = 'flash' | 'sdpa' | 'eager';
+export type ZeroStage = 0 | 1 | 2 | 3;
+export type Offload = 'none' | 'optimizer' | 'params';
+export type LoraTarget = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
+
+/** Storage format of the weights (see src/core/formats). */
+export type WeightFormat =
+  | 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'nf4' | 'fp4'
+  | 'gptq-int4' | 'gptq-int8' | 'awq-int4'
+  | 'gguf-q8_0' | 'gguf-q6_k' | 'gguf-q5_k_m' | 'gguf-q4_k_m' | 'gguf-q4_k_s'
+  | 'gguf-q4_0' | 'gguf-q3_k_m' | 'gguf-q2_k';
+
+/** Element type of the KV cache. q8_0/q4_0 are llama.cpp's block types. */
+export type KvFormat = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'q8_0' | 'q4_0';
+
+/**
+ * A normalised transformer architecture (decoder-only or encoder), whatever the
+ * config.json family spelled. Optional fields absent mean "not this feature".
+ */
+export interface ModelArch {
+  /** Free-text family label, e.g. 'llama', 'qwen2', 'gpt2', 'bert', 'deepseek_v3'. */
+  family: string;
+  hidden: number;          // h
+  layers: number;          // L
+  heads: number;           // a
+  kvHeads: number;         // g (= a for MHA, 1 for MQA)
+  headDim: number;         // d (often h/a, not always)
+  ffn: number;             // f, dense MLP intermediate size
+  vocab: number;           // V
+  gatedMlp: boolean;       // SwiGLU/GeGLU (3 matrices) vs plain fc1/fc2
+  norm: 'rmsnorm' | 'layernorm';
+  /** Norm modules per layer (2 usual, 4 for Gemma-2/3). */
+  normsPerLayer: number;
+  tiedEmbeddings: boolean;
+  qkvBias: boolean;
+  oBias: boolean;
+  mlpBias: boolean;
+  /** Learned absolute positions (GPT-2, BERT): n_positions x h parameters. */
+  positionEmbeddings?: number;
+  /** BERT token-type embeddings. */
+  typeVocab?: number;
+  /** Qwen3-style per-head q/k norms. */
+  qkNorm?: boolean;
+  maxContext?: number;
+  moe?: {
+    experts: number;         // E
+    expertsPerToken: number; // k
+    expertFfn: number;       // f_e
+    sharedExperts: number;
+    sharedFfn: number;       // intermediate size of one shared expert
+    denseLayers: number;     // first_k_dense_replace: dense layers before MoE ones
+    /** every n-th layer is MoE (moe_layer_freq); 1 = all non-dense layers */
+    layerFreq: number;
+    routerBias?: boolean;    // e_score_correction_bias
+  };
+  mla?: {
+    qLoraRank: number | null;
+    kvLoraRank: number;
+    qkNopeHeadDim: number;
+    qkRopeHeadDim: number;
+    vHeadDim: number;
+  };
+  /** Sliding-window attention: window size and how many of the L layers use it. */
+  slidingWindow?: { window: number; layers: number };
+}
+
+/** Where a term's number comes from: shown verbatim on the page (Explain). */
+export interface Derivation {
+  /** Symbolic formula, language-neutral, e.g. "2 · L · g · d · s · b · bytes_kv". */
+  formula: string;
+  /** The user's values for each symbol in the formula. */
+  values: Record<string, number | string>;
+  /** Citation: paper (arXiv id) or repository file. */
+  source: string;
+  /** How much to trust it. */
+  confidence: 'exact' | 'derived' | 'heuristic' | 'guess';
+  /** Optional message code (translated by the UI) with parameters. */
+  note?: Message;
+}
+
+/** A translatable message: a stable code plus parameters; `text` is the English default. */
+export interface Message {
+  code: string;
+  params?: Record<string, number | string>;
+  text: string;
+}
+
+export type TermId =
+  | 'weights'
+  | 'lora-adapters'
+  | 'kv-cache'
+  | 'activations'
+  | 'logits'
+  | 'workspace'
+  | 'gradients'
+  | 'optimizer'
+  | 'master-weights'
+  | 'dequant-buffer'
+  | 'comm-buffers'
+  | 'cuda-context'
+  | 'allocator-reserve'
+  | 'engine-reserve';
+
+/** Which total a term belongs to: allocated ⊂ reserved ⊂ device. */
+export type TermLevel = 'allocated' | 'reserved' | 'device';
+
+export interface Term {
+  id: TermId;
+  bytes: number;
+  level: TermLevel;
+  derivation: Derivation;
+}
+
+export interface ParamCounts {
+  total: number;
+  trainable: number;
+  /** per-token active (MoE: k of E experts) */
+  active: number;
+}
+
+export interface GpuFit {
+  id: string;
+  capacityBytes: number;
+  fits: boolean;
+  headroomBytes: number;
+}
+
+export interface EngineInfo {
+  /** vLLM: tokens of KV cache that fit in the pre-allocated pool. */
+  kvTokens?: number;
+  /** vLLM: kvTokens / max_model_len. */
+  concurrency?: number;
+  /** llama.cpp: layers on the GPU. */
+  gpuLayers?: number;
+}
+
+export interface Estimate {
+  params: ParamCounts;
+  terms: Term[];
+  /** torch.cuda.max_memory_allocated */
+  allocatedBytes: number;
+  /** torch.cuda.max_memory_reserved */
+  reservedBytes: number;
+  /** what nvidia-smi shows: reserved + CUDA context (+ non-torch). Fit decisions use this. */
+  deviceBytes: number;
+  engine?: EngineInfo;
+  /** Things the user should know (shape guesses, unknown terms). */
+  notes: Message[];
+}
+
+/** A validation problem tied to one scenario key, for display next to the field. */
+export interface FieldError {
+  key: string;
+  code: string;
+  message: string;
+  params?: Record<string, number | string>;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+/**
+ * Parameter counts by role, from the architecture (src/core/model/params.ts).
+ * Storage formats quantize some roles and not others, so estimates need the split.
+ */
+export interface ParamBreakdown {
+  total: number;
+  /** per-token active parameters (MoE: shared + k routed experts). */
+  active: number;
+  /** token embedding (+ learned position / type embeddings) */
+  embedding: number;
+  /** untied LM head (0 when tied) */
+  lmHead: number;
+  /** weights of nn.Linear layers inside the blocks (what GPTQ/AWQ/bnb quantize) */
+  blockLinear: number;
+  /** norms, biases, routers and other 1-D/small tensors, never quantized */
+  other: number;
+  /** largest single Linear weight (elements): QLoRA dequant buffer, FSDP unit size */
+  largestLinear: number;
+  /** parameters of one transformer block (largest if they differ) */
+  perLayer: number;
+}
+
+/**
+ * One fully validated scenario: the single schema shared by the URL, the CLI and the core.
+ * External spelling (URL / CLI flags) is kebab-case, e.g. gradCkpt <-> `grad-ckpt`.
+ */
+export interface Scenario {
+  /** preset HF id (e.g. 'meta-llama/Llama-2-7b-hf'), 'custom' (arch below), or '' (bare count in `params`) */
+  model: string;
+  /** bare parameter count for quick mode, e.g. 7e9 from '7b' */
+  params: number | null;
+  /** custom architecture, or overrides applied on top of the preset */
+  arch: Partial<ModelArch> | null;
+  mode: Mode;
+  method: Method;
+  weights: WeightFormat;
+  kv: KvFormat;
+  engine: Engine;
+  batch: number;
+  /** inference: prompt tokens */
+  prompt: number;
+  /** inference: generated tokens */
+  gen: number;
+  /** training: sequence length */
+  seq: number;
+  precision: Precision;
+  optimizer: Optimizer;
+  gradCkpt: GradCkpt;
+  attn: Attn;
+  loraRank: number;
+  loraTargets: LoraTarget[];
+  /** data-parallel world size times tp times pp: total GPUs */
+  gpus: number;
+  zero: ZeroStage;
+  tp: number;
+  pp: number;
+  offload: Offload;
+  /** GPU catalogue id ('' = none chosen), e.g. 'a100-80gb' */
+  gpu: string;
+  /** vLLM gpu_memory_utilization */
+  gpuUtil: number;
+  /** llama.cpp layers on GPU (-ngl); null = all */
+  ngl: number | null;
+  /** llama.cpp n_ubatch / vLLM max_num_batched_tokens style prefill chunk; null = engine default */
+  ubatch: number | null;
+}
