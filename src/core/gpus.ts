@@ -1,0 +1,102 @@
+/**
+ * The GPU catalogue: capacity as sold and as the device really reports it, bandwidth, dense
+ * tensor throughput. Data generated from the reference gpus.json by tools/gen-gpus.mjs
+ * (sources per row: vendor datasheets/whitepapers; nvidia-smi totals from the issues cited in
+ * each row's `source`).
+ *
+ * GB vs GiB: vendors sell "80 GB"; nvidia-smi shows MiB. An A100 "80GB" reports 81920 MiB
+ * (= 80 GiB exactly); an H100 "80GB" reports 81559 MiB (79.65 GiB); ECC-enabled cards report
+ * less than the marketed size (T4 "16 GB" -> 15360 MiB). Fit decisions use `capacityBytes`.
+ */
+import { GPU_DATA } from './gpus.data';
+
+export type GpuCategory = 'consumer' | 'workstation' | 'datacenter' | 'apple-silicon' | 'tpu';
+
+/**
+ * How capacityBytes was obtained:
+ * - 'reported': nvidia-smi total (MiB · 2^20), from the cited source;
+ * - 'nominal': marketed size read as GiB (memory dies are binary-sized), not yet seen in nvidia-smi;
+ * - 'wired-limit': Apple unified memory × the GPU's default wired fraction (≈ 0.75);
+ * - 'per-device': one addressable device of a multi-die package (MI250X GCD);
+ * - 'custom': entered by the user.
+ */
+export type CapacityBasis = 'reported' | 'nominal' | 'wired-limit' | 'per-device' | 'custom';
+
+export interface Gpu {
+  id: string;
+  name: string;
+  vendor: string;
+  category: GpuCategory | string;
+  /** capacity as the vendor sells it, verbatim, e.g. "80 GB" */
+  memoryStated: string;
+  /** marketed capacity in decimal GB (largest configuration for Apple) */
+  memoryGb: number;
+  /** nvidia-smi total in MiB where a source shows it */
+  reportedMib: number | null;
+  /** what the device really offers; fit decisions use this */
+  capacityBytes: number;
+  capacityBasis: CapacityBasis;
+  /** memory bandwidth, GB/s (decimal) */
+  bandwidthGBs: number;
+  /** dense tensor throughput, TFLOPS (int8: TOPS); null where the device lacks it or no source */
+  tflops: { fp16: number | null; bf16: number | null; fp8: number | null; int8: number | null; fp4: number | null };
+  verified: boolean;
+  source: string;
+}
+
+/** The catalogue, in reference order (consumer → workstation → datacenter → others). */
+export const GPUS: readonly Gpu[] = GPU_DATA;
+
+const BY_ID = new Map(GPUS.map((g) => [g.id, g]));
+
+/** Look a GPU up by catalogue id (case-insensitive); undefined when unknown. */
+export function findGpu(id: string): Gpu | undefined {
+  return BY_ID.get(id.trim().toLowerCase());
+}
+
+/** Largest capacity we accept for a custom device: 64 TiB (well above any single device). */
+export const MAX_CUSTOM_CAPACITY = 2 ** 46;
+
+/**
+ * A user-defined device of the given capacity in bytes (clamped to [1 MiB, 64 TiB]; non-finite
+ * input becomes 1 MiB so a fit check never sees NaN).
+ */
+export function customGpu(capacityBytes: number): Gpu {
+  const c = Number.isFinite(capacityBytes) ? Math.min(Math.max(Math.round(capacityBytes), 2 ** 20), MAX_CUSTOM_CAPACITY) : 2 ** 20;
+  return {
+    id: 'custom',
+    name: 'Custom GPU',
+    vendor: 'custom',
+    category: 'custom',
+    memoryStated: `${(c / 2 ** 30).toFixed(2)} GiB`,
+    memoryGb: c / 1e9,
+    reportedMib: null,
+    capacityBytes: c,
+    capacityBasis: 'custom',
+    bandwidthGBs: 0,
+    tflops: { fp16: null, bf16: null, fp8: null, int8: null, fp4: null },
+    verified: false,
+    source: 'user input',
+  };
+}
+
+const UNIT: Record<string, number> = { mb: 1e6, gb: 1e9, tb: 1e12, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/**
+ * Parse a capacity such as "24GB", "24 GiB", "81920MiB" (unit required, decimal GB vs binary GiB
+ * as written) into bytes; null when not a positive finite capacity of at most 64 TiB.
+ */
+export function parseCapacity(text: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(mb|gb|tb|mib|gib|tib)\s*$/i.exec(text);
+  if (!m) return null;
+  const bytes = Math.round(Number(m[1]) * UNIT[m[2].toLowerCase()]);
+  return bytes >= 2 ** 20 && bytes <= MAX_CUSTOM_CAPACITY ? bytes : null;
+}
+
+/** A catalogue id or a custom capacity ("24GiB") to a device; undefined when neither. */
+export function resolveGpu(spec: string): Gpu | undefined {
+  const known = findGpu(spec);
+  if (known) return known;
+  const bytes = parseCapacity(spec);
+  return bytes === null ? undefined : customGpu(bytes);
+}

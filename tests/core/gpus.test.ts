@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest';
+import { GPUS, customGpu, findGpu, parseCapacity, resolveGpu } from '../../src/core/gpus';
+
+const MIB = 2 ** 20;
+const GIB = 2 ** 30;
+
+// nvidia-smi totals from the sources cited in reference gpus.json / reference-data.md §1:
+// modal-labs/modal-client PR #2797 (H100 81559, A100-80GB 81920, A100-40GB 40960, A10G 23028,
+// L40S 46068, L4 23034, T4 15360 MiB), RLinf #255 (RTX 4090 24564 MiB), club-3090 #1128 (3090 24576 MiB),
+// NVIDIA/cuda-samples #311 (H200 143771 MiB), TensorRT-LLM #10278 (B200 183359 MiB).
+describe('GPU capacities against nvidia-smi totals', () => {
+  test.each([
+    ['a100-80gb-sxm4', 81920],
+    ['a100-40gb-sxm4', 40960],
+    ['h100-sxm', 81559],
+    ['rtx-4090', 24564],
+    ['rtx-3090', 24576],
+    ['t4', 15360],
+    ['l4', 23034],
+    ['a10g', 23028],
+    ['l40s', 46068],
+    ['h200-sxm', 143771],
+    ['b200', 183359],
+  ])('%s reports %i MiB', (id, mib) => {
+    const g = findGpu(id)!;
+    expect(g.capacityBytes).toBe(mib * MIB);
+    expect(g.capacityBasis).toBe('reported');
+  });
+
+  test('A100 "80 GB" is exactly 80 GiB; H100 "80 GB" is 79.65 GiB', () => {
+    expect(findGpu('a100-80gb-pcie')!.capacityBytes).toBe(80 * GIB);
+    expect(findGpu('a100-80gb-pcie')!.memoryStated).toBe('80 GB');
+    expect(findGpu('h100-sxm')!.capacityBytes / GIB).toBeCloseTo(79.647, 3);
+  });
+
+  test('ECC cards report less than the 16 GiB of dies: T4 "16 GB" = 15 GiB', () => {
+    const t4 = findGpu('T4')!;
+    expect(t4.memoryGb).toBe(16);
+    expect(t4.capacityBytes).toBe(15 * GIB);
+    expect(t4.capacityBytes).toBeLessThan(16 * GIB);
+  });
+});
+
+describe('catalogue shape', () => {
+  test('54 unique ids with positive finite capacities and bandwidths', () => {
+    expect(GPUS).toHaveLength(54);
+    expect(new Set(GPUS.map((g) => g.id)).size).toBe(54);
+    for (const g of GPUS) {
+      expect(Number.isFinite(g.capacityBytes) && g.capacityBytes > 0).toBe(true);
+      expect(g.bandwidthGBs).toBeGreaterThan(0);
+    }
+  });
+
+  test('unreported cards use the marketed size as GiB (binary-sized dies): RTX A6000 48 GiB', () => {
+    expect(findGpu('rtx-a6000')!.capacityBytes).toBe(48 * GIB);
+    expect(findGpu('rtx-a6000')!.capacityBasis).toBe('nominal');
+  });
+
+  test('Apple: GPU can wire ~3/4 of unified memory (M2 Ultra 192 GB -> 144 GiB)', () => {
+    const g = findGpu('m2-ultra')!;
+    expect(g.capacityBytes).toBe(144 * GIB);
+    expect(g.capacityBasis).toBe('wired-limit');
+  });
+
+  test('MI250X is two 64 GB GCDs; one device holds 64 GiB', () => {
+    expect(findGpu('mi250x')!.capacityBytes).toBe(64 * GIB);
+  });
+
+  test('H100 SXM bandwidth 3350 GB/s and 989.4 dense bf16 TFLOPS (datasheet, dense = sparse/2)', () => {
+    const g = findGpu('h100-sxm')!;
+    expect(g.bandwidthGBs).toBe(3350);
+    expect(g.tflops.bf16).toBe(989.4);
+  });
+
+  test('unknown id is undefined', () => {
+    expect(findGpu('no-such-gpu')).toBeUndefined();
+  });
+});
+
+describe('custom devices', () => {
+  test('parseCapacity distinguishes GB and GiB', () => {
+    expect(parseCapacity('24GB')).toBe(24e9);
+    expect(parseCapacity('24 GiB')).toBe(24 * GIB);
+    expect(parseCapacity('81920MiB')).toBe(80 * GIB);
+    expect(parseCapacity('24')).toBeNull();
+    expect(parseCapacity('-1GB')).toBeNull();
+    expect(parseCapacity('1e400GB')).toBeNull();
+    expect(parseCapacity('999999999TiB')).toBeNull();
+  });
+
+  test('customGpu clamps bad input to finite values', () => {
+    expect(customGpu(NaN).capacityBytes).toBe(MIB);
+    expect(customGpu(Infinity).capacityBytes).toBe(MIB);
+    expect(customGpu(12 * GIB).capacityBytes).toBe(12 * GIB);
+  });
+
+  test('resolveGpu: catalogue id or capacity spec', () => {
+    expect(resolveGpu('rtx-4090')!.id).toBe('rtx-4090');
+    expect(resolveGpu('12GiB')!.capacityBytes).toBe(12 * GIB);
+    expect(resolveGpu('nonsense')).toBeUndefined();
+  });
+});
