@@ -1,0 +1,74 @@
+/**
+ * Runtime overheads outside the model's own tensors: CUDA context, cuBLAS workspace, and the
+ * PyTorch caching allocator's segment rounding (reserved − allocated).
+ *
+ * Sources: formulas.md §3.3 (PyTorch PR #86509 context sizes; cuBLAS workspace snapshot),
+ * allocator.md §1 (`round_size`, `get_allocation_size`: 512 B blocks, 2 MiB small segments,
+ * 20 MiB segments for 1–10 MiB requests, 2 MiB rounding above 10 MiB).
+ */
+
+const MiB = 2 ** 20;
+
+/**
+ * CUDA context + loaded kernels, invisible to torch's counters. PyTorch PR #86509 measured
+ * 666,632,192 B eager vs 287,047,680 B with CUDA_MODULE_LOADING=LAZY (default since CUDA 12.2);
+ * libraries (cuBLAS, cuDNN, NCCL) add more. formulas.md §3.3 suggests 500 MiB (range 300–1000).
+ */
+export const CUDA_CONTEXT_BYTES = 500 * MiB;
+
+/**
+ * cuBLAS workspace PyTorch allocates through the caching allocator on the first matmul:
+ * 8,519,680 B = 2·4 MiB + 8·16 KiB (`:4096:2:16:8` form of CUBLAS_WORKSPACE_CONFIG), per
+ * handle/stream (formulas.md §3.3, PyTorch forum memory snapshot).
+ */
+export const CUBLAS_WORKSPACE_BYTES = 8_519_680;
+
+/** allocator.md §1 constants */
+const MIN_BLOCK = 512;
+const SMALL_SIZE = MiB;
+const SMALL_BUFFER = 2 * MiB;
+const MIN_LARGE_ALLOC = 10 * MiB;
+const LARGE_BUFFER = 20 * MiB;
+const ROUND_LARGE = 2 * MiB;
+
+/** `round_size` with default settings: multiples of 512 B, at least 512 B. */
+export function roundSize(bytes: number): number {
+  return Math.max(MIN_BLOCK, Math.ceil(Math.max(0, bytes) / MIN_BLOCK) * MIN_BLOCK);
+}
+
+/** `get_allocation_size`: the cudaMalloc segment for a rounded request. */
+export function segmentSize(rounded: number): number {
+  if (rounded <= SMALL_SIZE) return SMALL_BUFFER;
+  if (rounded < MIN_LARGE_ALLOC) return LARGE_BUFFER;
+  return Math.ceil(rounded / ROUND_LARGE) * ROUND_LARGE;
+}
+
+/** `count` live tensors of `bytes` each. */
+export interface TensorGroup {
+  bytes: number;
+  count: number;
+}
+
+/**
+ * Reserved-but-unallocated bytes when the given tensors are live together and each group fills
+ * its own segments: tensors ≥ 10 MiB get a private segment rounded to 2 MiB; smaller ones are
+ * split out of shared 2 MiB / 20 MiB segments (best fit, allocator.md §3–4), so a segment holds
+ * floor(segment / size) of them. Fragmentation from differently-sized transients freed earlier
+ * is not modelled, so this is a lower bound on max_memory_reserved − max_memory_allocated.
+ */
+export function segmentWaste(groups: readonly TensorGroup[]): number {
+  let waste = 0;
+  for (const g of groups) {
+    const count = Math.max(0, Math.floor(g.count));
+    if (count === 0 || !(g.bytes > 0)) continue;
+    const size = roundSize(g.bytes);
+    const seg = segmentSize(size);
+    if (size >= MIN_LARGE_ALLOC) {
+      waste += count * (seg - size);
+    } else {
+      const perSeg = Math.max(1, Math.floor(seg / size));
+      waste += Math.ceil(count / perSeg) * seg - count * size;
+    }
+  }
+  return waste;
+}

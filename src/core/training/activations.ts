@@ -1,0 +1,123 @@
+/**
+ * Activation memory saved for backward (formulas.md §5).
+ *
+ * - GPT/BERT-style layers (LayerNorm, plain GeLU MLP, dropout): Korthikanti et al. 2022
+ *   (arXiv 2205.05198) §4.1, generalised to any a·d, g, f and element size e:
+ *   per layer s·b·[(2h + h + (a + 2g)·d + a·d + h + 2f)·e + 2h] + a·s²·b·(2e + 1) — with
+ *   h = a·d, g = a, f = 4h, e = 2 this is sbh(34 + 5as/h).
+ * - Llama-style layers (RMSNorm, gated MLP, no dropout): formulas.md §5.3,
+ *   s·b·e·[4h + 2·a·d + 2·g·d + 4f] (8h + 4ad + 4gd + 8f at e = 2). Eager attention adds the fp32
+ *   softmax output plus its 16-bit copy fed to the PV matmul: b·a·s²·(4 + e).
+ * - Tensor parallel without sequence parallel (Korthikanti Table 2): norm outputs/inputs and
+ *   masks stay replicated, the attention and MLP internals divide by t.
+ * - Checkpointing: 'full' keeps each layer's input (s·b·h·e) plus one recomputed layer;
+ *   'selective' recomputes only the attention core (drops the s² terms).
+ */
+import type { Attn, GradCkpt, ModelArch } from '../types';
+
+export interface LayerActivation {
+  /** bytes that scale with s (linear part) */
+  linear: number;
+  /** bytes of the s² attention-score part (0 with flash / SDPA kernels) */
+  scores: number;
+  style: 'llama' | 'gpt';
+  formula: string;
+}
+
+/** Llama-style (no dropout) when the MLP is gated or the norm is RMSNorm. */
+export function layerStyle(arch: ModelArch): 'llama' | 'gpt' {
+  return arch.gatedMlp || arch.norm === 'rmsnorm' ? 'llama' : 'gpt';
+}
+
+/** Intermediate width per token of one layer's MLP (MoE: k routed experts + shared ones). */
+export function mlpWidth(arch: ModelArch, moeLayer: boolean): number {
+  const m = arch.moe;
+  if (!m || !moeLayer) return arch.ffn;
+  return m.expertsPerToken * m.expertFfn + m.sharedExperts * m.sharedFfn;
+}
+
+/** Number of MoE layers (DeepSeek first_k_dense_replace, moe_layer_freq). */
+export function moeLayerCount(arch: ModelArch): number {
+  const m = arch.moe;
+  if (!m) return 0;
+  const candidates = Math.max(0, arch.layers - m.denseLayers);
+  return Math.ceil(candidates / Math.max(1, m.layerFreq));
+}
+
+/** Bytes one layer saves for backward at micro-batch b, sequence s, activation element size e. */
+export function layerActivation(arch: ModelArch, s: number, b: number, e: number, attn: Attn, tp: number, moeLayer = false): LayerActivation {
+  const t = Math.max(1, tp);
+  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const f = mlpWidth(arch, moeLayer);
+  const sb = s * b;
+  const materialised = attn === 'eager';
+  if (layerStyle(arch) === 'llama') {
+    const mlpTensors = arch.gatedMlp ? 4 : 2;
+    const linear = sb * e * (4 * h + (2 * a * d + 2 * g * d + mlpTensors * f) / t);
+    const scores = materialised ? (b * a * s * s * (e >= 4 ? 4 : 4 + e)) / t : 0;
+    return { linear, scores, style: 'llama', formula: 's·b·e·(4h + (2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e)/t eager]' };
+  }
+  const linear = sb * (e * (4 * h + (2 * a * d + 2 * g * d + 2 * f) / t) + 2 * h);
+  const scores = materialised ? (b * a * s * s * (2 * e + 1)) / t : 0;
+  return { linear, scores, style: 'gpt', formula: 's·b·(e·(4h + (2ad + 2gd + 2f)/t) + 2h) [+ a·s²·b·(2e+1)/t eager]' };
+}
+
+/**
+ * Korthikanti et al. 2022 Table 2, per-layer bytes (16-bit activations, 1-byte masks).
+ * Used to cross-check `layerActivation` in tests.
+ */
+export function korthikantiTable2(s: number, b: number, h: number, a: number, t: number, setting: 'none' | 'tp' | 'tp-sp' | 'tp-selective' | 'tp-sp-selective' | 'full'): number {
+  const sbh = s * b * h;
+  switch (setting) {
+    case 'none': return sbh * (34 + (5 * a * s) / h);
+    case 'tp': return sbh * (10 + 24 / t + (5 * a * s) / (h * t));
+    case 'tp-sp': return (sbh / t) * (34 + (5 * a * s) / h);
+    case 'tp-selective': return sbh * (10 + 24 / t);
+    case 'tp-sp-selective': return (34 * sbh) / t;
+    case 'full': return 2 * sbh;
+  }
+}
+
+export interface ActivationTotal {
+  bytes: number;
+  perLayer: number;
+  style: 'llama' | 'gpt';
+  formula: string;
+}
+
+/** Layers of activations one GPU keeps: 1F1B keeps p micro-batches × L/p layers ≈ L (Korthikanti §4.2.3). */
+function totalLayers(arch: ModelArch): number {
+  return arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
+}
+
+/** Whole-model saved activations for one micro-batch under a checkpointing mode. */
+export function activationBytes(arch: ModelArch, s: number, b: number, e: number, attn: Attn, ckpt: GradCkpt, tp: number): ActivationTotal {
+  const L = totalLayers(arch);
+  const moe = Math.min(L, moeLayerCount(arch));
+  const dense = layerActivation(arch, s, b, e, attn, tp, false);
+  const sparse = moe > 0 ? layerActivation(arch, s, b, e, attn, tp, true) : dense;
+  const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
+  // final norm input + LM-head input
+  const head = 2 * s * b * arch.hidden * e;
+  let bytes: number;
+  let formula: string;
+  if (ckpt === 'full') {
+    bytes = L * s * b * arch.hidden * e + maxLayer + head;
+    formula = 'L·s·b·h·e + A_layer (one layer recomputed) + 2·s·b·h·e';
+  } else {
+    const keepScores = ckpt === 'none' ? 1 : 0;
+    bytes = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores) + head;
+    formula = `L·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + 2·s·b·h·e; A_layer = ${dense.formula}`;
+  }
+  return { bytes, perLayer: maxLayer, style: dense.style, formula };
+}
+
+/**
+ * LM-head logits and cross-entropy (formulas.md §5.3, HF ForCausalLMLoss): 16-bit logits (e),
+ * their fp32 upcast (4) and the fp32 log-softmax (4) coexist: peak s·b·V·(e + 4 + 4) for e < 4;
+ * held into backward: logits + log-softmax output, s·b·V·(e + 4). fp32 training skips the upcast.
+ */
+export function logitsBytes(s: number, b: number, vocab: number, e: number): { peak: number; held: number } {
+  const sbv = s * b * vocab;
+  return { peak: sbv * (e + 4 + (e < 4 ? 4 : 0)), held: sbv * (e + 4) };
+}
