@@ -1,0 +1,363 @@
+/**
+ * A one-device, one-stream model of PyTorch's native CUDA caching allocator
+ * (DeviceCachingAllocator in c10/cuda/CUDACachingAllocator.cpp, 2.x): malloc path, best fit,
+ * split/merge, oversize rules, release paths, GC and the OOM decision. allocator.md §3–§4.
+ * Expandable segments live in expandable.ts.
+ */
+import { allocationSize, kOneEiB, kMinBlockSize, kSmallSize, poolFor, roundSize, type PoolKind } from './constants';
+import { defaultConfig, type AllocatorConfig } from './config';
+import { AddressOrderedPool, isSplit, newBlock, SizeOrderedPool, splice, type Block, type Segment } from './blocks';
+import { bump, cloneDeviceStats, decrease, increase, newDeviceStats, type DeviceStats } from './stats';
+import { releaseExpandableFree, tryAllocateExpandable } from './expandable';
+import { cloneAllocatorState } from './clone';
+
+/** The simulated card. */
+export interface DeviceSpec {
+  /** total memory of the card in bytes (cudaMemGetInfo total) */
+  capacity: number;
+  /** memory used on the card outside PyTorch's allocator (CUDA context, other libraries), bytes */
+  overhead: number;
+  /** torch.cuda.set_per_process_memory_fraction, or null when never called */
+  fraction: number | null;
+}
+
+/** Figures the allocator has at hand when it raises OutOfMemoryError (allocator.md §3, §7.2). */
+export interface OomFacts {
+  /** true for the "more than 1EB" guard in allocate() */
+  overOneEiB: boolean;
+  /** the tensor's request in bytes */
+  requested: number;
+  /** get_allocation_size of the rounded request: what "Tried to allocate" prints */
+  allocSize: number;
+  total: number;
+  free: number;
+  allocated: number;
+  reserved: number;
+  /** fraction × total when a memory fraction is set */
+  allowed: number | null;
+  /** reserved + non-PyTorch memory: the NVML "this process" figure */
+  processInUse: number;
+}
+
+export type MallocOutcome = { ok: true; block: Block } | { ok: false; oom: OomFacts };
+
+/** Base of the fake device address space (looks like a CUDA pointer; far below 2^53). */
+const ADDRESS_BASE = 0x7f0000000000;
+/** Segment placement alignment (cudaMalloc returns 2 MiB aligned ranges for large sizes). */
+const ADDRESS_ALIGN = 2 * 1024 * 1024;
+
+export class CachingAllocator {
+  stats: DeviceStats = newDeviceStats();
+  /** live segments ordered by address */
+  segments: Segment[] = [];
+  pools: Record<PoolKind, SizeOrderedPool> = { small: new SizeOrderedPool(), large: new SizeOrderedPool() };
+  unmapped: Record<PoolKind, AddressOrderedPool> = { small: new AddressOrderedPool(), large: new AddressOrderedPool() };
+  /** allocated blocks by tensor name */
+  live = new Map<string, Block>();
+  /** total_allocated_memory: bytes held from the driver */
+  reserved = 0;
+  /** get_free_blocks_call_count per pool (GC clock) */
+  gcCalls: Record<PoolKind, number> = { small: 0, large: 0 };
+  nextSegmentId = 1;
+  /** max_split_size as a number (Infinity = unlimited) */
+  readonly M: number;
+  readonly allowedMax: number | null;
+
+  constructor(readonly device: DeviceSpec, readonly config: AllocatorConfig = defaultConfig()) {
+    this.M = config.maxSplitSize ?? Infinity;
+    this.allowedMax = device.fraction === null ? null : Math.floor(device.fraction * device.capacity);
+  }
+
+  private get gcActive(): boolean {
+    return this.allowedMax !== null && this.config.garbageCollectionThreshold > 0;
+  }
+
+  /** DeviceCachingAllocator::malloc for tensor `name` of `orig` bytes. */
+  malloc(name: string, orig: number): MallocOutcome {
+    if (orig >= kOneEiB) return { ok: false, oom: this.oomFacts(orig, orig, true) };
+    const size = roundSize(orig, this.config.roundupPower2Divisions);
+    const pool = poolFor(size);
+    const allocSz = allocationSize(size);
+    let block = this.getFreeBlock(pool, size);
+    if (!block) {
+      if (this.gcActive) this.garbageCollect();
+      block =
+        this.allocBlock(pool, size, allocSz, false) ??
+        (this.releaseAvailable(pool, size) ? this.allocBlock(pool, size, allocSz, false) : null) ??
+        (this.releaseCached(), this.allocBlock(pool, size, allocSz, true));
+    }
+    if (!block) {
+      this.stats.num_ooms += 1;
+      return { ok: false, oom: this.oomFacts(orig, allocSz, false) };
+    }
+    return { ok: true, block: this.allocFound(block, size, orig, name) };
+  }
+
+  /** free(): returns false when no live tensor has this name. */
+  free(name: string): boolean {
+    const b = this.live.get(name);
+    if (!b) return false;
+    this.live.delete(name);
+    b.allocated = false;
+    bump(this.stats, 'allocation', b.seg.pool, -1);
+    bump(this.stats, 'allocated_bytes', b.seg.pool, -b.size);
+    if (b.size >= this.M) decrease(this.stats.oversize_allocations, 1);
+    this.freeBlock(b);
+    return true;
+  }
+
+  /** torch.cuda.empty_cache(): release_cached_blocks. */
+  emptyCache(): void {
+    this.releaseCached();
+  }
+
+  clone(): CachingAllocator {
+    const c = new CachingAllocator(this.device, this.config);
+    cloneAllocatorState(this, c);
+    c.stats = cloneDeviceStats(this.stats);
+    return c;
+  }
+
+  private oomFacts(requested: number, allocSize: number, overOneEiB: boolean): OomFacts {
+    const { capacity, overhead } = this.device;
+    return {
+      overOneEiB,
+      requested,
+      allocSize,
+      total: capacity,
+      free: Math.max(0, capacity - this.reserved - overhead),
+      allocated: this.stats.arrays.allocated_bytes.all.current,
+      reserved: this.reserved,
+      allowed: this.allowedMax,
+      processInUse: this.reserved + overhead,
+    };
+  }
+
+  /** Inserts a free block into its pool (insert_into_blocks stamps the GC clock). */
+  insertFree(b: Block): void {
+    b.gcBase = this.gcCalls[b.seg.pool];
+    this.pools[b.seg.pool].insert(b);
+  }
+
+  /** get_free_block: best fit, expandable tweak, oversize rules (allocator.md §3). */
+  private getFreeBlock(pool: PoolKind, size: number): Block | null {
+    if (this.gcActive) this.gcCalls[pool] += 1;
+    const list = this.pools[pool].blocks;
+    let i = this.pools[pool].firstAtLeast(size);
+    if (i >= list.length) return null;
+    if (list[i].seg.expandable) {
+      const expSize = (b: Block) => b.size + (b.next && !b.next.mapped ? b.next.size : 0);
+      while (list[i].seg.expandable && i + 1 < list.length && expSize(list[i + 1]) < expSize(list[i])) i++;
+    }
+    const b = list[i];
+    if (size < this.M && b.size >= this.M) return null;
+    if (size >= this.M && b.size >= size + this.config.maxNonSplitRounding) return null;
+    list.splice(i, 1);
+    return b;
+  }
+
+  /** alloc_block: a new segment from cudaMalloc, or mapped pages when expandable (allocator.md §3). */
+  private allocBlock(pool: PoolKind, size: number, allocSz: number, retry: boolean): Block | null {
+    if (retry) this.stats.num_alloc_retries += 1;
+    if (this.allowedMax !== null && this.reserved + allocSz > this.allowedMax) return null;
+    if (this.config.expandableSegments) return tryAllocateExpandable(this, pool, size);
+    if (!this.deviceHasRoom(allocSz)) return null;
+    const seg = this.addSegment(pool, allocSz, false);
+    const b = newBlock(seg, seg.addr, allocSz, true);
+    seg.head = b;
+    this.reserved += allocSz;
+    bump(this.stats, 'segment', pool, 1);
+    bump(this.stats, 'reserved_bytes', pool, allocSz);
+    this.stats.num_device_alloc += 1;
+    if (allocSz >= this.M) increase(this.stats.oversize_segments, 1);
+    return b;
+  }
+
+  /** Would the simulated driver grant `bytes` more? */
+  deviceHasRoom(bytes: number): boolean {
+    return this.reserved + bytes <= this.device.capacity - this.device.overhead;
+  }
+
+  /** Places a new segment in the lowest address gap that fits (the driver reuses freed ranges). */
+  addSegment(pool: PoolKind, size: number, expandable: boolean): Segment {
+    let addr = ADDRESS_BASE;
+    let i = 0;
+    for (; i < this.segments.length; i++) {
+      const s = this.segments[i];
+      if (s.addr - addr >= size) break;
+      addr = Math.ceil((s.addr + s.size) / ADDRESS_ALIGN) * ADDRESS_ALIGN;
+    }
+    const seg = { id: this.nextSegmentId++, addr, size, pool, expandable } as Segment;
+    this.segments.splice(i, 0, seg);
+    return seg;
+  }
+
+  removeSegment(seg: Segment): void {
+    this.segments.splice(this.segments.indexOf(seg), 1);
+  }
+
+  /** should_split (allocator.md §4). */
+  private shouldSplit(b: Block, size: number): boolean {
+    const remaining = b.size - size;
+    if (b.seg.pool === 'small' || this.config.expandableSegments) return remaining >= kMinBlockSize;
+    return size < this.M && remaining > kSmallSize;
+  }
+
+  /** alloc_found_block: split, inactive_split bookkeeping, counters (allocator.md §4). */
+  private allocFound(found: Block, size: number, orig: number, name: string): Block {
+    const pool = found.seg.pool;
+    const exp = found.seg.expandable;
+    const alreadySplit = isSplit(found);
+    let b = found;
+    if (this.shouldSplit(found, size)) {
+      b = newBlock(found.seg, found.addr, size, true);
+      splice(b, found.prev, found);
+      found.addr += size;
+      found.size -= size;
+      this.insertFree(found);
+      if (!exp && alreadySplit) bump(this.stats, 'inactive_split_bytes', pool, -size);
+      else if (!exp) {
+        bump(this.stats, 'inactive_split_bytes', pool, found.size);
+        bump(this.stats, 'inactive_split', pool, 1);
+      }
+    } else if (alreadySplit && !exp) {
+      bump(this.stats, 'inactive_split_bytes', pool, -b.size);
+      bump(this.stats, 'inactive_split', pool, -1);
+    }
+    b.allocated = true;
+    b.requested = orig;
+    b.name = name;
+    this.live.set(name, b);
+    bump(this.stats, 'allocation', pool, 1);
+    bump(this.stats, 'allocated_bytes', pool, b.size);
+    bump(this.stats, 'active', pool, 1);
+    bump(this.stats, 'active_bytes', pool, b.size);
+    bump(this.stats, 'requested_bytes', pool, orig);
+    if (b.size >= this.M) increase(this.stats.oversize_allocations, 1);
+    return b;
+  }
+
+  /** try_merge_blocks: `dst` absorbs free neighbour `src` with the same mapped state; returns bytes absorbed. */
+  tryMerge(dst: Block, src: Block | null): number {
+    if (!src || src.allocated || src.mapped !== dst.mapped) return 0;
+    if (src.mapped) this.pools[src.seg.pool].remove(src);
+    else this.unmapped[src.seg.pool].remove(src);
+    if (dst.prev === src) {
+      dst.addr = src.addr;
+      splice(dst, src.prev, dst.next);
+    } else {
+      splice(dst, dst.prev, src.next);
+    }
+    dst.size += src.size;
+    return src.size;
+  }
+
+  /** free_block: merge with both neighbours, return to the pool, stats (allocator.md §4). */
+  private freeBlock(b: Block): void {
+    const pool = b.seg.pool;
+    const origSize = b.size;
+    const req = b.requested;
+    let netN = 0;
+    let netBytes = 0;
+    for (const cand of [b.prev, b.next]) {
+      const absorbed = this.tryMerge(b, cand);
+      if (absorbed > 0) {
+        netN -= 1;
+        netBytes -= absorbed;
+      }
+    }
+    this.insertFree(b);
+    if (isSplit(b)) {
+      netN += 1;
+      netBytes += b.size;
+    }
+    if (!b.seg.expandable) {
+      bump(this.stats, 'inactive_split', pool, netN);
+      bump(this.stats, 'inactive_split_bytes', pool, netBytes);
+    }
+    bump(this.stats, 'active', pool, -1);
+    bump(this.stats, 'active_bytes', pool, -origSize);
+    bump(this.stats, 'requested_bytes', pool, -req);
+    b.requested = 0;
+    b.name = null;
+  }
+
+  /** release_block: cudaFree of a whole free segment (allocator.md §4). */
+  private releaseBlock(b: Block): void {
+    const pool = b.seg.pool;
+    this.pools[pool].remove(b);
+    this.removeSegment(b.seg);
+    this.reserved -= b.size;
+    this.stats.num_device_free += 1;
+    bump(this.stats, 'segment', pool, -1);
+    bump(this.stats, 'reserved_bytes', pool, -b.size);
+    if (b.size >= this.M) decrease(this.stats.oversize_segments, 1);
+  }
+
+  /**
+   * release_available_cached_blocks: frees oversize cached blocks only (allocator.md §3).
+   * Only unsplit blocks are cudaFree-able; with M in whole MB a free split block never reaches M.
+   */
+  private releaseAvailable(pool: PoolKind, size: number): boolean {
+    if (this.M === Infinity) return false;
+    const key = Math.max(size, this.M);
+    const list = this.pools[pool].blocks;
+    const i = this.pools[pool].firstAtLeast(key);
+    if (i < list.length && !list[i].seg.expandable && !isSplit(list[i])) {
+      this.releaseBlock(list[i]);
+      return true;
+    }
+    let total = 0;
+    for (let j = i - 1; j >= 0 && total < key && list[j].size >= this.M; j--) {
+      const b = list[j];
+      if (!b.seg.expandable && !isSplit(b)) {
+        total += b.size;
+        this.releaseBlock(b);
+      }
+    }
+    return total >= key;
+  }
+
+  /** release_cached_blocks: the full flush behind empty_cache() (allocator.md §3, §5). */
+  private releaseCached(): true {
+    this.stats.num_sync_all_streams += 1;
+    for (const pool of ['large', 'small'] as const) {
+      for (const b of [...this.pools[pool].blocks]) {
+        if (!b.seg.expandable && !isSplit(b)) this.releaseBlock(b);
+      }
+      releaseExpandableFree(this, pool);
+    }
+    return true;
+  }
+
+  /** garbage_collect_cached_blocks: frees old whole free large segments (allocator.md §3). */
+  private garbageCollect(): void {
+    const threshold = Math.floor(this.config.garbageCollectionThreshold * (this.allowedMax ?? 0));
+    if (this.reserved <= threshold) return;
+    const target = this.reserved - threshold;
+    const age = (b: Block) => this.gcCalls.large - b.gcBase;
+    let totalAge = 0;
+    let count = 0;
+    for (const b of this.pools.large.blocks) {
+      if (!isSplit(b)) {
+        totalAge += age(b);
+        count += 1;
+      }
+    }
+    let reclaimed = 0;
+    let freed = true;
+    while (reclaimed < target && freed && count > 0) {
+      const threshAge = totalAge / count;
+      freed = false;
+      for (const b of [...this.pools.large.blocks]) {
+        if (!isSplit(b) && !b.seg.expandable && age(b) >= threshAge) {
+          freed = true;
+          reclaimed += b.size;
+          totalAge -= age(b);
+          count -= 1;
+          this.releaseBlock(b);
+        }
+      }
+    }
+  }
+}

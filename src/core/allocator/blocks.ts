@@ -1,0 +1,113 @@
+/**
+ * Segments, blocks and the sorted free-block pools of the caching allocator.
+ * Source: c10/cuda/CUDACachingAllocator.cpp (Block, BlockPool, BlockComparatorSize /
+ * BlockComparatorAddress); allocator.md §2. One stream, so the (stream, size, address)
+ * order reduces to (size, address).
+ */
+import type { PoolKind } from './constants';
+
+/** One Block: a contiguous piece of a segment, linked to its address neighbours. */
+export interface Block {
+  addr: number;
+  size: number;
+  /** the original, unrounded request of the tensor that holds it (0 when free) */
+  requested: number;
+  allocated: boolean;
+  /** false only for the unmapped address space of an expandable segment */
+  mapped: boolean;
+  prev: Block | null;
+  next: Block | null;
+  seg: Segment;
+  /** the trace name of the tensor holding it */
+  name: string | null;
+  /** get_free_blocks_call_count when it entered the pool (GC age clock) */
+  gcBase: number;
+}
+
+/** One cudaMalloc (or, with expandable segments, one reserved virtual range). */
+export interface Segment {
+  id: number;
+  addr: number;
+  /** cudaMalloc size, or the whole virtual range for an expandable segment */
+  size: number;
+  pool: PoolKind;
+  expandable: boolean;
+  /** lowest-address block */
+  head: Block;
+}
+
+/** Block::is_split: a block with any neighbour. */
+export const isSplit = (b: Block): boolean => b.prev !== null || b.next !== null;
+
+/** Index of the first block ordered at or after (size, addr). */
+function lowerBoundSize(list: Block[], size: number, addr: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const b = list[mid];
+    if (b.size < size || (b.size === size && b.addr < addr)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Free blocks of one pool ordered by (size, address): best fit is the first block ≥ size. */
+export class SizeOrderedPool {
+  readonly blocks: Block[] = [];
+
+  /** Index of the smallest block with size ≥ `size` (blocks.length when none). */
+  firstAtLeast(size: number): number {
+    return lowerBoundSize(this.blocks, size, 0);
+  }
+
+  insert(b: Block): void {
+    this.blocks.splice(lowerBoundSize(this.blocks, b.size, b.addr), 0, b);
+  }
+
+  remove(b: Block): void {
+    const i = lowerBoundSize(this.blocks, b.size, b.addr);
+    if (this.blocks[i] !== b) throw new Error(`allocator invariant: block at ${b.addr} missing from its pool`);
+    this.blocks.splice(i, 1);
+  }
+}
+
+/** Unmapped blocks of one pool ordered by address (expandable segments only). */
+export class AddressOrderedPool {
+  readonly blocks: Block[] = [];
+
+  private indexOf(addr: number): number {
+    let lo = 0;
+    let hi = this.blocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.blocks[mid].addr < addr) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(b: Block): void {
+    this.blocks.splice(this.indexOf(b.addr), 0, b);
+  }
+
+  remove(b: Block): void {
+    const i = this.indexOf(b.addr);
+    if (this.blocks[i] !== b) throw new Error(`allocator invariant: unmapped block at ${b.addr} missing`);
+    this.blocks.splice(i, 1);
+  }
+}
+
+/** A fresh free block of `size` bytes at `addr` inside `seg`, not linked yet. */
+export function newBlock(seg: Segment, addr: number, size: number, mapped: boolean): Block {
+  return { addr, size, requested: 0, allocated: false, mapped, prev: null, next: null, seg, name: null, gcBase: 0 };
+}
+
+/** Links `b` between `prev` and `next` (Block::splice), updating the segment head. */
+export function splice(b: Block, prev: Block | null, next: Block | null): void {
+  b.prev = prev;
+  b.next = next;
+  if (prev) prev.next = b;
+  else b.seg.head = b;
+  if (next) next.prev = b;
+}
