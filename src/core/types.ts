@@ -74,6 +74,8 @@ export interface ModelArch {
     /** every n-th layer is MoE (moe_layer_freq); 1 = all non-dense layers */
     layerFreq: number;
     routerBias?: boolean;    // e_score_correction_bias
+    /** Qwen2-MoE: sigmoid gate Linear(h, 1) on the shared expert. */
+    sharedExpertGate?: boolean;
   };
   mla?: {
     qLoraRank: number | null;
@@ -82,6 +84,12 @@ export interface ModelArch {
     qkRopeHeadDim: number;
     vHeadDim: number;
   };
+  /** BERT-style pooler after the encoder: one h×h Linear with bias. */
+  pooler?: boolean;
+  /** Encoder-decoder (T5): `layers` counts encoder blocks; the decoder adds this many blocks with cross-attention. */
+  encoderDecoder?: { decoderLayers: number };
+  /** T5 relative-position bias: buckets × heads parameters in the first block of each stack. */
+  relPosBuckets?: number;
   /** Sliding-window attention: window size and how many of the L layers use it. */
   slidingWindow?: { window: number; layers: number };
 }

@@ -1,0 +1,167 @@
+/**
+ * parseHfConfig: normalise any Hugging Face config.json family into a ModelArch.
+ * Field spellings and family defaults: formulas.md §1.1–§1.4; HF transformers
+ * `configuration_*.py` / `modeling_*.py` of each family (see families.ts).
+ */
+import type { FieldError, ModelArch, Result } from '../types';
+import { ARCH_PREFIX, ENCODER_ONLY, FAMILIES, POSITION_OFFSET, type FamilyTraits } from './families';
+import { FieldReader, MAX_LAYERS, isObject, type Json } from './fields';
+import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
+
+const HIDDEN = ['hidden_size', 'n_embd', 'd_model'];
+const LAYERS = ['num_hidden_layers', 'n_layer', 'num_layers'];
+const HEADS = ['num_attention_heads', 'n_head', 'num_heads'];
+const KV_HEADS = ['num_key_value_heads', 'num_kv_heads', 'n_head_kv', 'multi_query_group_num'];
+const HEAD_DIM = ['head_dim', 'd_kv', 'kv_channels'];
+const FFN = ['intermediate_size', 'n_inner', 'ffn_dim', 'd_ff', 'ffn_hidden_size', 'inner_hidden_size'];
+const VOCAB = ['vocab_size', 'padded_vocab_size', 'n_vocab'];
+const CONTEXT = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx'];
+const ACT = ['hidden_act', 'activation_function', 'hidden_activation'];
+
+function fail(key: string, code: string, message: string): Result<ModelArch> {
+  return { ok: false, errors: [{ key, code, message }] };
+}
+
+/** Multimodal configs nest the language model under `text_config` (formulas.md §1.4). */
+function flatten(raw: Json): Json {
+  const text = raw.text_config ?? raw.llm_config;
+  return isObject(text) ? { ...raw, ...text } : raw;
+}
+
+/** Family label: config `model_type` (first word, lower case), else `architectures[0]`. */
+export function familyOf(cfg: Json): string {
+  const mt = typeof cfg.model_type === 'string' ? cfg.model_type.toLowerCase().match(/^[a-z0-9_]+/) : null;
+  if (mt) return mt[0].startsWith('refinedweb') ? 'falcon' : mt[0];
+  const arch = Array.isArray(cfg.architectures) ? cfg.architectures[0] : undefined;
+  if (typeof arch === 'string') {
+    const hit = ARCH_PREFIX.find(([prefix]) => arch.startsWith(prefix));
+    if (hit) return hit[1];
+  }
+  return 'custom';
+}
+
+/** Gated (SwiGLU/GeGLU) MLP: family rule, T5 `feed_forward_proj`, else by activation name. */
+function isGated(r: FieldReader, t: FamilyTraits): boolean {
+  const ffp = r.str('feed_forward_proj');
+  if (ffp !== undefined) return ffp.startsWith('gated');
+  if (t.gated !== undefined) return t.gated;
+  const key = r.pick(ACT);
+  const act = key ? r.str(key) ?? '' : '';
+  // Llama-style configs say silu; GPT-style plain MLPs say gelu/relu. Unknown: modern default (gated).
+  return !/^(gelu|relu|quick_gelu|tanh)/.test(act);
+}
+
+function normKind(r: FieldReader, t: FamilyTraits): 'rmsnorm' | 'layernorm' {
+  if (t.norm) return t.norm;
+  if (r.cfg.rms_norm_eps !== undefined) return 'rmsnorm';
+  const ln = ['layer_norm_eps', 'layer_norm_epsilon', 'layernorm_epsilon'];
+  return r.pick(ln) !== undefined ? 'layernorm' : 'rmsnorm';
+}
+
+function kvHeadsOf(r: FieldReader, family: string, heads: number): number {
+  if (family === 'falcon' && r.cfg.new_decoder_architecture !== true) {
+    return r.cfg.multi_query === false ? heads : 1;
+  }
+  if (r.cfg.multi_query === true) return 1;
+  const g = r.int(KV_HEADS, heads) ?? heads;
+  if (g > heads) {
+    r.fail(r.pick(KV_HEADS) ?? KV_HEADS[0], 'kv-exceeds-heads',
+      `must not exceed the number of attention heads (${heads}), got ${g}`, { heads, kvHeads: g });
+    return heads;
+  }
+  return g;
+}
+
+function normsPerLayer(r: FieldReader, family: string, t: FamilyTraits): number {
+  if (family === 'falcon') {
+    return r.cfg.new_decoder_architecture === true || r.cfg.parallel_attn === false ? 2 : 1;
+  }
+  return t.normsPerLayer ?? 2;
+}
+
+interface Biases { qkvBias: boolean; oBias: boolean; mlpBias: boolean }
+
+/** Bias flags: explicit config booleans win unless the family fixes them in code (Qwen2). */
+function biases(r: FieldReader, t: FamilyTraits): Biases {
+  const fixed = { qkvBias: t.qkvBias ?? false, oBias: t.oBias ?? false, mlpBias: t.mlpBias ?? false };
+  if (t.biasFixed) return fixed;
+  const all = r.bool('bias') ?? r.bool('use_bias');
+  const attn = r.bool('attention_bias') ?? all;
+  return {
+    qkvBias: r.bool('add_qkv_bias') ?? attn ?? fixed.qkvBias,
+    oBias: attn ?? fixed.oBias,
+    mlpBias: r.bool('mlp_bias') ?? all ?? fixed.mlpBias,
+  };
+}
+
+/** Parse a config.json object (or its JSON text) into a ModelArch, or FieldErrors keyed by config field. */
+export function parseHfConfig(json: unknown): Result<ModelArch> {
+  let raw = json;
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      return fail('config', 'invalid-json', 'config: not valid JSON');
+    }
+  }
+  if (!isObject(raw)) return fail('config', 'not-object', 'config: not a JSON object');
+  const r = new FieldReader(flatten(raw));
+  const family = familyOf(r.cfg);
+  const t = FAMILIES[family] ?? {};
+
+  const hidden = r.int(HIDDEN);
+  const layers = r.int(LAYERS, undefined, 1, MAX_LAYERS);
+  const heads = r.int(HEADS);
+  const vocab = r.int(VOCAB);
+  if (hidden === undefined || layers === undefined || heads === undefined || vocab === undefined) {
+    return { ok: false, errors: r.errors };
+  }
+  let headDim = r.int(HEAD_DIM, 0) || 0;
+  if (headDim === 0 && r.pick(HEAD_DIM) === undefined) {
+    if (hidden % heads === 0) headDim = hidden / heads;
+    else r.fail('head_dim', 'missing', `missing, and hidden size ${hidden} is not divisible by ${heads} heads`);
+  }
+  const kvHeads = kvHeadsOf(r, family, heads);
+  // GPT-2 `n_inner: null` and Falcon mean 4·h (HF GPT2MLP / FalconMLP).
+  const ffn = r.int(FFN, 4 * hidden) ?? 4 * hidden;
+  const tiedFlag = r.bool('tie_word_embeddings');
+  const arch: ModelArch = {
+    family,
+    hidden, layers, heads, kvHeads, headDim, ffn, vocab,
+    gatedMlp: isGated(r, t),
+    norm: normKind(r, t),
+    normsPerLayer: normsPerLayer(r, family, t),
+    tiedEmbeddings: ENCODER_ONLY.has(family) || (tiedFlag ?? t.tied ?? true),
+    ...biases(r, t),
+  };
+  const ctx = r.optInt(CONTEXT);
+  if (ctx !== undefined) arch.maxContext = ctx;
+  if (t.learnedPositions) {
+    const n = r.int(t.learnedPositions, undefined);
+    if (n !== undefined) arch.positionEmbeddings = n + (POSITION_OFFSET[family] ?? 0);
+  }
+  if (ENCODER_ONLY.has(family)) {
+    arch.typeVocab = r.int(['type_vocab_size'], 2, 0);
+    arch.pooler = true;
+  }
+  if (t.qkNorm || r.bool('use_qk_norm')) arch.qkNorm = true;
+  if (family === 't5' || family === 'mt5') {
+    arch.encoderDecoder = { decoderLayers: r.int(['num_decoder_layers'], layers, 0, MAX_LAYERS) ?? layers };
+    arch.relPosBuckets = r.int(['relative_attention_num_buckets'], 32) ?? 32;
+  }
+  const moe = parseMoe(r, family, arch);
+  if (moe) arch.moe = moe;
+  const mla = parseMla(r);
+  if (mla) {
+    arch.mla = mla;
+    arch.headDim = mla.qkNopeHeadDim + mla.qkRopeHeadDim;
+  }
+  const sw = parseSlidingWindow(r, family, layers);
+  if (sw) arch.slidingWindow = sw;
+  return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
+}
+
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => !seen.has(e.message) && (seen.add(e.message), true));
+}

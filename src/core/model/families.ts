@@ -1,0 +1,87 @@
+/**
+ * Per-family defaults that a config.json leaves implicit: the HF `transformers` modeling
+ * file of each family fixes them in code rather than in the config.
+ * Source: huggingface/transformers `src/transformers/models/<family>/{configuration,modeling}_<family>.py`
+ * (class defaults of `tie_word_embeddings`, Linear `bias=` arguments, norm classes, MLP shape);
+ * formulas.md §1.1 and §1.4.
+ */
+
+export interface FamilyTraits {
+  /** SwiGLU/GeGLU gate+up+down (true) vs plain fc1/fc2 (false); undefined = decide by hidden_act. */
+  gated?: boolean;
+  norm?: 'rmsnorm' | 'layernorm';
+  /** `tie_word_embeddings` default of the family's config class. */
+  tied?: boolean;
+  /** bias on q/k/v, on o, on the MLP Linears. */
+  qkvBias?: boolean;
+  oBias?: boolean;
+  mlpBias?: boolean;
+  normsPerLayer?: number;
+  qkNorm?: boolean;
+  /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
+  fusedQkv?: boolean;
+  fusedGateUp?: boolean;
+  /** Bias layout fixed in code; config `attention_bias` is not read (Qwen2). */
+  biasFixed?: boolean;
+  /** Config keys holding the learned absolute position table length (GPT-2, BERT, OPT). */
+  learnedPositions?: string[];
+}
+
+const GPT_POS = ['n_positions', 'n_ctx'];
+const BERT_POS = ['max_position_embeddings'];
+const LLAMA_LIKE: FamilyTraits = { gated: true, norm: 'rmsnorm', tied: false };
+const GPT_LIKE: FamilyTraits = {
+  gated: false, norm: 'layernorm', qkvBias: true, oBias: true, mlpBias: true,
+};
+
+/** Keyed by config.json `model_type`. */
+export const FAMILIES: Record<string, FamilyTraits> = {
+  llama: LLAMA_LIKE,
+  mistral: LLAMA_LIKE,
+  mixtral: LLAMA_LIKE,
+  olmo: LLAMA_LIKE,
+  internlm2: LLAMA_LIKE,
+  granite: LLAMA_LIKE,
+  deepseek_v2: LLAMA_LIKE,
+  deepseek_v3: LLAMA_LIKE,
+  // Qwen2 attention: q/k/v_proj bias=True, o_proj bias=False (modeling_qwen2.py).
+  qwen2: { ...LLAMA_LIKE, qkvBias: true, oBias: false, biasFixed: true },
+  qwen2_moe: { ...LLAMA_LIKE, qkvBias: true, oBias: false, biasFixed: true },
+  qwen3: { ...LLAMA_LIKE, qkNorm: true },
+  qwen3_moe: { ...LLAMA_LIKE, qkNorm: true },
+  phi3: { ...LLAMA_LIKE, fusedQkv: true, fusedGateUp: true },
+  gemma: { gated: true, norm: 'rmsnorm', tied: true },
+  gemma2: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4 },
+  gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true },
+  gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
+  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
+  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },
+  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1 },
+  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true },
+  opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
+  phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1 },
+  starcoder2: { ...GPT_LIKE, tied: true },
+  bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
+  roberta: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
+  // Falcon: `bias` field (default False) decides all biases; fused query_key_value.
+  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true },
+  chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true },
+  t5: { norm: 'rmsnorm', tied: true },
+  mt5: { norm: 'rmsnorm', tied: false },
+};
+
+/** Families without an LM head (encoder models counted as the base model). */
+export const ENCODER_ONLY = new Set(['bert', 'roberta']);
+
+/** Families whose learned position table is offset by 2 rows (OPT's `OPTLearnedPositionalEmbedding`). */
+export const POSITION_OFFSET: Record<string, number> = { opt: 2 };
+
+/** HF `architectures[0]` class name prefix -> model_type, for configs that lack model_type. */
+export const ARCH_PREFIX: [string, string][] = [
+  ['Llama', 'llama'], ['Mistral', 'mistral'], ['Mixtral', 'mixtral'], ['Qwen3Moe', 'qwen3_moe'],
+  ['Qwen3', 'qwen3'], ['Qwen2Moe', 'qwen2_moe'], ['Qwen2', 'qwen2'], ['Gemma3', 'gemma3_text'],
+  ['Gemma2', 'gemma2'], ['Gemma', 'gemma'], ['Phi3', 'phi3'], ['Phi', 'phi'], ['GPT2', 'gpt2'],
+  ['GPTNeoX', 'gpt_neox'], ['Falcon', 'falcon'], ['Bert', 'bert'], ['Roberta', 'roberta'],
+  ['T5', 't5'], ['DeepseekV3', 'deepseek_v3'], ['DeepseekV2', 'deepseek_v2'], ['OPT', 'opt'],
+];

@@ -1,0 +1,160 @@
+/**
+ * The weight tensors of one transformer block, by role, as the checkpoint stores them.
+ * One enumeration feeds parameter counts (params.ts), storage formats (formats/) and LoRA
+ * (lora.ts), so all three agree. Role names follow llama.cpp's GGUF tensor names
+ * (`src/llama-arch.cpp` LLM_TENSOR_*), whose quantization rules key on them (formulas.md §2.4).
+ * Shapes: formulas.md §1.1 (attention, MLP), §1.2 (MoE), §1.3 (MLA).
+ */
+import type { ModelArch } from '../types';
+import { FAMILIES } from './families';
+
+export type TensorRole =
+  | 'attn_q' | 'attn_k' | 'attn_v' | 'attn_qkv' | 'attn_output'
+  | 'attn_q_a' | 'attn_q_b' | 'attn_kv_a_mqa' | 'attn_kv_b'
+  | 'ffn_gate' | 'ffn_up' | 'ffn_gate_up' | 'ffn_down'
+  | 'ffn_gate_exps' | 'ffn_up_exps' | 'ffn_down_exps'
+  | 'ffn_gate_shexp' | 'ffn_up_shexp' | 'ffn_down_shexp';
+
+/** A Linear weight of din → dout elements, repeated `copies` times in the block (experts). */
+export interface LinearTensor {
+  role: TensorRole;
+  din: number;
+  dout: number;
+  copies: number;
+  /** T5 decoder cross-attention projections. */
+  cross?: boolean;
+}
+
+/** One kind of block and how many blocks of that kind the model has. */
+export interface BlockKind {
+  kind: 'dense' | 'moe' | 'decoder';
+  count: number;
+  linears: LinearTensor[];
+  /** norms, biases, router and other small tensors of one block */
+  other: number;
+  /** MoE: parameters of one routed expert (inactive for a token unless selected) */
+  expertParams: number;
+}
+
+/** A block's layer i is MoE when i ≥ denseLayers and (i + 1) is a multiple of layerFreq (Qwen `decoder_sparse_step`; DeepSeek's `moe_layer_freq` is 1). */
+export function isMoeLayer(arch: ModelArch, i: number): boolean {
+  const m = arch.moe;
+  return !!m && i >= m.denseLayers && i < arch.layers && (i + 1) % m.layerFreq === 0;
+}
+
+/** Number of MoE layers, closed form of isMoeLayer over [0, L). */
+export function moeLayerCount(arch: ModelArch): number {
+  const m = arch.moe;
+  if (!m) return 0;
+  const f = m.layerFreq;
+  return Math.max(0, Math.floor(arch.layers / f) - Math.floor(m.denseLayers / f));
+}
+
+function normSize(arch: ModelArch): number {
+  return arch.norm === 'layernorm' ? 2 * arch.hidden : arch.hidden;
+}
+
+function attention(arch: ModelArch, cross: boolean): { linears: LinearTensor[]; other: number } {
+  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const lin = (role: TensorRole, din: number, dout: number): LinearTensor =>
+    cross ? { role, din, dout, copies: 1, cross } : { role, din, dout, copies: 1 };
+  const m = arch.mla;
+  if (m) {
+    const qd = a * (m.qkNopeHeadDim + m.qkRopeHeadDim);
+    const q = m.qLoraRank === null
+      ? [lin('attn_q', h, qd)]
+      : [lin('attn_q_a', h, m.qLoraRank), lin('attn_q_b', m.qLoraRank, qd)];
+    return {
+      linears: [...q, lin('attn_kv_a_mqa', h, m.kvLoraRank + m.qkRopeHeadDim),
+        lin('attn_kv_b', m.kvLoraRank, a * (m.qkNopeHeadDim + m.vHeadDim)), lin('attn_output', a * m.vHeadDim, h)],
+      other: (m.qLoraRank ?? 0) + m.kvLoraRank + (arch.oBias ? h : 0),
+    };
+  }
+  const fused = FAMILIES[arch.family]?.fusedQkv === true;
+  const qkv = fused
+    ? [lin('attn_qkv', h, (a + 2 * g) * d)]
+    : [lin('attn_q', h, a * d), lin('attn_k', h, g * d), lin('attn_v', h, g * d)];
+  const bias = (arch.qkvBias ? (a + 2 * g) * d : 0) + (arch.oBias ? h : 0);
+  const qkNorm = arch.qkNorm && !cross ? 2 * d : 0;
+  return { linears: [...qkv, lin('attn_output', a * d, h)], other: bias + qkNorm };
+}
+
+function denseMlp(arch: ModelArch): { linears: LinearTensor[]; other: number } {
+  const { hidden: h, ffn: f } = arch;
+  const one = (role: TensorRole, din: number, dout: number): LinearTensor => ({ role, din, dout, copies: 1 });
+  if (!arch.gatedMlp) {
+    return { linears: [one('ffn_up', h, f), one('ffn_down', f, h)], other: arch.mlpBias ? f + h : 0 };
+  }
+  const up = FAMILIES[arch.family]?.fusedGateUp
+    ? [one('ffn_gate_up', h, 2 * f)]
+    : [one('ffn_gate', h, f), one('ffn_up', h, f)];
+  return { linears: [...up, one('ffn_down', f, h)], other: arch.mlpBias ? 2 * f + h : 0 };
+}
+
+function experts(arch: ModelArch, moe: NonNullable<ModelArch['moe']>): { linears: LinearTensor[]; other: number; expert: number } {
+  const h = arch.hidden;
+  const fe = moe.expertFfn;
+  const fs = moe.sharedFfn;
+  const up = arch.gatedMlp ? 2 : 1;
+  const linears: LinearTensor[] = [];
+  if (arch.gatedMlp) linears.push({ role: 'ffn_gate_exps', din: h, dout: fe, copies: moe.experts });
+  linears.push({ role: 'ffn_up_exps', din: h, dout: fe, copies: moe.experts });
+  linears.push({ role: 'ffn_down_exps', din: fe, dout: h, copies: moe.experts });
+  if (moe.sharedExperts > 0) {
+    const s = moe.sharedExperts;
+    if (arch.gatedMlp) linears.push({ role: 'ffn_gate_shexp', din: h, dout: fs, copies: s });
+    linears.push({ role: 'ffn_up_shexp', din: h, dout: fs, copies: s });
+    linears.push({ role: 'ffn_down_shexp', din: fs, dout: h, copies: s });
+  }
+  const router = h * moe.experts + (moe.routerBias ? moe.experts : 0) + (moe.sharedExpertGate ? h : 0);
+  return { linears, other: router, expert: (up + 1) * h * fe };
+}
+
+/** The distinct block kinds of a model with their multiplicities (sum of counts = all blocks). */
+export function blockKinds(arch: ModelArch): BlockKind[] {
+  const n = normSize(arch);
+  const self = attention(arch, false);
+  const mlp = denseMlp(arch);
+  const norms = arch.normsPerLayer * n;
+  const moeCount = moeLayerCount(arch);
+  const kinds: BlockKind[] = [];
+  if (arch.layers - moeCount > 0) {
+    kinds.push({
+      kind: 'dense', count: arch.layers - moeCount, linears: [...self.linears, ...mlp.linears],
+      other: self.other + mlp.other + norms, expertParams: 0,
+    });
+  }
+  if (arch.moe && moeCount > 0) {
+    const e = experts(arch, arch.moe);
+    kinds.push({
+      kind: 'moe', count: moeCount, linears: [...self.linears, ...e.linears],
+      other: self.other + e.other + norms, expertParams: e.expert,
+    });
+  }
+  const dec = arch.encoderDecoder?.decoderLayers ?? 0;
+  if (dec > 0) {
+    const cross = attention(arch, true);
+    kinds.push({
+      kind: 'decoder', count: dec, linears: [...self.linears, ...cross.linears, ...mlp.linears],
+      other: self.other + cross.other + mlp.other + norms + n, expertParams: 0,
+    });
+  }
+  return kinds;
+}
+
+/** Elements of all Linear weights of one block kind. */
+export function linearElements(kind: BlockKind): number {
+  return kind.linears.reduce((s, t) => s + t.din * t.dout * t.copies, 0);
+}
+
+/** Parameters outside the blocks: embeddings, LM head, final norm(s), pooler, relative-position bias. */
+export function outerParams(arch: ModelArch): { embedding: number; lmHead: number; other: number } {
+  const h = arch.hidden;
+  const embedding = h * (arch.vocab + (arch.positionEmbeddings ?? 0) + (arch.typeVocab ?? 0));
+  const stacks = arch.encoderDecoder ? 2 : 1;
+  // BERT's embedding LayerNorm takes the place of a final norm: same count.
+  let other = stacks * normSize(arch);
+  if (arch.relPosBuckets) other += stacks * arch.relPosBuckets * arch.heads;
+  if (arch.pooler) other += h * h + h;
+  return { embedding, lmHead: arch.tiedEmbeddings ? 0 : arch.vocab * h, other };
+}

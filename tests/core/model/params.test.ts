@@ -1,0 +1,73 @@
+import { describe, expect, test } from 'vitest';
+import { parseHfConfig } from '../../../src/core/model/config';
+import { countParams } from '../../../src/core/model/params';
+import { findPreset } from '../../../src/core/model/presets';
+import type { ModelArch } from '../../../src/core/types';
+
+import { PRESET_ROWS } from '../../../src/core/model/presets-data';
+
+function arch(id: string): ModelArch {
+  const p = findPreset(id);
+  if (!p) throw new Error(`no preset ${id}`);
+  return p.arch;
+}
+
+// Published totals: keras-hub *_presets.py exact 'params' (formulas.md §1.1/§1.2 tables).
+describe('published parameter totals', () => {
+  test.each([
+    ['meta-llama/Llama-2-7b-hf', 6_738_415_616],
+    ['meta-llama/Meta-Llama-3-8B', 8_030_261_248],
+    ['mistralai/Mistral-7B-v0.1', 7_241_732_096],
+    ['mistralai/Mixtral-8x7B-v0.1', 46_702_792_704],
+    ['openai-community/gpt2', 124_439_808],
+  ])('%s = %i', (id, total) => {
+    expect(countParams(arch(id)).total).toBe(total);
+  });
+
+  test('Mixtral-8x7B active = 12,879,925,248 (2 of 8 experts; formulas.md §1.2)', () => {
+    expect(countParams(arch('mistralai/Mixtral-8x7B-v0.1')).active).toBe(12_879_925_248);
+  });
+
+  test('DeepSeek-V3: 671.0B total, ≈37B active (model card "671B total, 37B activated")', () => {
+    const p = countParams(arch('deepseek-ai/DeepSeek-V3'));
+    expect(p.total).toBe(671_026_419_200);
+    expect(p.active / 1e9).toBeGreaterThan(36.5);
+    expect(p.active / 1e9).toBeLessThan(38);
+  });
+
+  // Rows of shared/reference/models.json (copied by tools/gen-presets.mjs) whose exact published
+  // count exists and was reproduced by the reference's own computation (computed_matches_exact).
+  const exact = PRESET_ROWS.filter((r) => r.publishedParams !== null && r.exactChecked);
+  test('the loop covers most of models.json', () => expect(exact.length).toBeGreaterThanOrEqual(35));
+  test.each(exact.map((r) => [r.id, r] as const))('models.json %s matches its official exact count', (_id, r) => {
+    const parsed = parseHfConfig(r.config);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(countParams(parsed.value).total).toBe(r.publishedParams);
+  });
+});
+
+describe('breakdown by role', () => {
+  // formulas.md §1.1: "embedding 131,072,000 + LM head 131,072,000 + 32 layers 6,476,267,520 + final norm 4,096"
+  test('Llama-2-7b roles', () => {
+    const p = countParams(arch('meta-llama/Llama-2-7b-hf'));
+    expect(p.embedding).toBe(32000 * 4096);
+    expect(p.lmHead).toBe(32000 * 4096);
+    expect(p.perLayer).toBe(202_383_360);
+    expect(p.blockLinear).toBe(32 * (4 * 4096 ** 2 + 3 * 4096 * 11008));
+    expect(p.other).toBe(32 * 2 * 4096 + 4096);
+    expect(p.largestLinear).toBe(4096 * 11008);
+    expect(p.embedding + p.lmHead + p.blockLinear + p.other).toBe(p.total);
+  });
+
+  test('tied embeddings have no separate head (Qwen2.5-0.5B)', () => {
+    expect(countParams(arch('Qwen/Qwen2.5-0.5B')).lmHead).toBe(0);
+  });
+
+  test('MLA attention of DeepSeek-V3 is 187,107,328 per layer (formulas.md §1.3)', () => {
+    const a = arch('deepseek-ai/DeepSeek-V3');
+    const dense = { ...a, moe: undefined, mla: a.mla };
+    const noMlp = countParams({ ...dense, ffn: 0, layers: 1, vocab: 1, tiedEmbeddings: true });
+    // one layer minus its two RMSNorms, the 1-row embedding and the final norm
+    expect(noMlp.total - 2 * 7168 - 7168 - 7168).toBe(187_107_328);
+  });
+});
