@@ -70,6 +70,13 @@ export interface Analysis {
 
 export type AnalyzeResult = { ok: true; value: Analysis } | { ok: false; error: string; path: string };
 
+/** Bytes of a set of tensors (by id) at batch b: per-sample part × b plus the fixed part. */
+export function sumBytes(a: Analysis, ids: Iterable<number>, b: number): number {
+  let s = 0;
+  for (const id of ids) { const z = a.sizes.get(id); if (z) s += z.ps * b + z.fixed; }
+  return s;
+}
+
 /** Hard limits that keep a hostile layer list from hanging the page. */
 export const MAX_LEAVES = 100_000;
 const MAX_ELEMENTS = 2 ** 48;

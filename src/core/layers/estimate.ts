@@ -1,0 +1,176 @@
+/**
+ * Memory estimate of a layer-list network (the classic per-layer method, formulas.md §7),
+ * returned in the same Estimate shape as the LLM path (src/core/types.ts) plus a per-layer table.
+ *
+ * Training: model states (formulas.md §4.1 via src/core/training/optimizer.ts) + tensors
+ * autograd keeps (§7.3) + the gradient pair live in backward. Inference (no_grad): weights +
+ * the largest set of simultaneously live tensors (§7 "Inference peak for feed-forward CNNs").
+ */
+import type { Estimate, FieldError, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
+import { modelStateBytes } from '../training/optimizer';
+import { analyze, sumBytes, type Analysis, type Dtypes } from './analyze';
+import { checkpointedBytes } from './checkpoint';
+import type { Network } from './spec';
+
+export interface NetworkOptions {
+  mode: Mode;
+  batch: number;
+  precision: Precision;
+  optimizer: Optimizer;
+  gradCkpt: GradCkpt;
+}
+
+/** One row of the per-layer table, bytes and FLOPs for the whole batch. */
+export interface NetworkLayerRow {
+  path: string;
+  kind: string;
+  depth: number;
+  inShape: number[];
+  outShape: number[];
+  params: number;
+  buffers: number;
+  outputBytes: number;
+  /** bytes autograd keeps that this layer saves first (shared storage counted once) */
+  savedBytes: number;
+  flops: number;
+}
+
+export interface NetworkEstimate extends Estimate {
+  layers: NetworkLayerRow[];
+  outShape: number[];
+  /** forward FLOPs for the batch */
+  flops: number;
+  batch: number;
+}
+
+/** CUDA context + kernels, suggested default 500 MiB (formulas.md §3.3; PyTorch PR #86509). */
+export const CUDA_CONTEXT_BYTES = 500 * 2 ** 20;
+/** cuBLAS workspace on the first matmul: 2·4 MiB + 8·16 KiB (formulas.md §3.3, forum snapshot). */
+export const CUBLAS_WORKSPACE_BYTES = 8_519_680;
+/** Caching-allocator slack, lower end of the 5–10% heuristic (formulas.md §3.3). */
+export const ALLOCATOR_SLACK = 0.05;
+export const MAX_BATCH = 2 ** 24;
+
+const AMP: Precision[] = ['amp-fp16', 'amp-bf16'];
+const HALF: Precision[] = ['bf16', 'fp16'];
+
+/** Element sizes for a precision recipe (torch autocast op lists; pure 16-bit casts everything). */
+export function dtypesFor(precision: Precision, net: Network): Dtypes {
+  const ids = net.layers[0]?.kind === 'embedding';
+  if (HALF.includes(precision)) return { compute: 2, fp32: 2, param: 2, input: ids ? 8 : 2 };
+  const amp = AMP.includes(precision);
+  return { compute: amp ? 2 : 4, fp32: 4, param: 4, input: ids ? 8 : 4 };
+}
+
+/** Batch-independent analysis, reused across batch sizes (max-batch search). */
+export interface Prepared { net: Network; a: Analysis; precision: Precision }
+
+/** Analyse once for a precision; the error names the first layer that does not fit. */
+export function prepareNetwork(net: Network, precision: Precision): Result<Prepared> {
+  const r = analyze(net, dtypesFor(precision, net));
+  if (!r.ok) return { ok: false, errors: [{ key: 'network', code: 'network.shape', message: r.error, params: { path: r.path } }] };
+  return { ok: true, value: { net, a: r.value, precision } };
+}
+
+const term = (id: Term['id'], bytes: number, level: Term['level'], formula: string,
+  values: Record<string, number | string>, source: string, confidence: Term['derivation']['confidence']): Term =>
+  ({ id, bytes, level, derivation: { formula, values, source, confidence } });
+
+/** Estimate for one batch size from a prepared analysis. */
+export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimate {
+  const { a, precision } = p;
+  const b = o.batch;
+  const amp = AMP.includes(precision);
+  const pB = HALF.includes(precision) ? 2 : 4;
+  const P = a.params;
+  const bufBytes = a.buffers * pB + 8 * a.intBuffers;
+  const terms: Term[] = [];
+  const notes: Message[] = [];
+  const training = o.mode === 'training';
+  const ms = modelStateBytes(precision, o.optimizer, false, typicalWidth(a));
+  if (amp && training) {
+    terms.push(term('weights', 2 * a.castParams + bufBytes, 'allocated', '2 · P_cast + bytes_buffers',
+      { P_cast: a.castParams, bytes_buffers: bufBytes }, 'torch autocast weight-cast cache (autocast_mode.cpp cached_cast)', 'derived'));
+    terms.push(term('master-weights', 4 * P, 'allocated', '4 · P', { P }, ms.source, 'exact'));
+  } else if (amp) {
+    terms.push(term('weights', 4 * P + 2 * a.castParams + bufBytes, 'allocated', '4 · P + 2 · P_cast + bytes_buffers',
+      { P, P_cast: a.castParams, bytes_buffers: bufBytes }, 'fp32 params + autocast weight-cast cache (autocast_mode.cpp cached_cast)', 'derived'));
+  } else {
+    terms.push(term('weights', pB * P + bufBytes, 'allocated', 'bytes_param · P + bytes_buffers',
+      { bytes_param: pB, P, bytes_buffers: bufBytes }, 'formulas.md §7.1', 'exact'));
+  }
+  if (training) {
+    terms.push(term('gradients', ms.gradients * P, 'allocated', 'bytes_grad · P', { bytes_grad: ms.gradients, P }, ms.source, 'exact'));
+    terms.push(term('optimizer', ms.optimizer * P, 'allocated', 'bytes_opt · P',
+      { bytes_opt: ms.optimizer, P, optimizer: o.optimizer }, 'formulas.md §4.1 (src/core/training/optimizer.ts)',
+      o.optimizer === 'adafactor' ? 'heuristic' : 'exact'));
+    const ckpt = o.gradCkpt !== 'none';
+    const act = ckpt ? checkpointedBytes(a, b) : sumBytes(a, a.saved, b);
+    if (o.gradCkpt === 'selective') {
+      notes.push({ code: 'network.selectiveAsFull', text: 'Selective recomputation has no standard form for these layers; counted as full checkpointing.' });
+    }
+    terms.push(term('activations', act, 'allocated', ckpt ? 'Σ segment inputs + max recomputed segment (√n segments)' : 'Σ saved tensors · b',
+      { b, units: a.units.length }, ckpt ? 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174' : 'formulas.md §7.3', 'derived'));
+    terms.push(term('workspace', a.gradPair * b + CUBLAS_WORKSPACE_BYTES, 'allocated', 'max_l (in_l + out_l) · b + cuBLAS workspace',
+      { b, gradPair: a.gradPair, cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3, §7.3', 'heuristic'));
+  } else {
+    terms.push(term('activations', a.inferPeak * b, 'allocated', 'max_l (held + in_l + out_l) · b',
+      { b, perSample: a.inferPeak }, 'formulas.md §7 inference peak', 'derived'));
+    terms.push(term('workspace', CUBLAS_WORKSPACE_BYTES, 'allocated', 'cuBLAS workspace', { cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3', 'heuristic'));
+  }
+  notes.push({ code: 'network.cudnnWorkspace', text: 'cuDNN convolution workspace depends on the algorithm chosen and is not included.' });
+  const allocated = terms.reduce((s, t) => s + t.bytes, 0);
+  const slack = Math.ceil(allocated * ALLOCATOR_SLACK);
+  terms.push(term('allocator-reserve', slack, 'reserved', 'slack · allocated', { slack: ALLOCATOR_SLACK }, 'formulas.md §3.3', 'heuristic'));
+  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: 500 }, 'formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
+  const reserved = allocated + slack;
+  return {
+    params: { total: P, trainable: training ? P : 0, active: P },
+    terms, allocatedBytes: allocated, reservedBytes: reserved, deviceBytes: reserved + CUDA_CONTEXT_BYTES,
+    notes, layers: a.rows.map((r) => ({
+      path: r.path, kind: r.kind, depth: r.depth, inShape: r.inShape, outShape: r.outShape, params: r.params,
+      buffers: r.buffers, outputBytes: r.outputBytes * b, savedBytes: training ? r.savedBytes * b + r.savedFixedBytes : 0,
+      flops: r.flops * b,
+    })),
+    outShape: a.out, flops: a.flops * b, batch: b,
+  };
+}
+
+/** Adafactor's factored state is ≈ 8/h B/param for h×h matrices; h = √(mean params per layer). */
+function typicalWidth(a: Analysis): number {
+  const n = a.rows.filter((r) => r.params > 0).length;
+  return n === 0 ? 1 : Math.max(1, Math.round(Math.sqrt(a.params / n)));
+}
+
+function checkOptions(o: NetworkOptions): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Number.isInteger(o.batch) || o.batch < 1 || o.batch > MAX_BATCH) {
+    errs.push({ key: 'batch', code: 'batch.range', message: `batch must be an integer from 1 to ${MAX_BATCH}`, params: { max: MAX_BATCH } });
+  }
+  return errs;
+}
+
+/** Full estimate: validate, analyse, total. Never throws. */
+export function estimateNetwork(net: Network, o: NetworkOptions): Result<NetworkEstimate> {
+  const errs = checkOptions(o);
+  if (errs.length) return { ok: false, errors: errs };
+  const p = prepareNetwork(net, o.precision);
+  return p.ok ? { ok: true, value: estimatePrepared(p.value, o) } : p;
+}
+
+/**
+ * Largest batch whose deviceBytes fit `capacityBytes` (binary search; device bytes grow with
+ * the batch). 0 when even batch 1 does not fit.
+ */
+export function maxBatch(p: Prepared, o: Omit<NetworkOptions, 'batch'>, capacityBytes: number): number {
+  const fits = (b: number) => estimatePrepared(p, { ...o, batch: b }).deviceBytes <= capacityBytes;
+  if (!fits(1)) return 0;
+  let lo = 1;
+  let hi = MAX_BATCH;
+  if (fits(hi)) return hi;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid; else hi = mid;
+  }
+  return lo;
+}
