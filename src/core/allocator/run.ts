@@ -1,0 +1,172 @@
+/**
+ * Runs a trace through the allocator model, recording per-step figures for a timeline and
+ * periodic checkpoints so any step's full state can be rebuilt quickly (step forward/back).
+ * Model: allocator.ts (allocator.md §3–§5); OOM text: oom-message.ts (allocator.md §7).
+ */
+import type { FieldError, Message, Result } from '../types';
+import { CachingAllocator, type OomFacts } from './allocator';
+import { parseAllocConf, type AllocatorConfig } from './config';
+import { GiB } from './constants';
+import { formatOomMessage, oomExceptionName, type OomVersion } from './oom-message';
+import type { Trace, TraceEvent } from './trace';
+import { viewAllocator, type AllocatorView } from './view';
+
+export interface SimOptions {
+  /** overrides the trace's `capacity` (default 80 GiB) */
+  capacity?: number;
+  /** overrides the trace's `overhead` (default 0) */
+  overhead?: number;
+  /** overrides the trace's `fraction` */
+  fraction?: number | null;
+  /** overrides the trace's `conf` (PYTORCH_CUDA_ALLOC_CONF value) */
+  conf?: string;
+  /** PyTorch release whose OOM text to print (default '2.4') */
+  version?: OomVersion;
+  device?: number;
+  /** NVML present: OOM text names this process's memory (default true) */
+  nvml?: boolean;
+  /** full-state checkpoint interval in events (default 1024) */
+  checkpointEvery?: number;
+}
+
+export type StepOutcome = 'ok' | 'oom' | 'skipped';
+
+/** One applied event and the totals right after it. */
+export interface StepRecord {
+  /** 1-based trace line */
+  line: number;
+  op: TraceEvent['op'];
+  name?: string;
+  /** requested bytes (alloc) */
+  size?: number;
+  outcome: StepOutcome;
+  /** address and size of the block handed out (alloc ok) */
+  addr?: number;
+  blockSize?: number;
+  allocated: number;
+  reserved: number;
+  /** OOM: the exact text, prefixed by the exception class */
+  oomMessage?: string;
+  oom?: OomFacts;
+  note?: Message;
+}
+
+export interface ResolvedSettings {
+  capacity: number;
+  overhead: number;
+  fraction: number | null;
+  conf: AllocatorConfig;
+  confText: string;
+  version: OomVersion;
+}
+
+export interface SimRun {
+  settings: ResolvedSettings;
+  events: readonly TraceEvent[];
+  steps: StepRecord[];
+  /** state after the last event */
+  final: AllocatorView;
+  /** indices of steps that ran out of memory */
+  oomSteps: number[];
+  peakAllocated: number;
+  peakReserved: number;
+  notes: Message[];
+  /** internal: allocator copies after step `step` (−1 = empty), for viewAt */
+  readonly checkpoints: { step: number; state: CachingAllocator }[];
+  readonly ctx: { version: OomVersion; device: number; nvml: boolean };
+}
+
+function apply(a: CachingAllocator, e: TraceEvent, ctx: SimRun['ctx']): StepRecord {
+  const totals = () => ({ allocated: a.stats.arrays.allocated_bytes.all.current, reserved: a.reserved });
+  if (e.op === 'empty_cache') {
+    a.emptyCache();
+    return { line: e.line, op: e.op, outcome: 'ok', ...totals() };
+  }
+  if (e.op === 'free') {
+    if (a.free(e.name)) return { line: e.line, op: e.op, name: e.name, outcome: 'ok', ...totals() };
+    const note = { code: 'free-not-live', params: { name: e.name }, text: `'${e.name}' holds no memory (its allocation failed), nothing to free` };
+    return { line: e.line, op: e.op, name: e.name, outcome: 'skipped', note, ...totals() };
+  }
+  const base = { line: e.line, op: e.op, name: e.name, size: e.size };
+  if (e.size === 0) {
+    const note = { code: 'alloc-zero', text: 'zero-byte tensors never reach the caching allocator' };
+    return { ...base, outcome: 'skipped', note, ...totals() };
+  }
+  const r = a.malloc(e.name, e.size);
+  if (r.ok) return { ...base, outcome: 'ok', addr: r.block.addr, blockSize: r.block.size, ...totals() };
+  const text = formatOomMessage(ctx.version, r.oom, { device: ctx.device, nvml: ctx.nvml, privatePools: 0 });
+  return { ...base, outcome: 'oom', oom: r.oom, oomMessage: `${oomExceptionName(ctx.version)}: ${text}`, ...totals() };
+}
+
+function resolve(trace: Trace, o: SimOptions): Result<ResolvedSettings> {
+  const errors: FieldError[] = [];
+  const capacity = o.capacity ?? trace.settings.capacity ?? 80 * GiB;
+  const overhead = o.overhead ?? trace.settings.overhead ?? 0;
+  const fraction = o.fraction !== undefined ? o.fraction : trace.settings.fraction;
+  const confText = o.conf ?? trace.settings.conf ?? '';
+  if (!(Number.isFinite(capacity) && capacity > 0)) errors.push({ key: 'capacity', code: 'capacity-invalid', message: 'capacity must be a positive number of bytes' });
+  if (!(Number.isFinite(overhead) && overhead >= 0 && overhead < capacity)) {
+    errors.push({ key: 'overhead', code: 'overhead-invalid', message: 'overhead must be at least 0 and below the capacity' });
+  }
+  if (fraction !== null && !(fraction > 0 && fraction <= 1)) errors.push({ key: 'fraction', code: 'fraction-invalid', message: 'fraction must be in (0, 1]' });
+  const conf = parseAllocConf(confText);
+  if (!conf.ok) errors.push(...conf.errors);
+  if (errors.length || !conf.ok) return { ok: false, errors };
+  return { ok: true, value: { capacity, overhead, fraction, conf: conf.value, confText, version: o.version ?? '2.4' } };
+}
+
+/** Simulates every event of `trace`; options override the trace's own settings. */
+export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<SimRun> {
+  const res = resolve(trace, options);
+  if (!res.ok) return res;
+  const settings = res.value;
+  const every = Math.max(1, Math.floor(options.checkpointEvery ?? 1024));
+  const ctx = { version: settings.version, device: options.device ?? 0, nvml: options.nvml ?? true };
+  const a = new CachingAllocator({ capacity: settings.capacity, overhead: settings.overhead, fraction: settings.fraction }, settings.conf);
+  const checkpoints = [{ step: -1, state: a.clone() }];
+  const steps: StepRecord[] = [];
+  const oomSteps: number[] = [];
+  const events = trace.events;
+  for (let i = 0; i < events.length; i++) {
+    const rec = apply(a, events[i], ctx);
+    steps.push(rec);
+    if (rec.outcome === 'oom') oomSteps.push(i);
+    if ((i + 1) % every === 0 && i + 1 < events.length) checkpoints.push({ step: i, state: a.clone() });
+  }
+  const notes: Message[] = [];
+  if (settings.conf.backend === 'cudaMallocAsync') {
+    notes.push({ code: 'backend-async', text: 'backend:cudaMallocAsync uses the driver pool; this model shows the native allocator' });
+  }
+  const stats = a.stats.arrays;
+  return {
+    ok: true,
+    value: {
+      settings,
+      events,
+      steps,
+      final: viewAllocator(a),
+      oomSteps,
+      peakAllocated: stats.allocated_bytes.all.peak,
+      peakReserved: stats.reserved_bytes.all.peak,
+      notes,
+      checkpoints,
+      ctx,
+    },
+  };
+}
+
+/** Full state after step `step` (−1: before the first event), rebuilt from the nearest checkpoint. */
+export function viewAt(run: SimRun, step: number): AllocatorView {
+  const target = Math.max(-1, Math.min(Math.floor(step), run.events.length - 1));
+  let lo = 0;
+  let hi = run.checkpoints.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (run.checkpoints[mid].step <= target) lo = mid;
+    else hi = mid - 1;
+  }
+  const cp = run.checkpoints[lo];
+  const a = cp.state.clone();
+  for (let i = cp.step + 1; i <= target; i++) apply(a, run.events[i], run.ctx);
+  return viewAllocator(a);
+}

@@ -1,0 +1,141 @@
+/**
+ * The allocator trace language: one event per line.
+ *
+ *   capacity 8GiB                  card memory (default 80 GiB)
+ *   overhead 500MiB                memory used outside PyTorch (CUDA context, other libraries)
+ *   fraction 0.9                   torch.cuda.set_per_process_memory_fraction (enables GC)
+ *   conf max_split_size_mb:128     PYTORCH_CUDA_ALLOC_CONF value
+ *   alloc NAME SIZE                SIZE: bytes, 4 MiB, 1.5GB, 1024x1024 float32 …
+ *   free NAME
+ *   empty_cache
+ *   # comment (also after an event)
+ *
+ * Settings must precede the first event. Operations mirror torch.cuda semantics (allocator.md §3–§5, §8).
+ */
+import { parseByteSize } from './units';
+
+export type TraceEvent =
+  | { op: 'alloc'; name: string; size: number; line: number }
+  | { op: 'free'; name: string; line: number }
+  | { op: 'empty_cache'; line: number };
+
+export interface TraceSettings {
+  capacity: number | null;
+  overhead: number | null;
+  fraction: number | null;
+  /** PYTORCH_CUDA_ALLOC_CONF text, validated when simulated */
+  conf: string | null;
+}
+
+export interface Trace {
+  settings: TraceSettings;
+  events: TraceEvent[];
+}
+
+export interface TraceError {
+  /** 1-based line number */
+  line: number;
+  code: string;
+  message: string;
+}
+
+export type TraceParse = { ok: true; trace: Trace } | { ok: false; errors: TraceError[] };
+
+/** At most this many errors are reported for one text. */
+const MAX_ERRORS = 50;
+const NAME = /^[A-Za-z0-9_.:@#$\-[\]/]+$/;
+
+/** Parses trace text; every bad line gets an error with its line number. */
+export function parseTrace(text: string): TraceParse {
+  const settings: TraceSettings = { capacity: null, overhead: null, fraction: null, conf: null };
+  const events: TraceEvent[] = [];
+  const errors: TraceError[] = [];
+  const liveSince = new Map<string, number>();
+  const freedAt = new Map<string, number>();
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length && errors.length < MAX_ERRORS; i++) {
+    const line = i + 1;
+    const err = (code: string, message: string) => errors.push({ line, code, message: `line ${line}: ${message}` });
+    const body = lines[i].replace(/\s+#.*$|^#.*$/, '').trim();
+    if (!body) continue;
+    const [word, ...rest] = body.split(/\s+/);
+    const arg = rest.join(' ');
+    const op = word.toLowerCase();
+    if (op === 'capacity' || op === 'overhead' || op === 'fraction' || op === 'conf') {
+      if (events.length > 0) {
+        err('trace-setting-late', `'${op}' must come before the first alloc/free/empty_cache`);
+        continue;
+      }
+      if (!arg) {
+        err('trace-missing-value', `'${op}' needs a value`);
+        continue;
+      }
+      if (op === 'conf') settings.conf = arg;
+      else if (op === 'fraction') {
+        const f = /^\d*\.?\d+$/.test(arg) ? Number(arg) : NaN;
+        if (!(f > 0 && f <= 1)) err('trace-bad-fraction', `fraction must be a number in (0, 1], got '${arg}'`);
+        else settings.fraction = f;
+      } else {
+        const s = parseByteSize(arg);
+        if (!s.ok) err('trace-bad-size', s.message);
+        else if (op === 'capacity' && s.bytes <= 0) err('trace-bad-capacity', 'capacity must be more than 0 bytes');
+        else settings[op] = s.bytes;
+      }
+    } else if (op === 'alloc') {
+      const name = rest[0];
+      if (!name || rest.length < 2) {
+        err('trace-alloc-syntax', "expected 'alloc NAME SIZE', e.g. 'alloc x 1024x1024 float32'");
+        continue;
+      }
+      if (!NAME.test(name)) {
+        err('trace-bad-name', `bad tensor name '${name}'`);
+        continue;
+      }
+      const s = parseByteSize(rest.slice(1).join(' '));
+      if (!s.ok) {
+        err('trace-bad-size', s.message);
+        continue;
+      }
+      if (liveSince.has(name)) {
+        err('trace-double-alloc', `'${name}' is still allocated (line ${liveSince.get(name)}); free it first`);
+        continue;
+      }
+      liveSince.set(name, line);
+      events.push({ op: 'alloc', name, size: s.bytes, line });
+    } else if (op === 'free') {
+      const name = rest[0];
+      if (!name || rest.length !== 1) {
+        err('trace-free-syntax', "expected 'free NAME'");
+        continue;
+      }
+      if (!liveSince.has(name)) {
+        const when = freedAt.get(name);
+        err('trace-free-unknown', when ? `'${name}' was already freed on line ${when}` : `'${name}' was never allocated`);
+        continue;
+      }
+      liveSince.delete(name);
+      freedAt.set(name, line);
+      events.push({ op: 'free', name, line });
+    } else if (op === 'empty_cache' || op === 'empty-cache') {
+      if (rest.length) err('trace-empty-cache-syntax', "'empty_cache' takes no argument");
+      else events.push({ op: 'empty_cache', line });
+    } else {
+      err('trace-unknown-op', `unknown command '${word}' (expected alloc, free, empty_cache, capacity, overhead, fraction, conf or # comment)`);
+    }
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, trace: { settings, events } };
+}
+
+/** Writes a trace back as text (e.g. after importing a memory snapshot). */
+export function traceToText(trace: Trace): string {
+  const out: string[] = [];
+  const s = trace.settings;
+  if (s.capacity !== null) out.push(`capacity ${s.capacity}`);
+  if (s.overhead !== null) out.push(`overhead ${s.overhead}`);
+  if (s.fraction !== null) out.push(`fraction ${s.fraction}`);
+  if (s.conf) out.push(`conf ${s.conf}`);
+  for (const e of trace.events) {
+    out.push(e.op === 'alloc' ? `alloc ${e.name} ${e.size}` : e.op === 'free' ? `free ${e.name}` : 'empty_cache');
+  }
+  return out.join('\n') + '\n';
+}

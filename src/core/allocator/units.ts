@@ -1,0 +1,68 @@
+/**
+ * Byte sizes written by people: `4194304`, `4 MiB`, `1.5GB`, or a tensor shape and dtype such as
+ * `1024x1024 float32` / `4096x4096 bf16`. Element sizes follow torch dtype itemsize
+ * (torch.finfo/iinfo bits / 8); SI units are powers of 1000, binary units powers of 1024.
+ */
+
+const UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  kib: 1024,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  gb: 1e9,
+  gib: 1024 ** 3,
+  tb: 1e12,
+  tib: 1024 ** 4,
+};
+
+/** Bytes per element of torch dtypes (itemsize), by the names people write. */
+const DTYPES: Record<string, number> = {
+  float64: 8, double: 8, fp64: 8, f64: 8, complex64: 8, int64: 8, long: 8, uint64: 8,
+  complex128: 16,
+  float32: 4, float: 4, fp32: 4, f32: 4, tf32: 4, int32: 4, int: 4, uint32: 4,
+  float16: 2, half: 2, fp16: 2, f16: 2, bfloat16: 2, bf16: 2, int16: 2, short: 2, uint16: 2,
+  float8: 1, fp8: 1, float8_e4m3fn: 1, float8_e5m2: 1, e4m3: 1, e5m2: 1, int8: 1, uint8: 1, bool: 1, byte: 1,
+};
+
+export type SizeParse = { ok: true; bytes: number } | { ok: false; message: string };
+
+const bad = (message: string): SizeParse => ({ ok: false, message });
+
+/** Parses `12 MiB`, `3GB`, `512`, `1024x1024 float32`, `(4096, 4096) torch.bfloat16`. */
+export function parseByteSize(text: string): SizeParse {
+  const t = text.trim();
+  const plain = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]+)?$/.exec(t);
+  if (plain) {
+    const unit = (plain[2] ?? 'b').toLowerCase();
+    const mult = UNITS[unit];
+    if (mult === undefined) return bad(`unknown unit '${plain[2]}' (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)`);
+    const bytes = Number(plain[1]) * mult;
+    if (!Number.isInteger(bytes)) return bad(`'${t}' is not a whole number of bytes`);
+    return { ok: true, bytes };
+  }
+  const shaped = /^[([]?\s*(\d+(?:\s*[x×*,]\s*\d+)*)\s*,?\s*[)\]]?\s+(?:torch\.)?([a-z0-9_]+)$/i.exec(t);
+  if (shaped) {
+    const itemsize = DTYPES[shaped[2].toLowerCase()];
+    if (itemsize === undefined) return bad(`unknown dtype '${shaped[2]}' (e.g. float32, bf16, fp16, int8)`);
+    const elements = shaped[1].split(/[x×*,]/).reduce((p, d) => p * Number(d.trim()), 1);
+    const bytes = elements * itemsize;
+    if (!Number.isSafeInteger(bytes)) return bad(`'${t}' is too large`);
+    return { ok: true, bytes };
+  }
+  return bad(`cannot read size '${t}' (expected e.g. 4194304, 4 MiB, 1.5GB or 1024x1024 float32)`);
+}
+
+/** Short human form for CLI/page output: 1536 → "1.50 KiB", 0 → "0 B". */
+export function humanBytes(bytes: number): string {
+  const abs = Math.abs(bytes);
+  if (abs < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(2)} ${units[i]}`;
+}
