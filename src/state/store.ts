@@ -1,0 +1,107 @@
+/**
+ * The page's one store: the scenarios being compared (the URL-able state) plus view settings.
+ * Derived values (estimates, fits) are computed in components from these, never stored.
+ */
+import { create } from 'zustand';
+import type { Scenario, TermId } from '../core/types';
+import { DEFAULT_SCENARIO, defaultScenario } from '../core/scenario/schema';
+import type { ByteUnit, Lang } from '../ui/i18n/format';
+import type { MessageKey } from '../ui/i18n/en';
+
+export type ViewId = 'calculator' | 'allocator' | 'layers' | 'accuracy';
+export const VIEWS: readonly ViewId[] = ['calculator', 'allocator', 'layers', 'accuracy'];
+/** At most this many scenarios side by side. */
+export const MAX_SCENARIOS = 4;
+
+export interface Notice {
+  id: string;
+  key: MessageKey;
+  params?: Record<string, string | number>;
+}
+
+export interface AppState {
+  scenarios: Scenario[];
+  active: number;
+  lang: Lang;
+  unit: ByteUnit;
+  embed: boolean;
+  view: ViewId;
+  /** GPUs compared: catalogue ids and custom entries ('custom-<bytes>') */
+  gpus: string[];
+  /** the term whose derivation is open */
+  term: TermId | null;
+  notices: Notice[];
+  /** change one key of the active scenario */
+  set: <K extends keyof Scenario>(key: K, value: Scenario[K]) => void;
+  /** change several keys of the active scenario at once */
+  patch: (p: Partial<Scenario>) => void;
+  addScenario: () => void;
+  removeScenario: (i: number) => void;
+  setActive: (i: number) => void;
+  setLang: (l: Lang) => void;
+  setUnit: (u: ByteUnit) => void;
+  setView: (v: ViewId) => void;
+  setGpus: (ids: string[]) => void;
+  openTerm: (t: TermId | null) => void;
+  notify: (n: Notice) => void;
+  dismiss: (id: string) => void;
+}
+
+export type AppData = Pick<AppState, 'scenarios' | 'active' | 'lang' | 'unit' | 'embed' | 'view' | 'gpus' | 'term' | 'notices'>;
+
+/** The state a fresh page starts from (before the URL is read). */
+export function initialData(): AppData {
+  return {
+    scenarios: [defaultScenario()],
+    active: 0,
+    lang: 'en',
+    unit: 'GiB',
+    embed: false,
+    view: 'calculator',
+    gpus: DEFAULT_SCENARIO.gpu ? [DEFAULT_SCENARIO.gpu] : [],
+    term: null,
+    notices: [],
+  };
+}
+
+function updateActive(s: AppState, p: Partial<Scenario>): Partial<AppState> {
+  const scenarios = s.scenarios.slice();
+  scenarios[s.active] = { ...scenarios[s.active], ...p };
+  return { scenarios };
+}
+
+export const useApp = create<AppState>()((set) => ({
+  ...initialData(),
+  set: (key, value) => set((s) => updateActive(s, { [key]: value } as Partial<Scenario>)),
+  patch: (p) => set((s) => updateActive(s, p)),
+  addScenario: () =>
+    set((s) =>
+      s.scenarios.length >= MAX_SCENARIOS
+        ? {}
+        : { scenarios: [...s.scenarios, { ...s.scenarios[s.active] }], active: s.scenarios.length },
+    ),
+  removeScenario: (i) =>
+    set((s) => {
+      if (s.scenarios.length <= 1 || i < 0 || i >= s.scenarios.length) return {};
+      const scenarios = s.scenarios.filter((_, j) => j !== i);
+      const active = Math.min(s.active > i ? s.active - 1 : s.active, scenarios.length - 1);
+      return { scenarios, active };
+    }),
+  setActive: (i) => set((s) => (i >= 0 && i < s.scenarios.length ? { active: i } : {})),
+  setLang: (lang) => set({ lang }),
+  setUnit: (unit) => set({ unit }),
+  setView: (view) => set({ view }),
+  setGpus: (ids) =>
+    set((s) => {
+      const gpus = [...new Set(ids)];
+      // the first GPU is the scenario's own (it drives engine budgets such as vLLM's)
+      const first = gpus[0] ?? '';
+      return { gpus, ...updateActive(s, { gpu: first }) };
+    }),
+  openTerm: (term) => set({ term }),
+  notify: (n) => set((s) => ({ notices: [...s.notices.filter((o) => o.id !== n.id), n] })),
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+}));
+
+/** The scenario being edited. */
+export const selectActive = (s: AppState): Scenario => s.scenarios[s.active];
