@@ -1,0 +1,58 @@
+/**
+ * Architecture keys of the schema: a custom model (`model=custom`) or overrides on top of a
+ * preset. Names follow config.json meanings (hidden_size, num_key_value_heads, …; formulas.md §1).
+ */
+import type { ModelArch } from '../types';
+
+type Moe = NonNullable<ModelArch['moe']>;
+
+export type ArchKind =
+  | { type: 'int'; min: number; max: number }
+  | { type: 'bool' }
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'text' };
+
+export interface ArchFieldSpec {
+  /** top-level ModelArch property, or a property of ModelArch.moe */
+  prop: keyof ModelArch | `moe.${keyof Moe}`;
+  name: string;
+  kind: ArchKind;
+  help: string;
+}
+
+const n = (max: number, min = 1): ArchKind => ({ type: 'int', min, max });
+const bool: ArchKind = { type: 'bool' };
+
+export const ARCH_FIELDS: readonly ArchFieldSpec[] = [
+  { prop: 'family', name: 'family', kind: { type: 'text' }, help: "Family label, e.g. 'llama' (letters, digits, _ . -)" },
+  { prop: 'hidden', name: 'hidden', kind: n(1_048_576), help: 'hidden_size h' },
+  { prop: 'layers', name: 'layers', kind: n(100_000), help: 'num_hidden_layers L' },
+  { prop: 'heads', name: 'heads', kind: n(65_536), help: 'num_attention_heads a' },
+  { prop: 'kvHeads', name: 'kv-heads', kind: n(65_536), help: 'num_key_value_heads g (GQA; = heads for MHA, 1 for MQA)' },
+  { prop: 'headDim', name: 'head-dim', kind: n(65_536), help: 'head_dim d (default hidden / heads)' },
+  { prop: 'ffn', name: 'ffn', kind: n(16_777_216), help: 'intermediate_size f of the dense MLP' },
+  { prop: 'vocab', name: 'vocab', kind: n(16_777_216), help: 'vocab_size V' },
+  { prop: 'gatedMlp', name: 'gated', kind: bool, help: 'Gated MLP (SwiGLU/GeGLU: 3 matrices) vs plain fc1/fc2' },
+  { prop: 'norm', name: 'norm', kind: { type: 'enum', values: ['rmsnorm', 'layernorm'] }, help: 'Normalisation type' },
+  { prop: 'tiedEmbeddings', name: 'tied', kind: bool, help: 'tie_word_embeddings: LM head shares the embedding matrix' },
+  { prop: 'qkvBias', name: 'qkv-bias', kind: bool, help: 'Biases on q/k/v projections' },
+  { prop: 'maxContext', name: 'max-context', kind: n(1 << 30), help: 'max_position_embeddings' },
+  { prop: 'moe.experts', name: 'experts', kind: n(65_536), help: 'MoE: routed experts E' },
+  { prop: 'moe.expertsPerToken', name: 'experts-per-tok', kind: n(65_536), help: 'MoE: experts per token k' },
+  { prop: 'moe.expertFfn', name: 'expert-ffn', kind: n(16_777_216), help: 'MoE: intermediate size of one expert (default ffn)' },
+  { prop: 'moe.sharedExperts', name: 'shared-experts', kind: n(65_536, 0), help: 'MoE: always-active shared experts' },
+  { prop: 'moe.sharedFfn', name: 'shared-ffn', kind: n(16_777_216, 0), help: 'MoE: intermediate size of one shared expert' },
+  { prop: 'moe.denseLayers', name: 'dense-layers', kind: n(100_000, 0), help: 'MoE: leading dense layers (first_k_dense_replace)' },
+  { prop: 'moe.layerFreq', name: 'moe-freq', kind: n(100_000), help: 'MoE: every n-th layer is MoE' },
+];
+
+/** Keys a custom model must give (the rest default from them). */
+export const REQUIRED_CUSTOM: readonly string[] = ['hidden', 'layers', 'heads', 'ffn', 'vocab'];
+
+/**
+ * MoE fields for a dense model that gets `experts` / `experts-per-tok` (both required then):
+ * every layer MoE, experts as wide as the dense MLP, no shared experts (Mixtral's layout).
+ */
+export function moeDefaults(experts: number, expertsPerToken: number, ffn: number): Moe {
+  return { experts, expertsPerToken, expertFfn: ffn, sharedExperts: 0, sharedFfn: 0, denseLayers: 0, layerFreq: 1 };
+}

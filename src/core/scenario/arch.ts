@@ -1,0 +1,99 @@
+/**
+ * Architecture keys -> Partial<ModelArch>: overrides on a preset, or a custom model whose unset
+ * fields default llama-style (MHA, head_dim = hidden / heads, SwiGLU, RMSNorm; formulas.md §1).
+ */
+import type { FieldError, ModelArch } from '../types';
+import { ARCH_FIELDS, REQUIRED_CUSTOM, moeDefaults, type ArchFieldSpec } from './arch-fields';
+import { parseBool, parseEnum, parseInteger, parseLabel, type Parsed } from './values';
+
+type Moe = NonNullable<ModelArch['moe']>;
+const BY_NAME = new Map(ARCH_FIELDS.map((f) => [f.name, f]));
+
+export function isArchKey(name: string): boolean {
+  return BY_NAME.has(name);
+}
+
+function parseArchValue(f: ArchFieldSpec, raw: string): Parsed<number | boolean | string | null> {
+  switch (f.kind.type) {
+    case 'int': return parseInteger(f.name, raw, f.kind.min, f.kind.max);
+    case 'bool': return parseBool(f.name, raw);
+    case 'enum': return parseEnum(f.name, raw, f.kind.values);
+    case 'text': return parseLabel(f.name, raw);
+  }
+}
+
+/** Defaults a custom architecture takes for keys the user did not give. */
+export function customDefaults(a: Partial<ModelArch>): Partial<ModelArch> {
+  const heads = a.heads ?? 1;
+  return {
+    family: 'custom', kvHeads: heads, headDim: Math.floor((a.hidden ?? heads) / heads), gatedMlp: true,
+    norm: 'rmsnorm', normsPerLayer: 2, tiedEmbeddings: false, qkvBias: false, oBias: false, mlpBias: false,
+  };
+}
+
+const missing = (key: string, why: string): FieldError => ({ key, code: 'missing-key', message: `${key} is required ${why}`, params: { key } });
+
+/**
+ * Parse the architecture keys in `raw` (external names) against `base` (the preset's arch, or
+ * null for a custom model). Returns the overrides (custom: the full arch), or null when none given.
+ */
+export function parseArch(raw: Record<string, string>, base: ModelArch | null, errors: FieldError[]): Partial<ModelArch> | null {
+  const top: Record<string, unknown> = {};
+  const moe: Partial<Record<keyof Moe, number>> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const f = BY_NAME.get(name);
+    if (!f) continue;
+    const r = parseArchValue(f, value);
+    if (!r.ok) { errors.push(r.error); continue; }
+    if (f.prop.startsWith('moe.')) moe[f.prop.slice(4) as keyof Moe] = r.value as number;
+    else top[f.prop] = r.value;
+  }
+  const out = top as Partial<ModelArch>;
+  if (base === null) {
+    const lacking = REQUIRED_CUSTOM.filter((k) => !(k in raw) || out[BY_NAME.get(k)!.prop as keyof ModelArch] === undefined);
+    if (lacking.length > 0) {
+      for (const k of lacking) errors.push(missing(k, "for model 'custom'"));
+      return null;
+    }
+    Object.assign(out, { ...customDefaults(out), ...top });
+  }
+  if (Object.keys(moe).length > 0) {
+    const baseMoe = base?.moe;
+    if (!baseMoe && (moe.experts === undefined || moe.expertsPerToken === undefined)) {
+      errors.push(missing(moe.experts === undefined ? 'experts' : 'experts-per-tok', 'to make the model MoE'));
+    } else {
+      const from = baseMoe ?? moeDefaults(moe.experts!, moe.expertsPerToken!, out.ffn ?? base?.ffn ?? 1);
+      out.moe = { ...from, ...moe } as Moe;
+    }
+  }
+  checkArch({ ...base, ...out }, errors, out);
+  if (base) dropUnchanged(out, base);
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+/** Overrides equal to the preset's own values are no overrides (keeps one canonical form). */
+function dropUnchanged(out: Partial<ModelArch>, base: ModelArch): void {
+  const o = out as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== 'moe' && o[k] === (base as unknown as Record<string, unknown>)[k]) delete o[k];
+  const m = out.moe;
+  const bm = base.moe;
+  if (m && bm && (Object.keys(m) as (keyof Moe)[]).every((k) => m[k] === bm[k])) delete out.moe;
+}
+
+/** Shape rules: g divides a (GQA groups), k ≤ E, dense layers < L. Offending values fall back. */
+function checkArch(a: Partial<ModelArch>, errors: FieldError[], out: Partial<ModelArch>): void {
+  const bad = (key: string, other: string, message: string) =>
+    errors.push({ key, code: 'incompatible', message, params: { with: other } });
+  if (a.heads && a.kvHeads && a.heads % a.kvHeads !== 0) {
+    bad('kv-heads', 'heads', `kv-heads (${a.kvHeads}) must divide heads (${a.heads})`);
+    out.kvHeads = a.heads; // fall back to plain multi-head attention, always a valid shape
+  }
+  if (a.moe && a.moe.expertsPerToken > a.moe.experts) {
+    bad('experts-per-tok', 'experts', `experts-per-tok (${a.moe.expertsPerToken}) exceeds experts (${a.moe.experts})`);
+    delete out.moe;
+  }
+  if (a.moe && a.layers && a.moe.denseLayers >= a.layers) {
+    bad('dense-layers', 'layers', `dense-layers (${a.moe.denseLayers}) must be below layers (${a.layers})`);
+    delete out.moe;
+  }
+}

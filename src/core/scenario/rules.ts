@@ -1,0 +1,145 @@
+/**
+ * Cross-key rules: combinations that no runtime can run become 'incompatible' errors naming
+ * both keys (the offending value falls back); combinations that run but surprise become warnings.
+ * Each rule cites the runtime behaviour it encodes.
+ */
+import type { FieldError, KvFormat, ModelArch, Scenario, WeightFormat } from '../types';
+import { findPreset } from '../model/presets';
+import { DEFAULT_SCENARIO } from './schema';
+
+type Emit = (key: string, other: string, message: string) => void;
+
+/** Block-quantized formats that hold integer codes, not trainable floats. */
+const QUANTIZED: ReadonlySet<WeightFormat> = new Set<WeightFormat>([
+  'int8', 'nf4', 'fp4', 'gptq-int4', 'gptq-int8', 'awq-int4',
+  'gguf-q8_0', 'gguf-q6_k', 'gguf-q5_k_m', 'gguf-q4_k_m', 'gguf-q4_k_s', 'gguf-q4_0', 'gguf-q3_k_m', 'gguf-q2_k',
+]);
+const isGguf = (w: WeightFormat) => w.startsWith('gguf-');
+
+/**
+ * KV element types each engine can store: llama.cpp --cache-type-k/v (f32, f16, bf16, q8_0,
+ * q4_0, …); vLLM kv_cache_dtype (auto = model dtype, fp8); transformers' QuantizedCache (quanto
+ * int4/int8) besides the model dtype.
+ */
+const KV_BY_ENGINE: Record<Scenario['engine'], readonly KvFormat[]> = {
+  'llama.cpp': ['fp32', 'fp16', 'bf16', 'q8_0', 'q4_0'],
+  vllm: ['fp32', 'fp16', 'bf16', 'fp8'],
+  transformers: ['fp32', 'fp16', 'bf16', 'int8', 'int4'],
+};
+
+/** The model architecture the scenario will use (preset merged with overrides), if known. */
+export function effectiveArch(s: Scenario): Partial<ModelArch> | null {
+  if (s.model === '') return null;
+  const base = s.model === 'custom' ? undefined : findPreset(s.model)?.arch;
+  return base || s.arch ? { ...base, ...s.arch } : null;
+}
+
+export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[], warnings: FieldError[]): void {
+  const bad: Emit = (key, other, message) => errors.push({ key, code: 'incompatible', message, params: { with: other } });
+  const warn = (key: string, code: string, message: string, params: Record<string, string | number>) =>
+    warnings.push({ key, code, message, params });
+  const training = s.mode === 'training';
+
+  // QLoRA = LoRA on a bitsandbytes 4-bit base (Dettmers et al. 2023): nf4 or fp4 only.
+  if (training && s.method === 'qlora' && s.weights !== 'nf4' && s.weights !== 'fp4') {
+    bad('weights', 'method', `method=qlora needs weights nf4 or fp4 (bitsandbytes 4-bit), not ${s.weights}`);
+    s.weights = 'nf4';
+  }
+  // Full / freeze fine-tuning updates the base weights: they must be floats (PEFT only adapts quantized bases).
+  if (training && (s.method === 'full' || s.method === 'freeze') && QUANTIZED.has(s.weights)) {
+    bad('weights', 'method', `method=${s.method} trains the base weights, which cannot be ${s.weights}; use lora/qlora`);
+    s.weights = DEFAULT_SCENARIO.weights;
+  }
+  // GGUF is a llama.cpp inference format; PEFT cannot attach adapters to it.
+  if (training && s.method === 'lora' && isGguf(s.weights)) {
+    bad('weights', 'method', `method=lora cannot train on ${s.weights} (GGUF is an inference format)`);
+    s.weights = DEFAULT_SCENARIO.weights;
+  }
+  if (s.method === 'full' || s.method === 'freeze') {
+    for (const k of ['lora-rank', 'lora-targets']) {
+      if (given.has(k)) bad(k, 'method', `${k} applies to method lora or qlora, not ${s.method}`);
+    }
+    if (given.has('lora-rank')) s.loraRank = DEFAULT_SCENARIO.loraRank;
+    if (given.has('lora-targets')) s.loraTargets = [...DEFAULT_SCENARIO.loraTargets];
+  }
+  // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
+  if (training && s.engine !== 'transformers' && given.has('engine')) {
+    warn('engine', 'unused-key', `engine=${s.engine} serves models; training is estimated for transformers`, { with: 'mode' });
+  }
+  if (training) trainingRules(s, bad);
+  else inferenceRules(s, bad, warn);
+  parallelRules(s, given, bad);
+  contextRule(s, warn);
+}
+
+function trainingRules(s: Scenario, bad: Emit): void {
+  // DeepSpeed: offload_optimizer needs ZeRO ≥ 1, offload_param needs ZeRO-3.
+  if (s.offload === 'optimizer' && s.zero < 1) {
+    bad('offload', 'zero', 'offload=optimizer needs zero 1, 2 or 3 (DeepSpeed ZeRO-Offload)');
+    s.offload = 'none';
+  }
+  if (s.offload === 'params' && s.zero !== 3) {
+    bad('offload', 'zero', 'offload=params needs zero=3 (DeepSpeed ZeRO-Infinity)');
+    s.offload = 'none';
+  }
+  // FlashAttention kernels take fp16/bf16 only (Dao-AILab/flash-attention README).
+  if (s.attn === 'flash' && s.precision === 'fp32') {
+    bad('attn', 'precision', 'attn=flash needs fp16 or bf16 activations, not precision=fp32');
+    s.attn = 'sdpa';
+  }
+}
+
+function inferenceRules(s: Scenario, bad: Emit, warn: (k: string, c: string, m: string, p: Record<string, string>) => void): void {
+  // llama.cpp loads GGUF files: f32/f16/bf16 or its own block types, not bnb/GPTQ/AWQ/fp8.
+  if (s.engine === 'llama.cpp' && QUANTIZED.has(s.weights) && !isGguf(s.weights)) {
+    bad('weights', 'engine', `engine=llama.cpp runs GGUF weights, not ${s.weights}`);
+    s.weights = 'gguf-q4_k_m';
+  }
+  if (s.engine === 'llama.cpp' && s.weights === 'fp8') {
+    bad('weights', 'engine', 'engine=llama.cpp has no fp8 weight type');
+    s.weights = DEFAULT_SCENARIO.weights;
+  }
+  if (s.engine === 'transformers' && isGguf(s.weights)) {
+    warn('weights', 'gguf-dequantized', 'transformers dequantizes GGUF weights to 16/32-bit on load', { with: 'engine' });
+  }
+  if (!KV_BY_ENGINE[s.engine].includes(s.kv)) {
+    bad('kv', 'engine', `engine=${s.engine} cannot store a ${s.kv} KV cache (allowed: ${KV_BY_ENGINE[s.engine].join(', ')})`);
+    s.kv = DEFAULT_SCENARIO.kv;
+  }
+  if (s.attn === 'flash' && s.weights === 'fp32') {
+    bad('attn', 'weights', 'attn=flash needs fp16 or bf16 activations, not fp32 weights');
+    s.attn = 'sdpa';
+  }
+}
+
+function parallelRules(s: Scenario, given: Set<string>, bad: Emit): void {
+  const mp = s.tp * s.pp;
+  // Megatron / DeepSpeed: world size = dp · tp · pp, so tp·pp must divide the GPU count.
+  if (!given.has('gpus')) s.gpus = Math.max(s.gpus, mp);
+  if (s.gpus % mp !== 0) {
+    bad(given.has('tp') ? 'tp' : 'pp', 'gpus', `tp·pp = ${mp} must divide gpus = ${s.gpus}`);
+    s.tp = 1;
+    s.pp = 1;
+  }
+  const a = effectiveArch(s);
+  // vLLM / Megatron split attention heads across tp ranks: heads must be divisible by tp.
+  if (a?.heads && a.heads % s.tp !== 0) {
+    bad('tp', 'heads', `tp = ${s.tp} must divide the model's ${a.heads} attention heads`);
+    s.tp = 1;
+  }
+  if (a?.layers && s.pp > a.layers) {
+    bad('pp', 'layers', `pp = ${s.pp} exceeds the model's ${a.layers} layers`);
+    s.pp = 1;
+  }
+}
+
+/** Beyond max_position_embeddings the model was not trained: allowed, but flagged. */
+function contextRule(s: Scenario, warn: (k: string, c: string, m: string, p: Record<string, string | number>) => void): void {
+  const max = effectiveArch(s)?.maxContext;
+  if (!max) return;
+  const tokens = s.mode === 'training' ? s.seq : s.prompt + s.gen;
+  if (tokens > max) {
+    const key = s.mode === 'training' ? 'seq' : 'prompt';
+    warn(key, 'exceeds-context', `${tokens} tokens exceed the model's context of ${max}`, { tokens, max });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The ONE declarative schema of a Scenario: for every key its external (URL / CLI) name, type,
+ * allowed values or range, default and help text. The URL codec, the CLI flags, the form and
+ * docs/url-schema.md all read this table; nothing else lists the keys.
+ *
+ * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
+ * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
+ */
+import type { LoraTarget, Scenario } from '../types';
+
+export const MODES = ['inference', 'training'] as const;
+export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
+export const ENGINES = ['transformers', 'vllm', 'llama.cpp'] as const;
+export const WEIGHT_FORMATS = [
+  'fp32', 'fp16', 'bf16', 'fp8', 'int8', 'nf4', 'fp4',
+  'gptq-int4', 'gptq-int8', 'awq-int4',
+  'gguf-q8_0', 'gguf-q6_k', 'gguf-q5_k_m', 'gguf-q4_k_m', 'gguf-q4_k_s', 'gguf-q4_0', 'gguf-q3_k_m', 'gguf-q2_k',
+] as const;
+export const KV_FORMATS = ['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'int4', 'q8_0', 'q4_0'] as const;
+export const PRECISIONS = ['fp32', 'amp-fp16', 'amp-bf16', 'bf16', 'fp16'] as const;
+export const OPTIMIZERS = [
+  'adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor', 'lion',
+] as const;
+export const GRAD_CKPTS = ['none', 'full', 'selective'] as const;
+export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
+export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
+export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
+/** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
+export const LORA_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+
+/** Largest token count accepted for prompt / gen / seq (16 Mi tokens). */
+export const MAX_TOKENS = 2 ** 24;
+
+/** Value types a key can hold; `nullToken` is the external spelling of null ('all', 'auto'). */
+export type FieldKind =
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'int'; min: number; max: number; nullToken?: string }
+  | { type: 'float'; min: number; max: number }
+  | { type: 'targets' }
+  | { type: 'count' }
+  | { type: 'model' }
+  | { type: 'gpu' };
+
+export interface FieldSpec {
+  /** Scenario property */
+  prop: keyof Scenario;
+  /** external kebab-case name (URL key, CLI flag without --) */
+  name: string;
+  kind: FieldKind;
+  help: string;
+}
+
+const int = (min: number, max: number, nullToken?: string): FieldKind => ({ type: 'int', min, max, nullToken });
+const oneOf = (values: readonly string[]): FieldKind => ({ type: 'enum', values });
+
+/** Every top-level Scenario key except `arch` (whose keys are in arch-fields.ts). */
+export const SCENARIO_FIELDS: readonly FieldSpec[] = [
+  { prop: 'model', name: 'model', kind: { type: 'model' }, help: "Preset Hugging Face id (e.g. meta-llama/Llama-2-7b-hf) or 'custom' with architecture keys" },
+  { prop: 'params', name: 'params', kind: { type: 'count' }, help: "Bare parameter count for a quick estimate, e.g. '7b', '350m', '1.5e9' (use without model)" },
+  { prop: 'mode', name: 'mode', kind: oneOf(MODES), help: 'Inference (serving / generation) or training' },
+  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (4-bit base) or freeze (train a subset)' },
+  { prop: 'weights', name: 'weights', kind: oneOf(WEIGHT_FORMATS), help: 'Storage format of the model weights' },
+  { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
+  { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
+  { prop: 'batch', name: 'batch', kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)' },
+  { prop: 'prompt', name: 'prompt', kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence' },
+  { prop: 'gen', name: 'gen', kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence' },
+  { prop: 'seq', name: 'seq', kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens' },
+  { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit' },
+  { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)' },
+  { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing' },
+  { prop: 'attn', name: 'attn', kind: oneOf(ATTNS), help: 'Attention kernel: FlashAttention, PyTorch SDPA or eager (materialises the score matrix)' },
+  { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
+  { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down or 'all'" },
+  { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
+  { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
+  { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
+  { prop: 'pp', name: 'pp', kind: int(1, 4096), help: 'Pipeline-parallel degree' },
+  { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU' },
+  { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4) or a capacity such as '24GiB' / '24GB'" },
+  { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)' },
+  { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer" },
+  { prop: 'ubatch', name: 'ubatch', kind: int(1, MAX_TOKENS, 'auto'), help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default" },
+];
+
+/** The scenario the app opens with (and what every bad value falls back to). */
+export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
+  model: 'meta-llama/Llama-3.1-8B',
+  params: null,
+  arch: null,
+  mode: 'inference',
+  method: 'full',
+  weights: 'bf16',
+  kv: 'bf16',
+  engine: 'transformers',
+  batch: 1,
+  prompt: 2048,
+  gen: 256,
+  seq: 2048,
+  precision: 'amp-bf16',
+  optimizer: 'adamw',
+  gradCkpt: 'none',
+  attn: 'sdpa',
+  loraRank: 16,
+  loraTargets: ['q', 'v'],
+  gpus: 1,
+  zero: 0,
+  tp: 1,
+  pp: 1,
+  offload: 'none',
+  gpu: '',
+  gpuUtil: 0.9,
+  ngl: null,
+  ubatch: null,
+} satisfies Scenario);
+
+/** A fresh mutable copy of the defaults. */
+export function defaultScenario(): Scenario {
+  return { ...DEFAULT_SCENARIO, loraTargets: [...DEFAULT_SCENARIO.loraTargets] };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { parseScenario } from '../../../src/core/scenario';
+
+const errs = (rec: Record<string, string>) => parseScenario(rec).errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`);
+const train = { mode: 'training' };
+
+describe('incompatible combinations name both keys and fall back', () => {
+  test.each(['gguf-q4_k_m', 'gptq-int4', 'awq-int4', 'int8', 'bf16'])('qlora with %s weights', (w) => {
+    const r = parseScenario({ ...train, method: 'qlora', weights: w });
+    expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['weights:incompatible:method']);
+    expect(r.scenario.weights).toBe('nf4');
+  });
+
+  test('qlora with nf4 or fp4 is fine', () => {
+    expect(errs({ ...train, method: 'qlora', weights: 'nf4' })).toEqual([]);
+    expect(errs({ ...train, method: 'qlora', weights: 'fp4' })).toEqual([]);
+  });
+
+  test('full fine-tuning cannot train quantized weights; LoRA on GPTQ can (PEFT)', () => {
+    expect(errs({ ...train, method: 'full', weights: 'gptq-int4' })).toEqual(['weights:incompatible:method']);
+    expect(errs({ ...train, method: 'lora', weights: 'gptq-int4' })).toEqual([]);
+    expect(errs({ ...train, method: 'lora', weights: 'gguf-q8_0' })).toEqual(['weights:incompatible:method']);
+  });
+
+  test('lora-rank / lora-targets with method full', () => {
+    const r = parseScenario({ ...train, method: 'full', 'lora-rank': '8', 'lora-targets': 'all' });
+    expect(r.errors.map((e) => `${e.key}:${e.params?.with}`)).toEqual(['lora-rank:method', 'lora-targets:method']);
+    expect(r.scenario.loraRank).toBe(16);
+  });
+
+  test('tp·pp must divide gpus', () => {
+    const r = parseScenario({ gpus: '6', tp: '4' });
+    expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['tp:incompatible:gpus']);
+    expect([r.scenario.tp, r.scenario.pp]).toEqual([1, 1]);
+    expect(errs({ gpus: '16', tp: '4', pp: '2' })).toEqual([]);
+  });
+
+  test('without gpus, tp·pp sets the GPU count', () => {
+    expect(parseScenario({ tp: '2', pp: '2' }).scenario.gpus).toBe(4);
+  });
+
+  test('tp must divide the attention heads (Llama-2-7b: 32)', () => {
+    expect(errs({ model: 'meta-llama/Llama-2-7b-hf', tp: '3' })).toEqual(['tp:incompatible:heads']);
+  });
+
+  test('DeepSpeed offload needs ZeRO (optimizer: ≥ 1, params: 3)', () => {
+    expect(errs({ ...train, offload: 'optimizer', zero: '0' })).toEqual(['offload:incompatible:zero']);
+    expect(errs({ ...train, offload: 'params', zero: '2' })).toEqual(['offload:incompatible:zero']);
+    expect(errs({ ...train, offload: 'params', zero: '3' })).toEqual([]);
+  });
+
+  test('llama.cpp runs GGUF, not bitsandbytes / GPTQ; KV types per engine', () => {
+    expect(errs({ engine: 'llama.cpp', weights: 'nf4' })).toEqual(['weights:incompatible:engine']);
+    expect(errs({ engine: 'llama.cpp', weights: 'gguf-q4_k_m', kv: 'q8_0' })).toEqual([]);
+    expect(errs({ engine: 'vllm', kv: 'q8_0' })).toEqual(['kv:incompatible:engine']);
+    expect(errs({ engine: 'vllm', kv: 'fp8' })).toEqual([]);
+  });
+
+  test('FlashAttention needs 16-bit', () => {
+    expect(errs({ ...train, attn: 'flash', precision: 'fp32' })).toEqual(['attn:incompatible:precision']);
+  });
+});
+
+describe('warnings do not change the scenario', () => {
+  test('prompt + gen beyond max_position_embeddings (Llama-2-7b: 4096) is a warning', () => {
+    const r = parseScenario({ model: 'meta-llama/Llama-2-7b-hf', prompt: '4000', gen: '200' });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => w.code)).toEqual(['exceeds-context']);
+    expect(r.warnings[0].params).toMatchObject({ tokens: 4200, max: 4096 });
+    expect(r.scenario.prompt).toBe(4000);
+  });
+
+  test('GGUF on transformers is dequantized on load: warning only', () => {
+    const r = parseScenario({ weights: 'gguf-q4_k_m' });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => w.code)).toEqual(['gguf-dequantized']);
+  });
+});
