@@ -1,0 +1,191 @@
+/**
+ * Share links: Scenario <-> query string. Pure (no DOM). Readable keys from the scenario schema
+ * (src/core/scenario), only non-default values, a version field `v`, and pass-through of other
+ * views' state under `lab.` / `net.` prefixes. decodeUrl never throws, whatever the string.
+ * Format documented in docs/url-schema.md.
+ */
+import type { FieldError, Scenario } from '../core/types';
+import { parseScenario, serializeScenario } from '../core/scenario';
+import { findGpu, parseCapacity } from '../core/gpus';
+import { URL_VERSION, migrate, type Pairs } from './migrations';
+
+export interface UrlExtra {
+  /** UI language, e.g. 'en', 'pt-BR' */
+  lang?: string;
+  /** chrome-less embed mode */
+  embed?: boolean;
+  /** which view is open, e.g. 'lab' */
+  view?: string;
+  /** GPUs compared side by side: catalogue ids or capacities such as '24gib' (key `compare`) */
+  compare?: string[];
+  /** up to MAX_VS more scenarios shown as columns (repeated key `vs`, each an encoded query) */
+  vs?: Scenario[];
+  /** other views' state, full keys under PASSTHROUGH_PREFIXES, carried verbatim */
+  views?: Record<string, string>;
+}
+
+export interface DecodedUrl {
+  scenario: Scenario;
+  extra: UrlExtra;
+  errors: FieldError[];
+  warnings: FieldError[];
+  /** keys (or fragments) that were not applied: unknown, malformed, repeated, over the limits */
+  ignored: string[];
+  /** schema version the link was written in (0 = before versioning) */
+  version: number;
+}
+
+/** Key prefixes whose pairs belong to other views (lab, layer builder) and pass through untouched. */
+export const PASSTHROUGH_PREFIXES = ['lab.', 'net.'] as const;
+/** Limits that keep a hostile link cheap: pairs read, key length, pass-through value length. */
+export const URL_LIMITS = { pairs: 200, keyLength: 64, viewValueLength: 8192, input: 256 * 1024, compare: 8, vs: 3 } as const;
+
+const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
+const VIEW = /^[a-z][a-z0-9-]{0,31}$/;
+const VIEW_KEY = /^[A-Za-z0-9._-]+$/;
+
+/** Replace lone UTF-16 surrogates (which encodeURIComponent rejects) with U+FFFD. */
+function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** Percent-encode, leaving '/', ',' and ':' readable (allowed in a query, RFC 3986 §3.4). */
+function enc(s: string): string {
+  return encodeURIComponent(wellFormed(s)).replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
+}
+
+function dec(s: string): string | null {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+const isViewKey = (k: string) => PASSTHROUGH_PREFIXES.some((p) => k.startsWith(p) && k.length > p.length);
+
+/** Canonical spelling of a compared GPU (catalogue id or capacity), null when neither. */
+function gpuSpec(spec: string): string | null {
+  const g = findGpu(spec);
+  if (g) return g.id;
+  return parseCapacity(spec) !== null ? spec.toLowerCase().replace(/\s+/g, '') : null;
+}
+
+/** The scenario's own keys only (no version, no extras): the body of a `vs` entry. */
+function scenarioQuery(s: Scenario): string {
+  return Object.entries(serializeScenario(s)).map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+}
+
+/** Query string (no leading '?') for `s`: `v=1` then non-default scenario keys, extras, view state. */
+export function encodeUrl(s: Scenario, extra: UrlExtra = {}): string {
+  const parts = [`v=${URL_VERSION}`];
+  for (const [k, v] of Object.entries(serializeScenario(s))) parts.push(`${enc(k)}=${enc(v)}`);
+  if (extra.lang && LANG.test(extra.lang)) parts.push(`lang=${extra.lang}`);
+  if (extra.embed) parts.push('embed=1');
+  if (extra.view && VIEW.test(extra.view)) parts.push(`view=${extra.view}`);
+  const compare = (extra.compare ?? []).map(gpuSpec).filter((g): g is string => g !== null).slice(0, URL_LIMITS.compare);
+  if (compare.length > 0) parts.push(`compare=${compare.map(enc).join(',')}`);
+  for (const v of (extra.vs ?? []).slice(0, URL_LIMITS.vs)) parts.push(`vs=${enc(scenarioQuery(v))}`);
+  for (const [k, v] of Object.entries(extra.views ?? {})) {
+    if (isViewKey(k) && VIEW_KEY.test(k) && k.length <= URL_LIMITS.keyLength && v.length <= URL_LIMITS.viewValueLength) {
+      parts.push(`${k}=${enc(v)}`);
+    }
+  }
+  return parts.join('&');
+}
+
+/** Split a query string (or a whole URL) into decoded pairs, first occurrence of each key. */
+function readPairs(search: string, ignored: string[], errors: FieldError[]): Pairs {
+  let q = search.length > URL_LIMITS.input ? search.slice(0, URL_LIMITS.input) : search;
+  const hash = q.indexOf('#');
+  if (hash >= 0) q = q.slice(0, hash);
+  const qm = q.indexOf('?');
+  if (qm >= 0) q = q.slice(qm + 1);
+  const chunks = q.split('&').filter((c) => c !== '');
+  if (chunks.length > URL_LIMITS.pairs) {
+    errors.push({ key: 'url', code: 'too-many-keys', message: `only the first ${URL_LIMITS.pairs} keys of the link are read`, params: { max: URL_LIMITS.pairs } });
+    ignored.push(`${chunks.length - URL_LIMITS.pairs} more keys`);
+  }
+  const seen = new Set<string>();
+  const pairs: Pairs = [];
+  for (const chunk of chunks.slice(0, URL_LIMITS.pairs)) {
+    const eq = chunk.indexOf('=');
+    const key = dec(eq >= 0 ? chunk.slice(0, eq) : chunk);
+    const value = dec(eq >= 0 ? chunk.slice(eq + 1) : '');
+    const shown = (key ?? chunk).slice(0, URL_LIMITS.keyLength);
+    if (key === null || value === null || key.length > URL_LIMITS.keyLength) {
+      errors.push({ key: shown, code: 'malformed', message: `could not read '${shown}' in the link`, params: {} });
+      ignored.push(shown);
+    } else if (seen.has(key) && key !== 'vs') {
+      ignored.push(`${key} (repeated)`);
+    } else {
+      seen.add(key);
+      pairs.push([key, value]);
+    }
+  }
+  return pairs;
+}
+
+function readVersion(pairs: Pairs, errors: FieldError[], warnings: FieldError[]): number {
+  const raw = pairs.find(([k]) => k === 'v')?.[1];
+  if (raw === undefined) return 0;
+  if (!/^\d{1,4}$/.test(raw)) {
+    errors.push({ key: 'v', code: 'invalid-value', message: `v: '${raw.slice(0, 20)}' is not a version number; read as v${URL_VERSION}`, params: {} });
+    return URL_VERSION;
+  }
+  const v = Number(raw);
+  if (v > URL_VERSION) {
+    warnings.push({ key: 'v', code: 'newer-version', message: `link written by a newer version (v${v}); reading it as v${URL_VERSION}`, params: { version: v } });
+  }
+  return v;
+}
+
+/** Compared GPUs from a comma list; unknown entries go to `ignored`. */
+function readCompare(v: string, ignored: string[]): string[] {
+  const out: string[] = [];
+  for (const part of v.split(',').slice(0, URL_LIMITS.compare)) {
+    const spec = gpuSpec(part);
+    if (spec === null || out.includes(spec)) ignored.push(`compare:${part.slice(0, 40)}`);
+    else out.push(spec);
+  }
+  return out;
+}
+
+/** One `vs` column: its own query string, read with the same rules; broken ones are dropped. */
+function readVs(v: string, version: number): Scenario | null {
+  const errors: FieldError[] = [];
+  const pairs = migrate(readPairs(v, [], errors), version);
+  const record: Record<string, string> = Object.create(null);
+  for (const [k, val] of pairs) record[k] = val;
+  const parsed = parseScenario(record);
+  return errors.length === 0 && parsed.errors.length === 0 ? parsed.scenario : null;
+}
+
+/** Scenario, extras and problems from a query string. Never throws; never yields NaN. */
+export function decodeUrl(search: string): DecodedUrl {
+  const errors: FieldError[] = [];
+  const warnings: FieldError[] = [];
+  const ignored: string[] = [];
+  const input = typeof search === 'string' ? search : '';
+  const first = readPairs(input, ignored, errors);
+  const version = readVersion(first, errors, warnings);
+  const pairs = migrate(first.filter(([k]) => k !== 'v'), version);
+  const extra: UrlExtra = {};
+  const record: Record<string, string> = Object.create(null);
+  for (const [k, v] of pairs) {
+    if (k === 'lang' && LANG.test(v)) extra.lang = v;
+    else if (k === 'embed' && (v === '1' || v === 'true')) extra.embed = true;
+    else if (k === 'view' && VIEW.test(v)) extra.view = v;
+    else if (k === 'compare') extra.compare = readCompare(v, ignored);
+    else if (k === 'vs') {
+      const col = (extra.vs?.length ?? 0) < URL_LIMITS.vs ? readVs(v, version) : null;
+      if (col) (extra.vs ??= []).push(col);
+      else ignored.push('vs');
+    } else if (isViewKey(k) && VIEW_KEY.test(k) && v.length <= URL_LIMITS.viewValueLength) (extra.views ??= {})[k] = v;
+    else if (k === 'lang' || k === 'embed' || k === 'view' || isViewKey(k)) ignored.push(k);
+    else record[k] = v;
+  }
+  const parsed = parseScenario(record);
+  for (const e of parsed.errors) if (e.code === 'unknown-key') ignored.push(e.key);
+  return { scenario: parsed.scenario, extra, errors: [...errors, ...parsed.errors], warnings: [...warnings, ...parsed.warnings], ignored, version };
+}
