@@ -14,6 +14,7 @@
  *   'selective' recomputes only the attention core (drops the s² terms).
  */
 import type { Attn, GradCkpt, ModelArch } from '../types';
+import { moeLayerCount } from '../model/tensors';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -34,14 +35,6 @@ export function mlpWidth(arch: ModelArch, moeLayer: boolean): number {
   const m = arch.moe;
   if (!m || !moeLayer) return arch.ffn;
   return m.expertsPerToken * m.expertFfn + m.sharedExperts * m.sharedFfn;
-}
-
-/** Number of MoE layers (DeepSeek first_k_dense_replace, moe_layer_freq). */
-export function moeLayerCount(arch: ModelArch): number {
-  const m = arch.moe;
-  if (!m) return 0;
-  const candidates = Math.max(0, arch.layers - m.denseLayers);
-  return Math.ceil(candidates / Math.max(1, m.layerFreq));
 }
 
 /** Bytes one layer saves for backward at micro-batch b, sequence s, activation element size e. */

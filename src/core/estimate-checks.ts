@@ -1,0 +1,81 @@
+/**
+ * Scenario checks before estimating: ranges from the shared schema (scenario/schema.ts) and
+ * combinations no runtime supports. Each problem is a FieldError on the key to fix.
+ */
+import { SCENARIO_FIELDS } from './scenario/schema';
+import type { FieldError, ModelArch, Scenario, WeightFormat } from './types';
+
+const err = (key: string, code: string, message: string, params?: Record<string, number | string>): FieldError =>
+  params ? { key, code, message, params } : { key, code, message };
+
+/** Plain 16/32-bit formats a PyTorch model can be trained in. */
+const DENSE: readonly WeightFormat[] = ['fp32', 'fp16', 'bf16'];
+const isGguf = (w: WeightFormat) => w.startsWith('gguf-');
+
+/** Ranges and enum values of every scalar key (NaN, Infinity and out-of-range numbers included). */
+export function checkRanges(s: Scenario): FieldError[] {
+  const out: FieldError[] = [];
+  for (const f of SCENARIO_FIELDS) {
+    const v = s[f.prop] as unknown;
+    const k = f.kind;
+    if (k.type === 'int' || k.type === 'float') {
+      if (v === null && k.type === 'int' && k.nullToken !== undefined) continue;
+      const ok = typeof v === 'number' && Number.isFinite(v) && v >= k.min && v <= k.max && (k.type === 'float' || Number.isInteger(v));
+      if (!ok) out.push(err(f.prop, 'out-of-range', `${f.name}: expected ${k.type === 'int' ? 'a whole number' : 'a number'} from ${k.min} to ${k.max}`, { min: k.min, max: k.max }));
+    } else if (k.type === 'enum') {
+      if (!k.values.includes(String(v))) out.push(err(f.prop, 'invalid-value', `${f.name}: expected one of ${k.values.join(', ')}`));
+    }
+  }
+  if (!Array.isArray(s.loraTargets)) out.push(err('loraTargets', 'invalid-value', 'lora-targets: expected a list'));
+  if (s.params !== null && !(typeof s.params === 'number' && Number.isFinite(s.params) && s.params >= 1 && s.params <= 1e15)) {
+    out.push(err('params', 'out-of-range', 'params: expected a parameter count from 1 to 1e15'));
+  }
+  return out;
+}
+
+/** Combinations that no runtime accepts. Run after checkRanges passed. */
+export function checkCombinations(s: Scenario): FieldError[] {
+  const out: FieldError[] = [];
+  const grid = s.tp * s.pp;
+  if (s.gpus % grid !== 0) out.push(err('gpus', 'grid-mismatch', `gpus (${s.gpus}) must be a multiple of tp × pp (${grid})`, { gpus: s.gpus, tp: s.tp, pp: s.pp }));
+  if (s.mode === 'training') {
+    if (s.method === 'qlora' && s.weights !== 'nf4' && s.weights !== 'fp4') {
+      out.push(err('weights', 'qlora-needs-4bit', 'QLoRA trains adapters on a bitsandbytes 4-bit base: choose nf4 or fp4 weights'));
+    }
+    if (s.method === 'full' && !DENSE.includes(s.weights)) {
+      out.push(err('weights', 'full-needs-dense', 'Full fine-tuning updates every weight: quantized storage cannot be trained; choose fp32, fp16 or bf16'));
+    }
+    if ((s.method === 'lora' || s.method === 'freeze') && isGguf(s.weights)) {
+      out.push(err('weights', 'gguf-not-trainable', 'GGUF files are for llama.cpp inference; PyTorch training cannot use them'));
+    }
+    if (s.offload === 'optimizer' && s.zero === 0) out.push(err('offload', 'offload-needs-zero', 'Optimizer offload is ZeRO-Offload: set ZeRO stage 1, 2 or 3'));
+    if (s.offload === 'params' && s.zero !== 3) out.push(err('offload', 'offload-params-needs-zero3', 'Parameter offload needs ZeRO stage 3'));
+    if ((s.precision === 'fp32') && s.attn === 'flash') out.push(err('attn', 'flash-needs-16bit', 'FlashAttention runs in fp16/bf16 only; use sdpa or eager with fp32'));
+    return out;
+  }
+  if (s.engine === 'llama.cpp') {
+    if (!isGguf(s.weights) && !DENSE.includes(s.weights)) out.push(err('weights', 'llamacpp-format', 'llama.cpp loads GGUF files (or f32/f16/bf16 GGUF): choose a gguf-* format'));
+    if (!['fp32', 'fp16', 'bf16', 'q8_0', 'q4_0'].includes(s.kv)) out.push(err('kv', 'llamacpp-kv', 'llama.cpp KV types are f32, f16, bf16, q8_0 and q4_0'));
+  } else {
+    if (s.kv === 'q8_0' || s.kv === 'q4_0') out.push(err('kv', 'kv-llamacpp-only', 'q8_0/q4_0 KV blocks exist only in llama.cpp'));
+    if (isGguf(s.weights)) out.push(err('weights', 'gguf-needs-llamacpp', `${s.engine} does not run GGUF quantized weights: choose the llama.cpp engine`));
+    if (s.engine === 'vllm' && (s.kv === 'int8' || s.kv === 'int4')) out.push(err('kv', 'vllm-kv', 'vLLM KV cache types are auto (model dtype) and fp8'));
+  }
+  if (s.weights === 'fp32' && s.attn === 'flash' && s.engine === 'transformers') out.push(err('attn', 'flash-needs-16bit', 'FlashAttention runs in fp16/bf16 only; use sdpa or eager with fp32 weights'));
+  return out;
+}
+
+/** Shape checks once the architecture is known. */
+export function checkArch(s: Scenario, arch: ModelArch): FieldError[] {
+  const out: FieldError[] = [];
+  const dims: (keyof ModelArch)[] = ['hidden', 'layers', 'heads', 'kvHeads', 'headDim', 'ffn', 'vocab'];
+  for (const k of dims) {
+    const v = arch[k];
+    if (!(typeof v === 'number' && Number.isFinite(v) && v >= 1 && v <= 2 ** 30)) out.push(err('arch', 'arch-dim', `arch.${k}: expected a positive whole number`, { field: k }));
+  }
+  if (out.length > 0) return out;
+  if (arch.kvHeads > arch.heads) out.push(err('arch', 'arch-kv-heads', 'arch.kvHeads cannot exceed arch.heads'));
+  if (s.tp > 1 && arch.heads % s.tp !== 0) out.push(err('tp', 'tp-heads', `tp (${s.tp}) must divide the ${arch.heads} attention heads`, { heads: arch.heads }));
+  if (s.pp > arch.layers) out.push(err('pp', 'pp-layers', `pp (${s.pp}) exceeds the ${arch.layers} layers`, { layers: arch.layers }));
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * What the per-mode term builders (inference/terms.ts, training/terms.ts) receive from
+ * estimate(): the validated scenario plus the resolved model, and what they hand back.
+ */
+import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
+import type { TensorGroup } from './runtime';
+
+/** Weight bytes of the whole model in the scenario's storage format, split by placement. */
+export interface WeightParts {
+  total: number;
+  /** transformer blocks (all L layers) */
+  blocks: number;
+  embedding: number;
+  /** untied LM head (0 when tied) */
+  head: number;
+  derivation: Derivation;
+}
+
+export interface Ctx {
+  s: Scenario;
+  arch: ModelArch;
+  params: ParamBreakdown;
+  weights: WeightParts;
+  /** the architecture was guessed from a bare parameter count */
+  guessed: boolean;
+  /** KV bytes per element for s.kv */
+  kvElementBytes: number;
+  /** device capacity when a GPU is chosen (vLLM fills it) */
+  capacityBytes: number | null;
+}
+
+/** A builder's result: terms, the peak of live bytes, and the tensors live at that peak. */
+export interface Built {
+  terms: Term[];
+  /** ≈ torch.cuda.max_memory_allocated (or the engine's allocation) */
+  allocatedBytes: number;
+  /** tensors live at the peak, for the allocator's segment rounding */
+  live: TensorGroup[];
+  /** engine bookkeeping beyond the caching allocator (vLLM fill) */
+  engineReserveBytes?: number;
+  /** false for runtimes without PyTorch's caching allocator (llama.cpp) */
+  torchAllocator: boolean;
+  engine?: EngineInfo;
+  /** parameters updated by training (0 at inference) */
+  trainable: number;
+  notes: Message[];
+}
+
+/** Builds a Term; a guessed architecture downgrades shape-dependent terms to 'guess'. */
+export function term(
+  ctx: Ctx,
+  id: TermId,
+  bytes: number,
+  d: Omit<Derivation, 'confidence'> & { confidence: Derivation['confidence'] },
+  level: TermLevel = 'allocated',
+  shapeDependent = true,
+): Term {
+  const confidence = ctx.guessed && shapeDependent ? 'guess' : d.confidence;
+  const note = ctx.guessed && shapeDependent && !d.note
+    ? { code: 'term.guessed-shape', text: 'Shape guessed from the parameter count; pick a preset for exact numbers.' }
+    : d.note;
+  const derivation: Derivation = { ...d, confidence };
+  if (note) derivation.note = note;
+  return { id, bytes: Math.max(0, Number.isFinite(bytes) ? bytes : 0), level, derivation };
+}

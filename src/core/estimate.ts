@@ -1,0 +1,162 @@
+/**
+ * estimate(scenario): the memory model's single entry point (formulas.md §8).
+ *
+ * 1. Checks ranges and impossible combinations (estimate-checks.ts) → FieldErrors.
+ * 2. Resolves the model: a preset (findPreset) with `arch` overrides, 'custom' (s.arch), or a
+ *    bare count (s.params) with a guessed Llama-style shape whose shape-dependent terms are
+ *    marked confidence 'guess' with a note.
+ * 3. Builds the terms of the mode / engine and the PEAK of bytes live at once
+ *    (allocatedBytes ≈ torch.cuda.max_memory_allocated, per GPU, most-loaded GPU).
+ * 4. reservedBytes = allocated + caching-allocator segment rounding of the live tensors
+ *    (runtime.ts; vLLM: its fill of gpu_memory_utilization); deviceBytes = reserved + CUDA
+ *    context (500 MiB; PyTorch PR #86509, CUDA lazy loading).
+ */
+import type { Built, Ctx, WeightParts } from './estimate-context';
+import { term } from './estimate-context';
+import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
+import { kvBytesPerElement, weightBytes } from './formats/weights';
+import { resolveGpu } from './gpus';
+import { buildLlamaCpp } from './inference/llamacpp';
+import { buildTransformers } from './inference/transformers';
+import { buildVllm } from './inference/vllm';
+import { countParams } from './model/params';
+import { findPreset } from './model/presets';
+import { guessArch, shapeGuessNote } from './model/quick';
+import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
+import { buildTraining } from './training/terms';
+import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
+
+export interface ResolvedModel {
+  arch: ModelArch;
+  params: ParamBreakdown;
+  /** shape guessed from a bare count */
+  guessed: boolean;
+  notes: Message[];
+}
+
+/** Preset (+ overrides), custom arch, or a bare count with a guessed shape. */
+export function resolveModel(s: Scenario): Result<ResolvedModel> {
+  const fail = (key: string, code: string, message: string): Result<ResolvedModel> => ({ ok: false, errors: [{ key, code, message }] });
+  if (s.model === '') {
+    if (s.params === null) return fail('params', 'missing-model', 'Choose a model preset, a custom architecture, or give a parameter count such as 7b');
+    const arch = guessArch(s.params);
+    const counted = countParams(arch);
+    // keep the user's count exact: the guess's rounding goes into the block Linears
+    const delta = s.params - counted.total;
+    const params = { ...counted, total: s.params, active: s.params, blockLinear: Math.max(0, counted.blockLinear + delta) };
+    return { ok: true, value: { arch, params, guessed: true, notes: [shapeGuessNote(s.params, arch)] } };
+  }
+  let arch: ModelArch;
+  if (s.model === 'custom') {
+    if (!s.arch) return fail('arch', 'missing-arch', "model 'custom' needs architecture fields (hidden, layers, heads, ffn, vocab)");
+    const a = s.arch;
+    const heads = a.heads ?? 0;
+    arch = {
+      family: a.family ?? 'custom', hidden: a.hidden ?? 0, layers: a.layers ?? 0, heads, kvHeads: a.kvHeads ?? heads,
+      headDim: a.headDim ?? (heads > 0 ? Math.floor((a.hidden ?? 0) / heads) : 0), ffn: a.ffn ?? 0, vocab: a.vocab ?? 0,
+      gatedMlp: a.gatedMlp ?? true, norm: a.norm ?? 'rmsnorm', normsPerLayer: a.normsPerLayer ?? 2, tiedEmbeddings: a.tiedEmbeddings ?? false,
+      qkvBias: a.qkvBias ?? false, oBias: a.oBias ?? false, mlpBias: a.mlpBias ?? false, ...defined(a),
+    } as ModelArch;
+  } else {
+    const preset = findPreset(s.model);
+    if (!preset) return fail('model', 'unknown-model', `Unknown model '${s.model.slice(0, 80)}': pick a preset, 'custom', or leave it empty and give params`);
+    arch = s.arch ? ({ ...preset.arch, ...defined(s.arch) } as ModelArch) : preset.arch;
+  }
+  const archErrors = checkArch(s, arch);
+  if (archErrors.length > 0) return { ok: false, errors: archErrors };
+  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: [] } };
+}
+
+/** The keys of a partial arch that hold a value (undefined never overrides a default). */
+function defined(a: Partial<ModelArch>): Partial<ModelArch> {
+  return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as Partial<ModelArch>;
+}
+
+/**
+ * Weight bytes split by placement. The format prices the embedding / head with its own rules
+ * (kept 16-bit by bnb/GPTQ/AWQ; GGUF: base type for token_embd, Q6_K-style for output), so the
+ * outer tensors are priced on a zero-layer copy of the architecture; a tied copy with only
+ * V·h parameters prices the output tensor alone.
+ */
+function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightParts {
+  const whole = weightBytes(arch, b, s.weights);
+  const shell: ModelArch = { ...arch, layers: 0, encoderDecoder: undefined, moe: undefined };
+  const zero = { ...b, blockLinear: 0, other: 0, perLayer: 0, largestLinear: 0 };
+  const outer = weightBytes(shell, { ...zero, total: b.embedding + b.lmHead, active: b.embedding + b.lmHead }, s.weights).bytes;
+  const vh = arch.vocab * arch.hidden;
+  const head = b.lmHead > 0
+    ? weightBytes({ ...shell, tiedEmbeddings: true }, { ...zero, total: vh, active: vh, embedding: vh, lmHead: 0 }, s.weights).bytes
+    : 0;
+  const ends = Math.min(outer, whole.bytes);
+  return { total: whole.bytes, blocks: Math.max(0, whole.bytes - ends), embedding: Math.max(0, ends - head), head, derivation: whole.derivation };
+}
+
+/** Weight tensors of one GPU for the allocator model: ~7 Linears per block plus embedding / head. */
+function weightGroups(ctx: Ctx, weightsOnGpu: number): TensorGroup[] {
+  const perBlock = ctx.arch.gatedMlp ? 7 : 6;
+  const count = ctx.arch.layers * perBlock;
+  const ends = ctx.weights.embedding + ctx.weights.head;
+  const blocks = Math.max(0, weightsOnGpu - ends);
+  return [{ bytes: blocks / Math.max(1, count), count }, { bytes: ctx.weights.embedding, count: 1 }, { bytes: ctx.weights.head, count: ctx.weights.head > 0 ? 1 : 0 }];
+}
+
+function build(ctx: Ctx): Built {
+  if (ctx.s.mode === 'training') return buildTraining(ctx);
+  if (ctx.s.engine === 'vllm') return buildVllm(ctx);
+  if (ctx.s.engine === 'llama.cpp') return buildLlamaCpp(ctx);
+  return buildTransformers(ctx);
+}
+
+/** Per-GPU memory estimate of a scenario (most-loaded GPU). */
+export function estimate(s: Scenario): Result<Estimate> {
+  const rangeErrors = checkRanges(s);
+  if (rangeErrors.length > 0) return { ok: false, errors: rangeErrors };
+  const comboErrors = checkCombinations(s);
+  if (comboErrors.length > 0) return { ok: false, errors: comboErrors };
+  const resolved = resolveModel(s);
+  if (!resolved.ok) return resolved;
+  const { arch, params, guessed, notes } = resolved.value;
+  const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
+  const ctx: Ctx = {
+    s, arch, params, guessed,
+    weights: weightParts(arch, params, s),
+    kvElementBytes: kvBytesPerElement(s.kv),
+    capacityBytes: gpu ? gpu.capacityBytes : null,
+  };
+  const built = build(ctx);
+  const terms: Term[] = [...built.terms];
+  const weightTerm = terms.find((t) => t.id === 'weights');
+  let reserve = built.engineReserveBytes ?? 0;
+  if (built.torchAllocator && built.engineReserveBytes === undefined) {
+    reserve = segmentWaste([...weightGroups(ctx, weightTerm?.bytes ?? 0), ...built.live]);
+    terms.push(term(ctx, 'allocator-reserve', reserve, {
+      formula: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)',
+      values: { tensors: built.live.length },
+      source: 'allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
+      confidence: 'heuristic',
+    }, 'reserved', false));
+  }
+  terms.push(term(ctx, 'cuda-context', CUDA_CONTEXT_BYTES, {
+    formula: 'CUDA context + kernels (lazy loading)',
+    values: { MiB: CUDA_CONTEXT_BYTES / 2 ** 20 },
+    source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); formulas.md §3.3 default 500 MiB',
+    confidence: 'heuristic',
+  }, 'device', false));
+  const allocatedBytes = finite(built.allocatedBytes);
+  const reservedBytes = finite(allocatedBytes + reserve);
+  const deviceBytes = finite(reservedBytes + CUDA_CONTEXT_BYTES);
+  const value: Estimate = {
+    params: { total: params.total, trainable: built.trainable, active: params.active },
+    terms,
+    allocatedBytes,
+    reservedBytes,
+    deviceBytes,
+    notes: [...notes, ...built.notes],
+  };
+  if (built.engine) value.engine = built.engine;
+  return { ok: true, value };
+}
+
+function finite(n: number): number {
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}

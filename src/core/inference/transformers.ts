@@ -1,0 +1,98 @@
+/**
+ * HF transformers `generate` on PyTorch (formulas.md §3, §8): weights + DynamicCache KV +
+ * the largest forward transient. The peak is the later of two moments:
+ * end of prefill (KV of the prompt + prefill transient) and the last decode step
+ * (KV of prompt + generated tokens + one layer's torch.cat copy + a 1-token transient).
+ * `device_map="auto"` across GPUs is a naive pipeline split: set pp = gpus.
+ */
+import type { Built, Ctx } from '../estimate-context';
+import { term } from '../estimate-context';
+import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
+import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
+import { forwardTransient } from './transient';
+
+/** Activation element size at inference: fp32 models compute in fp32, everything else in 16-bit. */
+export function inferenceElementBytes(ctx: Ctx): number {
+  return ctx.s.weights === 'fp32' ? 4 : 2;
+}
+
+/** Weight bytes on the most-loaded GPU of a tp × pp grid (embedding on the first stage, head on the last). */
+export function weightsPerGpu(ctx: Ctx, tp: number, pp: number): number {
+  const w = ctx.weights;
+  const ends = pp === 1 ? w.embedding + w.head : Math.max(w.embedding, w.head);
+  return (w.blocks / pp + ends + (w.total - w.blocks - w.embedding - w.head) / pp) / tp;
+}
+
+/** Fraction of the KV-holding layers on the most-loaded pipeline stage. */
+export function stageLayerFraction(ctx: Ctx, pp: number): number {
+  const L = Math.max(1, kvLayers(ctx.arch));
+  return Math.ceil(L / pp) / L;
+}
+
+export function buildTransformers(ctx: Ctx): Built {
+  const { s, arch } = ctx;
+  const tp = s.tp;
+  const pp = s.pp;
+  const e = inferenceElementBytes(ctx);
+  const policy = { mlaLatent: false, windowed: false, tp };
+  const frac = stageLayerFraction(ctx, pp);
+  const tokens = s.prompt + s.gen;
+  const kvFull = kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy) * frac;
+  const kvPrompt = kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy) * frac;
+  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 1);
+  const decode = forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1);
+  // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
+  const catCopy = s.gen > 0 ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
+  const weights = weightsPerGpu(ctx, tp, pp);
+  const atPrefill = kvPrompt + prefill.bytes;
+  const atDecode = kvFull + decode.bytes + catCopy;
+  const allocatedBytes = weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode);
+  const logitBytes = s.batch * arch.vocab * (e + 4) / tp;
+  const L = kvLayers(arch);
+  const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
+  const terms = [
+    term(ctx, 'weights', weights, {
+      formula: pp > 1 || tp > 1 ? '(W_blocks/p + W_embedding|head)/t' : 'W (storage format)',
+      values: { W: ctx.weights.total, p: pp, t: tp, format: s.weights },
+      source: ctx.weights.derivation.source,
+      confidence: ctx.weights.derivation.confidence,
+    }),
+    term(ctx, 'kv-cache', kvFull, {
+      formula: arch.mla ? 'L·a·(d_n + d_r + d_v)·(s_in + s_out)·b·bytes (HF caches decompressed K/V)' : '2·L·g·d·(s_in + s_out)·b·bytes_kv',
+      values: { L, g: arch.kvHeads, d: arch.headDim, s_in: s.prompt, s_out: s.gen, b: s.batch, bytes_kv: ctx.kvElementBytes, t: tp },
+      source: 'formulas.md §3.1; HF DynamicCache keeps every token',
+      confidence: 'exact',
+    }),
+    term(ctx, 'activations', prefill.bytes, {
+      formula: prefill.formula,
+      values: { ...prefill.values, peak: prefill.kind },
+      source: 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)',
+      confidence: 'derived',
+      note: {
+        code: 'inference.peak-not-sum',
+        params: { prefill: atPrefill, decode: atDecode },
+        text: 'Prefill transients are freed before decoding ends: the peak is weights + max(prompt KV + prefill transient, full KV + decode step), not the sum of all terms.',
+      },
+    }),
+    term(ctx, 'logits', logitBytes, {
+      formula: 'b·V·(e + 4) (last position only, fp32 upcast)',
+      values: { b: s.batch, V: arch.vocab, e },
+      source: 'formulas.md §3.2 (generate passes logits_to_keep)',
+      confidence: 'derived',
+    }),
+    term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
+      formula: '2·4 MiB + 8·16 KiB',
+      values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
+      source: 'formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
+      confidence: 'heuristic',
+    }, 'allocated', false),
+  ];
+  const mlpTensors = arch.gatedMlp ? 3 : 2;
+  const live = [
+    { bytes: perLayerKv, count: 2 * Math.ceil(L * frac) },
+    { bytes: (s.batch * s.prompt * arch.ffn * e) / tp, count: mlpTensors },
+    { bytes: s.batch * s.prompt * arch.hidden * e, count: 4 },
+    { bytes: CUBLAS_WORKSPACE_BYTES, count: 1 },
+  ];
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: [] };
+}

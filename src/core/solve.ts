@@ -1,0 +1,121 @@
+/**
+ * Inverse questions on top of estimate(): the largest batch or context that fits a capacity,
+ * the fewest GPUs, and sweeps for charts. Every total is monotone non-decreasing in batch,
+ * prompt and seq, so binary search finds the boundary exactly (deviceBytes vs capacity, the
+ * nvidia-smi view used for fit decisions).
+ */
+import { estimate } from './estimate';
+import type { Estimate, FieldError, Result, Scenario } from './types';
+import { MAX_TOKENS } from './scenario/schema';
+
+/** Largest batch the schema accepts. */
+const MAX_BATCH = 65536;
+/** Most GPUs minGpus tries. */
+const MAX_GPUS = 4096;
+
+/** The scenario with the device set to a custom capacity (vLLM fills it, so it must know it). */
+function onDevice(s: Scenario, capacityBytes: number): Scenario {
+  return { ...s, gpu: `${(capacityBytes / 2 ** 20).toFixed(6)}MiB` };
+}
+
+function badCapacity(capacityBytes: number): FieldError[] | null {
+  return Number.isFinite(capacityBytes) && capacityBytes >= 2 ** 20 && capacityBytes <= 2 ** 46
+    ? null
+    : [{ key: 'gpu', code: 'capacity-range', message: 'capacity must be between 1 MiB and 64 TiB' }];
+}
+
+/** Does the scenario fit? vLLM additionally needs KV room for batch × (prompt + gen) tokens. */
+function fits(s: Scenario, capacityBytes: number): Result<boolean> {
+  const r = estimate(onDevice(s, capacityBytes));
+  if (!r.ok) return r;
+  const e = r.value;
+  if (s.mode === 'inference' && s.engine === 'vllm') {
+    const need = s.batch * (s.prompt + s.gen);
+    return { ok: true, value: (e.engine?.kvTokens ?? 0) >= need && e.deviceBytes <= capacityBytes };
+  }
+  return { ok: true, value: e.deviceBytes <= capacityBytes };
+}
+
+/** Largest v in [lo, hi] with ok(v), assuming ok is monotone (true then false); 0 if ok(lo) fails. */
+function search(lo: number, hi: number, ok: (v: number) => Result<boolean>): Result<number> {
+  const first = ok(lo);
+  if (!first.ok) return first;
+  if (!first.value) return { ok: true, value: 0 };
+  let good = lo;
+  let bad = hi + 1;
+  while (bad - good > 1) {
+    const mid = Math.floor((good + bad) / 2);
+    const r = ok(mid);
+    if (!r.ok) return r;
+    if (r.value) good = mid;
+    else bad = mid;
+  }
+  return { ok: true, value: good };
+}
+
+/** Largest batch (1…65536) whose deviceBytes fit; 0 when batch 1 does not. */
+export function maxBatch(s: Scenario, capacityBytes: number): Result<number> {
+  const bad = badCapacity(capacityBytes);
+  if (bad) return { ok: false, errors: bad };
+  return search(1, MAX_BATCH, (batch) => fits({ ...s, batch }, capacityBytes));
+}
+
+/**
+ * Largest context that fits: inference varies the prompt (gen kept), training varies seq.
+ * Returns that key's value; 0 when even 1 token does not fit.
+ */
+export function maxContext(s: Scenario, capacityBytes: number): Result<number> {
+  const bad = badCapacity(capacityBytes);
+  if (bad) return { ok: false, errors: bad };
+  const key = s.mode === 'training' ? 'seq' : 'prompt';
+  return search(1, MAX_TOKENS, (v) => fits({ ...s, [key]: v }, capacityBytes));
+}
+
+export interface GpuPlan {
+  gpus: number;
+  tp: number;
+  pp: number;
+}
+
+/**
+ * Fewest GPUs of `capacityBytes` that hold the scenario, keeping its strategy:
+ * training with ZeRO ≥ 1 adds data-parallel ranks (tp, pp kept); vLLM raises tensor parallelism
+ * (tp must divide the heads); other cases split layers into pipeline stages (device_map="auto",
+ * llama.cpp layer split, Megatron pp). null when nothing up to 4096 GPUs fits.
+ */
+export function minGpus(s: Scenario, capacityBytes: number): Result<GpuPlan | null> {
+  const bad = badCapacity(capacityBytes);
+  if (bad) return { ok: false, errors: bad };
+  const plan = (n: number): GpuPlan => {
+    if (s.mode === 'training' && s.zero > 0) return { gpus: n * s.tp * s.pp, tp: s.tp, pp: s.pp };
+    if (s.mode === 'inference' && s.engine === 'vllm') return { gpus: n * s.pp, tp: n, pp: s.pp };
+    return { gpus: n * s.tp, tp: s.tp, pp: n };
+  };
+  let lastError: FieldError[] | null = null;
+  for (let n = 1; plan(n).gpus <= MAX_GPUS; n++) {
+    const p = plan(n);
+    const r = fits({ ...s, ...p }, capacityBytes);
+    if (r.ok && r.value) return { ok: true, value: p };
+    if (!r.ok) {
+      lastError = r.errors;
+      // tp that does not divide the heads, pp beyond the layers: try the next n, stop at layers
+      if (r.errors.some((e) => e.code === 'pp-layers')) break;
+    }
+  }
+  return lastError && n1Fails(lastError) ? { ok: false, errors: lastError } : { ok: true, value: null };
+}
+
+/** Errors other than the parallel-shape ones mean the scenario itself is invalid. */
+function n1Fails(errors: FieldError[]): boolean {
+  return errors.some((e) => e.code !== 'pp-layers' && e.code !== 'tp-heads');
+}
+
+export interface SweepPoint {
+  x: number;
+  result: Result<Estimate>;
+}
+
+/** Estimates along one key: batch, prompt (inference) or seq (training). */
+export function sweep(s: Scenario, key: 'batch' | 'prompt' | 'seq', values: readonly number[]): SweepPoint[] {
+  return values.map((x) => ({ x, result: estimate({ ...s, [key]: x }) }));
+}

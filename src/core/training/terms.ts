@@ -1,0 +1,125 @@
+/**
+ * Training terms per GPU (formulas.md §4–§6, §8) and the peak of what is live together.
+ *
+ * Timeline of one optimizer step (PyTorch, `zero_grad(set_to_none=True)`, the default since 2.0):
+ * - end of forward: persistent states + saved activations + the loss's logits peak;
+ * - start of backward: activations + logits held into backward (+ LM-head gradient);
+ * - end of backward / optimizer step: persistent states + all gradients (activations freed).
+ * Persistent = weights, adapters, fp32 master, optimizer states (present from step 2 on) and the
+ * DDP / ZeRO communication buckets.
+ */
+import type { Built, Ctx } from '../estimate-context';
+import { term } from '../estimate-context';
+import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
+import type { Message, Term } from '../types';
+import { activationBytes, logitsBytes } from './activations';
+import { modelStateBytes } from './optimizer';
+import { paramsPerGpu, shardStates } from './sharding';
+import { trainableParams } from './trainable';
+
+/** DeepSpeed ZeRO-1/2 `reduce_bucket_size` default: 5e8 elements (contiguous-gradients IPG buffer). */
+export const DEEPSPEED_REDUCE_BUCKET = 5e8;
+
+/** Activation element size: 4 B in pure fp32, 2 B under AMP or 16-bit training. */
+export function trainingElementBytes(ctx: Ctx): number {
+  return ctx.s.precision === 'fp32' ? 4 : 2;
+}
+
+export function buildTraining(ctx: Ctx): Built {
+  const { s, arch, params } = ctx;
+  const notes: Message[] = [];
+  const dp = Math.max(1, Math.floor(s.gpus / (s.tp * s.pp)));
+  const e = trainingElementBytes(ctx);
+  const full = s.method === 'full';
+  const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
+  const trainable = trainableParams(ctx);
+  const per = modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
+  const trainOnGpu = full ? paramsPerGpu(params, s.tp, s.pp) : trainable.count * shareOnGpu;
+  const states = shardStates(trainOnGpu, per, s.zero, dp, s.offload);
+  // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
+  const baseWeights = full ? 0 : (ctx.weights.total * shareOnGpu) / (s.zero === 3 ? dp : 1);
+  const stepWeights = full ? states.weights : 0;
+  const acts = activationBytes(arch, s.seq, s.batch, e, s.attn, s.gradCkpt, s.tp);
+  const encoder = trainable.encoderOnly;
+  const logits = encoder ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4 } : logitsBytes(s.seq, s.batch, arch.vocab / s.tp, e);
+  const dequant = s.method === 'qlora' ? 2 * params.largestLinear : 0;
+  const gathered = s.zero === 3 && dp > 1 ? 2 * 2 * params.perLayer / s.tp : 0;
+  const comm = s.zero === 0 && dp > 1 ? states.gradients
+    : (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(DEEPSPEED_REDUCE_BUCKET, trainOnGpu) * per.gradients
+      : 0;
+  const persistent = baseWeights + stepWeights + (full ? 0 : states.weights) + states.master + states.optimizer + comm + CUBLAS_WORKSPACE_BYTES;
+  const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
+  const atForward = acts.bytes + logits.peak + gathered + dequant;
+  const atBackward = acts.bytes + logits.held + headGrad + gathered + dequant;
+  const atStep = states.gradients;
+  const allocatedBytes = persistent + Math.max(atForward, atBackward, atStep);
+  const terms: Term[] = [];
+  if (full) {
+    terms.push(term(ctx, 'weights', states.weights, {
+      formula: 'P_gpu·w / (ZeRO-3 ? N_d : 1)', values: { P_gpu: trainOnGpu, w: per.weights, N_d: dp, zero: s.zero },
+      source: per.source, confidence: 'exact',
+    }, 'allocated', false));
+  } else {
+    terms.push(term(ctx, 'weights', baseWeights, {
+      formula: 'W_base (frozen, storage format)', values: { W: ctx.weights.total, format: s.weights },
+      source: ctx.weights.derivation.source, confidence: ctx.weights.derivation.confidence,
+    }));
+    terms.push(term(ctx, 'lora-adapters', states.weights, {
+      formula: trainable.formula, values: { ...trainable.values, w: per.weights },
+      source: trainable.source, confidence: 'exact',
+    }));
+  }
+  terms.push(term(ctx, 'gradients', states.gradients, {
+    formula: 'P_train·g / (ZeRO ≥ 2 ? N_d : 1)', values: { P_train: trainOnGpu, g: per.gradients, N_d: dp, zero: s.zero, offload: s.offload },
+    source: per.source, confidence: 'exact',
+  }, 'allocated', !full));
+  terms.push(term(ctx, 'optimizer', states.optimizer, {
+    formula: 'P_train·o / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, o: per.optimizer, optimizer: s.optimizer, N_d: dp, offload: s.offload },
+    source: 'formulas.md §4.1 (optimizer state bytes)', confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
+  }, 'allocated', !full));
+  if (states.master > 0) {
+    terms.push(term(ctx, 'master-weights', states.master, {
+      formula: 'P_train·4 / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, N_d: dp },
+      source: 'fp32 master copy under AMP (ZeRO paper §3.1)', confidence: 'exact',
+    }, 'allocated', !full));
+  }
+  terms.push(term(ctx, 'activations', acts.bytes, {
+    formula: acts.formula,
+    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style },
+    source: acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)',
+    confidence: 'derived',
+  }));
+  terms.push(term(ctx, 'logits', logits.peak, {
+    formula: encoder ? 'b·labels·4 (task head)' : 's·b·V·(e + 4 + 4) peak; s·b·V·(e + 4) held into backward',
+    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held },
+    source: 'formulas.md §5.3 (HF ForCausalLMLoss fp32 upcast)', confidence: 'derived',
+  }));
+  if (dequant > 0) {
+    terms.push(term(ctx, 'dequant-buffer', dequant, {
+      formula: '2·max(d_in·d_out)', values: { largest: params.largestLinear },
+      source: 'QLoRA (arXiv 2305.14314); formulas.md §6.2', confidence: 'derived',
+    }));
+  }
+  if (comm + gathered > 0) {
+    terms.push(term(ctx, 'comm-buffers', comm + gathered, {
+      formula: s.zero === 0 ? 'DDP gradient buckets: P_train·g (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)·2 B' : 'reduce bucket min(5e8, P)·g',
+      values: { zero: s.zero, N_d: dp, bucket: DEEPSPEED_REDUCE_BUCKET },
+      source: 'formulas.md §4.2 (PyTorch PR #41954; DeepSpeed config defaults; FSDP prefetch)', confidence: 'heuristic',
+    }));
+  }
+  terms.push(term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
+    formula: '2·4 MiB + 8·16 KiB', values: {}, source: 'formulas.md §3.3', confidence: 'heuristic',
+  }, 'allocated', false));
+  if (s.optimizer.startsWith('paged')) {
+    notes.push({ code: 'training.paged', text: 'Paged optimizer state lives in CUDA unified memory and may spill to host RAM under pressure.' });
+  }
+  notes.push({
+    code: 'training.peak-not-sum',
+    params: { forward: atForward, backward: atBackward, step: atStep },
+    text: 'Gradients appear as activations are freed: the peak is persistent states + max(activations + logits, gradients), not the sum of all terms.',
+  });
+  // saved activations are mostly s·b·h- or s·b·f-sized tensors: count them in s·b·h units
+  const sbh = s.seq * s.batch * arch.hidden * e;
+  const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes };
+}
