@@ -9,12 +9,9 @@ import { DEFAULT_SCENARIO } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
 
-/** Block-quantized formats that hold integer codes, not trainable floats. */
-const QUANTIZED: ReadonlySet<WeightFormat> = new Set<WeightFormat>([
-  'int8', 'nf4', 'fp4', 'gptq-int4', 'gptq-int8', 'awq-int4',
-  'gguf-q8_0', 'gguf-q6_k', 'gguf-q5_k_m', 'gguf-q4_k_m', 'gguf-q4_k_s', 'gguf-q4_0', 'gguf-q3_k_m', 'gguf-q2_k',
-]);
 const isGguf = (w: WeightFormat) => w.startsWith('gguf-');
+/** Plain float formats PyTorch can train and llama.cpp can load as GGUF f32/f16/bf16. */
+const DENSE: readonly WeightFormat[] = ['fp32', 'fp16', 'bf16'];
 
 /**
  * KV element types each engine can store: llama.cpp --cache-type-k/v (f32, f16, bf16, q8_0,
@@ -45,14 +42,14 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     bad('weights', 'method', `method=qlora needs weights nf4 or fp4 (bitsandbytes 4-bit), not ${s.weights}`);
     s.weights = 'nf4';
   }
-  // Full / freeze fine-tuning updates the base weights: they must be floats (PEFT only adapts quantized bases).
-  if (training && (s.method === 'full' || s.method === 'freeze') && QUANTIZED.has(s.weights)) {
-    bad('weights', 'method', `method=${s.method} trains the base weights, which cannot be ${s.weights}; use lora/qlora`);
+  // Full fine-tuning updates every base weight: fp32/fp16/bf16 only (PEFT adapts quantized bases, full FT cannot).
+  if (training && s.method === 'full' && !DENSE.includes(s.weights)) {
+    bad('weights', 'method', `method=full trains every weight, which cannot be stored as ${s.weights}; use fp32, fp16, bf16 or lora/qlora`);
     s.weights = DEFAULT_SCENARIO.weights;
   }
-  // GGUF is a llama.cpp inference format; PEFT cannot attach adapters to it.
-  if (training && s.method === 'lora' && isGguf(s.weights)) {
-    bad('weights', 'method', `method=lora cannot train on ${s.weights} (GGUF is an inference format)`);
+  // GGUF is a llama.cpp inference format; PyTorch cannot train on it.
+  if (training && (s.method === 'lora' || s.method === 'freeze') && isGguf(s.weights)) {
+    bad('weights', 'method', `method=${s.method} cannot train on ${s.weights} (GGUF is a llama.cpp inference format)`);
     s.weights = DEFAULT_SCENARIO.weights;
   }
   if (s.method === 'full' || s.method === 'freeze') {
@@ -67,7 +64,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     warn('engine', 'unused-key', `engine=${s.engine} serves models; training is estimated for transformers`, { with: 'mode' });
   }
   if (training) trainingRules(s, bad);
-  else inferenceRules(s, bad, warn);
+  else inferenceRules(s, bad);
   parallelRules(s, given, bad);
   contextRule(s, warn);
 }
@@ -89,24 +86,22 @@ function trainingRules(s: Scenario, bad: Emit): void {
   }
 }
 
-function inferenceRules(s: Scenario, bad: Emit, warn: (k: string, c: string, m: string, p: Record<string, string>) => void): void {
+function inferenceRules(s: Scenario, bad: Emit): void {
   // llama.cpp loads GGUF files: f32/f16/bf16 or its own block types, not bnb/GPTQ/AWQ/fp8.
-  if (s.engine === 'llama.cpp' && QUANTIZED.has(s.weights) && !isGguf(s.weights)) {
-    bad('weights', 'engine', `engine=llama.cpp runs GGUF weights, not ${s.weights}`);
-    s.weights = 'gguf-q4_k_m';
-  }
-  if (s.engine === 'llama.cpp' && s.weights === 'fp8') {
-    bad('weights', 'engine', 'engine=llama.cpp has no fp8 weight type');
+  if (s.engine === 'llama.cpp' && !DENSE.includes(s.weights) && !isGguf(s.weights)) {
+    bad('weights', 'engine', `engine=llama.cpp runs GGUF weights (or f32/f16/bf16), not ${s.weights}`);
     s.weights = DEFAULT_SCENARIO.weights;
   }
-  if (s.engine === 'transformers' && isGguf(s.weights)) {
-    warn('weights', 'gguf-dequantized', 'transformers dequantizes GGUF weights to 16/32-bit on load', { with: 'engine' });
+  // GGUF block types are estimated as llama.cpp runs them (transformers would dequantize on load).
+  if (s.engine !== 'llama.cpp' && isGguf(s.weights)) {
+    bad('weights', 'engine', `${s.weights} weights run in llama.cpp; choose engine=llama.cpp`);
+    s.weights = DEFAULT_SCENARIO.weights;
   }
   if (!KV_BY_ENGINE[s.engine].includes(s.kv)) {
     bad('kv', 'engine', `engine=${s.engine} cannot store a ${s.kv} KV cache (allowed: ${KV_BY_ENGINE[s.engine].join(', ')})`);
     s.kv = DEFAULT_SCENARIO.kv;
   }
-  if (s.attn === 'flash' && s.weights === 'fp32') {
+  if (s.engine === 'transformers' && s.attn === 'flash' && s.weights === 'fp32') {
     bad('attn', 'weights', 'attn=flash needs fp16 or bf16 activations, not fp32 weights');
     s.attn = 'sdpa';
   }

@@ -20,6 +20,8 @@ describe('incompatible combinations name both keys and fall back', () => {
     expect(errs({ ...train, method: 'full', weights: 'gptq-int4' })).toEqual(['weights:incompatible:method']);
     expect(errs({ ...train, method: 'lora', weights: 'gptq-int4' })).toEqual([]);
     expect(errs({ ...train, method: 'lora', weights: 'gguf-q8_0' })).toEqual(['weights:incompatible:method']);
+    expect(errs({ ...train, method: 'full', weights: 'fp8' })).toEqual(['weights:incompatible:method']);
+    expect(errs({ ...train, method: 'freeze', weights: 'int8' })).toEqual([]);
   });
 
   test('lora-rank / lora-targets with method full', () => {
@@ -54,6 +56,8 @@ describe('incompatible combinations name both keys and fall back', () => {
     expect(errs({ engine: 'llama.cpp', weights: 'gguf-q4_k_m', kv: 'q8_0' })).toEqual([]);
     expect(errs({ engine: 'vllm', kv: 'q8_0' })).toEqual(['kv:incompatible:engine']);
     expect(errs({ engine: 'vllm', kv: 'fp8' })).toEqual([]);
+    expect(errs({ weights: 'gguf-q4_k_m' })).toEqual(['weights:incompatible:engine']);
+    expect(errs({ engine: 'llama.cpp', weights: 'bf16' })).toEqual([]);
   });
 
   test('FlashAttention needs 16-bit', () => {
@@ -68,11 +72,5 @@ describe('warnings do not change the scenario', () => {
     expect(r.warnings.map((w) => w.code)).toEqual(['exceeds-context']);
     expect(r.warnings[0].params).toMatchObject({ tokens: 4200, max: 4096 });
     expect(r.scenario.prompt).toBe(4000);
-  });
-
-  test('GGUF on transformers is dequantized on load: warning only', () => {
-    const r = parseScenario({ weights: 'gguf-q4_k_m' });
-    expect(r.errors).toEqual([]);
-    expect(r.warnings.map((w) => w.code)).toEqual(['gguf-dequantized']);
   });
 });
