@@ -1,0 +1,194 @@
+/**
+ * torch.cuda.memory_summary(): the text table (writer, for the simulator) and a reader for pasted
+ * tables. Layout and unit rules from torch/cuda/memory.py, restated in allocator.md §6.2.
+ */
+import type { Message } from '../types';
+import { GiB, MiB } from './constants';
+import { ARRAY_STATS, type ArrayStatName, type MemoryStats } from './stats';
+import { expandableAdvice, type Advice } from './advice';
+import { humanBytes } from './units';
+
+const ROW_NAMES: Record<ArrayStatName, string> = {
+  allocated_bytes: 'Allocated memory',
+  active_bytes: 'Active memory',
+  requested_bytes: 'Requested memory',
+  reserved_bytes: 'GPU reserved memory',
+  inactive_split_bytes: 'Non-releasable memory',
+  allocation: 'Allocations',
+  active: 'Active allocs',
+  segment: 'GPU reserved segments',
+  inactive_split: 'Non-releasable allocs',
+};
+const OVERSIZE = [
+  ['oversize_allocations', 'Oversize allocations'],
+  ['oversize_segments', 'Oversize GPU segments'],
+] as const;
+const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
+const BYTE_PREFIXES = ['B  ', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+const COUNT_PREFIXES = [' ', 'K', 'M'];
+
+/** _format_size: unit picked from the `all` row's value `pref`, integer floor division. */
+function formatSizeCell(v: number, pref: number): string {
+  let i = 0;
+  while (i < BYTE_PREFIXES.length - 1 && pref >= 768 * 1024) {
+    v = Math.floor(v / 1024);
+    pref /= 1024;
+    i++;
+  }
+  return `${String(v).padStart(6)} ${BYTE_PREFIXES[i]}`;
+}
+
+function formatCountCell(v: number, pref: number): string {
+  let i = 0;
+  while (i < COUNT_PREFIXES.length - 1 && pref >= 750 * 1000) {
+    v = Math.floor(v / 1000);
+    pref /= 1000;
+    i++;
+  }
+  return `${String(v).padStart(7)} ${COUNT_PREFIXES[i]} `;
+}
+
+/** torch.cuda.memory_summary(device, abbreviated) text for memory_stats() figures. */
+export function formatMemorySummary(stats: MemoryStats, device = 0, abbreviated = false): string {
+  const rule = (c: string) => c.repeat(75);
+  const lines = [
+    rule('='),
+    ` ${''.padEnd(16)} PyTorch CUDA memory summary, device ID ${String(device).padEnd(17)} `,
+    rule('-'),
+    `  ${''.padEnd(9)} CUDA OOMs: ${String(stats.num_ooms).padEnd(12)} | ${''.padEnd(6)} cudaMalloc retries: ${String(stats.num_alloc_retries).padEnd(8)}  `,
+    rule('='),
+    '        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ',
+  ];
+  for (const key of ARRAY_STATS) {
+    lines.push(rule('-'));
+    const fmt = key.endsWith('bytes') ? formatSizeCell : formatCountCell;
+    const subs: [string, string][] = [['all', ROW_NAMES[key]]];
+    if (!abbreviated) subs.push(['large_pool', '      from large pool'], ['small_pool', '      from small pool']);
+    const pref = FIELDS.map((f) => stats[`${key}.all.${f}`]);
+    for (const [sub, label] of subs) {
+      const cells = FIELDS.map((f, i) => fmt(stats[`${key}.${sub}.${f}`], pref[i]));
+      lines.push(` ${label.padEnd(21)} | ${cells.join(' | ')} `);
+    }
+  }
+  for (const [key, label] of OVERSIZE) {
+    lines.push(rule('-'));
+    const cells = FIELDS.map((f) => formatCountCell(stats[`${key}.${f}`], stats[`${key}.${f}`]));
+    lines.push(` ${label.padEnd(21)} | ${cells.join(' | ')} `);
+  }
+  lines.push(rule('='));
+  return `|${lines.join('|\n|')}|\n`;
+}
+
+/** One parsed figure: value in bytes (or a count) and its ± error from integer printing. */
+export interface SummaryCell {
+  value: number;
+  /** the true value lies in [value, value + precision) */
+  precision: number;
+}
+
+export interface SummaryRow {
+  /** memory_stats() name, e.g. 'allocated_bytes', 'oversize_segments' */
+  stat: string;
+  pool: 'all' | 'large_pool' | 'small_pool';
+  label: string;
+  current: SummaryCell;
+  peak: SummaryCell;
+  allocated: SummaryCell;
+  freed: SummaryCell;
+}
+
+export interface SummaryReading {
+  device: number | null;
+  numOoms: number | null;
+  numAllocRetries: number | null;
+  rows: SummaryRow[];
+  figures: {
+    allocated: number | null;
+    reserved: number | null;
+    /** reserved − allocated */
+    cachedFree: number | null;
+    /** inactive_split_bytes: free holes inside partly used segments (cannot be released) */
+    nonReleasable: number | null;
+    /** cached free bytes in whole free segments: empty_cache() can return these */
+    releasable: number | null;
+    oversizeSegments: number | null;
+  };
+  diagnosis: Message;
+  advice: Advice[];
+}
+
+export type SummaryParse = { ok: true; value: SummaryReading } | { ok: false; message: Message };
+
+const LABEL_TO_STAT = new Map<string, string>([...ARRAY_STATS.map((k) => [ROW_NAMES[k], k] as [string, string]), ...OVERSIZE.map(([k, l]) => [l, k] as [string, string])]);
+const UNIT: Record<string, number> = { B: 1, KiB: 1024, KB: 1024, MiB: MiB, MB: MiB, GiB: GiB, GB: GiB, TiB: 1024 * GiB, PiB: 1024 ** 5 };
+const COUNT: Record<string, number> = { '': 1, K: 1000, M: 1e6 };
+
+function cell(text: string): SummaryCell | null {
+  const m = /^\s*(\d+)\s*(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|K|M)?\s*$/.exec(text);
+  if (!m) return null;
+  const unit = m[2] ?? '';
+  const mult = UNIT[unit] ?? COUNT[unit] ?? 1;
+  return { value: Number(m[1]) * mult, precision: mult };
+}
+
+/** Reads a pasted memory_summary() table; tolerant of missing rows (older releases) and abbreviated tables. */
+export function parseMemorySummary(text: string): SummaryParse {
+  const rows: SummaryRow[] = [];
+  let last = '';
+  for (const raw of String(text ?? '').split(/\r?\n/)) {
+    const parts = raw.trim().replace(/^\|/, '').replace(/\|$/, '').split('|');
+    if (parts.length !== 5) continue;
+    const label = parts[0].trim();
+    const cells = parts.slice(1).map(cell);
+    if (cells.some((c) => c === null)) continue;
+    const pool = label === 'from large pool' ? 'large_pool' : label === 'from small pool' ? 'small_pool' : 'all';
+    const stat = pool === 'all' ? LABEL_TO_STAT.get(label) : last;
+    if (!stat) continue;
+    if (pool === 'all') last = stat;
+    const [current, peak, allocated, freed] = cells as SummaryCell[];
+    rows.push({ stat, pool, label, current, peak, allocated, freed });
+  }
+  if (!rows.length) {
+    return { ok: false, message: { code: 'summary-not-found', text: 'No torch.cuda.memory_summary() table found (rows like "| Allocated memory      |  86016 KiB | …").' } };
+  }
+  const num = (re: RegExp) => {
+    const m = re.exec(text);
+    return m ? Number(m[1]) : null;
+  };
+  const cur = (stat: string) => rows.find((r) => r.stat === stat && r.pool === 'all')?.current.value ?? null;
+  const allocated = cur('allocated_bytes');
+  const reserved = cur('reserved_bytes');
+  const nonReleasable = cur('inactive_split_bytes');
+  const cachedFree = allocated !== null && reserved !== null ? Math.max(0, reserved - allocated) : null;
+  const releasable = cachedFree !== null && nonReleasable !== null ? Math.max(0, cachedFree - nonReleasable) : null;
+  const figures = { allocated, reserved, cachedFree, nonReleasable, releasable, oversizeSegments: cur('oversize_segments') };
+  return {
+    ok: true,
+    value: {
+      device: num(/device ID (\d+)/),
+      numOoms: num(/CUDA OOMs: (\d+)/),
+      numAllocRetries: num(/cudaMalloc retries: (\d+)/),
+      rows,
+      figures,
+      ...adviseSummary(figures),
+    },
+  };
+}
+
+/** Heuristic (ours): non-releasable holes above 10 % of the reserve and 256 MiB count as fragmentation. */
+function adviseSummary(f: SummaryReading['figures']): { diagnosis: Message; advice: Advice[] } {
+  const { reserved, nonReleasable, releasable } = f;
+  if (reserved !== null && nonReleasable !== null && nonReleasable >= 0.1 * reserved && nonReleasable >= 256 * MiB) {
+    return {
+      diagnosis: { code: 'summary.fragmented', params: { nonReleasable, reserved }, text: `${humanBytes(nonReleasable)} of the ${humanBytes(reserved)} reserved are free holes inside partly used segments: only tensors that fit a hole can use them and empty_cache() cannot release them.` },
+      advice: [expandableAdvice('cuda')],
+    };
+  }
+  if (releasable !== null && releasable >= 256 * MiB) {
+    return {
+      diagnosis: { code: 'summary.cached', params: { releasable }, text: `${humanBytes(releasable)} are cached in wholly free segments: PyTorch reuses them, and empty_cache() would hand them to other processes.` },
+      advice: [{ code: 'empty-cache-elsewhere', params: { bytes: releasable }, text: 'Call torch.cuda.empty_cache() only if another process or library needs this memory.', why: 'The cache is reused by this process anyway; returning it costs new cudaMalloc calls later.' }],
+    };
+  }
+  return { diagnosis: { code: 'summary.tight', text: 'The cache holds little free memory: reserved memory is mostly live tensors.' }, advice: [] };
+}
