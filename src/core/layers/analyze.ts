@@ -64,6 +64,8 @@ export interface Analysis {
   units: Unit[];
   /** max over layers of live tensors in a no_grad forward, per sample bytes */
   inferPeak: number;
+  /** per-sample bytes of each tensor live at that peak (allocator segment rounding) */
+  inferPeakTensors: number[];
   /** max over layers of input + output bytes (the gradient pair live in backward), per sample */
   gradPair: number;
 }
@@ -95,7 +97,7 @@ class Walker {
   constructor(private d: Dtypes) {
     this.a = {
       rows: [], out: [], params: 0, buffers: 0, intBuffers: 0, castParams: 0, flops: 0,
-      sizes: new Map(), saved: new Set(), units: [], inferPeak: 0, gradPair: 0,
+      sizes: new Map(), saved: new Set(), units: [], inferPeak: 0, inferPeakTensors: [], gradPair: 0,
     };
   }
 
@@ -110,9 +112,10 @@ class Walker {
   /** Live bytes: held tensors plus the given ones, each storage once. */
   live(ts: T[], scratch: number): void {
     const seen = new Set<number>();
-    let sum = scratch;
-    for (const t of [...this.held, ...ts]) if (!seen.has(t.id)) { seen.add(t.id); sum += this.bytes(t); }
-    if (sum > this.a.inferPeak) this.a.inferPeak = sum;
+    const each: number[] = scratch > 0 ? [scratch] : [];
+    for (const t of [...this.held, ...ts]) if (!seen.has(t.id)) { seen.add(t.id); each.push(this.bytes(t)); }
+    const sum = each.reduce((x, y) => x + y, 0);
+    if (sum > this.a.inferPeak) { this.a.inferPeak = sum; this.a.inferPeakTensors = each; }
   }
 
   keep(id: number, row: LayerRow): void {

@@ -9,11 +9,14 @@
  */
 import { sumBytes, type Analysis } from './analyze';
 
-/** Bytes of activations kept for backward at batch b with checkpoint_sequential over the top-level modules. */
-export function checkpointedBytes(a: Analysis, b: number): number {
+/**
+ * Activations kept for backward at batch b with checkpoint_sequential over the top-level
+ * modules: the peak bytes and the tensors (ids) live at that peak.
+ */
+export function checkpointed(a: Analysis, b: number): { bytes: number; ids: Set<number> } {
   const n = a.units.length;
   const bytes = (ids: Iterable<number>) => sumBytes(a, ids, b);
-  if (n < 2) return bytes(a.saved);
+  if (n < 2) return { bytes: bytes(a.saved), ids: a.saved };
   const segments = Math.ceil(Math.sqrt(n));
   const size = Math.floor(n / segments);
   const chunks: { input: number; saved: Set<number> }[] = [];
@@ -25,9 +28,12 @@ export function checkpointedBytes(a: Analysis, b: number): number {
   const last = new Set<number>();
   for (let u = size * (segments - 1); u < n; u++) for (const id of a.units[u].saved) last.add(id);
   const inputs = chunks.map((c) => c.input);
-  let peak = bytes(new Set([...inputs, ...last]));
+  let ids = new Set([...inputs, ...last]);
+  let peak = bytes(ids);
   chunks.forEach((c, i) => {
-    peak = Math.max(peak, bytes(new Set([...inputs.slice(0, i + 1), ...c.saved])));
+    const live = new Set([...inputs.slice(0, i + 1), ...c.saved]);
+    const v = bytes(live);
+    if (v > peak) { peak = v; ids = live; }
   });
-  return peak;
+  return { bytes: peak, ids };
 }

@@ -9,7 +9,8 @@
 import type { Estimate, FieldError, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
 import { modelStateBytes } from '../training/optimizer';
 import { analyze, sumBytes, type Analysis, type Dtypes } from './analyze';
-import { checkpointedBytes } from './checkpoint';
+import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
+import { checkpointed } from './checkpoint';
 import type { Network } from './spec';
 
 export interface NetworkOptions {
@@ -43,12 +44,6 @@ export interface NetworkEstimate extends Estimate {
   batch: number;
 }
 
-/** CUDA context + kernels, suggested default 500 MiB (formulas.md §3.3; PyTorch PR #86509). */
-export const CUDA_CONTEXT_BYTES = 500 * 2 ** 20;
-/** cuBLAS workspace on the first matmul: 2·4 MiB + 8·16 KiB (formulas.md §3.3, forum snapshot). */
-export const CUBLAS_WORKSPACE_BYTES = 8_519_680;
-/** Caching-allocator slack, lower end of the 5–10% heuristic (formulas.md §3.3). */
-export const ALLOCATOR_SLACK = 0.05;
 export const MAX_BATCH = 2 ** 24;
 
 const AMP: Precision[] = ['amp-fp16', 'amp-bf16'];
@@ -88,6 +83,14 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
   const notes: Message[] = [];
   const training = o.mode === 'training';
   const ms = modelStateBytes(precision, o.optimizer, false, typicalWidth(a));
+  /** bytes of every tensor live at the peak, for the allocator's segment rounding */
+  const live: number[] = [];
+  const perParam = training ? (amp ? 4 + ms.gradients + ms.optimizer : pB + ms.gradients + ms.optimizer) : amp ? 4 : pB;
+  for (const r of a.rows) {
+    if (r.params > 0) live.push(r.params * perParam);
+    if (r.params > 0 && amp && CAST_KINDS.includes(r.kind)) live.push(2 * r.params);
+    if (r.buffers > 0) live.push(r.buffers * pB, 8);
+  }
   if (amp && training) {
     terms.push(term('weights', 2 * a.castParams + bufBytes, 'allocated', '2 · P_cast + bytes_buffers',
       { P_cast: a.castParams, bytes_buffers: bufBytes }, 'torch autocast weight-cast cache (autocast_mode.cpp cached_cast)', 'derived'));
@@ -105,7 +108,10 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
       { bytes_opt: ms.optimizer, P, optimizer: o.optimizer }, 'formulas.md §4.1 (src/core/training/optimizer.ts)',
       o.optimizer === 'adafactor' ? 'heuristic' : 'exact'));
     const ckpt = o.gradCkpt !== 'none';
-    const act = ckpt ? checkpointedBytes(a, b) : sumBytes(a, a.saved, b);
+    const kept = ckpt ? checkpointed(a, b) : { bytes: sumBytes(a, a.saved, b), ids: a.saved };
+    const act = kept.bytes;
+    for (const id of kept.ids) { const z = a.sizes.get(id); if (z) live.push(z.ps * b + z.fixed); }
+    live.push(a.gradPair * b, CUBLAS_WORKSPACE_BYTES);
     if (o.gradCkpt === 'selective') {
       notes.push({ code: 'network.selectiveAsFull', text: 'Selective recomputation has no standard form for these layers; counted as full checkpointing.' });
     }
@@ -116,13 +122,15 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
   } else {
     terms.push(term('activations', a.inferPeak * b, 'allocated', 'max_l (held + in_l + out_l) · b',
       { b, perSample: a.inferPeak }, 'formulas.md §7 inference peak', 'derived'));
+    live.push(...a.inferPeakTensors.map((x) => x * b), CUBLAS_WORKSPACE_BYTES);
     terms.push(term('workspace', CUBLAS_WORKSPACE_BYTES, 'allocated', 'cuBLAS workspace', { cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3', 'heuristic'));
   }
   notes.push({ code: 'network.cudnnWorkspace', text: 'cuDNN convolution workspace depends on the algorithm chosen and is not included.' });
   const allocated = terms.reduce((s, t) => s + t.bytes, 0);
-  const slack = Math.ceil(allocated * ALLOCATOR_SLACK);
-  terms.push(term('allocator-reserve', slack, 'reserved', 'slack · allocated', { slack: ALLOCATOR_SLACK }, 'formulas.md §3.3', 'heuristic'));
-  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: 500 }, 'formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
+  const slack = segmentWaste(segmentGroups(live));
+  terms.push(term('allocator-reserve', slack, 'reserved', 'Σ segment rounding of live tensors', { tensors: live.length },
+    'allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', 'derived'));
+  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: CUDA_CONTEXT_BYTES / 2 ** 20 }, 'formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
   const reserved = allocated + slack;
   return {
     params: { total: P, trainable: training ? P : 0, active: P },
@@ -134,6 +142,29 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
     })),
     outShape: a.out, flops: a.flops * b, batch: b,
   };
+}
+
+/** Layer kinds whose weights autocast casts to 16-bit and caches. */
+const CAST_KINDS = ['linear', 'conv1d', 'conv2d', 'convtranspose2d', 'mha'];
+
+/**
+ * Tensors grouped for segmentWaste: the caching allocator packs every request ≤ 1 MiB into
+ * shared 2 MiB segments and 1–10 MiB requests into shared 20 MiB ones whatever their sizes
+ * (allocator.md §1), so each of those two classes is one group of its mean size; larger
+ * tensors get private segments and are grouped by exact size.
+ */
+function segmentGroups(sizes: number[]): TensorGroup[] {
+  const small: number[] = [];
+  const mid: number[] = [];
+  const large = new Map<number, number>();
+  for (const x of sizes) {
+    if (!(x > 0)) continue;
+    if (x <= 2 ** 20) small.push(x);
+    else if (x < 10 * 2 ** 20) mid.push(x);
+    else large.set(x, (large.get(x) ?? 0) + 1);
+  }
+  const mean = (xs: number[]): TensorGroup[] => xs.length ? [{ bytes: xs.reduce((p, q) => p + q, 0) / xs.length, count: xs.length }] : [];
+  return [...mean(small), ...mean(mid), ...[...large].map(([bytes, count]) => ({ bytes, count }))];
 }
 
 /** Adafactor's factored state is ≈ 8/h B/param for h×h matrices; h = √(mean params per layer). */

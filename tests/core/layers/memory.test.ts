@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { estimateNetwork, maxBatch, prepareNetwork, CUDA_CONTEXT_BYTES, type NetworkOptions } from '../../../src/core/layers/estimate';
+import { estimateNetwork, maxBatch, prepareNetwork, type NetworkOptions } from '../../../src/core/layers/estimate';
+import { CUDA_CONTEXT_BYTES } from '../../../src/core/runtime';
 import { findNetworkPreset } from '../../../src/core/layers/presets';
 import type { LayerSpec, Network } from '../../../src/core/layers/spec';
 

@@ -94,7 +94,7 @@ describe('property: shape-consistent conv nets', () => {
     return { layers, P };
   }
 
-  test('they always estimate: exact parameter count, finite bytes, memory grows with the batch', () => {
+  test('they always estimate: exact parameter count, finite bytes, allocated grows with the batch', () => {
     fc.assert(fc.property(fc.array(op, { maxLength: 10 }), small, fc.integer({ min: 1, max: 32 }), fc.integer({ min: 1, max: 16 }),
       fc.constantFrom('fp32', 'amp-fp16', 'bf16'), fc.constantFrom('none', 'full'),
       (ops, c0, hw, batch, precision, gradCkpt) => {
@@ -104,7 +104,7 @@ describe('property: shape-consistent conv nets', () => {
         const o = { mode: 'training' as const, precision: precision as 'fp32', optimizer: 'adamw' as const, gradCkpt: gradCkpt as 'none' };
         const a = estimateNetwork(v.value, { ...o, batch });
         const b = estimateNetwork(v.value, { ...o, batch: batch + 1 });
-        return a.ok && b.ok && a.value.params.total === P && finite(a.value) && b.value.deviceBytes > a.value.deviceBytes;
+        return a.ok && b.ok && a.value.params.total === P && finite(a.value) && b.value.allocatedBytes > a.value.allocatedBytes;
       }), { numRuns: RUNS });
   });
 });
