@@ -90,6 +90,8 @@ export interface ModelArch {
   encoderDecoder?: { decoderLayers: number };
   /** T5 relative-position bias: buckets × heads parameters in the first block of each stack. */
   relPosBuckets?: number;
+  /** Multimodal: parameters of the vision tower and its projector (e.g. Gemma-3's SigLIP), counted in `other`. */
+  visionParams?: number;
   /** Sliding-window attention: window size and how many of the L layers use it. */
   slidingWindow?: { window: number; layers: number };
 }

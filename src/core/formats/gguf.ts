@@ -62,6 +62,9 @@ export function ggufBytesFromArch(arch: ModelArch, breakdown: ParamBreakdown, mi
   for (let i = 0; i < arch.layers; i++) walk(isMoeLayer(arch, i) ? moe : dense, i);
   const dec = kinds.find((k) => k.kind === 'decoder');
   for (let i = 0; i < (arch.encoderDecoder?.decoderLayers ?? 0); i++) walk(dec, i);
+  // A vision tower ships as a separate F16 mmproj file (llama.cpp tools/mtmd).
+  const vision = arch.visionParams ?? 0;
+  if (vision > 0) add('f16', vision, 1);
   // Everything else (norms, biases, routers, position / type embeddings) stays F32.
   const rest = breakdown.total - Object.values(byType).reduce((s, n) => s + (n ?? 0), 0);
   byType.f32 = (byType.f32 ?? 0) + rest;

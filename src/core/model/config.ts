@@ -7,6 +7,7 @@ import type { FieldError, ModelArch, Result } from '../types';
 import { ARCH_PREFIX, ENCODER_ONLY, FAMILIES, POSITION_OFFSET, type FamilyTraits } from './families';
 import { FieldReader, MAX_LAYERS, isObject, type Json } from './fields';
 import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
+import { parseVisionTower } from './vision';
 
 const HIDDEN = ['hidden_size', 'n_embd', 'd_model'];
 const LAYERS = ['num_hidden_layers', 'n_layer', 'num_layers'];
@@ -158,6 +159,8 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   }
   const sw = parseSlidingWindow(r, family, layers);
   if (sw) arch.slidingWindow = sw;
+  const vision = parseVisionTower(raw, hidden, r.errors);
+  if (vision !== undefined) arch.visionParams = vision;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
 }
 

@@ -147,7 +147,7 @@ export function linearElements(kind: BlockKind): number {
   return kind.linears.reduce((s, t) => s + t.din * t.dout * t.copies, 0);
 }
 
-/** Parameters outside the blocks: embeddings, LM head, final norm(s), pooler, relative-position bias. */
+/** Parameters outside the blocks: embeddings, LM head, final norm(s), pooler, relative-position bias, vision tower. */
 export function outerParams(arch: ModelArch): { embedding: number; lmHead: number; other: number } {
   const h = arch.hidden;
   const embedding = h * (arch.vocab + (arch.positionEmbeddings ?? 0) + (arch.typeVocab ?? 0));
@@ -156,5 +156,6 @@ export function outerParams(arch: ModelArch): { embedding: number; lmHead: numbe
   let other = stacks * normSize(arch);
   if (arch.relPosBuckets) other += stacks * arch.relPosBuckets * arch.heads;
   if (arch.pooler) other += h * h + h;
+  other += arch.visionParams ?? 0;
   return { embedding, lmHead: arch.tiedEmbeddings ? 0 : arch.vocab * h, other };
 }

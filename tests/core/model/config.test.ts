@@ -155,6 +155,11 @@ describe('errors name the config field', () => {
     expect(errors({ ...LLAMA, num_attention_heads: 30 })[0].key).toBe('head_dim');
   });
 
+  test('vision tower fields are keyed under vision_config', () => {
+    const bad = { model_type: 'gemma3', text_config: LLAMA, vision_config: { model_type: 'siglip_vision_model', hidden_size: -1 } };
+    expect(errors(bad).map((e) => e.key)).toContain('vision_config.hidden_size');
+  });
+
   test('every bad field is reported at once', () => {
     const keys = errors({ ...LLAMA, hidden_size: 0, vocab_size: 'big' }).map((e) => e.key).sort();
     expect(keys).toEqual(['hidden_size', 'vocab_size']);

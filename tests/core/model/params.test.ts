@@ -44,6 +44,15 @@ describe('published parameter totals', () => {
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(countParams(parsed.value).total).toBe(r.publishedParams);
   });
+
+  // keras-hub gemma3_{4b,12b,27b} counts include the SigLIP vision tower and projector.
+  test.each([
+    ['google/gemma-3-4b-pt', 4_299_915_632],
+    ['google/gemma-3-12b-pt', 12_187_079_280],
+    ['google/gemma-3-27b-pt', 27_432_062_576],
+  ])('multimodal %s = %i with its vision tower', (id, total) => {
+    expect(countParams(arch(id)).total).toBe(total);
+  });
 });
 
 describe('breakdown by role', () => {
