@@ -20,6 +20,7 @@ import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
 import { countParams } from './model/params';
+import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
 import { guessArch, shapeGuessNote } from './model/quick';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
@@ -91,13 +92,22 @@ function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightPar
   return { total: whole.bytes, blocks: Math.max(0, whole.bytes - ends), embedding: Math.max(0, ends - head), head, derivation: whole.derivation };
 }
 
-/** Weight tensors of one GPU for the allocator model: ~7 Linears per block plus embedding / head. */
+/**
+ * Weight tensors on one GPU for the allocator model: every block Linear at its own shape
+ * (model/tensors.ts; experts as separate modules, as HF stores them), priced at the format's
+ * average bytes per block parameter, scaled to the GPU's share; plus embedding and head.
+ */
 function weightGroups(ctx: Ctx, weightsOnGpu: number): TensorGroup[] {
-  const perBlock = ctx.arch.gatedMlp ? 7 : 6;
-  const count = ctx.arch.layers * perBlock;
-  const ends = ctx.weights.embedding + ctx.weights.head;
-  const blocks = Math.max(0, weightsOnGpu - ends);
-  return [{ bytes: blocks / Math.max(1, count), count }, { bytes: ctx.weights.embedding, count: 1 }, { bytes: ctx.weights.head, count: ctx.weights.head > 0 ? 1 : 0 }];
+  const w = ctx.weights;
+  const share = w.total > 0 ? Math.min(1, weightsOnGpu / w.total) : 0;
+  const blockParams = Math.max(1, ctx.params.blockLinear + ctx.params.other);
+  const perParam = w.blocks / blockParams;
+  const groups: TensorGroup[] = [];
+  for (const kind of blockKinds(ctx.arch)) {
+    for (const t of kind.linears) groups.push({ bytes: t.din * t.dout * perParam, count: Math.round(kind.count * t.copies * share) });
+  }
+  groups.push({ bytes: w.embedding, count: 1 }, { bytes: w.head, count: w.head > 0 ? 1 : 0 });
+  return groups;
 }
 
 function build(ctx: Ctx): Built {

@@ -40,11 +40,14 @@ export function buildTransformers(ctx: Ctx): Built {
   const kvFull = kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy) * frac;
   const kvPrompt = kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy) * frac;
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 1);
+  // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
+  // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
+  const dequant = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? (2 * ctx.params.largestLinear) / tp : 0;
   const decode = forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   const catCopy = s.gen > 0 ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
   const weights = weightsPerGpu(ctx, tp, pp);
-  const atPrefill = kvPrompt + prefill.bytes;
+  const atPrefill = kvPrompt + prefill.bytes + dequant;
   const atDecode = kvFull + decode.bytes + catCopy;
   const allocatedBytes = weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode);
   const logitBytes = s.batch * arch.vocab * (e + 4) / tp;
@@ -80,6 +83,12 @@ export function buildTransformers(ctx: Ctx): Built {
       source: 'formulas.md §3.2 (generate passes logits_to_keep)',
       confidence: 'derived',
     }),
+    ...(dequant > 0 ? [term(ctx, 'dequant-buffer', dequant, {
+      formula: '2·max(d_in·d_out)/t',
+      values: { largest: ctx.params.largestLinear, t: tp },
+      source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
+      confidence: 'derived',
+    })] : []),
     term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
       formula: '2·4 MiB + 8·16 KiB',
       values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },

@@ -6,8 +6,9 @@
  *   per layer s·b·[(2h + h + (a + 2g)·d + a·d + h + 2f)·e + 2h] + a·s²·b·(2e + 1) — with
  *   h = a·d, g = a, f = 4h, e = 2 this is sbh(34 + 5as/h).
  * - Llama-style layers (RMSNorm, gated MLP, no dropout): formulas.md §5.3,
- *   s·b·e·[4h + 2·a·d + 2·g·d + 4f] (8h + 4ad + 4gd + 8f at e = 2). Eager attention adds the fp32
- *   softmax output plus its 16-bit copy fed to the PV matmul: b·a·s²·(4 + e).
+ *   s·b·e·[4h + 2·a·d + 2·g·d + 4f] (8h + 4ad + 4gd + 8f at e = 2) for fused norms; the eager
+ *   RMSNorm's fp32 upcast adds 4·sbh per norm (see layerActivation). Eager attention adds the
+ *   fp32 softmax output plus its 16-bit copy fed to the PV matmul: b·a·s²·(4 + e).
  * - Tensor parallel without sequence parallel (Korthikanti Table 2): norm outputs/inputs and
  *   masks stay replicated, the attention and MLP internals divide by t.
  * - Checkpointing: 'full' keeps each layer's input (s·b·h·e) plus one recomputed layer;
@@ -37,22 +38,48 @@ export function mlpWidth(arch: ModelArch, moeLayer: boolean): number {
   return m.expertsPerToken * m.expertFfn + m.sharedExperts * m.sharedFfn;
 }
 
-/** Bytes one layer saves for backward at micro-batch b, sequence s, activation element size e. */
-export function layerActivation(arch: ModelArch, s: number, b: number, e: number, attn: Attn, tp: number, moeLayer = false): LayerActivation {
+/**
+ * Element sizes of saved activations.
+ * - `e`: matmul inputs/outputs (2 B under AMP or 16-bit training, 4 B in fp32);
+ * - `eRes`: the residual stream that norms read (4 B whenever the parameters are fp32, i.e.
+ *   fp32 and AMP: fp32 + 16-bit adds promote to fp32);
+ * - `eSoftmax`: eager softmax output (autocast runs softmax in fp32 under AMP).
+ */
+export interface ActDtypes {
+  e: number;
+  eRes: number;
+  eSoftmax: number;
+}
+
+/** Dtypes for a uniform precision (no AMP): everything in `e`. */
+export const uniform = (e: number): ActDtypes => ({ e, eRes: e, eSoftmax: e });
+
+/**
+ * Bytes one layer saves for backward at micro-batch b, sequence s.
+ * Llama-style norms are the eager HF / torchtune RMSNorm, which upcasts: it saves the fp32 input
+ * copy and the normalised tensor (4 + eRes), and the next Linear saves its own input (e) —
+ * formulas.md §5.3 notes this adds about 4·sbh per norm to the fused-kernel count.
+ * GPT-style LayerNorm (native kernel) saves its input (eRes); the next Linear its input (e).
+ */
+export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer = false): LayerActivation {
   const t = Math.max(1, tp);
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const { e, eRes, eSoftmax } = dt;
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
-    const linear = sb * e * (4 * h + (2 * a * d + 2 * g * d + mlpTensors * f) / t);
+    const norms = 2 * (4 + eRes + e) * h;
+    const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + mlpTensors * f)) / t);
+    // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
     const scores = materialised ? (b * a * s * s * (e >= 4 ? 4 : 4 + e)) / t : 0;
-    return { linear, scores, style: 'llama', formula: 's·b·e·(4h + (2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e)/t eager]' };
+    return { linear, scores, style: 'llama', formula: 's·b·(2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e)/t eager]' };
   }
-  const linear = sb * (e * (4 * h + (2 * a * d + 2 * g * d + 2 * f) / t) + 2 * h);
-  const scores = materialised ? (b * a * s * s * (2 * e + 1)) / t : 0;
-  return { linear, scores, style: 'gpt', formula: 's·b·(e·(4h + (2ad + 2gd + 2f)/t) + 2h) [+ a·s²·b·(2e+1)/t eager]' };
+  const linear = sb * (2 * (eRes + e) * h + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
+  // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
+  const scores = materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0;
+  return { linear, scores, style: 'gpt', formula: 's·b·(2·(e_res + e)·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]' };
 }
 
 /**
@@ -84,23 +111,23 @@ function totalLayers(arch: ModelArch): number {
 }
 
 /** Whole-model saved activations for one micro-batch under a checkpointing mode. */
-export function activationBytes(arch: ModelArch, s: number, b: number, e: number, attn: Attn, ckpt: GradCkpt, tp: number): ActivationTotal {
+export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, ckpt: GradCkpt, tp: number): ActivationTotal {
   const L = totalLayers(arch);
   const moe = Math.min(L, moeLayerCount(arch));
-  const dense = layerActivation(arch, s, b, e, attn, tp, false);
-  const sparse = moe > 0 ? layerActivation(arch, s, b, e, attn, tp, true) : dense;
+  const dense = layerActivation(arch, s, b, dt, attn, tp, false);
+  const sparse = moe > 0 ? layerActivation(arch, s, b, dt, attn, tp, true) : dense;
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
   // final norm input + LM-head input
-  const head = 2 * s * b * arch.hidden * e;
+  const head = s * b * arch.hidden * (dt.eRes + dt.e);
   let bytes: number;
   let formula: string;
   if (ckpt === 'full') {
-    bytes = L * s * b * arch.hidden * e + maxLayer + head;
-    formula = 'L·s·b·h·e + A_layer (one layer recomputed) + 2·s·b·h·e';
+    bytes = L * s * b * arch.hidden * dt.eRes + maxLayer + head;
+    formula = 'L·s·b·h·e_res + A_layer (one layer recomputed) + s·b·h·(e_res + e)';
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
     bytes = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores) + head;
-    formula = `L·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + 2·s·b·h·e; A_layer = ${dense.formula}`;
+    formula = `L·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + s·b·h·(e_res + e); A_layer = ${dense.formula}`;
   }
   return { bytes, perLayer: maxLayer, style: dense.style, formula };
 }

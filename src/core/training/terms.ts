@@ -12,7 +12,7 @@ import type { Built, Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import type { Message, Term } from '../types';
-import { activationBytes, logitsBytes } from './activations';
+import { activationBytes, logitsBytes, type ActDtypes } from './activations';
 import { modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
@@ -20,16 +20,24 @@ import { trainableParams } from './trainable';
 /** DeepSpeed ZeRO-1/2 `reduce_bucket_size` default: 5e8 elements (contiguous-gradients IPG buffer). */
 export const DEEPSPEED_REDUCE_BUCKET = 5e8;
 
-/** Activation element size: 4 B in pure fp32, 2 B under AMP or 16-bit training. */
-export function trainingElementBytes(ctx: Ctx): number {
-  return ctx.s.precision === 'fp32' ? 4 : 2;
+/**
+ * Activation dtypes: fp32 training keeps everything in 4 B; AMP computes matmuls in 16-bit
+ * but keeps fp32 parameters, so the residual stream and (autocast) softmax stay fp32;
+ * pure 16-bit training is 2 B throughout.
+ */
+export function trainingDtypes(ctx: Ctx): ActDtypes {
+  const p = ctx.s.precision;
+  if (p === 'fp32') return { e: 4, eRes: 4, eSoftmax: 4 };
+  if (p === 'amp-fp16' || p === 'amp-bf16') return { e: 2, eRes: 4, eSoftmax: 4 };
+  return { e: 2, eRes: 2, eSoftmax: 2 };
 }
 
 export function buildTraining(ctx: Ctx): Built {
   const { s, arch, params } = ctx;
   const notes: Message[] = [];
   const dp = Math.max(1, Math.floor(s.gpus / (s.tp * s.pp)));
-  const e = trainingElementBytes(ctx);
+  const dt = trainingDtypes(ctx);
+  const e = dt.e;
   const full = s.method === 'full';
   const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
   const trainable = trainableParams(ctx);
@@ -39,7 +47,7 @@ export function buildTraining(ctx: Ctx): Built {
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
   const baseWeights = full ? 0 : (ctx.weights.total * shareOnGpu) / (s.zero === 3 ? dp : 1);
   const stepWeights = full ? states.weights : 0;
-  const acts = activationBytes(arch, s.seq, s.batch, e, s.attn, s.gradCkpt, s.tp);
+  const acts = activationBytes(arch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp);
   const encoder = trainable.encoderOnly;
   const logits = encoder ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4 } : logitsBytes(s.seq, s.batch, arch.vocab / s.tp, e);
   const dequant = s.method === 'qlora' ? 2 * params.largestLinear : 0;
@@ -85,7 +93,7 @@ export function buildTraining(ctx: Ctx): Built {
   }
   terms.push(term(ctx, 'activations', acts.bytes, {
     formula: acts.formula,
-    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style },
+    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style },
     source: acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)',
     confidence: 'derived',
   }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activationBytes, korthikantiTable2, layerActivation, logitsBytes } from '../../../src/core/training/activations';
+import { activationBytes, korthikantiTable2, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
 import { GPT_LIKE, LLAMA2_7B, LLAMA3_8B } from '../inference/archs';
 import type { ModelArch } from '../../../src/core/types';
 
@@ -9,16 +9,16 @@ const gpt = (h: number, a: number): ModelArch => ({ ...GPT_LIKE, hidden: h, head
 describe('Korthikanti et al. 2022 (arXiv 2205.05198) Table 2', () => {
   const s = 2048, b = 4, h = 12288, a = 96, t = 8; // GPT-3 175B shapes from the paper
   it('no parallelism, eager attention: sbh(34 + 5as/h)', () => {
-    const l = layerActivation(gpt(h, a), s, b, 2, 'eager', 1);
+    const l = layerActivation(gpt(h, a), s, b, uniform(2), 'eager', 1);
     expect(l.linear + l.scores).toBeCloseTo(s * b * h * (34 + (5 * a * s) / h), 0);
     expect(korthikantiTable2(s, b, h, a, 1, 'none')).toBe(s * b * h * (34 + (5 * a * s) / h));
   });
   it('tensor parallel t: sbh(10 + 24/t + 5as/(ht))', () => {
-    const l = layerActivation(gpt(h, a), s, b, 2, 'eager', t);
+    const l = layerActivation(gpt(h, a), s, b, uniform(2), 'eager', t);
     expect(l.linear + l.scores).toBeCloseTo(s * b * h * (10 + 24 / t + (5 * a * s) / (h * t)), 0);
   });
   it('tensor parallel + selective recompute (no s² term): sbh(10 + 24/t)', () => {
-    const l = layerActivation(gpt(h, a), s, b, 2, 'flash', t);
+    const l = layerActivation(gpt(h, a), s, b, uniform(2), 'flash', t);
     expect(l.linear).toBeCloseTo(korthikantiTable2(s, b, h, a, t, 'tp-selective'), 0);
     expect(korthikantiTable2(s, b, h, a, t, 'tp-sp-selective')).toBe((34 * s * b * h) / t);
   });
@@ -33,31 +33,39 @@ describe('Korthikanti et al. 2022 (arXiv 2205.05198) Table 2', () => {
 });
 
 describe('Llama-style layer (formulas.md §5.3)', () => {
-  it('Llama-2-7b: 8h + 4ad + 4gd + 8f = 37.5·sbh = 629 MB per layer at s = 4096', () => {
-    const l = layerActivation(LLAMA2_7B, 4096, 1, 2, 'flash', 1);
+  /** eager HF/torchtune RMSNorm: +4 B·sbh per norm over the fused-kernel count (formulas.md §5.3) */
+  const eagerNorms = (s: number, b: number, h: number) => 2 * 4 * s * b * h;
+  it('Llama-2-7b: 8h + 4ad + 4gd + 8f = 37.5·sbh = 629 MB per layer at s = 4096 (fused norms), plus the norm upcasts', () => {
+    const l = layerActivation(LLAMA2_7B, 4096, 1, uniform(2), 'flash', 1);
     const sbh = 4096 * 4096;
-    expect(l.linear).toBe(sbh * (8 + 4 + 4) + 4096 * 8 * 11008);
-    expect(l.linear / sbh).toBeCloseTo(37.5, 1);
-    expect(l.linear / 1e6).toBeCloseTo(629, 0);
+    const fused = l.linear - eagerNorms(4096, 1, 4096);
+    expect(fused).toBe(sbh * (8 + 4 + 4) + 4096 * 8 * 11008);
+    expect(fused / sbh).toBeCloseTo(37.5, 1);
+    expect(fused / 1e6).toBeCloseTo(629, 0);
     expect(l.scores).toBe(0);
   });
-  it('Llama-3-8B: 8h + 4h + h + 8f = 41·sbh', () => {
-    const l = layerActivation(LLAMA3_8B, 1024, 1, 2, 'flash', 1);
-    expect(l.linear / (1024 * 4096)).toBeCloseTo(8 + 4 + 1 + (8 * 14336) / 4096, 9);
+  it('Llama-3-8B: 8h + 4h + h + 8f = 41·sbh (fused norms)', () => {
+    const l = layerActivation(LLAMA3_8B, 1024, 1, uniform(2), 'flash', 1);
+    expect((l.linear - eagerNorms(1024, 1, 4096)) / (1024 * 4096)).toBeCloseTo(8 + 4 + 1 + (8 * 14336) / 4096, 9);
+  });
+  it('AMP keeps the residual stream in fp32: each norm saves 4 + 4 + 2 B per element instead of 4 + 2 + 2', () => {
+    const pure = layerActivation(LLAMA2_7B, 512, 1, uniform(2), 'flash', 1).linear;
+    const amp = layerActivation(LLAMA2_7B, 512, 1, { e: 2, eRes: 4, eSoftmax: 4 }, 'flash', 1).linear;
+    expect(amp - pure).toBe(2 * 2 * 512 * 4096);
   });
   it('eager attention adds the fp32 softmax output and its bf16 copy: b·a·s²·6', () => {
-    const l = layerActivation(LLAMA2_7B, 1000, 2, 2, 'eager', 1);
+    const l = layerActivation(LLAMA2_7B, 1000, 2, uniform(2), 'eager', 1);
     expect(l.scores).toBe(2 * 32 * 1000 * 1000 * 6);
   });
   it('full checkpointing keeps L·s·b·h·e plus one recomputed layer', () => {
     const s = 4096;
-    const one = layerActivation(LLAMA2_7B, s, 1, 2, 'flash', 1).linear;
-    const ck = activationBytes(LLAMA2_7B, s, 1, 2, 'flash', 'full', 1);
+    const one = layerActivation(LLAMA2_7B, s, 1, uniform(2), 'flash', 1).linear;
+    const ck = activationBytes(LLAMA2_7B, s, 1, uniform(2), 'flash', 'full', 1);
     expect(ck.bytes).toBe(32 * s * 4096 * 2 + one + 2 * s * 4096 * 2);
   });
   it('selective checkpointing drops only the s² term', () => {
-    const none = activationBytes(LLAMA2_7B, 2048, 1, 2, 'eager', 'none', 1).bytes;
-    const sel = activationBytes(LLAMA2_7B, 2048, 1, 2, 'eager', 'selective', 1).bytes;
+    const none = activationBytes(LLAMA2_7B, 2048, 1, uniform(2), 'eager', 'none', 1).bytes;
+    const sel = activationBytes(LLAMA2_7B, 2048, 1, uniform(2), 'eager', 'selective', 1).bytes;
     expect(none - sel).toBe(32 * 32 * 2048 * 2048 * 6);
   });
 });
