@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../../src/core/estimate';
+import { defaultScenario } from '../../src/core/scenario/schema';
+import type { Estimate, Scenario } from '../../src/core/types';
+
+const MiB = 2 ** 20;
+const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
+const P_LLAMA2 = 6_738_415_616; // formulas.md §1.1, published count
+
+function run(over: Partial<Scenario>): Estimate {
+  const r = estimate({ ...defaultScenario(), ...over });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+const termBytes = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
+
+describe('estimate: inference (transformers)', () => {
+  const e = run({ model: LLAMA2, weights: 'bf16', kv: 'fp16', prompt: 3000, gen: 1096, batch: 2, attn: 'flash' });
+  it('resolves the preset to the published parameter count', () => {
+    expect(e.params.total).toBe(P_LLAMA2);
+  });
+  it('weights are 2 B per parameter in bf16', () => {
+    expect(termBytes(e, 'weights')).toBe(2 * P_LLAMA2);
+  });
+  it('KV cache is 0.5 MiB per token: 2 sequences × 4096 tokens = 4 GiB', () => {
+    expect(termBytes(e, 'kv-cache')).toBe(2 * 4096 * 0.5 * MiB);
+  });
+  it('allocated ≤ reserved ≤ device; device = reserved + 500 MiB CUDA context', () => {
+    expect(e.allocatedBytes).toBeLessThanOrEqual(e.reservedBytes);
+    expect(e.deviceBytes - e.reservedBytes).toBe(500 * MiB);
+  });
+  it('the peak is weights + workspace + max(prompt KV + prefill, full KV + decode), below the sum of terms', () => {
+    const sum = e.terms.filter((t) => t.level === 'allocated').reduce((s, t) => s + t.bytes, 0);
+    expect(e.allocatedBytes).toBeLessThan(sum);
+    const promptKv = 2 * 3000 * 0.5 * MiB;
+    expect(e.allocatedBytes).toBeGreaterThanOrEqual(termBytes(e, 'weights') + promptKv + termBytes(e, 'activations'));
+  });
+  it('every term carries a formula, values, a source and a confidence', () => {
+    for (const t of e.terms) {
+      expect(t.derivation.formula.length).toBeGreaterThan(0);
+      expect(t.derivation.source.length).toBeGreaterThan(0);
+      expect(['exact', 'derived', 'heuristic', 'guess']).toContain(t.derivation.confidence);
+    }
+  });
+  it('eager attention at s = 4096 materialises b·a·s² scores: 32·4096²·(2+2+4) B = 4 GiB + the 4-D mask', () => {
+    const eager = run({ model: LLAMA2, prompt: 4096, gen: 0, attn: 'eager' });
+    const scores = 32 * 4096 * 4096 * 8 + 4096 * 4096 * 2 + 4 * 4096 * 4096 * 2;
+    expect(termBytes(eager, 'activations')).toBe(scores);
+  });
+});
+
+describe('estimate: quick mode (bare count)', () => {
+  const e = run({ model: '', params: 7e9, weights: 'bf16' });
+  it('keeps the user count exact for the weights', () => {
+    expect(e.params.total).toBe(7e9);
+    expect(termBytes(e, 'weights')).toBe(14e9);
+  });
+  it('marks shape-dependent terms as guesses and says why', () => {
+    expect(e.terms.find((t) => t.id === 'kv-cache')?.derivation.confidence).toBe('guess');
+    expect(e.notes.some((n) => n.code === 'model.shape-guess')).toBe(true);
+  });
+});
+
+describe('estimate: training', () => {
+  it('ZeRO-3 over 64 GPUs shards the 16 B/param model states (ZeRO paper): 16·Ψ/64', () => {
+    const e = run({ model: LLAMA2, mode: 'training', precision: 'amp-bf16', optimizer: 'adamw', zero: 3, gpus: 64 });
+    const states = ['weights', 'gradients', 'master-weights', 'optimizer'].reduce((s, id) => s + termBytes(e, id), 0);
+    expect(states).toBeCloseTo((16 * P_LLAMA2) / 64, 0);
+  });
+  it('LoRA r = 16 on all linears of Llama-2-7b trains 39,976,960 parameters (PEFT print_trainable_parameters)', () => {
+    const e = run({ model: LLAMA2, mode: 'training', method: 'lora', loraRank: 16, loraTargets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] });
+    expect(e.params.trainable).toBe(39_976_960);
+  });
+  it('QLoRA holds one dequantized bf16 copy of the largest Linear (4096 × 11008)', () => {
+    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4' });
+    expect(termBytes(e, 'dequant-buffer')).toBe(2 * 4096 * 11008);
+  });
+  it('DDP over 2 GPUs adds gradient buckets equal to the gradients (PyTorch PR #41954)', () => {
+    const e = run({ model: LLAMA2, mode: 'training', gpus: 2 });
+    expect(termBytes(e, 'comm-buffers')).toBe(termBytes(e, 'gradients'));
+  });
+  it('optimizer offload removes optimizer, master and gradients from the GPU', () => {
+    const e = run({ model: LLAMA2, mode: 'training', zero: 2, gpus: 8, offload: 'optimizer' });
+    expect(termBytes(e, 'optimizer') + termBytes(e, 'master-weights') + termBytes(e, 'gradients')).toBe(0);
+  });
+  it('full checkpointing lowers activations', () => {
+    const none = run({ model: LLAMA2, mode: 'training', gradCkpt: 'none' });
+    const full = run({ model: LLAMA2, mode: 'training', gradCkpt: 'full' });
+    expect(termBytes(full, 'activations')).toBeLessThan(termBytes(none, 'activations') / 5);
+  });
+});
+
+describe('estimate: vLLM and llama.cpp', () => {
+  it('vLLM fills utilization × capacity and reports KV tokens in whole 16-token blocks', () => {
+    const e = run({ model: 'meta-llama/Meta-Llama-3-8B', engine: 'vllm', gpu: '80GiB', gpuUtil: 0.9, weights: 'bf16', kv: 'bf16' });
+    const tokens = e.engine?.kvTokens ?? 0;
+    expect(tokens % 16).toBe(0);
+    expect(termBytes(e, 'kv-cache')).toBe(tokens * 131_072);
+    expect(e.deviceBytes).toBe(Math.ceil(80 * 2 ** 30 * 0.9));
+  });
+  it('llama.cpp pads 4000 cells to 4096: Llama-2-7b f16 KV = 2 GiB; -ngl 0 keeps everything on the host', () => {
+    const all = run({ model: LLAMA2, engine: 'llama.cpp', weights: 'fp16', kv: 'fp16', prompt: 3000, gen: 1000, attn: 'flash' });
+    expect(termBytes(all, 'kv-cache')).toBe(2 * 2 ** 30);
+    expect(all.engine?.gpuLayers).toBe(33);
+    const none = run({ model: LLAMA2, engine: 'llama.cpp', weights: 'fp16', kv: 'fp16', ngl: 0 });
+    expect(termBytes(none, 'weights') + termBytes(none, 'kv-cache')).toBe(0);
+  });
+});
