@@ -1,0 +1,135 @@
+/**
+ * `--network` mode of the estimate CLI: memory of a layer-list network (a preset id, a JSON
+ * layer list, or PyTorch print(model) text) with the per-layer method of src/core/layers.
+ *
+ *   tsx src/cli/estimate.ts --network resnet-50 --input 3x224x224 --batch 32 --mode training \
+ *     [--precision amp-bf16] [--optimizer sgd-momentum] [--grad-ckpt full] [--gpu a100-80gb] [--json]
+ *
+ * Bad input gives exit code 2 and one line on stderr.
+ */
+import { readFileSync } from 'node:fs';
+import { resolveGpu } from '../core/gpus';
+import { estimatePrepared, maxBatch, prepareNetwork, MAX_BATCH, type NetworkEstimate, type NetworkOptions } from '../core/layers/estimate';
+import { findNetworkPreset, NETWORK_PRESETS } from '../core/layers/presets';
+import { importTorchRepr } from '../core/layers/repr-import';
+import type { Network } from '../core/layers/spec';
+import { parseNetworkJson } from '../core/layers/validate';
+import { GRAD_CKPTS, MODES, OPTIMIZERS, PRECISIONS } from '../core/scenario/schema';
+import type { GpuFit, Message } from '../core/types';
+import type { Unparsed } from '../core/layers/repr-parse';
+
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+const FLAGS = ['network', 'input', 'batch', 'mode', 'precision', 'optimizer', 'grad-ckpt', 'gpu'] as const;
+const SWITCHES = ['json', 'help'] as const;
+
+const HELP = `usage: --network <preset|file> [--input CxHxW] [--batch N] [--mode inference|training]
+  [--precision ${PRECISIONS.join('|')}] [--optimizer ${OPTIMIZERS.join('|')}]
+  [--grad-ckpt ${GRAD_CKPTS.join('|')}] [--gpu <catalogue id or capacity, e.g. 24GiB>] [--json]
+presets: ${NETWORK_PRESETS.map((p) => p.id).join(', ')}
+file: a JSON layer list ({"input": [...], "layers": [...]}) or PyTorch print(model) text`;
+
+const fail = (msg: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${msg}\n` });
+
+function parseArgs(argv: string[]): { flags: Record<string, string>; switches: Set<string> } | string {
+  const flags: Record<string, string> = {};
+  const switches = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) return `unexpected argument '${argv[i]}'`;
+    const [, key, inline] = m;
+    if ((SWITCHES as readonly string[]).includes(key)) { switches.add(key); continue; }
+    if (!(FLAGS as readonly string[]).includes(key)) return `unknown option --${key} (network mode takes --${FLAGS.join(', --')}, --json)`;
+    const v = inline ?? argv[++i];
+    if (v === undefined) return `--${key} needs a value`;
+    flags[key] = v;
+  }
+  return { flags, switches };
+}
+
+const ENUMS: [string, readonly string[]][] = [['mode', MODES], ['precision', PRECISIONS], ['optimizer', OPTIMIZERS], ['grad-ckpt', GRAD_CKPTS]];
+
+interface Loaded { net: Network; notes: Message[]; unparsed: Unparsed[] }
+
+function load(spec: string, input: number[] | undefined): Loaded | string {
+  const preset = findNetworkPreset(spec);
+  if (preset) { const n = preset.build(); return { net: { ...n, input: input ?? n.input }, notes: [], unparsed: [] }; }
+  let text: string;
+  try { text = readFileSync(spec, 'utf8'); } catch (e) {
+    return `'${spec}' is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+  if (/^\s*[[{]/.test(text)) {
+    const r = parseNetworkJson(text, input);
+    if (!r.ok) return `${spec}: ${r.errors[0].message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`;
+    return { net: input ? { ...r.value, input } : r.value, notes: [], unparsed: [] };
+  }
+  if (!input) return `--input is required for print(model) text (e.g. --input 3x224x224)`;
+  const imp = importTorchRepr(text, input);
+  if (imp.network.layers.length === 0) return `${spec}: no PyTorch modules recognised`;
+  return { net: imp.network, notes: imp.notes, unparsed: imp.unparsed };
+}
+
+/** Run the network estimate for CLI arguments; never throws. */
+export function runNetwork(argv: string[]): CliResult {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') return fail(args);
+  if (args.switches.has('help')) return { code: 0, stdout: `${HELP}\n`, stderr: '' };
+  const f = args.flags;
+  if (!f.network) return fail('--network is required (a preset id or a file)');
+  let input: number[] | undefined;
+  if (f.input !== undefined) {
+    if (!/^\d+(x\d+)*$/.test(f.input) || f.input.split('x').some((d) => Number(d) < 1 || Number(d) > 2 ** 31)) {
+      return fail(`--input must be a per-sample shape like 3x224x224; got '${f.input}'`);
+    }
+    input = f.input.split('x').map(Number);
+  }
+  const batch = f.batch === undefined ? 1 : Number(f.batch);
+  if (!/^\d+$/.test(f.batch ?? '1') || batch < 1 || batch > MAX_BATCH) return fail(`--batch must be an integer from 1 to ${MAX_BATCH}; got '${f.batch}'`);
+  for (const [key, allowed] of ENUMS) {
+    if (f[key] !== undefined && !allowed.includes(f[key])) return fail(`--${key} must be one of ${allowed.join(', ')}; got '${f[key]}'`);
+  }
+  const o = {
+    mode: f.mode ?? 'inference', precision: f.precision ?? 'amp-bf16', optimizer: f.optimizer ?? 'adamw',
+    gradCkpt: f['grad-ckpt'] ?? 'none', batch,
+  } as NetworkOptions;
+  const gpu = f.gpu === undefined ? undefined : resolveGpu(f.gpu);
+  if (f.gpu !== undefined && !gpu) return fail(`--gpu '${f.gpu}' is not a catalogue id or a capacity like 24GiB`);
+  const loaded = load(f.network, input);
+  if (typeof loaded === 'string') return fail(loaded);
+  const p = prepareNetwork(loaded.net, o.precision);
+  if (!p.ok) return fail(p.errors[0].message);
+  const e = estimatePrepared(p.value, o);
+  e.notes.unshift(...loaded.notes);
+  let fit: (GpuFit & { maxBatch: number }) | undefined;
+  if (gpu) {
+    const cap = gpu.capacityBytes;
+    fit = { id: gpu.id, capacityBytes: cap, fits: e.deviceBytes <= cap, headroomBytes: cap - e.deviceBytes, maxBatch: maxBatch(p.value, o, cap) };
+  }
+  if (args.switches.has('json')) {
+    const out = { network: f.network, input: loaded.net.input, ...o, ...e, gpu: fit, unparsed: loaded.unparsed };
+    return { code: 0, stdout: `${JSON.stringify(out, null, 2)}\n`, stderr: '' };
+  }
+  return { code: 0, stdout: table(f.network, loaded, e, o, fit), stderr: '' };
+}
+
+const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+const mib = (b: number) => (b === 0 ? '-' : `${(b / 2 ** 20).toFixed(1)} MiB`);
+
+function table(name: string, l: Loaded, e: NetworkEstimate, o: NetworkOptions, fit?: GpuFit & { maxBatch: number }): string {
+  const rows = e.layers.map((r) => [`${'  '.repeat(Math.max(0, r.depth))}${r.path}`, r.kind, r.outShape.join('x'),
+    r.params ? r.params.toLocaleString('en-US') : '-', mib(r.outputBytes), mib(r.savedBytes)]);
+  const head = ['layer', 'kind', 'output', 'params', 'output', o.mode === 'training' ? 'saved' : 'saved (train)'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i >= 3 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');
+  const lines = [
+    `${name}: input ${l.net.input.join('x')}, batch ${o.batch}, ${o.mode}, ${o.precision}${o.mode === 'training' ? `, ${o.optimizer}, grad-ckpt ${o.gradCkpt}` : ''}`,
+    `params ${e.params.total.toLocaleString('en-US')}, forward ${(e.flops / 1e9).toFixed(2)} GFLOPs`, '',
+    fmt(head), ...rows.map(fmt), '',
+    ...e.terms.map((t) => `${t.id.padEnd(18)} ${gib(t.bytes).padStart(12)}  ${t.derivation.formula}`), '',
+    `allocated ${gib(e.allocatedBytes)}  reserved ${gib(e.reservedBytes)}  device ${gib(e.deviceBytes)}`,
+  ];
+  if (fit) lines.push(`${fit.id}: ${gib(fit.capacityBytes)} — ${fit.fits ? 'fits' : 'does not fit'} (headroom ${gib(fit.headroomBytes)}), largest batch ${fit.maxBatch}`);
+  for (const n of e.notes) lines.push(`note: ${n.text}`);
+  for (const u of l.unparsed) lines.push(`skipped line ${u.line}: ${u.text.trim()}`);
+  return `${lines.join('\n')}\n`;
+}
