@@ -90,7 +90,15 @@ function unknownKey(key: string): FieldError {
  * 'unknown-preset' with the closest preset ids; impossible combinations 'incompatible' naming
  * both keys. Every rejected value falls back to DEFAULT_SCENARIO's.
  */
-export function parseScenario(record: Record<string, string>): ParsedScenario {
+export interface ParseOptions {
+  /**
+   * The architecture of `model=custom` when it comes whole from a config.json (CLI `--model
+   * file.json`, page upload): architecture keys then override it and none is required.
+   */
+  customArch?: ModelArch;
+}
+
+export function parseScenario(record: Record<string, string>, options: ParseOptions = {}): ParsedScenario {
   const s: Scenario = { ...DEFAULT_SCENARIO, loraTargets: [...DEFAULT_SCENARIO.loraTargets] };
   const errors: FieldError[] = [];
   const warnings: FieldError[] = [];
@@ -110,13 +118,15 @@ export function parseScenario(record: Record<string, string>): ParsedScenario {
     (s as unknown as Record<string, unknown>)[f.prop] = r.value;
     given.add(key);
   }
-  resolveModel(s, given, archRaw, errors, warnings);
+  resolveModel(s, given, archRaw, errors, warnings, options.customArch ?? null);
   applyRules(s, given, errors, warnings);
   return { scenario: s, errors, warnings };
 }
 
 /** Decide between preset, custom and quick (bare count) models, then apply architecture keys. */
-function resolveModel(s: Scenario, given: Set<string>, archRaw: Record<string, string>, errors: FieldError[], warnings: FieldError[]): void {
+function resolveModel(
+  s: Scenario, given: Set<string>, archRaw: Record<string, string>, errors: FieldError[], warnings: FieldError[], customArch: ModelArch | null,
+): void {
   if (given.has('params') && !given.has('model')) s.model = '';
   if (s.model !== '' && given.has('params')) {
     errors.push({ key: 'params', code: 'incompatible', message: `params gives a bare count; it cannot be combined with model=${s.model}`, params: { with: 'model' } });
@@ -131,6 +141,10 @@ function resolveModel(s: Scenario, given: Set<string>, archRaw: Record<string, s
     for (const k of archKeys) {
       warnings.push({ key: k, code: 'unused-key', message: `${k} is ignored for a bare parameter count`, params: { with: 'params' } });
     }
+    return;
+  }
+  if (s.model === 'custom' && customArch) {
+    s.arch = { ...customArch, ...parseArch(archRaw, customArch, errors) };
     return;
   }
   const base: ModelArch | null = s.model === 'custom' ? null : findPreset(s.model)?.arch ?? null;

@@ -127,3 +127,13 @@ describe('parseScenario: models', () => {
     expect(r.scenario.arch?.moe).toEqual({ experts: 8, expertsPerToken: 2, expertFfn: 11008, sharedExperts: 0, sharedFfn: 0, denseLayers: 0, layerFreq: 1 });
   });
 });
+
+describe('parseScenario: a whole architecture from a config file', () => {
+  test('customArch is the model; keys override it and nothing is required', async () => {
+    const { findPreset } = await import('../../../src/core/model/presets');
+    const llama2 = findPreset('meta-llama/Llama-2-7b-hf')!.arch;
+    const r = parseScenario({ model: 'custom', layers: '16' }, { customArch: llama2 });
+    expect(r.errors).toEqual([]);
+    expect(r.scenario.arch).toEqual({ ...llama2, layers: 16 });
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Command-line flags -> the scenario record (external key names, as in the URL).
+ * Grammar: `--key value` or `--key=value` for every schema key (src/core/scenario), bare boolean
+ * architecture flags (`--tied`), meta flags `--json` and `--help`, or one share URL / query string
+ * as the only argument. Pure: no I/O, never throws.
+ */
+import { ARCH_FIELDS, ALL_KEYS, closest } from '../core/scenario';
+
+export interface CliArgs {
+  /** scenario keys and raw values, as parseScenario reads them */
+  record: Record<string, string>;
+  json: boolean;
+  help: boolean;
+  /** a share link or its query string, given as the only argument */
+  url: string | null;
+}
+
+export type ArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
+
+const KEYS = new Set(ALL_KEYS);
+const BOOL_KEYS = new Set(ARCH_FIELDS.filter((f) => f.kind.type === 'bool').map((f) => f.name));
+const META = new Set(['json', 'help']);
+/** Longest argument we read (a share URL can be long; anything beyond is abuse). */
+const MAX_ARG = 64 * 1024;
+
+const looksLikeUrl = (a: string) => /^https?:\/\//i.test(a) || a.startsWith('?') || /^[\w.-]+=/.test(a);
+
+function unknownFlag(name: string): string {
+  const near = closest(name, [...ALL_KEYS, ...META], 1);
+  return `unknown flag --${name.slice(0, 40)}${near.length ? ` (did you mean --${near[0]}?)` : ''}; see --help`;
+}
+
+/** Parse argv (without the node/script prefix). */
+export function parseArgs(argv: readonly string[]): ArgsResult {
+  const args: CliArgs = { record: Object.create(null), json: false, help: false, url: null };
+  const fail = (error: string): ArgsResult => ({ ok: false, error });
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = String(argv[i]);
+    if (a.length > MAX_ARG) return fail(`argument ${i + 1} is longer than ${MAX_ARG} characters`);
+    if (a === '-h') { args.help = true; continue; }
+    if (!a.startsWith('--') || a === '--') {
+      if (a !== '--') positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = (eq >= 0 ? a.slice(2, eq) : a.slice(2)).toLowerCase();
+    if (META.has(name)) {
+      if (eq >= 0) return fail(`--${name} takes no value`);
+      if (name === 'json') args.json = true;
+      else args.help = true;
+      continue;
+    }
+    if (!KEYS.has(name)) return fail(unknownFlag(name));
+    if (Object.hasOwn(args.record, name)) return fail(`--${name} is given twice`);
+    let value: string | undefined;
+    if (eq >= 0) value = a.slice(eq + 1);
+    else if (BOOL_KEYS.has(name) && (i + 1 >= argv.length || String(argv[i + 1]).startsWith('--'))) value = 'true';
+    else if (i + 1 < argv.length && !String(argv[i + 1]).startsWith('--')) value = String(argv[++i]);
+    if (value === undefined) return fail(`--${name} needs a value`);
+    args.record[name] = value;
+  }
+  if (positional.length > 0) {
+    if (positional.length === 1 && Object.keys(args.record).length === 0 && looksLikeUrl(positional[0])) {
+      args.url = positional[0];
+    } else {
+      const extra = positional[positional.length > 1 && looksLikeUrl(positional[0]) ? 1 : 0];
+      return fail(`unexpected argument '${extra.slice(0, 60)}' (a share URL must be the only argument besides --json)`);
+    }
+  }
+  return { ok: true, args };
+}

@@ -1,0 +1,84 @@
+/**
+ * Output of `npm run estimate`: a readable breakdown (bytes in GiB = 2^30 B and GB = 10^9 B,
+ * since vendors sell GB and nvidia-smi / PyTorch print MiB/GiB) or one JSON object.
+ */
+import { ARCH_FIELDS, SCENARIO_FIELDS } from '../core/scenario';
+import type { Estimate, GpuFit, Scenario } from '../core/types';
+
+const GIB = 2 ** 30;
+const gib = (b: number) => (b / GIB).toFixed(2);
+const gb = (b: number) => (b / 1e9).toFixed(2);
+const both = (b: number) => `${gib(b)} GiB (${gb(b)} GB)`;
+const count = (n: number) => `${(n / 1e9).toFixed(2)} B (${Math.round(n).toLocaleString('en-US')})`;
+
+/** The JSON object: params, terms, the three totals and, with --gpu, the fit. */
+export function renderJson(est: Estimate, gpu: GpuFit | undefined): string {
+  const out: Record<string, unknown> = {
+    params: est.params,
+    terms: est.terms.map((t) => ({ id: t.id, bytes: t.bytes, level: t.level, derivation: t.derivation })),
+    allocatedBytes: est.allocatedBytes,
+    reservedBytes: est.reservedBytes,
+    deviceBytes: est.deviceBytes,
+  };
+  if (gpu) out.gpu = gpu;
+  if (est.engine) out.engine = est.engine;
+  out.notes = est.notes.map((n) => n.text);
+  return JSON.stringify(out, null, 2) + '\n';
+}
+
+function describe(s: Scenario): string[] {
+  const model = s.model === '' ? `${(s.params ?? 0).toLocaleString('en-US')} parameters (shape guessed)` : s.model;
+  const lines = [`Model:    ${model}`];
+  if (s.mode === 'inference') {
+    lines.push(`Scenario: inference on ${s.engine}, weights ${s.weights}, KV ${s.kv}, batch ${s.batch}, prompt ${s.prompt} + gen ${s.gen} tokens`);
+  } else {
+    const lora = s.method === 'lora' || s.method === 'qlora' ? ` r=${s.loraRank} on ${s.loraTargets.join(',')}` : '';
+    lines.push(`Scenario: training (${s.method}${lora}), weights ${s.weights}, ${s.precision}, ${s.optimizer}, batch ${s.batch} × ${s.seq} tokens, checkpointing ${s.gradCkpt}`);
+  }
+  if (s.gpus > 1) lines.push(`Parallel: ${s.gpus} GPUs, tp ${s.tp}, pp ${s.pp}, ZeRO ${s.zero}, offload ${s.offload} (figures per GPU)`);
+  return lines;
+}
+
+/** Human-readable breakdown: one row per term, then the allocated / reserved / device totals. */
+export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, gpuName?: string): string {
+  const lines = describe(s);
+  const p = est.params;
+  lines.push(`Params:   total ${count(p.total)} · trainable ${count(p.trainable)} · active ${count(p.active)}`, '');
+  const rows = est.terms.map((t) => [t.id, t.level, gib(t.bytes), gb(t.bytes), t.derivation.confidence]);
+  const head = ['term', 'level', 'GiB', 'GB', 'confidence'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 3 ? c.padStart(width[i]) : c.padEnd(width[i]))).join('  ').trimEnd();
+  lines.push(fmt(head), ...rows.map(fmt), '');
+  lines.push(`Allocated (torch max_memory_allocated): ${both(est.allocatedBytes)}`);
+  lines.push(`Reserved  (torch max_memory_reserved):  ${both(est.reservedBytes)}`);
+  lines.push(`Device    (nvidia-smi, per GPU):        ${both(est.deviceBytes)}`);
+  if (est.engine?.kvTokens !== undefined) lines.push(`KV pool:  ${est.engine.kvTokens.toLocaleString('en-US')} tokens`);
+  if (est.engine?.gpuLayers !== undefined) lines.push(`GPU layers: ${est.engine.gpuLayers}`);
+  if (gpu) {
+    const verdict = gpu.fits ? `fits, ${both(gpu.headroomBytes)} free` : `does NOT fit, short by ${both(-gpu.headroomBytes)}`;
+    lines.push(`GPU:      ${gpuName ?? gpu.id} (${both(gpu.capacityBytes)}): ${verdict}`);
+  }
+  for (const n of est.notes) lines.push(`Note:     ${n.text}`);
+  return lines.join('\n') + '\n';
+}
+
+/** --help text, generated from the schema so it lists every key. */
+export function usage(): string {
+  const key = (name: string, help: string) => `  --${name.padEnd(16)} ${help}`;
+  return [
+    'Usage: npm run --silent estimate -- [--key value ...] [--json]',
+    '       npm run --silent estimate -- "<share URL or its query string>"',
+    '       npm run --silent estimate -- --network ...   (layer-stack estimate)',
+    '',
+    'Scenario keys (same names as the share URL):',
+    ...SCENARIO_FIELDS.map((f) => key(f.name, f.help)),
+    '',
+    'Architecture keys (model=custom, or overrides on a preset):',
+    ...ARCH_FIELDS.map((f) => key(f.name, f.help)),
+    '',
+    '  --model path/to/config.json   load a Hugging Face config.json',
+    '  --json                        print one JSON object',
+    '  --help                        this text',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,104 @@
+/**
+ * `npm run --silent estimate -- --model meta-llama/Llama-2-7b-hf --weights nf4 --gpu rtx-4090`
+ *
+ * Flags are the scenario keys of the share URL (src/core/scenario, docs/url-schema.md);
+ * `--model path/to/config.json` loads a Hugging Face config; a share URL (or its query string)
+ * may be the only argument; `--json` prints one machine-readable object; `--network …` estimates a
+ * layer stack (src/cli/network.ts). Exit codes: 0 ok, 2 bad flag / value / combination.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { estimate } from '../core/estimate';
+import { resolveGpu } from '../core/gpus';
+import { parseHfConfig } from '../core/model/config';
+import { parseScenario, type ParsedScenario } from '../core/scenario';
+import type { FieldError, GpuFit, ModelArch } from '../core/types';
+import { decodeUrl } from '../state/url-codec';
+import { parseArgs } from './args';
+import { renderJson, renderText, usage } from './estimate-render';
+import { runNetwork, type CliResult } from './network';
+
+export type { CliResult };
+
+const usageError = (message: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${message}\n` });
+
+function firstError(errors: readonly FieldError[]): CliResult {
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return usageError(`${errors[0].message}${more}`);
+}
+
+/** A --model value naming a file rather than a preset: ends in .json or is an existing file. */
+function isConfigPath(model: string): boolean {
+  if (/\.json$/i.test(model)) return true;
+  try {
+    return statSync(model).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function loadConfig(path: string): { ok: true; arch: ModelArch } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return { ok: false, error: `cannot read config ${path}: ${(e as Error).message.split('\n')[0]}` };
+  }
+  const r = parseHfConfig(json);
+  return r.ok ? { ok: true, arch: r.value } : { ok: false, error: `config ${path}: ${r.errors[0].message}` };
+}
+
+/** The scenario from a share URL or from flags (with an optional config file). */
+function readScenario(record: Record<string, string>, url: string | null): ParsedScenario | CliResult {
+  if (url !== null) {
+    const d = decodeUrl(url);
+    return { scenario: d.scenario, errors: d.errors, warnings: d.warnings };
+  }
+  const model = record.model;
+  if (model !== undefined && isConfigPath(model)) {
+    const cfg = loadConfig(model);
+    if (!cfg.ok) return usageError(cfg.error);
+    return parseScenario({ ...record, model: 'custom' }, { customArch: cfg.arch });
+  }
+  return parseScenario(record);
+}
+
+/** Run the CLI on argv (without node and script); returns exit code and output, never throws. */
+export async function main(argv: readonly string[]): Promise<CliResult> {
+  if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
+  const parsed = parseArgs(argv);
+  if (!parsed.ok) return usageError(parsed.error);
+  const { record, json, help, url } = parsed.args;
+  if (help) return { code: 0, stdout: usage(), stderr: '' };
+  const read = readScenario(record, url);
+  if ('code' in read) return read;
+  if (read.errors.length > 0) return firstError(read.errors);
+  const s = read.scenario;
+  const result = estimate(s);
+  if (!result.ok) return firstError(result.errors);
+  const est = result.value;
+  const device = s.gpu ? resolveGpu(s.gpu) : undefined;
+  const gpu: GpuFit | undefined = device && {
+    id: device.id === 'custom' ? s.gpu : device.id,
+    capacityBytes: device.capacityBytes,
+    fits: est.deviceBytes <= device.capacityBytes,
+    headroomBytes: device.capacityBytes - est.deviceBytes,
+  };
+  const stderr = read.warnings.map((w) => `warning: ${w.message}\n`).join('');
+  const stdout = json ? renderJson(est, gpu) : renderText(s, est, gpu, device?.name);
+  return { code: 0, stdout, stderr };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (r) => {
+      process.stdout.write(r.stdout);
+      process.stderr.write(r.stderr);
+      process.exitCode = r.code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`internal error: ${(e as Error)?.message ?? String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
