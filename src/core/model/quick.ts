@@ -81,12 +81,13 @@ function template(h: number, L: number, a: number, gqa: boolean): ModelArch {
 
 /**
  * A Llama-style shape for a bare count: the published shape nearest in log-size gives h and
- * heads, then L is re-solved so the count lands on the target (within ~half a layer: a few %
- * from ~100M up; below that the embedding alone is larger and the guess overshoots).
+ * heads (above 405B the width grows at 126 layers), then L is re-solved so the count lands on
+ * the target (within ~half a layer: a few % from ~100M up; below that the embedding alone is
+ * larger and the guess overshoots).
  * The result is a guess: show SHAPE_GUESS_NOTE with it.
  */
 export function guessArch(params: number): ModelArch {
-  const p = Number.isFinite(params) && params > 0 ? params : 1;
+  const p = Number.isFinite(params) && params > 0 ? Math.min(params, MAX_QUICK_PARAMS) : 1;
   const gqa = p > GQA_FROM;
   let best = SHAPES[0];
   let bestDist = Infinity;
@@ -94,11 +95,19 @@ export function guessArch(params: number): ModelArch {
     const dist = Math.abs(Math.log(countParams(template(s.h, s.L, s.a, gqa)).total / p));
     if (dist < bestDist) [best, bestDist] = [s, dist];
   }
-  const one = template(best.h, 1, best.a, gqa);
+  let { h, a } = best;
+  const last = SHAPES[SHAPES.length - 1];
+  if (best === last) {
+    // Beyond the largest published shape, widen at its depth rather than stack layers:
+    // a Llama block holds ≈ 10·h² parameters (2h² attention with GQA + 8h² SwiGLU MLP), head_dim 128.
+    h = Math.max(last.h, 1024 * Math.ceil(Math.sqrt(p / (10 * last.L)) / 1024));
+    a = h / 128;
+  }
+  const one = template(h, 1, a, gqa);
   const perLayer = countParams(one).perLayer;
   const outside = countParams(one).total - perLayer;
-  const L = Math.min(10_000, Math.max(1, Math.round((p - outside) / perLayer)));
-  return template(best.h, L, best.a, gqa);
+  const L = Math.max(1, Math.round((p - outside) / perLayer));
+  return template(h, L, a, gqa);
 }
 
 /** Note to show whenever guessArch's shape is used. */

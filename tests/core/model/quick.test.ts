@@ -32,7 +32,7 @@ describe('parseQuickCount', () => {
 
 describe('guessArch', () => {
   // Requested count vs countParams of the guessed shape: L is re-solved, so the error is about half a layer.
-  test.each([1.24e8, 3.5e8, 1e9, 2e9, 7e9, 13e9, 34e9, 70e9, 180e9, 405e9, 1e12])('%d lands within 3%%', (p) => {
+  test.each([1.24e8, 3.5e8, 1e9, 2e9, 7e9, 13e9, 34e9, 70e9, 180e9, 405e9, 1e12, 1e13, 1e15])('%d lands within 3%%', (p) => {
     const total = countParams(guessArch(p)).total;
     expect(Math.abs(total / p - 1)).toBeLessThan(0.03);
   });
