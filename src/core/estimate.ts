@@ -110,6 +110,22 @@ function weightGroups(ctx: Ctx, weightsOnGpu: number): TensorGroup[] {
   return groups;
 }
 
+/**
+ * One-entry memo of the model resolution and weight pricing: sweeps and solvers call estimate()
+ * thousands of times with the same model, so only the first call pays for counting. The key
+ * holds every input of resolveModel/weightParts (the arch override by reference: scenarios are
+ * treated as immutable values).
+ */
+let memo: { model: string; params: number | null; arch: Scenario['arch']; weights: Scenario['weights']; tp: number; pp: number; value: Result<ResolvedModel & { weights: WeightParts }> } | null = null;
+
+function resolveCached(s: Scenario): Result<ResolvedModel & { weights: WeightParts }> {
+  if (memo && memo.model === s.model && memo.params === s.params && memo.arch === s.arch && memo.weights === s.weights && memo.tp === s.tp && memo.pp === s.pp) return memo.value;
+  const r = resolveModel(s);
+  const value: Result<ResolvedModel & { weights: WeightParts }> = r.ok ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s) } } : r;
+  memo = { model: s.model, params: s.params, arch: s.arch, weights: s.weights, tp: s.tp, pp: s.pp, value };
+  return value;
+}
+
 function build(ctx: Ctx): Built {
   if (ctx.s.mode === 'training') return buildTraining(ctx);
   if (ctx.s.engine === 'vllm') return buildVllm(ctx);
@@ -123,13 +139,13 @@ export function estimate(s: Scenario): Result<Estimate> {
   if (rangeErrors.length > 0) return { ok: false, errors: rangeErrors };
   const comboErrors = checkCombinations(s);
   if (comboErrors.length > 0) return { ok: false, errors: comboErrors };
-  const resolved = resolveModel(s);
+  const resolved = resolveCached(s);
   if (!resolved.ok) return resolved;
-  const { arch, params, guessed, notes } = resolved.value;
+  const { arch, params, guessed, notes, weights } = resolved.value;
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
   const ctx: Ctx = {
     s, arch, params, guessed,
-    weights: weightParts(arch, params, s),
+    weights,
     kvElementBytes: kvBytesPerElement(s.kv),
     capacityBytes: gpu ? gpu.capacityBytes : null,
   };

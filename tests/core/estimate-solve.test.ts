@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../../src/core/estimate';
+import { maxBatch, maxContext, minGpus, sweep } from '../../src/core/solve';
+import { defaultScenario } from '../../src/core/scenario/schema';
+import type { Scenario } from '../../src/core/types';
+
+const GiB = 2 ** 30;
+const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
+const base: Scenario = { ...defaultScenario(), model: LLAMA2, weights: 'bf16', kv: 'fp16', prompt: 2048, gen: 256, attn: 'flash' };
+const device = (s: Scenario) => {
+  const r = estimate(s);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value.deviceBytes;
+};
+const ok = <T>(r: { ok: true; value: T } | { ok: false }) => {
+  if (!r.ok) throw new Error('solver failed');
+  return r.value;
+};
+
+describe('maxBatch / maxContext', () => {
+  it('Llama-2-7b bf16 on 24 GiB: the boundary batch fits and the next does not', () => {
+    const b = ok(maxBatch(base, 24 * GiB));
+    expect(device({ ...base, batch: b })).toBeLessThanOrEqual(24 * GiB);
+    expect(device({ ...base, batch: b + 1 })).toBeGreaterThan(24 * GiB);
+    // first principles: (24 GiB − 2·P − context) / (0.5 MiB × 2304 tokens) bounds it from above
+    const upper = (24 * GiB - 2 * 6_738_415_616 - 500 * 2 ** 20) / (0.5 * 2 ** 20 * 2304);
+    expect(b).toBeLessThanOrEqual(Math.floor(upper));
+    expect(b).toBeGreaterThanOrEqual(Math.floor(upper) - 2);
+  });
+  it('returns 0 when the weights alone exceed the capacity', () => {
+    expect(ok(maxBatch(base, 8 * GiB))).toBe(0);
+  });
+  it('maxContext varies the prompt at inference and seq in training', () => {
+    const p = ok(maxContext(base, 16 * GiB));
+    expect(device({ ...base, prompt: p })).toBeLessThanOrEqual(16 * GiB);
+    expect(device({ ...base, prompt: p + 1 })).toBeGreaterThan(16 * GiB);
+    const train: Scenario = { ...base, mode: 'training', method: 'qlora', weights: 'nf4', gradCkpt: 'full' };
+    const s = ok(maxContext(train, 24 * GiB));
+    expect(device({ ...train, seq: s })).toBeLessThanOrEqual(24 * GiB);
+    expect(device({ ...train, seq: s + 1 })).toBeGreaterThan(24 * GiB);
+  });
+  it('vLLM: max batch is the KV pool in whole contexts', () => {
+    const v: Scenario = { ...base, engine: 'vllm', kv: 'bf16' };
+    const b = ok(maxBatch(v, 80 * GiB));
+    const r = estimate({ ...v, gpu: '80GiB' });
+    expect(r.ok && Math.floor((r.value.engine?.kvTokens ?? 0) / 2304)).toBe(b);
+  });
+  it('rejects a capacity that is not finite', () => {
+    expect(maxBatch(base, Number.NaN).ok).toBe(false);
+  });
+});
+
+describe('minGpus', () => {
+  it('ZeRO-3 full fine-tune of Llama-2-7b on 80 GiB GPUs: the plan fits and one rank fewer does not', () => {
+    const t: Scenario = { ...base, mode: 'training', precision: 'amp-bf16', zero: 3, seq: 2048, gradCkpt: 'full' };
+    const plan = ok(minGpus(t, 80 * GiB));
+    expect(plan).not.toBeNull();
+    const n = plan!.gpus;
+    expect(device({ ...t, gpus: n })).toBeLessThanOrEqual(80 * GiB);
+    expect(device({ ...t, gpus: n - 1 })).toBeGreaterThan(80 * GiB);
+    // 16 B/param of states alone need more than one 80 GiB GPU
+    expect(n).toBeGreaterThan(1);
+  });
+  it('inference splits layers (pp) until the weights fit', () => {
+    const plan = ok(minGpus({ ...base, model: 'meta-llama/Llama-2-7b-hf' }, 10 * GiB));
+    expect(plan?.pp).toBe(2);
+  });
+});
+
+describe('sweep', () => {
+  it('returns one estimate per value, non-decreasing in batch', () => {
+    const pts = sweep(base, 'batch', [1, 2, 4, 8]);
+    expect(pts.map((p) => p.x)).toEqual([1, 2, 4, 8]);
+    const totals = pts.map((p) => (p.result.ok ? p.result.value.deviceBytes : NaN));
+    for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeGreaterThan(totals[i - 1]);
+  });
+});
