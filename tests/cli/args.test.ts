@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { parseArgs } from '../../src/cli/args';
+import { main } from '../../src/cli/estimate';
+import { ALL_KEYS } from '../../src/core/scenario';
+
+describe('parseArgs', () => {
+  test('--key value and --key=value; bare boolean architecture flags', () => {
+    const r = parseArgs(['--batch', '4', '--weights=nf4', '--model', 'custom', '--tied', '--hidden', '64', '--json']);
+    expect(r).toEqual({ ok: true, args: { record: { batch: '4', weights: 'nf4', model: 'custom', tied: 'true', hidden: '64' }, json: true, help: false, url: null } });
+  });
+
+  test('one URL-looking positional is a share link', () => {
+    const r = parseArgs(['?v=1&batch=2', '--json']);
+    expect(r.ok && r.args.url).toBe('?v=1&batch=2');
+    expect(parseArgs(['?v=1', '--batch', '2']).ok).toBe(false);
+  });
+});
+
+describe('CLI properties (fast-check)', () => {
+  const token = fc.oneof(
+    fc.constantFrom(...ALL_KEYS.map((k) => `--${k}`), '--json', '--help', '--', '-h', '--x', '--batch=2', '--gpu=24GiB'),
+    fc.constantFrom('7b', '1', '0', '-1', 'all', 'nf4', 'training', 'qlora', 'llama.cpp', 'true', 'custom', '1e400', 'NaN', 'v=1&batch=2'),
+    fc.string({ maxLength: 10 }),
+  );
+  test('random argv: never throws, exit 0 with output or exit 2 with exactly one error line', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(token, { maxLength: 8 }), async (argv) => {
+        expect(() => parseArgs(argv)).not.toThrow();
+        const r = await main(argv);
+        expect([0, 2]).toContain(r.code);
+        if (r.code === 2) expect(r.stderr.trimEnd().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+        else expect(r.stdout.length).toBeGreaterThan(0);
+        expect(r.stdout).not.toMatch(/NaN|Infinity/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/estimate';
+import { ALL_KEYS } from '../../src/core/scenario';
+
+const GIB = 2 ** 30;
+const json = async (argv: string[]) => {
+  const r = await main(argv);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+};
+const termBytes = (out: { terms: { id: string; bytes: number }[] }, id: string) => out.terms.find((t) => t.id === id)!.bytes;
+
+// Llama-2-7b: 6,738,415,616 parameters (Meta model card / HF safetensors index; reference models.json).
+const LLAMA2 = ['--model', 'meta-llama/Llama-2-7b-hf'];
+const LLAMA2_PARAMS = 6_738_415_616;
+
+describe('estimate CLI values', () => {
+  test('quick 7b fp32: weights = 7e9 · 4 B = 26.08 GiB', async () => {
+    const out = await json(['--params', '7b', '--weights', 'fp32', '--json']);
+    expect(termBytes(out, 'weights')).toBe(28e9);
+    expect((termBytes(out, 'weights') / GIB).toFixed(2)).toBe('26.08');
+    expect(out.params.total).toBe(7e9);
+  });
+
+  test('Llama-2-7b nf4: published count; weights from QLoRA double-quant bits (formulas.md §2)', async () => {
+    const out = await json([...LLAMA2, '--mode', 'inference', '--weights', 'nf4', '--batch', '1', '--prompt', '2048', '--gen', '256', '--json']);
+    expect(out.params).toEqual({ total: LLAMA2_PARAMS, trainable: 0, active: LLAMA2_PARAMS });
+    // block Linears 32·(4·4096² + 3·4096·11008) at 4 + 0.127 bits; embedding + head 2·32000·4096 and norms 65·4096 stay bf16
+    const linear = 32 * (4 * 4096 ** 2 + 3 * 4096 * 11008);
+    const expected = (linear * 4.127) / 8 + (2 * 32000 * 4096 + 65 * 4096) * 2;
+    expect(termBytes(out, 'weights') / expected).toBeCloseTo(1, 2);
+    // KV cache 2 · L · g · d · (prompt + gen) · b · 2 B (formulas.md §3)
+    expect(termBytes(out, 'kv-cache')).toBe(2 * 32 * 32 * 128 * (2048 + 256) * 1 * 2);
+    expect(out.allocatedBytes).toBeLessThanOrEqual(out.reservedBytes);
+    expect(out.reservedBytes).toBeLessThanOrEqual(out.deviceBytes);
+  });
+
+  test('--gpu adds the fit against the nvidia-smi total (RTX 4090: 24564 MiB, RLinf #255)', async () => {
+    const out = await json([...LLAMA2, '--weights', 'nf4', '--gpu', 'rtx-4090', '--json']);
+    expect(out.gpu.id).toBe('rtx-4090');
+    expect(out.gpu.capacityBytes).toBe(24564 * 2 ** 20);
+    expect(out.gpu.headroomBytes).toBe(out.gpu.capacityBytes - out.deviceBytes);
+    expect(out.gpu.fits).toBe(true);
+    const big = await json(['--model', 'meta-llama/Llama-2-70b-hf', '--gpu', 'rtx-4090', '--json']);
+    expect(big.gpu.fits).toBe(false); // 69B params · 2 B > 24 GiB
+  });
+
+  test('readable output names the terms and the three totals in GiB and GB', async () => {
+    const r = await main([...LLAMA2, '--weights', 'nf4', '--gpu', '24GiB']);
+    expect(r.code).toBe(0);
+    for (const s of ['weights', 'kv-cache', 'Allocated', 'Reserved', 'Device', 'GiB', 'GB', '6,738,415,616', 'fits']) expect(r.stdout).toContain(s);
+  });
+
+  test('a config.json file gives the same count as the preset', async () => {
+    const models = JSON.parse(readFileSync('/work/shared/reference/models.json', 'utf8')) as { id: string; config: unknown }[];
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const path = join(dir, 'config.json');
+    writeFileSync(path, JSON.stringify(models.find((m) => m.id === 'meta-llama/Llama-2-7b-hf')!.config));
+    const out = await json(['--model', path, '--json']);
+    expect(out.params.total).toBe(LLAMA2_PARAMS);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{ not json');
+    const r = await main(['--model', broken]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: cannot read config .*broken\.json/);
+  });
+
+  test('a share URL or its query string as the only argument equals the flags', async () => {
+    const flags = await json([...LLAMA2, '--weights', 'nf4', '--batch', '4', '--json']);
+    const url = await json(['https://example.org/?v=1&model=meta-llama/Llama-2-7b-hf&weights=nf4&batch=4', '--json']);
+    const query = await json(['v=1&model=meta-llama/Llama-2-7b-hf&weights=nf4&batch=4', '--json']);
+    expect(url).toEqual(flags);
+    expect(query).toEqual(flags);
+  });
+
+  test('--network dispatches to the layer-stack estimate (ResNet-50: 25,557,032 params, torchvision)', async () => {
+    const r = await main(['--network', 'resnet-50', '--batch', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('25,557,032');
+  });
+
+  test('--help lists every schema key', async () => {
+    const r = await main(['--help']);
+    expect(r.code).toBe(0);
+    for (const k of ALL_KEYS) expect(r.stdout).toContain(`--${k} `);
+  });
+});
+
+describe('estimate CLI errors: exit 2, one line on stderr', () => {
+  test.each([
+    [['--bach', '4'], /unknown flag --bach \(did you mean --batch\?\)/],
+    [['--weights', 'int3'], /weights: 'int3' is not valid; expected one of fp32/],
+    [['--batch', '0'], /batch: 0 is out of range \[1, 65536\]/],
+    [['--batch'], /--batch needs a value/],
+    [['--batch', '2', '--batch', '3'], /--batch is given twice/],
+    [['--model', 'meta-llama/Llama-2-7b'], /unknown preset .* did you mean meta-llama\/Llama-2-7b-hf/],
+    [['--mode', 'training', '--method', 'qlora', '--weights', 'gguf-q4_k_m'], /method=qlora needs weights nf4 or fp4/],
+    [['--gpus', '6', '--tp', '4'], /tp·pp = 4 must divide gpus = 6/],
+    [['--json=1'], /--json takes no value/],
+    [['stray'], /unexpected argument 'stray'/],
+  ])('%j', async (argv, message) => {
+    const r = await main(argv);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  test('warnings go to stderr without failing (Llama-2-7b context 4096)', async () => {
+    const r = await main([...LLAMA2, '--prompt', '4000', '--gen', '200']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: 4200 tokens exceed the model's context of 4096/);
+  });
+});
+
+describe('as a process', () => {
+  test('npx tsx src/cli/estimate.ts prints JSON and exits 0; a bad flag exits 2', () => {
+    const out = JSON.parse(execFileSync('npx', ['tsx', 'src/cli/estimate.ts', '--params', '7b', '--weights', 'fp32', '--json'], { encoding: 'utf8' }));
+    expect(out.terms.find((t: { id: string }) => t.id === 'weights').bytes).toBe(28e9);
+    const bad = spawnSync('npx', ['tsx', 'src/cli/estimate.ts', '--nope'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+  });
+});
