@@ -1,0 +1,86 @@
+/**
+ * Shared plumbing of the `oom` and `allocator` CLIs: flag splitting, reading a file or stdin,
+ * aligned text tables, and the process wrapper (exit codes: 0 ok, 1 simulated OOM, 2 bad input).
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Exit 2 with one line on stderr. */
+export const usageError = (message: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${message.split('\n')[0]}\n` });
+
+export type Flags = { ok: true; flags: Map<string, string | true>; positional: string[] } | { ok: false; error: string };
+
+/** Splits argv into `--flag`, `--key value` / `--key=value` and positional arguments. */
+export function splitFlags(argv: readonly string[], bools: readonly string[], values: readonly string[]): Flags {
+  const flags = new Map<string, string | true>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h') flags.set('help', true);
+    else if (a.startsWith('--') && a.length > 2) {
+      const eq = a.indexOf('=');
+      const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+      if (flags.has(name)) return { ok: false, error: `--${name} is given twice` };
+      if (bools.includes(name)) {
+        if (eq >= 0) return { ok: false, error: `--${name} takes no value` };
+        flags.set(name, true);
+      } else if (values.includes(name)) {
+        const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined) return { ok: false, error: `--${name} needs a value` };
+        flags.set(name, v);
+      } else {
+        return { ok: false, error: `unknown flag --${name.slice(0, 40)}; see --help` };
+      }
+    } else positional.push(a);
+  }
+  return { ok: true, flags, positional };
+}
+
+/** Text of `path` ('-' or null: stdin). */
+export function readInput(path: string | null, stdin: () => string): { ok: true; text: string } | { ok: false; error: string } {
+  if (path === null || path === '-') {
+    const text = stdin();
+    return text.trim() ? { ok: true, text } : { ok: false, error: 'no input: give a file or pipe text into stdin' };
+  }
+  try {
+    return { ok: true, text: readFileSync(path, 'utf8') };
+  } catch (e) {
+    return { ok: false, error: `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+}
+
+/** All of stdin, or '' when it is a terminal. */
+export function readStdinSync(): string {
+  if (process.stdin.isTTY) return '';
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Two-column text with the first column padded. */
+export function table(rows: readonly (readonly [string, string])[], indent = '  '): string {
+  const w = Math.max(0, ...rows.map((r) => r[0].length));
+  return rows.map(([k, v]) => `${indent}${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+/** Runs `main` when `moduleUrl` is the script node started; writes its output and sets the exit code. */
+export function runIfMain(moduleUrl: string, main: (argv: readonly string[], stdin: () => string) => CliResult): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  let r: CliResult;
+  try {
+    r = main(process.argv.slice(2), readStdinSync);
+  } catch (e) {
+    r = { code: 2, stdout: '', stderr: `error: ${(e as Error).message.split('\n')[0]}\n` };
+  }
+  process.stdout.write(r.stdout);
+  process.stderr.write(r.stderr);
+  process.exitCode = r.code;
+}

@@ -1,0 +1,123 @@
+/**
+ * `npm run --silent allocator -- trace.txt --conf 'max_split_size_mb:128' [--json]`
+ *
+ * Runs an allocator trace (file, `-` for stdin, or a preset name) through the caching-allocator
+ * model and prints the final memory_stats() figures, peaks, and the OOM text of every failed
+ * allocation. A memory-history JSON (docs/allocator-traces.md) is accepted in place of a trace.
+ * Exit codes: 0 ran without OOM, 1 ran and hit an OOM, 2 bad input.
+ */
+import {
+  findPreset, formatMemorySummary, humanBytes, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
+  TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
+} from '../core/allocator';
+import type { Message } from '../core/types';
+import { readInput, runIfMain, splitFlags, table, usageError, type CliResult } from './allocator-io';
+
+const USAGE = `usage: npm run --silent allocator -- TRACE [--conf CONF] [--capacity SIZE] [--overhead SIZE]
+                                    [--fraction F] [--version V] [--summary] [--json]
+TRACE is a trace file, '-' for stdin, a memory-history JSON, or a preset: ${TRACE_PRESETS.map((p) => p.id).join(', ')}.
+Trace lines: capacity 8GiB | overhead 500MiB | fraction 0.9 | conf max_split_size_mb:128 |
+             alloc NAME SIZE (4194304, 4MiB, 1024x1024 float32) | free NAME | empty_cache | # comment
+--conf overrides the trace's PYTORCH_CUDA_ALLOC_CONF; --version picks the OOM text (${OOM_VERSIONS.join(', ')});
+--summary prints torch.cuda.memory_summary(); --presets lists presets.
+Exit codes: 0 no OOM, 1 the trace ran out of memory, 2 bad input.
+`;
+
+type Loaded = { ok: true; trace: Trace; source: string; notes: Message[] } | { ok: false; error: string };
+
+function loadTrace(arg: string, stdin: () => string): Loaded {
+  const preset = findPreset(arg);
+  if (preset) {
+    const p = parseTrace(preset.text);
+    return p.ok ? { ok: true, trace: p.trace, source: `preset ${preset.id}`, notes: [] } : { ok: false, error: p.errors[0].message };
+  }
+  const input = readInput(arg, stdin);
+  if (!input.ok) return { ok: false, error: input.error };
+  if (/^\s*\{/.test(input.text)) {
+    const h = importMemoryHistory(input.text);
+    if (!h.ok) return { ok: false, error: `${arg}: ${h.error.text}` };
+    const v = h.value;
+    const note = { code: 'history-read', text: `memory history of device ${v.device}: ${v.allocs} allocs, ${v.frees} frees; the real run made ${v.realDeviceAllocs} segment allocations and ${v.realOoms} OOMs` };
+    return { ok: true, trace: v.trace, source: arg, notes: [note, ...v.notes] };
+  }
+  const p = parseTrace(input.text);
+  if (!p.ok) return { ok: false, error: `${arg === '-' ? 'stdin' : arg} ${p.errors[0].message}${p.errors.length > 1 ? ` (and ${p.errors.length - 1} more bad lines)` : ''}` };
+  return { ok: true, trace: p.trace, source: arg === '-' ? 'stdin' : arg, notes: [] };
+}
+
+function options(flags: Map<string, string | true>): { ok: true; value: SimOptions } | { ok: false; error: string } {
+  const o: SimOptions = {};
+  const str = (k: string) => (typeof flags.get(k) === 'string' ? (flags.get(k) as string) : undefined);
+  for (const k of ['capacity', 'overhead'] as const) {
+    const v = str(k);
+    if (v === undefined) continue;
+    const s = parseByteSize(v);
+    if (!s.ok) return { ok: false, error: `--${k}: ${s.message}` };
+    o[k] = s.bytes;
+  }
+  const fr = str('fraction');
+  if (fr !== undefined) {
+    const f = /^\d*\.?\d+$/.test(fr) ? Number(fr) : NaN;
+    if (!(f > 0 && f <= 1)) return { ok: false, error: `--fraction must be in (0, 1], got '${fr}'` };
+    o.fraction = f;
+  }
+  const conf = str('conf');
+  if (conf !== undefined) o.conf = conf;
+  const v = str('version');
+  if (v !== undefined) {
+    if (!OOM_VERSIONS.includes(v as OomVersion)) return { ok: false, error: `--version must be one of ${OOM_VERSIONS.join(', ')}` };
+    o.version = v as OomVersion;
+  }
+  return { ok: true, value: o };
+}
+
+const STAT_ROWS: [string, string][] = [
+  ['allocated_bytes.all.current', 'memory_allocated()'],
+  ['allocated_bytes.all.peak', 'max_memory_allocated()'],
+  ['reserved_bytes.all.current', 'memory_reserved()'],
+  ['reserved_bytes.all.peak', 'max_memory_reserved()'],
+  ['requested_bytes.all.current', 'requested (unrounded)'],
+  ['inactive_split_bytes.all.current', 'non-releasable holes'],
+];
+const COUNT_ROWS = ['segment.all.current', 'allocation.all.current', 'inactive_split.all.current', 'oversize_allocations.current', 'oversize_segments.current', 'num_alloc_retries', 'num_ooms', 'num_device_alloc', 'num_device_free'];
+
+function render(run: SimRun, source: string, notes: Message[], summary: boolean): string {
+  const s = run.final.stats;
+  const set = run.settings;
+  const out = [
+    `${source}: ${run.steps.length} events on a ${humanBytes(set.capacity)} card${set.overhead ? ` (${humanBytes(set.overhead)} outside PyTorch)` : ''}, PYTORCH_CUDA_ALLOC_CONF=${set.confText || '(default)'}`,
+    ...[...notes, ...run.notes].map((n) => `note: ${n.text}`),
+    '',
+    table([...STAT_ROWS.map(([k, label]): [string, string] => [k, `${humanBytes(s[k]).padStart(12)}  ${label}`]), ...COUNT_ROWS.map((k): [string, string] => [k, String(s[k]).padStart(12)])]),
+    '',
+    `segments: ${run.final.segments.length}, free on card: ${humanBytes(run.final.deviceFree)}`,
+  ];
+  if (summary) out.push('', formatMemorySummary(s).trimEnd());
+  for (const i of run.oomSteps) out.push('', `OOM at line ${run.steps[i].line} (alloc ${run.steps[i].name}):`, run.steps[i].oomMessage ?? '');
+  return out.join('\n') + '\n';
+}
+
+/** The CLI on argv (without node and script); never throws. */
+export function main(argv: readonly string[], stdin: () => string): CliResult {
+  const f = splitFlags(argv, ['json', 'help', 'summary', 'presets'], ['conf', 'capacity', 'overhead', 'fraction', 'version']);
+  if (!f.ok) return usageError(f.error);
+  if (f.flags.has('help')) return { code: 0, stdout: USAGE, stderr: '' };
+  if (f.flags.has('presets')) return { code: 0, stdout: TRACE_PRESETS.map((p) => `${p.id.padEnd(26)} ${p.title.text}`).join('\n') + '\n', stderr: '' };
+  if (f.positional.length !== 1) return usageError(`give one trace file, '-' or a preset name (${TRACE_PRESETS.map((p) => p.id).join(', ')})`);
+  const loaded = loadTrace(f.positional[0], stdin);
+  if (!loaded.ok) return usageError(loaded.error);
+  const o = options(f.flags);
+  if (!o.ok) return usageError(o.error);
+  const r = simulateTrace(loaded.trace, o.value);
+  if (!r.ok) return usageError(r.errors[0].message);
+  const run = r.value;
+  const code = run.oomSteps.length ? 1 : 0;
+  if (f.flags.has('json')) {
+    const ooms = run.oomSteps.map((i) => ({ step: i, line: run.steps[i].line, name: run.steps[i].name, message: run.steps[i].oomMessage }));
+    const body = { source: loaded.source, settings: run.settings, events: run.steps.length, stats: run.final.stats, segments: run.final.segments, deviceFree: run.final.deviceFree, ooms, notes: [...loaded.notes, ...run.notes] };
+    return { code, stdout: `${JSON.stringify(body, null, 2)}\n`, stderr: '' };
+  }
+  return { code, stdout: render(run, loaded.source, loaded.notes, f.flags.has('summary')), stderr: '' };
+}
+
+runIfMain(import.meta.url, main);

@@ -1,0 +1,80 @@
+/**
+ * `npm run --silent oom < train.log` or `npm run --silent oom -- train.log [--json]`
+ *
+ * Finds a PyTorch CUDA/HIP out-of-memory message in a log (or a torch.cuda.memory_summary()
+ * table) and explains it: the figures and what they mean, derived figures, diagnosis, advice.
+ * Exit codes: 0 decoded, 2 bad input (no message found, unreadable file, bad flag).
+ */
+import { decodeOom, humanBytes, OOM_EXAMPLE, parseMemorySummary, type Advice, type DecodedOom, type SummaryReading } from '../core/allocator';
+import { readInput, runIfMain, splitFlags, table, usageError, type CliResult } from './allocator-io';
+
+const USAGE = `usage: npm run --silent oom [-- FILE] [--json]
+Reads FILE (or stdin) and decodes the first PyTorch out-of-memory message in it, or a
+torch.cuda.memory_summary() table. --json prints every field, derived figure and advice code.
+Exit codes: 0 decoded, 2 no message found / bad input.
+`;
+
+function adviceText(advice: readonly Advice[]): string {
+  return advice.map((a, i) => `  ${i + 1}. ${a.text}\n     why: ${a.why}`).join('\n');
+}
+
+function renderOom(o: DecodedOom, more: number): string {
+  const head = `PyTorch out-of-memory message: ${o.version.text}${o.exception ? `, raised as ${o.exception}` : ''}${o.backend === 'hip' ? ' (ROCm/HIP)' : ''}`;
+  const out = [head, ''];
+  if (o.kind === 'driver') out.push('  CUDA error: out of memory comes from the driver (a kernel launch, cuBLAS/cuDNN handle, NCCL),', '  not from the caching allocator: the card is full, often before PyTorch allocated much.');
+  if (o.kind === 'over-1eb') out.push('  A request of 1 EiB or more: a negative or overflowed size reached the allocator (a shape bug, not a memory shortage).');
+  if (o.fields.length) {
+    const w = Math.max(...o.fields.map((f) => f.text.length));
+    out.push('Figures', table(o.fields.map((f) => [f.key, `${f.text.padEnd(w)}  ${f.meaning.text}`])), '');
+  }
+  const d = o.derived;
+  const rows: [string, string][] = [];
+  if (d.reserved !== null) rows.push(['reserved by PyTorch', humanBytes(d.reserved)]);
+  if (d.unallocated !== null) rows.push(['reserved but unallocated', humanBytes(d.unallocated)]);
+  if (d.nonPyTorch !== null) rows.push(['this process outside PyTorch', `${humanBytes(d.nonPyTorch)}${d.assumedSelfPid !== null ? ` (taking process ${d.assumedSelfPid} as this one)` : ''}`]);
+  if (d.otherProcesses !== null) rows.push(['other processes', humanBytes(d.otherProcesses)]);
+  if (d.usedOutsideAllocator !== null) rows.push(['card memory outside this reserve', humanBytes(d.usedOutsideAllocator)]);
+  if (rows.length) out.push('Derived', table(rows), '');
+  if (d.request) out.push('Requested size', `  ${d.request.message.text}`, '');
+  if (!o.complete && o.kind === 'allocator') out.push('The message looks truncated: some figures are missing, so no diagnosis.', '');
+  if (o.diagnosis) out.push(`Diagnosis: ${o.diagnosis.message.text}`, '', 'Advice', adviceText(o.diagnosis.advice), '');
+  if (more > 0) out.push(`(${more} more out-of-memory message${more > 1 ? 's' : ''} in the input; --json lists them)`);
+  return out.join('\n').trimEnd() + '\n';
+}
+
+function renderSummary(s: SummaryReading): string {
+  const f = s.figures;
+  const b = (v: number | null) => (v === null ? 'n/a' : humanBytes(v));
+  const rows: [string, string][] = [
+    ['allocated', b(f.allocated)],
+    ['reserved', b(f.reserved)],
+    ['reserved − allocated', b(f.cachedFree)],
+    ['non-releasable (holes)', b(f.nonReleasable)],
+    ['releasable by empty_cache()', b(f.releasable)],
+    ['oversize segments', f.oversizeSegments === null ? 'n/a' : String(f.oversizeSegments)],
+  ];
+  if (s.numOoms !== null) rows.push(['CUDA OOMs / cudaMalloc retries', `${s.numOoms} / ${s.numAllocRetries ?? 'n/a'}`]);
+  const out = [`torch.cuda.memory_summary() table${s.device !== null ? `, device ${s.device}` : ''}`, '', table(rows), '', `Diagnosis: ${s.diagnosis.text}`];
+  if (s.advice.length) out.push('', 'Advice', adviceText(s.advice));
+  return out.join('\n') + '\n';
+}
+
+/** The CLI on argv (without node and script); never throws. */
+export function main(argv: readonly string[], stdin: () => string): CliResult {
+  const f = splitFlags(argv, ['json', 'help'], []);
+  if (!f.ok) return usageError(f.error);
+  if (f.flags.has('help')) return { code: 0, stdout: USAGE, stderr: '' };
+  if (f.positional.length > 1) return usageError('give at most one file (or pipe the log into stdin)');
+  const input = readInput(f.positional[0] ?? null, stdin);
+  if (!input.ok) return usageError(input.error);
+  const json = f.flags.has('json');
+  const r = decodeOom(input.text);
+  if (r.found) {
+    return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'oom', ...r }, null, 2)}\n` : renderOom(r.oom, r.others.length), stderr: '' };
+  }
+  const s = parseMemorySummary(input.text);
+  if (s.ok) return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'memory_summary', ...s.value }, null, 2)}\n` : renderSummary(s.value), stderr: '' };
+  return usageError(`no PyTorch out-of-memory message found; expected a line like: ${OOM_EXAMPLE.slice(0, 110)}…`);
+}
+
+runIfMain(import.meta.url, main);

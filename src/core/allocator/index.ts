@@ -1,0 +1,20 @@
+/**
+ * Public API of the caching-allocator simulator, trace tools, OOM decoder and memory_summary reader.
+ * Behaviour specified in /work/shared/reference/allocator.md (from pytorch/pytorch
+ * c10/cuda/CUDACachingAllocator.cpp, CUDAAllocatorConfig.cpp, torch/cuda/memory.py).
+ */
+export { GiB, KiB, MiB, allocationSize, formatSize, poolFor, roundSize, type PoolKind } from './constants';
+export { defaultConfig, parseAllocConf, type AllocatorConfig } from './config';
+export { CachingAllocator, type DeviceSpec, type MallocOutcome, type OomFacts } from './allocator';
+export { toMemoryStats, type MemoryStats } from './stats';
+export { viewAllocator, type AllocatorView, type BlockState, type BlockView, type SegmentView } from './view';
+export { formatOomMessage, oomExceptionName, OOM_VERSIONS, type OomContext, type OomVersion } from './oom-message';
+export { parseTrace, traceToText, type Trace, type TraceError, type TraceEvent, type TraceParse, type TraceSettings } from './trace';
+export { humanBytes, parseByteSize, type SizeParse } from './units';
+export { findPreset, TRACE_PRESETS, type TracePreset } from './presets';
+export { importMemoryHistory, type HistoryImport, type HistoryParse } from './history-import';
+export { simulateTrace, viewAt, type ResolvedSettings, type SimOptions, type SimRun, type StepOutcome, type StepRecord } from './run';
+export { decodeOom, OOM_EXAMPLE, stripAnsi, type DecodedOom, type OomDecode, type OomField } from './oom-decoder';
+export { describeRequest, type RequestMeaning } from './request-meaning';
+export { diagnoseOom, suggestMaxSplitMb, type Advice, type Diagnosis, type DiagnosisCode, type OomFigures } from './advice';
+export { formatMemorySummary, parseMemorySummary, type SummaryCell, type SummaryParse, type SummaryReading, type SummaryRow } from './summary';
