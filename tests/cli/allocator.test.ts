@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnCli } from './cli-spawn';
+import { spawnCli } from './allocator-cli-spawn';
 import { findPreset } from '../../src/core/allocator/presets';
 
 const run = (args: string[], stdin = '') => spawnCli('src/cli/allocator.ts', args, stdin);
