@@ -38,6 +38,9 @@ const FIELDS: Record<LayerKind, Record<string, F>> = {
   sequential: { body: 'layers' },
 };
 
+/** Every layer kind a list may use. */
+export const LAYER_KINDS: readonly string[] = Object.keys(FIELDS);
+
 const REQUIRED: Partial<Record<LayerKind, string[]>> = {
   linear: ['in', 'out'], conv1d: ['in', 'out', 'kernel'], conv2d: ['in', 'out', 'kernel'],
   convtranspose2d: ['in', 'out', 'kernel'], batchnorm1d: ['features'], batchnorm2d: ['features'],
