@@ -3,7 +3,7 @@
  * estimate(): the validated scenario plus the resolved model, and what they hand back.
  */
 import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
-import type { TensorGroup } from './runtime';
+import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from './runtime';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
 export interface WeightParts {
@@ -62,4 +62,14 @@ export function term(
   const derivation: Derivation = { ...d, confidence };
   if (note) derivation.note = note;
   return { id, bytes: Math.max(0, Number.isFinite(bytes) ? bytes : 0), level, derivation };
+}
+
+/** The cuBLAS workspace PyTorch allocates through the caching allocator (runtime.ts). */
+export function workspaceTerm(ctx: Ctx): Term {
+  return term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
+    formula: '2·4 MiB + 8·16 KiB',
+    values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
+    source: 'formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
+    confidence: 'heuristic',
+  }, 'allocated', false);
 }

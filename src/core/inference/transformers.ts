@@ -6,7 +6,7 @@
  * `device_map="auto"` across GPUs is a naive pipeline split: set pp = gpus.
  */
 import type { Built, Ctx } from '../estimate-context';
-import { term } from '../estimate-context';
+import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
 import { forwardTransient } from './transient';
@@ -89,12 +89,7 @@ export function buildTransformers(ctx: Ctx): Built {
       source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
       confidence: 'derived',
     })] : []),
-    term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
-      formula: '2·4 MiB + 8·16 KiB',
-      values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
-      source: 'formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
-      confidence: 'heuristic',
-    }, 'allocated', false),
+    workspaceTerm(ctx),
   ];
   const mlpTensors = arch.gatedMlp ? 3 : 2;
   const live = [

@@ -8,7 +8,7 @@
  * in blocks of 16 tokens. It therefore always fills the requested fraction.
  */
 import type { Built, Ctx } from '../estimate-context';
-import { term } from '../estimate-context';
+import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES } from '../runtime';
 import type { Message } from '../types';
 import { kvBytesPerToken, kvCacheBytes } from './kv';
@@ -108,12 +108,7 @@ export function buildVllm(ctx: Ctx): Built {
       source: 'vllm profile_run over max_num_batched_tokens (formulas.md §3.4)',
       confidence: 'heuristic',
     }),
-    term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
-      formula: '2·4 MiB + 8·16 KiB',
-      values: {},
-      source: 'formulas.md §3.3',
-      confidence: 'heuristic',
-    }, 'allocated', false),
+    workspaceTerm(ctx),
   ];
   if (engineReserveBytes > 0) {
     terms.push(term(ctx, 'engine-reserve', engineReserveBytes, {

@@ -9,7 +9,7 @@
  * DDP / ZeRO communication buckets.
  */
 import type { Built, Ctx } from '../estimate-context';
-import { term } from '../estimate-context';
+import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import type { Message, Term } from '../types';
 import { activationBytes, logitsBytes, type ActDtypes } from './activations';
@@ -115,9 +115,7 @@ export function buildTraining(ctx: Ctx): Built {
       source: 'formulas.md §4.2 (PyTorch PR #41954; DeepSpeed config defaults; FSDP prefetch)', confidence: 'heuristic',
     }));
   }
-  terms.push(term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
-    formula: '2·4 MiB + 8·16 KiB', values: {}, source: 'formulas.md §3.3', confidence: 'heuristic',
-  }, 'allocated', false));
+  terms.push(workspaceTerm(ctx));
   if (s.optimizer.startsWith('paged')) {
     notes.push({ code: 'training.paged', text: 'Paged optimizer state lives in CUDA unified memory and may spill to host RAM under pressure.' });
   }
