@@ -145,3 +145,12 @@ describe('properties (fast-check)', () => {
     );
   });
 });
+
+describe('docs/url-schema.md', () => {
+  test('documents every schema key and every migration', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync('docs/url-schema.md', 'utf8');
+    for (const k of ALL_KEYS) expect(doc).toContain(`| \`${k}\` |`);
+    for (const m of MIGRATIONS) expect(doc).toContain(`| v${m.from} `);
+  });
+});
