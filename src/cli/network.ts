@@ -13,6 +13,7 @@ import { estimatePrepared, maxBatch, prepareNetwork, MAX_BATCH, type NetworkEsti
 import { findNetworkPreset, NETWORK_PRESETS } from '../core/layers/presets';
 import { importTorchRepr } from '../core/layers/repr-import';
 import type { Network } from '../core/layers/spec';
+import { parseLayerText } from '../core/layers/text';
 import { parseNetworkJson } from '../core/layers/validate';
 import { GRAD_CKPTS, MODES, OPTIMIZERS, PRECISIONS } from '../core/scenario/schema';
 import type { GpuFit, Message } from '../core/types';
@@ -27,7 +28,8 @@ const HELP = `usage: --network <preset|file> [--input CxHxW] [--batch N] [--mode
   [--precision ${PRECISIONS.join('|')}] [--optimizer ${OPTIMIZERS.join('|')}]
   [--grad-ckpt ${GRAD_CKPTS.join('|')}] [--gpu <catalogue id or capacity, e.g. 24GiB>] [--json]
 presets: ${NETWORK_PRESETS.map((p) => p.id).join(', ')}
-file: a JSON layer list ({"input": [...], "layers": [...]}) or PyTorch print(model) text`;
+file: a JSON layer list ({"input": [...], "layers": [...]}), PyTorch print(model) text, or the terse
+  layer text (also inline: --network "flatten; linear 784 10" --input 1x28x28)`;
 
 const fail = (msg: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${msg}\n` });
 
@@ -51,21 +53,32 @@ const ENUMS: [string, readonly string[]][] = [['mode', MODES], ['precision', PRE
 
 interface Loaded { net: Network; notes: Message[]; unparsed: Unparsed[] }
 
+/** A preset id, a file (JSON layer list, print(model) text, terse text form) or inline terse text. */
 function load(spec: string, input: number[] | undefined): Loaded | string {
   const preset = findNetworkPreset(spec);
   if (preset) { const n = preset.build(); return { net: { ...n, input: input ?? n.input }, notes: [], unparsed: [] }; }
   let text: string;
+  let label = spec;
   try { text = readFileSync(spec, 'utf8'); } catch (e) {
-    return `'${spec}' is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+    if (!/[ ;]/.test(spec.trim())) {
+      return `'${spec}' is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+    }
+    text = spec;
+    label = 'layer text';
   }
+  const first = (r: { errors: { message: string }[] }) => `${label}: ${r.errors[0].message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`;
   if (/^\s*[[{]/.test(text)) {
     const r = parseNetworkJson(text, input);
-    if (!r.ok) return `${spec}: ${r.errors[0].message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`;
+    if (!r.ok) return first(r);
     return { net: input ? { ...r.value, input } : r.value, notes: [], unparsed: [] };
   }
-  if (!input) return `--input is required for print(model) text (e.g. --input 3x224x224)`;
+  if (!input) return `--input is required for print(model) or layer text (e.g. --input 3x224x224)`;
+  if (!/^\s*[A-Za-z_][\w.]*\(/.test(text)) {
+    const r = parseLayerText(text, input);
+    return r.ok ? { net: r.value, notes: [], unparsed: [] } : first(r);
+  }
   const imp = importTorchRepr(text, input);
-  if (imp.network.layers.length === 0) return `${spec}: no PyTorch modules recognised`;
+  if (imp.network.layers.length === 0) return `${label}: no PyTorch modules recognised`;
   return { net: imp.network, notes: imp.notes, unparsed: imp.unparsed };
 }
 

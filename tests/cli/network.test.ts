@@ -62,6 +62,19 @@ describe('runNetwork --json', () => {
   });
 });
 
+describe('terse layer text, inline or in a file', () => {
+  test('inline text with --input', () => {
+    const out = json(['--network', 'flatten; linear 784 512; relu; linear 512 10', '--input', '1x28x28']);
+    expect(out.params.total).toBe(784 * 512 + 512 + 512 * 10 + 10);
+  });
+
+  test('a text file; errors carry the position', () => {
+    expect(json(['--network', file('n.txt', 'conv2d 1 4 k3; relu!; flatten; linear 2704 10'), '--input', '1x28x28']).params.total)
+      .toBe(4 * 9 + 4 + 2704 * 10 + 10);
+    expect(bad(['--network', 'linear 4 4; frob', '--input', '4'])).toMatch(/^error: layer text: position 12: unknown layer kind 'frob'/);
+  });
+});
+
 describe('runNetwork table output', () => {
   test('readable table with totals', () => {
     const r = runNetwork(['--network', 'cnn', '--batch', '64', '--mode', 'training']);
@@ -91,7 +104,7 @@ describe('bad input: exit code 2, one stderr line', () => {
   });
 
   test('print(model) text needs --input; invalid JSON names the problem', () => {
-    expect(bad(['--network', file('m.txt', 'Net(\n  (fc): Linear(in_features=4, out_features=2, bias=True)\n)')])).toMatch(/--input is required/);
+    expect(bad(['--network', file('m.txt', 'Net(\n  (fc): Linear(in_features=4, out_features=2, bias=True)\n)')])).toMatch(/--input is required for print\(model\) or layer text/);
     expect(bad(['--network', file('b.json', '{"input":[4],"layers":[{"kind":"linear","in":4}]}')])).toMatch(/layers\[0\]\.out: required for linear/);
   });
 });
