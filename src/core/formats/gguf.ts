@@ -9,7 +9,7 @@
 import type { ModelArch, ParamBreakdown } from '../types';
 import { MAX_LAYERS } from '../model/fields';
 import { blockKinds, isMoeLayer, type BlockKind } from '../model/tensors';
-import { GGML_BLOCK, blockTensorType, embeddingType, ggmlBytes, outputType, type GgmlType, type GgufMix, type MixContext } from './ggml';
+import { blockTensorType, embeddingType, ggmlBytes, outputType, type GgmlType, type GgufMix, type MixContext } from './ggml';
 
 /**
  * Average bits per weight over all parameters of Llama-3-8B for each mix (formulas.md §2.4
@@ -20,8 +20,21 @@ export const GGUF_AVG_BPW: Record<GgufMix, number> = {
   q8_0: 8.5, q6_k: 6.56, q5_k_m: 5.7, q4_k_m: 4.89, q4_k_s: 4.67, q4_0: 4.64, q3_k_m: 4.0, q2_k: 3.16,
 };
 
+/** Bytes by role (sums to the total). */
+export interface WeightParts {
+  /** token embedding (+ position / token-type tables) */
+  embedding: number;
+  /** untied LM head */
+  lmHead: number;
+  /** block Linear weights */
+  blocks: number;
+  /** norms, biases, routers, vision tower */
+  other: number;
+}
+
 export interface GgufSize {
   bytes: number;
+  parts: WeightParts;
   /** parameters stored in each ggml type */
   paramsByType: Partial<Record<GgmlType, number>>;
 }
@@ -39,35 +52,41 @@ function mixContext(arch: ModelArch, mix: GgufMix): MixContext {
   };
 }
 
-/** Per-tensor GGUF size of a known architecture (null when it has too many layers to walk). */
+/**
+ * Per-tensor GGUF size of a known architecture (null when it has too many layers to walk).
+ * `breakdown` supplies the role counts of the small tensors (countParams(arch)).
+ */
 export function ggufBytesFromArch(arch: ModelArch, breakdown: ParamBreakdown, mix: GgufMix): GgufSize | null {
   if (arch.layers > MAX_LAYERS || (arch.encoderDecoder?.decoderLayers ?? 0) > MAX_LAYERS) return null;
   const c = mixContext(arch, mix);
   const byType: Partial<Record<GgmlType, number>> = {};
-  let bytes = 0;
-  const add = (t: GgmlType, din: number, dout: number, copies = 1): void => {
+  const add = (t: GgmlType, din: number, dout: number, copies = 1): number => {
     byType[t] = (byType[t] ?? 0) + din * dout * copies;
-    bytes += ggmlBytes(t, din, dout) * copies;
+    return ggmlBytes(t, din, dout) * copies;
   };
   const h = arch.hidden;
+  const vh = h * arch.vocab;
   // Token embedding: rows of h; when tied it is the output tensor and follows the head's rule.
-  add(arch.tiedEmbeddings ? outputType(c, h) : embeddingType(c, h), h, arch.vocab);
-  if (!arch.tiedEmbeddings) add(outputType(c, h), h, arch.vocab);
+  // Position / token-type tables stay F32.
+  const extraEmbed = Math.max(0, breakdown.embedding - vh);
+  const embedding = add(arch.tiedEmbeddings ? outputType(c, h) : embeddingType(c, h), h, arch.vocab)
+    + add('f32', extraEmbed, 1);
+  const lmHead = arch.tiedEmbeddings ? 0 : add(outputType(c, h), h, arch.vocab);
   const kinds = blockKinds(arch);
+  let blocks = 0;
   const walk = (kind: BlockKind | undefined, i: number): void => {
-    for (const t of kind?.linears ?? []) add(blockTensorType(c, t.role, i, t.din), t.din, t.dout, t.copies);
+    for (const t of kind?.linears ?? []) blocks += add(blockTensorType(c, t.role, i, t.din), t.din, t.dout, t.copies);
   };
   const dense = kinds.find((k) => k.kind === 'dense');
   const moe = kinds.find((k) => k.kind === 'moe');
   for (let i = 0; i < arch.layers; i++) walk(isMoeLayer(arch, i) ? moe : dense, i);
   const dec = kinds.find((k) => k.kind === 'decoder');
   for (let i = 0; i < (arch.encoderDecoder?.decoderLayers ?? 0); i++) walk(dec, i);
-  // A vision tower ships as a separate F16 mmproj file (llama.cpp tools/mtmd).
-  const vision = arch.visionParams ?? 0;
-  if (vision > 0) add('f16', vision, 1);
-  // Everything else (norms, biases, routers, position / type embeddings) stays F32.
-  const rest = breakdown.total - Object.values(byType).reduce((s, n) => s + (n ?? 0), 0);
-  byType.f32 = (byType.f32 ?? 0) + rest;
-  bytes += rest * GGML_BLOCK.f32.bytes;
-  return { bytes, paramsByType: byType };
+  // A vision tower ships as a separate F16 mmproj file (llama.cpp tools/mtmd); norms, biases
+  // and routers stay F32.
+  const small = Math.max(0, breakdown.total - breakdown.embedding - breakdown.lmHead - breakdown.blockLinear);
+  const vision = Math.min(arch.visionParams ?? 0, small);
+  const other = add('f16', vision, 1) + add('f32', small - vision, 1);
+  for (const t of Object.keys(byType) as GgmlType[]) if (byType[t] === 0) delete byType[t];
+  return { bytes: embedding + lmHead + blocks + other, parts: { embedding, lmHead, blocks, other }, paramsByType: byType };
 }

@@ -4,7 +4,7 @@
  * KV-cache element sizes: §3.1 and ggml-common.h (block_q8_0 = 34 B / 32, block_q4_0 = 18 B / 32).
  */
 import type { Derivation, KvFormat, ModelArch, ParamBreakdown, WeightFormat } from '../types';
-import { GGUF_AVG_BPW, ggufBytesFromArch } from './gguf';
+import { GGUF_AVG_BPW, ggufBytesFromArch, type WeightParts } from './gguf';
 import type { GgufMix } from './ggml';
 import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnbInt8, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
 
@@ -17,10 +17,22 @@ export interface WeightOptions {
   keepBytes?: number;
 }
 
+export type { WeightParts };
+
 export interface WeightBytes {
   bytes: number;
+  /** the same bytes split by role (embedding, LM head, block Linears, other) */
+  parts: WeightParts;
   derivation: Derivation;
 }
+
+/** Every role priced at the same bytes per parameter ('other' = whatever the total has beyond the named roles). */
+function uniform(b: ParamBreakdown, perParam: number): WeightParts {
+  const other = Math.max(0, b.total - b.embedding - b.lmHead - b.blockLinear);
+  return { embedding: b.embedding * perParam, lmHead: b.lmHead * perParam, blocks: b.blockLinear * perParam, other: other * perParam };
+}
+
+const sum = (p: WeightParts): number => p.embedding + p.lmHead + p.blocks + p.other;
 
 const DENSE: Partial<Record<WeightFormat, number>> = { fp32: 4, fp16: 2, bf16: 2 };
 
@@ -95,8 +107,10 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
   const P = breakdown.total;
   const dense = DENSE[format];
   if (dense !== undefined) {
+    const parts = uniform(breakdown, dense);
     return {
-      bytes: P * dense,
+      bytes: sum(parts),
+      parts,
       derivation: { formula: 'P · b', values: { P, b: dense }, source: 'IEEE 754 / bfloat16 widths; formulas.md §2.1', confidence: 'exact' },
     };
   }
@@ -106,11 +120,11 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
   const s = scheme(format, opts.doubleQuant ?? format === 'nf4', g)!;
   const lin = breakdown.blockLinear;
   const linearBytes = arch ? sumLinears(arch, s.linear) : (lin * s.bits) / 8;
-  const keptParams = P - lin;
-  const bytes = linearBytes + keptParams * keep;
+  const parts = { ...uniform(breakdown, keep), blocks: linearBytes };
   const bits = lin > 0 ? (8 * linearBytes) / lin : 0;
   return {
-    bytes,
+    bytes: sum(parts),
+    parts,
     derivation: {
       formula: `Σ_linear (${s.formula}) + (P − P_linear) · b_keep`,
       values: { P, P_linear: lin, bits_per_linear_weight: bits, b_keep: keep, G: g },
@@ -129,12 +143,15 @@ function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): 
     for (const [t, n] of Object.entries(exact.paramsByType)) values[`P_${t}`] = n ?? 0;
     return {
       bytes: exact.bytes,
+      parts: exact.parts,
       derivation: { formula: 'Σ_tensors numel · bpw(type)/8', values, source, confidence: 'derived' },
     };
   }
   const bpw = GGUF_AVG_BPW[mix];
+  const parts = uniform(breakdown, bpw / 8);
   return {
-    bytes: (breakdown.total * bpw) / 8,
+    bytes: sum(parts),
+    parts,
     derivation: {
       formula: 'P · bpw_avg / 8', values: { P: breakdown.total, bpw_avg: bpw, mix }, source, confidence: 'heuristic',
       note: { code: 'weights.gguf-average', params: { mix, bpw }, text: `Average ${bpw} bits per weight of a Llama-3-8B ${mix.toUpperCase()} file; the real mix depends on the architecture.` },

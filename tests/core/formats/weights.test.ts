@@ -96,6 +96,29 @@ describe('bitsandbytes, GPTQ, AWQ', () => {
   });
 });
 
+describe('bytes split by role', () => {
+  test('parts sum to the total for every format', () => {
+    for (const f of ['bf16', 'nf4', 'gptq-int4', 'gguf-q4_k_m'] as WeightFormat[]) {
+      for (const arch of [llama3.arch, null]) {
+        const w = weightBytes(arch, llama3.b, f);
+        expect(w.parts.embedding + w.parts.lmHead + w.parts.blocks + w.parts.other).toBeCloseTo(w.bytes, 0);
+      }
+    }
+  });
+
+  test('GGUF Q4_K_M Llama-3-8B: head Q6_K (210 B / 256), untied embedding Q4_K (144 B / 256)', () => {
+    const w = weightBytes(llama3.arch, llama3.b, 'gguf-q4_k_m');
+    expect(w.parts.lmHead).toBe((128256 * 4096 * 210) / 256);
+    expect(w.parts.embedding).toBe((128256 * 4096 * 144) / 256);
+  });
+
+  test('bnb keeps embedding and head in 16 bits', () => {
+    const w = weightBytes(llama2.arch, llama2.b, 'nf4');
+    expect(w.parts.embedding).toBe(2 * 32000 * 4096);
+    expect(w.parts.lmHead).toBe(2 * 32000 * 4096);
+  });
+});
+
 describe('dense formats and the quick method', () => {
   const bare = (total: number): ParamBreakdown =>
     ({ total, active: total, embedding: 0, lmHead: 0, blockLinear: total, other: 0, largestLinear: 0, perLayer: 0 });
