@@ -106,3 +106,18 @@ describe('estimate: vLLM and llama.cpp', () => {
     expect(termBytes(none, 'weights') + termBytes(none, 'kv-cache')).toBe(0);
   });
 });
+
+describe('estimate: parallel layouts and caches', () => {
+  it('pipeline stages: the logits live on the last stage only, activations of ≈ L layers on the first', () => {
+    const one = run({ model: LLAMA2, mode: 'training', seq: 4096, gpus: 1 });
+    const four = run({ model: LLAMA2, mode: 'training', seq: 4096, gpus: 4, pp: 4 });
+    expect(termBytes(four, 'activations')).toBe(termBytes(one, 'activations'));
+    expect(four.allocatedBytes).toBeLessThan(one.allocatedBytes);
+  });
+  it('Gemma-2 in HF generate uses the hybrid cache: local layers keep only the 4096-token window', () => {
+    const kv = termBytes(run({ model: 'google/gemma-2-9b', prompt: 16384, gen: 0 }), 'kv-cache');
+    // gemma-2-9b: 42 layers, 8 KV heads, head_dim 256; half the layers local (window 4096)
+    const perTokenLayer = 2 * 8 * 256 * 2;
+    expect(kv).toBe(perTokenLayer * (21 * 16384 + 21 * 4096));
+  });
+});

@@ -11,6 +11,13 @@ import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
 import { forwardTransient } from './transient';
 
+/**
+ * Families whose HF config selects a sliding-window cache for `generate`
+ * (Gemma-2 `cache_implementation = "hybrid"`, Gemma-3 likewise): their local layers keep only
+ * the window. Every other family uses DynamicCache, which keeps all tokens (formulas.md §3.1).
+ */
+const HYBRID_CACHE_FAMILIES = new Set(['gemma2', 'gemma3', 'gemma3_text']);
+
 /** Activation element size at inference: fp32 models compute in fp32, everything else in 16-bit. */
 export function inferenceElementBytes(ctx: Ctx): number {
   return ctx.s.weights === 'fp32' ? 4 : 2;
@@ -34,7 +41,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const tp = s.tp;
   const pp = s.pp;
   const e = inferenceElementBytes(ctx);
-  const policy = { mlaLatent: false, windowed: false, tp };
+  const policy = { mlaLatent: false, windowed: HYBRID_CACHE_FAMILIES.has(arch.family), tp };
   const frac = stageLayerFraction(ctx, pp);
   const tokens = s.prompt + s.gen;
   const kvFull = kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy) * frac;

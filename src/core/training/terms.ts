@@ -57,8 +57,11 @@ export function buildTraining(ctx: Ctx): Built {
       : 0;
   const persistent = baseWeights + stepWeights + (full ? 0 : states.weights) + states.master + states.optimizer + comm + CUBLAS_WORKSPACE_BYTES;
   const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
-  const atForward = acts.bytes + logits.peak + gathered + dequant;
-  const atBackward = acts.bytes + logits.held + headGrad + gathered + dequant;
+  // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
+  // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
+  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes + extra);
+  const atForward = withLogits(logits.peak) + gathered + dequant;
+  const atBackward = withLogits(logits.held + headGrad) + gathered + dequant;
   const atStep = states.gradients;
   const allocatedBytes = persistent + Math.max(atForward, atBackward, atStep);
   const terms: Term[] = [];
