@@ -1,0 +1,78 @@
+import { useId, useState } from 'react';
+import { importMemoryHistory, type HistoryImport } from '../../core/allocator/history-import';
+import { traceToText } from '../../core/allocator/trace';
+import type { Message } from '../../core/types';
+import { useLabT } from './lab-i18n';
+
+/** Largest file read (bytes): a 100k-entry history is about 10 MB of JSON. */
+const MAX_FILE = 64 * 1024 * 1024;
+
+/** Import of a real allocation history (docs/allocator-traces.md) into the trace editor. */
+export function ImportTrace({ onTrace }: { onTrace: (text: string) => void }) {
+  const t = useLabT();
+  const id = useId();
+  const [json, setJson] = useState('');
+  const [error, setError] = useState<Message | null>(null);
+  const [done, setDone] = useState<HistoryImport | null>(null);
+
+  const load = (text: string) => {
+    const r = importMemoryHistory(text);
+    if (!r.ok) {
+      setError(r.error);
+      setDone(null);
+      return;
+    }
+    setError(null);
+    setDone(r.value);
+    onTrace(traceToText(r.value.trace));
+  };
+
+  return (
+    <details className="lab-import">
+      <summary>{t('sim.import')}</summary>
+      <p className="field-help">{t('sim.importHelp')}</p>
+      <div className="field">
+        <label htmlFor={`${id}-json`}>{t('sim.importPaste')}</label>
+        <textarea id={`${id}-json`} rows={4} value={json} spellCheck={false} onChange={(e) => setJson(e.target.value)} />
+      </div>
+      <div className="row">
+        <button type="button" disabled={!json.trim()} onClick={() => load(json)}>
+          {t('sim.importRun')}
+        </button>
+        <label className="small">
+          {t('sim.importFile')}{' '}
+          <input
+            type="file"
+            accept=".json,application/json"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (!f) return;
+              if (f.size > MAX_FILE) {
+                setError({ code: 'too-big', text: t('sim.importTooBig', { max: t.bytes(MAX_FILE) }) });
+                return;
+              }
+              void f.text().then(load);
+            }}
+          />
+        </label>
+      </div>
+      {error && (
+        <p className="field-msg" role="alert">
+          {t.core(error)}
+        </p>
+      )}
+      {done && (
+        <div role="status">
+          <p>
+            {t('sim.imported', { device: done.device, allocs: done.allocs, frees: done.frees, realAllocs: done.realDeviceAllocs, realOoms: done.realOoms })}
+          </p>
+          {done.notes.map((n) => (
+            <p key={n.code} className="muted small">
+              {t.core(n)}
+            </p>
+          ))}
+        </div>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,145 @@
+import { lazy, Suspense, useDeferredValue, useId, useMemo } from 'react';
+import { parseTrace } from '../../core/allocator/trace';
+import { simulateTrace, viewAt } from '../../core/allocator/run';
+import { parseByteSize } from '../../core/allocator/units';
+import { useLabT } from './lab-i18n';
+import { TraceEditor } from './trace-editor';
+import { ImportTrace } from './import-trace';
+import { Stepper } from './stepper';
+import { SegmentsView } from './segments-view';
+import { StatsTable } from './stats-table';
+import { CompareRuns, DEFAULT_COMPARE } from './compare-runs';
+import { timelinePoints } from './timeline-data';
+
+const TimelineChart = lazy(() => import('./timeline-chart'));
+
+export interface SimState {
+  text: string;
+  preset: string | null;
+  cap: string;
+  conf: string;
+  /** null = the end of the trace */
+  step: number | null;
+}
+
+export interface SimPanelProps {
+  sim: SimState;
+  onText: (text: string) => void;
+  onPreset: (id: string) => void;
+  onCap: (cap: string) => void;
+  onConf: (conf: string) => void;
+  onStep: (step: number | null) => void;
+  /** open an OOM message in the decoder */
+  onDecode: (message: string) => void;
+}
+
+/** Trace editor, settings, stepper, segment bars, timeline, memory_stats() and side-by-side settings. */
+export function SimPanel(p: SimPanelProps) {
+  const t = useLabT();
+  const id = useId();
+  const text = useDeferredValue(p.sim.text);
+  const parsed = useMemo(() => parseTrace(text), [text]);
+  const capParse = p.sim.cap.trim() ? parseByteSize(p.sim.cap) : null;
+  const capacity = capParse?.ok && capParse.bytes > 0 ? capParse.bytes : undefined;
+  const conf = p.sim.conf.trim() || undefined;
+  const run = useMemo(() => (parsed.ok ? simulateTrace(parsed.trace, { capacity, conf }) : null), [parsed, capacity, conf]);
+  const sim = run?.ok ? run.value : null;
+  const n = sim?.steps.length ?? 0;
+  const step = p.sim.step === null ? n - 1 : Math.max(-1, Math.min(n - 1, p.sim.step));
+  const view = useMemo(() => (sim ? viewAt(sim, step) : null), [sim, step]);
+  const points = useMemo(() => (sim ? timelinePoints(sim.steps) : []), [sim]);
+  const rec = sim && step >= 0 ? sim.steps[step] : null;
+  const firstOom = sim?.oomSteps.length ? sim.steps[sim.oomSteps[0]] : null;
+  const showCapacity = sim && sim.peakReserved >= 0.1 * sim.settings.capacity ? sim.settings.capacity : null;
+
+  return (
+    <section className="panel lab-sim" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('sim.title')}</h2>
+      <div className="lab-sim-top">
+        <div>
+          <TraceEditor text={p.sim.text} preset={p.sim.preset} errors={parsed.ok ? [] : parsed.errors} onText={p.onText} onPreset={p.onPreset} />
+          <ImportTrace onTrace={p.onText} />
+        </div>
+        <div>
+          <div className="field">
+            <label htmlFor={`${id}-cap`}>{t('sim.capacity')}</label>
+            <input id={`${id}-cap`} type="text" value={p.sim.cap} placeholder={sim ? t.bytes(sim.settings.capacity) : '80 GiB'} aria-invalid={capParse && !capParse.ok ? true : undefined} aria-describedby={`${id}-cap-help`} onChange={(e) => p.onCap(e.target.value)} />
+            {capParse && !capParse.ok && <p className="field-msg" role="alert">{t('sim.capacityBad', { detail: capParse.message })}</p>}
+            <p id={`${id}-cap-help`} className="field-help">{t('sim.capacityHelp')}</p>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-conf`}>{t('sim.conf')}</label>
+            <input id={`${id}-conf`} type="text" value={p.sim.conf} spellCheck={false} placeholder={sim?.settings.confText || t('sim.confDefault')} aria-describedby={`${id}-conf-help`} onChange={(e) => p.onConf(e.target.value)} />
+            <p id={`${id}-conf-help`} className="field-help">{t('sim.confHelp')}</p>
+            <div className="lab-examples" role="group" aria-label={t('sim.confQuick')}>
+              {DEFAULT_COMPARE.map((c) => (
+                <button key={c} type="button" aria-pressed={p.sim.conf === c} onClick={() => p.onConf(c)}>
+                  {c || t('sim.confTrace')}
+                </button>
+              ))}
+            </div>
+          </div>
+          {run && !run.ok && (
+            <div className="lab-errors" role="alert">
+              <p>{t('sim.settingsBad')}</p>
+              <ul>
+                {run.errors.map((e, i) => (
+                  <li key={i}>
+                    {t.core(e)}
+                    {t.lang !== 'en' && <span className="muted small"> ({e.message})</span>}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {sim && view && (
+            <>
+              <Stepper step={step} steps={sim.steps} onStep={(s) => p.onStep(s === n - 1 ? null : s)} />
+              <p className="lab-totals">
+                {t('sim.totals', {
+                  allocated: t.bytes(view.stats['allocated_bytes.all.current']),
+                  reserved: t.bytes(view.stats['reserved_bytes.all.current']),
+                  free: t.bytes(view.deviceFree),
+                  capacity: t.bytes(view.capacity),
+                })}
+              </p>
+              {firstOom && <p className="nofit">{t('sim.ooms', { count: sim.oomSteps.length, line: firstOom.line })}</p>}
+              {rec?.oomMessage && (
+                <div className="lab-oom-at">
+                  <p>{t('sim.oomAt')}</p>
+                  <pre>{rec.oomMessage}</pre>
+                  <button type="button" onClick={() => p.onDecode(rec.oomMessage!)}>
+                    {t('sim.decodeOom')}
+                  </button>
+                </div>
+              )}
+              {sim.notes.map((m) => (
+                <p key={m.code} className="muted small">{t.core(m)}</p>
+              ))}
+            </>
+          )}
+          {sim && n === 0 && <p className="muted">{t('sim.noEvents')}</p>}
+        </div>
+      </div>
+      {sim && view && (
+        <>
+          <SegmentsView segments={view.segments} />
+          <section className="panel" aria-labelledby={`${id}-chart-h`}>
+            <h3 id={`${id}-chart-h`}>{t('chart.title')}</h3>
+            <Suspense fallback={<div className="lab-chart chart-fallback">{t('chart.loading')}</div>}>
+              <TimelineChart
+                points={points}
+                current={step + 1}
+                capacity={showCapacity}
+                format={t.bytes}
+                names={{ allocated: t('chart.allocated'), reserved: t('chart.reserved'), capacity: t('chart.capacity'), step: t('chart.step'), current: t('chart.current'), title: t('chart.title') }}
+              />
+            </Suspense>
+          </section>
+          <StatsTable stats={view.stats} />
+        </>
+      )}
+      {parsed.ok && <CompareRuns trace={parsed.trace} capacity={capacity} />}
+    </section>
+  );
+}

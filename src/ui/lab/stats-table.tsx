@@ -1,0 +1,87 @@
+import { ARRAY_STATS } from '../../core/allocator/stats';
+import type { MemoryStats } from '../../core/allocator/stats';
+import { useLabT, type LabT } from './lab-i18n';
+
+const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
+const POOLS = ['all', 'large_pool', 'small_pool'] as const;
+const SINGLE = ['oversize_allocations', 'oversize_segments'] as const;
+
+const isBytes = (key: string) => key.includes('_bytes') || key === 'max_split_size';
+
+function cell(t: LabT, stats: MemoryStats, key: string) {
+  const v = stats[key];
+  if (v === undefined) return <td key={key} className="num" />;
+  const shown = isBytes(key) && v >= 0 ? t.exact(v) : t.num(v);
+  return (
+    <td key={key} className="num" data-key={key} title={isBytes(key) && v >= 0 ? `${key} = ${t.bytes(v)}` : key}>
+      {shown}
+    </td>
+  );
+}
+
+/** torch.cuda.memory_stats() at the shown step, under PyTorch's own key names, exact values. */
+export function StatsTable({ stats }: { stats: MemoryStats }) {
+  const t = useLabT();
+  const scalars = Object.keys(stats).filter((k) => !k.includes('.'));
+  return (
+    <section className="panel" aria-labelledby="lab-stats-h">
+      <h3 id="lab-stats-h">{t('stats.title')}</h3>
+      <p className="field-help">{t('stats.help')}</p>
+      <div className="table-wrap">
+        <table className="lab-stats">
+          <thead>
+            <tr>
+              <th scope="col">{t('stats.key')}</th>
+              {FIELDS.map((f) => (
+                <th key={f} scope="col" className="num">
+                  .{f}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {ARRAY_STATS.flatMap((name) =>
+              POOLS.map((pool) => (
+                <tr key={`${name}.${pool}`} className={pool === 'all' ? 'pool-all' : 'pool-sub'}>
+                  <th scope="row">
+                    <code>
+                      {name}.{pool}
+                    </code>
+                  </th>
+                  {FIELDS.map((f) => cell(t, stats, `${name}.${pool}.${f}`))}
+                </tr>
+              )),
+            )}
+            {SINGLE.map((name) => (
+              <tr key={name} className="pool-all">
+                <th scope="row">
+                  <code>{name}</code>
+                </th>
+                {FIELDS.map((f) => cell(t, stats, `${name}.${f}`))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h4>{t('stats.scalars')}</h4>
+      <table className="lab-stats scalars">
+        <thead>
+          <tr>
+            <th scope="col">{t('stats.key')}</th>
+            <th scope="col" className="num">{t('stats.value')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {scalars.map((k) => (
+            <tr key={k}>
+              <th scope="row">
+                <code>{k}</code>
+              </th>
+              {cell(t, stats, k)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

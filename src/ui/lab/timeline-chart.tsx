@@ -1,0 +1,39 @@
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { TimelinePoint } from './timeline-data';
+
+export interface TimelineChartProps {
+  points: TimelinePoint[];
+  /** the step shown (0 = before the first event) */
+  current: number;
+  /** card capacity, drawn when the run comes near it */
+  capacity: number | null;
+  names: { allocated: string; reserved: string; capacity: string; step: string; current: string; title: string };
+  format: (bytes: number) => string;
+}
+
+/** Allocated vs reserved bytes per step. recharts lives only in this lazy chunk. */
+export default function TimelineChart(p: TimelineChartProps) {
+  return (
+    <figure className="lab-chart" role="img" aria-label={p.names.title}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={p.points} margin={{ top: 12, right: 24, bottom: 4, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+          <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} stroke="var(--muted)" label={{ value: p.names.step, position: 'insideBottomRight', offset: -2, fill: 'var(--muted)' }} />
+          <YAxis stroke="var(--muted)" width={84} tickFormatter={(v: number) => p.format(v)} />
+          <Tooltip
+            formatter={(v, name) => [p.format(Number(v)), String(name)]}
+            labelFormatter={(l) => `${p.names.step} ${String(l)}`}
+            contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
+          />
+          <Legend />
+          <Line type="stepAfter" dataKey="reserved" name={p.names.reserved} stroke="var(--lab-reserved)" strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line type="stepAfter" dataKey="allocated" name={p.names.allocated} stroke="var(--lab-allocated)" strokeWidth={2} dot={false} isAnimationActive={false} />
+          <ReferenceLine x={p.current} stroke="var(--focus)" strokeDasharray="4 3" label={{ value: p.names.current, position: 'top', fill: 'var(--text)', fontSize: 12 }} />
+          {p.capacity !== null && (
+            <ReferenceLine y={p.capacity} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={{ value: p.names.capacity, position: 'insideTopLeft', fill: 'var(--bad)', fontSize: 12 }} />
+          )}
+        </LineChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}

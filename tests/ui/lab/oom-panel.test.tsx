@@ -1,0 +1,95 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import LabView from '../../../src/ui/lab/lab-view';
+import { useApp, initialData } from '../../../src/state/store';
+
+/** allocator.md §9 (ii), the 2.2+ message (NVML lists only this process), verbatim. */
+const MSG_22 =
+  'CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
+
+const MiB = 2 ** 20;
+
+beforeEach(() => {
+  history.replaceState(null, '', '/?view=lab&lab.panel=oom');
+});
+afterEach(() => {
+  cleanup();
+  useApp.setState(initialData());
+});
+
+function paste(text: string) {
+  fireEvent.change(screen.getByLabelText(/Paste the OOM error/), { target: { value: text } });
+}
+
+describe('OOM decoder panel', () => {
+  test('a 2.2+ message inside a traceback: every field, derived figures, fragmentation diagnosis and advice', async () => {
+    render(<LabView />);
+    paste(`Traceback (most recent call last):\n  File "x.py", line 3\ntorch.OutOfMemoryError: ${MSG_22}\n`);
+    const fields = await screen.findByRole('table');
+    const row = (key: string) => fields.querySelector(`tr[data-field="${key}"]`) as HTMLElement;
+    expect(within(row('requested')).getByText('200.00 MiB')).toBeTruthy();
+    // 200 MiB in bytes, computed here: 200 × 2^20
+    expect(row('requested').textContent).toContain((200 * MiB).toLocaleString('en-US'));
+    expect(within(row('total')).getByText('1024.00 MiB')).toBeTruthy();
+    expect(within(row('free')).getByText('124.00 MiB')).toBeTruthy();
+    expect(within(row('thisProcess')).getByText('900.00 MiB')).toBeTruthy();
+    expect(within(row('allocated')).getByText('500.00 MiB')).toBeTruthy();
+    expect(within(row('unallocated')).getByText('400.00 MiB')).toBeTruthy();
+    // reserved = allocated + unallocated = 900 MiB; the NVML figure equals it, so nothing outside PyTorch
+    expect(screen.getByText('Reserved by PyTorch (allocated + unallocated)').nextElementSibling?.textContent).toContain('900.00 MiB');
+    expect(screen.getByText(/this process outside PyTorch/i).nextElementSibling?.textContent).toContain('0 B');
+    expect(screen.getByText('torch.OutOfMemoryError')).toBeTruthy();
+    // diagnosis: 400 MiB cached ≥ 200 MiB asked, so fragmentation (allocator.md §7.2 "fragmentation hint")
+    expect(screen.getByText(/^Fragmentation:/).textContent).toContain('400.00 MiB');
+    const advice = document.querySelectorAll('.lab-advice li');
+    expect(advice[0].getAttribute('data-advice')).toBe('expandable-segments');
+    expect(advice[0].textContent).toContain('PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True');
+    // suggested N: largest power of two ≤ 200 MiB (and > 20), i.e. 128
+    expect(advice[1].getAttribute('data-advice')).toBe('max-split-size');
+    expect(advice[1].textContent).toContain('max_split_size_mb:128');
+    const link = screen.getByRole('link', { name: /calculator/ });
+    expect(link.getAttribute('href')).toContain('gpu=1024.00mib');
+  });
+
+  test('text without an OOM message says so and shows an example', async () => {
+    render(<LabView />);
+    paste('RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!');
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain('This is not an OOM message.');
+    expect(status.querySelector('pre')?.textContent).toContain('CUDA out of memory. Tried to allocate');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  test('the example buttons load messages that decode (old 1.10–2.0 form: reserved given, unallocated derived)', async () => {
+    render(<LabView />);
+    fireEvent.click(screen.getByRole('button', { name: 'Old form (1.10–2.0)' }));
+    await screen.findByRole('table');
+    // 9.70 GiB reserved − 9.32 GiB allocated = 0.38 GiB = 389.12 MiB
+    const dd = screen.getByText('Reserved but unallocated (cached free holes)').nextElementSibling!;
+    expect(dd.textContent).toContain('389.12 MiB');
+    expect(screen.getByText('PyTorch 1.10–2.0 (old message form)')).toBeTruthy();
+  });
+
+  test('in Chinese the labels, diagnosis and advice are translated', async () => {
+    act(() => useApp.setState({ lang: 'zh' }));
+    render(<LabView />);
+    fireEvent.change(screen.getByLabelText(/粘贴 OOM 报错/), { target: { value: MSG_22 } });
+    await screen.findByRole('table');
+    expect(screen.getByText(/^碎片：/).textContent).toContain('400.00 MiB');
+    expect(screen.getByText('怎么做')).toBeTruthy();
+    expect(document.querySelector('.lab-advice li')?.textContent).toContain('在进程启动前设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True');
+    expect(screen.getByText('尝试分配')).toBeTruthy();
+  });
+
+  test('a short pasted message is kept in the lab.oom key, other keys stay', async () => {
+    history.replaceState(null, '', '/?v=1&gpu=a100-80gb-sxm4&view=lab&lab.panel=oom');
+    render(<LabView />);
+    paste(MSG_22);
+    await new Promise((r) => setTimeout(r, 400));
+    const q = new URLSearchParams(location.search);
+    expect(q.get('lab.oom')).toBe(MSG_22);
+    expect(q.get('gpu')).toBe('a100-80gb-sxm4');
+    expect(location.search.startsWith('?v=1&gpu=a100-80gb-sxm4&view=lab&')).toBe(true);
+  });
+});
