@@ -1,0 +1,51 @@
+import { useId, useState } from 'react';
+import { importTorchRepr, type ReprImport } from '../../core/layers/repr-import';
+import { useLT } from './layers-i18n';
+import { useNet } from './net-store';
+import { listTooLong } from './net-url';
+
+/** Paste print(model) text; the result replaces the layer list, with every assumption and unread line listed. */
+export function ImportPanel() {
+  const t = useLT();
+  const id = useId();
+  const input = useNet((s) => s.input);
+  const useCustom = useNet((s) => s.useCustom);
+  const tooLong = useNet(listTooLong);
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<ReprImport | null>(null);
+  const count = (result?.network.layers.length ?? 0);
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <details open={result !== null}>
+        <summary><h2 id={`${id}-h`} className="net-inline-h">{t('imp.title')}</h2></summary>
+        <p className="field-help">{t('imp.help')}</p>
+        <label htmlFor={`${id}-t`} className="visually-hidden">{t('imp.text')}</label>
+        <textarea id={`${id}-t`} rows={8} value={text} spellCheck={false} placeholder={'ResNet(\n  (conv1): Conv2d(3, 64, kernel_size=(7, 7), stride=(2, 2), padding=(3, 3), bias=False)\n  …'}
+          onChange={(e) => setText(e.target.value)} />
+        <button type="button" disabled={text.trim() === ''} onClick={() => {
+          const r = importTorchRepr(text, input);
+          setResult(r);
+          if (r.network.layers.length > 0) useCustom(r.network.layers, r.network.input);
+        }}>{t('imp.button')}</button>
+        {result && (
+          <div className="net-import" role="status">
+            <p>{count > 0 ? t('imp.done', { n: count }) : t('imp.empty')}</p>
+            {result.notes.length > 0 && (
+              <>
+                <p className="small">{t('imp.notes')}</p>
+                <ul className="small">{result.notes.map((n, i) => <li key={i}>{n.text}</li>)}</ul>
+              </>
+            )}
+            {result.unparsed.length > 0 && (
+              <>
+                <p className="net-error">{t('imp.unparsed', { n: result.unparsed.length })}</p>
+                <pre className="net-unparsed">{result.unparsed.map((u) => `${u.line}: ${u.text}`).join('\n')}</pre>
+              </>
+            )}
+            {tooLong && <p className="field-help">{t('imp.tooLong')}</p>}
+          </div>
+        )}
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import { Fragment, useMemo, useState } from 'react';
+import {
+  createColumnHelper, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState,
+} from '@tanstack/react-table';
+import type { LayerSpec } from '../../core/layers/spec';
+import { useApp } from '../../state/store';
+import { formatNumber } from '../i18n/format';
+import { useLT, type LT } from './layers-i18n';
+import { argOf, CLASS_NAME, fieldText, KIND_FIELDS, newLayer } from './layer-fields';
+import { LayerEditor } from './layer-editor';
+import { useNet } from './net-store';
+import { addrText, type Step } from './net-edits';
+import { flatten, type TreeNode } from './net-tree';
+import type { NetResult } from './use-network';
+import { formatBytesAuto, formatFlops, nodeName, shapeLabel } from './net-format';
+
+const POSITIONAL = new Set(['in', 'out', 'features', 'num', 'dim', 'shape', 'p']);
+
+/** print(model)-style summary of a layer: positional sizes, then keyword arguments. */
+export function argsText(spec: LayerSpec): string {
+  const parts = (KIND_FIELDS[spec.kind] ?? []).flatMap(([f]) => {
+    const v = argOf(spec, f);
+    if (v === undefined) return [];
+    return [POSITIONAL.has(f) ? fieldText(v) : `${f}=${fieldText(v)}`];
+  });
+  return `${CLASS_NAME[spec.kind] ?? spec.kind}(${parts.join(', ')})`;
+}
+
+function kindText(n: TreeNode, t: LT): string {
+  if (!n.spec) return t('table.merge', { op: CLASS_NAME[n.kind] ?? n.kind });
+  if (n.spec.kind === 'block') return `${t('table.block')} (${CLASS_NAME[n.spec.merge]})`;
+  if (n.spec.kind === 'repeat') return `Sequential ${t('table.repeat', { n: n.copies })}`;
+  return n.spec.kind === 'sequential' ? 'Sequential' : argsText(n.spec);
+}
+
+const sibling = (at: Step[], i: number): Step[] => [...at.slice(0, -1), { ...at[at.length - 1], i }];
+const ancestors = (id: string) => id.split('.').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('.'));
+
+const col = createColumnHelper<TreeNode>();
+
+/** The layer table: tree rows (containers open), per-row figures, inline shape errors, row actions. */
+export function LayerTable({ r }: { r: NetResult }) {
+  const t = useLT();
+  const unit = useApp((s) => s.unit);
+  const training = useNet((s) => s.mode === 'training');
+  const edit = useNet((s) => s.edit);
+  const [expanded, setExpanded] = useState<ExpandedState>({});
+  const [editing, setEditing] = useState<string | null>(null);
+  const errId = r.error?.nodeId ?? null;
+  const open = useMemo(() => {
+    const e: Record<string, boolean> = typeof expanded === 'object' ? { ...expanded } : {};
+    for (const a of [...(errId ? ancestors(errId) : []), ...(editing ? ancestors(editing) : [])]) e[a] = true;
+    return expanded === true ? true : e;
+  }, [expanded, errId, editing]);
+  const bytes = (b: number) => formatBytesAuto(b, unit, t.lang);
+  const columns = useMemo(() => [
+    col.display({
+      id: 'layer', header: t('table.layer'),
+      cell: ({ row }) => {
+        const n = row.original;
+        const name = nodeName(n, t);
+        return (
+          <span className="net-name" style={{ paddingLeft: `${row.depth * 1.1}rem` }}>
+            {row.getCanExpand() ? (
+              <button type="button" className="net-tog" aria-expanded={row.getIsExpanded()}
+                aria-label={t(row.getIsExpanded() ? 'table.collapse' : 'table.expand', { name: n.path || name })}
+                onClick={row.getToggleExpandedHandler()}>{row.getIsExpanded() ? '▾' : '▸'}</button>
+            ) : <span className="net-tog-space" aria-hidden="true" />}
+            <code>{name}</code>
+            {n.branch !== 'body' && <span className="net-tag">{t(n.branch === 'shortcut' ? 'table.shortcut' : 'table.post')}</span>}
+          </span>
+        );
+      },
+    }),
+    col.display({ id: 'kind', header: t('table.kind'), cell: ({ row }) => <code className="net-args-text">{kindText(row.original, t)}</code> }),
+    col.display({ id: 'out', header: t('table.out'), cell: ({ row }) => shapeLabel(row.original.outShape) }),
+    col.display({ id: 'params', header: t('table.params'), meta: 'num', cell: ({ row }) => formatNumber(row.original.totals.params, t.lang) }),
+    col.display({ id: 'act', header: t(training ? 'table.saved' : 'table.output'), meta: 'num', cell: ({ row }) => bytes(training ? row.original.totals.saved : row.original.totals.output) }),
+    col.display({ id: 'flops', header: t('table.flops'), meta: 'num', cell: ({ row }) => formatFlops(row.original.totals.flops, t.lang) }),
+    col.display({
+      id: 'actions', header: t('table.actions'),
+      cell: ({ row }) => {
+        const n = row.original;
+        if (!n.at) return null;
+        const at = n.at;
+        const name = n.path || nodeName(n, t);
+        const i = at[at.length - 1].i;
+        return (
+          <span className="net-actions">
+            <button type="button" aria-label={t('act.up', { name })} title={t('act.up', { name })} disabled={i === 0} onClick={() => edit({ op: 'up', at })}>↑</button>
+            <button type="button" aria-label={t('act.down', { name })} title={t('act.down', { name })} disabled={i >= n.siblings - 1} onClick={() => edit({ op: 'up', at: sibling(at, i + 1) })}>↓</button>
+            {n.spec && KIND_FIELDS[n.spec.kind] && (
+              <button type="button" aria-label={t('act.edit', { name })} title={t('act.edit', { name })} aria-pressed={editing === n.id}
+                onClick={() => setEditing(editing === n.id ? null : n.id)}>✎</button>
+            )}
+            <button type="button" aria-label={t('act.insert', { name })} title={t('act.insert', { name })} onClick={() => {
+              const next = sibling(at, i + 1);
+              edit({ op: 'ins', at: next, fields: newLayer('relu', n.outShape ?? []) });
+              setEditing(addrText(next));
+            }}>+</button>
+            <button type="button" aria-label={t('act.remove', { name })} title={t('act.remove', { name })} disabled={n.siblings <= 1 && at.length === 1}
+              onClick={() => { edit({ op: 'del', at }); setEditing(null); }}>✕</button>
+          </span>
+        );
+      },
+    }),
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  ], [t, unit, training, editing, edit]);
+  const table = useReactTable({
+    data: r.tree, columns, state: { expanded: open }, onExpandedChange: setExpanded,
+    getRowId: (n) => n.id, getSubRows: (n) => n.children, getCoreRowModel: getCoreRowModel(), getExpandedRowModel: getExpandedRowModel(),
+  });
+  const editNode = editing ? flatten(r.tree).find((n) => n.id === editing) : undefined;
+  const span = columns.length;
+  return (
+    <div className="table-wrap">
+      <div className="net-table-tools">
+        <button type="button" onClick={() => setExpanded(true)}>{t('table.expandAll')}</button>
+        <button type="button" onClick={() => setExpanded({})}>{t('table.collapseAll')}</button>
+      </div>
+      <table className="net-table">
+        <caption className="visually-hidden">{t('table.caption')}</caption>
+        <thead>
+          {table.getHeaderGroups().map((hg) => (
+            <tr key={hg.id}>
+              {hg.headers.map((h) => <th key={h.id} scope="col" className={h.column.columnDef.meta === 'num' ? 'num' : undefined}>{flexRender(h.column.columnDef.header, h.getContext())}</th>)}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => {
+            const bad = row.original.id === errId;
+            return (
+              <Fragment key={row.id}>
+                <tr className={`${bad ? 'net-bad' : ''}${row.original.spec ? '' : ' net-merge'}`} aria-invalid={bad || undefined}>
+                  {row.getVisibleCells().map((c) => <td key={c.id} className={c.column.columnDef.meta === 'num' ? 'num' : undefined}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>)}
+                </tr>
+                {bad && r.error && (
+                  <tr className="net-err-row"><td colSpan={span} role="alert">{t('err.row', { msg: r.error.message })}</td></tr>
+                )}
+                {editNode && editNode.id === row.original.id && editNode.at && editNode.spec && (
+                  <tr className="net-edit-row"><td colSpan={span}>
+                    <LayerEditor at={editNode.at} spec={editNode.spec} inShape={editNode.inShape} label={editNode.path || nodeName(editNode, t)} onClose={() => setEditing(null)} />
+                  </td></tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

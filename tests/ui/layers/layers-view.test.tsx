@@ -1,0 +1,88 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import LayersView from '../../../src/ui/layers/layers-view';
+import { useNet } from '../../../src/ui/layers/net-store';
+import { presetState } from '../../../src/ui/layers/net-url';
+import { useApp, initialData } from '../../../src/state/store';
+
+beforeEach(() => {
+  history.replaceState(null, '', '/?view=layers');
+  useNet.getState().load(presetState(), []);
+});
+afterEach(() => {
+  cleanup();
+  useApp.setState(initialData());
+});
+
+const value = (id: string) => Number(screen.getByTestId(id).getAttribute('data-value'));
+const open = (name: string) => fireEvent.click(screen.getByRole('button', { name: `Show the layers of ${name}` }));
+/** The table row whose first cell names the module `name` (exact). */
+const rowOf = (name: string) => {
+  const code = screen.getAllByText(name, { selector: 'td code' })[0];
+  return code.closest('tr') as HTMLTableRowElement;
+};
+
+describe('Layer builder view', () => {
+  test('ResNet-50 shows 25,557,032 parameters (torchvision resnet50, published count)', () => {
+    render(<LayersView />);
+    expect(screen.getByTestId('net-params').textContent).toBe('25,557,032');
+    // the fc row: Linear(2048, 1000) has 2048·1000 + 1000 parameters
+    expect(within(rowOf('fc')).getByText('2,049,000')).toBeTruthy();
+  });
+
+  test('editing conv1 of layer1.0 to 65 input channels shows the error on that row', () => {
+    render(<LayersView />);
+    open('layer1');
+    open('layer1.0');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit layer1.0.conv1' }));
+    fireEvent.change(screen.getByLabelText('in_channels'), { target: { value: '65' } });
+    const alert = screen.getAllByRole('alert').find((a) => a.closest('tr')?.classList.contains('net-err-row'));
+    expect(alert?.textContent).toMatch(/expects 65 input channels, got 64/);
+    // the error row sits right under layer1.0.conv1, which is marked invalid
+    const errRow = alert!.closest('tr')!;
+    let prev = errRow.previousElementSibling as HTMLTableRowElement;
+    while (prev && !prev.querySelector('td code')) prev = prev.previousElementSibling as HTMLTableRowElement;
+    expect(prev.getAttribute('aria-invalid')).toBe('true');
+    expect(within(prev).getAllByText('conv1')[0]).toBeTruthy();
+    expect(screen.queryByTestId('net-params')).toBeNull();
+  });
+
+  test('removing and adding layers changes the parameter total (MLP, counted by hand)', () => {
+    useNet.getState().choosePreset('mlp');
+    render(<LayersView />);
+    // 784·512+512 + 512·512+512 + 512·10+10 (PyTorch quickstart NeuralNetwork)
+    const full = 784 * 512 + 512 + 512 * 512 + 512 + 512 * 10 + 10;
+    expect(value('net-params')).toBe(full);
+    open('linear_relu_stack');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove linear_relu_stack.4' }));
+    expect(value('net-params')).toBe(full - (512 * 10 + 10));
+    // appending a Linear takes the network's output width: 512 -> 512
+    fireEvent.change(screen.getByLabelText('Add a layer at the end'), { target: { value: 'linear' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add layer' }));
+    expect(value('net-params')).toBe(full - (512 * 10 + 10) + 512 * 512 + 512);
+  });
+
+  test('moving max_pool2d above relu2 changes the kept activations by one pooled ReLU output (MNIST CNN)', () => {
+    useNet.getState().choosePreset('cnn');
+    useNet.getState().update({ batch: 8 });
+    render(<LayersView />);
+    const before = value('net-acts');
+    fireEvent.click(screen.getByRole('button', { name: 'Move max_pool2d up' }));
+    // relu saves its output (derivatives.yaml threshold_backward uses result), max_pool2d saves
+    // its input and int64 indices, conv saves its input. Before: relu2 keeps [64,24,24]
+    // which the pool reuses as its input. After: the pool keeps conv2's [64,24,24] output
+    // and relu2 keeps its own [64,12,12] output: + 64·12·12 fp32 values per sample.
+    expect(value('net-acts') - before).toBe(64 * 12 * 12 * 4 * 8);
+    const rows = screen.getAllByRole('row').map((r) => r.querySelector('td code')?.textContent);
+    expect(rows.indexOf('max_pool2d')).toBeLessThan(rows.indexOf('relu2'));
+  });
+
+  test('the whole view switches to Chinese with the page language', () => {
+    useApp.setState({ lang: 'zh' });
+    render(<LayersView />);
+    expect(screen.getByText('合计')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: '参数' })).toBeTruthy();
+    expect(screen.getByTestId('net-params').textContent).toBe('25,557,032');
+  });
+});
