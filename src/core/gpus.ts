@@ -10,7 +10,8 @@
  */
 import { GPU_DATA } from './gpus.data';
 
-export type GpuCategory = 'consumer' | 'workstation' | 'datacenter' | 'apple-silicon' | 'tpu';
+/** Catalogue section; 'custom' for a user-entered capacity. */
+export type GpuCategory = 'consumer' | 'workstation' | 'datacenter' | 'apple-silicon' | 'tpu' | 'custom';
 
 /**
  * How capacityBytes was obtained:
@@ -26,7 +27,7 @@ export interface Gpu {
   id: string;
   name: string;
   vendor: string;
-  category: GpuCategory | string;
+  category: GpuCategory;
   /** capacity as the vendor sells it, verbatim, e.g. "80 GB" */
   memoryStated: string;
   /** marketed capacity in decimal GB (largest configuration for Apple) */
