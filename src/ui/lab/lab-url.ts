@@ -51,12 +51,13 @@ const keyOf = (chunk: string) => dec(chunk.split('=')[0]) ?? '';
 
 /** Reads the lab's keys; anything malformed falls back to the default. Never throws. */
 export function readLabState(search: string): LabUrlState {
-  const v: Record<string, string> = {};
+  const v: Record<string, string> = Object.create(null);
   for (const c of chunks(search)) {
     const k = keyOf(c);
-    if (!k.startsWith(PREFIX) || k in v) continue;
-    const val = dec(c.slice(c.indexOf('=') + 1 || c.length));
-    if (val !== null && c.includes('=')) v[k.slice(PREFIX.length)] = val;
+    const name = k.slice(PREFIX.length);
+    if (!k.startsWith(PREFIX) || name in v || !c.includes('=')) continue;
+    const val = dec(c.slice(c.indexOf('=') + 1));
+    if (val !== null) v[name] = val;
   }
   const panel = LAB_PANELS.includes(v.panel as LabPanel) ? (v.panel as LabPanel) : 'oom';
   const s: LabUrlState = { panel };

@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import { labEn } from '../../../src/ui/lab/lab-en';
+import { labZh } from '../../../src/ui/lab/lab-zh';
+import { LAB_CORE_ZH } from '../../../src/ui/lab/lab-core-zh';
+import { labTranslator, translateLabCore } from '../../../src/ui/lab/lab-i18n';
+import { TRACE_PRESETS } from '../../../src/core/allocator/presets';
+import { diagnoseOom } from '../../../src/core/allocator/advice';
+import { decodeOom } from '../../../src/core/allocator/oom-decoder';
+import { OOM_SAMPLES } from '../../../src/ui/lab/lab-samples';
+
+const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+
+describe('lab translations', () => {
+  test('every English label has a Chinese one with the same parameters', () => {
+    for (const k of Object.keys(labEn) as (keyof typeof labEn)[]) {
+      expect(labZh[k], k).toBeTruthy();
+      expect(params(labZh[k]), k).toEqual(params(labEn[k]));
+    }
+  });
+
+  test('every preset title and description has Chinese', () => {
+    for (const p of TRACE_PRESETS) {
+      expect(LAB_CORE_ZH[p.title.code], p.title.code).toBeTruthy();
+      expect(LAB_CORE_ZH[p.description.code], p.description.code).toBeTruthy();
+    }
+  });
+
+  test('every diagnosis and advice code the core emits has Chinese, with the core params filled', () => {
+    const base = { requested: 2 * GiB, free: 0, allocated: 20 * GiB, unallocated: 0, reserved: 20 * GiB, others: null, nonPyTorch: null, allowed: null, backend: 'cuda' as const };
+    const cases = [
+      { ...base, unallocated: 3 * GiB, reserved: 23 * GiB }, // fragmentation
+      { ...base, others: 10 * GiB }, // other process
+      { ...base, nonPyTorch: 4 * GiB }, // foreign allocations + shortage
+      { ...base, free: 3 * GiB, allowed: 21 * GiB }, // memory fraction
+      base, // shortage
+    ];
+    const seen = new Set<string>();
+    for (const c of cases) {
+      const d = diagnoseOom(c);
+      seen.add(d.code);
+      const zh = translateLabCore('zh', d.message);
+      expect(zh, d.message.code).not.toBe(d.message.text);
+      expect(zh).not.toMatch(/\{\w+\}/);
+      for (const a of d.advice) {
+        const text = translateLabCore('zh', { code: `advice.${a.code}`, params: a.params, text: a.text });
+        const why = translateLabCore('zh', { code: `advice.${a.code}.why`, params: a.params, text: a.why });
+        expect(text, a.code).not.toBe(a.text);
+        expect(why, a.code).not.toBe(a.why);
+        expect(text + why).not.toMatch(/\{\w+\}/);
+      }
+    }
+    expect([...seen].sort()).toEqual(['fraction-limit', 'fragmentation', 'other-process', 'real-shortage']);
+  });
+
+  test('byte params print in binary units: 2 GiB short → "2.00 GiB"', () => {
+    expect(translateLabCore('zh', { code: 'advice.smaller-batch', params: { shortBytes: 2 * GiB }, text: 'x' })).toContain('2.00 GiB');
+    expect(translateLabCore('zh', { code: 'request.large', params: { min: 198 * MiB, max: 200 * MiB }, text: 'x' })).toContain('198.00 MiB 到 200.00 MiB');
+  });
+
+  test('unknown codes fall back to the English text; English never looks codes up', () => {
+    expect(translateLabCore('zh', { code: 'no-such-code', text: 'plain English' })).toBe('plain English');
+    expect(translateLabCore('en', { code: 'oom-not-found', text: 'core text' })).toBe('core text');
+  });
+
+  test('every field, version and request code of the sample messages has Chinese', () => {
+    for (const text of Object.values(OOM_SAMPLES)) {
+      const d = decodeOom(text);
+      expect(d.found).toBe(true);
+      if (!d.found) continue;
+      const codes = [d.oom.version.code, ...d.oom.fields.map((f) => f.meaning.code), d.oom.derived.request?.message.code];
+      for (const c of codes) if (c) expect(LAB_CORE_ZH[c], c).toBeTruthy();
+    }
+  });
+
+  test('exact bytes use the locale grouping', () => {
+    expect(labTranslator('en').exact(109_051_904)).toBe('109,051,904 B');
+    expect(labTranslator('zh').exact(109_051_904)).toBe('109,051,904 B');
+  });
+});

@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import LabView from '../../../src/ui/lab/lab-view';
+import { useApp, initialData } from '../../../src/state/store';
+import { timelinePoints } from '../../../src/ui/lab/timeline-data';
+import type { StepRecord } from '../../../src/core/allocator/run';
+
+const MiB = 2 ** 20;
+const en = (n: number) => n.toLocaleString('en-US');
+
+/** The full lines of allocator.md §6.2 (example (i) after step C). */
+const TABLE = `|===========================================================================|
+|                  PyTorch CUDA memory summary, device ID 0                 |
+|---------------------------------------------------------------------------|
+|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |
+|===========================================================================|
+|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |
+|---------------------------------------------------------------------------|
+| Allocated memory      |  86016 KiB |  86016 KiB | 106496 KiB |  20480 KiB |
+|       from large pool |  86016 KiB |  86016 KiB | 106496 KiB |  20480 KiB |
+|       from small pool |      0 KiB |      0 KiB |      0 KiB |      0 KiB |
+|---------------------------------------------------------------------------|
+| GPU reserved memory   | 106496 KiB | 106496 KiB | 106496 KiB |      0 B   |
+|       from large pool | 106496 KiB | 106496 KiB | 106496 KiB |      0 B   |
+|       from small pool |      0 KiB |      0 KiB |      0 KiB |      0 B   |
+|---------------------------------------------------------------------------|
+| Non-releasable memory |  20480 KiB |  20480 KiB |  53248 KiB |  32768 KiB |
+|---------------------------------------------------------------------------|
+| Allocations           |       6    |      10    |      11    |       5    |
+|===========================================================================|
+`;
+
+beforeEach(() => {
+  history.replaceState(null, '', '/?view=lab&lab.panel=summary');
+});
+afterEach(() => {
+  cleanup();
+  useApp.setState(initialData());
+});
+
+const figure = (label: RegExp) => [...document.querySelectorAll('.lab-dl dt')].find((d) => label.test(d.textContent ?? ''))?.nextElementSibling?.textContent ?? '';
+
+describe('memory_summary() reader panel', () => {
+  test('the allocator.md §6.2 table: figures in exact bytes, rows under memory_stats() keys', async () => {
+    render(<LabView />);
+    fireEvent.change(screen.getByLabelText(/Paste the output of print/), { target: { value: TABLE } });
+    await screen.findByText('Fragmentation figures');
+    // 86016 KiB = 84 MiB allocated, 106496 KiB = 104 MiB reserved, 20480 KiB = 20 MiB non-releasable
+    expect(figure(/^Allocated \(allocated_bytes/)).toContain(en(86016 * 1024));
+    expect(figure(/^Reserved \(reserved_bytes/)).toContain(en(104 * MiB));
+    expect(figure(/^Cached but free/)).toContain('20.00 MiB');
+    expect(figure(/^Non-releasable/)).toContain('20.00 MiB');
+    // every cached free byte sits in split segments, so empty_cache() could release nothing
+    expect(figure(/^Releasable by empty_cache/)).toContain('0 B');
+    expect(screen.getByText('Device 0: 0 OOMs, 0 cudaMalloc retries')).toBeTruthy();
+    expect(screen.getAllByText('allocated_bytes.large_pool').length).toBe(1);
+  });
+
+  test('the example (fragmentation preset after its OOM) is diagnosed as fragmentation with the expandable advice', async () => {
+    render(<LabView />);
+    fireEvent.click(screen.getByRole('button', { name: 'Load an example' }));
+    await screen.findByText('Fragmentation figures');
+    // allocator.md §9 (ii) after step 3: reserved 900 MiB, inactive_split_bytes 400 MiB
+    expect(figure(/^Non-releasable/)).toContain(en(400 * MiB));
+    expect(figure(/^Reserved \(reserved_bytes/)).toContain(en(900 * MiB));
+    expect(screen.getByText('Device 0: 1 OOMs, 1 cudaMalloc retries')).toBeTruthy();
+    expect(document.querySelector('.lab-advice li')?.getAttribute('data-advice')).toBe('expandable-segments');
+  });
+
+  test('other text gets the not-a-table notice', async () => {
+    render(<LabView />);
+    fireEvent.change(screen.getByLabelText(/Paste the output of print/), { target: { value: 'hello world' } });
+    expect((await screen.findByRole('status')).textContent).toContain('This is not a memory_summary() table.');
+  });
+});
+
+describe('timeline points', () => {
+  const rec = (reserved: number): StepRecord => ({ line: 1, op: 'alloc', outcome: 'ok', allocated: reserved, reserved });
+
+  test('one point per step plus the empty start', () => {
+    const pts = timelinePoints([rec(10), rec(20)]);
+    expect(pts).toEqual([
+      { step: 0, allocated: 0, reserved: 0 },
+      { step: 1, allocated: 10, reserved: 10 },
+      { step: 2, allocated: 20, reserved: 20 },
+    ]);
+  });
+
+  test('long runs are thinned without losing the peak', () => {
+    const steps = Array.from({ length: 10_000 }, (_, i) => rec(i === 7_777 ? 1e9 : i));
+    const pts = timelinePoints(steps, 500);
+    expect(pts.length).toBeLessThanOrEqual(500);
+    expect(Math.max(...pts.map((p) => p.reserved))).toBe(1e9);
+  });
+});
