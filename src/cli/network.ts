@@ -14,6 +14,7 @@ import { findNetworkPreset, NETWORK_PRESETS } from '../core/layers/presets';
 import { importTorchRepr } from '../core/layers/repr-import';
 import type { Network } from '../core/layers/spec';
 import { parseLayerText } from '../core/layers/text';
+import { importTorchinfo, isTorchinfo } from '../core/layers/torchinfo-import';
 import { parseNetworkJson } from '../core/layers/validate';
 import { GRAD_CKPTS, MODES, OPTIMIZERS, PRECISIONS } from '../core/scenario/schema';
 import type { GpuFit, Message } from '../core/types';
@@ -28,7 +29,8 @@ const HELP = `usage: --network <preset|file> [--input CxHxW] [--batch N] [--mode
   [--precision ${PRECISIONS.join('|')}] [--optimizer ${OPTIMIZERS.join('|')}]
   [--grad-ckpt ${GRAD_CKPTS.join('|')}] [--gpu <catalogue id or capacity, e.g. 24GiB>] [--json]
 presets: ${NETWORK_PRESETS.map((p) => p.id).join(', ')}
-file: a JSON layer list ({"input": [...], "layers": [...]}), PyTorch print(model) text, or the terse
+file: a JSON layer list ({"input": [...], "layers": [...]}), PyTorch print(model) text, a torchinfo
+  summary table, or the terse
   layer text (also inline: --network "flatten; linear 784 10" --input 1x28x28)`;
 
 const fail = (msg: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${msg}\n` });
@@ -51,7 +53,7 @@ function parseArgs(argv: string[]): { flags: Record<string, string>; switches: S
 
 const ENUMS: [string, readonly string[]][] = [['mode', MODES], ['precision', PRECISIONS], ['optimizer', OPTIMIZERS], ['grad-ckpt', GRAD_CKPTS]];
 
-interface Loaded { net: Network; notes: Message[]; unparsed: Unparsed[] }
+interface Loaded { net: Network; notes: Message[]; unparsed: Unparsed[]; statedTotal?: number | null }
 
 /** A preset id, a file (JSON layer list, print(model) text, terse text form) or inline terse text. */
 function load(spec: string, input: number[] | undefined): Loaded | string {
@@ -73,6 +75,11 @@ function load(spec: string, input: number[] | undefined): Loaded | string {
     return { net: input ? { ...r.value, input } : r.value, notes: [], unparsed: [] };
   }
   if (!input) return `--input is required for print(model) or layer text (e.g. --input 3x224x224)`;
+  if (isTorchinfo(text)) {
+    const t = importTorchinfo(text, input);
+    if (t.network.layers.length === 0) return `${label}: no torchinfo rows recognised`;
+    return { net: t.network, notes: t.notes, unparsed: t.unparsed, statedTotal: t.statedTotal };
+  }
   if (!/^\s*[A-Za-z_][\w.]*\(/.test(text)) {
     const r = parseLayerText(text, input);
     return r.ok ? { net: r.value, notes: [], unparsed: [] } : first(r);
@@ -113,6 +120,10 @@ export function runNetwork(argv: string[]): CliResult {
   if (!p.ok) return fail(p.errors[0].message);
   const e = estimatePrepared(p.value, o);
   e.notes.unshift(...loaded.notes);
+  if (loaded.statedTotal != null && loaded.statedTotal !== e.params.total) {
+    e.notes.unshift({ code: 'torchinfo.total', params: { stated: loaded.statedTotal, counted: e.params.total },
+      text: `the summary states ${loaded.statedTotal.toLocaleString('en-US')} parameters, the layers give ${e.params.total.toLocaleString('en-US')}` });
+  }
   let fit: (GpuFit & { maxBatch: number }) | undefined;
   if (gpu) {
     const cap = gpu.capacityBytes;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runNetwork } from '../../src/cli/network';
 import { resnet50Repr } from '../core/layers/torch-repr-text';
+import { mnistTorchinfo } from '../core/layers/torchinfo-text';
 
 const dir = mkdtempSync(join(tmpdir(), 'net-cli-'));
 const file = (name: string, text: string) => { const p = join(dir, name); writeFileSync(p, text); return p; };
@@ -59,6 +60,19 @@ describe('runNetwork --json', () => {
     expect(out.params.total).toBe(25_557_032);
     expect(out.notes.some((n: { code: string }) => n.code === 'repr.resblock')).toBe(true);
     expect(out.unparsed).toEqual([]);
+  });
+});
+
+describe('torchinfo summary file', () => {
+  test('MNIST summary: count agrees with its footer, no mismatch note', () => {
+    const out = json(['--network', file('s.txt', mnistTorchinfo()), '--input', '1x28x28']);
+    expect(out.params.total).toBe(1_199_882);
+    expect(out.notes.some((n: { code: string }) => n.code === 'torchinfo.total')).toBe(false);
+  });
+
+  test('a footer that disagrees is reported', () => {
+    const out = json(['--network', file('s2.txt', mnistTorchinfo().replace('Total params: 1,199,882', 'Total params: 1,199,883')), '--input', '1x28x28']);
+    expect(out.notes[0].code).toBe('torchinfo.total');
   });
 });
 

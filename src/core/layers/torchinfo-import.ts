@@ -1,0 +1,206 @@
+/**
+ * Import a torchinfo `summary(model, input_size)` table (TylerYep/torchinfo, default columns
+ * "Layer (type:depth-idx) | Output Shape | Param #"). Rows are in call order with output shapes,
+ * so constructor arguments are solved from shapes and counts with the formulas of
+ * formulas.md §7.1/§7.2 (square kernels, dilation 1). Functional ops are not rows: a shape
+ * change between rows is filled with a pool or flatten, and F.relu / residual adds are added
+ * only inside torchvision blocks. Every guess is in `notes`, every unread line in `unparsed`.
+ */
+import type { Message } from '../types';
+import type { Unparsed } from './repr-parse';
+import type { LayerSpec, Network } from './spec';
+
+export interface TorchinfoImport { network: Network; notes: Message[]; unparsed: Unparsed[]; statedTotal: number | null }
+
+interface Row { type: string; depth: number; out: number[] | null; params: number; children: Row[]; line: number }
+
+const ROW = /^([│|\s]*)(?:[├└][─-]+)?\s*([A-Za-z_][\w.]*)(?::\s*(\d+)-\d+)?\s+(\[[\d,\s]*\]|--)\s+([\d,]+|--|\(recursive\))?\s*$/;
+const ACT: Record<string, LayerSpec['kind']> = { ReLU: 'relu', ReLU6: 'relu6', GELU: 'gelu', SiLU: 'silu', Sigmoid: 'sigmoid', Tanh: 'tanh' };
+const KEEP_SHAPE = new Set(['BatchNorm1d', 'BatchNorm2d', 'LayerNorm', 'GroupNorm', 'Dropout', ...Object.keys(ACT)]);
+
+function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; total: number | null } {
+  const unparsed: Unparsed[] = [];
+  let root: Row | null = null;
+  const stack: Row[] = [];
+  let total: number | null = null;
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const s = raw.trimEnd();
+    const t = /^Total params:\s*([\d,]+)/.exec(s.trim());
+    if (t) { total = Number(t[1].replace(/,/g, '')); return; }
+    if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
+    const m = ROW.exec(s);
+    if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
+    const depth = m[3] === undefined ? 0 : Number(m[3]);
+    const out = m[4] === '--' ? null : m[4].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => x > 0).slice(1);
+    const row: Row = { type: m[2], depth, out, params: /^[\d,]+$/.test(m[5] ?? '') ? Number(m[5].replace(/,/g, '')) : 0, children: [], line: i + 1 };
+    while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
+    if (stack.length) stack[stack.length - 1].children.push(row);
+    else if (!root) root = row;
+    else { unparsed.push({ line: i + 1, text: raw }); return; }
+    stack.push(row);
+  });
+  return { root, unparsed, total };
+}
+
+class Solver {
+  notes: Message[] = [];
+  unparsed: Unparsed[] = [];
+  private seen = new Set<string>();
+  constructor(public shape: number[]) {}
+
+  note(code: string, text: string): void {
+    if (!this.seen.has(text)) { this.seen.add(text); this.notes.push({ code, text }); }
+  }
+
+  /** Fill a functional gap so `this.shape` becomes what `r` receives. */
+  gap(r: Row): LayerSpec[] {
+    const want = r.out;
+    const x = this.shape;
+    if (!want || !KEEP_SHAPE.has(r.type) || want.join() === x.join()) return [];
+    if (x.length === 3 && want.length === 3 && want[0] === x[0] && want[1] < x[1] && x[1] % want[1] === 0) {
+      const k = x[1] / want[1];
+      this.note('torchinfo.pool', `functional max_pool2d(${k}) assumed where the map shrinks between rows`);
+      this.shape = want;
+      return [{ kind: 'maxpool2d', kernel: k }];
+    }
+    if (want.length === 1 && x.reduce((a, b) => a * b, 1) === want[0]) {
+      this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows');
+      this.shape = want;
+      return [{ kind: 'flatten' }];
+    }
+    return [];
+  }
+
+  leaf(r: Row): LayerSpec[] {
+    const pre = this.gap(r);
+    const x = this.shape;
+    const out = r.out ?? x;
+    const P = r.params;
+    let l: LayerSpec | null = null;
+    if (r.type === 'Linear') {
+      let fl: LayerSpec[] = [];
+      if (x.length > 1 && out.length === 1) { fl = [{ kind: 'flatten' }]; this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows'); }
+      const inF = fl.length ? x.reduce((a, b) => a * b, 1) : x[x.length - 1];
+      const o = out[out.length - 1];
+      pre.push(...fl);
+      l = { kind: 'linear', in: inF, out: o, bias: P !== inF * o };
+    } else if (r.type === 'Conv2d' && x.length === 3 && out.length === 3) l = this.conv(x, out, P);
+    else if (r.type === 'BatchNorm2d' || r.type === 'BatchNorm1d') l = { kind: r.type === 'BatchNorm2d' ? 'batchnorm2d' : 'batchnorm1d', features: x[0] };
+    else if (r.type === 'LayerNorm') l = { kind: 'layernorm', shape: [x[x.length - 1]], bias: P !== x[x.length - 1] };
+    else if (r.type === 'GroupNorm') { l = { kind: 'groupnorm', groups: gcd(32, x[0]), channels: x[0] }; this.note('torchinfo.gn', 'GroupNorm group count is not shown: 32 assumed'); }
+    else if (ACT[r.type]) l = { kind: ACT[r.type] } as LayerSpec;
+    else if (r.type === 'Dropout') { l = { kind: 'dropout', p: 0.5 }; this.note('torchinfo.dropout', 'Dropout p is not shown: p > 0 assumed (a 1-byte mask)'); }
+    else if (r.type === 'Flatten') l = { kind: 'flatten' };
+    else if ((r.type === 'MaxPool2d' || r.type === 'AvgPool2d') && x.length === 3 && out.length === 3) {
+      // kernel = stride gives the same output map and the same saved bytes as k3/s2/p1
+      const s = Math.max(1, Math.round(x[1] / out[1]));
+      if (Math.floor((x[1] - s) / s) + 1 === out[1]) {
+        this.note('torchinfo.poolArgs', 'pooling kernel taken equal to its stride (same output, same saved bytes)');
+        l = { kind: r.type === 'MaxPool2d' ? 'maxpool2d' : 'avgpool2d', kernel: s };
+      }
+    } else if (r.type === 'AdaptiveAvgPool2d' && out.length === 3) l = { kind: 'adaptiveavgpool2d', out: [out[1], out[2]] };
+    else if (r.type === 'Embedding') l = { kind: 'embedding', num: Math.round(P / out[out.length - 1]), dim: out[out.length - 1] };
+    else if (r.type === 'MultiheadAttention') {
+      const E = out[out.length - 1];
+      this.note('torchinfo.heads', 'MultiheadAttention head count is not shown: head dim 64 assumed');
+      l = { kind: 'mha', embed: E, heads: Math.max(1, Math.round(E / 64)), bias: P !== 4 * E * E };
+    }
+    else if (r.type === 'Sequential' && x.length === 3 && out.length === 3) {
+      // a collapsed downsample (depth limit): 1×1 conv + BatchNorm
+      const c = this.conv(x, out, P - 2 * out[0]);
+      if (c) {
+        this.note('torchinfo.downsample', 'collapsed Sequential read as conv + BatchNorm (torchvision downsample); pass depth=10 to summary() to list it');
+        this.shape = out;
+        return [...pre, { kind: 'sequential', body: [c, { kind: 'batchnorm2d', features: out[0] }] }];
+      }
+    }
+    if (!l) {
+      this.unparsed.push({ line: r.line, text: `${r.type}: cannot solve its arguments from [${x.join(', ')}] → [${out.join(', ')}], skipped` });
+      return pre;
+    }
+    this.shape = out;
+    return [...pre, l];
+  }
+
+  /** Conv2d: k² from the count (groups 1 or depthwise, bias or not), stride from the size ratio, smallest padding that fits. */
+  conv(x: number[], out: number[], P: number): LayerSpec | null {
+    const [cin, h] = x;
+    const [cout, ho] = out;
+    for (const g of cout % cin === 0 && cin > 1 ? [1, cin] : [1]) {
+      for (const bias of [false, true]) {
+        const kk = (P - (bias ? cout : 0)) / (cout * (cin / g));
+        const k = Math.round(Math.sqrt(kk));
+        if (!(k >= 1 && k * k === kk)) continue;
+        const s = Math.max(1, Math.round(h / ho));
+        for (let p = 0; p <= k; p++) {
+          if (Math.floor((h + 2 * p - k) / s) + 1 === ho) return { kind: 'conv2d', in: cin, out: cout, kernel: k, stride: s, padding: p, groups: g, bias };
+        }
+      }
+    }
+    return null;
+  }
+
+  list(rows: Row[]): LayerSpec[] { return rows.flatMap((r) => this.one(r)); }
+
+  one(r: Row): LayerSpec[] {
+    if (r.children.length === 0) return this.leaf(r);
+    const x = this.shape;
+    const kids = r.children;
+    if (r.type === 'Bottleneck' || r.type === 'BasicBlock') {
+      this.note('torchinfo.res', `${r.type}: residual add assumed (torchvision resnet.py)`);
+      const ds = kids.find((k) => k.type === 'Sequential' || k.children.length > 0);
+      const last = kids[kids.length - 1];
+      const body = this.list(kids.filter((k) => k !== ds && k !== last));
+      const after = this.shape;
+      this.shape = x;
+      const shortcut = ds ? this.list([ds]) : [];
+      this.shape = after;
+      return [{ kind: 'block', merge: 'add', inplace: true, body, shortcut, post: this.list([last]) }];
+    }
+    if (r.type === 'InvertedResidual' && r.out && r.out.join() === x.join()) {
+      this.note('torchinfo.res', 'InvertedResidual: residual add assumed where its output shape equals its input');
+      return [{ kind: 'block', merge: 'add', body: this.list(kids) }];
+    }
+    if (r.type === 'EncoderBlock') {
+      const i = kids.findIndex((k, j) => j > 0 && k.type === 'LayerNorm');
+      this.note('torchinfo.res', 'EncoderBlock: two residual adds assumed (torchvision vision_transformer.py)');
+      return [{ kind: 'block', merge: 'add', body: this.list(kids.slice(0, i)) }, { kind: 'block', merge: 'add', body: this.list(kids.slice(i)) }];
+    }
+    const own = r.params - kids.reduce((s, k) => s + total(k), 0);
+    if (r.type === 'VisionTransformer' && kids[0]?.type === 'Conv2d') {
+      const conv = this.list([kids[0]]);
+      const [d, hh, ww] = this.shape;
+      this.shape = [hh * ww + 1, d];
+      this.note('torchinfo.vit', 'VisionTransformer: patch tokens, class token and final token select assumed');
+      const rest = kids.slice(1);
+      const heads = rest.length > 1 ? rest[rest.length - 1] : null;
+      const enc = this.list(heads ? rest.slice(0, -1) : rest);
+      this.shape = [this.shape[this.shape.length - 1]];
+      return [...conv, { kind: 'tokens' }, { kind: 'clstoken', dim: d }, ...enc, { kind: 'select' }, ...(heads ? this.list([heads]) : [])];
+    }
+    if (r.type === 'Encoder' && own > 0 && this.shape.length === 2 && own === this.shape[0] * this.shape[1]) {
+      return [{ kind: 'posembed', tokens: this.shape[0], dim: this.shape[1] }, ...this.list(kids)];
+    }
+    return this.list(kids);
+  }
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+/** A row's parameters including its children's (torchinfo prints each module's own count). */
+function total(r: Row): number { return r.children.length ? Math.max(r.params, r.children.reduce((s, k) => s + total(k), 0)) : r.params; }
+
+/** True when text looks like a torchinfo summary table. */
+export function isTorchinfo(text: string): boolean {
+  return /Layer \(type(:depth-idx)?\)/.test(text) && /Param #/.test(text);
+}
+
+/** Import a torchinfo summary for a per-sample input shape. Never throws. */
+export function importTorchinfo(text: string, input: number[]): TorchinfoImport {
+  const { root, unparsed, total: statedTotal } = parseRows(text.slice(0, 2_000_000));
+  const s = new Solver(input);
+  s.unparsed.push(...unparsed);
+  const layers = root ? s.one(root) : [];
+  if (!root) s.note('torchinfo.empty', 'no summary rows found');
+  else s.note('torchinfo.functional', 'functional calls (F.relu, +, torch.cat) are not summary rows; outside torchvision blocks they are not counted');
+  return { network: { layers, input }, notes: s.notes, unparsed: s.unparsed.sort((a, b) => a.line - b.line), statedTotal };
+}
