@@ -259,13 +259,11 @@ export class CachingAllocator {
     const req = b.requested;
     let netN = 0;
     let netBytes = 0;
-    for (const cand of [b.prev, b.next]) {
-      const absorbed = this.tryMerge(b, cand);
-      if (absorbed > 0) {
-        netN -= 1;
-        netBytes -= absorbed;
-      }
-    }
+    const fromPrev = this.tryMerge(b, b.prev);
+    const fromNext = this.tryMerge(b, b.next);
+    if (fromPrev > 0) netN -= 1;
+    if (fromNext > 0) netN -= 1;
+    netBytes -= fromPrev + fromNext;
     this.insertFree(b);
     if (isSplit(b)) {
       netN += 1;
@@ -322,10 +320,12 @@ export class CachingAllocator {
   private releaseCached(): true {
     this.stats.num_sync_all_streams += 1;
     for (const pool of ['large', 'small'] as const) {
-      for (const b of [...this.pools[pool].blocks]) {
-        if (!b.seg.expandable && !isSplit(b)) this.releaseBlock(b);
+      const list = this.pools[pool].blocks;
+      // Backwards, so releasing block i leaves the indices still to visit in place.
+      for (let i = list.length - 1; i >= 0; i--) {
+        if (!list[i].seg.expandable && !isSplit(list[i])) this.releaseBlock(list[i]);
       }
-      releaseExpandableFree(this, pool);
+      if (this.config.expandableSegments) releaseExpandableFree(this, pool);
     }
     return true;
   }

@@ -25,7 +25,7 @@ export interface SimOptions {
   device?: number;
   /** NVML present: OOM text names this process's memory (default true) */
   nvml?: boolean;
-  /** full-state checkpoint interval in events (default 1024) */
+  /** minimum events between full-state checkpoints (default 1024; more when the state is larger) */
   checkpointEvery?: number;
 }
 
@@ -77,25 +77,27 @@ export interface SimRun {
 }
 
 function apply(a: CachingAllocator, e: TraceEvent, ctx: SimRun['ctx']): StepRecord {
-  const totals = () => ({ allocated: a.stats.arrays.allocated_bytes.all.current, reserved: a.reserved });
+  const allocated = () => a.stats.arrays.allocated_bytes.all.current;
   if (e.op === 'empty_cache') {
     a.emptyCache();
-    return { line: e.line, op: e.op, outcome: 'ok', ...totals() };
+    return { line: e.line, op: e.op, outcome: 'ok', allocated: allocated(), reserved: a.reserved };
   }
   if (e.op === 'free') {
-    if (a.free(e.name)) return { line: e.line, op: e.op, name: e.name, outcome: 'ok', ...totals() };
+    if (a.free(e.name)) return { line: e.line, op: e.op, name: e.name, outcome: 'ok', allocated: allocated(), reserved: a.reserved };
     const note = { code: 'free-not-live', params: { name: e.name }, text: `'${e.name}' holds no memory (its allocation failed), nothing to free` };
-    return { line: e.line, op: e.op, name: e.name, outcome: 'skipped', note, ...totals() };
+    return { line: e.line, op: e.op, name: e.name, outcome: 'skipped', note, allocated: allocated(), reserved: a.reserved };
   }
-  const base = { line: e.line, op: e.op, name: e.name, size: e.size };
   if (e.size === 0) {
     const note = { code: 'alloc-zero', text: 'zero-byte tensors never reach the caching allocator' };
-    return { ...base, outcome: 'skipped', note, ...totals() };
+    return { line: e.line, op: e.op, name: e.name, size: 0, outcome: 'skipped', note, allocated: allocated(), reserved: a.reserved };
   }
   const r = a.malloc(e.name, e.size);
-  if (r.ok) return { ...base, outcome: 'ok', addr: r.block.addr, blockSize: r.block.size, ...totals() };
+  if (r.ok) {
+    return { line: e.line, op: e.op, name: e.name, size: e.size, outcome: 'ok', addr: r.block.addr, blockSize: r.block.size, allocated: allocated(), reserved: a.reserved };
+  }
   const text = formatOomMessage(ctx.version, r.oom, { device: ctx.device, nvml: ctx.nvml, privatePools: 0 });
-  return { ...base, outcome: 'oom', oom: r.oom, oomMessage: `${oomExceptionName(ctx.version)}: ${text}`, ...totals() };
+  const oomMessage = `${oomExceptionName(ctx.version)}: ${text}`;
+  return { line: e.line, op: e.op, name: e.name, size: e.size, outcome: 'oom', oom: r.oom, oomMessage, allocated: allocated(), reserved: a.reserved };
 }
 
 function resolve(trace: Trace, o: SimOptions): Result<ResolvedSettings> {
@@ -131,7 +133,12 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
     const rec = apply(a, events[i], ctx);
     steps.push(rec);
     if (rec.outcome === 'oom') oomSteps.push(i);
-    if ((i + 1) % every === 0 && i + 1 < events.length) checkpoints.push({ step: i, state: a.clone() });
+    // A copy costs about one event per block, so copying at most once per max(every, blocks) events
+    // keeps the total copy work linear in the trace length.
+    const blocks = a.live.size + a.pools.small.blocks.length + a.pools.large.blocks.length;
+    if (i - checkpoints[checkpoints.length - 1].step >= Math.max(every, blocks) && i + 1 < events.length) {
+      checkpoints.push({ step: i, state: a.clone() });
+    }
   }
   const notes: Message[] = [];
   if (settings.conf.backend === 'cudaMallocAsync') {

@@ -50,13 +50,16 @@ export function parseTrace(text: string): TraceParse {
   const settings: TraceSettings = { capacity: null, overhead: null, fraction: null, conf: null };
   const events: TraceEvent[] = [];
   const errors: TraceError[] = [];
-  const liveSince = new Map<string, number>();
-  const freedAt = new Map<string, number>();
+  // name → line of its live alloc (> 0) or minus the line that freed it (< 0)
+  const names = new Map<string, number>();
   const lines = text.split(/\r?\n/);
+  let line = 0;
+  const err = (code: string, message: string) => errors.push({ line, code, message: `line ${line}: ${message}` });
   for (let i = 0; i < lines.length && errors.length < MAX_ERRORS; i++) {
-    const line = i + 1;
-    const err = (code: string, message: string) => errors.push({ line, code, message: `line ${line}: ${message}` });
-    const body = lines[i].replace(/\s+#.*$|^#.*$/, '').trim();
+    line = i + 1;
+    const raw = lines[i];
+    const hash = raw.indexOf('#');
+    const body = (hash < 0 ? raw : raw.replace(/\s+#.*$|^#.*$/, '')).trim();
     if (!body) continue;
     const [word, ...rest] = body.split(/\s+/);
     const arg = rest.join(' ');
@@ -96,11 +99,12 @@ export function parseTrace(text: string): TraceParse {
         err('trace-bad-size', s.message);
         continue;
       }
-      if (liveSince.has(name)) {
-        err('trace-double-alloc', `'${name}' is still allocated (line ${liveSince.get(name)}); free it first`);
+      const since = names.get(name) ?? 0;
+      if (since > 0) {
+        err('trace-double-alloc', `'${name}' is still allocated (line ${since}); free it first`);
         continue;
       }
-      liveSince.set(name, line);
+      names.set(name, line);
       events.push({ op: 'alloc', name, size: s.bytes, line });
     } else if (op === 'free') {
       const name = rest[0];
@@ -108,13 +112,12 @@ export function parseTrace(text: string): TraceParse {
         err('trace-free-syntax', "expected 'free NAME'");
         continue;
       }
-      if (!liveSince.has(name)) {
-        const when = freedAt.get(name);
-        err('trace-free-unknown', when ? `'${name}' was already freed on line ${when}` : `'${name}' was never allocated`);
+      const since = names.get(name) ?? 0;
+      if (since <= 0) {
+        err('trace-free-unknown', since < 0 ? `'${name}' was already freed on line ${-since}` : `'${name}' was never allocated`);
         continue;
       }
-      liveSince.delete(name);
-      freedAt.set(name, line);
+      names.set(name, -line);
       events.push({ op: 'free', name, line });
     } else if (op === 'empty_cache' || op === 'empty-cache') {
       if (rest.length) err('trace-empty-cache-syntax', "'empty_cache' takes no argument");

@@ -1,0 +1,65 @@
+// Allocator simulator throughput: 100,000 trace events (target < 1,000 ms), plus parsing the
+// same trace as text and rebuilding a mid-trace state for stepping back.
+import { parseTrace, simulateTrace, viewAt, type Trace } from '../src/core/allocator';
+import type { BenchRow } from './types';
+
+/** A deterministic 100k-event training-like trace: mixed sizes, frees, occasional empty_cache. */
+export function makeTraceText(events: number): string {
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lines = ['capacity 24GiB', 'conf max_split_size_mb:256'];
+  const live: string[] = [];
+  let n = 0;
+  for (let i = 0; lines.length - 2 < events; i++) {
+    const r = rand();
+    if (live.length > 0 && (r < 0.45 || live.length > 1200)) {
+      const k = Math.floor(rand() * live.length);
+      lines.push(`free ${live[k]}`);
+      live[k] = live[live.length - 1];
+      live.pop();
+    } else if (r > 0.999) {
+      lines.push('empty_cache');
+    } else {
+      const kind = rand();
+      const size = kind < 0.5 ? 1 + Math.floor(rand() * 1048576) : kind < 0.85 ? 1048577 + Math.floor(rand() * 9 * 1048576) : 10485760 + Math.floor(rand() * 400 * 1048576);
+      const name = `t${n++}`;
+      lines.push(`alloc ${name} ${size}`);
+      live.push(name);
+    }
+  }
+  return lines.join('\n');
+}
+
+function medianMs(fn: () => void, runs: number): number {
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  t.sort((a, b) => a - b);
+  return t[Math.floor(t.length / 2)];
+}
+
+export default function bench(): BenchRow[] {
+  const text = makeTraceText(100_000);
+  let trace: Trace | null = null;
+  const parseMs = medianMs(() => {
+    const p = parseTrace(text);
+    if (!p.ok) throw new Error(p.errors[0].message);
+    trace = p.trace;
+  }, 5);
+  const t = trace as unknown as Trace;
+  let run = simulateTrace(t);
+  const simMs = medianMs(() => {
+    run = simulateTrace(t);
+  }, 5);
+  if (!run.ok) throw new Error('simulation failed');
+  const r = run.value;
+  const stepMs = medianMs(() => void viewAt(r, 77_777), 20);
+  return [
+    { name: 'allocator: simulate 100,000 trace events', value: simMs, unit: 'ms', target: 1000 },
+    { name: 'allocator: parse a 100,000-line trace', value: parseMs, unit: 'ms', target: 500 },
+    { name: 'allocator: rebuild the state at step 77,777 (step back)', value: stepMs, unit: 'ms', target: 50 },
+  ];
+}
