@@ -120,14 +120,14 @@ export function pushEdit(ops: EditOp[], op: EditOp): EditOp[] {
 /** The list holding the addressed layer, or null when the address does not exist. */
 function listAt(layers: LayerSpec[], at: Step[]): LayerSpec[] | null {
   let list = layers;
-  for (const s of at.slice(0, -1)) {
-    const node = list[s.i];
-    if (!node) return null;
-    const child = childList(node, s.list);
+  for (let k = 0; k < at.length - 1; k++) {
+    const node = list[at[k].i];
+    // a step's list names which list of its parent it indexes
+    const child = node ? childList(node, at[k + 1].list) : null;
     if (!child) return null;
     list = child;
   }
-  return list;
+  return at[0]?.list === 'body' ? list : null;
 }
 
 /** A container's child list ('body' of sequential/repeat/block, 'shortcut'/'post' of a block). */
