@@ -120,4 +120,7 @@ describe('estimate: parallel layouts and caches', () => {
     const perTokenLayer = 2 * 8 * 256 * 2;
     expect(kv).toBe(perTokenLayer * (21 * 16384 + 21 * 4096));
   });
+  it('encoder-only BERT keeps no KV cache', () => {
+    expect(termBytes(run({ model: 'google-bert/bert-large-uncased', prompt: 512, gen: 0 }), 'kv-cache')).toBe(0);
+  });
 });

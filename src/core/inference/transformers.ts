@@ -7,6 +7,7 @@
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
+import { ENCODER_ONLY } from '../model/families';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
 import { forwardTransient } from './transient';
@@ -42,7 +43,9 @@ export function buildTransformers(ctx: Ctx): Built {
   const pp = s.pp;
   const e = inferenceElementBytes(ctx);
   const policy = { mlaLatent: false, windowed: HYBRID_CACHE_FAMILIES.has(arch.family), tp };
-  const frac = stageLayerFraction(ctx, pp);
+  // encoder-only models (BERT) run one forward over the input: no KV cache, no decoding
+  const encoder = ENCODER_ONLY.has(arch.family);
+  const frac = encoder ? 0 : stageLayerFraction(ctx, pp);
   const tokens = s.prompt + s.gen;
   const kvFull = kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy) * frac;
   const kvPrompt = kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy) * frac;
@@ -50,9 +53,9 @@ export function buildTransformers(ctx: Ctx): Built {
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
   const dequant = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? (2 * ctx.params.largestLinear) / tp : 0;
-  const decode = forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1);
+  const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
-  const catCopy = s.gen > 0 ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
+  const catCopy = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
   const weights = weightsPerGpu(ctx, tp, pp);
   const atPrefill = kvPrompt + prefill.bytes + dequant;
   const atDecode = kvFull + decode.bytes + catCopy;
