@@ -94,9 +94,9 @@ export const useApp = create<AppState>()((set) => ({
   setGpus: (ids) =>
     set((s) => {
       const gpus = [...new Set(ids)];
-      // the first GPU is the scenario's own (it drives engine budgets such as vLLM's)
-      const first = gpus[0] ?? '';
-      return { gpus, ...updateActive(s, { gpu: first }) };
+      // the first GPU is every scenario's own (it drives engine budgets such as vLLM's)
+      const gpu = gpus[0] ?? '';
+      return { gpus, scenarios: s.scenarios.map((x) => (x.gpu === gpu ? x : { ...x, gpu })) };
     }),
   openTerm: (term) => set({ term }),
   notify: (n) => set((s) => ({ notices: [...s.notices.filter((o) => o.id !== n.id), n] })),

@@ -43,10 +43,11 @@ describe('store', () => {
     expect(useApp.getState().scenarios).toHaveLength(1);
   });
 
-  test('choosing GPUs dedupes them and makes the first one the scenario GPU', () => {
+  test('choosing GPUs dedupes them and makes the first one every scenario\'s GPU', () => {
+    useApp.getState().addScenario();
     useApp.getState().setGpus(['rtx-4090', '24gib', 'rtx-4090']);
     expect(useApp.getState().gpus).toEqual(['rtx-4090', '24gib']);
-    expect(useApp.getState().scenarios[0].gpu).toBe('rtx-4090');
+    expect(useApp.getState().scenarios.map((s) => s.gpu)).toEqual(['rtx-4090', 'rtx-4090']);
     useApp.getState().setGpus([]);
     expect(useApp.getState().scenarios[0].gpu).toBe('');
   });

@@ -97,7 +97,12 @@ export function NumberField(p: NumberFieldProps) {
           disabled={p.disabled}
           aria-describedby={describedBy}
           onChange={(e) => {
-            const v = fromSlider(Number(e.target.value), sMin, sMax, log, !!p.integer);
+            const pos = Number(e.target.value);
+            let v = fromSlider(pos, sMin, sMax, log, !!p.integer);
+            // a log step can round back to the same integer: move by one so arrow keys never stick
+            if (v === p.value && pos !== toSlider(p.value, sMin, sMax, log)) {
+              v = Math.min(Math.max(p.value + Math.sign(pos - toSlider(p.value, sMin, sMax, log)), sMin), sMax);
+            }
             setDraft(String(v));
             p.onChange(v);
           }}

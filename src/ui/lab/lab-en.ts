@@ -158,6 +158,7 @@ export const labEn = {
   'stats.key': 'Key',
   'stats.value': 'Value',
   'stats.scalars': 'Counters',
+  'stats.pools': 'Show the large_pool and small_pool rows',
 
   'cmp.title': 'The same trace under other settings',
   'cmp.help': 'Each column runs the whole trace with its own PYTORCH_CUDA_ALLOC_CONF (the capacity stays).',

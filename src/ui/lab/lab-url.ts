@@ -25,7 +25,7 @@ export interface LabUrlState {
 }
 
 /** Longest texts kept in the link (characters); longer ones are left out rather than cut. */
-export const LAB_URL_LIMITS = { trace: 2000, oom: 2500, summary: 4000, short: 200 } as const;
+export const LAB_URL_LIMITS = { trace: 2000, oom: 2500, summary: 1500, short: 200 } as const;
 
 const PREFIX = 'lab.';
 

@@ -160,6 +160,7 @@ export const labZh: Record<LabKey, string> = {
   'stats.key': '键',
   'stats.value': '值',
   'stats.scalars': '计数器',
+  'stats.pools': '显示 large_pool 与 small_pool 行',
 
   'cmp.title': '同一轨迹在其他设置下',
   'cmp.help': '每一列用各自的 PYTORCH_CUDA_ALLOC_CONF 运行整段轨迹（容量不变）。',

@@ -80,7 +80,7 @@ export function SegmentsView({ segments }: { segments: readonly SegmentView[] })
                       onMouseEnter={() => setInfo(label)}
                       onFocus={() => setInfo(label)}
                     >
-                      {share > 0.12 && b.name ? b.name : ''}
+                      {share > 0.05 && b.name ? b.name : ''}
                     </span>
                   );
                 })}

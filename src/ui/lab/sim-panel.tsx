@@ -2,6 +2,7 @@ import { lazy, Suspense, useDeferredValue, useId, useMemo } from 'react';
 import { parseTrace } from '../../core/allocator/trace';
 import { simulateTrace, viewAt } from '../../core/allocator/run';
 import { parseByteSize } from '../../core/allocator/units';
+import { formatNumber } from '../i18n/format';
 import { useLabT } from './lab-i18n';
 import { TraceEditor } from './trace-editor';
 import { ImportTrace } from './import-trace';
@@ -57,7 +58,7 @@ export function SimPanel(p: SimPanelProps) {
       <h2 id={`${id}-h`}>{t('sim.title')}</h2>
       <div className="lab-sim-top">
         <div>
-          <TraceEditor text={p.sim.text} preset={p.sim.preset} errors={parsed.ok ? [] : parsed.errors} onText={p.onText} onPreset={p.onPreset} />
+          <TraceEditor text={p.sim.text} preset={p.sim.preset} errors={parsed.ok ? [] : parsed.errors} currentLine={text === p.sim.text ? (rec?.line ?? null) : null} onText={p.onText} onPreset={p.onPreset} />
           <ImportTrace onTrace={p.onText} />
         </div>
         <div>
@@ -131,7 +132,7 @@ export function SimPanel(p: SimPanelProps) {
                 points={points}
                 current={step + 1}
                 capacity={showCapacity}
-                format={t.bytes}
+                format={(v) => formatNumber(v, t.lang, 2)}
                 names={{ allocated: t('chart.allocated'), reserved: t('chart.reserved'), capacity: t('chart.capacity'), step: t('chart.step'), current: t('chart.current'), title: t('chart.title') }}
               />
             </Suspense>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ARRAY_STATS } from '../../core/allocator/stats';
 import type { MemoryStats } from '../../core/allocator/stats';
 import { useLabT, type LabT } from './lab-i18n';
@@ -23,10 +24,15 @@ function cell(t: LabT, stats: MemoryStats, key: string) {
 export function StatsTable({ stats }: { stats: MemoryStats }) {
   const t = useLabT();
   const scalars = Object.keys(stats).filter((k) => !k.includes('.'));
+  const [pools, setPools] = useState(false);
+  const shownPools = pools ? POOLS : POOLS.slice(0, 1);
   return (
     <section className="panel" aria-labelledby="lab-stats-h">
       <h3 id="lab-stats-h">{t('stats.title')}</h3>
       <p className="field-help">{t('stats.help')}</p>
+      <label className="small">
+        <input type="checkbox" checked={pools} onChange={(e) => setPools(e.target.checked)} /> {t('stats.pools')}
+      </label>
       <div className="table-wrap">
         <table className="lab-stats">
           <thead>
@@ -41,7 +47,7 @@ export function StatsTable({ stats }: { stats: MemoryStats }) {
           </thead>
           <tbody>
             {ARRAY_STATS.flatMap((name) =>
-              POOLS.map((pool) => (
+              shownPools.map((pool) => (
                 <tr key={`${name}.${pool}`} className={pool === 'all' ? 'pool-all' : 'pool-sub'}>
                   <th scope="row">
                     <code>

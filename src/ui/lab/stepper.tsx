@@ -30,7 +30,7 @@ export function Stepper({ step, steps, onStep }: StepperProps) {
     <div className="lab-stepper" role="group" aria-label={t('sim.step')}>
       <div className="row">
         <button type="button" onClick={() => go(-1)} disabled={step <= -1} aria-label={t('sim.first')} title={t('sim.first')}>
-          ⏮
+          |◀
         </button>
         <button type="button" onClick={() => go(step - 1)} disabled={step <= -1} aria-label={t('sim.back')} title={t('sim.back')}>
           ◀ <span className="btn-text">{t('sim.back')}</span>
@@ -39,7 +39,7 @@ export function Stepper({ step, steps, onStep }: StepperProps) {
           <span className="btn-text">{t('sim.forward')}</span> ▶
         </button>
         <button type="button" onClick={() => go(last)} disabled={step >= last} aria-label={t('sim.last')} title={t('sim.last')}>
-          ⏭
+          ▶|
         </button>
         <input
           id={`${id}-slider`}

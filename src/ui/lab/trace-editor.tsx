@@ -8,6 +8,8 @@ export interface TraceEditorProps {
   /** preset id when the text is an unchanged preset */
   preset: string | null;
   errors: TraceError[];
+  /** line of the step shown, marked in the gutter */
+  currentLine: number | null;
   onText: (text: string) => void;
   onPreset: (id: string) => void;
 }
@@ -38,7 +40,7 @@ export function TraceEditor(p: TraceEditorProps) {
         <div className="lab-code">
           <pre className="lab-gutter" aria-hidden="true">
             {Array.from({ length: Math.min(lineCount, 5000) }, (_, i) => (
-              <span key={i} className={bad.has(i + 1) ? 'bad' : undefined}>
+              <span key={i} className={[bad.has(i + 1) ? 'bad' : '', p.currentLine === i + 1 ? 'now' : ''].join(' ').trim() || undefined}>
                 {i + 1}
                 {'\n'}
               </span>

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { useApp } from '../state/store';
+import { useT } from './i18n';
+import { Header } from './shell/header';
+import { ViewTabs } from './shell/view-tabs';
+import { Notices } from './shell/notices';
+import { Calculator } from './calculator/calculator';
+
+/** Page composition: header and view tabs (hidden when embedded), notices, the chosen view. */
+export function App() {
+  const t = useT();
+  const embed = useApp((s) => s.embed);
+  const view = useApp((s) => s.view);
+  useEffect(() => {
+    document.documentElement.lang = t.lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = t('app.title');
+  }, [t]);
+  return (
+    <div className={`app${embed ? ' embed' : ''}`}>
+      {!embed && <Header />}
+      {embed && <h1 className="visually-hidden">{t('app.title')}</h1>}
+      {!embed && <ViewTabs />}
+      <Notices />
+      <main id="view-panel" role={embed ? undefined : 'tabpanel'} aria-labelledby={embed ? undefined : `view-tab-${view}`}>
+        {view === 'calculator' || embed ? <Calculator /> : <p className="panel">{t('view.soon')}</p>}
+      </main>
+      {!embed && <footer>{t('app.footer')}</footer>}
+    </div>
+  );
+}

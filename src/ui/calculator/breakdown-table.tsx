@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import type { Estimate, Term } from '../../core/types';
+import { useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { formatBytes, formatShare } from '../i18n/format';
+import { TERM_COLOR } from './term-colors';
+
+const col = createColumnHelper<Term>();
+
+/** Every term: bytes, share of the device total, and its formula; the term name opens its derivation. */
+export function BreakdownTable({ est }: { est: Estimate }) {
+  const t = useT();
+  const unit = useApp((s) => s.unit);
+  const open = useApp((s) => s.openTerm);
+  const current = useApp((s) => s.term);
+  const columns = useMemo(
+    () => [
+      col.accessor('id', {
+        header: () => t('table.term'),
+        cell: (c) => (
+          <button type="button" className="linkish" aria-expanded={current === c.getValue()} onClick={() => open(current === c.getValue() ? null : c.getValue())}>
+            <span className="swatch" style={{ background: TERM_COLOR[c.getValue()] }} aria-hidden="true" />
+            {t(`term.${c.getValue()}`)}
+          </button>
+        ),
+      }),
+      col.accessor('level', { header: () => t('table.level'), cell: (c) => t(`level.${c.getValue()}`) }),
+      col.accessor('bytes', {
+        header: () => t('table.bytes'),
+        cell: (c) => formatBytes(c.getValue(), unit, t.lang),
+        meta: { num: true },
+      }),
+      col.display({
+        id: 'share',
+        header: () => t('table.share'),
+        cell: (c) => formatShare(est.deviceBytes > 0 ? c.row.original.bytes / est.deviceBytes : 0, t.lang),
+        meta: { num: true },
+      }),
+      col.accessor((r) => r.derivation.formula, { id: 'formula', header: () => t('table.formula'), cell: (c) => <code>{c.getValue()}</code> }),
+    ],
+    [t, unit, open, current, est.deviceBytes],
+  );
+  const table = useReactTable({ data: est.terms, columns, getCoreRowModel: getCoreRowModel() });
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{t('table.caption')}</caption>
+        <thead>
+          {table.getHeaderGroups().map((g) => (
+            <tr key={g.id}>
+              {g.headers.map((h) => (
+                <th key={h.id} scope="col" className={(h.column.columnDef.meta as { num?: boolean } | undefined)?.num ? 'num' : undefined}>
+                  {flexRender(h.column.columnDef.header, h.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((r) => (
+            <tr key={r.id}>
+              {r.getVisibleCells().map((c) => (
+                <td key={c.id} className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? 'num' : undefined}>
+                  {flexRender(c.column.columnDef.cell, c.getContext())}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

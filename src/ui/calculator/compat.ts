@@ -1,0 +1,77 @@
+/**
+ * Which options make no sense together, and why. The decision is the core's own cross-key rules
+ * (src/core/scenario/rules.ts applyRules): an option is disabled when choosing it would make the
+ * core reject that key as 'incompatible'. The form shows a short translated reason per key pair.
+ */
+import type { FieldError, Scenario } from '../../core/types';
+import { applyRules } from '../../core/scenario/rules';
+import { SCENARIO_FIELDS } from '../../core/scenario/schema';
+import type { MessageKey } from '../i18n/en';
+
+const NAME = new Map<keyof Scenario, string>(SCENARIO_FIELDS.map((f) => [f.prop, f.name]));
+/** Keys treated as given by the user, so the rules check them and never adjust gpus silently. */
+const GIVEN = new Set(SCENARIO_FIELDS.map((f) => f.name).filter((n) => n !== 'lora-rank' && n !== 'lora-targets'));
+
+function conflicts(s: Scenario): { fixed: Scenario; errors: FieldError[] } {
+  const fixed = { ...s, loraTargets: [...s.loraTargets] };
+  const errors: FieldError[] = [];
+  applyRules(fixed, GIVEN, errors, []);
+  return { fixed, errors };
+}
+
+export interface Reason {
+  key: MessageKey;
+  /** the core's own (English) sentence, for a tooltip */
+  detail: string;
+}
+
+const REASON_KEYS = new Set<string>([
+  'why.weights.method', 'why.weights.engine', 'why.kv.engine', 'why.offload.zero', 'why.attn.precision', 'why.attn.weights',
+]);
+
+function reasonFor(e: FieldError): Reason {
+  const k = `why.${e.key}.${String(e.params?.with ?? '')}`;
+  return { key: (REASON_KEYS.has(k) ? k : 'why.generic') as MessageKey, detail: e.message };
+}
+
+/** Why `value` cannot be chosen for `prop` given the rest of `s`; undefined when it can. */
+export function optionReason(s: Scenario, prop: keyof Scenario, value: string): Reason | undefined {
+  const v = prop === 'zero' ? Number(value) : value;
+  const { errors } = conflicts({ ...s, [prop]: v } as Scenario);
+  const e = errors.find((x) => x.key === NAME.get(prop) && x.code === 'incompatible');
+  return e && reasonFor(e);
+}
+
+/** Why a whole field does nothing in this scenario (engine-specific or LoRA-only keys). */
+export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | undefined {
+  switch (prop) {
+    case 'gpuUtil':
+      return s.engine === 'vllm' ? undefined : 'why.vllmOnly';
+    case 'ngl':
+      return s.engine === 'llama.cpp' ? undefined : 'why.llamacppOnly';
+    case 'ubatch':
+      return s.engine === 'transformers' ? 'why.ubatchEngine' : undefined;
+    case 'loraRank':
+    case 'loraTargets':
+      return s.method === 'lora' || s.method === 'qlora' ? undefined : 'why.loraOnly';
+    default:
+      return undefined;
+  }
+}
+
+/** Select-type keys the rules may move to a fallback value. */
+const ENUMS: (keyof Scenario)[] = ['weights', 'kv', 'offload', 'attn'];
+
+/**
+ * After a change, replace select values the change made impossible with the core's fallback
+ * (switching to QLoRA turns bf16 weights into nf4). Numbers are never touched: their errors are
+ * shown next to the field instead. Returns `s` itself when nothing needed fixing.
+ */
+export function repair(s: Scenario): Scenario {
+  const { fixed, errors } = conflicts(s);
+  const touched = ENUMS.filter((p) => errors.some((e) => e.key === NAME.get(p)) && fixed[p] !== s[p]);
+  if (touched.length === 0) return s;
+  const out = { ...s };
+  for (const p of touched) (out as Record<string, unknown>)[p] = fixed[p];
+  return out;
+}

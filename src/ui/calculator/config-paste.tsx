@@ -1,0 +1,86 @@
+import { useId, useState } from 'react';
+import { parseHfConfig } from '../../core/model/config';
+import { useApp } from '../../state/store';
+import { useT } from '../i18n';
+
+/**
+ * Paste or upload a Hugging Face config.json. Errors name the config field they come from
+ * ("hidden_size: expected a positive integer…"), shown next to the box; nothing changes until
+ * the config parses.
+ */
+export function ConfigPaste() {
+  const t = useT();
+  const id = useId();
+  const patch = useApp((s) => s.patch);
+  const [text, setText] = useState('');
+  const [errors, setErrors] = useState<string[]>([]);
+  const [done, setDone] = useState<string | null>(null);
+
+  const use = (json: string) => {
+    setDone(null);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(json);
+    } catch (e) {
+      setErrors([t('config.badJson', { detail: e instanceof Error ? e.message : String(e) })]);
+      return;
+    }
+    const r = parseHfConfig(raw);
+    if (!r.ok) {
+      setErrors(r.errors.map((e) => t.core(e)));
+      return;
+    }
+    setErrors([]);
+    setDone(r.value.family);
+    patch({ model: 'custom', arch: r.value, params: null });
+  };
+
+  return (
+    <details className="config-paste">
+      <summary>{t('config.title')}</summary>
+      <div className="field">
+        <label htmlFor={`${id}-text`}>{t('config.paste')}</label>
+        <textarea
+          id={`${id}-text`}
+          rows={6}
+          value={text}
+          spellCheck={false}
+          aria-invalid={errors.length > 0 ? true : undefined}
+          aria-describedby={errors.length ? `${id}-err` : undefined}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <div className="row">
+        <button type="button" className="primary" onClick={() => use(text)}>
+          {t('config.use')}
+        </button>
+        <label className="small">
+          {t('config.upload')}{' '}
+          <input
+            type="file"
+            accept=".json,application/json"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (!f) return;
+              const body = await f.text();
+              setText(body);
+              use(body);
+            }}
+          />
+        </label>
+      </div>
+      {errors.length > 0 && (
+        <ul id={`${id}-err`} className="field-msg" role="alert">
+          {errors.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ul>
+      )}
+      {done && (
+        <p role="status" className="small">
+          {t('config.loaded', { family: done })}
+        </p>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,46 @@
+import type { Estimate } from '../../core/types';
+import { useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { formatBytes, formatNumber } from '../i18n/format';
+
+/** The chosen term's derivation: formula, the user's values for each symbol, and the source. */
+export function DerivationPanel({ est }: { est: Estimate }) {
+  const t = useT();
+  const id = useApp((s) => s.term);
+  const unit = useApp((s) => s.unit);
+  const close = useApp((s) => s.openTerm);
+  const term = est.terms.find((x) => x.id === id);
+  if (!term) return null;
+  const d = term.derivation;
+  return (
+    <section className="panel derivation" aria-labelledby="deriv-h" aria-live="polite">
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h2 id="deriv-h">
+          {t('deriv.title', { term: t(`term.${term.id}`) })}: {formatBytes(term.bytes, unit, t.lang)}
+        </h2>
+        <button type="button" onClick={() => close(null)}>
+          {t('deriv.close')}
+        </button>
+      </div>
+      <p className="small">{t(`termHelp.${term.id}`)}</p>
+      <pre>{d.formula}</pre>
+      {Object.keys(d.values).length > 0 && (
+        <dl>
+          {Object.entries(d.values).map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd>{typeof v === 'number' ? formatNumber(v, t.lang, 4) : v}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <p className="small">
+        <strong>{t('deriv.source')}:</strong> {d.source}
+      </p>
+      <p className="small">
+        <strong>{t('deriv.confidence')}:</strong> {t(`conf.${d.confidence}`)}
+      </p>
+      {d.note && <p className="small">{t.core(d.note)}</p>}
+    </section>
+  );
+}

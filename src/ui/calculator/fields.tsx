@@ -1,0 +1,137 @@
+import { useId } from 'react';
+import type { LoraTarget, Scenario } from '../../core/types';
+import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
+import { selectActive, useApp } from '../../state/store';
+import { NumberField } from '../forms/number-field';
+import { SelectField } from '../forms/select-field';
+import { useT, type T } from '../i18n';
+import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
+import { fieldReason, optionReason, repair } from './compat';
+import { useFieldErrors } from './use-estimate';
+
+type Prop = Exclude<keyof Scenario, 'arch'>;
+const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
+
+function help(t: T, prop: Prop): string {
+  return t.lang === 'zh' ? HELP_ZH[prop] : (SPEC.get(prop)?.help ?? '');
+}
+
+/** Apply a change to the active scenario, then repair values it made impossible. */
+function useChange() {
+  const s = useApp(selectActive);
+  const patch = useApp((st) => st.patch);
+  return (p: Partial<Scenario>) => patch(repair({ ...s, ...p }));
+}
+
+/** A schema enum key as a select; impossible options are disabled with their reason. */
+export function ScenarioSelect({ prop }: { prop: Prop }) {
+  const t = useT();
+  const s = useApp(selectActive);
+  const change = useChange();
+  const errors = useFieldErrors();
+  const kind = SPEC.get(prop)!.kind;
+  const values = kind.type === 'enum' ? kind.values : [];
+  const why = fieldReason(s, prop);
+  return (
+    <SelectField
+      label={FIELD_LABEL[t.lang][prop]}
+      value={String(s[prop])}
+      help={help(t, prop)}
+      error={errors.get(prop)}
+      disabled={!!why}
+      disabledReason={why && t(why)}
+      options={values.map((v) => {
+        const r = optionReason(s, prop, v);
+        return { value: v, label: optionLabel(t.lang, prop, v), disabledReason: r && t(r.key), detail: r?.detail };
+      })}
+      onChange={(v) => change({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>)}
+    />
+  );
+}
+
+export interface NumberOpts {
+  prop: Prop;
+  log?: boolean;
+  /** slider range, narrower than the accepted range so the thumb stays useful */
+  sliderMax?: number;
+}
+
+/** A schema number key as slider + box, with the schema's range and the core's error. */
+export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
+  const t = useT();
+  const s = useApp(selectActive);
+  const change = useChange();
+  const errors = useFieldErrors();
+  const kind = SPEC.get(prop)!.kind;
+  if (kind.type !== 'int' && kind.type !== 'float') return null;
+  const why = fieldReason(s, prop);
+  const raw = s[prop];
+  const nullable = kind.type === 'int' && kind.nullToken !== undefined;
+  const value = typeof raw === 'number' ? raw : kind.min;
+  const field = (
+    <NumberField
+      label={FIELD_LABEL[t.lang][prop]}
+      value={value}
+      min={kind.min}
+      max={kind.max}
+      sliderMin={log ? Math.max(kind.min, 1) : kind.min}
+      sliderMax={Math.min(sliderMax ?? kind.max, kind.max)}
+      integer={kind.type === 'int'}
+      log={log}
+      step={kind.type === 'float' ? 0.01 : 1}
+      help={help(t, prop)}
+      error={errors.get(prop)}
+      disabled={!!why || (nullable && raw === null)}
+      disabledReason={why && t(why)}
+      onChange={(v) => change({ [prop]: v } as Partial<Scenario>)}
+    />
+  );
+  if (!nullable) return field;
+  return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={kind.min} field={field} />;
+}
+
+function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disabled: boolean; fallback: number; field: React.ReactNode }) {
+  const t = useT();
+  const change = useChange();
+  const id = useId();
+  return (
+    <div className="nullable">
+      {p.field}
+      <label htmlFor={id} className="small">
+        <input
+          id={id}
+          type="checkbox"
+          checked={p.isNull}
+          disabled={p.disabled}
+          onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback } as Partial<Scenario>)}
+        />{' '}
+        {t(p.token === 'all' ? 'field.nullAll' : 'field.nullAuto')}
+      </label>
+    </div>
+  );
+}
+
+/** LoRA target projections as a checkbox group. */
+export function LoraTargets() {
+  const t = useT();
+  const s = useApp(selectActive);
+  const change = useChange();
+  const why = fieldReason(s, 'loraTargets');
+  const toggle = (x: LoraTarget, on: boolean) => {
+    const next = LORA_TARGETS.filter((y) => (y === x ? on : s.loraTargets.includes(y)));
+    if (next.length > 0) change({ loraTargets: next });
+  };
+  return (
+    <fieldset disabled={!!why}>
+      <legend>{FIELD_LABEL[t.lang].loraTargets}</legend>
+      <div className="checks">
+        {LORA_TARGETS.map((x) => (
+          <label key={x}>
+            <input type="checkbox" checked={s.loraTargets.includes(x)} onChange={(e) => toggle(x, e.target.checked)} /> {x}_proj
+          </label>
+        ))}
+      </div>
+      {why && <p className="field-why">{t(why)}</p>}
+    </fieldset>
+  );
+}

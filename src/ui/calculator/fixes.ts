@@ -1,0 +1,73 @@
+/**
+ * "How to make it fit": candidate changes to a scenario, each re-estimated with the core's
+ * estimate() (never a guessed saving), ranked: changes that make it fit first (the gentlest, i.e.
+ * the one leaving the highest total that still fits, on top), then the others by new total.
+ */
+import type { KvFormat, Scenario, WeightFormat } from '../../core/types';
+import type { MessageKey } from '../i18n/en';
+import { optionReason } from './compat';
+import { estimateOf } from './use-estimate';
+
+export interface Fix {
+  key: MessageKey;
+  params: Record<string, string | number>;
+  scenario: Scenario;
+  deviceBytes: number;
+  fits: boolean;
+}
+
+const BYTES_W: Partial<Record<WeightFormat, number>> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, int8: 1, 'gptq-int8': 1, 'gguf-q8_0': 1 };
+/** Lower-precision weight formats worth trying, most faithful first. */
+const WEIGHT_STEPS: WeightFormat[] = ['fp8', 'int8', 'awq-int4', 'gptq-int4', 'nf4', 'gguf-q8_0', 'gguf-q4_k_m'];
+const KV_STEPS: KvFormat[] = ['fp8', 'int8', 'q8_0', 'int4', 'q4_0'];
+const KV_BYTES: Record<KvFormat, number> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, int8: 1, q8_0: 1.0625, int4: 0.5, q4_0: 0.5625 };
+
+function allowed(s: Scenario, prop: keyof Scenario, v: string): boolean {
+  return !optionReason(s, prop, v);
+}
+
+/** Candidate changes (not yet estimated). */
+export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
+  const out: Omit<Fix, 'deviceBytes' | 'fits'>[] = [];
+  const add = (key: MessageKey, params: Record<string, string | number>, p: Partial<Scenario>) => out.push({ key, params, scenario: { ...s, ...p } });
+  const training = s.mode === 'training';
+  const curW = BYTES_W[s.weights] ?? 0.5;
+  if (!training || s.method === 'lora') {
+    for (const w of WEIGHT_STEPS) {
+      const b = BYTES_W[w] ?? 0.5;
+      if (b < curW && allowed(s, 'weights', w)) add('fix.weights', { value: w }, { weights: w });
+    }
+  }
+  if (!training) {
+    for (const k of KV_STEPS) if (KV_BYTES[k] < KV_BYTES[s.kv] && allowed(s, 'kv', k)) add('fix.kv', { value: k }, { kv: k });
+    for (const n of [2, 4, 8]) if (n > s.tp) add('fix.tp', { n }, { tp: n, gpus: Math.max(s.gpus, n * s.pp) });
+  } else {
+    if (s.method === 'full' || s.method === 'freeze') {
+      add('fix.lora', {}, { method: 'lora' });
+      add('fix.qlora', {}, { method: 'qlora', weights: 'nf4' });
+    } else if (s.method === 'lora') add('fix.qlora', {}, { method: 'qlora', weights: 'nf4' });
+    if (s.gradCkpt !== 'full') add('fix.ckpt', {}, { gradCkpt: 'full' });
+    if (s.optimizer === 'adamw') add('fix.optim8', {}, { optimizer: 'adamw-8bit' });
+    for (const n of [2, 4, 8]) if (s.zero !== 3 || n > s.gpus) add('fix.zero3', { n }, { zero: 3, gpus: Math.max(n, s.gpus) });
+  }
+  if (s.batch > 1) {
+    add('fix.batch', { value: 1 }, { batch: 1 });
+    if (s.batch > 2) add('fix.batch', { value: Math.floor(s.batch / 2) }, { batch: Math.floor(s.batch / 2) });
+  }
+  return out;
+}
+
+/** Candidates that are valid and lower the device total, estimated, ranked (fitting first). */
+export function rankFixes(s: Scenario, capacityBytes: number | null, limit = 8): Fix[] {
+  const base = estimateOf(s);
+  const now = base.ok ? base.value.deviceBytes : Infinity;
+  const fixes: Fix[] = [];
+  for (const c of candidates(s)) {
+    const r = estimateOf(c.scenario);
+    if (!r.ok || r.value.deviceBytes >= now) continue;
+    fixes.push({ ...c, deviceBytes: r.value.deviceBytes, fits: capacityBytes !== null && r.value.deviceBytes <= capacityBytes });
+  }
+  // fitting changes first, the gentlest (highest total that still fits) on top; then the rest, lowest total first
+  fixes.sort((a, b) => Number(b.fits) - Number(a.fits) || (a.fits ? b.deviceBytes - a.deviceBytes : a.deviceBytes - b.deviceBytes));
+  return fixes.slice(0, limit);
+}

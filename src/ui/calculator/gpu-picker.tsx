@@ -1,0 +1,103 @@
+import { useId, useState } from 'react';
+import { GPUS, parseCapacity } from '../../core/gpus';
+import { useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { formatBytes } from '../i18n/format';
+import { gpuName, resolveAll } from './gpu-list';
+
+const CATEGORIES = [...new Set(GPUS.map((g) => String(g.category)))];
+
+/** Pick several GPUs from the catalogue, or type a custom capacity in GiB or GB. */
+export function GpuPicker() {
+  const t = useT();
+  const id = useId();
+  const specs = useApp((s) => s.gpus);
+  const unit = useApp((s) => s.unit);
+  const setGpus = useApp((s) => s.setGpus);
+  const [pick, setPick] = useState(GPUS[0].id);
+  const [cap, setCap] = useState('');
+  const [capUnit, setCapUnit] = useState<'gib' | 'gb'>('gib');
+  const [capErr, setCapErr] = useState(false);
+  const chosen = resolveAll(specs);
+  const addCustom = () => {
+    const spec = `${cap.trim()}${capUnit}`;
+    const ok = parseCapacity(spec) !== null;
+    setCapErr(!ok);
+    if (ok) {
+      setGpus([...specs, spec]);
+      setCap('');
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('gpu.title')}</h2>
+      {chosen.length === 0 && <p className="small muted">{t('gpu.none')}</p>}
+      <ul className="gpu-chips" aria-label={t('gpu.chosen')}>
+        {chosen.map((c) => (
+          <li key={c.spec}>
+            <span>
+              {gpuName(c)} <span className="muted small">({formatBytes(c.gpu.capacityBytes, unit, t.lang)})</span>
+            </span>
+            <button type="button" aria-label={t('gpu.remove', { name: gpuName(c) })} onClick={() => setGpus(specs.filter((x) => x !== c.spec))}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="row">
+        <div className="field">
+          <label htmlFor={`${id}-cat`}>{t('gpu.catalogue')}</label>
+          <select id={`${id}-cat`} value={pick} onChange={(e) => setPick(e.target.value)}>
+            {CATEGORIES.map((c) => (
+              <optgroup key={c} label={c}>
+                {GPUS.filter((g) => g.category === c).map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name} — {g.memoryStated}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </div>
+        <button type="button" onClick={() => setGpus([...specs, pick])} disabled={specs.includes(pick)}>
+          {t('gpu.add')}
+        </button>
+      </div>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          addCustom();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-cap`}>{t('gpu.custom')}</label>
+          <input
+            id={`${id}-cap`}
+            type="text"
+            inputMode="decimal"
+            value={cap}
+            placeholder="24"
+            aria-invalid={capErr || undefined}
+            aria-describedby={capErr ? `${id}-caperr` : undefined}
+            onChange={(e) => setCap(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-unit`}>{t('unit.label')}</label>
+          <select id={`${id}-unit`} value={capUnit} onChange={(e) => setCapUnit(e.target.value as 'gib' | 'gb')}>
+            <option value="gib">GiB</option>
+            <option value="gb">GB</option>
+          </select>
+        </div>
+        <button type="submit">{t('gpu.addCustom')}</button>
+      </form>
+      {capErr && (
+        <p id={`${id}-caperr`} className="field-msg" role="alert">
+          {t('gpu.badCapacity')}
+        </p>
+      )}
+      <p className="field-help">{t('gpu.gibNote')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Estimate } from '../../core/types';
+import { selectActive, useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { formatBytes, formatCount, formatNumber } from '../i18n/format';
+import { fitsOf } from './fits';
+import { gpuName, resolveAll } from './gpu-list';
+import { useActiveEstimate } from './use-estimate';
+
+/** Fits or not on each chosen GPU, and the three totals with what each one means. */
+export function Headline() {
+  const t = useT();
+  const r = useActiveEstimate();
+  if (!r.ok) {
+    return (
+      <section className="panel" aria-labelledby="result-h">
+        <h2 id="result-h">{t('result.title')}</h2>
+        <p className="nofit">{t('result.cannot')}</p>
+        <ul className="field-msg">
+          {r.errors.map((e, i) => (
+            <li key={i}>{t.core(e)}</li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  return <Totals est={r.value} />;
+}
+
+function Totals({ est }: { est: Estimate }) {
+  const t = useT();
+  const unit = useApp((s) => s.unit);
+  const s = useApp(selectActive);
+  const specs = useApp((st) => st.gpus);
+  const fits = fitsOf(s, resolveAll(specs));
+  const b = (n: number) => formatBytes(n, unit, t.lang);
+  return (
+    <section className="panel" aria-labelledby="result-h">
+      <h2 id="result-h">{t('result.title')}</h2>
+      <div className="headline">
+        <div className="stat">
+          <div className="k">{t('total.device')}</div>
+          <div className="v" data-testid="device-total">{b(est.deviceBytes)}</div>
+          <p>{t('total.deviceHelp')}</p>
+        </div>
+        <div className="stat">
+          <div className="k">{t('total.reserved')}</div>
+          <div className="v">{b(est.reservedBytes)}</div>
+          <p>{t('total.reservedHelp')}</p>
+        </div>
+        <div className="stat">
+          <div className="k">{t('total.allocated')}</div>
+          <div className="v">{b(est.allocatedBytes)}</div>
+          <p>{t('total.allocatedHelp')}</p>
+        </div>
+        <div className="stat">
+          <div className="k">{t('total.params')}</div>
+          <div className="v">{formatCount(est.params.total, t.lang)}</div>
+          <p>
+            {t('total.paramsHelp', { trainable: formatCount(est.params.trainable, t.lang), active: formatCount(est.params.active, t.lang) })}
+          </p>
+        </div>
+      </div>
+      {fits.length === 0 ? (
+        <p className="small muted">{t('fit.pickGpu')}</p>
+      ) : (
+        <ul className="fitlist" aria-label={t('fit.title')}>
+          {fits.map((f) => (
+            <li key={f.spec}>
+              <span className={f.fits ? 'fits' : 'nofit'}>{f.fits ? `✓ ${t('fit.yes')}` : `✗ ${t('fit.no')}`}</span>{' '}
+              {gpuName(f)} ({b(f.gpu.capacityBytes)}):{' '}
+              {f.fits ? t('fit.headroom', { bytes: b(f.headroom) }) : t('fit.short', { bytes: b(-f.headroom) })}
+            </li>
+          ))}
+        </ul>
+      )}
+      {est.engine && <EngineLine est={est} />}
+      {est.notes.length > 0 && (
+        <ul className="small muted">
+          {est.notes.map((n, i) => (
+            <li key={i}>{t.core(n)}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function EngineLine({ est }: { est: Estimate }) {
+  const t = useT();
+  const e = est.engine!;
+  const parts: string[] = [];
+  if (e.kvTokens !== undefined) parts.push(t('engine.kvTokens', { n: formatNumber(e.kvTokens, t.lang, 0) }));
+  if (e.concurrency !== undefined) parts.push(t('engine.concurrency', { n: formatNumber(e.concurrency, t.lang, 2) }));
+  if (e.gpuLayers !== undefined) parts.push(t('engine.gpuLayers', { n: formatNumber(e.gpuLayers, t.lang, 0) }));
+  return parts.length ? <p className="small">{parts.join(' · ')}</p> : null;
+}

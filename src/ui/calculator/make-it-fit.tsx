@@ -1,0 +1,48 @@
+import type { Scenario } from '../../core/types';
+import { useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { formatBytes } from '../i18n/format';
+import { fitsOf } from './fits';
+import { rankFixes } from './fixes';
+import { gpuName, resolveAll } from './gpu-list';
+
+/** Ranked changes that lower memory, each with its new total and whether it then fits the first GPU. */
+export function MakeItFit({ s }: { s: Scenario }) {
+  const t = useT();
+  const unit = useApp((st) => st.unit);
+  const specs = useApp((st) => st.gpus);
+  const patch = useApp((st) => st.patch);
+  const target = fitsOf(s, resolveAll(specs).slice(0, 1))[0];
+  const fixes = rankFixes(s, target ? target.gpu.capacityBytes : null);
+  if (fixes.length === 0) return null;
+  const list = (
+    <ol className="fixes">
+        {fixes.map((f, i) => (
+          <li key={i}>
+            {t(f.key, f.params)} → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
+            {target && <span className={f.fits ? 'fits' : 'nofit'}> {f.fits ? `✓ ${t('fit.yes')}` : `✗ ${t('fit.no')}`}</span>}{' '}
+            <button type="button" onClick={() => patch(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
+              {t('fix.apply')}
+            </button>
+          </li>
+        ))}
+    </ol>
+  );
+  const intro = target ? t(target.fits ? 'fix.introFits' : 'fix.introShort', { gpu: gpuName(target) }) : t('fix.introNoGpu');
+  // already fits: the list is a bonus, folded away
+  if (target?.fits)
+    return (
+      <details className="panel">
+        <summary>{t('fix.title')}</summary>
+        <p className="small muted">{intro}</p>
+        {list}
+      </details>
+    );
+  return (
+    <section className="panel" aria-labelledby="fix-h">
+      <h2 id="fix-h">{t('fix.title')}</h2>
+      <p className="small muted">{intro}</p>
+      {list}
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+import { useId, useState } from 'react';
+import { searchPresets } from '../../core/model/presets';
+import { parseQuickCount } from '../../core/model/quick';
+import { MAX_PARAMS } from '../../core/scenario/parse';
+import { selectActive, useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { formatCount } from '../i18n/format';
+import { ArchEditor } from './arch-editor';
+import { ConfigPaste } from './config-paste';
+import { useActiveEstimate } from './use-estimate';
+
+/** Model choice: search the presets, a bare parameter count, a pasted config.json, or edited fields. */
+export function ModelPicker() {
+  const t = useT();
+  const s = useApp(selectActive);
+  const est = useActiveEstimate();
+  const current = s.model === 'custom' ? t('model.custom', { family: s.arch?.family ?? '' }) : s.model || t('model.bare');
+  return (
+    <section className="panel" aria-labelledby="model-h">
+      <h2 id="model-h">{t('model.title')}</h2>
+      <p className="small" aria-live="polite">
+        <strong>{current}</strong>
+        {est.ok && <> · {t('model.params', { n: formatCount(est.value.params.total, t.lang) })}</>}
+      </p>
+      <PresetSearch />
+      <BareCount />
+      <ConfigPaste />
+      <ArchEditor />
+    </section>
+  );
+}
+
+function PresetSearch() {
+  const t = useT();
+  const id = useId();
+  const patch = useApp((st) => st.patch);
+  const [q, setQ] = useState('');
+  const hits = q.trim() ? searchPresets(q).slice(0, 8) : [];
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t('model.search')}</label>
+      <input
+        id={id}
+        type="text"
+        role="combobox"
+        aria-expanded={hits.length > 0}
+        aria-controls={`${id}-list`}
+        aria-autocomplete="list"
+        placeholder="llama 3 8b, qwen2.5, mixtral…"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      {q.trim() !== '' && (
+        <ul id={`${id}-list`} className="listbox" aria-label={t('model.results')}>
+          {hits.length === 0 && <li className="muted small">{t('model.noHits')}</li>}
+          {hits.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                onClick={() => {
+                  patch({ model: p.id, arch: null, params: null });
+                  setQ('');
+                }}
+              >
+                <span>{p.name}</span>
+                <span className="muted small">{p.id}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function BareCount() {
+  const t = useT();
+  const id = useId();
+  const patch = useApp((st) => st.patch);
+  const [text, setText] = useState('');
+  const [error, setError] = useState(false);
+  const apply = () => {
+    const n = parseQuickCount(text);
+    const ok = n !== null && n >= 1 && n <= MAX_PARAMS;
+    setError(!ok);
+    if (ok) patch({ model: '', arch: null, params: Math.round(n) });
+  };
+  return (
+    <form
+      className="field"
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply();
+      }}
+    >
+      <label htmlFor={id}>{t('model.count')}</label>
+      <div className="row">
+        <input
+          id={id}
+          type="text"
+          placeholder="7b, 350m, 1.5e9"
+          value={text}
+          aria-invalid={error || undefined}
+          aria-describedby={error ? `${id}-msg` : undefined}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit">{t('model.useCount')}</button>
+      </div>
+      {error && (
+        <p id={`${id}-msg`} className="field-msg" role="alert">
+          {t('model.badCount')}
+        </p>
+      )}
+    </form>
+  );
+}

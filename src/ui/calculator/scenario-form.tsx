@@ -1,0 +1,100 @@
+import type { Mode } from '../../core/types';
+import { selectActive, useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { optionLabel } from '../i18n/scenario-labels';
+import { repair } from './compat';
+import { LoraTargets, ScenarioNumber, ScenarioSelect } from './fields';
+
+const MODES: Mode[] = ['inference', 'training'];
+
+/** Inference / Training tabs holding every scenario option of that mode. */
+export function ScenarioForm() {
+  const t = useT();
+  const s = useApp(selectActive);
+  const patch = useApp((st) => st.patch);
+  const pick = (m: Mode) => patch(repair({ ...s, mode: m }));
+  return (
+    <section className="panel" aria-labelledby="scenario-h">
+      <h2 id="scenario-h">{t('form.title')}</h2>
+      <div role="tablist" className="tabs" aria-label={t('form.mode')}>
+        {MODES.map((m) => (
+          <button
+            key={m}
+            type="button"
+            role="tab"
+            id={`mode-tab-${m}`}
+            aria-selected={s.mode === m}
+            aria-controls="mode-panel"
+            tabIndex={s.mode === m ? 0 : -1}
+            onClick={() => pick(m)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+                const next = MODES[(MODES.indexOf(m) + 1) % MODES.length];
+                pick(next);
+                document.getElementById(`mode-tab-${next}`)?.focus();
+              }
+            }}
+          >
+            {optionLabel(t.lang, 'mode', m)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id="mode-panel" aria-labelledby={`mode-tab-${s.mode}`}>
+        {s.mode === 'inference' ? <InferenceFields /> : <TrainingFields />}
+      </div>
+    </section>
+  );
+}
+
+function InferenceFields() {
+  const t = useT();
+  return (
+    <>
+      <ScenarioSelect prop="engine" />
+      <ScenarioSelect prop="weights" />
+      <ScenarioSelect prop="kv" />
+      <ScenarioNumber prop="batch" log sliderMax={1024} />
+      <ScenarioNumber prop="prompt" log sliderMax={1 << 20} />
+      <ScenarioNumber prop="gen" log sliderMax={1 << 17} />
+      <ScenarioSelect prop="attn" />
+      <details>
+        <summary>{t('form.engineOptions')}</summary>
+        <ScenarioNumber prop="gpuUtil" />
+        <ScenarioNumber prop="ngl" sliderMax={200} />
+        <ScenarioNumber prop="ubatch" log sliderMax={1 << 16} />
+      </details>
+      <details>
+        <summary>{t('form.parallel')}</summary>
+        <ScenarioNumber prop="gpus" log sliderMax={1024} />
+        <ScenarioNumber prop="tp" log sliderMax={64} />
+        <ScenarioNumber prop="pp" log sliderMax={64} />
+      </details>
+    </>
+  );
+}
+
+function TrainingFields() {
+  const t = useT();
+  return (
+    <>
+      <ScenarioSelect prop="method" />
+      <ScenarioSelect prop="weights" />
+      <ScenarioSelect prop="precision" />
+      <ScenarioSelect prop="optimizer" />
+      <ScenarioNumber prop="batch" log sliderMax={1024} />
+      <ScenarioNumber prop="seq" log sliderMax={1 << 20} />
+      <ScenarioSelect prop="gradCkpt" />
+      <ScenarioSelect prop="attn" />
+      <ScenarioNumber prop="loraRank" log sliderMax={1024} />
+      <LoraTargets />
+      <details>
+        <summary>{t('form.parallel')}</summary>
+        <ScenarioNumber prop="gpus" log sliderMax={1024} />
+        <ScenarioSelect prop="zero" />
+        <ScenarioSelect prop="offload" />
+        <ScenarioNumber prop="tp" log sliderMax={64} />
+        <ScenarioNumber prop="pp" log sliderMax={64} />
+      </details>
+    </>
+  );
+}

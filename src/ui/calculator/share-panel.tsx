@@ -1,0 +1,47 @@
+import { useId, useState } from 'react';
+import { useApp } from '../../state/store';
+import { useT } from '../i18n';
+import { shareLink } from '../shell/url-sync';
+
+/** "Copy link" for the whole configuration, and the <iframe> snippet for embedding. */
+export function SharePanel() {
+  const t = useT();
+  const id = useId();
+  // re-render when anything shareable changes
+  useApp((s) => s.scenarios[s.active]);
+  useApp((s) => s.lang);
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const link = shareLink();
+  const embedUrl = link.replace('?', '?embed=1&');
+  const snippet = `<iframe src="${embedUrl}" title="${t('app.title')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus('copied');
+    } catch {
+      setStatus('failed');
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('share.title')}</h2>
+      <div className="row">
+        <button type="button" className="primary" onClick={copy}>
+          {t('share.copy')}
+        </button>
+        <span role="status" className="small">
+          {status === 'copied' ? t('share.copied') : status === 'failed' ? t('share.failed') : ''}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-link`}>{t('share.link')}</label>
+        <input id={`${id}-link`} type="text" readOnly value={link} style={{ width: '100%' }} onFocus={(e) => e.target.select()} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-embed`}>{t('share.embed')}</label>
+        <textarea id={`${id}-embed`} readOnly rows={3} value={snippet} onFocus={(e) => e.target.select()} />
+        <p className="field-help">{t('share.embedHelp')}</p>
+      </div>
+    </section>
+  );
+}

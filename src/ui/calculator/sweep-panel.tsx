@@ -1,0 +1,86 @@
+import { lazy, memo, Suspense, useCallback, useId, useMemo, useState } from 'react';
+import { maxBatch, maxContext, sweep } from '../../core/solve';
+import type { Scenario, TermId } from '../../core/types';
+import { useApp } from '../../state/store';
+import { powersOfTwo, sweepRowsOf, type CapacityLine } from '../charts/chart-data';
+import { useT } from '../i18n';
+import { formatNumber, UNIT_BYTES } from '../i18n/format';
+import { onGpu } from './fits';
+import { gpuName, resolveAll } from './gpu-list';
+
+const SweepChart = memo(lazy(() => import('../charts/sweep-chart')));
+type Axis = 'batch' | 'context';
+
+function sweepOf(s: Scenario, axis: Axis) {
+  const key = axis === 'batch' ? 'batch' : s.mode === 'training' ? 'seq' : 'prompt';
+  const values = axis === 'batch' ? powersOfTwo(1, 512) : powersOfTwo(256, 131072);
+  return sweep(s, key, values).map((p) => ({ x: p.x, est: p.result.ok ? p.result.value : null }));
+}
+
+/** Memory against batch size or context length, with the largest value that fits the first GPU. */
+export function SweepPanel({ s }: { s: Scenario }) {
+  const t = useT();
+  const id = useId();
+  const unit = useApp((st) => st.unit);
+  const specs = useApp((st) => st.gpus);
+  const [axis, setAxis] = useState<Axis>('batch');
+  // the swept key itself does not change the curve: recompute only when something else does
+  const swept = axis === 'batch' ? 'batch' : s.mode === 'training' ? 'seq' : 'prompt';
+  const curveKey = JSON.stringify({ ...s, [swept]: 0 });
+  const { rows, terms } = useMemo(
+    () => sweepRowsOf(sweepOf(s, axis), UNIT_BYTES[unit]),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [curveKey, axis, unit],
+  );
+  const gpus = useMemo(() => resolveAll(specs), [specs]);
+  const lines: CapacityLine[] = useMemo(
+    () => gpus.map((c) => ({ label: gpuName(c), value: c.gpu.capacityBytes / UNIT_BYTES[unit] })),
+    [gpus, unit],
+  );
+  const termName = useCallback((tid: TermId) => t(`term.${tid}`), [t]);
+  const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : 1), [t]);
+  const formatX = useCallback((v: number) => formatNumber(v, t.lang, 0), [t]);
+  const best = useMemo(() => {
+    const first = gpus[0];
+    if (!first) return null;
+    const sc = onGpu(s, first.spec);
+    const r = axis === 'batch' ? maxBatch(sc, first.gpu.capacityBytes) : maxContext(sc, first.gpu.capacityBytes);
+    return r.ok && r.value > 0 ? r.value : null;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [curveKey, axis, specs]);
+  const bestMark = useMemo(() => (best === null ? null : { x: best, label: formatNumber(best, t.lang, 0) }), [best, t]);
+  const xLabel = axis === 'batch' ? t('sweep.batch') : t('sweep.context');
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('sweep.title')}</h2>
+      <div className="seg" role="group" aria-label={t('sweep.axis')}>
+        {(['batch', 'context'] as Axis[]).map((a) => (
+          <button key={a} type="button" aria-pressed={axis === a} onClick={() => setAxis(a)}>
+            {a === 'batch' ? t('sweep.batch') : t('sweep.context')}
+          </button>
+        ))}
+      </div>
+      <p className="small" aria-live="polite">
+        {gpus.length === 0
+          ? t('fit.pickGpu')
+          : best === null
+            ? t('sweep.none', { gpu: gpuName(gpus[0]) })
+            : t('sweep.best', { axis: xLabel, value: formatNumber(best, t.lang, 0), gpu: gpuName(gpus[0]) })}
+      </p>
+      <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
+        <SweepChart
+          rows={rows}
+          terms={terms}
+          lines={lines}
+          best={bestMark}
+          xLabel={xLabel}
+          unit={unit}
+          title={t('sweep.title')}
+          termName={termName}
+          format={format}
+          formatX={formatX}
+        />
+      </Suspense>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The page's only link to the address bar: read the URL once at start (bad parts -> defaults plus
+ * a notice naming what was ignored), then mirror the store into the query with
+ * history.replaceState (debounced; never pushState, so editing does not flood the history).
+ */
+import { decodeUrl, encodeUrl } from '../../state/url-codec';
+import { MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
+import { translateCore } from '../i18n';
+
+/** The query string (without '?') for the state: every scenario column, the GPUs, page settings. */
+export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view'>): string {
+  return encodeUrl(s.scenarios[0], {
+    lang: s.lang === 'en' ? undefined : s.lang,
+    embed: s.embed || undefined,
+    view: s.view === 'calculator' ? undefined : s.view,
+    compare: s.gpus.length > 1 ? s.gpus : undefined,
+    vs: s.scenarios.length > 1 ? s.scenarios.slice(1) : undefined,
+  });
+}
+
+/** The full shareable link for the current state. */
+export function shareLink(loc: Pick<Location, 'origin' | 'pathname'> = location): string {
+  return `${loc.origin}${loc.pathname}?${queryOf(useApp.getState())}`;
+}
+
+/** Apply the URL to the store; returns what was ignored (for tests). */
+export function readUrl(search: string): string[] {
+  const d = decodeUrl(search);
+  const lang = d.extra.lang === 'zh' || d.extra.lang?.startsWith('zh-') ? 'zh' : 'en';
+  const view = VIEWS.includes(d.extra.view as ViewId) ? (d.extra.view as ViewId) : 'calculator';
+  const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
+  const compare = d.extra.compare ?? [];
+  const first = d.scenario.gpu;
+  useApp.setState({
+    scenarios: [d.scenario, ...(d.extra.vs ?? [])].slice(0, MAX_SCENARIOS),
+    active: 0,
+    lang,
+    embed: !!d.extra.embed,
+    view,
+    gpus: first && !compare.includes(first) ? [first, ...compare] : compare.length ? compare : first ? [first] : [],
+  });
+  if (problems.length > 0) useApp.getState().notify({ id: 'url', key: 'notice.urlIgnored', params: { list: problems.join('; ') } });
+  return problems;
+}
+
+/** Keep the address bar in step with the store. Returns the unsubscribe function. */
+export function syncUrl(delayMs = 120): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = '';
+  const write = () => {
+    const q = queryOf(useApp.getState());
+    if (q === last) return;
+    last = q;
+    history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash}`);
+  };
+  write();
+  const unsub = useApp.subscribe(() => {
+    clearTimeout(timer);
+    timer = setTimeout(write, delayMs);
+  });
+  return () => {
+    clearTimeout(timer);
+    unsub();
+  };
+}

@@ -1,0 +1,23 @@
+import { useApp, VIEWS, type ViewId } from '../../state/store';
+import { useT } from '../i18n';
+
+/**
+ * The top-level view switcher. Only the calculator is built; the others are placeholders so
+ * new views slot in by adding a case in app.tsx and a label in the dictionaries.
+ */
+export function ViewTabs() {
+  const t = useT();
+  const view = useApp((s) => s.view);
+  const setView = useApp((s) => s.setView);
+  return (
+    <nav className="views" aria-label={t('view.label')}>
+      <div role="tablist" aria-label={t('view.label')}>
+        {VIEWS.map((v: ViewId) => (
+          <button key={v} type="button" role="tab" id={`view-tab-${v}`} aria-controls="view-panel" aria-selected={view === v} onClick={() => setView(v)}>
+            {t(`view.${v}`)}
+          </button>
+        ))}
+      </div>
+    </nav>
+  );
+}
