@@ -74,8 +74,22 @@ export function checkArch(s: Scenario, arch: ModelArch): FieldError[] {
     if (!(typeof v === 'number' && Number.isFinite(v) && v >= 1 && v <= 2 ** 30)) out.push(err('arch', 'arch-dim', `arch.${k}: expected a positive whole number`, { field: k }));
   }
   if (out.length > 0) return out;
+  const bad = badNumber(arch, 'arch');
+  if (bad) return [err('arch', 'arch-number', `${bad}: expected a finite, non-negative number`, { field: bad })];
   if (arch.kvHeads > arch.heads) out.push(err('arch', 'arch-kv-heads', 'arch.kvHeads cannot exceed arch.heads'));
   if (s.tp > 1 && arch.heads % s.tp !== 0) out.push(err('tp', 'tp-heads', `tp (${s.tp}) must divide the ${arch.heads} attention heads`, { heads: arch.heads }));
   if (s.pp > arch.layers) out.push(err('pp', 'pp-layers', `pp (${s.pp}) exceeds the ${arch.layers} layers`, { layers: arch.layers }));
   return out;
+}
+
+/** Path of the first nested number (MoE, MLA, sliding window, …) that is NaN, infinite or negative. */
+function badNumber(v: unknown, path: string): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 && v <= 2 ** 40 ? null : path;
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const b = badNumber(x, `${path}.${k}`);
+      if (b) return b;
+    }
+  }
+  return null;
 }

@@ -27,6 +27,8 @@ describe('impossible scenarios return FieldErrors on the key to fix', () => {
     ['q8_0 KV outside llama.cpp', { kv: 'q8_0' }, 'kv'],
     ['GGUF weights in transformers', { weights: 'gguf-q4_0' }, 'weights'],
     ['optimizer offload without ZeRO', { mode: 'training', offload: 'optimizer' }, 'offload'],
+    ['NaN sliding window override', { model: 'mistralai/Mistral-7B-v0.1', arch: { slidingWindow: { window: Number.NaN, layers: 32 } } }, 'arch'],
+    ['negative MoE override', { model: 'meta-llama/Llama-2-7b-hf', arch: { moe: { experts: -8, expertsPerToken: 2, expertFfn: 100, sharedExperts: 0, sharedFfn: 0, denseLayers: 0, layerFreq: 1 } } }, 'arch'],
   ])('%s', (_label, over, key) => {
     expect(keysOf(over)).toContain(key);
   });
