@@ -83,6 +83,13 @@ describe('estimate: training', () => {
     const e = run({ model: LLAMA2, mode: 'training', zero: 2, gpus: 8, offload: 'optimizer' });
     expect(termBytes(e, 'optimizer') + termBytes(e, 'master-weights') + termBytes(e, 'gradients')).toBe(0);
   });
+  it('freeze saves activations of the one trained block only: 1/32 of the full layer stack', () => {
+    const full = run({ model: LLAMA2, mode: 'training', method: 'lora', seq: 1024 });
+    const frozen = run({ model: LLAMA2, mode: 'training', method: 'freeze', seq: 1024 });
+    const head = 1024 * 4096 * (4 + 2); // final-norm (fp32 residual under AMP) + LM-head inputs
+    expect(termBytes(frozen, 'activations') - head).toBeCloseTo((termBytes(full, 'activations') - head) / 32, 0);
+    expect(frozen.terms.some((t) => t.id === 'lora-adapters')).toBe(false);
+  });
   it('full checkpointing lowers activations', () => {
     const none = run({ model: LLAMA2, mode: 'training', gradCkpt: 'none' });
     const full = run({ model: LLAMA2, mode: 'training', gradCkpt: 'full' });

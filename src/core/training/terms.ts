@@ -47,7 +47,12 @@ export function buildTraining(ctx: Ctx): Built {
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
   const baseWeights = full ? 0 : (ctx.weights.total * shareOnGpu) / (s.zero === 3 ? dp : 1);
   const stepWeights = full ? states.weights : 0;
-  const acts = activationBytes(arch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp);
+  // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
+  const adapterWeights = s.method === 'lora' || s.method === 'qlora' ? states.weights : 0;
+  // freeze: nothing below the trained last block needs gradients, so autograd saves only that
+  // block's activations (frozen layers' inputs do not require grad)
+  const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
+  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp);
   const encoder = trainable.encoderOnly;
   const logits = encoder ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4 } : logitsBytes(s.seq, s.batch, arch.vocab / s.tp, e);
   const dequant = s.method === 'qlora' ? 2 * params.largestLinear : 0;
@@ -55,7 +60,7 @@ export function buildTraining(ctx: Ctx): Built {
   const comm = s.zero === 0 && dp > 1 ? states.gradients
     : (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(DEEPSPEED_REDUCE_BUCKET, trainOnGpu) * per.gradients
       : 0;
-  const persistent = baseWeights + stepWeights + (full ? 0 : states.weights) + states.master + states.optimizer + comm + CUBLAS_WORKSPACE_BYTES;
+  const persistent = baseWeights + stepWeights + adapterWeights + states.master + states.optimizer + comm + CUBLAS_WORKSPACE_BYTES;
   const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
@@ -75,10 +80,12 @@ export function buildTraining(ctx: Ctx): Built {
       formula: 'W_base (frozen, storage format)', values: { W: ctx.weights.total, format: s.weights },
       source: ctx.weights.derivation.source, confidence: ctx.weights.derivation.confidence,
     }));
-    terms.push(term(ctx, 'lora-adapters', states.weights, {
-      formula: trainable.formula, values: { ...trainable.values, w: per.weights },
-      source: trainable.source, confidence: 'exact',
-    }));
+    if (adapterWeights > 0) {
+      terms.push(term(ctx, 'lora-adapters', adapterWeights, {
+        formula: trainable.formula, values: { ...trainable.values, w: per.weights },
+        source: trainable.source, confidence: 'exact',
+      }));
+    }
   }
   terms.push(term(ctx, 'gradients', states.gradients, {
     formula: 'P_train·g / (ZeRO ≥ 2 ? N_d : 1)', values: { P_train: trainOnGpu, g: per.gradients, N_d: dp, zero: s.zero, offload: s.offload },
