@@ -80,7 +80,7 @@ export function CompareRuns({ trace, capacity }: { trace: Trace; capacity: numbe
                       {t('cmp.invalid')}: {c.errors.map((e) => t.core(e)).join('; ')}
                     </span>
                   ) : c.run.oomSteps.length ? (
-                    c.run.oomSteps.map((s) => t('sim.line', { line: c.run!.steps[s].line })).join(', ')
+                    c.run.oomSteps.map((s) => t('sim.line', { line: c.run!.events[s].line })).join(', ')
                   ) : (
                     t('cmp.none')
                   )}

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useDeferredValue, useId, useMemo } from 'react';
 import { parseTrace } from '../../core/allocator/trace';
-import { simulateTrace, viewAt } from '../../core/allocator/run';
+import { simulateTrace, stepAt, viewAt } from '../../core/allocator/run';
 import { parseByteSize } from '../../core/allocator/units';
 import { formatNumber } from '../i18n/format';
 import { useLabT } from './lab-i18n';
@@ -45,12 +45,12 @@ export function SimPanel(p: SimPanelProps) {
   const conf = p.sim.conf.trim() || undefined;
   const run = useMemo(() => (parsed.ok ? simulateTrace(parsed.trace, { capacity, conf }) : null), [parsed, capacity, conf]);
   const sim = run?.ok ? run.value : null;
-  const n = sim?.steps.length ?? 0;
+  const n = sim?.events.length ?? 0;
   const step = p.sim.step === null ? n - 1 : Math.max(-1, Math.min(n - 1, p.sim.step));
   const view = useMemo(() => (sim ? viewAt(sim, step) : null), [sim, step]);
-  const points = useMemo(() => (sim ? timelinePoints(sim.steps) : []), [sim]);
-  const rec = sim && step >= 0 ? sim.steps[step] : null;
-  const firstOom = sim?.oomSteps.length ? sim.steps[sim.oomSteps[0]] : null;
+  const points = useMemo(() => (sim ? timelinePoints(sim.timeline) : []), [sim]);
+  const rec = useMemo(() => (sim && step >= 0 ? stepAt(sim, step) : null), [sim, step]);
+  const firstOom = sim?.oomSteps.length ? sim.events[sim.oomSteps[0]] : null;
   const showCapacity = sim && sim.peakReserved >= 0.1 * sim.settings.capacity ? sim.settings.capacity : null;
 
   return (
@@ -95,7 +95,7 @@ export function SimPanel(p: SimPanelProps) {
           )}
           {sim && view && (
             <>
-              <Stepper step={step} steps={sim.steps} onStep={(s) => p.onStep(s === n - 1 ? null : s)} />
+              <Stepper step={step} total={n} rec={rec} onStep={(s) => p.onStep(s === n - 1 ? null : s)} />
               <p className="lab-totals">
                 {t('sim.totals', {
                   allocated: t.bytes(view.stats['allocated_bytes.all.current']),

@@ -5,7 +5,9 @@ import { useLabT, type LabKey, type LabT } from './lab-i18n';
 export interface StepperProps {
   /** −1 = before the first event */
   step: number;
-  steps: readonly StepRecord[];
+  total: number;
+  /** the shown step's record (null before the first event) */
+  rec: StepRecord | null;
   onStep: (step: number) => void;
 }
 
@@ -18,13 +20,11 @@ export function describeStep(t: LabT, r: StepRecord): string {
 }
 
 /** Step forward/back through the trace: buttons and a slider, all keyboard operable. */
-export function Stepper({ step, steps, onStep }: StepperProps) {
+export function Stepper({ step, total: n, rec, onStep }: StepperProps) {
   const t = useLabT();
   const id = useId();
-  const n = steps.length;
   const last = n - 1;
   const go = (s: number) => onStep(Math.max(-1, Math.min(last, s)));
-  const rec = step >= 0 ? steps[step] : null;
   const label = step < 0 ? t('sim.start') : t('sim.stepOf', { step: step + 1, total: n });
   return (
     <div className="lab-stepper" role="group" aria-label={t('sim.step')}>

@@ -1,4 +1,4 @@
-import type { StepRecord } from '../../core/allocator/run';
+import type { Timeline } from '../../core/allocator/run';
 
 export interface TimelinePoint {
   /** 0 = before the first event, k = after event k */
@@ -11,9 +11,9 @@ export interface TimelinePoint {
  * Allocated/reserved after each step, thinned to at most `max` points for long (imported) traces.
  * Thinning keeps, per bucket, the step with the highest reserved figure so peaks stay visible.
  */
-export function timelinePoints(steps: readonly StepRecord[], max = 1500): TimelinePoint[] {
+export function timelinePoints(t: Pick<Timeline, 'allocated' | 'reserved'>, max = 1500): TimelinePoint[] {
   const all: TimelinePoint[] = [{ step: 0, allocated: 0, reserved: 0 }];
-  steps.forEach((r, i) => all.push({ step: i + 1, allocated: r.allocated, reserved: r.reserved }));
+  for (let i = 0; i < t.reserved.length; i++) all.push({ step: i + 1, allocated: t.allocated[i], reserved: t.reserved[i] });
   if (all.length <= max) return all;
   const size = Math.ceil(all.length / max);
   const out: TimelinePoint[] = [];

@@ -4,7 +4,6 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
 import { useApp, initialData } from '../../../src/state/store';
 import { timelinePoints } from '../../../src/ui/lab/timeline-data';
-import type { StepRecord } from '../../../src/core/allocator/run';
 
 const MiB = 2 ** 20;
 const en = (n: number) => n.toLocaleString('en-US');
@@ -76,10 +75,10 @@ describe('memory_summary() reader panel', () => {
 });
 
 describe('timeline points', () => {
-  const rec = (reserved: number): StepRecord => ({ line: 1, op: 'alloc', outcome: 'ok', allocated: reserved, reserved });
+  const cols = (reserved: number[]) => ({ allocated: Float64Array.from(reserved), reserved: Float64Array.from(reserved) });
 
   test('one point per step plus the empty start', () => {
-    const pts = timelinePoints([rec(10), rec(20)]);
+    const pts = timelinePoints(cols([10, 20]));
     expect(pts).toEqual([
       { step: 0, allocated: 0, reserved: 0 },
       { step: 1, allocated: 10, reserved: 10 },
@@ -88,8 +87,7 @@ describe('timeline points', () => {
   });
 
   test('long runs are thinned without losing the peak', () => {
-    const steps = Array.from({ length: 10_000 }, (_, i) => rec(i === 7_777 ? 1e9 : i));
-    const pts = timelinePoints(steps, 500);
+    const pts = timelinePoints(cols(Array.from({ length: 10_000 }, (_, i) => (i === 7_777 ? 1e9 : i))), 500);
     expect(pts.length).toBeLessThanOrEqual(500);
     expect(Math.max(...pts.map((p) => p.reserved))).toBe(1e9);
   });
