@@ -39,6 +39,10 @@ export interface LayerRow {
   savedFixedBytes: number;
   /** forward FLOPs per sample */
   flops: number;
+  /** input + output bytes per sample: the gradient pair live during this layer's backward */
+  gradPair: number;
+  /** parameter tensor shapes */
+  tensors: number[][];
 }
 
 /** A unit for gradient checkpointing: one flattened top-level module. */
@@ -133,7 +137,7 @@ class Walker {
     this.paths.add(path);
     const r: LayerRow = {
       path, kind, depth, inShape: x.shape, outShape: out, params: op.params ?? 0, buffers: op.buffers ?? 0,
-      outputBytes: 0, savedBytes: 0, savedFixedBytes: 0, flops: op.flops ?? 0,
+      outputBytes: 0, savedBytes: 0, savedFixedBytes: 0, flops: op.flops ?? 0, gradPair: 0, tensors: op.tensors ?? [],
     };
     this.a.rows.push(r);
     return r;
@@ -167,8 +171,8 @@ class Walker {
     // attention keeps packed q/k/v and its output alive inside the op (3·T·E + T·E)
     const scratch = spec.kind === 'mha' ? 4 * prod(op.out) * el : 0;
     this.live([x, inT, out], scratch);
-    const pair = prod(x.shape) * x.el + prod(op.out) * el;
-    if (pair > a.gradPair) a.gradPair = pair;
+    r.gradPair = prod(x.shape) * x.el + prod(op.out) * el;
+    if (r.gradPair > a.gradPair) a.gradPair = r.gradPair;
     return out;
   }
 
@@ -196,6 +200,7 @@ class Walker {
     const out: T = inplace ? { ...b } : this.tensor(shape, Math.max(b.el, s.el));
     const r = this.row(mpath, spec.merge, depth + 1, b, shape, { flops: spec.merge === 'add' ? prod(shape) : 0 });
     if (!inplace) r.outputBytes = this.bytes(out);
+    r.gradPair = 2 * prod(shape) * out.el;
     this.a.flops += r.flops;
     this.live([b, s, out], 0);
     return spec.post ? this.seq(spec.post, out, path, depth) : out;

@@ -11,6 +11,7 @@ import { modelStateBytes } from '../training/optimizer';
 import { analyze, sumBytes, type Analysis, type Dtypes } from './analyze';
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
 import { checkpointed } from './checkpoint';
+import { backwardPeak, optimizerStateBytes } from './states';
 import type { Network } from './spec';
 
 export interface NetworkOptions {
@@ -82,10 +83,10 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
   const terms: Term[] = [];
   const notes: Message[] = [];
   const training = o.mode === 'training';
-  const ms = modelStateBytes(precision, o.optimizer, false, typicalWidth(a));
+  const ms = modelStateBytes(precision, o.optimizer);
   /** bytes of every tensor live at the peak, for the allocator's segment rounding */
   const live: number[] = [];
-  const perParam = training ? (amp ? 4 + ms.gradients + ms.optimizer : pB + ms.gradients + ms.optimizer) : amp ? 4 : pB;
+  const perParam = amp ? 4 : pB;
   for (const r of a.rows) {
     if (r.params > 0) live.push(r.params * perParam);
     if (r.params > 0 && amp && CAST_KINDS.includes(r.kind)) live.push(2 * r.params);
@@ -103,22 +104,35 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
       { bytes_param: pB, P, bytes_buffers: bufBytes }, 'formulas.md §7.1', 'exact'));
   }
   if (training) {
-    terms.push(term('gradients', ms.gradients * P, 'allocated', 'bytes_grad · P', { bytes_grad: ms.gradients, P }, ms.source, 'exact'));
-    terms.push(term('optimizer', ms.optimizer * P, 'allocated', 'bytes_opt · P',
-      { bytes_opt: ms.optimizer, P, optimizer: o.optimizer }, 'formulas.md §4.1 (src/core/training/optimizer.ts)',
-      o.optimizer === 'adafactor' ? 'heuristic' : 'exact'));
-    const ckpt = o.gradCkpt !== 'none';
-    const kept = ckpt ? checkpointed(a, b) : { bytes: sumBytes(a, a.saved, b), ids: a.saved };
-    const act = kept.bytes;
-    for (const id of kept.ids) { const z = a.sizes.get(id); if (z) live.push(z.ps * b + z.fixed); }
-    live.push(a.gradPair * b, CUBLAS_WORKSPACE_BYTES);
+    const optBytes = optimizerStateBytes(a.rows, o.optimizer, precision);
+    terms.push(term('optimizer', optBytes, 'allocated', 'Σ over parameter tensors of state bytes',
+      { bytes_opt_per_param: P > 0 ? optBytes / P : 0, P, optimizer: o.optimizer },
+      'formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)', 'exact'));
+    live.push(optBytes);
     if (o.gradCkpt === 'selective') {
       notes.push({ code: 'network.selectiveAsFull', text: 'Selective recomputation has no standard form for these layers; counted as full checkpointing.' });
     }
-    terms.push(term('activations', act, 'allocated', ckpt ? 'Σ segment inputs + max recomputed segment (√n segments)' : 'Σ saved tensors · b',
-      { b, units: a.units.length }, ckpt ? 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174' : 'formulas.md §7.3', 'derived'));
-    terms.push(term('workspace', a.gradPair * b + CUBLAS_WORKSPACE_BYTES, 'allocated', 'max_l (in_l + out_l) · b + cuBLAS workspace',
-      { b, gradPair: a.gradPair, cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3, §7.3', 'heuristic'));
+    if (o.gradCkpt !== 'none') {
+      const kept = checkpointed(a, b);
+      for (const id of kept.ids) { const z = a.sizes.get(id); if (z) live.push(z.ps * b + z.fixed); }
+      live.push(a.gradPair * b);
+      terms.push(term('gradients', ms.gradients * P, 'allocated', 'bytes_grad · P', { bytes_grad: ms.gradients, P }, ms.source, 'exact'));
+      terms.push(term('activations', kept.bytes, 'allocated', 'Σ segment inputs + max recomputed segment (√n segments)',
+        { b, units: a.units.length }, 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174', 'derived'));
+      terms.push(term('workspace', a.gradPair * b + CUBLAS_WORKSPACE_BYTES, 'allocated', 'max_l (in_l + out_l) · b + cuBLAS workspace',
+        { b, gradPair: a.gradPair, cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3, §7.3', 'heuristic'));
+    } else {
+      // the backward sweep: saved tensors still needed + gradients produced so far + this layer's gradient pair
+      const pk = backwardPeak(a.rows, b, ms.gradients);
+      live.push(pk.saved, pk.grads, pk.transient);
+      terms.push(term('gradients', pk.grads, 'allocated', 'bytes_grad · P_done (parameters whose backward has run at the peak)',
+        { bytes_grad: ms.gradients, P, P_done: Math.round(pk.grads / ms.gradients) }, `${ms.source}; zero_grad(set_to_none=True)`, 'derived'));
+      terms.push(term('activations', pk.saved, 'allocated', 'Σ saved tensors still needed at the peak',
+        { b, allSaved: sumBytes(a, a.saved, b) }, 'formulas.md §7.3', 'derived'));
+      terms.push(term('workspace', pk.transient + CUBLAS_WORKSPACE_BYTES, 'allocated', '(grad_in + grad_out) of the peak layer + cuBLAS workspace',
+        { b, cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3, §7.3', 'heuristic'));
+    }
+    live.push(CUBLAS_WORKSPACE_BYTES);
   } else {
     terms.push(term('activations', a.inferPeak * b, 'allocated', 'max_l (held + in_l + out_l) · b',
       { b, perSample: a.inferPeak }, 'formulas.md §7 inference peak', 'derived'));
@@ -165,12 +179,6 @@ function segmentGroups(sizes: number[]): TensorGroup[] {
   }
   const mean = (xs: number[]): TensorGroup[] => xs.length ? [{ bytes: xs.reduce((p, q) => p + q, 0) / xs.length, count: xs.length }] : [];
   return [...mean(small), ...mean(mid), ...[...large].map(([bytes, count]) => ({ bytes, count }))];
-}
-
-/** Adafactor's factored state is ≈ 8/h B/param for h×h matrices; h = √(mean params per layer). */
-function typicalWidth(a: Analysis): number {
-  const n = a.rows.filter((r) => r.params > 0).length;
-  return n === 0 ? 1 : Math.max(1, Math.round(Math.sqrt(a.params / n)));
 }
 
 function checkOptions(o: NetworkOptions): FieldError[] {

@@ -32,6 +32,8 @@ export interface OpInfo {
   intBuffers: number;
   /** parameters autocast casts to 16-bit and caches (linear/conv weights and biases) */
   castParams: number;
+  /** shapes of the parameter tensors (weight, bias, …), for per-tensor optimizer state */
+  tensors?: number[][];
   /** forward FLOPs per sample (multiply-add = 2) */
   flops: number;
   dtype: DtypeClass;
@@ -95,8 +97,9 @@ function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtransp
   const flops = spec.kind === 'convtranspose2d'
     ? 2 * inSp * spec.in * (spec.out / g) * kk
     : 2 * prod(outSp) * weights;
+  const wShape = spec.kind === 'convtranspose2d' ? [spec.in, spec.out / g, ...k.slice(0, two ? 2 : 1)] : [spec.out, spec.in / g, ...k.slice(0, two ? 2 : 1)];
   return {
-    out: [spec.out, ...outSp], params, buffers: 0, intBuffers: 0, castParams: params, flops,
+    out: [spec.out, ...outSp], params, buffers: 0, intBuffers: 0, castParams: params, flops, tensors: bias ? [wShape, [spec.out]] : [wShape],
     dtype: 'compute', alias: false, saves: [{ ref: 'in' }],
   };
 }
@@ -114,6 +117,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       const params = spec.in * spec.out + (spec.bias ?? true ? spec.out : 0);
       return {
         ...base, out: [...x.slice(0, -1), spec.out], params, castParams: params,
+        tensors: spec.bias ?? true ? [[spec.out, spec.in], [spec.out]] : [[spec.out, spec.in]],
         flops: 2 * rows * spec.in * spec.out, dtype: 'compute', alias: false, saves: [{ ref: 'in' }],
       };
     }
@@ -127,6 +131,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       // cudnn/native batch_norm save input plus fp32 save_mean and save_invstd per channel
       return {
         out: x, params: spec.affine ?? true ? 2 * C : 0, buffers: 2 * C, intBuffers: 1, castParams: 0,
+        tensors: spec.affine ?? true ? [[C], [C]] : [],
         flops: 4 * n, dtype: 'same', alias: false,
         saves: [{ ref: 'in' }, { ref: 'new', perSample: 0, fixed: 2 * C, bytes: 'fp32' }],
       };
@@ -141,6 +146,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       // native_layer_norm saves input, mean and rstd (fp32, one per row)
       return {
         ...base, out: x, params, flops: 5 * n, dtype: 'fp32', alias: false,
+        tensors: Array.from({ length: affine ? (spec.bias ?? true ? 2 : 1) : 0 }, () => spec.shape),
         saves: [{ ref: 'in' }, { ref: 'new', perSample: 2 * (n / norm), fixed: 0, bytes: 'fp32' }],
       };
     }
@@ -150,6 +156,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       need(spec.channels % spec.groups === 0, `channels ${spec.channels} not divisible by groups ${spec.groups}`);
       return {
         ...base, out: x, params: spec.affine ?? true ? 2 * spec.channels : 0, flops: 5 * n, dtype: 'fp32',
+        tensors: spec.affine ?? true ? [[spec.channels], [spec.channels]] : [],
         alias: false, saves: [{ ref: 'in' }, { ref: 'new', perSample: 2 * spec.groups, fixed: 0, bytes: 'fp32' }],
       };
     }
@@ -158,7 +165,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       positive(spec.dim, 'embedding_dim');
       // embedding_backward needs the int64 indices only
       return {
-        ...base, out: [...x, spec.dim], params: spec.num * spec.dim, flops: 0, dtype: 'param',
+        ...base, out: [...x, spec.dim], params: spec.num * spec.dim, flops: 0, dtype: 'param', tensors: [[spec.num, spec.dim]],
         alias: false, saves: [{ ref: 'in' }],
       };
     case 'maxpool2d': case 'avgpool2d': {
@@ -207,11 +214,11 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
     case 'clstoken':
       rank(x, 2, '[T, D]');
       need(x[1] === spec.dim, `expects dim ${spec.dim}, got ${x[1]}`);
-      return { ...base, out: [x[0] + 1, x[1]], params: spec.dim, flops: 0, dtype: 'promote', alias: false, saves: [] };
+      return { ...base, out: [x[0] + 1, x[1]], params: spec.dim, tensors: [[1, 1, spec.dim]], flops: 0, dtype: 'promote', alias: false, saves: [] };
     case 'posembed':
       rank(x, 2, '[T, D]');
       need(x[0] === spec.tokens && x[1] === spec.dim, `expects [${spec.tokens}, ${spec.dim}], got [${x.join(', ')}]`);
-      return { ...base, out: x, params: spec.tokens * spec.dim, flops: n, dtype: 'promote', alias: false, saves: [] };
+      return { ...base, out: x, params: spec.tokens * spec.dim, tensors: [[1, spec.tokens, spec.dim]], flops: n, dtype: 'promote', alias: false, saves: [] };
     case 'select':
       need(x.length >= 2, `expects [T, ...], got [${x.join(', ')}]`);
       return { ...base, out: x.slice(1), params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
@@ -236,6 +243,7 @@ function mha(E: number, h: number, bias: boolean, x: number[]): OpInfo {
   const params = 4 * E * E + (bias ? 4 * E : 0);
   return {
     out: x, params, buffers: 0, intBuffers: 0, castParams: params,
+    tensors: bias ? [[3 * E, E], [3 * E], [E, E], [E]] : [[3 * E, E], [E, E]],
     flops: 2 * T * E * 3 * E + 4 * T * T * E + 2 * T * E * E,
     dtype: 'compute', alias: false,
     saves: [

@@ -13,6 +13,8 @@ function est(net: Network, o: Partial<NetworkOptions> = {}) {
   return r.value;
 }
 const termBytes = (e: ReturnType<typeof est>, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
+/** Everything autograd keeps over the forward (each storage once): Σ of the per-layer first-saved bytes. */
+const allSaved = (e: ReturnType<typeof est>) => e.layers.reduce((s, r) => s + r.savedBytes, 0);
 
 /** conv 3→8 (3×3, pad 1) → BN → ReLU → maxpool 2 → flatten → Linear(2048, 10), input 3×32×32. */
 function smallCnn(inplace: boolean): Network {
@@ -39,19 +41,39 @@ describe('hand-worked small CNN (formulas.md §7.3)', () => {
     // map, in place); maxpool saves that same map + int64 indices; linear saves the pooled map
     const perSample = 4 * (x + m + m + pooled) + 8 * pooled;
     const e = est(smallCnn(true), { batch: b });
-    expect(termBytes(e, 'activations')).toBe(perSample * b + 2 * 8 * 4);
+    expect(allSaved(e)).toBe(perSample * b + 2 * 8 * 4);
+  });
+
+  test('backward sweep: the peak is at the ReLU, after linear and pool freed theirs, with the fc gradients made', () => {
+    const b = 4;
+    // at ReLU's backward: conv, BN, ReLU saves still held; fc weight+bias gradients exist;
+    // grad_output and grad_input of the ReLU (two maps) are live
+    const saved = 4 * (x + m + m) * b + 2 * 8 * 4;
+    const grads = 4 * (pooled * 10 + 10);
+    const pair = 2 * 4 * m * b;
+    const e = est(smallCnn(true), { batch: b });
+    expect(termBytes(e, 'activations')).toBe(saved);
+    expect(termBytes(e, 'gradients')).toBe(grads);
+    expect(termBytes(e, 'workspace') - 8_519_680).toBe(pair);
   });
 
   test('out-of-place ReLU keeps the same saved bytes (BN output freed) — formulas.md §7.3', () => {
-    expect(termBytes(est(smallCnn(false)), 'activations')).toBe(termBytes(est(smallCnn(true)), 'activations'));
+    expect(allSaved(est(smallCnn(false)))).toBe(allSaved(est(smallCnn(true))));
   });
 
-  test('model states for SGD+momentum in fp32: 4 + 4 + 4 B per parameter, BN buffers 2·8·4 + 8', () => {
+  test('model states for SGD+momentum in fp32: 4 B weights + 4 B momentum per parameter, BN buffers 2·8·4 + 8', () => {
     const e = est(smallCnn(true));
     expect(e.params.total).toBe(P);
     expect(termBytes(e, 'weights')).toBe(4 * P + 2 * 8 * 4 + 8);
-    expect(termBytes(e, 'gradients')).toBe(4 * P);
     expect(termBytes(e, 'optimizer')).toBe(4 * P);
+  });
+
+  test('with tiny activations (quickstart MLP, batch 1) the peak is at the first Linear: every gradient exists', () => {
+    const mlp = findNetworkPreset('mlp')!.build();
+    const e = est(mlp, { batch: 1 });
+    expect(termBytes(e, 'gradients')).toBe(4 * 669_706);
+    // the first Linear still holds its saved input (784 floats)
+    expect(termBytes(e, 'activations')).toBe(4 * 784);
   });
 
   test('AdamW keeps two fp32 moments: 8 B per parameter (formulas.md §4.1)', () => {
@@ -62,7 +84,7 @@ describe('hand-worked small CNN (formulas.md §7.3)', () => {
     const b = 2;
     const perSample = 2 * (x + m + m + pooled) + 8 * pooled;
     const e = est(smallCnn(true), { batch: b, precision: 'amp-bf16' });
-    expect(termBytes(e, 'activations')).toBe(perSample * b + 2 * 8 * 4);
+    expect(allSaved(e)).toBe(perSample * b + 2 * 8 * 4);
     // autocast caches 16-bit copies of conv/linear weights; fp32 params are the master copy
     const cast = (3 * 8 * 9 + 8) + (pooled * 10 + 10);
     expect(termBytes(e, 'weights')).toBe(2 * cast + 2 * 8 * 4 + 8);
@@ -101,7 +123,7 @@ describe('hand-worked small CNN (formulas.md §7.3)', () => {
 });
 
 describe('what autograd saves, per op (derivatives.yaml)', () => {
-  const one = (layers: LayerSpec[], input: number[]) => termBytes(est({ layers, input }, { batch: 1 }), 'activations');
+  const one = (layers: LayerSpec[], input: number[]) => allSaved(est({ layers, input }, { batch: 1 }));
 
   test('Dropout keeps a 1-byte mask; p = 0 returns its input and keeps nothing', () => {
     const lin: LayerSpec = { kind: 'linear', in: 100, out: 100 };
@@ -125,10 +147,10 @@ describe('what autograd saves, per op (derivatives.yaml)', () => {
   test('residual add saves nothing; concat makes a new tensor of both branches', () => {
     const body: LayerSpec[] = [{ kind: 'conv2d', in: 4, out: 4, kernel: 1, bias: false }];
     const add = est({ layers: [{ kind: 'block', body, merge: 'add' }], input: [4, 8, 8] }, { batch: 1 });
-    expect(termBytes(add, 'activations')).toBe(4 * 4 * 64); // the conv input only
+    expect(allSaved(add)).toBe(4 * 4 * 64); // the conv input only
     const cat = est({ layers: [{ kind: 'block', body, merge: 'concat' }, { kind: 'conv2d', in: 8, out: 1, kernel: 1 }], input: [4, 8, 8] }, { batch: 1 });
     expect(cat.layers.find((r) => r.kind === 'concat')!.outShape).toEqual([8, 8, 8]);
-    expect(termBytes(cat, 'activations')).toBe(4 * 4 * 64 + 4 * 8 * 64);
+    expect(allSaved(cat)).toBe(4 * 4 * 64 + 4 * 8 * 64);
   });
 });
 
@@ -136,8 +158,7 @@ describe('gradient checkpointing (torch.utils.checkpoint.checkpoint_sequential, 
   test('9 equal Linear layers: 3 segments of 3; keeps 2 segment inputs + last segment, recomputes one', () => {
     const layers: LayerSpec[] = Array.from({ length: 9 }, () => ({ kind: 'linear', in: 256, out: 256, bias: false }) as LayerSpec);
     const t = 256 * 4; // one fp32 activation
-    const full = termBytes(est({ layers, input: [256] }, { batch: 1 }), 'activations');
-    expect(full).toBe(9 * t);
+    expect(allSaved(est({ layers, input: [256] }, { batch: 1 }))).toBe(9 * t);
     // inputs of segments 1 and 2 (2t) + the last segment's three saved inputs (3t) = 5t;
     // recomputing segment 2 needs its input + its 2 other saved inputs on top of segment 1's: 4t
     expect(termBytes(est({ layers, input: [256] }, { batch: 1, gradCkpt: 'full' }), 'activations')).toBe(5 * t);
@@ -145,7 +166,7 @@ describe('gradient checkpointing (torch.utils.checkpoint.checkpoint_sequential, 
 
   test('checkpointing ResNet-50 keeps less than half the activations', () => {
     const net = findNetworkPreset('resnet-50')!.build();
-    const none = termBytes(est(net, { batch: 8 }), 'activations');
+    const none = allSaved(est(net, { batch: 8 }));
     const ckpt = termBytes(est(net, { batch: 8, gradCkpt: 'full' }), 'activations');
     expect(ckpt).toBeLessThan(none / 2);
     expect(ckpt).toBeGreaterThan(0);
