@@ -4,6 +4,8 @@ import { useLabT, type LabKey, type LabT } from './lab-i18n';
 
 /** At most this many segments are drawn (imported traces can hold thousands). */
 export const MAX_DRAWN_SEGMENTS = 64;
+/** Above this many drawn blocks, blocks leave the tab order (the table view lists them all). */
+const MAX_TAB_STOPS = 200;
 
 export type BlockKind = 'allocated' | 'free' | 'split' | 'unmapped';
 
@@ -45,6 +47,7 @@ export function SegmentsView({ segments }: { segments: readonly SegmentView[] })
   const [info, setInfo] = useState<string | null>(null);
   const drawn = segments.slice(0, MAX_DRAWN_SEGMENTS);
   const maxW = Math.max(1, ...drawn.map(segWeight));
+  const focusable = drawn.reduce((s, x) => s + x.blocks.length, 0) <= MAX_TAB_STOPS;
   return (
     <section className="panel lab-segments" aria-labelledby="lab-seg-h">
       <h3 id="lab-seg-h">{t('seg.title')}</h3>
@@ -72,7 +75,7 @@ export function SegmentsView({ segments }: { segments: readonly SegmentView[] })
                     <span
                       key={b.addr}
                       role="listitem"
-                      tabIndex={0}
+                      tabIndex={focusable ? 0 : undefined}
                       className={`blk blk-${blockKind(s, b)}`}
                       style={{ flexGrow: weight(s, b), flexBasis: 0 }}
                       title={label}
