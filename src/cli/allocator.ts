@@ -8,7 +8,7 @@
  */
 import {
   findPreset, formatMemorySummary, humanBytes, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
-  TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
+  stepAt, TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
 } from '../core/allocator';
 import type { Message } from '../core/types';
 import { readInput, runIfMain, splitFlags, table, usageError, type CliResult } from './allocator-io';
@@ -85,7 +85,7 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
   const s = run.final.stats;
   const set = run.settings;
   const out = [
-    `${source}: ${run.steps.length} events on a ${humanBytes(set.capacity)} card${set.overhead ? ` (${humanBytes(set.overhead)} outside PyTorch)` : ''}, PYTORCH_CUDA_ALLOC_CONF=${set.confText || '(default)'}`,
+    `${source}: ${run.events.length} events on a ${humanBytes(set.capacity)} card${set.overhead ? ` (${humanBytes(set.overhead)} outside PyTorch)` : ''}, PYTORCH_CUDA_ALLOC_CONF=${set.confText || '(default)'}`,
     ...[...notes, ...run.notes].map((n) => `note: ${n.text}`),
     '',
     table([...STAT_ROWS.map(([k, label]): [string, string] => [k, `${humanBytes(s[k]).padStart(12)}  ${label}`]), ...COUNT_ROWS.map((k): [string, string] => [k, String(s[k]).padStart(12)])]),
@@ -93,7 +93,10 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
     `segments: ${run.final.segments.length}, free on card: ${humanBytes(run.final.deviceFree)}`,
   ];
   if (summary) out.push('', formatMemorySummary(s).trimEnd());
-  for (const i of run.oomSteps) out.push('', `OOM at line ${run.steps[i].line} (alloc ${run.steps[i].name}):`, run.steps[i].oomMessage ?? '');
+  for (const i of run.oomSteps) {
+    const st = stepAt(run, i);
+    out.push('', `OOM at line ${st.line} (alloc ${st.name}):`, st.oomMessage ?? '');
+  }
   return out.join('\n') + '\n';
 }
 
@@ -113,8 +116,8 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
   const run = r.value;
   const code = run.oomSteps.length ? 1 : 0;
   if (f.flags.has('json')) {
-    const ooms = run.oomSteps.map((i) => ({ step: i, line: run.steps[i].line, name: run.steps[i].name, message: run.steps[i].oomMessage }));
-    const body = { source: loaded.source, settings: run.settings, events: run.steps.length, stats: run.final.stats, segments: run.final.segments, deviceFree: run.final.deviceFree, ooms, notes: [...loaded.notes, ...run.notes] };
+    const ooms = run.oomSteps.map((i) => stepAt(run, i)).map((st, k) => ({ step: run.oomSteps[k], line: st.line, name: st.name, message: st.oomMessage }));
+    const body = { source: loaded.source, settings: run.settings, events: run.events.length, stats: run.final.stats, segments: run.final.segments, deviceFree: run.final.deviceFree, ooms, notes: [...loaded.notes, ...run.notes] };
     return { code, stdout: `${JSON.stringify(body, null, 2)}\n`, stderr: '' };
   }
   return { code, stdout: render(run, loaded.source, loaded.notes, f.flags.has('summary')), stderr: '' };

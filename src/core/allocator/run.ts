@@ -25,13 +25,13 @@ export interface SimOptions {
   device?: number;
   /** NVML present: OOM text names this process's memory (default true) */
   nvml?: boolean;
-  /** minimum events between full-state checkpoints (default 1024; more when the state is larger) */
+  /** minimum events between full-state checkpoints (default 2048; at least twice the block count) */
   checkpointEvery?: number;
 }
 
 export type StepOutcome = 'ok' | 'oom' | 'skipped';
 
-/** One applied event and the totals right after it. */
+/** One applied event and the totals right after it (built on demand by stepAt). */
 export interface StepRecord {
   /** 1-based trace line */
   line: number;
@@ -51,6 +51,19 @@ export interface StepRecord {
   note?: Message;
 }
 
+/** Per-step figures as columns (index = step), cheap to keep for 10^5 events and to chart. */
+export interface Timeline {
+  /** allocated_bytes.all.current after each step */
+  allocated: Float64Array;
+  /** reserved_bytes.all.current after each step */
+  reserved: Float64Array;
+  /** 0 ok, 1 oom, 2 skipped */
+  outcome: Uint8Array;
+  /** block address / size handed out by an alloc (0 otherwise) */
+  addr: Float64Array;
+  blockSize: Float64Array;
+}
+
 export interface ResolvedSettings {
   capacity: number;
   overhead: number;
@@ -63,11 +76,12 @@ export interface ResolvedSettings {
 export interface SimRun {
   settings: ResolvedSettings;
   events: readonly TraceEvent[];
-  steps: StepRecord[];
+  timeline: Timeline;
   /** state after the last event */
   final: AllocatorView;
-  /** indices of steps that ran out of memory */
+  /** indices of steps that ran out of memory, and the allocator's figures at each */
   oomSteps: number[];
+  ooms: Map<number, OomFacts>;
   peakAllocated: number;
   peakReserved: number;
   notes: Message[];
@@ -76,28 +90,64 @@ export interface SimRun {
   readonly ctx: { version: OomVersion; device: number; nvml: boolean };
 }
 
-function apply(a: CachingAllocator, e: TraceEvent, ctx: SimRun['ctx']): StepRecord {
-  const allocated = () => a.stats.arrays.allocated_bytes.all.current;
-  if (e.op === 'empty_cache') {
-    a.emptyCache();
-    return { line: e.line, op: e.op, outcome: 'ok', allocated: allocated(), reserved: a.reserved };
+const OUTCOMES: readonly StepOutcome[] = ['ok', 'oom', 'skipped'];
+
+/** Applies one event; returns the outcome code and the OOM figures on failure. */
+function apply(a: CachingAllocator, e: TraceEvent, t: Timeline | null, i: number): OomFacts | null {
+  let outcome = 0;
+  let oom: OomFacts | null = null;
+  if (e.op === 'empty_cache') a.emptyCache();
+  else if (e.op === 'free') outcome = a.free(e.name) ? 0 : 2;
+  else if (e.size === 0) outcome = 2;
+  else {
+    const r = a.malloc(e.name, e.size);
+    if (r.ok) {
+      if (t) {
+        t.addr[i] = r.block.addr;
+        t.blockSize[i] = r.block.size;
+      }
+    } else {
+      outcome = 1;
+      oom = r.oom;
+    }
   }
+  if (t) {
+    t.outcome[i] = outcome;
+    t.allocated[i] = a.stats.arrays.allocated_bytes.all.current;
+    t.reserved[i] = a.reserved;
+  }
+  return oom;
+}
+
+/** The exact OOM text (with exception prefix) PyTorch would print for these figures. */
+function oomText(run: SimRun, oom: OomFacts): string {
+  const text = formatOomMessage(run.ctx.version, oom, { device: run.ctx.device, nvml: run.ctx.nvml, privatePools: 0 });
+  return `${oomExceptionName(run.ctx.version)}: ${text}`;
+}
+
+/** Step `i` as one record: the event, its outcome, totals after it, OOM text or a note. */
+export function stepAt(run: SimRun, i: number): StepRecord {
+  const e = run.events[i];
+  const t = run.timeline;
+  const rec: StepRecord = { line: e.line, op: e.op, outcome: OUTCOMES[t.outcome[i]], allocated: t.allocated[i], reserved: t.reserved[i] };
+  if (e.op === 'empty_cache') return rec;
+  rec.name = e.name;
   if (e.op === 'free') {
-    if (a.free(e.name)) return { line: e.line, op: e.op, name: e.name, outcome: 'ok', allocated: allocated(), reserved: a.reserved };
-    const note = { code: 'free-not-live', params: { name: e.name }, text: `'${e.name}' holds no memory (its allocation failed), nothing to free` };
-    return { line: e.line, op: e.op, name: e.name, outcome: 'skipped', note, allocated: allocated(), reserved: a.reserved };
+    if (rec.outcome === 'skipped') rec.note = { code: 'free-not-live', params: { name: e.name }, text: `'${e.name}' holds no memory (its allocation failed), nothing to free` };
+    return rec;
   }
-  if (e.size === 0) {
-    const note = { code: 'alloc-zero', text: 'zero-byte tensors never reach the caching allocator' };
-    return { line: e.line, op: e.op, name: e.name, size: 0, outcome: 'skipped', note, allocated: allocated(), reserved: a.reserved };
+  rec.size = e.size;
+  if (rec.outcome === 'ok') {
+    rec.addr = t.addr[i];
+    rec.blockSize = t.blockSize[i];
+  } else if (rec.outcome === 'skipped') {
+    rec.note = { code: 'alloc-zero', text: 'zero-byte tensors never reach the caching allocator' };
+  } else {
+    const oom = run.ooms.get(i) as OomFacts;
+    rec.oom = oom;
+    rec.oomMessage = oomText(run, oom);
   }
-  const r = a.malloc(e.name, e.size);
-  if (r.ok) {
-    return { line: e.line, op: e.op, name: e.name, size: e.size, outcome: 'ok', addr: r.block.addr, blockSize: r.block.size, allocated: allocated(), reserved: a.reserved };
-  }
-  const text = formatOomMessage(ctx.version, r.oom, { device: ctx.device, nvml: ctx.nvml, privatePools: 0 });
-  const oomMessage = `${oomExceptionName(ctx.version)}: ${text}`;
-  return { line: e.line, op: e.op, name: e.name, size: e.size, outcome: 'oom', oom: r.oom, oomMessage, allocated: allocated(), reserved: a.reserved };
+  return rec;
 }
 
 function resolve(trace: Trace, o: SimOptions): Result<ResolvedSettings> {
@@ -122,21 +172,31 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
   const res = resolve(trace, options);
   if (!res.ok) return res;
   const settings = res.value;
-  const every = Math.max(1, Math.floor(options.checkpointEvery ?? 1024));
+  const every = Math.max(1, Math.floor(options.checkpointEvery ?? 2048));
   const ctx = { version: settings.version, device: options.device ?? 0, nvml: options.nvml ?? true };
   const a = new CachingAllocator({ capacity: settings.capacity, overhead: settings.overhead, fraction: settings.fraction }, settings.conf);
   const checkpoints = [{ step: -1, state: a.clone() }];
-  const steps: StepRecord[] = [];
-  const oomSteps: number[] = [];
   const events = trace.events;
-  for (let i = 0; i < events.length; i++) {
-    const rec = apply(a, events[i], ctx);
-    steps.push(rec);
-    if (rec.outcome === 'oom') oomSteps.push(i);
-    // A copy costs about one event per block, so copying at most once per max(every, blocks) events
-    // keeps the total copy work linear in the trace length.
+  const n = events.length;
+  const timeline: Timeline = {
+    allocated: new Float64Array(n),
+    reserved: new Float64Array(n),
+    outcome: new Uint8Array(n),
+    addr: new Float64Array(n),
+    blockSize: new Float64Array(n),
+  };
+  const oomSteps: number[] = [];
+  const ooms = new Map<number, OomFacts>();
+  for (let i = 0; i < n; i++) {
+    const oom = apply(a, events[i], timeline, i);
+    if (oom) {
+      oomSteps.push(i);
+      ooms.set(i, oom);
+    }
+    // A copy costs about one event per block, so copying at most once per max(every, 2 × blocks)
+    // events keeps the copy work below half an event's worth per event.
     const blocks = a.live.size + a.pools.small.blocks.length + a.pools.large.blocks.length;
-    if (i - checkpoints[checkpoints.length - 1].step >= Math.max(every, blocks) && i + 1 < events.length) {
+    if (i - checkpoints[checkpoints.length - 1].step >= Math.max(every, 2 * blocks) && i + 1 < n) {
       checkpoints.push({ step: i, state: a.clone() });
     }
   }
@@ -150,9 +210,10 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
     value: {
       settings,
       events,
-      steps,
+      timeline,
       final: viewAllocator(a),
       oomSteps,
+      ooms,
       peakAllocated: stats.allocated_bytes.all.peak,
       peakReserved: stats.reserved_bytes.all.peak,
       notes,
@@ -174,6 +235,6 @@ export function viewAt(run: SimRun, step: number): AllocatorView {
   }
   const cp = run.checkpoints[lo];
   const a = cp.state.clone();
-  for (let i = cp.step + 1; i <= target; i++) apply(a, run.events[i], run.ctx);
+  for (let i = cp.step + 1; i <= target; i++) apply(a, run.events[i], null, i);
   return viewAllocator(a);
 }
