@@ -67,7 +67,11 @@ export function buildTraining(ctx: Ctx): Built {
   const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes + extra);
   const atForward = withLogits(logits.peak) + gathered + dequant;
   const atBackward = withLogits(logits.held + headGrad) + gathered + dequant;
-  const atStep = states.gradients;
+  // torch AdamW's default foreach path builds one full-size intermediate list (sqrt of exp_avg_sq)
+  // over all parameters: "foreach … uses ~sizeof(params) more peak memory" (torch.optim docs).
+  // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
+  const foreachTemp = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? states.optimizer / 2 : 0;
+  const atStep = states.gradients + foreachTemp;
   const allocatedBytes = persistent + Math.max(atForward, atBackward, atStep);
   const terms: Term[] = [];
   if (full) {
