@@ -62,9 +62,9 @@ export function parseTrace(text: string): TraceParse {
     const body = (hash < 0 ? raw : raw.replace(/\s+#.*$|^#.*$/, '')).trim();
     if (!body) continue;
     const [word, ...rest] = body.split(/\s+/);
-    const arg = rest.join(' ');
     const op = word.toLowerCase();
     if (op === 'capacity' || op === 'overhead' || op === 'fraction' || op === 'conf') {
+      const arg = rest.join(' ');
       if (events.length > 0) {
         err('trace-setting-late', `'${op}' must come before the first alloc/free/empty_cache`);
         continue;
@@ -94,7 +94,7 @@ export function parseTrace(text: string): TraceParse {
         err('trace-bad-name', `bad tensor name '${name}'`);
         continue;
       }
-      const s = parseByteSize(rest.slice(1).join(' '));
+      const s = parseByteSize(rest.length === 2 ? rest[1] : rest.slice(1).join(' '));
       if (!s.ok) {
         err('trace-bad-size', s.message);
         continue;
