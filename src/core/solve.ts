@@ -91,23 +91,17 @@ export function minGpus(s: Scenario, capacityBytes: number): Result<GpuPlan | nu
     if (s.mode === 'inference' && s.engine === 'vllm') return { gpus: n * s.pp, tp: n, pp: s.pp };
     return { gpus: n * s.tp, tp: s.tp, pp: n };
   };
-  let lastError: FieldError[] | null = null;
   for (let n = 1; plan(n).gpus <= MAX_GPUS; n++) {
     const p = plan(n);
     const r = fits({ ...s, ...p }, capacityBytes);
     if (r.ok && r.value) return { ok: true, value: p };
     if (!r.ok) {
-      lastError = r.errors;
-      // tp that does not divide the heads, pp beyond the layers: try the next n, stop at layers
+      // tp not dividing the heads: try the next n; pp past the layers: nothing larger helps
       if (r.errors.some((e) => e.code === 'pp-layers')) break;
+      if (!r.errors.every((e) => e.code === 'tp-heads')) return { ok: false, errors: r.errors };
     }
   }
-  return lastError && n1Fails(lastError) ? { ok: false, errors: lastError } : { ok: true, value: null };
-}
-
-/** Errors other than the parallel-shape ones mean the scenario itself is invalid. */
-function n1Fails(errors: FieldError[]): boolean {
-  return errors.some((e) => e.code !== 'pp-layers' && e.code !== 'tp-heads');
+  return { ok: true, value: null };
 }
 
 export interface SweepPoint {

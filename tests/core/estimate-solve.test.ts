@@ -75,3 +75,13 @@ describe('sweep', () => {
     for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeGreaterThan(totals[i - 1]);
   });
 });
+
+describe('minGpus edge cases', () => {
+  it('an invalid scenario returns its errors instead of searching', () => {
+    const r = minGpus({ ...base, batch: Number.NaN }, 80 * GiB);
+    expect(r.ok).toBe(false);
+  });
+  it('null when no pipeline split fits (more stages than layers would be needed)', () => {
+    expect(ok(minGpus(base, 0.7 * GiB))).toBeNull();
+  });
+});
