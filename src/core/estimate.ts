@@ -143,6 +143,7 @@ export function estimate(s: Scenario): Result<Estimate> {
   if (!resolved.ok) return resolved;
   const { arch, params, guessed, notes, weights } = resolved.value;
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
+  if (s.gpu && !gpu) return { ok: false, errors: [{ key: 'gpu', code: 'unknown-gpu', message: `Unknown GPU '${s.gpu.slice(0, 40)}': pick a catalogue id or a capacity such as 24GiB` }] };
   const ctx: Ctx = {
     s, arch, params, guessed,
     weights,
