@@ -35,5 +35,5 @@ describe('CLI properties (fast-check)', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 120_000); // generous: thousands of cases on a loaded CI machine
 });

@@ -130,7 +130,7 @@ describe('properties (fast-check)', () => {
       }),
       { numRuns: 10_000 },
     );
-  });
+  }, 120_000); // generous: thousands of cases on a loaded CI machine
 
   test('valid scenarios: encode(decode(encode(s))) === encode(s) and decode restores s', () => {
     const rec = fc.dictionary(fc.constantFrom(...ALL_KEYS), fc.constantFrom('2', '8', '32', '4096', 'training', 'lora', 'qlora', 'nf4', 'vllm', 'llama.cpp', 'fp8', 'all', '7b', 'true', 'full', '3', '0.5', 'custom', 'mistralai/Mixtral-8x7B-v0.1'), { maxKeys: 12 });
@@ -143,7 +143,7 @@ describe('properties (fast-check)', () => {
       }),
       { numRuns: 10_000 },
     );
-  });
+  }, 120_000); // generous: thousands of cases on a loaded CI machine
 });
 
 describe('docs/url-schema.md', () => {

@@ -5,9 +5,13 @@
  */
 import type { FieldError, KvFormat, ModelArch, Scenario, WeightFormat } from '../types';
 import { findPreset } from '../model/presets';
-import { DEFAULT_SCENARIO } from './schema';
+import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
+
+const gpusKind = SCENARIO_FIELDS.find((f) => f.prop === 'gpus')!.kind;
+/** Largest GPU count the schema allows (tp · pp beyond it cannot be satisfied). */
+const MAX_GPUS = gpusKind.type === 'int' ? gpusKind.max : 1;
 
 const isGguf = (w: WeightFormat) => w.startsWith('gguf-');
 /** Plain float formats PyTorch can train and llama.cpp can load as GGUF f32/f16/bf16. */
@@ -110,7 +114,7 @@ function inferenceRules(s: Scenario, bad: Emit): void {
 function parallelRules(s: Scenario, given: Set<string>, bad: Emit): void {
   const mp = s.tp * s.pp;
   // Megatron / DeepSpeed: world size = dp · tp · pp, so tp·pp must divide the GPU count.
-  if (!given.has('gpus')) s.gpus = Math.max(s.gpus, mp);
+  if (!given.has('gpus') && mp <= MAX_GPUS) s.gpus = Math.max(s.gpus, mp);
   if (s.gpus % mp !== 0) {
     bad(given.has('tp') ? 'tp' : 'pp', 'gpus', `tp·pp = ${mp} must divide gpus = ${s.gpus}`);
     s.tp = 1;

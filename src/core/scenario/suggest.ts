@@ -3,17 +3,21 @@
  * distance (Levenshtein 1966), with a bonus for containing the typed text.
  */
 
-/** Edit distance between a and b (insert, delete, substitute each cost 1); inputs capped at 200 chars. */
+/** Longest word compared; longer input is cut (suggestions only need the start). */
+const MAX_WORD = 64;
+
+/** Edit distance between a and b (insert, delete, substitute each cost 1); inputs capped at 64 chars. */
 export function editDistance(a: string, b: string): number {
-  const x = a.slice(0, 200);
-  const y = b.slice(0, 200);
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  const x = a.slice(0, MAX_WORD);
+  const y = b.slice(0, MAX_WORD);
+  let prev = new Uint8Array(y.length + 1).map((_, j) => j);
+  let cur = new Uint8Array(y.length + 1);
   for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     for (let j = 1; j <= y.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
     }
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
   return prev[y.length];
 }
@@ -24,15 +28,16 @@ export function editDistance(a: string, b: string): number {
  * ranks first. Returns [] for an empty word.
  */
 export function closest(typed: string, candidates: readonly string[], n = 3): string[] {
-  const t = typed.trim().toLowerCase().slice(0, 200);
+  const t = typed.trim().toLowerCase().slice(0, MAX_WORD);
   if (t === '') return [];
+  const limit = Math.max(3, Math.ceil(t.length * 0.6));
+  // |len(a) − len(b)| is a lower bound of the distance: skip words that cannot be within the limit
+  const near = (w: string) => (Math.abs(Math.min(w.length, MAX_WORD) - t.length) > limit ? Infinity : editDistance(t, w));
   const scored = candidates.map((c) => {
     const lc = c.toLowerCase();
-    const tail = lc.slice(lc.lastIndexOf('/') + 1);
-    const d = Math.min(editDistance(t, lc), editDistance(t, tail));
-    return { c, score: lc.includes(t) ? d / 4 : d };
+    const d = Math.min(near(lc), near(lc.slice(lc.lastIndexOf('/') + 1)));
+    return { c, score: lc.includes(t) ? Math.min(d, lc.length - t.length) / 4 : d };
   });
-  const limit = Math.max(3, Math.ceil(t.length * 0.6));
   return scored
     .filter((s) => s.score <= limit)
     .sort((a, b) => a.score - b.score || a.c.localeCompare(b.c))

@@ -18,5 +18,5 @@ describe('every scenario parseScenario yields is estimable', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 120_000); // generous: thousands of cases on a loaded CI machine
 });

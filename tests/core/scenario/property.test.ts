@@ -39,5 +39,5 @@ describe('parseScenario properties (fast-check)', () => {
       }),
       { numRuns: 10_000 },
     );
-  });
+  }, 120_000); // generous: thousands of cases on a loaded CI machine
 });

@@ -74,3 +74,11 @@ describe('warnings do not change the scenario', () => {
     expect(r.scenario.prompt).toBe(4000);
   });
 });
+
+describe('regressions found by the property tests', () => {
+  test('tp · pp beyond the largest GPU count cannot become the GPU count', () => {
+    const r = parseScenario({ tp: '4096', pp: '4096' });
+    expect(r.errors.map((e) => `${e.key}:${e.code}`)).toEqual(['tp:incompatible']);
+    expect([r.scenario.gpus, r.scenario.tp, r.scenario.pp]).toEqual([1, 1, 1]);
+  });
+});
