@@ -8,7 +8,7 @@
  */
 import type { Estimate, FieldError, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
 import { modelStateBytes } from '../training/optimizer';
-import { analyze, sumBytes, type Analysis, type Dtypes } from './analyze';
+import { analyze, sumBytes, type Analysis, type Dtypes, type LayerRow } from './analyze';
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
 import { checkpointed } from './checkpoint';
 import { backwardPeak, optimizerStateBytes } from './states';
@@ -22,20 +22,11 @@ export interface NetworkOptions {
   gradCkpt: GradCkpt;
 }
 
-/** One row of the per-layer table, bytes and FLOPs for the whole batch. */
-export interface NetworkLayerRow {
-  path: string;
-  kind: string;
-  depth: number;
-  inShape: number[];
-  outShape: number[];
-  params: number;
-  buffers: number;
-  outputBytes: number;
-  /** bytes autograd keeps that this layer saves first (shared storage counted once) */
-  savedBytes: number;
-  flops: number;
-}
+/**
+ * One row of the per-layer table: the analysis row with outputBytes, savedBytes (per-sample
+ * part × batch + fixed part; 0 in inference) and flops for the whole batch.
+ */
+export type NetworkLayerRow = Pick<LayerRow, 'path' | 'kind' | 'depth' | 'inShape' | 'outShape' | 'params' | 'buffers' | 'outputBytes' | 'savedBytes' | 'flops'>;
 
 export interface NetworkEstimate extends Estimate {
   layers: NetworkLayerRow[];
