@@ -79,7 +79,7 @@ function Reading({ r }: { r: SummaryReading }) {
               const bytes = row.stat.endsWith('_bytes');
               return (
                 <tr key={i} className={row.pool === 'all' ? 'pool-all' : 'pool-sub'}>
-                  <th scope="row">{row.label}</th>
+                  <th scope="row" title={row.label}>{t(`sum.row.${row.pool === 'all' ? row.stat : row.pool}` as LabKey)}</th>
                   <td><code>{row.stat.startsWith('oversize') ? row.stat : `${row.stat}.${row.pool}`}</code></td>
                   {(['current', 'peak', 'allocated', 'freed'] as const).map((f) => (
                     <td key={f} className="num">{showCell(t, row[f], bytes)}</td>

@@ -7,6 +7,9 @@ import { TRACE_PRESETS } from '../../../src/core/allocator/presets';
 import { diagnoseOom } from '../../../src/core/allocator/advice';
 import { decodeOom } from '../../../src/core/allocator/oom-decoder';
 import { OOM_SAMPLES } from '../../../src/ui/lab/lab-samples';
+import { parseMemorySummary } from '../../../src/core/allocator/summary';
+import { exampleSummary } from '../../../src/ui/lab/summary-panel';
+import type { LabKey } from '../../../src/ui/lab/lab-i18n';
 
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const GiB = 2 ** 30;
@@ -77,5 +80,15 @@ describe('lab translations', () => {
   test('exact bytes use the locale grouping', () => {
     expect(labTranslator('en').exact(109_051_904)).toBe('109,051,904 B');
     expect(labTranslator('zh').exact(109_051_904)).toBe('109,051,904 B');
+  });
+
+  test("the English row names of the summary table are PyTorch's own labels (9 stats × 3 pools + 2 oversize rows)", () => {
+    const r = parseMemorySummary(exampleSummary());
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.rows.length).toBe(29);
+    for (const row of r.value.rows) {
+      expect(labTranslator('en')(`sum.row.${row.pool === 'all' ? row.stat : row.pool}` as LabKey)).toBe(row.label);
+    }
   });
 });
