@@ -27,25 +27,20 @@ const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
 const BYTE_PREFIXES = ['B  ', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 const COUNT_PREFIXES = [' ', 'K', 'M'];
 
-/** _format_size: unit picked from the `all` row's value `pref`, integer floor division. */
-function formatSizeCell(v: number, pref: number): string {
+/**
+ * _format_size / _format_count: the unit is picked from the `all` row's value `pref` (bytes: ÷1024
+ * while ≥ 768·1024; counts: ÷1000 while ≥ 750,000), with integer floor division of the value.
+ */
+function formatCell(v: number, pref: number, bytes: boolean): string {
+  const prefixes = bytes ? BYTE_PREFIXES : COUNT_PREFIXES;
+  const [limit, div] = bytes ? [768 * 1024, 1024] : [750 * 1000, 1000];
   let i = 0;
-  while (i < BYTE_PREFIXES.length - 1 && pref >= 768 * 1024) {
-    v = Math.floor(v / 1024);
-    pref /= 1024;
+  while (i < prefixes.length - 1 && pref >= limit) {
+    v = Math.floor(v / div);
+    pref /= div;
     i++;
   }
-  return `${String(v).padStart(6)} ${BYTE_PREFIXES[i]}`;
-}
-
-function formatCountCell(v: number, pref: number): string {
-  let i = 0;
-  while (i < COUNT_PREFIXES.length - 1 && pref >= 750 * 1000) {
-    v = Math.floor(v / 1000);
-    pref /= 1000;
-    i++;
-  }
-  return `${String(v).padStart(7)} ${COUNT_PREFIXES[i]} `;
+  return bytes ? `${String(v).padStart(6)} ${prefixes[i]}` : `${String(v).padStart(7)} ${prefixes[i]} `;
 }
 
 /** torch.cuda.memory_summary(device, abbreviated) text for memory_stats() figures. */
@@ -61,18 +56,18 @@ export function formatMemorySummary(stats: MemoryStats, device = 0, abbreviated 
   ];
   for (const key of ARRAY_STATS) {
     lines.push(rule('-'));
-    const fmt = key.endsWith('bytes') ? formatSizeCell : formatCountCell;
+    const bytes = key.endsWith('bytes');
     const subs: [string, string][] = [['all', ROW_NAMES[key]]];
     if (!abbreviated) subs.push(['large_pool', '      from large pool'], ['small_pool', '      from small pool']);
     const pref = FIELDS.map((f) => stats[`${key}.all.${f}`]);
     for (const [sub, label] of subs) {
-      const cells = FIELDS.map((f, i) => fmt(stats[`${key}.${sub}.${f}`], pref[i]));
+      const cells = FIELDS.map((f, i) => formatCell(stats[`${key}.${sub}.${f}`], pref[i], bytes));
       lines.push(` ${label.padEnd(21)} | ${cells.join(' | ')} `);
     }
   }
   for (const [key, label] of OVERSIZE) {
     lines.push(rule('-'));
-    const cells = FIELDS.map((f) => formatCountCell(stats[`${key}.${f}`], stats[`${key}.${f}`]));
+    const cells = FIELDS.map((f) => formatCell(stats[`${key}.${f}`], stats[`${key}.${f}`], false));
     lines.push(` ${label.padEnd(21)} | ${cells.join(' | ')} `);
   }
   lines.push(rule('='));

@@ -103,26 +103,15 @@ describe('allocator.md §9 (i): 10 × 4 MiB, free every other one, then 64 MiB',
     return { afterM, final: st(a), a };
   };
 
-  it('step D default: m splits the cached 64 MiB block; big2 needs a 4th segment', () => {
-    const { afterM, final } = stepD(defaultConfig());
-    expect(afterM['reserved_bytes.all.current']).toBe(109_051_904);
-    expect(afterM['allocated_bytes.all.current']).toBe(62_914_560);
-    expect(afterM['inactive_split.all.current']).toBe(6);
-    expect(afterM['inactive_split_bytes.all.current']).toBe(46_137_344);
-    expect(final['reserved_bytes.all.current']).toBe(176_160_768);
-    expect(final['allocated_bytes.all.current']).toBe(130_023_424);
-    expect(final['segment.all.current']).toBe(4);
-  });
-
-  it('step D max_split_size_mb:64: m refuses the oversize block; big2 reuses it (64 < 64 + 20)', () => {
-    const { afterM, final } = stepD(conf('max_split_size_mb:64'));
-    expect(afterM['reserved_bytes.all.current']).toBe(150_994_944);
-    expect(afterM['allocated_bytes.all.current']).toBe(62_914_560);
-    expect(afterM['inactive_split.all.current']).toBe(5);
-    expect(afterM['inactive_split_bytes.all.current']).toBe(20_971_520);
-    expect(final['reserved_bytes.all.current']).toBe(150_994_944);
-    expect(final['allocated_bytes.all.current']).toBe(130_023_424);
-    expect(final['segment.all.current']).toBe(4);
+  // The table of §9 (i) step D: [after m: reserved, allocated, inactive_split, inactive_split_bytes], [after big2: reserved, allocated, segments].
+  it.each([
+    ['default: m splits the cached 64 MiB block; big2 needs a 4th segment', '', [109_051_904, 62_914_560, 6, 46_137_344], [176_160_768, 130_023_424, 4]],
+    ['max_split_size_mb:64: m refuses the oversize block; big2 reuses it (64 < 64 + 20)', 'max_split_size_mb:64', [150_994_944, 62_914_560, 5, 20_971_520], [150_994_944, 130_023_424, 4]],
+  ])('step D %s', (_, c, m, big2) => {
+    const { afterM, final } = stepD(conf(c));
+    const keys = ['reserved_bytes', 'allocated_bytes', 'inactive_split', 'inactive_split_bytes'];
+    expect(keys.map((k) => afterM[`${k}.all.current`])).toEqual(m);
+    expect(['reserved_bytes', 'allocated_bytes', 'segment'].map((k) => final[`${k}.all.current`])).toEqual(big2);
   });
 
   it('step D expandable_segments:True: pages mapped at the tail; the segment stat stays 0', () => {
