@@ -7,6 +7,7 @@
  */
 import { pair, type LayerSpec } from './spec';
 
+/** A layer whose input shape does not fit its PyTorch shape rule. */
 export class ShapeError extends Error {}
 
 /**

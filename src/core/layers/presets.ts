@@ -152,6 +152,7 @@ export interface NetworkPreset {
 const img = [3, 224, 224];
 const mnist = [1, 28, 28];
 
+/** The presets; `params` is the published count each build must reproduce (tested). */
 export const NETWORK_PRESETS: readonly NetworkPreset[] = [
   { id: 'resnet-50', label: 'ResNet-50', params: 25_557_032, source: 'torchvision models/resnet.py; reference-data.md §3', build: () => ({ layers: resnet50(), input: img }) },
   { id: 'vgg-16', label: 'VGG-16', params: 138_357_544, source: 'torchvision models/vgg.py (config D); reference-data.md §3', build: () => ({ layers: vgg16(), input: img }) },

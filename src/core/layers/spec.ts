@@ -82,8 +82,6 @@ export interface Network {
   input: number[];
 }
 
-export const ACTIVATIONS: readonly ActivationKind[] = ['relu', 'relu6', 'gelu', 'silu', 'sigmoid', 'tanh'];
-
 /** (h, w) of a Pair. */
 export function pair(p: Pair | undefined, dflt: number): [number, number] {
   if (p === undefined) return [dflt, dflt];
