@@ -36,7 +36,7 @@ export interface NetworkEstimate extends Estimate {
   batch: number;
 }
 
-/** Largest batch accepted (2^24): with the per-sample size limits every byte count stays exact in float64. */
+/** Largest batch accepted (2^24); with the walker's per-tensor limit every byte count stays finite. */
 export const MAX_BATCH = 2 ** 24;
 
 const AMP: Precision[] = ['amp-fp16', 'amp-bf16'];
