@@ -66,7 +66,7 @@ export function parseArch(raw: Record<string, string>, base: ModelArch | null, e
       out.moe = { ...from, ...moe } as Moe;
     }
   }
-  checkArch({ ...base, ...out }, errors, out);
+  checkArch(base, out, errors);
   if (base) dropUnchanged(out, base);
   return Object.keys(out).length > 0 ? out : null;
 }
@@ -80,20 +80,30 @@ function dropUnchanged(out: Partial<ModelArch>, base: ModelArch): void {
   if (m && bm && (Object.keys(m) as (keyof Moe)[]).every((k) => m[k] === bm[k])) delete out.moe;
 }
 
-/** Shape rules: g divides a (GQA groups), k ≤ E, dense layers < L. Offending values fall back. */
-function checkArch(a: Partial<ModelArch>, errors: FieldError[], out: Partial<ModelArch>): void {
+/** Shape rules: g divides a (GQA groups), k ≤ E, dense layers < L. Offending overrides fall back. */
+function checkArch(base: ModelArch | null, out: Partial<ModelArch>, errors: FieldError[]): void {
   const bad = (key: string, other: string, message: string) =>
     errors.push({ key, code: 'incompatible', message, params: { with: other } });
-  if (a.heads && a.kvHeads && a.heads % a.kvHeads !== 0) {
-    bad('kv-heads', 'heads', `kv-heads (${a.kvHeads}) must divide heads (${a.heads})`);
-    out.kvHeads = a.heads; // fall back to plain multi-head attention, always a valid shape
+  const heads = out.heads ?? base?.heads;
+  const kvHeads = out.kvHeads ?? base?.kvHeads;
+  if (heads && kvHeads && heads % kvHeads !== 0) {
+    bad('kv-heads', 'heads', `kv-heads (${kvHeads}) must divide heads (${heads})`);
+    out.kvHeads = heads; // fall back to plain multi-head attention, always a valid shape
   }
-  if (a.moe && a.moe.expertsPerToken > a.moe.experts) {
-    bad('experts-per-tok', 'experts', `experts-per-tok (${a.moe.expertsPerToken}) exceeds experts (${a.moe.experts})`);
+  const moe = out.moe ?? base?.moe;
+  if (moe && moe.expertsPerToken > moe.experts) {
+    bad('experts-per-tok', 'experts', `experts-per-tok (${moe.expertsPerToken}) exceeds experts (${moe.experts})`);
     delete out.moe;
   }
-  if (a.moe && a.layers && a.moe.denseLayers >= a.layers) {
-    bad('dense-layers', 'layers', `dense-layers (${a.moe.denseLayers}) must be below layers (${a.layers})`);
-    delete out.moe;
+  const denseConflict = () => {
+    const m = out.moe ?? base?.moe;
+    const layers = out.layers ?? base?.layers;
+    return m !== undefined && layers !== undefined && m.denseLayers >= layers ? [m.denseLayers, layers] : null;
+  };
+  const conflict = denseConflict();
+  if (conflict) {
+    bad('dense-layers', 'layers', `dense-layers (${conflict[0]}) must be below layers (${conflict[1]})`);
+    if (base && out.layers !== undefined) delete out.layers; // the preset's own layer count fits its MoE block
+    if (denseConflict()) delete out.moe;
   }
 }

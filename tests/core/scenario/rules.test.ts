@@ -82,3 +82,11 @@ describe('regressions found by the property tests', () => {
     expect([r.scenario.gpus, r.scenario.tp, r.scenario.pp]).toEqual([1, 1, 1]);
   });
 });
+
+describe('architecture regressions found by the property tests', () => {
+  test('DeepSeek-R1 has 3 leading dense layers (first_k_dense_replace): layers=1 falls back to the preset', () => {
+    const r = parseScenario({ model: 'deepseek-ai/DeepSeek-R1', layers: '1' });
+    expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['dense-layers:incompatible:layers']);
+    expect(r.scenario.arch).toBeNull();
+  });
+});
