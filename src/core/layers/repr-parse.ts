@@ -22,6 +22,9 @@ export interface ReprNode {
 
 export interface Unparsed { line: number; text: string }
 
+/** Deepest module nesting read (real models nest < 15 levels). */
+const MAX_NEST = 64;
+
 const HEAD = /^\s*(?:\(([^()]*)\):\s*)?(?:(\d+) x )?([A-Za-z_][\w.]*)\((.*)$/;
 
 /** Split on top-level commas (outside (), [], quotes). */
@@ -89,6 +92,7 @@ export function parseReprTree(text: string): { root: ReprNode | null; unparsed: 
     const [, name = '', times, type, rest] = m;
     const leaf = rest.length > 0 && rest.endsWith(')') && balanced(rest.slice(0, -1));
     if (!leaf && rest.length > 0) { unparsed.push({ line, text: raw }); return; }
+    if (!leaf && stack.length >= MAX_NEST) { unparsed.push({ line, text: raw }); return; }
     const n = node(name, type, times, leaf ? rest.slice(0, -1) : '', leaf, line);
     const parent = stack[stack.length - 1];
     if (parent) parent.children!.push(n);

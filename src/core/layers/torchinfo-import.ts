@@ -31,6 +31,7 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
     const m = ROW.exec(s);
     if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
     const depth = m[3] === undefined ? 0 : Number(m[3]);
+    if (depth > 64) { unparsed.push({ line: i + 1, text: raw }); return; }
     const out = m[4] === '--' ? null : m[4].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => x > 0).slice(1);
     const row: Row = { type: m[2], depth, out, params: /^[\d,]+$/.test(m[5] ?? '') ? Number(m[5].replace(/,/g, '')) : 0, children: [], line: i + 1 };
     while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();

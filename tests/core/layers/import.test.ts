@@ -99,6 +99,13 @@ describe('small torchvision-style reprs', () => {
     expect(a.params).toBe(10 * 20 + 20 + 20 * 5);
   });
 
+  test('absurd nesting (20,000 containers) is cut at 64 levels and listed, not a stack overflow', () => {
+    const text = `${Array.from({ length: 20_000 }, (_, i) => `(m${i}): Sequential(`).join('\n')}\n(fc): Linear(in_features=4, out_features=4, bias=True)`;
+    const imp = importTorchRepr(text, [4]);
+    expect(imp.unparsed.length).toBe(20_000 - 64);
+    expect(analyze(imp.network, FP32).ok).toBe(true);
+  });
+
   test('nn.TransformerEncoderLayer(512, 8): 4E²+4E + 2·(E·F) + F + E + 4E parameters', () => {
     const text = `TransformerEncoderLayer(
   (self_attn): MultiheadAttention(
