@@ -49,6 +49,7 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'advice.empty-cache-before-foreign': '在 PyTorch 之外分配显存的代码之前调用 torch.cuda.empty_cache()（本进程在缓存分配器之外占用 {bytes}）。',
   'advice.empty-cache-before-foreign.why': '自行调用 cudaMalloc 的库（NCCL、TensorRT、其他框架）无法使用 PyTorch 缓存着的显存。',
   'advice.smaller-batch': '减小批大小（或序列长度），使峰值至少降低 {shortBytes}；激活检查点或更低精度也有帮助。',
+  'advice.smaller-batch.why.fragmentation': '即使排布完美，这次请求之后显卡也几乎满了。',
   'advice.smaller-batch.why': '占满显卡的是已分配的张量，而不是缓存：即使缓存排布完美，也还差这么多。',
   'advice.free-other-process': '停止或迁移在这张 GPU 上占用 {bytes} 的其他进程（见 nvidia-smi）。',
   'advice.free-other-process.why': '没有它们，这次请求就放得下。',

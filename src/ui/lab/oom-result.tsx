@@ -3,6 +3,7 @@ import type { Advice } from '../../core/allocator/advice';
 import { defaultScenario } from '../../core/scenario/schema';
 import { encodeUrl } from '../../state/url-codec';
 import { useLabT, type LabKey, type LabT } from './lab-i18n';
+import { LAB_CORE_ZH } from './lab-core-zh';
 
 /** Calculator link with the card's capacity as a custom GPU (scenario key `gpu`, e.g. "23.64gib"). */
 export function calculatorHref(total: OomField, lang: 'en' | 'zh'): string {
@@ -10,10 +11,12 @@ export function calculatorHref(total: OomField, lang: 'en' | 'zh'): string {
   return `?${encodeUrl({ ...defaultScenario(), gpu }, { lang: lang === 'en' ? undefined : lang })}`;
 }
 
-function adviceText(t: LabT, a: Advice): { text: string; why: string } {
+/** Advice in the page language; a reason can depend on the diagnosis (e.g. smaller-batch under fragmentation). */
+export function adviceText(t: LabT, a: Advice, diagnosis: string): { text: string; why: string } {
+  const specific = `advice.${a.code}.why.${diagnosis}`;
   return {
     text: t.core({ code: `advice.${a.code}`, params: a.params, text: a.text }),
-    why: t.core({ code: `advice.${a.code}.why`, params: a.params, text: a.why }),
+    why: t.core({ code: specific in LAB_CORE_ZH ? specific : `advice.${a.code}.why`, params: a.params, text: a.why }),
   };
 }
 
@@ -116,7 +119,7 @@ export function OomResult({ oom, others }: { oom: DecodedOom; others: number }) 
               <h3>{t('oom.advice')}</h3>
               <ol className="lab-advice">
                 {oom.diagnosis.advice.map((a) => {
-                  const x = adviceText(t, a);
+                  const x = adviceText(t, a, oom.diagnosis!.code);
                   return (
                     <li key={a.code} data-advice={a.code}>
                       <span>{x.text}</span>

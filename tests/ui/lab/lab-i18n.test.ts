@@ -10,6 +10,7 @@ import { OOM_SAMPLES } from '../../../src/ui/lab/lab-samples';
 import { parseMemorySummary } from '../../../src/core/allocator/summary';
 import { exampleSummary } from '../../../src/ui/lab/summary-panel';
 import type { LabKey } from '../../../src/ui/lab/lab-i18n';
+import { adviceText } from '../../../src/ui/lab/oom-result';
 
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const GiB = 2 ** 30;
@@ -55,6 +56,17 @@ describe('lab translations', () => {
       }
     }
     expect([...seen].sort()).toEqual(['fraction-limit', 'fragmentation', 'other-process', 'real-shortage']);
+  });
+
+  test('a reason that depends on the diagnosis is translated for that diagnosis', () => {
+    const t = labTranslator('zh');
+    // fragmentation with little room left: 2 GiB asked, 1 GiB cached + 1.5 GiB free < 2 × 2 GiB
+    const frag = diagnoseOom({ requested: 2 * GiB, free: 1.5 * GiB, allocated: 20 * GiB, unallocated: GiB, reserved: 21 * GiB, others: null, nonPyTorch: null, allowed: null, backend: 'cuda' });
+    const short = diagnoseOom({ requested: 2 * GiB, free: 0, allocated: 20 * GiB, unallocated: 0, reserved: 20 * GiB, others: null, nonPyTorch: null, allowed: null, backend: 'cuda' });
+    const a1 = frag.advice.find((a) => a.code === 'smaller-batch')!;
+    const a2 = short.advice.find((a) => a.code === 'smaller-batch')!;
+    expect(a1.why).not.toBe(a2.why);
+    expect(adviceText(t, a1, frag.code).why).not.toBe(adviceText(t, a2, short.code).why);
   });
 
   test('byte params print in binary units: 2 GiB short → "2.00 GiB"', () => {
