@@ -12,7 +12,7 @@ import { analyze, sumBytes, type Analysis, type Dtypes, type LayerRow } from './
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
 import { checkpointed } from './checkpoint';
 import { backwardPeak, optimizerStateBytes } from './states';
-import type { Network } from './spec';
+import type { LayerSpec, Network } from './spec';
 
 export interface NetworkOptions {
   mode: Mode;
@@ -44,10 +44,18 @@ const HALF: Precision[] = ['bf16', 'fp16'];
 
 /** Element sizes for a precision recipe (torch autocast op lists; pure 16-bit casts everything). */
 export function dtypesFor(precision: Precision, net: Network): Dtypes {
-  const ids = net.layers[0]?.kind === 'embedding';
+  const ids = firstLeaf(net.layers)?.kind === 'embedding';
   if (HALF.includes(precision)) return { compute: 2, fp32: 2, param: 2, input: ids ? 8 : 2 };
   const amp = AMP.includes(precision);
   return { compute: amp ? 2 : 4, fp32: 4, param: 4, input: ids ? 8 : 4 };
+}
+
+/** The first layer the input meets, through containers. */
+function firstLeaf(ls: LayerSpec[]): LayerSpec | undefined {
+  const l = ls[0];
+  if (!l) return undefined;
+  if (l.kind === 'block' || l.kind === 'sequential' || l.kind === 'repeat') return firstLeaf(l.body);
+  return l;
 }
 
 /** Batch-independent analysis, reused across batch sizes (max-batch search). */

@@ -140,6 +140,12 @@ describe('what autograd saves, per op (derivatives.yaml)', () => {
     expect(one([l1, { kind: 'sigmoid' }, l1], [64])).toBe(4 * 64 * 2);
   });
 
+  test('Embedding saves its int64 ids, also when nested in a container', () => {
+    const layers: LayerSpec[] = [{ kind: 'sequential', name: 'emb', body: [{ kind: 'embedding', num: 1000, dim: 16 }] }, { kind: 'linear', in: 16, out: 4 }];
+    // ids: 10 × 8 B; the linear saves the 10 × 16 fp32 embedding output
+    expect(one(layers, [10])).toBe(10 * 8 + 10 * 16 * 4);
+  });
+
   test('LayerNorm saves input + fp32 mean and rstd per row', () => {
     expect(one([{ kind: 'layernorm', shape: [32] }], [10, 32])).toBe(4 * 10 * 32 + 2 * 10 * 4);
   });
