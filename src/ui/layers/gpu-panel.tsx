@@ -33,8 +33,8 @@ export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {
                 <strong>{name}</strong> <span className="muted small">{formatBytes(f.gpu.capacityBytes, unit, t.lang)}</span>
                 <button type="button" className="net-x" aria-label={t('gpu.remove', { name })} onClick={() => update({ gpus: gpus.filter((g) => g !== f.spec) })}>×</button>
               </div>
-              <div className={f.fits ? 'fits' : 'nofit'}>{t(f.fits ? 'gpu.fits' : 'gpu.nofit', { b: formatNumber(batch, t.lang) })}</div>
-              <div className="small">{f.maxBatch > 0 ? t('gpu.maxBatch', { n: formatNumber(f.maxBatch, t.lang) }) : t('gpu.noBatch')}</div>
+              {f.fits !== null && <div className={f.fits ? 'fits' : 'nofit'}>{t(f.fits ? 'gpu.fits' : 'gpu.nofit', { b: formatNumber(batch, t.lang) })}</div>}
+              {f.maxBatch !== null && <div className="small">{f.maxBatch > 0 ? t('gpu.maxBatch', { n: formatNumber(f.maxBatch, t.lang) }) : t('gpu.noBatch')}</div>}
             </li>
           );
         })}

@@ -1,10 +1,38 @@
 import { useId, useState } from 'react';
-import { importTorchRepr, type ReprImport } from '../../core/layers/repr-import';
+import { importTorchRepr } from '../../core/layers/repr-import';
+import { importTorchinfo, isTorchinfo } from '../../core/layers/torchinfo-import';
+import { prepareNetwork } from '../../core/layers/estimate';
+import type { Message } from '../../core/types';
+import type { Network } from '../../core/layers/spec';
+import type { Unparsed } from '../../core/layers/repr-parse';
+import { formatNumber } from '../i18n/format';
 import { useLT } from './layers-i18n';
 import { useNet } from './net-store';
 import { listTooLong } from './net-url';
 
-/** Paste print(model) text; the result replaces the layer list, with every assumption and unread line listed. */
+interface Imported {
+  format: 'torchinfo' | 'repr';
+  network: Network;
+  notes: Message[];
+  unparsed: Unparsed[];
+  /** torchinfo's "Total params" line, null when absent */
+  stated: number | null;
+  /** parameters of what was imported, null when it does not analyse */
+  counted: number | null;
+}
+
+/** Import either format (a torchinfo table is recognised by its header), with a parameter cross-check. */
+function importText(text: string, input: number[]): Imported {
+  const info = isTorchinfo(text);
+  const r = info ? importTorchinfo(text, input) : { ...importTorchRepr(text, input), statedTotal: null };
+  const p = r.network.layers.length > 0 ? prepareNetwork(r.network, 'fp32') : null;
+  return {
+    format: info ? 'torchinfo' : 'repr', network: r.network, notes: r.notes, unparsed: r.unparsed,
+    stated: r.statedTotal, counted: p?.ok ? p.value.a.params : null,
+  };
+}
+
+/** Paste print(model) or a torchinfo summary; the result replaces the layer list, with every assumption and unread line listed. */
 export function ImportPanel() {
   const t = useLT();
   const id = useId();
@@ -12,7 +40,7 @@ export function ImportPanel() {
   const useCustom = useNet((s) => s.useCustom);
   const tooLong = useNet(listTooLong);
   const [text, setText] = useState('');
-  const [result, setResult] = useState<ReprImport | null>(null);
+  const [result, setResult] = useState<Imported | null>(null);
   const count = (result?.network.layers.length ?? 0);
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
@@ -23,13 +51,18 @@ export function ImportPanel() {
         <textarea id={`${id}-t`} rows={8} value={text} spellCheck={false} placeholder={'ResNet(\n  (conv1): Conv2d(3, 64, kernel_size=(7, 7), stride=(2, 2), padding=(3, 3), bias=False)\n  …'}
           onChange={(e) => setText(e.target.value)} />
         <button type="button" disabled={text.trim() === ''} onClick={() => {
-          const r = importTorchRepr(text, input);
+          const r = importText(text, input);
           setResult(r);
           if (r.network.layers.length > 0) useCustom(r.network.layers, r.network.input);
         }}>{t('imp.button')}</button>
         {result && (
           <div className="net-import" role="status">
-            <p>{count > 0 ? t('imp.done', { n: count }) : t('imp.empty')}</p>
+            <p>{count > 0 ? t(result.format === 'torchinfo' ? 'imp.doneInfo' : 'imp.done', { n: count }) : t('imp.empty')}</p>
+            {result.stated !== null && result.counted !== null && (
+              <p className={result.stated === result.counted ? 'fits' : 'nofit'}>
+                {t(result.stated === result.counted ? 'imp.totalOk' : 'imp.totalOff', { stated: formatNumber(result.stated, t.lang), counted: formatNumber(result.counted, t.lang) })}
+              </p>
+            )}
             {result.notes.length > 0 && (
               <>
                 <p className="small">{t('imp.notes')}</p>
@@ -39,7 +72,7 @@ export function ImportPanel() {
             {result.unparsed.length > 0 && (
               <>
                 <p className="net-error">{t('imp.unparsed', { n: result.unparsed.length })}</p>
-                <pre className="net-unparsed">{result.unparsed.map((u) => `${u.line}: ${u.text}`).join('\n')}</pre>
+                <pre className="net-unparsed">{result.unparsed.map((u) => `${u.line}: ${u.text.trim()}`).join('\n')}</pre>
               </>
             )}
             {tooLong && <p className="field-help">{t('imp.tooLong')}</p>}

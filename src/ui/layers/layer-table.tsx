@@ -1,4 +1,4 @@
-import { Fragment, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import {
   createColumnHelper, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState,
 } from '@tanstack/react-table';
@@ -23,7 +23,8 @@ export function argsText(spec: LayerSpec): string {
     if (v === undefined) return [];
     return [POSITIONAL.has(f) ? fieldText(v) : `${f}=${fieldText(v)}`];
   });
-  return `${CLASS_NAME[spec.kind] ?? spec.kind}(${parts.join(', ')})`;
+  const name = CLASS_NAME[spec.kind] ?? spec.kind;
+  return parts.length > 0 ? `${name}(${parts.join(', ')})` : name;
 }
 
 function kindText(n: TreeNode, t: LT): string {
@@ -46,13 +47,24 @@ export function LayerTable({ r }: { r: NetResult }) {
   const edit = useNet((s) => s.edit);
   const [expanded, setExpanded] = useState<ExpandedState>({});
   const [editing, setEditing] = useState<string | null>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  /** after a move, keyboard focus follows the moved layer to its new row */
+  const [follow, setFollow] = useState<{ id: string; act: 'up' | 'down' } | null>(null);
+  useEffect(() => {
+    if (!follow) return;
+    const q = (act: string) => tableRef.current?.querySelector<HTMLButtonElement>(`button[data-row="${follow.id}"][data-act="${act}"]`);
+    const b = q(follow.act);
+    (b && !b.disabled ? b : q(follow.act === 'up' ? 'down' : 'up'))?.focus();
+    setFollow(null);
+  }, [follow]);
   const errId = r.error?.nodeId ?? null;
   const open = useMemo(() => {
     const e: Record<string, boolean> = typeof expanded === 'object' ? { ...expanded } : {};
     for (const a of [...(errId ? ancestors(errId) : []), ...(editing ? ancestors(editing) : [])]) e[a] = true;
     return expanded === true ? true : e;
   }, [expanded, errId, editing]);
-  const bytes = (b: number) => formatBytesAuto(b, unit, t.lang);
+  const known = r.estimate !== null;
+  const bytes = (b: number) => (known ? formatBytesAuto(b, unit, t.lang) : '–');
   const columns = useMemo(() => [
     col.display({
       id: 'layer', header: t('table.layer'),
@@ -74,7 +86,7 @@ export function LayerTable({ r }: { r: NetResult }) {
     }),
     col.display({ id: 'kind', header: t('table.kind'), cell: ({ row }) => <code className="net-args-text">{kindText(row.original, t)}</code> }),
     col.display({ id: 'out', header: t('table.out'), cell: ({ row }) => shapeLabel(row.original.outShape) }),
-    col.display({ id: 'params', header: t('table.params'), meta: 'num', cell: ({ row }) => formatNumber(row.original.totals.params, t.lang) }),
+    col.display({ id: 'params', header: t('table.params'), meta: 'num', cell: ({ row }) => (known ? formatNumber(row.original.totals.params, t.lang) : '–') }),
     col.display({ id: 'act', header: t(training ? 'table.saved' : 'table.output'), meta: 'num', cell: ({ row }) => bytes(training ? row.original.totals.saved : row.original.totals.output) }),
     col.display({ id: 'flops', header: t('table.flops'), meta: 'num', cell: ({ row }) => formatFlops(row.original.totals.flops, t.lang) }),
     col.display({
@@ -87,8 +99,10 @@ export function LayerTable({ r }: { r: NetResult }) {
         const i = at[at.length - 1].i;
         return (
           <span className="net-actions">
-            <button type="button" aria-label={t('act.up', { name })} title={t('act.up', { name })} disabled={i === 0} onClick={() => edit({ op: 'up', at })}>↑</button>
-            <button type="button" aria-label={t('act.down', { name })} title={t('act.down', { name })} disabled={i >= n.siblings - 1} onClick={() => edit({ op: 'up', at: sibling(at, i + 1) })}>↓</button>
+            <button type="button" aria-label={t('act.up', { name })} title={t('act.up', { name })} disabled={i === 0}
+              data-row={n.id} data-act="up" onClick={() => { edit({ op: 'up', at }); setFollow({ id: addrText(sibling(at, i - 1)), act: 'up' }); }}>↑</button>
+            <button type="button" aria-label={t('act.down', { name })} title={t('act.down', { name })} disabled={i >= n.siblings - 1}
+              data-row={n.id} data-act="down" onClick={() => { edit({ op: 'up', at: sibling(at, i + 1) }); setFollow({ id: addrText(sibling(at, i + 1)), act: 'down' }); }}>↓</button>
             {n.spec && KIND_FIELDS[n.spec.kind] && (
               <button type="button" aria-label={t('act.edit', { name })} title={t('act.edit', { name })} aria-pressed={editing === n.id}
                 onClick={() => setEditing(editing === n.id ? null : n.id)}>✎</button>
@@ -105,11 +119,13 @@ export function LayerTable({ r }: { r: NetResult }) {
       },
     }),
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  ], [t, unit, training, editing, edit]);
+  ], [t, unit, training, editing, edit, known]);
   const table = useReactTable({
     data: r.tree, columns, state: { expanded: open }, onExpandedChange: setExpanded,
     getRowId: (n) => n.id, getSubRows: (n) => n.children, getCoreRowModel: getCoreRowModel(), getExpandedRowModel: getExpandedRowModel(),
   });
+  const sum = r.tree.reduce((a, n) => ({ params: a.params + n.totals.params, saved: a.saved + n.totals.saved, output: a.output + n.totals.output, flops: a.flops + n.totals.flops }),
+    { params: 0, saved: 0, output: 0, flops: 0 });
   const editNode = editing ? flatten(r.tree).find((n) => n.id === editing) : undefined;
   const span = columns.length;
   return (
@@ -118,7 +134,7 @@ export function LayerTable({ r }: { r: NetResult }) {
         <button type="button" onClick={() => setExpanded(true)}>{t('table.expandAll')}</button>
         <button type="button" onClick={() => setExpanded({})}>{t('table.collapseAll')}</button>
       </div>
-      <table className="net-table">
+      <table className="net-table" ref={tableRef}>
         <caption className="visually-hidden">{t('table.caption')}</caption>
         <thead>
           {table.getHeaderGroups().map((hg) => (
@@ -147,6 +163,17 @@ export function LayerTable({ r }: { r: NetResult }) {
             );
           })}
         </tbody>
+        {known && (
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={3}>{t('table.total')}</th>
+              <td className="num" data-testid="net-sum-params">{formatNumber(sum.params, t.lang)}</td>
+              <td className="num" data-testid="net-sum-act" data-value={training ? sum.saved : sum.output}>{bytes(training ? sum.saved : sum.output)}</td>
+              <td className="num">{formatFlops(sum.flops, t.lang)}</td>
+              <td />
+            </tr>
+          </tfoot>
+        )}
       </table>
     </div>
   );

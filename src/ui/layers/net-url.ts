@@ -1,7 +1,7 @@
 /**
  * The Layer builder's state and its compact form in the query string, under `net.*` keys (the
  * url-codec passes those through untouched, src/state/url-codec.ts PASSTHROUGH_PREFIXES):
- *   net.p   preset id, or `custom` with the base list in net.l (JSON)
+ *   net.p   preset id, or `custom` with the base list in net.l (terse text, core/layers/text.ts)
  *   net.e   edits on top of the base (net-edits.ts text form)
  *   net.in  input shape `3x224x224` when not the base's own
  *   net.b   batch · net.m mode · net.pr precision · net.o optimizer · net.ck=1 checkpointing
@@ -11,7 +11,7 @@
 import type { Mode, Optimizer, Precision } from '../../core/types';
 import { NETWORK_PRESETS, findNetworkPreset } from '../../core/layers/presets';
 import type { LayerSpec } from '../../core/layers/spec';
-import { validateNetwork } from '../../core/layers/validate';
+import { layerText, parseLayerText } from '../../core/layers/text';
 import { MAX_BATCH } from '../../core/layers/estimate';
 import { OPTIMIZERS, PRECISIONS } from '../../core/scenario/schema';
 import { resolveGpu } from '../../core/gpus';
@@ -34,8 +34,8 @@ export interface NetState {
 
 export const DEFAULT_PRESET = 'resnet-50';
 export const DEFAULT_GPUS = ['rtx-4090', 'a100-80gb-sxm4'];
-/** Largest layer list (JSON characters) a link carries; the url-codec drops longer values. */
-export const MAX_LIST_CHARS = 8000;
+/** Longest layer list (text characters) a link carries; the url-codec drops values over 8192. */
+export const MAX_LIST_CHARS = 6000;
 const MAX_GPUS = 8;
 
 /** The starting state for a preset (its own input shape). */
@@ -67,12 +67,11 @@ export function parseShape(text: string): number[] | null {
 export function netPairs(s: NetState): [string, string][] {
   const d = presetState(s.preset === 'custom' ? DEFAULT_PRESET : s.preset);
   const out: [string, string][] = [['net.p', s.preset]];
-  if (s.preset === 'custom' && s.custom) {
-    const json = JSON.stringify({ input: s.custom.input, layers: s.custom.layers });
-    if (json.length <= MAX_LIST_CHARS) out.push(['net.l', json]);
-  }
+  const list = customText(s);
+  if (list !== null) out.push(['net.l', list]);
   if (s.edits.length > 0) out.push(['net.e', editsText(s.edits)]);
-  if (shapeText(s.input) !== shapeText(baseOf(s).input)) out.push(['net.in', shapeText(s.input)]);
+  // a custom list is read back for the input in the link, so the input always travels with it
+  if (s.preset === 'custom' || shapeText(s.input) !== shapeText(baseOf(s).input)) out.push(['net.in', shapeText(s.input)]);
   if (s.batch !== d.batch) out.push(['net.b', String(s.batch)]);
   if (s.mode !== d.mode) out.push(['net.m', s.mode]);
   if (s.precision !== d.precision) out.push(['net.pr', s.precision]);
@@ -82,9 +81,18 @@ export function netPairs(s: NetState): [string, string][] {
   return out;
 }
 
+/** The custom list in text form (with module names when short enough), null when none or too long for a link. */
+function customText(s: NetState): string | null {
+  if (s.preset !== 'custom' || !s.custom) return null;
+  const named = layerText(s.custom.layers);
+  if (named.length <= MAX_LIST_CHARS) return named;
+  const bare = layerText(s.custom.layers, false);
+  return bare.length <= MAX_LIST_CHARS ? bare : null;
+}
+
 /** Whether the custom list of a state is too long to travel in a link. */
 export function listTooLong(s: NetState): boolean {
-  return s.preset === 'custom' && !!s.custom && JSON.stringify({ input: s.custom.input, layers: s.custom.layers }).length > MAX_LIST_CHARS;
+  return s.preset === 'custom' && !!s.custom && customText(s) === null;
 }
 
 /**
@@ -96,8 +104,11 @@ export function readNet(views: Record<string, string>): { state: NetState; ignor
   const v = (k: string) => views[`net.${k}`];
   let s = presetState();
   const p = v('p');
+  const input = v('in');
+  const shape = input === undefined ? null : parseShape(input);
+  if (input !== undefined && !shape) ignored.push(`net.in=${input.slice(0, 30)}`);
   if (p === 'custom') {
-    const r = safeJson(v('l') ?? '');
+    const r = parseLayerText(v('l') ?? '', shape ?? s.input);
     if (r.ok) s = { ...s, preset: 'custom', custom: r.value, input: r.value.input };
     else ignored.push('net.l');
   } else if (p !== undefined) {
@@ -116,12 +127,7 @@ export function readNet(views: Record<string, string>): { state: NetState; ignor
     if ((all as readonly string[]).includes(x)) set(x as T);
     else ignored.push(`net.${k}=${x.slice(0, 30)}`);
   };
-  const input = v('in');
-  if (input !== undefined) {
-    const shape = parseShape(input);
-    if (shape) s.input = shape;
-    else ignored.push(`net.in=${input.slice(0, 30)}`);
-  }
+  if (shape) s.input = shape;
   const b = v('b');
   if (b !== undefined) {
     const n = Number(b);
@@ -139,15 +145,6 @@ export function readNet(views: Record<string, string>): { state: NetState; ignor
     ignored.push(...gpus.filter((x) => resolveGpu(x) === undefined).map((x) => `net.g:${x.slice(0, 30)}`));
   }
   return { state: s, ignored };
-}
-
-function safeJson(text: string): { ok: true; value: { layers: LayerSpec[]; input: number[] } } | { ok: false } {
-  try {
-    const r = validateNetwork(JSON.parse(text));
-    return r.ok ? { ok: true, value: r.value } : { ok: false };
-  } catch {
-    return { ok: false };
-  }
 }
 
 /** Percent-encode, leaving ',', ':' and '/' readable as the url-codec does (RFC 3986 §3.4). */

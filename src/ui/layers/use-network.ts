@@ -16,9 +16,9 @@ import { buildTree, nodeForPath, type TreeNode } from './net-tree';
 export interface GpuFit {
   spec: string;
   gpu: Gpu;
-  /** largest batch that fits; 0 when not even batch 1 */
-  maxBatch: number;
-  fits: boolean;
+  /** largest batch that fits (0 when not even batch 1); null when the network has no estimate */
+  maxBatch: number | null;
+  fits: boolean | null;
 }
 
 export interface NetResult {
@@ -49,7 +49,11 @@ export function computeNet(s: NetState): NetResult {
   const { layers, skipped } = applyEdits(base.layers, s.edits);
   const preset = s.preset === 'custom' ? undefined : findNetworkPreset(s.preset);
   const published = preset && s.edits.length === 0 ? preset.params : null;
-  const empty = { layers, skipped, estimate: null, fits: [], published };
+  const gpus = s.gpus.flatMap((spec) => {
+    const gpu = resolveGpu(spec);
+    return gpu ? [{ spec, gpu }] : [];
+  });
+  const empty = { layers, skipped, estimate: null, fits: gpus.map((g) => ({ ...g, maxBatch: null, fits: null })), published };
   const checked = validateNetwork({ input: s.input, layers });
   if (!checked.ok) {
     const e: FieldError = checked.errors[0];
@@ -64,12 +68,9 @@ export function computeNet(s: NetState): NetResult {
   }
   const opts = { mode: s.mode, precision: s.precision, optimizer: s.optimizer, gradCkpt: s.ckpt ? 'full' : 'none' } as const;
   const estimate = estimatePrepared(prepared.value, { ...opts, batch: s.batch });
-  const fits: GpuFit[] = [];
-  for (const spec of s.gpus) {
-    const gpu = resolveGpu(spec);
-    if (!gpu) continue;
-    fits.push({ spec, gpu, maxBatch: maxBatch(prepared.value, opts, gpu.capacityBytes), fits: estimate.deviceBytes <= gpu.capacityBytes });
-  }
+  const fits: GpuFit[] = gpus.map(({ spec, gpu }) => ({
+    spec, gpu, maxBatch: maxBatch(prepared.value, opts, gpu.capacityBytes), fits: estimate.deviceBytes <= gpu.capacityBytes,
+  }));
   return { layers, skipped, estimate, error: null, tree: buildTree(layers, estimate.layers), fits, published };
 }
 

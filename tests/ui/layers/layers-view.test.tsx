@@ -63,25 +63,27 @@ describe('Layer builder view', () => {
     expect(value('net-params')).toBe(full - (512 * 10 + 10) + 512 * 512 + 512);
   });
 
-  test('moving max_pool2d above relu2 changes the kept activations by one pooled ReLU output (MNIST CNN)', () => {
+  test('moving max_pool2d above relu2 changes the tensors kept for backward by one pooled ReLU output (MNIST CNN)', () => {
     useNet.getState().choosePreset('cnn');
     useNet.getState().update({ batch: 8 });
     render(<LayersView />);
-    const before = value('net-acts');
+    const before = value('net-sum-act');
     fireEvent.click(screen.getByRole('button', { name: 'Move max_pool2d up' }));
     // relu saves its output (derivatives.yaml threshold_backward uses result), max_pool2d saves
     // its input and int64 indices, conv saves its input. Before: relu2 keeps [64,24,24]
     // which the pool reuses as its input. After: the pool keeps conv2's [64,24,24] output
     // and relu2 keeps its own [64,12,12] output: + 64·12·12 fp32 values per sample.
-    expect(value('net-acts') - before).toBe(64 * 12 * 12 * 4 * 8);
+    expect(value('net-sum-act') - before).toBe(64 * 12 * 12 * 4 * 8);
     const rows = screen.getAllByRole('row').map((r) => r.querySelector('td code')?.textContent);
     expect(rows.indexOf('max_pool2d')).toBeLessThan(rows.indexOf('relu2'));
+    // keyboard focus follows the moved layer
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Move max_pool2d up');
   });
 
   test('the whole view switches to Chinese with the page language', () => {
     useApp.setState({ lang: 'zh' });
     render(<LayersView />);
-    expect(screen.getByText('合计')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '合计' })).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: '参数' })).toBeTruthy();
     expect(screen.getByTestId('net-params').textContent).toBe('25,557,032');
   });

@@ -27,11 +27,12 @@ describe('net.* link state', () => {
     expect(back.state).toEqual(s);
   });
 
-  test('a custom (imported) list travels as validated JSON', () => {
-    const layers: LayerSpec[] = [{ kind: 'flatten' }, { kind: 'linear', in: 784, out: 10 }];
+  test('a custom (imported) list travels in the terse text form with its input shape', () => {
+    const layers: LayerSpec[] = [{ kind: 'flatten', name: 'flatten' }, { kind: 'linear', name: 'fc', in: 784, out: 10 }];
     const s = { ...presetState(), preset: 'custom', custom: { layers, input: [1, 28, 28] }, input: [1, 28, 28] };
+    expect(netPairs(s)).toEqual([['net.p', 'custom'], ['net.l', 'flatten@flatten; linear@fc 784 10'], ['net.in', '1x28x28']]);
     expect(readNet(Object.fromEntries(netPairs(s))).state).toEqual(s);
-    const bad = readNet({ 'net.p': 'custom', 'net.l': '[{"kind":"linear","in":-3}]' });
+    const bad = readNet({ 'net.p': 'custom', 'net.l': 'linear -3' });
     expect(bad.ignored).toEqual(['net.l']);
     expect(bad.state.preset).toBe('resnet-50');
   });
@@ -46,7 +47,7 @@ describe('net.* link state', () => {
     expect(r.state.batch).toBe(32);
     expect(r.state.gpus).toEqual(['rtx-4090']);
     expect(r.state.edits).toEqual([{ op: 'set', at: at(4), fields: { in: 3 } }]);
-    expect(r.ignored).toEqual(['net.p=resnet-9000', 'net.e:zz', 'net.e:x', 'net.in=3x0x2', 'net.b=0', 'net.m=dreaming', 'net.g:warp-drive']);
+    expect(r.ignored).toEqual(['net.in=3x0x2', 'net.p=resnet-9000', 'net.e:zz', 'net.e:x', 'net.b=0', 'net.m=dreaming', 'net.g:warp-drive']);
   });
 
   test('any text in any net.* key yields a usable state, never an exception', () => {
