@@ -26,7 +26,7 @@ function parseArchValue(f: ArchFieldSpec, raw: string): Parsed<number | boolean 
 export function customDefaults(a: Partial<ModelArch>): Partial<ModelArch> {
   const heads = a.heads ?? 1;
   return {
-    family: 'custom', kvHeads: heads, headDim: Math.floor((a.hidden ?? heads) / heads), gatedMlp: true,
+    family: 'custom', kvHeads: heads, headDim: Math.max(1, Math.floor((a.hidden ?? heads) / heads)), gatedMlp: true,
     norm: 'rmsnorm', normsPerLayer: 2, tiedEmbeddings: false, qkvBias: false, oBias: false, mlpBias: false,
   };
 }
