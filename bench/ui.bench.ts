@@ -23,7 +23,7 @@ async function sliderLatencies(url: string, presses: number): Promise<number[]> 
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${url}?gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4`);
+    await page.goto(`${url}${process.env.BENCH_QUERY ?? "?gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4"}`);
     await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
     await page.evaluate(() => {
       const w = window as unknown as { lat: number[] };

@@ -8,8 +8,8 @@ import { DEFAULT_SCENARIO, defaultScenario } from '../core/scenario/schema';
 import type { ByteUnit, Lang } from '../ui/i18n/format';
 import type { MessageKey } from '../ui/i18n/en';
 
-export type ViewId = 'calculator' | 'allocator' | 'layers' | 'accuracy';
-export const VIEWS: readonly ViewId[] = ['calculator', 'allocator', 'layers', 'accuracy'];
+export type ViewId = 'calculator' | 'lab' | 'layers' | 'accuracy';
+export const VIEWS: readonly ViewId[] = ['calculator', 'lab', 'layers', 'accuracy'];
 /** At most this many scenarios side by side. */
 export const MAX_SCENARIOS = 4;
 

@@ -1,10 +1,14 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useApp } from '../state/store';
 import { useT } from './i18n';
 import { Header } from './shell/header';
 import { ViewTabs } from './shell/view-tabs';
 import { Notices } from './shell/notices';
 import { Calculator } from './calculator/calculator';
+
+// other views load on demand, so the calculator's first load stays small
+const LabView = lazy(() => import('./lab/lab-view'));
+const LayersView = lazy(() => import('./layers/layers-view'));
 
 /** Page composition: header and view tabs (hidden when embedded), notices, the chosen view. */
 export function App() {
@@ -22,7 +26,13 @@ export function App() {
       {!embed && <ViewTabs />}
       <Notices />
       <main id="view-panel" role={embed ? undefined : 'tabpanel'} aria-labelledby={embed ? undefined : `view-tab-${view}`}>
-        {view === 'calculator' || embed ? <Calculator /> : <p className="panel">{t('view.soon')}</p>}
+        {view === 'calculator' || embed ? (
+          <Calculator />
+        ) : (
+          <Suspense fallback={<p className="panel">{t('chart.loading')}</p>}>
+            {view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <p className="panel">{t('view.soon')}</p>}
+          </Suspense>
+        )}
       </main>
       {!embed && <footer>{t('app.footer')}</footer>}
     </div>

@@ -37,11 +37,11 @@ test('moving the batch slider changes the totals and the chart', async () => {
   const slider = w.page.getByRole('slider', { name: 'Batch size (slider)' });
   await slider.focus();
   for (let i = 0; i < 20; i++) await w.page.keyboard.press('ArrowRight');
-  await w.page.waitForTimeout(100);
   const box = w.page.getByRole('textbox', { name: 'Batch size', exact: true });
   expect(Number(await box.inputValue())).toBeGreaterThan(1);
   expect(await deviceTotal(w.page)).not.toBe(before);
-  expect(await barHeights(w.page)).not.toEqual(barsBefore);
+  // the chart redraws once the slider settles
+  await expect.poll(() => barHeights(w.page)).not.toEqual(barsBefore);
   expect(await settledQuery(w.page)).toMatch(/[?&]batch=\d+/);
   expectClean(w);
 });

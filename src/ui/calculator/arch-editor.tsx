@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { ModelArch } from '../../core/types';
 import { findPreset } from '../../core/model/presets';
 import { ARCH_FIELDS, type ArchFieldSpec } from '../../core/scenario/arch-fields';
@@ -10,12 +10,15 @@ import { ARCH_LABEL } from '../i18n/scenario-labels';
 
 /** The architecture the estimate uses: the preset's (plus overrides) or the custom one. */
 export function useArch(): ModelArch | null {
-  const s = useApp(selectActive);
-  const base = s.model === 'custom' ? null : (findPreset(s.model)?.arch ?? null);
-  if (!base && s.model !== 'custom') return null;
-  const merged = { ...(base ?? {}), ...(s.arch ?? {}) } as ModelArch;
-  if (base?.moe || s.arch?.moe) merged.moe = { ...base?.moe, ...s.arch?.moe } as ModelArch['moe'];
-  return merged;
+  const model = useApp((st) => selectActive(st).model);
+  const over = useApp((st) => selectActive(st).arch);
+  return useMemo(() => {
+    const base = model === 'custom' ? null : (findPreset(model)?.arch ?? null);
+    if (!base && model !== 'custom') return null;
+    const merged = { ...(base ?? {}), ...(over ?? {}) } as ModelArch;
+    if (base?.moe || over?.moe) merged.moe = { ...base?.moe, ...over?.moe } as ModelArch['moe'];
+    return merged;
+  }, [model, over]);
 }
 
 function valueOf(a: ModelArch, prop: ArchFieldSpec['prop']): unknown {
@@ -26,12 +29,13 @@ function valueOf(a: ModelArch, prop: ArchFieldSpec['prop']): unknown {
 /** Edit any architecture field (overrides on a preset), and save / load custom models. */
 export function ArchEditor() {
   const t = useT();
-  const s = useApp(selectActive);
+  const model = useApp((st) => selectActive(st).model);
+  const over = useApp((st) => selectActive(st).arch);
   const patch = useApp((st) => st.patch);
   const arch = useArch();
   if (!arch) return null;
   const set = (prop: ArchFieldSpec['prop'], v: unknown) => {
-    const cur = { ...(s.arch ?? {}) };
+    const cur = { ...(over ?? {}) };
     if (prop.startsWith('moe.')) cur.moe = { ...arch.moe!, [prop.slice(4)]: v };
     else (cur as Record<string, unknown>)[prop] = v;
     patch({ arch: cur });
@@ -44,7 +48,7 @@ export function ArchEditor() {
       {fields.map((f) => (
         <ArchInput key={f.prop} spec={f} value={valueOf(arch, f.prop)} onChange={(v) => set(f.prop, v)} />
       ))}
-      {s.arch && s.model !== 'custom' && (
+      {over && model !== 'custom' && (
         <button type="button" onClick={() => patch({ arch: null })}>
           {t('arch.reset')}
         </button>

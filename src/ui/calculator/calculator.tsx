@@ -1,4 +1,4 @@
-import { memo, useDeferredValue } from 'react';
+import { memo } from 'react';
 import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -17,6 +17,7 @@ import { ScenarioForm } from './scenario-form';
 import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
 import { estimateOf } from './use-estimate';
+import { useSettled } from './use-settled';
 
 /** The calculator view: inputs on the left, results on the right (stacked when narrow). */
 export function Calculator() {
@@ -38,12 +39,12 @@ export function Calculator() {
 }
 
 /**
- * Everything below the headline renders from a deferred copy of the scenario: while a slider
- * moves, React paints the field and the totals first and fills charts and tables in after.
+ * Everything below the headline renders from a settled copy of the scenarios: while a slider
+ * moves, the field and the totals repaint at once; charts and tables catch up when it pauses.
  */
 function Deferred({ embed }: { embed: boolean }) {
-  const s = useDeferredValue(useApp(selectActive));
-  const all = useDeferredValue(useApp((st) => st.scenarios));
+  const s = useSettled(useApp(selectActive));
+  const all = useSettled(useApp((st) => st.scenarios));
   return <Details s={s} all={all} embed={embed} />;
 }
 

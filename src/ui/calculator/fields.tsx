@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import type { LoraTarget, Scenario } from '../../core/types';
 import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
@@ -7,7 +7,7 @@ import { SelectField } from '../forms/select-field';
 import { useT, type T } from '../i18n';
 import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
 import { fieldReason, optionReason, repair } from './compat';
-import { useFieldErrors } from './use-estimate';
+import { useFieldError } from './use-estimate';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
 const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
@@ -18,32 +18,46 @@ function help(t: T, prop: Prop): string {
 
 /** Apply a change to the active scenario, then repair values it made impossible. */
 function useChange() {
-  const s = useApp(selectActive);
   const patch = useApp((st) => st.patch);
-  return (p: Partial<Scenario>) => patch(repair({ ...s, ...p }));
+  return (p: Partial<Scenario>) => patch(repair({ ...selectActive(useApp.getState()), ...p }));
+}
+
+/** Keys no incompatibility rule reads (rules.ts): a change to them cannot enable or disable an option. */
+const RULE_FREE: readonly (keyof Scenario)[] = ['batch', 'prompt', 'gen', 'seq', 'loraRank', 'gpuUtil', 'ngl', 'ubatch'];
+
+/** The rule-relevant part of a scenario, as a string so a selector can compare it cheaply. */
+function ruleKey(s: Scenario): string {
+  const o: Partial<Scenario> = { ...s };
+  for (const k of RULE_FREE) delete o[k];
+  return JSON.stringify(o);
 }
 
 /** A schema enum key as a select; impossible options are disabled with their reason. */
 export function ScenarioSelect({ prop }: { prop: Prop }) {
   const t = useT();
-  const s = useApp(selectActive);
+  const value = useApp((st) => String(selectActive(st)[prop]));
+  const rules = useApp((st) => ruleKey(selectActive(st)));
+  const why = useApp((st) => fieldReason(selectActive(st), prop));
   const change = useChange();
-  const errors = useFieldErrors();
-  const kind = SPEC.get(prop)!.kind;
-  const values = kind.type === 'enum' ? kind.values : [];
-  const why = fieldReason(s, prop);
+  const error = useFieldError(prop);
+  const options = useMemo(() => {
+    const s = selectActive(useApp.getState());
+    const kind = SPEC.get(prop)!.kind;
+    return (kind.type === 'enum' ? kind.values : []).map((v) => {
+      const r = optionReason(s, prop, v);
+      return { value: v, label: optionLabel(t.lang, prop, v), disabledReason: r && t(r.key), detail: r?.detail };
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rules, t, prop]);
   return (
     <SelectField
       label={FIELD_LABEL[t.lang][prop]}
-      value={String(s[prop])}
+      value={value}
       help={help(t, prop)}
-      error={errors.get(prop)}
+      error={error}
       disabled={!!why}
       disabledReason={why && t(why)}
-      options={values.map((v) => {
-        const r = optionReason(s, prop, v);
-        return { value: v, label: optionLabel(t.lang, prop, v), disabledReason: r && t(r.key), detail: r?.detail };
-      })}
+      options={options}
       onChange={(v) => change({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>)}
     />
   );
@@ -59,13 +73,12 @@ export interface NumberOpts {
 /** A schema number key as slider + box, with the schema's range and the core's error. */
 export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
   const t = useT();
-  const s = useApp(selectActive);
+  const raw = useApp((st) => selectActive(st)[prop]);
+  const why = useApp((st) => fieldReason(selectActive(st), prop));
   const change = useChange();
-  const errors = useFieldErrors();
+  const error = useFieldError(prop);
   const kind = SPEC.get(prop)!.kind;
   if (kind.type !== 'int' && kind.type !== 'float') return null;
-  const why = fieldReason(s, prop);
-  const raw = s[prop];
   const nullable = kind.type === 'int' && kind.nullToken !== undefined;
   const value = typeof raw === 'number' ? raw : kind.min;
   const field = (
@@ -80,7 +93,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       log={log}
       step={kind.type === 'float' ? 0.01 : 1}
       help={help(t, prop)}
-      error={errors.get(prop)}
+      error={error}
       disabled={!!why || (nullable && raw === null)}
       disabledReason={why && t(why)}
       onChange={(v) => change({ [prop]: v } as Partial<Scenario>)}
@@ -114,11 +127,11 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
 /** LoRA target projections as a checkbox group. */
 export function LoraTargets() {
   const t = useT();
-  const s = useApp(selectActive);
+  const targets = useApp((st) => selectActive(st).loraTargets);
+  const why = useApp((st) => fieldReason(selectActive(st), 'loraTargets'));
   const change = useChange();
-  const why = fieldReason(s, 'loraTargets');
   const toggle = (x: LoraTarget, on: boolean) => {
-    const next = LORA_TARGETS.filter((y) => (y === x ? on : s.loraTargets.includes(y)));
+    const next = LORA_TARGETS.filter((y) => (y === x ? on : targets.includes(y)));
     if (next.length > 0) change({ loraTargets: next });
   };
   return (
@@ -127,7 +140,7 @@ export function LoraTargets() {
       <div className="checks">
         {LORA_TARGETS.map((x) => (
           <label key={x}>
-            <input type="checkbox" checked={s.loraTargets.includes(x)} onChange={(e) => toggle(x, e.target.checked)} /> {x}_proj
+            <input type="checkbox" checked={targets.includes(x)} onChange={(e) => toggle(x, e.target.checked)} /> {x}_proj
           </label>
         ))}
       </div>

@@ -7,20 +7,20 @@ import { useT } from '../i18n';
 import { formatCount } from '../i18n/format';
 import { ArchEditor } from './arch-editor';
 import { ConfigPaste } from './config-paste';
-import { useActiveEstimate } from './use-estimate';
+import { estimateOf } from './use-estimate';
 
 /** Model choice: search the presets, a bare parameter count, a pasted config.json, or edited fields. */
 export function ModelPicker() {
   const t = useT();
-  const s = useApp(selectActive);
-  const est = useActiveEstimate();
-  const current = s.model === 'custom' ? t('model.custom', { family: s.arch?.family ?? '' }) : s.model || t('model.bare');
+  const model = useApp((st) => selectActive(st).model);
+  const family = useApp((st) => selectActive(st).arch?.family ?? '');
+  const current = model === 'custom' ? t('model.custom', { family }) : model || t('model.bare');
   return (
     <section className="panel" aria-labelledby="model-h">
       <h2 id="model-h">{t('model.title')}</h2>
       <p className="small" aria-live="polite">
         <strong>{current}</strong>
-        {est.ok && <> · {t('model.params', { n: formatCount(est.value.params.total, t.lang) })}</>}
+        <ParamCount />
       </p>
       <PresetSearch />
       <BareCount />
@@ -28,6 +28,16 @@ export function ModelPicker() {
       <ArchEditor />
     </section>
   );
+}
+
+/** The total parameter count (re-renders only when it changes). */
+function ParamCount() {
+  const t = useT();
+  const total = useApp((st) => {
+    const r = estimateOf(selectActive(st));
+    return r.ok ? r.value.params.total : null;
+  });
+  return total === null ? null : <> · {t('model.params', { n: formatCount(total, t.lang) })}</>;
 }
 
 function PresetSearch() {

@@ -10,9 +10,9 @@ const MODES: Mode[] = ['inference', 'training'];
 /** Inference / Training tabs holding every scenario option of that mode. */
 export function ScenarioForm() {
   const t = useT();
-  const s = useApp(selectActive);
+  const mode = useApp((st) => selectActive(st).mode);
   const patch = useApp((st) => st.patch);
-  const pick = (m: Mode) => patch(repair({ ...s, mode: m }));
+  const pick = (m: Mode) => patch(repair({ ...selectActive(useApp.getState()), mode: m }));
   return (
     <section className="panel" aria-labelledby="scenario-h">
       <h2 id="scenario-h">{t('form.title')}</h2>
@@ -23,9 +23,9 @@ export function ScenarioForm() {
             type="button"
             role="tab"
             id={`mode-tab-${m}`}
-            aria-selected={s.mode === m}
+            aria-selected={mode === m}
             aria-controls="mode-panel"
-            tabIndex={s.mode === m ? 0 : -1}
+            tabIndex={mode === m ? 0 : -1}
             onClick={() => pick(m)}
             onKeyDown={(e) => {
               if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
@@ -39,8 +39,8 @@ export function ScenarioForm() {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id="mode-panel" aria-labelledby={`mode-tab-${s.mode}`}>
-        {s.mode === 'inference' ? <InferenceFields /> : <TrainingFields />}
+      <div role="tabpanel" id="mode-panel" aria-labelledby={`mode-tab-${mode}`}>
+        {mode === 'inference' ? <InferenceFields /> : <TrainingFields />}
       </div>
     </section>
   );

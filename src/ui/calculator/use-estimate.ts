@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import type { Estimate, Result, Scenario } from '../../core/types';
 import { estimate } from '../../core/estimate';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
@@ -24,13 +23,12 @@ export function useActiveEstimate(): Result<Estimate> {
 
 const PROP_OF = new Map<string, string>(SCENARIO_FIELDS.flatMap((f) => [[f.name, f.prop], [f.prop, f.prop]]));
 
-/** The core's errors for the active scenario, translated, by Scenario property. */
-export function useFieldErrors(): Map<string, string> {
+/** The core's error for one Scenario property of the active scenario, translated (re-renders only when it changes). */
+export function useFieldError(prop: string): string | undefined {
   const t = useT();
-  const r = useActiveEstimate();
-  return useMemo(() => {
-    const m = new Map<string, string>();
-    if (!r.ok) for (const e of r.errors) m.set(PROP_OF.get(e.key) ?? e.key, t.core(e));
-    return m;
-  }, [r, t]);
+  const e = useApp((st) => {
+    const r = estimateOf(selectActive(st));
+    return r.ok ? undefined : r.errors.find((x) => (PROP_OF.get(x.key) ?? x.key) === prop);
+  });
+  return e && t.core(e);
 }

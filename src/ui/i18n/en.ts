@@ -9,7 +9,7 @@ export const en = {
   'unit.GB': 'GB (10⁹ bytes, what vendors print on the box)',
   'view.label': 'Views',
   'view.calculator': 'Calculator',
-  'view.allocator': 'Allocator lab',
+  'view.lab': 'Allocator lab',
   'view.layers': 'Layer builder',
   'view.accuracy': 'Accuracy',
   'view.soon': 'This view is not built yet.',

@@ -11,7 +11,7 @@ export const zh: Record<MessageKey, string> = {
   'unit.GB': 'GB（10⁹ 字节，厂商标称使用）',
   'view.label': '视图',
   'view.calculator': '计算器',
-  'view.allocator': '分配器实验室',
+  'view.lab': '分配器实验室',
   'view.layers': '网络搭建',
   'view.accuracy': '准确度',
   'view.soon': '此视图尚未完成。',

@@ -3,7 +3,7 @@
  * a notice naming what was ignored), then mirror the store into the query with
  * history.replaceState (debounced; never pushState, so editing does not flood the history).
  */
-import { decodeUrl, encodeUrl } from '../../state/url-codec';
+import { decodeUrl, encodeUrl, PASSTHROUGH_PREFIXES } from '../../state/url-codec';
 import { MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
 import { translateCore } from '../i18n';
 
@@ -19,8 +19,8 @@ export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed
 }
 
 /** The full shareable link for the current state. */
-export function shareLink(loc: Pick<Location, 'origin' | 'pathname'> = location): string {
-  return `${loc.origin}${loc.pathname}?${queryOf(useApp.getState())}`;
+export function shareLink(loc: Pick<Location, 'origin' | 'pathname' | 'search'> = location): string {
+  return `${loc.origin}${loc.pathname}?${[queryOf(useApp.getState()), ...passThrough(loc.search)].join('&')}`;
 }
 
 /** Apply the URL to the store; returns what was ignored (for tests). */
@@ -43,14 +43,28 @@ export function readUrl(search: string): string[] {
   return problems;
 }
 
-/** Keep the address bar in step with the store. Returns the unsubscribe function. */
+/** Pairs of other views' state (lab.*, net.*) in a query string, verbatim: those views write them. */
+export function passThrough(search: string): string[] {
+  return search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((c) => {
+      let k: string;
+      try {
+        k = decodeURIComponent(c.split('=')[0] ?? '');
+      } catch {
+        return false;
+      }
+      return PASSTHROUGH_PREFIXES.some((p) => k.startsWith(p));
+    });
+}
+
+/** Keep the address bar in step with the store, leaving other views' pairs as they are. Returns the unsubscribe. */
 export function syncUrl(delayMs = 120): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let last = '';
   const write = () => {
-    const q = queryOf(useApp.getState());
-    if (q === last) return;
-    last = q;
+    const q = [queryOf(useApp.getState()), ...passThrough(location.search)].join('&');
+    if (`?${q}` === location.search) return;
     history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash}`);
   };
   write();
