@@ -56,7 +56,7 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
   if (est.engine?.gpuLayers !== undefined) lines.push(`GPU layers: ${est.engine.gpuLayers}`);
   if (gpu) {
     const verdict = gpu.fits ? `fits, ${both(gpu.headroomBytes)} free` : `does NOT fit, short by ${both(-gpu.headroomBytes)}`;
-    lines.push(`GPU:      ${gpuName ?? gpu.id} (${both(gpu.capacityBytes)}): ${verdict}`);
+    lines.push(`GPU:      ${gpuName ?? gpu.id}, ${both(gpu.capacityBytes)}: ${verdict}`);
   }
   for (const n of est.notes) lines.push(`Note:     ${n.text}`);
   return lines.join('\n') + '\n';
