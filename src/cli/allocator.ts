@@ -95,7 +95,7 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
   if (summary) out.push('', formatMemorySummary(s).trimEnd());
   for (const i of run.oomSteps) {
     const st = stepAt(run, i);
-    out.push('', `OOM at line ${st.line} (alloc ${st.name}):`, st.oomMessage ?? '');
+    if (st) out.push('', `OOM at line ${st.line} (alloc ${st.name}):`, st.oomMessage ?? '');
   }
   return out.join('\n') + '\n';
 }
@@ -116,7 +116,7 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
   const run = r.value;
   const code = run.oomSteps.length ? 1 : 0;
   if (f.flags.has('json')) {
-    const ooms = run.oomSteps.map((i) => stepAt(run, i)).map((st, k) => ({ step: run.oomSteps[k], line: st.line, name: st.name, message: st.oomMessage }));
+    const ooms = run.oomSteps.map((i) => ({ step: i, line: stepAt(run, i)?.line, name: stepAt(run, i)?.name, message: stepAt(run, i)?.oomMessage }));
     const body = { source: loaded.source, settings: run.settings, events: run.events.length, stats: run.final.stats, segments: run.final.segments, deviceFree: run.final.deviceFree, ooms, notes: [...loaded.notes, ...run.notes] };
     return { code, stdout: `${JSON.stringify(body, null, 2)}\n`, stderr: '' };
   }

@@ -2,13 +2,14 @@
  * A one-device, one-stream model of PyTorch's native CUDA caching allocator
  * (DeviceCachingAllocator in c10/cuda/CUDACachingAllocator.cpp, 2.x): malloc path, best fit,
  * split/merge, oversize rules, release paths, GC and the OOM decision. allocator.md §3–§4.
- * Expandable segments live in expandable.ts.
+ * Expandable segments live in expandable.ts, the release paths in release.ts.
  */
 import { allocationSize, kOneEiB, kMinBlockSize, kSmallSize, poolFor, roundSize, type PoolKind } from './constants';
 import { defaultConfig, type AllocatorConfig } from './config';
 import { AddressOrderedPool, isSplit, newBlock, SizeOrderedPool, splice, type Block, type Segment } from './blocks';
 import { bump, cloneDeviceStats, decrease, increase, newDeviceStats, type DeviceStats } from './stats';
-import { releaseExpandableFree, tryAllocateExpandable } from './expandable';
+import { tryAllocateExpandable } from './expandable';
+import { garbageCollect, releaseAvailable, releaseCached } from './release';
 import { cloneAllocatorState } from './clone';
 
 /** The simulated card. */
@@ -68,7 +69,8 @@ export class CachingAllocator {
     this.allowedMax = device.fraction === null ? null : Math.floor(device.fraction * device.capacity);
   }
 
-  private get gcActive(): boolean {
+  /** GC runs only with a threshold and a memory fraction (allocator.md §3). */
+  get gcActive(): boolean {
     return this.allowedMax !== null && this.config.garbageCollectionThreshold > 0;
   }
 
@@ -80,11 +82,11 @@ export class CachingAllocator {
     const allocSz = allocationSize(size);
     let block = this.getFreeBlock(pool, size);
     if (!block) {
-      if (this.gcActive) this.garbageCollect();
+      if (this.gcActive) garbageCollect(this);
       block =
         this.allocBlock(pool, size, allocSz, false) ??
-        (this.releaseAvailable(pool, size) ? this.allocBlock(pool, size, allocSz, false) : null) ??
-        (this.releaseCached(), this.allocBlock(pool, size, allocSz, true));
+        (releaseAvailable(this, pool, size) ? this.allocBlock(pool, size, allocSz, false) : null) ??
+        (releaseCached(this), this.allocBlock(pool, size, allocSz, true));
     }
     if (!block) {
       this.stats.num_ooms += 1;
@@ -108,7 +110,7 @@ export class CachingAllocator {
 
   /** torch.cuda.empty_cache(): release_cached_blocks. */
   emptyCache(): void {
-    this.releaseCached();
+    releaseCached(this);
   }
 
   clone(): CachingAllocator {
@@ -278,86 +280,5 @@ export class CachingAllocator {
     bump(this.stats, 'requested_bytes', pool, -req);
     b.requested = 0;
     b.name = null;
-  }
-
-  /** release_block: cudaFree of a whole free segment (allocator.md §4). */
-  private releaseBlock(b: Block): void {
-    const pool = b.seg.pool;
-    this.pools[pool].remove(b);
-    this.removeSegment(b.seg);
-    this.reserved -= b.size;
-    this.stats.num_device_free += 1;
-    bump(this.stats, 'segment', pool, -1);
-    bump(this.stats, 'reserved_bytes', pool, -b.size);
-    if (b.size >= this.M) decrease(this.stats.oversize_segments, 1);
-  }
-
-  /**
-   * release_available_cached_blocks: frees oversize cached blocks only (allocator.md §3).
-   * Only unsplit blocks are cudaFree-able; with M in whole MB a free split block never reaches M.
-   */
-  private releaseAvailable(pool: PoolKind, size: number): boolean {
-    if (this.M === Infinity) return false;
-    const key = Math.max(size, this.M);
-    const list = this.pools[pool].blocks;
-    const i = this.pools[pool].firstAtLeast(key);
-    if (i < list.length && !list[i].seg.expandable && !isSplit(list[i])) {
-      this.releaseBlock(list[i]);
-      return true;
-    }
-    let total = 0;
-    for (let j = i - 1; j >= 0 && total < key && list[j].size >= this.M; j--) {
-      const b = list[j];
-      if (!b.seg.expandable && !isSplit(b)) {
-        total += b.size;
-        this.releaseBlock(b);
-      }
-    }
-    return total >= key;
-  }
-
-  /** release_cached_blocks: the full flush behind empty_cache() (allocator.md §3, §5). */
-  private releaseCached(): true {
-    this.stats.num_sync_all_streams += 1;
-    for (const pool of ['large', 'small'] as const) {
-      const list = this.pools[pool].blocks;
-      // Backwards, so releasing block i leaves the indices still to visit in place.
-      for (let i = list.length - 1; i >= 0; i--) {
-        if (!list[i].seg.expandable && !isSplit(list[i])) this.releaseBlock(list[i]);
-      }
-      if (this.config.expandableSegments) releaseExpandableFree(this, pool);
-    }
-    return true;
-  }
-
-  /** garbage_collect_cached_blocks: frees old whole free large segments (allocator.md §3). */
-  private garbageCollect(): void {
-    const threshold = Math.floor(this.config.garbageCollectionThreshold * (this.allowedMax ?? 0));
-    if (this.reserved <= threshold) return;
-    const target = this.reserved - threshold;
-    const age = (b: Block) => this.gcCalls.large - b.gcBase;
-    let totalAge = 0;
-    let count = 0;
-    for (const b of this.pools.large.blocks) {
-      if (!isSplit(b)) {
-        totalAge += age(b);
-        count += 1;
-      }
-    }
-    let reclaimed = 0;
-    let freed = true;
-    while (reclaimed < target && freed && count > 0) {
-      const threshAge = totalAge / count;
-      freed = false;
-      for (const b of [...this.pools.large.blocks]) {
-        if (!isSplit(b) && !b.seg.expandable && age(b) >= threshAge) {
-          freed = true;
-          reclaimed += b.size;
-          totalAge -= age(b);
-          count -= 1;
-          this.releaseBlock(b);
-        }
-      }
-    }
   }
 }

@@ -125,8 +125,9 @@ function oomText(run: SimRun, oom: OomFacts): string {
   return `${oomExceptionName(run.ctx.version)}: ${text}`;
 }
 
-/** Step `i` as one record: the event, its outcome, totals after it, OOM text or a note. */
-export function stepAt(run: SimRun, i: number): StepRecord {
+/** Step `i` as one record: the event, its outcome, totals after it, OOM text or a note; null when out of range. */
+export function stepAt(run: SimRun, i: number): StepRecord | null {
+  if (!Number.isInteger(i) || i < 0 || i >= run.events.length) return null;
   const e = run.events[i];
   const t = run.timeline;
   const rec: StepRecord = { line: e.line, op: e.op, outcome: OUTCOMES[t.outcome[i]], allocated: t.allocated[i], reserved: t.reserved[i] };
@@ -150,13 +151,18 @@ export function stepAt(run: SimRun, i: number): StepRecord {
   return rec;
 }
 
+/** Largest card the model accepts (1 PiB): keeps every address and sum exact in float64. */
+const MAX_CAPACITY = 2 ** 50;
+
 function resolve(trace: Trace, o: SimOptions): Result<ResolvedSettings> {
   const errors: FieldError[] = [];
   const capacity = o.capacity ?? trace.settings.capacity ?? 80 * GiB;
   const overhead = o.overhead ?? trace.settings.overhead ?? 0;
   const fraction = o.fraction !== undefined ? o.fraction : trace.settings.fraction;
   const confText = o.conf ?? trace.settings.conf ?? '';
-  if (!(Number.isFinite(capacity) && capacity > 0)) errors.push({ key: 'capacity', code: 'capacity-invalid', message: 'capacity must be a positive number of bytes' });
+  if (!(Number.isFinite(capacity) && capacity > 0 && capacity <= MAX_CAPACITY)) {
+    errors.push({ key: 'capacity', code: 'capacity-invalid', message: 'capacity must be a positive number of bytes, at most 1 PiB' });
+  }
   if (!(Number.isFinite(overhead) && overhead >= 0 && overhead < capacity)) {
     errors.push({ key: 'overhead', code: 'overhead-invalid', message: 'overhead must be at least 0 and below the capacity' });
   }
@@ -225,7 +231,7 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
 
 /** Full state after step `step` (−1: before the first event), rebuilt from the nearest checkpoint. */
 export function viewAt(run: SimRun, step: number): AllocatorView {
-  const target = Math.max(-1, Math.min(Math.floor(step), run.events.length - 1));
+  const target = Number.isFinite(step) ? Math.max(-1, Math.min(Math.floor(step), run.events.length - 1)) : -1;
   let lo = 0;
   let hi = run.checkpoints.length - 1;
   while (lo < hi) {

@@ -59,6 +59,7 @@ export interface DeviceStats {
   num_device_free: number;
 }
 
+/** All-zero DeviceStats, as after the allocator starts. */
 export function newDeviceStats(): DeviceStats {
   const arrays = {} as Record<ArrayStatName, StatArray>;
   for (const k of ARRAY_STATS) arrays[k] = { all: newStat(), large_pool: newStat(), small_pool: newStat() };
@@ -74,6 +75,7 @@ export function newDeviceStats(): DeviceStats {
   };
 }
 
+/** Deep copy (for checkpoints). */
 export function cloneDeviceStats(s: DeviceStats): DeviceStats {
   const arrays = {} as Record<ArrayStatName, StatArray>;
   for (const k of ARRAY_STATS) {

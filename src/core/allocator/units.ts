@@ -25,6 +25,9 @@ const DTYPES: Record<string, number> = {
   float8: 1, fp8: 1, float8_e4m3fn: 1, float8_e5m2: 1, e4m3: 1, e5m2: 1, int8: 1, uint8: 1, bool: 1, byte: 1,
 };
 
+/** SIZE_MAX of a 64-bit size_t: no request can be larger. */
+const MAX_BYTES = 2 ** 64;
+
 export type SizeParse = { ok: true; bytes: number } | { ok: false; message: string };
 
 const bad = (message: string): SizeParse => ({ ok: false, message });
@@ -38,6 +41,7 @@ export function parseByteSize(text: string): SizeParse {
     const mult = UNITS[unit];
     if (mult === undefined) return bad(`unknown unit '${plain[2]}' (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)`);
     const bytes = Number(plain[1]) * mult;
+    if (bytes > MAX_BYTES) return bad(`'${t}' is too large (more than 2^64 bytes)`);
     if (!Number.isInteger(bytes)) return bad(`'${t}' is not a whole number of bytes`);
     return { ok: true, bytes };
   }

@@ -39,14 +39,20 @@ export interface AllocatorView {
   overhead: number;
   /** capacity − reserved − overhead: what cudaMemGetInfo would call free */
   deviceFree: number;
+  /** reserved − allocated: free bytes held in PyTorch's cache */
+  cachedFree: number;
+  /** the largest single free (mapped) block: the biggest tensor the cache can serve without a new segment */
+  largestFreeBlock: number;
 }
 
 /** Snapshot of the allocator as plain, JSON-safe data. */
 export function viewAllocator(a: CachingAllocator): AllocatorView {
+  let largestFreeBlock = 0;
   const segments: SegmentView[] = a.segments.map((seg) => {
     const blocks: BlockView[] = [];
     let reserved = 0;
     for (let b: Block | null = seg.head; b; b = b.next) {
+      if (!b.allocated && b.mapped && b.size > largestFreeBlock) largestFreeBlock = b.size;
       const state: BlockState = b.allocated ? 'allocated' : b.mapped ? 'free' : 'unmapped';
       if (b.mapped) reserved += b.size;
       blocks.push(b.allocated ? { addr: b.addr, size: b.size, state, name: b.name ?? '', requested: b.requested } : { addr: b.addr, size: b.size, state });
@@ -60,5 +66,7 @@ export function viewAllocator(a: CachingAllocator): AllocatorView {
     capacity,
     overhead,
     deviceFree: Math.max(0, capacity - a.reserved - overhead),
+    cachedFree: a.reserved - a.stats.arrays.allocated_bytes.all.current,
+    largestFreeBlock,
   };
 }

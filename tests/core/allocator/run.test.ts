@@ -15,8 +15,10 @@ describe('presets reproduce allocator.md §9', () => {
   it('every preset parses and simulates', () => {
     for (const p of TRACE_PRESETS) expect(runPreset(p.id).timeline.reserved.length).toBeGreaterThan(0);
   });
-  it('classic: reserved 104 MiB, allocated 84 MiB (§9 i step C)', () => {
+  it('classic: reserved 104 MiB, allocated 84 MiB (§9 i step C); 20 MiB cached in 4 MiB holes', () => {
     const r = runPreset('classic');
+    expect(r.final.cachedFree).toBe(20 * 2 ** 20);
+    expect(r.final.largestFreeBlock).toBe(4 * 2 ** 20);
     expect(r.final.stats['reserved_bytes.all.current']).toBe(109_051_904);
     expect(r.final.stats['allocated_bytes.all.current']).toBe(88_080_384);
     expect(r.oomSteps).toEqual([]);
@@ -28,7 +30,7 @@ describe('presets reproduce allocator.md §9', () => {
   it('fragmentation-oom fails on the last line with the 2.4 text; the two cures succeed', () => {
     const r = runPreset('fragmentation-oom');
     expect(r.oomSteps).toEqual([r.events.length - 1]);
-    expect(stepAt(r, r.events.length - 1).oomMessage).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 200\.00 MiB\. GPU 0 has a total capacity of 1024\.00 MiB of which 124\.00 MiB is free\./);
+    expect(stepAt(r, r.events.length - 1)?.oomMessage).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 200\.00 MiB\. GPU 0 has a total capacity of 1024\.00 MiB of which 124\.00 MiB is free\./);
     for (const id of ['fragmentation-max-split', 'fragmentation-expandable']) {
       const ok = runPreset(id);
       expect(ok.oomSteps).toEqual([]);
@@ -37,7 +39,7 @@ describe('presets reproduce allocator.md §9', () => {
   });
   it('rounding preset: 1024 B small block, unsplit 20 MiB and 5 MiB blocks', () => {
     const r = runPreset('rounding');
-    expect(r.events.map((_, i) => stepAt(r, i).blockSize)).toEqual([1024, 20_971_520, 5_242_880, 15_728_640, undefined, 5_242_880]);
+    expect(r.events.map((_, i) => stepAt(r, i)?.blockSize)).toEqual([1024, 20_971_520, 5_242_880, 15_728_640, undefined, 5_242_880]);
   });
 });
 
@@ -74,10 +76,10 @@ describe('simulateTrace settings and stepping', () => {
     if (!p.ok) throw new Error('parse');
     const r = simulateTrace(p.trace, { version: '2.1' });
     if (!r.ok) throw new Error('sim');
-    const steps = [0, 1].map((i) => stepAt(r.value, i));
-    expect(steps.map((s) => s.outcome)).toEqual(['oom', 'skipped']);
-    expect(steps[0].oomMessage).toContain('total capacty of 100.00 MiB');
-    expect(steps[1].note?.code).toBe('free-not-live');
+    const steps = [0, 1, 2, -1].map((i) => stepAt(r.value, i));
+    expect(steps.map((s) => s?.outcome)).toEqual(['oom', 'skipped', undefined, undefined]);
+    expect(steps[0]?.oomMessage).toContain('total capacty of 100.00 MiB');
+    expect(steps[1]?.note?.code).toBe('free-not-live');
     expect(Array.from(r.value.timeline.reserved)).toEqual([0, 0]);
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * The caching allocator's ways of giving memory back to the driver: release_block,
+ * release_available_cached_blocks, release_cached_blocks (empty_cache) and
+ * garbage_collect_cached_blocks. Source: c10/cuda/CUDACachingAllocator.cpp; allocator.md §3–§5.
+ */
+import type { PoolKind } from './constants';
+import { isSplit, type Block } from './blocks';
+import type { CachingAllocator } from './allocator';
+import { releaseExpandableFree } from './expandable';
+import { bump, decrease } from './stats';
+
+/** release_block: cudaFree of a whole free segment (allocator.md §4). */
+function releaseBlock(a: CachingAllocator, b: Block): void {
+  const pool = b.seg.pool;
+  a.pools[pool].remove(b);
+  a.removeSegment(b.seg);
+  a.reserved -= b.size;
+  a.stats.num_device_free += 1;
+  bump(a.stats, 'segment', pool, -1);
+  bump(a.stats, 'reserved_bytes', pool, -b.size);
+  if (b.size >= a.M) decrease(a.stats.oversize_segments, 1);
+}
+
+/**
+ * release_available_cached_blocks: frees oversize cached blocks only (allocator.md §3).
+ * Only unsplit blocks are cudaFree-able; with M in whole MB a free split block never reaches M.
+ */
+export function releaseAvailable(a: CachingAllocator, pool: PoolKind, size: number): boolean {
+  if (a.M === Infinity) return false;
+  const key = Math.max(size, a.M);
+  const list = a.pools[pool].blocks;
+  const i = a.pools[pool].firstAtLeast(key);
+  if (i < list.length && !list[i].seg.expandable && !isSplit(list[i])) {
+    releaseBlock(a, list[i]);
+    return true;
+  }
+  let total = 0;
+  for (let j = i - 1; j >= 0 && total < key && list[j].size >= a.M; j--) {
+    const b = list[j];
+    if (!b.seg.expandable && !isSplit(b)) {
+      total += b.size;
+      releaseBlock(a, b);
+    }
+  }
+  return total >= key;
+}
+
+/** release_cached_blocks: the full flush behind empty_cache() (allocator.md §3, §5). */
+export function releaseCached(a: CachingAllocator): true {
+  a.stats.num_sync_all_streams += 1;
+  for (const pool of ['large', 'small'] as const) {
+    const list = a.pools[pool].blocks;
+    // Backwards, so releasing block i leaves the indices still to visit in place.
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (!list[i].seg.expandable && !isSplit(list[i])) releaseBlock(a, list[i]);
+    }
+    if (a.config.expandableSegments) releaseExpandableFree(a, pool);
+  }
+  return true;
+}
+
+/** garbage_collect_cached_blocks: frees old whole free large segments (allocator.md §3). */
+export function garbageCollect(a: CachingAllocator): void {
+  const threshold = Math.floor(a.config.garbageCollectionThreshold * (a.allowedMax ?? 0));
+  if (a.reserved <= threshold) return;
+  const target = a.reserved - threshold;
+  const age = (b: Block) => a.gcCalls.large - b.gcBase;
+  let totalAge = 0;
+  let count = 0;
+  for (const b of a.pools.large.blocks) {
+    if (!isSplit(b)) {
+      totalAge += age(b);
+      count += 1;
+    }
+  }
+  let reclaimed = 0;
+  let freed = true;
+  while (reclaimed < target && freed && count > 0) {
+    const threshAge = totalAge / count;
+    freed = false;
+    for (const b of [...a.pools.large.blocks]) {
+      if (!isSplit(b) && !b.seg.expandable && age(b) >= threshAge) {
+        freed = true;
+        reclaimed += b.size;
+        totalAge -= age(b);
+        count -= 1;
+        releaseBlock(a, b);
+      }
+    }
+  }
+}
