@@ -1,20 +1,11 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { expect, test } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
-import { useApp, initialData } from '../../../src/state/store';
+import { startAt, MiB, stat } from './lab-page';
 
-const MiB = 2 ** 20;
 
-beforeEach(() => {
-  history.replaceState(null, '', '/?view=lab&lab.panel=sim');
-});
-afterEach(() => {
-  cleanup();
-  useApp.setState(initialData());
-});
-
-const stat = (key: string) => document.querySelector(`.lab-stats td[data-key="${key}"]`)?.textContent;
+startAt('?view=lab&lab.panel=sim');
 
 test('a pasted memory history replaces the trace and runs', async () => {
   // the shape written by torch.cuda.memory._snapshot(): device_traces[device] = [TraceEntry…]

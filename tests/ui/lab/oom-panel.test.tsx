@@ -1,22 +1,16 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
-import { useApp, initialData } from '../../../src/state/store';
+import { startAt, MiB } from './lab-page';
+import { useApp } from '../../../src/state/store';
 
 /** allocator.md §9 (ii), the 2.2+ message (NVML lists only this process), verbatim. */
 const MSG_22 =
   'CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
 
-const MiB = 2 ** 20;
 
-beforeEach(() => {
-  history.replaceState(null, '', '/?view=lab&lab.panel=oom');
-});
-afterEach(() => {
-  cleanup();
-  useApp.setState(initialData());
-});
+startAt('?view=lab&lab.panel=oom');
 
 function paste(text: string) {
   fireEvent.change(screen.getByLabelText(/Paste the OOM error/), { target: { value: text } });

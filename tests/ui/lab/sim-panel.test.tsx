@@ -1,40 +1,30 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
-import { useApp, initialData } from '../../../src/state/store';
+import { startAt, MiB, stat, exactEn } from './lab-page';
 
-const MiB = 2 ** 20;
-const en = (n: number) => n.toLocaleString('en-US');
 
-beforeEach(() => {
-  history.replaceState(null, '', '/?view=lab&lab.panel=sim&lab.preset=classic');
-});
-afterEach(() => {
-  cleanup();
-  useApp.setState(initialData());
-});
-
-const stat = (key: string) => document.querySelector(`.lab-stats td[data-key="${key}"]`)?.textContent;
+startAt('?view=lab&lab.panel=sim&lab.preset=classic');
 
 describe('simulator panel', () => {
   test('the classic preset ends with allocator.md §9 (i) step C figures, and steps back and forward', async () => {
     render(<LabView />);
     await screen.findByText('Step 16 of 16');
     // Step C: reserved 104 MiB, allocated 84 MiB, 3 segments, allocation cur/peak/allocated/freed 6/10/11/5
-    expect(stat('reserved_bytes.all.current')).toBe(`${en(109_051_904)} B`);
-    expect(stat('allocated_bytes.all.current')).toBe(`${en(88_080_384)} B`);
+    expect(stat('reserved_bytes.all.current')).toBe(exactEn(109_051_904));
+    expect(stat('allocated_bytes.all.current')).toBe(exactEn(88_080_384));
     expect(109_051_904).toBe(104 * MiB);
     expect(stat('segment.all.current')).toBe('3');
     expect(['current', 'peak', 'allocated', 'freed'].map((f) => stat(`allocation.all.${f}`))).toEqual(['6', '10', '11', '5']);
-    expect(stat('inactive_split_bytes.all.allocated')).toBe(`${en(54_525_952)} B`);
+    expect(stat('inactive_split_bytes.all.allocated')).toBe(exactEn(54_525_952));
     expect(document.querySelectorAll('.lab-seg').length).toBe(3);
 
     // one step back: before the 64 MiB tensor, i.e. step B (reserved 40 MiB, allocated 20 MiB, 5 holes)
     fireEvent.click(screen.getByRole('button', { name: 'Step back' }));
     expect(screen.getByText('Step 15 of 16')).toBeTruthy();
-    expect(stat('reserved_bytes.all.current')).toBe(`${en(41_943_040)} B`);
-    expect(stat('allocated_bytes.all.current')).toBe(`${en(20_971_520)} B`);
+    expect(stat('reserved_bytes.all.current')).toBe(exactEn(41_943_040));
+    expect(stat('allocated_bytes.all.current')).toBe(exactEn(20_971_520));
     expect(stat('inactive_split.all.current')).toBe('5');
     expect(document.querySelectorAll('.lab-seg').length).toBe(2);
     // S1 = [F4][A4][F4][A4][F4]: three split free holes and two tensors
@@ -45,12 +35,12 @@ describe('simulator panel', () => {
     expect(s1.querySelectorAll('[role="listitem"]')[1].getAttribute('aria-label')).toContain('“t1”');
 
     fireEvent.click(screen.getByRole('button', { name: 'Step forward' }));
-    expect(stat('reserved_bytes.all.current')).toBe(`${en(109_051_904)} B`);
+    expect(stat('reserved_bytes.all.current')).toBe(exactEn(109_051_904));
 
     // the slider: step 10 is the last of the ten 4 MiB allocations (step A: reserved = allocated = 40 MiB)
     fireEvent.change(screen.getByRole('slider', { name: 'Step through the trace' }), { target: { value: '9' } });
     expect(screen.getByText('Step 10 of 16')).toBeTruthy();
-    expect(stat('allocated_bytes.all.current')).toBe(`${en(41_943_040)} B`);
+    expect(stat('allocated_bytes.all.current')).toBe(exactEn(41_943_040));
     expect(stat('num_device_alloc')).toBe('2');
 
     fireEvent.click(screen.getByRole('button', { name: 'Go to the start' }));
@@ -64,8 +54,8 @@ describe('simulator panel', () => {
     fireEvent.change(screen.getByLabelText('Preset'), { target: { value: 'fragmentation-oom' } });
     await screen.findByText(/OUT OF MEMORY/);
     // allocator.md §9 (ii): no state change on OOM, reserved 900 MiB, allocated 500 MiB, num_ooms 1, one retry
-    expect(stat('reserved_bytes.all.current')).toBe(`${en(900 * MiB)} B`);
-    expect(stat('allocated_bytes.all.current')).toBe(`${en(500 * MiB)} B`);
+    expect(stat('reserved_bytes.all.current')).toBe(exactEn(900 * MiB));
+    expect(stat('allocated_bytes.all.current')).toBe(exactEn(500 * MiB));
     expect(stat('num_ooms')).toBe('1');
     expect(stat('num_alloc_retries')).toBe('1');
     fireEvent.click(screen.getByRole('button', { name: 'Decode this message' }));
@@ -80,7 +70,7 @@ describe('simulator panel', () => {
     const row = [...document.querySelectorAll('.lab-compare tbody tr')].find((r) => r.querySelector('th')?.textContent === 'Reserved')!;
     const exact = [...row.querySelectorAll('td span')].map((s) => s.getAttribute('title'));
     // after big2: default 176,160,768; expandable 167,772,160; 128 MiB identical to default
-    expect(exact).toEqual([`${en(176_160_768)} B`, `${en(167_772_160)} B`, `${en(176_160_768)} B`]);
+    expect(exact).toEqual([exactEn(176_160_768), exactEn(167_772_160), exactEn(176_160_768)]);
   });
 
   test('parse errors are listed with their line numbers next to the editor', async () => {
@@ -100,8 +90,8 @@ describe('simulator panel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'max_split_size_mb:128' }));
     // allocator.md §9 (ii) with max_split_size_mb:128: no OOM, final reserved = allocated = 700 MiB
     await screen.findByText('Step 16 of 16');
-    expect(stat('reserved_bytes.all.current')).toBe(`${en(734_003_200)} B`);
-    expect(stat('max_split_size')).toBe(`${en(128 * MiB)} B`);
+    expect(stat('reserved_bytes.all.current')).toBe(exactEn(734_003_200));
+    expect(stat('max_split_size')).toBe(exactEn(128 * MiB));
     fireEvent.change(screen.getByLabelText('PYTORCH_CUDA_ALLOC_CONF'), { target: { value: 'max_split_size_mb:10' } });
     expect((await screen.findByText('The settings are not valid:')).parentElement?.textContent).toContain('must be > 20');
     fireEvent.change(screen.getByLabelText('GPU capacity'), { target: { value: 'lots' } });

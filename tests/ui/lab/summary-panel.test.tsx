@@ -1,12 +1,10 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
-import { useApp, initialData } from '../../../src/state/store';
+import { startAt, MiB, exactEn } from './lab-page';
 import { timelinePoints } from '../../../src/ui/lab/timeline-data';
 
-const MiB = 2 ** 20;
-const en = (n: number) => n.toLocaleString('en-US');
 
 /** The full lines of allocator.md §6.2 (example (i) after step C). */
 const TABLE = `|===========================================================================|
@@ -30,13 +28,7 @@ const TABLE = `|================================================================
 |===========================================================================|
 `;
 
-beforeEach(() => {
-  history.replaceState(null, '', '/?view=lab&lab.panel=summary');
-});
-afterEach(() => {
-  cleanup();
-  useApp.setState(initialData());
-});
+startAt('?view=lab&lab.panel=summary');
 
 const figure = (label: RegExp) => [...document.querySelectorAll('.lab-dl dt')].find((d) => label.test(d.textContent ?? ''))?.nextElementSibling?.textContent ?? '';
 
@@ -46,8 +38,8 @@ describe('memory_summary() reader panel', () => {
     fireEvent.change(screen.getByLabelText(/Paste the output of print/), { target: { value: TABLE } });
     await screen.findByText('Fragmentation figures');
     // 86016 KiB = 84 MiB allocated, 106496 KiB = 104 MiB reserved, 20480 KiB = 20 MiB non-releasable
-    expect(figure(/^Allocated \(allocated_bytes/)).toContain(en(86016 * 1024));
-    expect(figure(/^Reserved \(reserved_bytes/)).toContain(en(104 * MiB));
+    expect(figure(/^Allocated \(allocated_bytes/)).toContain(exactEn(86016 * 1024));
+    expect(figure(/^Reserved \(reserved_bytes/)).toContain(exactEn(104 * MiB));
     expect(figure(/^Cached but free/)).toContain('20.00 MiB');
     expect(figure(/^Non-releasable/)).toContain('20.00 MiB');
     // every cached free byte sits in split segments, so empty_cache() could release nothing
@@ -61,8 +53,8 @@ describe('memory_summary() reader panel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Load an example' }));
     await screen.findByText('Fragmentation figures');
     // allocator.md §9 (ii) after step 3: reserved 900 MiB, inactive_split_bytes 400 MiB
-    expect(figure(/^Non-releasable/)).toContain(en(400 * MiB));
-    expect(figure(/^Reserved \(reserved_bytes/)).toContain(en(900 * MiB));
+    expect(figure(/^Non-releasable/)).toContain(exactEn(400 * MiB));
+    expect(figure(/^Reserved \(reserved_bytes/)).toContain(exactEn(900 * MiB));
     expect(screen.getByText('Device 0: 1 OOMs, 1 cudaMalloc retries')).toBeTruthy();
     expect(document.querySelector('.lab-advice li')?.getAttribute('data-advice')).toBe('expandable-segments');
   });
