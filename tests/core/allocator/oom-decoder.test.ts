@@ -139,6 +139,19 @@ describe('hand-written log excerpts', () => {
     expect(o.diagnosis).toBeNull();
   });
 
+  it('main (2026): no expandable sentence when it is already on', () => {
+    const msg = formatOomMessage('2.2', facts, ctx).replace(/ If reserved but unallocated memory is large.*to avoid fragmentation\./, '');
+    expect(decoded(msg).version.code).toBe('version.main');
+  });
+
+  it('memory-fraction limit: the card has room, the allowed share does not', () => {
+    // 40 GiB card, fraction 0.5 → 20 GiB allowed; 19.5 GiB reserved; 2 GiB asked; 20 GiB free.
+    const f = { ...facts, total: 40 * GiB, reserved: 19.5 * GiB, allocated: 19.4 * GiB, free: 20 * GiB, allowed: 20 * GiB, processInUse: 19.8 * GiB };
+    const o = decoded(formatOomMessage('2.2', f, ctx));
+    expect(o.diagnosis?.code).toBe('fraction-limit');
+    expect(o.diagnosis?.advice[0]).toMatchObject({ code: 'raise-memory-fraction', params: { allowed: 20 * GiB } });
+  });
+
   it('non-OOM text says so with an example', () => {
     const r = decodeOom('Epoch 3: loss 0.12\nall good');
     expect(r.found).toBe(false);
