@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from '../../src/ui/app';
+import { initialData, useApp } from '../../src/state/store';
+
+const GiB = 2 ** 30;
+beforeEach(() => useApp.setState(initialData()));
+afterEach(() => cleanup());
+
+const box = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+const active = () => useApp.getState().scenarios[useApp.getState().active];
+
+/** The Size cell of a breakdown row, once the (settled) table shows it. */
+async function termSize(term: string): Promise<string> {
+  const table = await screen.findByRole('table', { name: /Memory terms/ });
+  const row = within(table).getByRole('button', { name: term }).closest('tr')!;
+  return row.querySelectorAll('td')[2].textContent ?? '';
+}
+
+describe('calculator: forms -> store -> results', () => {
+  test('Llama-3.1-8B in bf16: weights are 8,030,261,248 parameters x 2 bytes', async () => {
+    render(<App />);
+    // published count (keras-hub llama3_8b_en): 8,030,261,248; x 2 B = 14.96 GiB
+    expect(await termSize('Weights')).toBe(`${((8_030_261_248 * 2) / GiB).toFixed(1)} GiB`);
+    expect(screen.getByText(/8\.03B parameters/)).toBeTruthy();
+  });
+
+  test('typing a batch size reaches the store and the KV cache grows with it', async () => {
+    render(<App />);
+    fireEvent.change(box('Batch size'), { target: { value: '64' } });
+    expect(active().batch).toBe(64);
+    // Llama-3.1-8B config: 32 layers, 8 KV heads, head_dim 128; 2048 prompt + 256 generated, bf16:
+    // 2 (K and V) x 32 x 8 x 128 x 2304 x 64 x 2 B
+    const kv = 2 * 32 * 8 * 128 * 2304 * 64 * 2;
+    // tables follow the settled input
+    await waitFor(async () => expect(await termSize('KV cache')).toBe(`${(kv / GiB).toFixed(1)} GiB`), { timeout: 4000 });
+  });
+
+  test('an out-of-range number is explained next to the field and not applied', () => {
+    render(<App />);
+    fireEvent.change(box('Batch size'), { target: { value: '0' } });
+    const field = box('Batch size').closest('.field') as HTMLElement;
+    expect(within(field).getByRole('alert').textContent).toBe('Must be between 1 and 65,536.');
+    expect(active().batch).toBe(1);
+  });
+
+  test('a bad config.json names the field; a good one (GPT-2) gives its published 124,439,808 parameters', async () => {
+    render(<App />);
+    const text = screen.getByLabelText('config.json contents');
+    fireEvent.change(text, { target: { value: '{"model_type":"gpt2","n_embd":"wide","n_layer":12,"n_head":12,"vocab_size":50257}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Use this config' }));
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('n_embd');
+    expect(active().model).toBe('meta-llama/Llama-3.1-8B');
+    // openai-community/gpt2 config.json
+    const gpt2 = { model_type: 'gpt2', n_embd: 768, n_layer: 12, n_head: 12, vocab_size: 50257, n_positions: 1024, n_inner: null, activation_function: 'gelu_new', tie_word_embeddings: true };
+    fireEvent.change(text, { target: { value: JSON.stringify(gpt2) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Use this config' }));
+    expect(active().model).toBe('custom');
+    expect(await screen.findByText(/124\.44M parameters/)).toBeTruthy();
+  });
+
+  test('switching to QLoRA moves the weights to nf4 and disables 16-bit bases with a reason', () => {
+    render(<App />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
+    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'qlora' } });
+    expect(active().weights).toBe('nf4');
+    const bf16 = within(screen.getByLabelText('Weight format')).getByRole('option', { name: /^bf16/ }) as HTMLOptionElement;
+    expect(bf16.disabled).toBe(true);
+    expect(bf16.textContent).toContain('not with this training method');
+    // LoRA rank is live for QLoRA, dead for full fine-tuning
+    expect(box('LoRA rank').disabled).toBe(false);
+    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'full' } });
+    expect(box('LoRA rank').disabled).toBe(true);
+    // both the rank and the target list say why
+    expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(2);
+  });
+
+  test('a bare parameter count: 7b in bf16 is 7e9 x 2 bytes of weights', async () => {
+    render(<App />);
+    fireEvent.change(box('Or a bare parameter count'), { target: { value: '7b' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Use count' }));
+    expect(active()).toMatchObject({ model: '', params: 7e9 });
+    await waitFor(async () => expect(await termSize('Weights')).toBe(`${((7e9 * 2) / GiB).toFixed(1)} GiB`), { timeout: 4000 });
+    fireEvent.change(box('Or a bare parameter count'), { target: { value: 'seven' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Use count' }));
+    expect(screen.getByText(/Write a count like 7b/)).toBeTruthy();
+  });
+
+  test('choosing a term opens its derivation with formula, values and source', async () => {
+    render(<App />);
+    const table = await screen.findByRole('table', { name: /Memory terms/ });
+    fireEvent.click(within(table).getByRole('button', { name: 'KV cache' }));
+    const panel = screen.getByRole('heading', { name: /How KV cache is computed/ }).closest('section')!;
+    expect(panel.querySelector('pre')!.textContent).toMatch(/L/);
+    expect(within(panel).getByText('Source:').parentElement!.textContent!.length).toBeGreaterThan('Source: '.length);
+    // the user's own values appear: 32 layers
+    expect(within(panel).getAllByText('32').length).toBeGreaterThan(0);
+  });
+
+  test('a GPU from the catalogue shows fit and headroom against its real capacity', async () => {
+    render(<App />);
+    fireEvent.change(screen.getByLabelText('Catalogue'), { target: { value: 'rtx-4090' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add GPU' }));
+    expect(useApp.getState().gpus).toEqual(['rtx-4090']);
+    // nvidia-smi reports 24564 MiB for an RTX 4090 = 23.99 GiB, shown as 24.0 GiB
+    const fit = screen.getByRole('list', { name: 'Fit per GPU' });
+    expect(fit.textContent).toContain('GeForce RTX 4090 (24.0 GiB)');
+    fireEvent.change(screen.getByLabelText('Custom capacity'), { target: { value: 'lots' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add custom' }));
+    expect(screen.getByText('Enter a capacity between 1 MiB and 64 TiB.')).toBeTruthy();
+  });
+
+  test('the language switch translates labels and messages', () => {
+    render(<App />);
+    fireEvent.click(screen.getByRole('button', { name: '简体中文' }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('GPU 显存计算器');
+    fireEvent.change(box('批大小'), { target: { value: '0' } });
+    expect(screen.getByText('必须在 1 到 65,536 之间。')).toBeTruthy();
+  });
+});
