@@ -168,9 +168,11 @@ class Walker {
         this.keep(t.id, r);
       }
     }
-    // attention keeps packed q/k/v and its output alive inside the op (3·T·E + T·E)
-    const scratch = spec.kind === 'mha' ? 4 * prod(op.out) * el : 0;
-    this.live([x, inT, out], scratch);
+    // no_grad forward in eval mode: attention keeps packed q/k/v and its output alive inside
+    // the op (3·T·E + T·E); CUDA max_pool2d runs max_pool2d_with_indices and drops the int64
+    // indices after (ATen Pooling.cpp); dropout is the identity (F.dropout, training=False)
+    const scratch = spec.kind === 'mha' ? 4 * prod(op.out) * el : spec.kind === 'maxpool2d' ? 8 * prod(op.out) : 0;
+    this.live(spec.kind === 'dropout' ? [x] : [x, inT, out], scratch);
     r.gradPair = prod(x.shape) * x.el + prod(op.out) * el;
     if (r.gradPair > a.gradPair) a.gradPair = r.gradPair;
     return out;

@@ -98,6 +98,12 @@ describe('hand-worked small CNN (formulas.md §7.3)', () => {
     expect(termBytes(e, 'gradients')).toBe(0);
   });
 
+  test('inference (eval, no_grad): Dropout is the identity; max_pool2d holds its int64 indices while it runs', () => {
+    const inf = (layers: LayerSpec[], input: number[]) => termBytes(est({ layers, input }, { mode: 'inference', batch: 2 }), 'activations');
+    expect(inf([{ kind: 'dropout', p: 0.5 }], [1000])).toBe(4 * 1000 * 2);
+    expect(inf([{ kind: 'maxpool2d', kernel: 2 }], [1, 4, 4])).toBe((4 * 16 + 4 * 4 + 8 * 4) * 2);
+  });
+
   test('per-layer table: output bytes and first-saved bytes per layer for the batch', () => {
     const b = 4;
     const e = est(smallCnn(true), { batch: b });
