@@ -23,6 +23,7 @@ export interface ArchFieldSpec {
 const n = (max: number, min = 1): ArchKind => ({ type: 'int', min, max });
 const bool: ArchKind = { type: 'bool' };
 
+/** Every architecture key, in the order forms and docs list them. */
 export const ARCH_FIELDS: readonly ArchFieldSpec[] = [
   { prop: 'family', name: 'family', kind: { type: 'text' }, help: "Family label, e.g. 'llama' (letters, digits, _ . -)" },
   { prop: 'hidden', name: 'hidden', kind: n(1_048_576), help: 'hidden_size h' },

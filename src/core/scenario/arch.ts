@@ -9,6 +9,7 @@ import { parseBool, parseEnum, parseInteger, parseLabel, type Parsed } from './v
 type Moe = NonNullable<ModelArch['moe']>;
 const BY_NAME = new Map(ARCH_FIELDS.map((f) => [f.name, f]));
 
+/** Whether `name` is an architecture key (arch-fields.ts). */
 export function isArchKey(name: string): boolean {
   return BY_NAME.has(name);
 }

@@ -84,12 +84,6 @@ function unknownKey(key: string): FieldError {
   return { key: echo(key), code: 'unknown-key', message: `unknown key '${echo(key)}'${hint}`, params: { suggestions: near.join(',') } };
 }
 
-/**
- * Validate external key/value strings into a Scenario. Unknown keys give 'unknown-key'; bad
- * values 'invalid-value' / 'out-of-range' (with the allowed values or range); unknown models
- * 'unknown-preset' with the closest preset ids; impossible combinations 'incompatible' naming
- * both keys. Every rejected value falls back to DEFAULT_SCENARIO's.
- */
 export interface ParseOptions {
   /**
    * The architecture of `model=custom` when it comes whole from a config.json (CLI `--model
@@ -98,6 +92,12 @@ export interface ParseOptions {
   customArch?: ModelArch;
 }
 
+/**
+ * Validate external key/value strings into a Scenario. Unknown keys give 'unknown-key'; bad
+ * values 'invalid-value' / 'out-of-range' (with the allowed values or range); unknown models
+ * 'unknown-preset' with the closest preset ids; impossible combinations 'incompatible' naming
+ * both keys. Every rejected value falls back to DEFAULT_SCENARIO's.
+ */
 export function parseScenario(record: Record<string, string>, options: ParseOptions = {}): ParsedScenario {
   const s: Scenario = { ...DEFAULT_SCENARIO, loraTargets: [...DEFAULT_SCENARIO.loraTargets] };
   const errors: FieldError[] = [];

@@ -35,6 +35,10 @@ export function effectiveArch(s: Scenario): Partial<ModelArch> | null {
   return base || s.arch ? { ...base, ...s.arch } : null;
 }
 
+/**
+ * Apply every cross-key rule to `s` in place: 'incompatible' errors (the offending key falls
+ * back) and warnings. `given` holds the external keys the user set (some rules only fire for them).
+ */
 export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[], warnings: FieldError[]): void {
   const bad: Emit = (key, other, message) => errors.push({ key, code: 'incompatible', message, params: { with: other } });
   const warn = (key: string, code: string, message: string, params: Record<string, string | number>) =>

@@ -24,6 +24,7 @@ export function invalidValue(key: string, raw: string, expected: string, params:
   return { key, code: 'invalid-value', message: `${key}: '${echo(raw)}' is not valid; expected ${expected}`, params: { value: echo(raw), expected, ...params } };
 }
 
+/** invalidValue as a failed Parsed result. */
 export function invalid(key: string, raw: string, expected: string, params: Record<string, string | number> = {}): Parsed<never> {
   return { ok: false, error: invalidValue(key, raw, expected, params) };
 }
@@ -63,6 +64,7 @@ export function parseDecimal(key: string, raw: string, min: number, max: number)
 const TRUE = ['true', '1', 'yes', 'on'];
 const FALSE = ['false', '0', 'no', 'off'];
 
+/** true/1/yes/on or false/0/no/off (case-insensitive). */
 export function parseBool(key: string, raw: string): Parsed<boolean> {
   const v = raw.trim().toLowerCase();
   if (TRUE.includes(v)) return ok(true);
