@@ -6,7 +6,7 @@ import type { LayerSpec } from '../../core/layers/spec';
 import { useApp } from '../../state/store';
 import { formatNumber } from '../i18n/format';
 import { useLT, type LT } from './layers-i18n';
-import { argOf, CLASS_NAME, fieldText, KIND_FIELDS, newLayer } from './layer-fields';
+import { argOf, CLASS_NAME, fieldText, KIND_FIELDS, newLayer, torchArg } from './layer-fields';
 import { LayerEditor } from './layer-editor';
 import { useNet } from './net-store';
 import { addrText, type Step } from './net-edits';
@@ -21,7 +21,9 @@ export function argsText(spec: LayerSpec): string {
   const parts = (KIND_FIELDS[spec.kind] ?? []).flatMap(([f]) => {
     const v = argOf(spec, f);
     if (v === undefined) return [];
-    return [POSITIONAL.has(f) ? fieldText(v) : `${f}=${fieldText(v)}`];
+    // Python spelling of booleans, as print(model) shows them
+    const text = typeof v === 'boolean' ? (v ? 'True' : 'False') : fieldText(v);
+    return [POSITIONAL.has(f) ? text : `${torchArg(spec.kind, f)}=${text}`];
   });
   const name = CLASS_NAME[spec.kind] ?? spec.kind;
   return parts.length > 0 ? `${name}(${parts.join(', ')})` : name;

@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react';
 import type { FieldError } from '../../core/types';
-import { estimatePrepared, maxBatch, prepareNetwork, type NetworkEstimate } from '../../core/layers/estimate';
+import { estimatePrepared, maxBatch, prepareNetwork, type NetworkEstimate, type Prepared } from '../../core/layers/estimate';
 import { findNetworkPreset } from '../../core/layers/presets';
 import type { LayerSpec } from '../../core/layers/spec';
 import { validateNetwork } from '../../core/layers/validate';
@@ -43,42 +43,66 @@ export function addrOfJsonPath(key: string): string | null {
   return steps.length > 0 ? addrText(steps) : null;
 }
 
-/** Derive the view's figures; never throws. */
-export function computeNet(s: NetState): NetResult {
+/** The batch-independent part: edited layers, their check, the analysis (slow; reused across batches). */
+interface Base {
+  layers: LayerSpec[];
+  skipped: string[];
+  published: number | null;
+  prepared: Prepared | null;
+  error: NetResult['error'];
+}
+
+function prepareBase(s: NetState): Base {
   const base = baseOf(s);
   const { layers, skipped } = applyEdits(base.layers, s.edits);
   const preset = s.preset === 'custom' ? undefined : findNetworkPreset(s.preset);
   const published = preset && s.edits.length === 0 ? preset.params : null;
-  const gpus = s.gpus.flatMap((spec) => {
-    const gpu = resolveGpu(spec);
-    return gpu ? [{ spec, gpu }] : [];
-  });
-  const empty = { layers, skipped, estimate: null, fits: gpus.map((g) => ({ ...g, maxBatch: null, fits: null })), published };
   const checked = validateNetwork({ input: s.input, layers });
   if (!checked.ok) {
     const e: FieldError = checked.errors[0];
-    return { ...empty, tree: buildTree(layers, null), error: { message: e.message, nodeId: addrOfJsonPath(e.key) } };
+    return { layers, skipped, published, prepared: null, error: { message: e.message, nodeId: addrOfJsonPath(e.key) } };
   }
   const prepared = prepareNetwork(checked.value, s.precision);
   if (!prepared.ok) {
     const e = prepared.errors[0];
-    const tree = buildTree(layers, null);
-    const node = nodeForPath(tree, String(e.params?.path ?? ''));
-    return { ...empty, tree, error: { message: e.message, nodeId: node?.id ?? null } };
+    const node = nodeForPath(buildTree(layers, null), String(e.params?.path ?? ''));
+    return { layers, skipped, published, prepared: null, error: { message: e.message, nodeId: node?.id ?? null } };
   }
-  const opts = { mode: s.mode, precision: s.precision, optimizer: s.optimizer, gradCkpt: s.ckpt ? 'full' : 'none' } as const;
-  const estimate = estimatePrepared(prepared.value, { ...opts, batch: s.batch });
-  const fits: GpuFit[] = gpus.map(({ spec, gpu }) => ({
-    spec, gpu, maxBatch: maxBatch(prepared.value, opts, gpu.capacityBytes), fits: estimate.deviceBytes <= gpu.capacityBytes,
-  }));
-  return { layers, skipped, estimate, error: null, tree: buildTree(layers, estimate.layers), fits, published };
+  return { layers, skipped, published, prepared: prepared.value, error: null };
 }
 
-/** computeNet, memoised on the state's parts. */
+const optionsOf = (s: NetState) => ({ mode: s.mode, precision: s.precision, optimizer: s.optimizer, gradCkpt: s.ckpt ? 'full' : 'none' } as const);
+
+/** Largest batch per chosen GPU (independent of the batch being looked at). */
+function fitsOf(b: Base, s: NetState): Omit<GpuFit, 'fits'>[] {
+  return s.gpus.flatMap((spec) => {
+    const gpu = resolveGpu(spec);
+    if (!gpu) return [];
+    return [{ spec, gpu, maxBatch: b.prepared ? maxBatch(b.prepared, optionsOf(s), gpu.capacityBytes) : null }];
+  });
+}
+
+function resultOf(b: Base, s: NetState, fits: Omit<GpuFit, 'fits'>[]): NetResult {
+  const estimate = b.prepared ? estimatePrepared(b.prepared, { ...optionsOf(s), batch: s.batch }) : null;
+  return {
+    layers: b.layers, skipped: b.skipped, estimate, error: b.error, published: b.published,
+    tree: buildTree(b.layers, estimate?.layers ?? null),
+    // device bytes grow with the batch (the premise of maxBatch), so it fits iff batch ≤ the largest batch
+    fits: fits.map((f) => ({ ...f, fits: f.maxBatch === null ? null : s.batch <= f.maxBatch })),
+  };
+}
+
+/** Derive the view's figures; never throws. */
+export function computeNet(s: NetState): NetResult {
+  const b = prepareBase(s);
+  return resultOf(b, s, fitsOf(b, s));
+}
+
+/** computeNet, memoised in three stages so moving the batch slider redoes only the cheap last one. */
 export function useNetwork(s: NetState): NetResult {
-  return useMemo(
-    () => computeNet(s),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [s.preset, s.custom, s.edits, s.input, s.batch, s.mode, s.precision, s.optimizer, s.ckpt, s.gpus],
-  );
+  /* eslint-disable react-hooks/exhaustive-deps */
+  const b = useMemo(() => prepareBase(s), [s.preset, s.custom, s.edits, s.input, s.precision]);
+  const fits = useMemo(() => fitsOf(b, s), [b, s.mode, s.optimizer, s.ckpt, s.gpus]);
+  return useMemo(() => resultOf(b, s, fits), [b, fits, s.batch, s.mode, s.optimizer, s.ckpt]);
+  /* eslint-enable react-hooks/exhaustive-deps */
 }
