@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, watchedPage } from './browser';
+
+/** allocator.md §9 (ii), the 2.2+ message, verbatim. */
+const OOM =
+  'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
+const SCREENS = '.tmp/screens';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+  mkdirSync(SCREENS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const stat = (page: Page, key: string) => page.locator(`.lab-stats td[data-key="${key}"]`).textContent();
+
+test('lab: run a preset, step, paste an OOM message; state in lab.* keys; no console errors, no outside requests', async () => {
+  const base = inject('baseUrl');
+  const w = await watchedPage(browser, base);
+  const { page } = w;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${base}?view=lab&lab.panel=sim&lab.preset=classic`);
+  await page.getByText('Step 16 of 16').waitFor();
+  // allocator.md §9 (i) step C: reserved 104 MiB = 109,051,904 B, allocated 84 MiB = 88,080,384 B
+  expect(await stat(page, 'reserved_bytes.all.current')).toBe('109,051,904 B');
+  expect(await stat(page, 'allocated_bytes.all.current')).toBe('88,080,384 B');
+  await page.locator('.lab-chart svg').first().waitFor();
+  await page.screenshot({ path: `${SCREENS}/lab-sim-en-light.png`, fullPage: true });
+
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await page.getByText('Step 15 of 16').waitFor();
+  // step B: reserved 40 MiB, allocated 20 MiB
+  expect(await stat(page, 'reserved_bytes.all.current')).toBe('41,943,040 B');
+  expect(await stat(page, 'allocated_bytes.all.current')).toBe('20,971,520 B');
+  await page.getByRole('slider', { name: 'Step through the trace' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByText('Step 16 of 16').waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await page.getByText('Step 15 of 16').waitFor();
+  await expect.poll(() => new URL(page.url()).searchParams.get('lab.step')).toBe('14');
+  expect(new URL(page.url()).searchParams.get('view')).toBe('lab');
+
+  await page.getByRole('tab', { name: 'OOM decoder' }).click();
+  await page.getByLabel('Paste the OOM error (or a whole log)').fill(OOM);
+  await page.getByText(/^Fragmentation:/).waitFor();
+  expect(await page.locator('.lab-advice li').first().textContent()).toContain('PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True');
+  await expect.poll(() => new URL(page.url()).searchParams.get('lab.oom')).toBe(OOM);
+  await page.screenshot({ path: `${SCREENS}/lab-oom-en-light.png`, fullPage: true });
+
+  // a reload of the written link restores the panel and the message
+  await page.reload();
+  await page.getByText(/^Fragmentation:/).waitFor();
+
+  expect(w.consoleErrors).toEqual([]);
+  expect(w.foreignRequests).toEqual([]);
+  await page.context().close();
+});
+
+test('lab in Chinese, dark: the simulator and the decoder render translated', async () => {
+  const base = inject('baseUrl');
+  const w = await watchedPage(browser, base);
+  const { page } = w;
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${base}?lang=zh&view=lab&lab.panel=sim&lab.preset=fragmentation-oom`);
+  await page.getByText('第 16 步，共 16 步').waitFor();
+  await page.getByText('共 1 步显存不足（第一次在第 18 行）。').waitFor();
+  await page.locator('.lab-chart svg').first().waitFor();
+  await page.screenshot({ path: `${SCREENS}/lab-sim-zh-dark.png`, fullPage: true });
+  await page.getByRole('button', { name: '解读这条报错' }).click();
+  await page.getByText(/^碎片：/).waitFor();
+  await page.screenshot({ path: `${SCREENS}/lab-oom-zh-dark.png`, fullPage: true });
+  await page.getByRole('tab', { name: 'memory_summary() 读取' }).click();
+  await page.getByRole('button', { name: '载入示例' }).click();
+  await page.getByText('碎片数值').waitFor();
+  await page.screenshot({ path: `${SCREENS}/lab-summary-zh-dark.png`, fullPage: true });
+  expect(w.consoleErrors).toEqual([]);
+  expect(w.foreignRequests).toEqual([]);
+  await page.context().close();
+});
