@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { GPUS, parseCapacity } from '../../core/gpus';
 import { useApp } from '../../state/store';
+import { URL_LIMITS } from '../../state/url-codec';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { gpuName, resolveAll } from './gpu-list';
@@ -19,6 +20,8 @@ export function GpuPicker() {
   const [capUnit, setCapUnit] = useState<'gib' | 'gb'>('gib');
   const [capErr, setCapErr] = useState(false);
   const chosen = resolveAll(specs);
+  // a share link carries at most this many
+  const full = specs.length >= URL_LIMITS.compare;
   const addCustom = () => {
     const spec = `${cap.trim()}${capUnit}`;
     const ok = parseCapacity(spec) !== null;
@@ -59,7 +62,7 @@ export function GpuPicker() {
             ))}
           </select>
         </div>
-        <button type="button" onClick={() => setGpus([...specs, pick])} disabled={specs.includes(pick)}>
+        <button type="button" onClick={() => setGpus([...specs, pick])} disabled={full || specs.includes(pick)}>
           {t('gpu.add')}
         </button>
       </div>
@@ -90,13 +93,16 @@ export function GpuPicker() {
             <option value="gb">GB</option>
           </select>
         </div>
-        <button type="submit">{t('gpu.addCustom')}</button>
+        <button type="submit" disabled={full}>
+          {t('gpu.addCustom')}
+        </button>
       </form>
       {capErr && (
         <p id={`${id}-caperr`} className="field-msg" role="alert">
           {t('gpu.badCapacity')}
         </p>
       )}
+      {full && <p className="field-why">{t('gpu.full', { n: URL_LIMITS.compare })}</p>}
       <p className="field-help">{t('gpu.gibNote')}</p>
     </section>
   );

@@ -70,6 +70,7 @@ export const en = {
   'gpu.addCustom': 'Add custom',
   'gpu.badCapacity': 'Enter a capacity between 1 MiB and 64 TiB.',
   'gpu.remove': 'Remove {name}',
+  'gpu.full': 'At most {n} GPUs at once.',
   'gpu.gibNote': 'Capacities are what the device really reports (nvidia-smi). A card sold as "80 GB" may offer 80 GiB or less; "13 GB" figures in most tools are really GiB.',
   'result.title': 'Result',
   'result.cannot': 'Cannot estimate this scenario:',

@@ -72,6 +72,7 @@ export const zh: Record<MessageKey, string> = {
   'gpu.addCustom': '添加自定义',
   'gpu.badCapacity': '请输入 1 MiB 到 64 TiB 之间的容量。',
   'gpu.remove': '移除 {name}',
+  'gpu.full': '最多同时比较 {n} 个 GPU。',
   'gpu.gibNote': '容量取设备实际报告的值（nvidia-smi）。标称“80 GB”的卡实际可能是 80 GiB 或更少；多数工具里的“13 GB”其实是 GiB。',
   'result.title': '结果',
   'result.cannot': '无法估算此场景：',
