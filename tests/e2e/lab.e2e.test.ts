@@ -56,6 +56,13 @@ test('lab: run a preset, step, paste an OOM message; state in lab.* keys; no con
   await page.reload();
   await page.getByText(/^Fragmentation:/).waitFor();
 
+  // the calculator link carries the card's capacity as a custom GPU, which the calculator accepts
+  await page.getByRole('link', { name: /Open the calculator/ }).click();
+  await page.getByRole('tab', { name: 'Calculator' }).waitFor();
+  await expect.poll(() => new URL(page.url()).searchParams.get('gpu')).toBe('1024.00mib');
+  expect(await page.getByRole('tab', { name: 'Calculator' }).getAttribute('aria-selected')).toBe('true');
+  expect(await page.locator('.notice').count()).toBe(0);
+
   expect(w.consoleErrors).toEqual([]);
   expect(w.foreignRequests).toEqual([]);
   await page.context().close();
