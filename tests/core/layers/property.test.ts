@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { estimateNetwork, type NetworkEstimate } from '../../../src/core/layers/estimate';
 import { importTorchRepr } from '../../../src/core/layers/repr-import';
 import { validateNetwork } from '../../../src/core/layers/validate';
