@@ -132,6 +132,7 @@ export const labEn = {
   'sim.oomAt': 'This step raised:',
   'sim.decodeOom': 'Decode this message',
   'sim.ooms': 'Out of memory at {count} steps (first on line {line}).',
+  'sim.cache': 'Cached but free {cached}; largest free block {largest}, the biggest tensor the cache can serve without a new segment.',
   'sim.totals': 'Allocated {allocated} · reserved {reserved} · card free {free} of {capacity}',
 
   'seg.title': 'Segments',

@@ -134,6 +134,7 @@ export const labZh: Record<LabKey, string> = {
   'sim.oomAt': '这一步抛出：',
   'sim.decodeOom': '解读这条报错',
   'sim.ooms': '共 {count} 步显存不足（第一次在第 {line} 行）。',
+  'sim.cache': '缓存中空闲 {cached}；最大空闲块 {largest}，即不新建段时缓存能容纳的最大张量。',
   'sim.totals': '已分配 {allocated} · 已预留 {reserved} · 显卡空闲 {free} / {capacity}',
 
   'seg.title': '段（segment）',

@@ -104,6 +104,7 @@ export function SimPanel(p: SimPanelProps) {
                   capacity: t.bytes(view.capacity),
                 })}
               </p>
+              <p className="lab-totals small" data-testid="lab-cache">{t('sim.cache', { cached: t.bytes(view.cachedFree), largest: t.bytes(view.largestFreeBlock) })}</p>
               {firstOom && <p className="nofit">{t('sim.ooms', { count: sim.oomSteps.length, line: firstOom.line })}</p>}
               {rec?.oomMessage && (
                 <div className="lab-oom-at">

@@ -26,6 +26,8 @@ describe('simulator panel', () => {
     expect(stat('reserved_bytes.all.current')).toBe(exactEn(41_943_040));
     expect(stat('allocated_bytes.all.current')).toBe(exactEn(20_971_520));
     expect(stat('inactive_split.all.current')).toBe('5');
+    // 20 MiB cached in five 4 MiB holes: the largest tensor the cache can take without cudaMalloc is 4 MiB
+    expect(screen.getByTestId('lab-cache').textContent).toMatch(/^Cached but free 20\.00 MiB; largest free block 4\.00 MiB,/);
     expect(document.querySelectorAll('.lab-seg').length).toBe(2);
     // S1 = [F4][A4][F4][A4][F4]: three split free holes and two tensors
     const s1 = document.querySelectorAll('.lab-seg')[0];
