@@ -27,7 +27,10 @@ export default function LayersView() {
       <h2 className="visually-hidden">{t('title')}</h2>
       <p className="muted net-intro">{t('intro')}</p>
       {store.ignored.length > 0 && (
-        <div className="notice" role="status">{t('err.ignored', { list: store.ignored.join(', ') })}</div>
+        <div className="notice" role="status">
+          <span>{t('err.ignored', { list: store.ignored.join(', ') })}</span>
+          <button type="button" onClick={() => useNet.setState({ ignored: [] })}>{t('err.dismiss')}</button>
+        </div>
       )}
       <div className="net-grid">
         <div>

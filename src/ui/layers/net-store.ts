@@ -27,9 +27,9 @@ export const useNet = create<NetStore>()((set) => ({
   ignored: [],
   update: (p) => set(p),
   choosePreset: (id) =>
-    set((s) => {
+    set(() => {
       const p = findNetworkPreset(id);
-      return p ? { preset: p.id, custom: null, edits: [], input: p.build().input, ignored: s.ignored } : {};
+      return p ? { preset: p.id, custom: null, edits: [], input: p.build().input } : {};
     }),
   useCustom: (layers, input) => set({ preset: 'custom', custom: { layers, input }, edits: [], input }),
   edit: (op) => set((s) => ({ edits: pushEdit(s.edits, op) })),

@@ -1,35 +1,13 @@
 /**
- * The Layer builder's link: read `net.*` once when the view opens, then mirror the view's state
- * into the query with history.replaceState (debounced), replacing only `net.*` pairs and keeping
- * every other pair of the query as it is (src/state/url-codec.ts passes `net.*` through).
+ * The Layer builder's link: read `net.*` when the view opens, then mirror the view's state into
+ * the query with history.replaceState (debounced), replacing only `net.*` pairs and keeping every
+ * other pair as it is. The page's own URL sync (src/ui/shell/url-sync.ts) keeps `net.*` pairs
+ * verbatim when it rewrites the query, and src/state/url-codec.ts passes them through.
  */
 import { useEffect } from 'react';
 import { decodeUrl } from '../../state/url-codec';
-import { useApp } from '../../state/store';
 import { useNet, netStateOf } from './net-store';
 import { mergeQuery, netPairs, readNet } from './net-url';
-
-const hasNet = (search: string) => /[?&]net\./.test(search);
-
-/**
- * The query the page was opened with. The page's own URL sync may already have rewritten the
- * address (dropping pass-through keys) before this lazy view loaded; the navigation entry
- * still holds the link as opened (PerformanceNavigationTiming.name, W3C Navigation Timing 2).
- */
-function openedSearch(): string {
-  if (hasNet(location.search)) return location.search;
-  const nav = typeof performance !== 'undefined' && performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : undefined;
-  if (nav && hasNet(nav.name)) {
-    try {
-      return new URL(nav.name).search;
-    } catch {
-      return location.search;
-    }
-  }
-  return location.search;
-}
-
-let readOnce = false;
 
 /** Write the view's `net.*` pairs into the address bar now. */
 export function writeNetUrl(): void {
@@ -40,25 +18,21 @@ export function writeNetUrl(): void {
 /** Keep `net.*` of the address bar and the view in step while the view is open. */
 export function useNetUrl(delayMs = 150): void {
   useEffect(() => {
-    const search = readOnce ? location.search : openedSearch();
-    readOnce = true;
-    if (hasNet(search)) {
-      const { state, ignored } = readNet(decodeUrl(search).extra.views ?? {});
+    if (/[?&]net\./.test(location.search)) {
+      const { state, ignored } = readNet(decodeUrl(location.search).extra.views ?? {});
       useNet.getState().load(state, ignored);
     }
     writeNetUrl();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // the page store's own sync rewrites the query (debounced ~120 ms); write after it
-    const later = () => {
+    const unsub = useNet.subscribe(() => {
       clearTimeout(timer);
       timer = setTimeout(writeNetUrl, delayMs);
-    };
-    const a = useNet.subscribe(later);
-    const b = useApp.subscribe(later);
+    });
     return () => {
       clearTimeout(timer);
-      a();
-      b();
+      unsub();
+      // leaving the view: the last change must not be lost with the pending write
+      writeNetUrl();
     };
   }, [delayMs]);
 }
