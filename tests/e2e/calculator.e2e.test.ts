@@ -144,4 +144,15 @@ test('screenshots: English and Chinese, light and dark', async () => {
       expectClean(w);
     }
   }
+  // training that does not fit, with a derivation open, and the embed layout
+  const t = await open(browser, base(), '?mode=training&seq=4096&batch=4&gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4');
+  await t.page.setViewportSize({ width: 1400, height: 1000 });
+  await t.page.getByRole('table', { name: /Memory terms/ }).getByRole('button', { name: 'Optimizer state' }).click();
+  await t.page.getByRole('heading', { name: /How Optimizer state is computed/ }).waitFor();
+  await t.page.screenshot({ path: '.tmp/screens/calc-training-en-light.png', fullPage: true });
+  expectClean(t);
+  const e = await open(browser, base(), '?embed=1&gpu=rtx-4090&lang=zh', true);
+  await e.page.setViewportSize({ width: 900, height: 800 });
+  await e.page.screenshot({ path: '.tmp/screens/calc-embed-zh-dark.png', fullPage: true });
+  expectClean(e);
 });

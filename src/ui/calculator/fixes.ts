@@ -50,6 +50,14 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
     if (s.optimizer === 'adamw') add('fix.optim8', {}, { optimizer: 'adamw-8bit' });
     for (const n of [2, 4, 8]) if (s.zero !== 3 || n > s.gpus) add('fix.zero3', { n }, { zero: 3, gpus: Math.max(n, s.gpus) });
   }
+  // when no single change is enough: the usual stack of savings at once
+  if (training) {
+    add('fix.allTraining', {}, { method: 'qlora', weights: 'nf4', gradCkpt: 'full', optimizer: 'paged-adamw-8bit', batch: 1 });
+  } else {
+    const w4 = (['awq-int4', 'nf4', 'gguf-q4_k_m'] as WeightFormat[]).find((w) => allowed(s, 'weights', w) && (BYTES_W[w] ?? 0.5) < curW);
+    const kv8 = KV_STEPS.find((k) => KV_BYTES[k] < KV_BYTES[s.kv] && allowed(s, 'kv', k));
+    if (w4 && kv8) add('fix.allInference', { weights: w4, kv: kv8 }, { weights: w4, kv: kv8, batch: 1 });
+  }
   if (s.batch > 1) {
     add('fix.batch', { value: 1 }, { batch: 1 });
     if (s.batch > 2) add('fix.batch', { value: Math.floor(s.batch / 2) }, { batch: Math.floor(s.batch / 2) });

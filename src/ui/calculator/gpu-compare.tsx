@@ -49,7 +49,7 @@ export function GpuCompare({ s }: { s: Scenario }) {
   const unit = useApp((st) => st.unit);
   const [sorting, setSorting] = useState<SortingState>([]);
   const data = useMemo(() => rowsOf(s, specs), [s, specs]);
-  const n = (v: number | null) => (v === null ? '–' : formatNumber(v, t.lang, 0));
+  const n = (v: number | null) => (v === null ? '–' : v === 0 ? t('cmp.none') : formatNumber(v, t.lang, 0));
   const columns = useMemo(
     () => [
       col.accessor('name', { header: () => t('cmp.gpu') }),

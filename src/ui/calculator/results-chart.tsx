@@ -27,7 +27,7 @@ export function ResultsChart({ scenarios }: { scenarios: Scenario[] }) {
     [specs, unit],
   );
   const termName = useCallback((id: TermId) => t(`term.${id}`), [t]);
-  const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : 1), [t]);
+  const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : v < 100 ? 1 : 0), [t]);
   return (
     <section className="panel" aria-labelledby="chart-h">
       <h2 id="chart-h">{t('chart.title')}</h2>

@@ -38,7 +38,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
     [gpus, unit],
   );
   const termName = useCallback((tid: TermId) => t(`term.${tid}`), [t]);
-  const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : 1), [t]);
+  const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : v < 100 ? 1 : 0), [t]);
   const formatX = useCallback((v: number) => formatNumber(v, t.lang, 0), [t]);
   const best = useMemo(() => {
     const first = gpus[0];

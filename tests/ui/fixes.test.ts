@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest';
+import { candidates, rankFixes } from '../../src/ui/calculator/fixes';
+import { estimate } from '../../src/core/estimate';
+import { defaultScenario } from '../../src/core/scenario/schema';
+import { findGpu } from '../../src/core/gpus';
+import type { Scenario } from '../../src/core/types';
+
+const rtx4090 = findGpu('rtx-4090')!.capacityBytes; // 24564 MiB as nvidia-smi reports it
+const total = (s: Scenario) => {
+  const r = estimate(s);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value.deviceBytes;
+};
+
+describe('how to make it fit', () => {
+  test('full fine-tuning an 8B model on a 24 GiB card: every listed change lowers memory and is re-estimated', () => {
+    const s: Scenario = { ...defaultScenario(), mode: 'training', seq: 2048, batch: 4, gpu: 'rtx-4090' };
+    const now = total(s);
+    // 8.03B params x (2 weights + 2 grads + 12 AdamW/master) bytes alone exceed 24 GiB (formulas.md §4.1)
+    expect(8_030_261_248 * 16).toBeGreaterThan(rtx4090);
+    expect(now).toBeGreaterThan(rtx4090);
+    const fixes = rankFixes(s, rtx4090, 50);
+    expect(fixes.length).toBeGreaterThan(3);
+    for (const f of fixes) {
+      expect(f.deviceBytes).toBe(total(f.scenario));
+      expect(f.deviceBytes).toBeLessThan(now);
+      expect(f.fits).toBe(f.deviceBytes <= rtx4090);
+    }
+    // fitting changes come first
+    const firstMiss = fixes.findIndex((f) => !f.fits);
+    if (firstMiss >= 0) expect(fixes.slice(firstMiss).every((f) => !f.fits)).toBe(true);
+    // the QLoRA + checkpointing + 8-bit paged optimizer + batch 1 stack is offered and fits
+    const all = fixes.find((f) => f.key === 'fix.allTraining');
+    expect(all?.fits).toBe(true);
+  });
+
+  test('inference candidates respect the engine: llama.cpp gets GGUF and ggml KV types only', () => {
+    const s: Scenario = { ...defaultScenario(), engine: 'llama.cpp', weights: 'gguf-q8_0', kv: 'fp16' };
+    const c = candidates(s);
+    const weights = c.filter((x) => x.key === 'fix.weights').map((x) => x.params.value);
+    const kv = c.filter((x) => x.key === 'fix.kv').map((x) => x.params.value);
+    expect(weights).toEqual(['gguf-q4_k_m']);
+    expect(kv.sort()).toEqual(['q4_0', 'q8_0']);
+  });
+});
