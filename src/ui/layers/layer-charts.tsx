@@ -17,6 +17,8 @@ import { TERM_COLOR } from '../calculator/term-colors';
 import type { NetResult } from './use-network';
 
 const BAR_PX = 18;
+/** Width of one character of the 11 px axis labels, for sizing the label column. */
+const CHAR_PX = 6.6;
 
 export default function LayerCharts({ r, training, batch }: { r: NetResult; training: boolean; batch: number }) {
   const t = useLT();
@@ -29,6 +31,7 @@ export default function LayerCharts({ r, training, batch }: { r: NetResult; trai
     label: n.path || nodeName(n, t),
     value: (training ? n.totals.saved : n.totals.output) / ub,
   }));
+  const labelWidth = Math.min(300, Math.max(60, Math.max(...units.map((u) => u.label.length)) * CHAR_PX + 12));
   const { rows, terms } = barsOf([{ label: t('chart.bar', { b: formatNumber(batch, t.lang) }), est: e }], ub);
   const lines = r.fits.map((f) => ({ label: gpuName(f), value: f.gpu.capacityBytes / ub }));
   return (
@@ -41,7 +44,7 @@ export default function LayerCharts({ r, training, batch }: { r: NetResult; trai
             <BarChart data={units} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
               <XAxis type="number" stroke="var(--muted)" tickFormatter={fmt} unit={` ${unit}`} />
-              <YAxis type="category" dataKey="label" width={170} stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
+              <YAxis type="category" dataKey="label" width={labelWidth} stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
               <Tooltip formatter={(v) => [`${fmt(Number(v))} ${unit}`, t(training ? 'table.saved' : 'table.output')]}
                 contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} />
               <Bar dataKey="value" fill={TERM_COLOR.activations} isAnimationActive={false} />

@@ -129,11 +129,12 @@ export function nodeForPath(nodes: TreeNode[], path: string): TreeNode | null {
 }
 
 /**
- * Bars for "where the memory goes": the top-level modules, with sequential containers opened
- * two levels deep (ResNet stages -> bottlenecks, ViT encoder -> encoder layers), so a bar is a
- * block a reader recognises rather than one of ~170 leaves.
+ * Bars for "where the memory goes": top-level modules, with top-level sequential containers
+ * opened (ResNet stages -> bottlenecks) and, one level further, long runs of blocks (ViT encoder
+ * layers: ≥ 4 children), so a bar is a block a reader recognises rather than one of ~170 leaves.
  */
 export function chartUnits(nodes: TreeNode[], depth = 0): TreeNode[] {
-  const open = (n: TreeNode) => depth < 2 && n.kind === 'sequential' && !!n.children && n.children.every((c) => c.path !== n.path);
+  const open = (n: TreeNode) => n.kind === 'sequential' && !!n.children && n.children.every((c) => c.path !== n.path)
+    && (depth === 0 || (depth === 1 && n.children.length >= 4));
   return nodes.flatMap((n) => (open(n) ? chartUnits(n.children ?? [], depth + 1) : [n]));
 }

@@ -30,6 +30,14 @@ describe('layer table tree', () => {
     expect(chartUnits(r.tree)).toHaveLength(16 + 7);
   });
 
+  test('chart bars are recognisable blocks: MobileNetV2 features.0–18, the 12 ViT-B/16 encoder layers', () => {
+    // torchvision mobilenet_v2: features has 19 modules, then avgpool, flatten, classifier (dropout, linear)
+    const mob = chartUnits(computeNet(presetState('mobilenet-v2')).tree).map((n) => n.path);
+    expect(mob).toEqual([...Array.from({ length: 19 }, (_, i) => `features.${i}`), 'avgpool', 'flatten', 'classifier.0', 'classifier.1']);
+    const vit = chartUnits(computeNet(presetState('vit-b-16')).tree).map((n) => n.path);
+    expect(vit.filter((p) => p.startsWith('encoder.layers.'))).toEqual(Array.from({ length: 12 }, (_, i) => `encoder.layers.encoder_layer_${i}`));
+  });
+
   test('a repeat shows one copy; a misfit in a later copy is shown on the repeat', () => {
     const layers: LayerSpec[] = [
       { kind: 'flatten' },
