@@ -7,7 +7,7 @@
  * Exit codes: 0 ran without OOM, 1 ran and hit an OOM, 2 bad input.
  */
 import {
-  findPreset, formatMemorySummary, humanBytes, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
+  compareConfs, findPreset, formatMemorySummary, humanBytes, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
   stepAt, TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
 } from '../core/allocator';
 import type { Message } from '../core/types';
@@ -19,7 +19,8 @@ TRACE is a trace file, '-' for stdin, a memory-history JSON, or a preset: ${TRAC
 Trace lines: capacity 8GiB | overhead 500MiB | fraction 0.9 | conf max_split_size_mb:128 |
              alloc NAME SIZE (4194304, 4MiB, 1024x1024 float32) | free NAME | empty_cache | # comment
 --conf overrides the trace's PYTORCH_CUDA_ALLOC_CONF; --version picks the OOM text (${OOM_VERSIONS.join(', ')});
---summary prints torch.cuda.memory_summary(); --presets lists presets.
+--summary prints torch.cuda.memory_summary(); --compare runs the trace with the default settings,
+max_split_size_mb:128 and expandable_segments:True side by side; --presets lists presets.
 Exit codes: 0 no OOM, 1 the trace ran out of memory, 2 bad input.
 `;
 
@@ -100,9 +101,21 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
   return out.join('\n') + '\n';
 }
 
+function compare(trace: Trace, o: SimOptions, json: boolean): CliResult {
+  const { conf: _ignored, ...shared } = o;
+  const r = compareConfs(trace, undefined, shared);
+  if (!r.ok) return usageError(r.errors[0].message);
+  if (json) return { code: 0, stdout: `${JSON.stringify(r.value, null, 2)}\n`, stderr: '' };
+  const rows = r.value.map((x): [string, string] => [
+    x.conf || '(default)',
+    `${x.ooms ? `OOM at line ${x.firstOomLine}` : 'no OOM'}; peak reserved ${humanBytes(x.peakReserved)}, final ${humanBytes(x.finalReserved)}, ${x.retries} flush retries, ${x.deviceAllocs} device allocations`,
+  ]);
+  return { code: 0, stdout: `${table(rows)}\n`, stderr: '' };
+}
+
 /** The CLI on argv (without node and script); never throws. */
 export function main(argv: readonly string[], stdin: () => string): CliResult {
-  const f = splitFlags(argv, ['json', 'help', 'summary', 'presets'], ['conf', 'capacity', 'overhead', 'fraction', 'version']);
+  const f = splitFlags(argv, ['json', 'help', 'summary', 'presets', 'compare'], ['conf', 'capacity', 'overhead', 'fraction', 'version']);
   if (!f.ok) return usageError(f.error);
   if (f.flags.has('help')) return { code: 0, stdout: USAGE, stderr: '' };
   if (f.flags.has('presets')) return { code: 0, stdout: TRACE_PRESETS.map((p) => `${p.id.padEnd(26)} ${p.title.text}`).join('\n') + '\n', stderr: '' };
@@ -111,6 +124,7 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
   if (!loaded.ok) return usageError(loaded.error);
   const o = options(f.flags);
   if (!o.ok) return usageError(o.error);
+  if (f.flags.has('compare')) return compare(loaded.trace, o.value, f.flags.has('json'));
   const r = simulateTrace(loaded.trace, o.value);
   if (!r.ok) return usageError(r.errors[0].message);
   const run = r.value;

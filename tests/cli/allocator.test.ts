@@ -48,6 +48,17 @@ describe('allocator CLI', () => {
     expect(r.stdout).toContain('|       from small pool |   2048 KiB |   2048 KiB |   2048 KiB |      0 B   |');
   });
 
+  it('--compare --json: the §9 (ii) trace under default, max_split_size_mb:128 and expandable segments', () => {
+    const r = run(['fragmentation-oom', '--compare', '--json']);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as { conf: string; ooms: number; finalReserved: number }[];
+    expect(rows.map((x) => [x.conf, x.ooms, x.finalReserved])).toEqual([
+      ['', 1, 943_718_400],
+      ['max_split_size_mb:128', 0, 734_003_200],
+      ['expandable_segments:True', 0, 734_003_200],
+    ]);
+  });
+
   it('imports a memory-history JSON', () => {
     const h = { total_memory: 2 ** 30, device_traces: [[{ action: 'alloc', addr: 4096, size: 1000 }, { action: 'free_completed', addr: 4096, size: 1000 }]] };
     const r = run([file('hist.json', JSON.stringify(h)), '--json']);

@@ -13,6 +13,7 @@ export { parseTrace, traceToText, type Trace, type TraceError, type TraceEvent, 
 export { humanBytes, parseByteSize, type SizeParse } from './units';
 export { findPreset, TRACE_PRESETS, type TracePreset } from './presets';
 export { importMemoryHistory, type HistoryImport, type HistoryParse } from './history-import';
+export { compareConfs, DEFAULT_COMPARISON, type ConfComparison } from './compare';
 export { simulateTrace, stepAt, viewAt, type ResolvedSettings, type SimOptions, type SimRun, type StepOutcome, type StepRecord, type Timeline } from './run';
 export { decodeOom, OOM_EXAMPLE, stripAnsi, type DecodedOom, type OomDecode, type OomField } from './oom-decoder';
 export { describeRequest, type RequestMeaning } from './request-meaning';

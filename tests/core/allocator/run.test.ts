@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTrace } from '../../../src/core/allocator/trace';
 import { simulateTrace, stepAt, viewAt, type SimRun } from '../../../src/core/allocator/run';
 import { findPreset, TRACE_PRESETS } from '../../../src/core/allocator/presets';
+import { compareConfs } from '../../../src/core/allocator/compare';
 
 const runPreset = (id: string, conf?: string): SimRun => {
   const p = parseTrace(findPreset(id)?.text ?? '');
@@ -81,5 +82,25 @@ describe('simulateTrace settings and stepping', () => {
     expect(steps[0]?.oomMessage).toContain('total capacty of 100.00 MiB');
     expect(steps[1]?.note?.code).toBe('free-not-live');
     expect(Array.from(r.value.timeline.reserved)).toEqual([0, 0]);
+  });
+});
+
+describe('compareConfs', () => {
+  it('§9 (ii): default OOMs on the last line; max_split_size_mb:128 and expandable segments do not', () => {
+    const p = parseTrace(findPreset('fragmentation-oom')?.text ?? '');
+    if (!p.ok) throw new Error('parse');
+    const r = compareConfs(p.trace);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.map((x) => [x.conf, x.ooms, x.firstOomLine, x.finalReserved, x.retries, x.deviceAllocs])).toEqual([
+      ['', 1, p.trace.events.at(-1)?.line, 943_718_400, 1, 1],
+      ['max_split_size_mb:128', 0, null, 734_003_200, 1, 11],
+      ['expandable_segments:True', 0, null, 734_003_200, 1, 2],
+    ]);
+    expect(r.value[1].peakReserved).toBe(1_048_576_000);
+  });
+  it('names the conf that failed to parse', () => {
+    const r = compareConfs({ settings: { capacity: null, overhead: null, fraction: null, conf: null }, events: [] }, ['max_split_size_mb:1']);
+    expect(r.ok || r.errors[0].params).toEqual({ conf: 'max_split_size_mb:1' });
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * The same trace under several PYTORCH_CUDA_ALLOC_CONF values, side by side: the what-if table
+ * behind "fragmentation OOMs unless max_split_size_mb or expandable_segments changes"
+ * (allocator.md §9 ii).
+ */
+import type { FieldError, Result } from '../types';
+import { simulateTrace, type SimOptions } from './run';
+import type { Trace } from './trace';
+
+export interface ConfComparison {
+  conf: string;
+  ooms: number;
+  /** 1-based line of the first OOM, or null */
+  firstOomLine: number | null;
+  peakAllocated: number;
+  peakReserved: number;
+  finalReserved: number;
+  /** num_alloc_retries: full cache flushes that were needed */
+  retries: number;
+  /** num_device_alloc: cudaMalloc / page-map calls */
+  deviceAllocs: number;
+}
+
+/** The default settings plus the usual cures, for when the caller names none. */
+export const DEFAULT_COMPARISON = ['', 'max_split_size_mb:128', 'expandable_segments:True'] as const;
+
+/** Simulates `trace` once per conf (each overriding the trace's own), with the other options shared. */
+export function compareConfs(trace: Trace, confs: readonly string[] = DEFAULT_COMPARISON, options: Omit<SimOptions, 'conf'> = {}): Result<ConfComparison[]> {
+  const rows: ConfComparison[] = [];
+  const errors: FieldError[] = [];
+  for (const conf of confs) {
+    const r = simulateTrace(trace, { ...options, conf });
+    if (!r.ok) {
+      errors.push(...r.errors.map((e) => ({ ...e, params: { ...e.params, conf } })));
+      continue;
+    }
+    const run = r.value;
+    const s = run.final.stats;
+    rows.push({
+      conf,
+      ooms: run.oomSteps.length,
+      firstOomLine: run.oomSteps.length ? run.events[run.oomSteps[0]].line : null,
+      peakAllocated: run.peakAllocated,
+      peakReserved: run.peakReserved,
+      finalReserved: s['reserved_bytes.all.current'],
+      retries: s.num_alloc_retries,
+      deviceAllocs: s.num_device_alloc,
+    });
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, value: rows };
+}
