@@ -122,6 +122,46 @@ test('English dark and Chinese light render without errors; unusable link values
   clean(z);
 });
 
+// print(model) of the PyTorch quickstart NeuralNetwork as the tutorial prints it, with one line added that no repr has
+const QUICKSTART = `NeuralNetwork(
+  (flatten): Flatten(start_dim=1, end_dim=-1)
+  (linear_relu_stack): Sequential(
+    (0): Linear(in_features=784, out_features=512, bias=True)
+    (1): ReLU()
+    (2): Linear(in_features=512, out_features=512, bias=True)
+    (3): ReLU()
+    (4): Linear(in_features=512, out_features=10, bias=True)
+  )
+  (extra): ???
+)`;
+
+test('import print(model), see what was not read, edit a layer; every control is labelled', async () => {
+  const w = await openLayers('?view=layers&net.p=cnn');
+  const { page } = w;
+  await page.getByText('Import from PyTorch').click();
+  await page.getByLabel('print(model) or torchinfo text').fill(QUICKSTART);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  // 784·512+512 + 512·512+512 + 512·10+10
+  await expect.poll(() => text(page, 'net-params')).toBe('669,706');
+  expect(await page.locator('.net-unparsed').textContent()).toContain('10: (extra): ???');
+  await page.getByRole('button', { name: 'Show the layers of linear_relu_stack' }).click();
+  await page.getByRole('button', { name: 'Edit linear_relu_stack.2' }).click();
+  await page.getByRole('textbox', { name: 'out_features' }).fill('256');
+  await page.locator('tr.net-err-row').waitFor();
+  expect(await page.locator('tr.net-err-row').textContent()).toMatch(/linear_relu_stack\.4.*512.*256|256.*512/);
+  await page.screenshot({ path: `${SCREENS}/layers-import-edit-en-light.png`, fullPage: true });
+  const unlabelled = await page.$$eval('input, select, textarea', (els) =>
+    els.filter((e) => {
+      const el = e as HTMLInputElement;
+      const byFor = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+      return !byFor && !el.closest('label') && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby');
+    }).map((e) => e.outerHTML.slice(0, 80)),
+  );
+  expect(unlabelled).toEqual([]);
+  expect(new URL(await settled(page)).search).toContain('net.p=custom');
+  clean(w);
+});
+
 test('the Layer builder is not in the first-load bundle', () => {
   const assets = readdirSync('dist/assets').filter((f) => f.endsWith('.js'));
   const html = readFileSync('dist/index.html', 'utf8');

@@ -77,7 +77,7 @@ const en = {
   'act.edit': 'Edit {name}',
   'act.insert': 'Insert a layer after {name}',
   'act.reset': 'Undo all edits',
-  'act.editsCount': '{n} edits on top of {base}',
+  'act.editsCount': 'Edits on top of {base}: {n}',
   'edit.title': 'Edit {name}',
   'edit.kind': 'Layer type',
   'edit.bad': 'Not a valid value for {arg}.',
