@@ -134,6 +134,30 @@ test('a bad config.json paste names the field, and the scenario is unchanged', a
   expectClean(w);
 });
 
+test('custom models persist in the browser; a corrupted entry gives a notice, never a blank page', async () => {
+  const w = await open(browser, base());
+  await w.page.getByText('Edit architecture fields').click();
+  await w.page.getByRole('textbox', { name: 'Layers', exact: true }).fill('40');
+  await w.page.getByLabel('Name', { exact: true }).fill('my llama 40L');
+  await w.page.getByRole('button', { name: 'Save model' }).click();
+  await w.page.evaluate(() => {
+    const env = JSON.parse(localStorage.getItem('gpumem.models')!);
+    env.models.broken = { arch: { hidden: 'x' }, savedAt: 1 };
+    localStorage.setItem('gpumem.models', JSON.stringify(env));
+  });
+  await w.page.reload();
+  await w.page.getByTestId('device-total').waitFor();
+  expect(await w.page.locator('.notice').textContent()).toContain('could not be read and was ignored (broken)');
+  await w.page.getByText('Edit architecture fields').click();
+  await w.page.getByRole('button', { name: 'my llama 40L', exact: true }).click();
+  expect(await w.page.getByText(/Custom model \(llama\)/).count()).toBe(1);
+  await w.page.evaluate(() => localStorage.setItem('gpumem.models', '{oops'));
+  await w.page.reload();
+  await w.page.getByTestId('device-total').waitFor();
+  expect(await w.page.locator('.notice').textContent()).toContain('could not be read');
+  expectClean(w);
+});
+
 test('screenshots: English and Chinese, light and dark', async () => {
   for (const lang of ['en', 'zh']) {
     for (const dark of [false, true]) {

@@ -120,3 +120,38 @@ describe('calculator: forms -> store -> results', () => {
     expect(screen.getByText('必须在 1 到 65,536 之间。')).toBeTruthy();
   });
 });
+
+describe('calculator: comparison and checks', () => {
+  test('the GPU comparison sorts by capacity (RTX 4090: 24564 MiB, A100 80GB: 81920 MiB per nvidia-smi)', async () => {
+    useApp.getState().setGpus(['a100-80gb-sxm4', 'rtx-4090']);
+    render(<App />);
+    const table = await screen.findByRole('table', { name: /Chosen GPUs/ });
+    const firstGpu = () => within(table).getAllByRole('row')[1].querySelector('td')!.textContent;
+    expect(firstGpu()).toBe('NVIDIA A100 80GB SXM4');
+    fireEvent.click(within(table).getByRole('button', { name: /Capacity/ }));
+    const header = within(table).getByRole('button', { name: /Capacity/ }).closest('th')!;
+    const dir = header.getAttribute('aria-sort');
+    expect(firstGpu()).toBe(dir === 'ascending' ? 'GeForce RTX 4090' : 'NVIDIA A100 80GB SXM4');
+    fireEvent.click(within(table).getByRole('button', { name: /Capacity/ }));
+    expect(firstGpu()).toBe(dir === 'ascending' ? 'NVIDIA A100 80GB SXM4' : 'GeForce RTX 4090');
+  });
+
+  test('"Check it on your GPU" prints the two torch counters and the nvidia-smi query', async () => {
+    render(<App />);
+    fireEvent.click(await screen.findByText('Check it on your GPU'));
+    const pre = screen.getByText(/max_memory_allocated\(\)/, { selector: 'pre' }).textContent!;
+    expect(pre).toContain('torch.cuda.max_memory_reserved()');
+    expect(pre).toContain('meta-llama/Llama-3.1-8B');
+    expect(screen.getByText(/nvidia-smi --query-gpu=/, { selector: 'pre' }).textContent).toContain('memory.used');
+  });
+
+  test('columns: a second scenario is a copy that can differ and be removed', () => {
+    render(<App />);
+    fireEvent.click(screen.getByRole('button', { name: 'Add scenario' }));
+    expect(useApp.getState().scenarios).toHaveLength(2);
+    fireEvent.change(box('Batch size'), { target: { value: '16' } });
+    expect(useApp.getState().scenarios.map((s) => s.batch)).toEqual([1, 16]);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove scenario B' }));
+    expect(useApp.getState().scenarios.map((s) => s.batch)).toEqual([1]);
+  });
+});

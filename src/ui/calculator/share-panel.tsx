@@ -1,17 +1,20 @@
-import { useId, useState } from 'react';
-import { useApp } from '../../state/store';
+import { useId, useMemo, useState } from 'react';
+import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { shareLink } from '../shell/url-sync';
+import { useSettled } from './use-settled';
 
 /** "Copy link" for the whole configuration, and the <iframe> snippet for embedding. */
 export function SharePanel() {
   const t = useT();
   const id = useId();
-  // re-render when anything shareable changes
-  useApp((s) => s.scenarios[s.active]);
-  useApp((s) => s.lang);
+  // the link follows the settled state, so dragging a slider does not rewrite it every step
+  const s = useSettled(useApp(selectActive));
+  const scenarios = useApp((st) => st.scenarios.length);
+  const gpus = useApp((st) => st.gpus);
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const link = shareLink();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const link = useMemo(() => shareLink(), [s, scenarios, gpus, t]);
   const embedUrl = link.replace('?', '?embed=1&');
   const snippet = `<iframe src="${embedUrl}" title="${t('app.title')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
   const copy = async () => {
