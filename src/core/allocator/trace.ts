@@ -45,6 +45,13 @@ export type TraceParse = { ok: true; trace: Trace } | { ok: false; errors: Trace
 const MAX_ERRORS = 50;
 const NAME = /^[A-Za-z0-9_.:@#$\-[\]/]+$/;
 
+/** The line without a `#` comment (a `#` at the start or after whitespace; names may contain `#`). */
+function stripComment(raw: string): string {
+  let at = raw.indexOf('#');
+  while (at > 0 && raw[at - 1] !== ' ' && raw[at - 1] !== '\t') at = raw.indexOf('#', at + 1);
+  return at < 0 ? raw : raw.slice(0, at);
+}
+
 /** Parses trace text; every bad line gets an error with its line number. */
 export function parseTrace(text: string): TraceParse {
   const settings: TraceSettings = { capacity: null, overhead: null, fraction: null, conf: null };
@@ -57,9 +64,7 @@ export function parseTrace(text: string): TraceParse {
   const err = (code: string, message: string) => errors.push({ line, code, message: `line ${line}: ${message}` });
   for (let i = 0; i < lines.length && errors.length < MAX_ERRORS; i++) {
     line = i + 1;
-    const raw = lines[i];
-    const hash = raw.indexOf('#');
-    const body = (hash < 0 ? raw : raw.replace(/\s+#.*$|^#.*$/, '')).trim();
+    const body = stripComment(lines[i]).trim();
     if (!body) continue;
     const parts = body.split(/\s+/);
     const word = parts[0];

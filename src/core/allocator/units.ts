@@ -34,7 +34,7 @@ const bad = (message: string): SizeParse => ({ ok: false, message });
 
 /** Parses `12 MiB`, `3GB`, `512`, `1024x1024 float32`, `(4096, 4096) torch.bfloat16`. */
 export function parseByteSize(text: string): SizeParse {
-  const t = text.trim();
+  const t = text.trim().replace(/\s+/g, ' ');
   if (/^\d{1,15}$/.test(t)) return { ok: true, bytes: Number(t) };
   const plain = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]+)?$/.exec(t);
   if (plain) {
