@@ -173,3 +173,18 @@ it('memory_summary tables read back within one printed unit', () => {
     { numRuns: RUNS },
   );
 });
+
+it('long whitespace runs do not make any reader backtrack (each input well under a second)', () => {
+  const sp = ' '.repeat(200_000);
+  const inputs: [(s: string) => unknown, string][] = [
+    [parseTrace, `alloc a 1${sp}x#`],
+    [parseMemorySummary, `| Allocated memory |  12${sp}x | 1 KiB | 1 KiB | 1 KiB |`],
+    [decodeOom, `CUDA out of memory. Tried to allocate${sp}2.00 MiB${sp}(GPU 0;${sp}`],
+    [parseAllocConf, `max_split_size_mb${sp}:${sp}x`],
+  ];
+  for (const [fn, text] of inputs) {
+    const t0 = performance.now();
+    fn(text);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  }
+});
