@@ -211,11 +211,11 @@ class Importer {
  * Import print(model) text for an input shape (needed by the flatten / ViT token inferences).
  * Never throws; an empty network comes back with a note when nothing could be read.
  */
-export function importTorchRepr(text: string, input: number[]): ReprImport {
+export function importTorchRepr(text: string, input: readonly number[]): ReprImport {
   const { root, unparsed } = parseReprTree(text.slice(0, 2_000_000));
-  const imp = new Importer(input);
+  const imp = new Importer([...input]);
   imp.unparsed.push(...unparsed);
   const layers = root ? (root.children ? imp.one({ ...root, times: 1 }).flatMap((s) => (s.kind === 'sequential' && !s.name ? s.body : [s])) : imp.one(root)) : [];
   if (!root) imp.note('repr.empty', 'no module found in the text');
-  return { network: { layers, input }, notes: imp.notes, unparsed: imp.unparsed.sort((a, b) => a.line - b.line) };
+  return { network: { layers, input: [...input] }, notes: imp.notes, unparsed: imp.unparsed.sort((a, b) => a.line - b.line) };
 }

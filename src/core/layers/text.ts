@@ -122,7 +122,7 @@ class Parser {
 class TextError extends Error {}
 
 /** Parse the terse text form into a validated network for `input`. Never throws. */
-export function parseLayerText(text: string, input: number[]): Result<{ layers: LayerSpec[]; input: number[] }> {
+export function parseLayerText(text: string, input: readonly number[]): Result<{ layers: LayerSpec[]; input: number[] }> {
   const bad = (message: string): Result<never> => ({ ok: false, errors: [{ key: 'network', code: 'network.text', message } as FieldError] });
   if (text.length > MAX_TEXT) return bad(`text longer than ${MAX_TEXT} characters`);
   const p = new Parser(text);
@@ -134,7 +134,7 @@ export function parseLayerText(text: string, input: number[]): Result<{ layers: 
     if (e instanceof TextError) return bad(e.message);
     throw e;
   }
-  return validateNetwork({ layers, input });
+  return validateNetwork({ layers, input: [...input] });
 }
 
 const pairText = (v: Pair | number[]) => (typeof v === 'number' ? String(v) : v.join('x'));

@@ -196,12 +196,12 @@ export function isTorchinfo(text: string): boolean {
 }
 
 /** Import a torchinfo summary for a per-sample input shape. Never throws. */
-export function importTorchinfo(text: string, input: number[]): TorchinfoImport {
+export function importTorchinfo(text: string, input: readonly number[]): TorchinfoImport {
   const { root, unparsed, total: statedTotal } = parseRows(text.slice(0, 2_000_000));
-  const s = new Solver(input);
+  const s = new Solver([...input]);
   s.unparsed.push(...unparsed);
   const layers = root ? s.one(root) : [];
   if (!root) s.note('torchinfo.empty', 'no summary rows found');
   else s.note('torchinfo.functional', 'functional calls (F.relu, +, torch.cat) are not summary rows; outside torchvision blocks they are not counted');
-  return { network: { layers, input }, notes: s.notes, unparsed: s.unparsed.sort((a, b) => a.line - b.line), statedTotal };
+  return { network: { layers, input: [...input] }, notes: s.notes, unparsed: s.unparsed.sort((a, b) => a.line - b.line), statedTotal };
 }

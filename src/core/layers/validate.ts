@@ -113,7 +113,7 @@ function layers(v: unknown[], path: string, depth: number, errs: FieldError[]): 
  * Validate parsed JSON: either `{ "input": [3, 224, 224], "layers": [...] }` or a bare layer
  * array (then `input` must be given). Returns every problem found, not just the first.
  */
-export function validateNetwork(value: unknown, input?: number[]): Result<Network> {
+export function validateNetwork(value: unknown, input?: readonly number[]): Result<Network> {
   const errs: FieldError[] = [];
   const obj = Array.isArray(value) ? { layers: value } : value;
   if (typeof obj !== 'object' || obj === null) {
@@ -129,11 +129,11 @@ export function validateNetwork(value: unknown, input?: number[]): Result<Networ
     return { ok: false, errors: errs };
   }
   const ls = layers(o.layers, 'layers', 0, errs);
-  return errs.length ? { ok: false, errors: errs } : { ok: true, value: { layers: ls, input: shape as number[] } };
+  return errs.length ? { ok: false, errors: errs } : { ok: true, value: { layers: ls, input: [...(shape as number[])] } };
 }
 
 /** Parse JSON text and validate it; a syntax error comes back as one FieldError. */
-export function parseNetworkJson(text: string, input?: number[]): Result<Network> {
+export function parseNetworkJson(text: string, input?: readonly number[]): Result<Network> {
   let v: unknown;
   try { v = JSON.parse(text); } catch (e) {
     return { ok: false, errors: [{ key: 'network', code: 'network.json', message: `not valid JSON: ${(e as Error).message}` }] };
