@@ -97,18 +97,23 @@ function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightPar
  * (model/tensors.ts; experts as separate modules, as HF stores them), priced at the format's
  * average bytes per block parameter, scaled to the GPU's share; plus embedding and head.
  */
-function weightGroups(ctx: Ctx, weightsOnGpu: number): TensorGroup[] {
+function weightGroups(ctx: Ctx, weightsOnGpu: number, shapes: readonly LinearShape[]): TensorGroup[] {
   const w = ctx.weights;
   const share = w.total > 0 ? Math.min(1, weightsOnGpu / w.total) : 0;
   const blockParams = Math.max(1, ctx.params.blockLinear + ctx.params.other);
   const perParam = w.blocks / blockParams;
-  const groups: TensorGroup[] = [];
-  for (const kind of blockKinds(ctx.arch)) {
-    for (const t of kind.linears) groups.push({ bytes: t.din * t.dout * perParam, count: Math.round(kind.count * t.copies * share) });
-  }
+  const groups: TensorGroup[] = shapes.map((t) => ({ bytes: t.elements * perParam, count: Math.round(t.count * share) }));
   groups.push({ bytes: w.embedding, count: 1 }, { bytes: w.head, count: w.head > 0 ? 1 : 0 });
   return groups;
 }
+
+/** Elements of one block Linear and how many the model holds. */
+interface LinearShape {
+  elements: number;
+  count: number;
+}
+
+type Resolved = ResolvedModel & { weights: WeightParts; shapes: LinearShape[] };
 
 /**
  * One-entry memo of the model resolution and weight pricing: sweeps and solvers call estimate()
@@ -116,14 +121,21 @@ function weightGroups(ctx: Ctx, weightsOnGpu: number): TensorGroup[] {
  * holds every input of resolveModel/weightParts (the arch override by reference: scenarios are
  * treated as immutable values).
  */
-let memo: { model: string; params: number | null; arch: Scenario['arch']; weights: Scenario['weights']; tp: number; pp: number; value: Result<ResolvedModel & { weights: WeightParts }> } | null = null;
+let memo: { model: string; params: number | null; arch: Scenario['arch']; weights: Scenario['weights']; tp: number; pp: number; value: Result<Resolved> } | null = null;
 
-function resolveCached(s: Scenario): Result<ResolvedModel & { weights: WeightParts }> {
+function resolveCached(s: Scenario): Result<Resolved> {
   if (memo && memo.model === s.model && memo.params === s.params && memo.arch === s.arch && memo.weights === s.weights && memo.tp === s.tp && memo.pp === s.pp) return memo.value;
   const r = resolveModel(s);
-  const value: Result<ResolvedModel & { weights: WeightParts }> = r.ok ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s) } } : r;
+  const value: Result<Resolved> = r.ok
+    ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s), shapes: linearShapes(r.value.arch) } }
+    : r;
   memo = { model: s.model, params: s.params, arch: s.arch, weights: s.weights, tp: s.tp, pp: s.pp, value };
   return value;
+}
+
+/** Block Linear shapes (model/tensors.ts; experts as separate modules, as HF stores them). */
+function linearShapes(arch: ModelArch): LinearShape[] {
+  return blockKinds(arch).flatMap((k) => k.linears.map((t) => ({ elements: t.din * t.dout, count: k.count * t.copies })));
 }
 
 function build(ctx: Ctx): Built {
@@ -141,7 +153,7 @@ export function estimate(s: Scenario): Result<Estimate> {
   if (comboErrors.length > 0) return { ok: false, errors: comboErrors };
   const resolved = resolveCached(s);
   if (!resolved.ok) return resolved;
-  const { arch, params, guessed, notes, weights } = resolved.value;
+  const { arch, params, guessed, notes, weights, shapes } = resolved.value;
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
   if (s.gpu && !gpu) return { ok: false, errors: [{ key: 'gpu', code: 'unknown-gpu', message: `Unknown GPU '${s.gpu.slice(0, 40)}': pick a catalogue id or a capacity such as 24GiB` }] };
   const ctx: Ctx = {
@@ -155,7 +167,7 @@ export function estimate(s: Scenario): Result<Estimate> {
   const weightTerm = terms.find((t) => t.id === 'weights');
   let reserve = built.engineReserveBytes ?? 0;
   if (built.torchAllocator && built.engineReserveBytes === undefined) {
-    reserve = segmentWaste([...weightGroups(ctx, weightTerm?.bytes ?? 0), ...built.live]);
+    reserve = segmentWaste([...weightGroups(ctx, weightTerm?.bytes ?? 0, shapes), ...built.live]);
     terms.push(term(ctx, 'allocator-reserve', reserve, {
       formula: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)',
       values: { tensors: built.live.length },
