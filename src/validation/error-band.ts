@@ -1,0 +1,65 @@
+/**
+ * The error to expect for a scenario, taken from the validation report: the median and p90
+ * absolute error of the measured rows of the same kind (mode × engine or training method ×
+ * weight family), else of the same mode × engine/method. No band (null) when fewer than
+ * MIN_ROWS measured rows cover the scenario's engine or method: an error figure borrowed from
+ * another runtime (e.g. HF transformers rows for vLLM, whose pool is pre-allocated) would
+ * claim an accuracy nobody measured.
+ */
+import type { Scenario, WeightFormat } from '../core/types';
+import { validationReport } from './report';
+import { errorStats, type ScoredRow } from './score';
+
+/** Storage families whose memory behaves alike: 16/32-bit floats, 8-bit, 4-bit, other GGUF k-quants. */
+export type WeightFamily = 'float' | '8bit' | '4bit' | 'lowbit';
+
+const FAMILY: Record<WeightFormat, WeightFamily> = {
+  fp32: 'float', fp16: 'float', bf16: 'float',
+  fp8: '8bit', int8: '8bit', 'gptq-int8': '8bit', 'gguf-q8_0': '8bit',
+  nf4: '4bit', fp4: '4bit', 'gptq-int4': '4bit', 'awq-int4': '4bit', 'gguf-q4_k_m': '4bit', 'gguf-q4_k_s': '4bit', 'gguf-q4_0': '4bit',
+  'gguf-q6_k': 'lowbit', 'gguf-q5_k_m': 'lowbit', 'gguf-q3_k_m': 'lowbit', 'gguf-q2_k': 'lowbit',
+};
+
+/** Weight family of a storage format. */
+export const weightFamily = (w: WeightFormat): WeightFamily => FAMILY[w];
+
+/** Fewer rows than this give no spread worth quoting (p90 of 1–2 rows is just their maximum). */
+export const MIN_ROWS = 3;
+
+/** Inference runs on an engine; training's memory is set by its method. */
+const runnerOf = (s: Scenario): string => (s.mode === 'inference' ? s.engine : s.method);
+
+/** The scenario's kind, coarse to fine: "inference/transformers" then "inference/transformers/float". */
+export function kindKeys(s: Scenario): [string, string] {
+  const coarse = `${s.mode}/${runnerOf(s)}`;
+  return [coarse, `${coarse}/${weightFamily(s.weights)}`];
+}
+
+export interface ErrorBand {
+  medianPct: number;
+  p90Pct: number;
+  n: number;
+  /** the kind the rows share, e.g. "inference/transformers/float" (parts translated by the page) */
+  basis: string;
+}
+
+/** Band for `s` from a report's scored rows (see the module comment for the fallback). */
+export function bandFrom(scored: readonly ScoredRow[], s: Scenario): ErrorBand | null {
+  const [coarse, fine] = kindKeys(s);
+  const errs = (key: string) => scored.filter((r) => kindKeys(r.mapped.scenario).includes(key)).map((r) => r.errPct);
+  for (const basis of [fine, coarse]) {
+    const st = errorStats(errs(basis));
+    if (st && st.n >= MIN_ROWS) return { ...st, basis };
+  }
+  return null;
+}
+
+let table: Map<string, ErrorBand | null> | null = null;
+
+/** Expected error of our estimate for `s`, from the shipped measurements (memoised per kind). */
+export function expectedErrorBand(s: Scenario): ErrorBand | null {
+  table ??= new Map();
+  const key = kindKeys(s)[1];
+  if (!table.has(key)) table.set(key, bandFrom(validationReport().scored, s));
+  return table.get(key)!;
+}
