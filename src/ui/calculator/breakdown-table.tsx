@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { DataTable } from '../forms/data-table';
 import type { Estimate, Term } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -42,33 +43,5 @@ export function BreakdownTable({ est }: { est: Estimate }) {
     [t, unit, open, current, est.deviceBytes],
   );
   const table = useReactTable({ data: est.terms, columns, getCoreRowModel: getCoreRowModel() });
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">{t('table.caption')}</caption>
-        <thead>
-          {table.getHeaderGroups().map((g) => (
-            <tr key={g.id}>
-              {g.headers.map((h) => (
-                <th key={h.id} scope="col" className={(h.column.columnDef.meta as { num?: boolean } | undefined)?.num ? 'num' : undefined}>
-                  {flexRender(h.column.columnDef.header, h.getContext())}
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((r) => (
-            <tr key={r.id}>
-              {r.getVisibleCells().map((c) => (
-                <td key={c.id} className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? 'num' : undefined}>
-                  {flexRender(c.column.columnDef.cell, c.getContext())}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <DataTable table={table} caption={t('table.caption')} />;
 }

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
-import {
-  createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState,
-} from '@tanstack/react-table';
+import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import { DataTable } from '../forms/data-table';
 import { maxBatch, maxContext, minGpus } from '../../core/solve';
 import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
@@ -71,39 +70,7 @@ export function GpuCompare({ s }: { s: Scenario }) {
   return (
     <section className="panel" aria-labelledby="cmp-h">
       <h2 id="cmp-h">{t('cmp.title')}</h2>
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">{t('cmp.caption')}</caption>
-          <thead>
-            {table.getHeaderGroups().map((g) => (
-              <tr key={g.id}>
-                {g.headers.map((h) => {
-                  const dir = h.column.getIsSorted();
-                  return (
-                    <th key={h.id} scope="col" aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
-                      className={(h.column.columnDef.meta as { num?: boolean } | undefined)?.num ? 'num' : undefined}>
-                      <button type="button" onClick={h.column.getToggleSortingHandler()}>
-                        {flexRender(h.column.columnDef.header, h.getContext())} {dir === 'asc' ? '▲' : dir === 'desc' ? '▼' : ''}
-                      </button>
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.map((r) => (
-              <tr key={r.id}>
-                {r.getVisibleCells().map((c) => (
-                  <td key={c.id} className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? 'num' : undefined}>
-                    {flexRender(c.column.columnDef.cell, c.getContext())}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable table={table} caption={t('cmp.caption')} sortable />
       <p className="field-help">{t('cmp.help')}</p>
     </section>
   );

@@ -1,12 +1,11 @@
 import { lazy, memo, Suspense, useCallback, useId, useMemo, useState } from 'react';
 import { maxBatch, maxContext, sweep } from '../../core/solve';
-import type { Scenario, TermId } from '../../core/types';
-import { useApp } from '../../state/store';
-import { powersOfTwo, sweepRowsOf, type CapacityLine } from '../charts/chart-data';
-import { useT } from '../i18n';
-import { formatNumber, UNIT_BYTES } from '../i18n/format';
+import type { Scenario } from '../../core/types';
+import { powersOfTwo, sweepRowsOf } from '../charts/chart-data';
+import { useChartKit } from '../charts/use-chart-kit';
+import { formatNumber } from '../i18n/format';
 import { onGpu } from './fits';
-import { gpuName, resolveAll } from './gpu-list';
+import { gpuName } from './gpu-list';
 
 const SweepChart = memo(lazy(() => import('../charts/sweep-chart')));
 type Axis = 'batch' | 'context';
@@ -19,26 +18,17 @@ function sweepOf(s: Scenario, axis: Axis) {
 
 /** Memory against batch size or context length, with the largest value that fits the first GPU. */
 export function SweepPanel({ s }: { s: Scenario }) {
-  const t = useT();
   const id = useId();
-  const unit = useApp((st) => st.unit);
-  const specs = useApp((st) => st.gpus);
+  const { t, unit, unitBytes, gpus, lines, termName, format } = useChartKit();
   const [axis, setAxis] = useState<Axis>('batch');
   // the swept key itself does not change the curve: recompute only when something else does
   const swept = axis === 'batch' ? 'batch' : s.mode === 'training' ? 'seq' : 'prompt';
   const curveKey = JSON.stringify({ ...s, [swept]: 0 });
   const { rows, terms } = useMemo(
-    () => sweepRowsOf(sweepOf(s, axis), UNIT_BYTES[unit]),
+    () => sweepRowsOf(sweepOf(s, axis), unitBytes),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [curveKey, axis, unit],
+    [curveKey, axis, unitBytes],
   );
-  const gpus = useMemo(() => resolveAll(specs), [specs]);
-  const lines: CapacityLine[] = useMemo(
-    () => gpus.map((c) => ({ label: gpuName(c), value: c.gpu.capacityBytes / UNIT_BYTES[unit] })),
-    [gpus, unit],
-  );
-  const termName = useCallback((tid: TermId) => t(`term.${tid}`), [t]);
-  const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : v < 100 ? 1 : 0), [t]);
   const formatX = useCallback((v: number) => formatNumber(v, t.lang, 0), [t]);
   const best = useMemo(() => {
     const first = gpus[0];
@@ -47,7 +37,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
     const r = axis === 'batch' ? maxBatch(sc, first.gpu.capacityBytes) : maxContext(sc, first.gpu.capacityBytes);
     return r.ok && r.value > 0 ? r.value : null;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [curveKey, axis, specs]);
+  }, [curveKey, axis, gpus]);
   const bestMark = useMemo(() => (best === null ? null : { x: best, label: formatNumber(best, t.lang, 0) }), [best, t]);
   const xLabel = axis === 'batch' ? t('sweep.batch') : t('sweep.context');
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useT } from '../i18n';
 import { formatNumber } from '../i18n/format';
+import { describedBy, FieldNotes } from './field-notes';
 
 export interface NumberFieldProps {
   label: string;
@@ -73,11 +74,8 @@ export function NumberField(p: NumberFieldProps) {
   else if (typed < p.min || typed > p.max)
     local = t('field.outOfRange', { min: formatNumber(p.min, t.lang), max: formatNumber(p.max, t.lang) });
   const message = local ?? p.error;
-  const msgId = `${id}-msg`;
-  const helpId = `${id}-help`;
-  const describedBy = [message ? msgId : '', p.help ? helpId : '', p.disabled && p.disabledReason ? `${id}-why` : '']
-    .filter(Boolean)
-    .join(' ') || undefined;
+  const notes = { error: message, why: p.disabled ? p.disabledReason : undefined, help: p.help };
+  const described = describedBy(id, notes);
   const log = !!p.log;
   const sMin = p.sliderMin ?? p.min;
   const sMax = p.sliderMax ?? p.max;
@@ -95,7 +93,7 @@ export function NumberField(p: NumberFieldProps) {
           value={toSlider(p.value, sMin, sMax, log)}
           aria-valuetext={formatNumber(p.value, t.lang)}
           disabled={p.disabled}
-          aria-describedby={describedBy}
+          aria-describedby={described}
           onChange={(e) => {
             const pos = Number(e.target.value);
             let v = fromSlider(pos, sMin, sMax, log, !!p.integer);
@@ -115,7 +113,7 @@ export function NumberField(p: NumberFieldProps) {
           value={draft}
           disabled={p.disabled}
           aria-invalid={message ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={described}
           onChange={(e) => {
             setDraft(e.target.value);
             const v = parseTyped(e.target.value);
@@ -123,21 +121,7 @@ export function NumberField(p: NumberFieldProps) {
           }}
         />
       </div>
-      {message && (
-        <p id={msgId} className="field-msg" role="alert">
-          {message}
-        </p>
-      )}
-      {p.disabled && p.disabledReason && (
-        <p id={`${id}-why`} className="field-why">
-          {p.disabledReason}
-        </p>
-      )}
-      {p.help && (
-        <p id={helpId} className="field-help">
-          {p.help}
-        </p>
-      )}
+      <FieldNotes id={id} {...notes} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { describedBy, FieldNotes } from './field-notes';
 
 export interface SelectOption<V extends string> {
   value: V;
@@ -23,9 +24,7 @@ export interface SelectFieldProps<V extends string> {
 /** A labelled <select>; options that make no sense with the rest are disabled with their reason. */
 export function SelectField<V extends string>(p: SelectFieldProps<V>) {
   const id = useId();
-  const notes = [p.error ? `${id}-msg` : '', p.disabled && p.disabledReason ? `${id}-why` : '', p.help ? `${id}-help` : '']
-    .filter(Boolean)
-    .join(' ');
+  const notes = { error: p.error, why: p.disabled ? p.disabledReason : undefined, help: p.help };
   return (
     <div className={`field select-field${p.disabled ? ' disabled' : ''}${p.error ? ' invalid' : ''}`}>
       <label htmlFor={id}>{p.label}</label>
@@ -33,7 +32,7 @@ export function SelectField<V extends string>(p: SelectFieldProps<V>) {
         id={id}
         value={p.value}
         disabled={p.disabled}
-        aria-describedby={notes || undefined}
+        aria-describedby={describedBy(id, notes)}
         aria-invalid={p.error ? true : undefined}
         onChange={(e) => p.onChange(e.target.value as V)}
       >
@@ -43,21 +42,7 @@ export function SelectField<V extends string>(p: SelectFieldProps<V>) {
           </option>
         ))}
       </select>
-      {p.error && (
-        <p id={`${id}-msg`} className="field-msg" role="alert">
-          {p.error}
-        </p>
-      )}
-      {p.disabled && p.disabledReason && (
-        <p id={`${id}-why`} className="field-why">
-          {p.disabledReason}
-        </p>
-      )}
-      {p.help && (
-        <p id={`${id}-help`} className="field-help">
-          {p.help}
-        </p>
-      )}
+      <FieldNotes id={id} {...notes} />
     </div>
   );
 }
