@@ -21,23 +21,34 @@ const METRICS: Metric[] = [
 
 type Column = { conf: string; run: SimRun | null; errors: FieldError[] };
 
+/** Longer traces wait for a click: three more runs of a 10^5-event history take seconds. */
+const AUTO_EVENTS = 5000;
+
 /** The same trace run under two or three PYTORCH_CUDA_ALLOC_CONF settings, side by side. */
 export function CompareRuns({ trace, capacity }: { trace: Trace; capacity: number | undefined }) {
   const t = useLabT();
   const id = useId();
   const [confs, setConfs] = useState<string[]>([...DEFAULT_COMPARE]);
+  const [asked, setAsked] = useState(false);
+  const auto = trace.events.length <= AUTO_EVENTS || asked;
   const cols: Column[] = useMemo(
     () =>
       confs.map((conf) => {
+        if (!auto) return { conf, run: null, errors: [] };
         const r = simulateTrace(trace, { capacity, conf });
         return r.ok ? { conf, run: r.value, errors: [] } : { conf, run: null, errors: r.errors };
       }),
-    [trace, capacity, confs],
+    [trace, capacity, confs, auto],
   );
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{t('cmp.title')}</h3>
       <p className="field-help">{t('cmp.help')}</p>
+      {!auto && (
+        <button type="button" onClick={() => setAsked(true)}>
+          {t('cmp.run', { n: t.num(trace.events.length), k: confs.length })}
+        </button>
+      )}
       <div className="table-wrap">
         <table className="lab-compare">
           <thead>
@@ -75,7 +86,9 @@ export function CompareRuns({ trace, capacity }: { trace: Trace; capacity: numbe
               <th scope="row">{t('cmp.ooms')}</th>
               {cols.map((c, i) => (
                 <td key={i} className={`num${c.run && c.run.oomSteps.length ? ' nofit' : ''}`}>
-                  {!c.run ? (
+                  {!auto ? (
+                    '–'
+                  ) : !c.run ? (
                     <span className="field-msg">
                       {t('cmp.invalid')}: {c.errors.map((e) => t.core(e)).join('; ')}
                     </span>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { importMemoryHistory, type HistoryImport } from '../../core/allocator/history-import';
-import { traceToText } from '../../core/allocator/trace';
+import type { Trace } from '../../core/allocator/trace';
 import type { Message } from '../../core/types';
 import { useLabT } from './lab-i18n';
 
@@ -8,7 +8,7 @@ import { useLabT } from './lab-i18n';
 const MAX_FILE = 64 * 1024 * 1024;
 
 /** Import of a real allocation history (docs/allocator-traces.md) into the trace editor. */
-export function ImportTrace({ onTrace }: { onTrace: (text: string) => void }) {
+export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
   const t = useLabT();
   const id = useId();
   const [json, setJson] = useState('');
@@ -24,7 +24,7 @@ export function ImportTrace({ onTrace }: { onTrace: (text: string) => void }) {
     }
     setError(null);
     setDone(r.value);
-    onTrace(traceToText(r.value.trace));
+    onTrace(r.value.trace);
   };
 
   return (
@@ -33,7 +33,7 @@ export function ImportTrace({ onTrace }: { onTrace: (text: string) => void }) {
       <p className="field-help">{t('sim.importHelp')}</p>
       <div className="field">
         <label htmlFor={`${id}-json`}>{t('sim.importPaste')}</label>
-        <textarea id={`${id}-json`} rows={4} value={json} spellCheck={false} onChange={(e) => setJson(e.target.value)} />
+        <textarea id={`${id}-json`} rows={4} value={json} spellCheck={false} autoComplete="off" onChange={(e) => setJson(e.target.value)} />
       </div>
       <div className="row">
         <button type="button" disabled={!json.trim()} onClick={() => load(json)}>

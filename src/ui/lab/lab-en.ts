@@ -112,6 +112,9 @@ export const labEn = {
   'sim.importFile': 'JSON file',
   'sim.importRun': 'Import',
   'sim.imported': 'Imported device {device}: {allocs} allocations, {frees} frees; the real run made {realAllocs} segment allocations and {realOoms} OOMs.',
+  'sim.importedBig': 'The imported history has {n} events: too long to edit here, so it runs as imported (line numbers are entry numbers of the JSON).',
+  'sim.editText': 'Edit as text (slow)',
+  'sim.discard': 'Back to the presets',
   'sim.importTooBig': 'The file is larger than {max}; record fewer entries (max_entries).',
   'sim.noEvents': 'The trace has no events yet.',
   'sim.step': 'Step',
@@ -157,6 +160,8 @@ export const labEn = {
   'seg.col.state': 'State',
   'seg.col.tensor': 'Tensor',
   'seg.col.requested': 'Requested',
+  'seg.run': '{count} blocks, mostly {state}, {size} in all',
+  'seg.tableCap': 'The first {n} of {total} blocks are listed.',
   'seg.more': '{n} more segments not drawn.',
 
   'chart.title': 'Allocated vs reserved over the trace',
@@ -188,6 +193,7 @@ export const labEn = {
   'cmp.ooms': 'Steps that ran out of memory',
   'cmp.invalid': 'invalid setting',
   'cmp.none': 'none',
+  'cmp.run': 'Run the comparison ({n} events × {k} settings)',
 } as const;
 
 export type LabKey = keyof typeof labEn;

@@ -16,7 +16,7 @@ const URL_DELAY = 250;
 const DEFAULT_PRESET = 'classic';
 
 function initialSim(u: LabUrlState): SimState {
-  const base = { cap: u.cap ?? '', conf: u.conf ?? '', step: u.step ?? null };
+  const base = { cap: u.cap ?? '', conf: u.conf ?? '', step: u.step ?? null, imported: null };
   if (u.trace !== undefined) return { ...base, text: u.trace, preset: TRACE_PRESETS.find((p) => p.text === u.trace)?.id ?? null };
   const p = findPreset(u.preset ?? DEFAULT_PRESET) ?? findPreset(DEFAULT_PRESET)!;
   return { ...base, text: p.text, preset: p.id };
@@ -28,7 +28,7 @@ function urlState(panel: LabPanel, oom: string, summary: string, sim: SimState):
     oom: oom || undefined,
     summary: summary || undefined,
     preset: sim.preset ?? undefined,
-    trace: sim.preset ? undefined : sim.text,
+    trace: sim.preset || sim.imported ? undefined : sim.text,
     cap: sim.cap.trim() || undefined,
     conf: sim.conf.trim() || undefined,
     step: sim.step ?? undefined,
@@ -58,7 +58,7 @@ export default function LabView() {
     tabs.current[to]?.focus();
   };
 
-  const setText = (text: string) => setSim((s) => ({ ...s, text, preset: TRACE_PRESETS.find((p) => p.text === text)?.id ?? null, step: null }));
+  const setText = (text: string) => setSim((s) => ({ ...s, text, imported: null, preset: TRACE_PRESETS.find((p) => p.text === text)?.id ?? null, step: null }));
 
   return (
     <div className="lab">
@@ -90,6 +90,7 @@ export default function LabView() {
           <SimPanel
             sim={sim}
             onText={setText}
+            onImported={(imported) => setSim((s) => ({ ...s, imported, preset: null, step: null }))}
             onPreset={(id) => setText(findPreset(id)?.text ?? sim.text)}
             onCap={(cap) => setSim((s) => ({ ...s, cap, step: null }))}
             onConf={(conf) => setSim((s) => ({ ...s, conf, step: null }))}

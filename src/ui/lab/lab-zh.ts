@@ -114,6 +114,9 @@ export const labZh: Record<LabKey, string> = {
   'sim.importFile': 'JSON 文件',
   'sim.importRun': '导入',
   'sim.imported': '已导入设备 {device}：{allocs} 次分配、{frees} 次释放；真实运行中有 {realAllocs} 次段分配、{realOoms} 次 OOM。',
+  'sim.importedBig': '导入的历史有 {n} 个事件：太长，无法在此编辑，因此按导入内容直接运行（行号即 JSON 中的条目序号）。',
+  'sim.editText': '以文本编辑（较慢）',
+  'sim.discard': '回到预设',
   'sim.importTooBig': '文件超过 {max}；请少记录一些条目（max_entries）。',
   'sim.noEvents': '轨迹中还没有事件。',
   'sim.step': '步骤',
@@ -159,6 +162,8 @@ export const labZh: Record<LabKey, string> = {
   'seg.col.state': '状态',
   'seg.col.tensor': '张量',
   'seg.col.requested': '请求大小',
+  'seg.run': '{count} 个块，多为{state}，共 {size}',
+  'seg.tableCap': '列出了 {total} 个块中的前 {n} 个。',
   'seg.more': '还有 {n} 个段未绘出。',
 
   'chart.title': '整段轨迹中的已分配与已预留',
@@ -190,4 +195,5 @@ export const labZh: Record<LabKey, string> = {
   'cmp.ooms': '显存不足的步数',
   'cmp.invalid': '设置无效',
   'cmp.none': '无',
+  'cmp.run': '运行对比（{n} 个事件 × {k} 种设置）',
 };

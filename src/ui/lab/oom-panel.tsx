@@ -31,7 +31,7 @@ export function OomPanel({ text, onText }: OomPanelProps) {
       </div>
       <div className="field">
         <label htmlFor={`${id}-text`}>{t('oom.paste')}</label>
-        <textarea id={`${id}-text`} rows={7} value={text} spellCheck={false} onChange={(e) => onText(e.target.value)} />
+        <textarea id={`${id}-text`} rows={7} value={text} spellCheck={false} autoComplete="off" onChange={(e) => onText(e.target.value)} />
       </div>
       {!decoded && <p className="muted">{t('oom.empty')}</p>}
       {decoded && !decoded.found && (

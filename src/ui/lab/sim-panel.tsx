@@ -1,5 +1,5 @@
 import { lazy, Suspense, useDeferredValue, useId, useMemo } from 'react';
-import { parseTrace } from '../../core/allocator/trace';
+import { parseTrace, traceToText, type Trace, type TraceParse } from '../../core/allocator/trace';
 import { simulateTrace, stepAt, viewAt } from '../../core/allocator/run';
 import { parseByteSize } from '../../core/allocator/units';
 import { formatNumber } from '../i18n/format';
@@ -21,11 +21,17 @@ export interface SimState {
   conf: string;
   /** null = the end of the trace */
   step: number | null;
+  /** an imported history too long for the editor: simulated as it is */
+  imported: Trace | null;
 }
+
+/** Imported histories with more events than this run without being put in the editor (a textarea of 10^5 lines is slow). */
+export const EDITABLE_EVENTS = 5000;
 
 export interface SimPanelProps {
   sim: SimState;
   onText: (text: string) => void;
+  onImported: (trace: Trace) => void;
   onPreset: (id: string) => void;
   onCap: (cap: string) => void;
   onConf: (conf: string) => void;
@@ -39,7 +45,8 @@ export function SimPanel(p: SimPanelProps) {
   const t = useLabT();
   const id = useId();
   const text = useDeferredValue(p.sim.text);
-  const parsed = useMemo(() => parseTrace(text), [text]);
+  const imported = p.sim.imported;
+  const parsed: TraceParse = useMemo(() => (imported ? { ok: true, trace: imported } : parseTrace(text)), [text, imported]);
   const capParse = p.sim.cap.trim() ? parseByteSize(p.sim.cap) : null;
   const capacity = capParse?.ok && capParse.bytes > 0 ? capParse.bytes : undefined;
   const conf = p.sim.conf.trim() || undefined;
@@ -58,8 +65,18 @@ export function SimPanel(p: SimPanelProps) {
       <h2 id={`${id}-h`}>{t('sim.title')}</h2>
       <div className="lab-sim-top">
         <div>
-          <TraceEditor text={p.sim.text} preset={p.sim.preset} errors={parsed.ok ? [] : parsed.errors} currentLine={text === p.sim.text ? (rec?.line ?? null) : null} onText={p.onText} onPreset={p.onPreset} />
-          <ImportTrace onTrace={p.onText} />
+          {imported ? (
+            <div className="lab-notice" role="status">
+              <p>{t('sim.importedBig', { n: t.num(imported.events.length) })}</p>
+              <div className="lab-examples">
+                <button type="button" onClick={() => p.onText(traceToText(imported))}>{t('sim.editText')}</button>
+                <button type="button" onClick={() => p.onPreset('classic')}>{t('sim.discard')}</button>
+              </div>
+            </div>
+          ) : (
+            <TraceEditor text={p.sim.text} preset={p.sim.preset} errors={parsed.ok ? [] : parsed.errors} currentLine={text === p.sim.text ? (rec?.line ?? null) : null} onText={p.onText} onPreset={p.onPreset} />
+          )}
+          <ImportTrace onTrace={(tr) => (tr.events.length > EDITABLE_EVENTS ? p.onImported(tr) : p.onText(traceToText(tr)))} />
         </div>
         <div>
           <div className="field">

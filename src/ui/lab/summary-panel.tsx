@@ -109,7 +109,7 @@ export function SummaryPanel({ text, onText }: { text: string; onText: (text: st
       </div>
       <div className="field">
         <label htmlFor={`${id}-text`}>{t('sum.paste')}</label>
-        <textarea id={`${id}-text`} className="lab-summary-text" rows={10} wrap="off" value={text} spellCheck={false} onChange={(e) => onText(e.target.value)} />
+        <textarea id={`${id}-text`} className="lab-summary-text" rows={10} wrap="off" value={text} spellCheck={false} autoComplete="off" onChange={(e) => onText(e.target.value)} />
       </div>
       {!parsed && <p className="muted">{t('sum.empty')}</p>}
       {parsed && !parsed.ok && (

@@ -52,6 +52,7 @@ export function TraceEditor(p: TraceEditorProps) {
             rows={Math.min(22, Math.max(8, lineCount + 1))}
             wrap="off"
             spellCheck={false}
+            autoComplete="off"
             aria-invalid={p.errors.length ? true : undefined}
             aria-describedby={`${id}-help${p.errors.length ? ` ${id}-err` : ''}`}
             onChange={(e) => p.onText(e.target.value)}

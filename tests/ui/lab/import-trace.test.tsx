@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
-import { startAt, MiB, stat } from './lab-page';
+import { startAt, MiB, stat, exactEn } from './lab-page';
 
 
 startAt('?view=lab&lab.panel=sim');
@@ -31,8 +31,8 @@ test('a pasted memory history replaces the trace and runs', async () => {
   await screen.findByText('Step 3 of 3');
   // 4 MiB and 2 MiB are 1–10 MiB requests: one 20 MiB segment, split twice (allocator.md §1, §4);
   // after freeing the 4 MiB tensor, 2 MiB stay allocated in 20 MiB reserved
-  expect(stat('reserved_bytes.all.current')).toBe(`${(20 * MiB).toLocaleString('en-US')} B`);
-  expect(stat('allocated_bytes.all.current')).toBe(`${(2 * MiB).toLocaleString('en-US')} B`);
+  expect(stat('reserved_bytes.all.current')).toBe(exactEn(20 * MiB));
+  expect(stat('allocated_bytes.all.current')).toBe(exactEn(2 * MiB));
   expect(stat('segment.all.current')).toBe('1');
 });
 
@@ -42,4 +42,21 @@ test('JSON without device traces is refused by name', async () => {
   fireEvent.change(screen.getByLabelText('Memory history JSON'), { target: { value: '{"segments": []}' } });
   fireEvent.click(screen.getByRole('button', { name: 'Import' }));
   expect((await screen.findByRole('alert')).textContent).toContain("no 'device_traces' list");
+});
+
+test('a history longer than the editor takes runs as imported; the notice offers the text or the presets', async () => {
+  // 5001 tensors of 512 B: small-pool blocks, 4096 to a 2 MiB segment (allocator.md §1), so 2 segments
+  const entries = Array.from({ length: 5001 }, (_, i) => ({ action: 'alloc', addr: 0x7000000000 + 512 * i, size: 512, stream: 0 }));
+  render(<LabView />);
+  fireEvent.click(screen.getByText('Import a real trace (memory history JSON)'));
+  fireEvent.change(screen.getByLabelText('Memory history JSON'), { target: { value: JSON.stringify({ device_traces: [entries] }) } });
+  fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+  await screen.findByText(/^The imported history has 5,001 events/);
+  expect(screen.queryByLabelText('Trace')).toBeNull();
+  await screen.findByText('Step 5001 of 5001');
+  expect(stat('segment.all.current')).toBe('2');
+  expect(stat('reserved_bytes.all.current')).toBe(exactEn(2 * 2 * MiB));
+  expect(stat('allocated_bytes.all.current')).toBe(exactEn(5001 * 512));
+  fireEvent.click(screen.getByRole('button', { name: 'Back to the presets' }));
+  expect((screen.getByLabelText('Preset') as HTMLSelectElement).value).toBe('classic');
 });
