@@ -155,3 +155,17 @@ describe('calculator: comparison and checks', () => {
     expect(useApp.getState().scenarios.map((s) => s.batch)).toEqual([1]);
   });
 });
+
+describe('calculator: preset search', () => {
+  test('searching "mixtral 8x7" and choosing it gives its published 46,702,792,704 parameters', async () => {
+    render(<App />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search presets' }), { target: { value: 'mixtral 8x7' } });
+    const list = screen.getByRole('list', { name: 'Matching presets' });
+    fireEvent.click(within(list).getAllByRole('button')[0]);
+    expect(active().model).toBe('mistralai/Mixtral-8x7B-v0.1');
+    // keras-hub mixtral_8_7b_en: 46,702,792,704 -> "46.7B"
+    expect(await screen.findByText(/46\.7B parameters/)).toBeTruthy();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search presets' }), { target: { value: 'no such model zzz' } });
+    expect(screen.getByText('No preset matches.')).toBeTruthy();
+  });
+});

@@ -51,17 +51,14 @@ function PresetSearch() {
       <label htmlFor={id}>{t('model.search')}</label>
       <input
         id={id}
-        type="text"
-        role="combobox"
-        aria-expanded={hits.length > 0}
+        type="search"
         aria-controls={`${id}-list`}
-        aria-autocomplete="list"
         placeholder="llama 3 8b, qwen2.5, mixtral…"
         value={q}
         onChange={(e) => setQ(e.target.value)}
       />
       {q.trim() !== '' && (
-        <ul id={`${id}-list`} className="listbox" aria-label={t('model.results')}>
+        <ul id={`${id}-list`} className="listbox" aria-label={t('model.results')} aria-live="polite">
           {hits.length === 0 && <li className="muted small">{t('model.noHits')}</li>}
           {hits.map((p) => (
             <li key={p.id}>

@@ -28,6 +28,7 @@ export function ScenarioForm() {
             tabIndex={mode === m ? 0 : -1}
             onClick={() => pick(m)}
             onKeyDown={(e) => {
+              // two tabs: either arrow moves to the other one
               if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
                 const next = MODES[(MODES.indexOf(m) + 1) % MODES.length];
                 pick(next);
