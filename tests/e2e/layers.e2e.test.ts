@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, watchedPage, type Watched } from './browser';
+import { quickstartRepr } from '../ui/layers/quickstart-repr';
 
 const SCREENS = '.tmp/screens';
 let browser: Browser;
@@ -122,18 +123,7 @@ test('English dark and Chinese light render without errors; unusable link values
   clean(z);
 });
 
-// print(model) of the PyTorch quickstart NeuralNetwork as the tutorial prints it, with one line added that no repr has
-const QUICKSTART = `NeuralNetwork(
-  (flatten): Flatten(start_dim=1, end_dim=-1)
-  (linear_relu_stack): Sequential(
-    (0): Linear(in_features=784, out_features=512, bias=True)
-    (1): ReLU()
-    (2): Linear(in_features=512, out_features=512, bias=True)
-    (3): ReLU()
-    (4): Linear(in_features=512, out_features=10, bias=True)
-  )
-  (extra): ???
-)`;
+const QUICKSTART = quickstartRepr('(extra): ???');
 
 test('import print(model), see what was not read, edit a layer; every control is labelled', async () => {
   const w = await openLayers('?view=layers&net.p=cnn');

@@ -9,16 +9,21 @@ import { decodeUrl } from '../../state/url-codec';
 import { useNet, netStateOf } from './net-store';
 import { mergeQuery, netPairs, readNet } from './net-url';
 
+/** The query with the view's current `net.*` pairs. */
+const ownQuery = () => mergeQuery(location.search, netPairs(netStateOf(useNet.getState())));
+const currentQuery = () => location.search.replace(/^\?/, '');
+
 /** Write the view's `net.*` pairs into the address bar now. */
 export function writeNetUrl(): void {
-  const q = mergeQuery(location.search, netPairs(netStateOf(useNet.getState())));
-  if (q !== location.search.replace(/^\?/, '')) history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash}`);
+  const q = ownQuery();
+  if (q !== currentQuery()) history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash}`);
 }
 
 /** Keep `net.*` of the address bar and the view in step while the view is open. */
 export function useNetUrl(delayMs = 150): void {
   useEffect(() => {
-    if (/[?&]net\./.test(location.search)) {
+    // a link's pairs are read unless they are what this view wrote itself (a remount keeps the store as it is)
+    if (/[?&]net\./.test(location.search) && ownQuery() !== currentQuery()) {
       const { state, ignored } = readNet(decodeUrl(location.search).extra.views ?? {});
       useNet.getState().load(state, ignored);
     }

@@ -1,32 +1,14 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
 import LayersView from '../../../src/ui/layers/layers-view';
 import { useNet } from '../../../src/ui/layers/net-store';
-import { presetState } from '../../../src/ui/layers/net-url';
-import { useApp, initialData } from '../../../src/state/store';
+import { freshViewEachTest } from './view-setup';
+import { quickstartRepr } from './quickstart-repr';
 
-beforeEach(() => {
-  history.replaceState(null, '', '/?view=layers');
-  useNet.getState().load(presetState(), []);
-});
-afterEach(() => {
-  cleanup();
-  useApp.setState(initialData());
-});
+freshViewEachTest();
 
-// print(model) of the PyTorch quickstart NeuralNetwork, as the tutorial shows it, plus one line no module repr has
-const QUICKSTART = `NeuralNetwork(
-  (flatten): Flatten(start_dim=1, end_dim=-1)
-  (linear_relu_stack): Sequential(
-    (0): Linear(in_features=784, out_features=512, bias=True)
-    (1): ReLU()
-    (2): Linear(in_features=512, out_features=512, bias=True)
-    (3): ReLU()
-    (4): Linear(in_features=512, out_features=10, bias=True)
-  )
-  this line is not a module
-)`;
+const QUICKSTART = quickstartRepr('this line is not a module');
 
 // the same network as a torchinfo summary (TylerYep/torchinfo default columns, batch 1)
 const bar = '='.repeat(90);

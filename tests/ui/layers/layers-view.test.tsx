@@ -1,19 +1,12 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import LayersView from '../../../src/ui/layers/layers-view';
 import { useNet } from '../../../src/ui/layers/net-store';
-import { presetState } from '../../../src/ui/layers/net-url';
-import { useApp, initialData } from '../../../src/state/store';
+import { useApp } from '../../../src/state/store';
+import { freshViewEachTest } from './view-setup';
 
-beforeEach(() => {
-  history.replaceState(null, '', '/?view=layers');
-  useNet.getState().load(presetState(), []);
-});
-afterEach(() => {
-  cleanup();
-  useApp.setState(initialData());
-});
+freshViewEachTest();
 
 const value = (id: string) => Number(screen.getByTestId(id).getAttribute('data-value'));
 const open = (name: string) => fireEvent.click(screen.getByRole('button', { name: `Show the layers of ${name}` }));
