@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, test } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { useApp } from '../../../src/state/store';
 import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB, stat, exactEn } from './lab-page';
 
@@ -99,4 +100,18 @@ describe('simulator panel', () => {
     fireEvent.change(screen.getByLabelText('GPU capacity'), { target: { value: 'lots' } });
     expect(screen.getByText(/^Not a size:/)).toBeTruthy();
   });
+});
+
+test('in Chinese, trace errors and settings errors are explained by code with the original text beside', async () => {
+  act(() => useApp.setState({ lang: 'zh' }));
+  render(<LabView />);
+  fireEvent.change(screen.getByLabelText('轨迹'), { target: { value: 'alloc a 4MiB\nfree b\n' } });
+  const item = (await screen.findByText('轨迹有错误：')).parentElement!.querySelector('li')!;
+  expect(item.textContent).toMatch(/^第 2 行：这个名称当前没有分配/);
+  expect(item.textContent).toContain("'b' was never allocated");
+  fireEvent.change(screen.getByLabelText('轨迹'), { target: { value: 'alloc a 4MiB\n' } });
+  fireEvent.change(screen.getByLabelText('PYTORCH_CUDA_ALLOC_CONF'), { target: { value: 'expandable_segments:true' } });
+  const bad = (await screen.findByText('设置无效：')).parentElement!;
+  expect(bad.textContent).toContain('这个选项只接受 True 或 False');
+  expect(bad.textContent).toContain('Expected a single True/False argument for expandable_segments');
 });
