@@ -1,0 +1,197 @@
+/**
+ * The Accuracy view's strings (and the calculator's error-band line) in English and Simplified
+ * Chinese, kept beside the view so the main bundle does not carry them. Publication names,
+ * model ids and storage formats stay as their authors spell them.
+ */
+import { useApp } from '../../state/store';
+import type { Lang } from '../i18n/format';
+import type { Message } from '../../core/types';
+
+const en = {
+  title: 'Accuracy',
+  intro: 'Every published GPU-memory measurement we check the calculator against: the setting, the measured figure, our estimate for that setting and the error. The same rows and code run in the test suite, so this page and the tests cannot disagree.',
+  'sum.title': 'Error by kind of scenario',
+  'sum.caption': 'Median and 90th-percentile absolute error of the rows of each kind.',
+  'sum.kind': 'Kind',
+  'sum.group': 'Publication / setting',
+  'sum.n': 'Rows',
+  'sum.median': 'Median |error|',
+  'sum.p90': 'p90 |error|',
+  'sum.all': 'All rows',
+  'sum.byGroup': 'By publication and setting',
+  'filter.title': 'Filter',
+  'filter.source': 'Source',
+  'filter.mode': 'Mode',
+  'filter.model': 'Model',
+  'filter.all': 'All',
+  'filter.shown': '{n} of {total} measured rows shown',
+  'chart.title': 'Estimate against measurement',
+  'chart.help': 'Each dot is one measured row (log axes). On the diagonal line the estimate equals the measurement; above it we overestimate.',
+  'chart.loading': 'Loading the chart…',
+  'chart.x': 'Measured',
+  'chart.y': 'Estimate',
+  'chart.diag': 'estimate = measured',
+  'table.title': 'Measured rows',
+  'table.caption': 'Measured rows with our estimate; click a column header to sort.',
+  'col.id': 'Row',
+  'col.source': 'Source',
+  'col.model': 'Model',
+  'col.mode': 'Mode',
+  'col.precision': 'Weights / precision',
+  'col.batch': 'Batch',
+  'col.seq': 'Tokens (in → out)',
+  'col.gpus': 'GPUs',
+  'col.what': 'Measured total',
+  'col.measured': 'Measured',
+  'col.estimate': 'Estimate',
+  'col.error': 'Error',
+  'what.allocated': 'torch max allocated',
+  'what.device': 'nvidia-smi',
+  'skip.title': 'Rows not scored ({n})',
+  'skip.help': 'Published rows whose setting the calculator cannot describe, with the reason. They stay listed so nothing is dropped silently.',
+  'skip.reason': 'Reason',
+  'src.title': 'Sources',
+  'mode.inference': 'inference',
+  'mode.training': 'training',
+  'family.float': '16/32-bit weights',
+  'family.8bit': '8-bit weights',
+  'family.4bit': '4-bit weights',
+  'family.lowbit': 'other k-quant weights',
+  'engine.transformers': 'HF transformers',
+  'engine.vllm': 'vLLM',
+  'engine.llama.cpp': 'llama.cpp',
+  'method.full': 'full fine-tuning',
+  'method.lora': 'LoRA',
+  'method.qlora': 'QLoRA',
+  'method.freeze': 'partly frozen',
+  'band.line': '± {median} % typical (p90 {p90} %, {n} measured rows: {basis})',
+  'band.none': 'No published measurement covers this kind of scenario yet ({basis}).',
+  'band.link': 'Accuracy',
+  'reason.unit': 'unit "{unit}" not decoded',
+  'reason.unmodelled': '{setting} is not a calculator input',
+  'reason.precision': 'precision not mapped',
+  'reason.seq-unknown': 'unpacked dataset: sequence length unknown',
+  'reason.multi-gpu': 'FSDP CPU offload / multi-GPU recipe details not stated',
+  'reason.lora-unstated': 'LoRA rank and targets not stated',
+  'reason.prompt-unknown': 'long-prompt length not printed',
+  'reason.source': 'source not mapped',
+  'reason.estimate': 'the estimate rejected the setting: {errors}',
+} as const;
+
+export type AKey = keyof typeof en;
+
+const zh: Record<AKey, string> = {
+  title: '准确度',
+  intro: '计算器所对照的每一条公开发布的显存实测数据：配置、实测值、我们对该配置的估算以及误差。测试套件运行的是同一批数据和同一份代码，因此本页与测试结果不会不一致。',
+  'sum.title': '按场景类型的误差',
+  'sum.caption': '每类数据行绝对误差的中位数与第 90 百分位数。',
+  'sum.kind': '类型',
+  'sum.group': '出处 / 配置',
+  'sum.n': '行数',
+  'sum.median': '|误差| 中位数',
+  'sum.p90': '|误差| p90',
+  'sum.all': '全部数据行',
+  'sum.byGroup': '按出处与配置',
+  'filter.title': '筛选',
+  'filter.source': '出处',
+  'filter.mode': '模式',
+  'filter.model': '模型',
+  'filter.all': '全部',
+  'filter.shown': '显示 {n} / {total} 条实测数据',
+  'chart.title': '估算值与实测值对比',
+  'chart.help': '每个点是一条实测数据（对数坐标）。落在对角线上表示估算等于实测；在其上方表示高估。',
+  'chart.loading': '正在加载图表…',
+  'chart.x': '实测',
+  'chart.y': '估算',
+  'chart.diag': '估算 = 实测',
+  'table.title': '实测数据',
+  'table.caption': '实测数据及我们的估算；点击列标题排序。',
+  'col.id': '编号',
+  'col.source': '出处',
+  'col.model': '模型',
+  'col.mode': '模式',
+  'col.precision': '权重 / 精度',
+  'col.batch': '批大小',
+  'col.seq': 'token 数（输入 → 输出）',
+  'col.gpus': 'GPU 数',
+  'col.what': '实测总量',
+  'col.measured': '实测',
+  'col.estimate': '估算',
+  'col.error': '误差',
+  'what.allocated': 'torch 最大已分配',
+  'what.device': 'nvidia-smi',
+  'skip.title': '未计分的数据行（{n}）',
+  'skip.help': '计算器无法描述其配置的公开数据行及原因。它们仍列在这里，不会被悄悄丢弃。',
+  'skip.reason': '原因',
+  'src.title': '出处',
+  'mode.inference': '推理',
+  'mode.training': '训练',
+  'family.float': '16/32 位权重',
+  'family.8bit': '8 位权重',
+  'family.4bit': '4 位权重',
+  'family.lowbit': '其他 k-quant 权重',
+  'engine.transformers': 'HF transformers',
+  'engine.vllm': 'vLLM',
+  'engine.llama.cpp': 'llama.cpp',
+  'method.full': '全参数微调',
+  'method.lora': 'LoRA',
+  'method.qlora': 'QLoRA',
+  'method.freeze': '部分冻结',
+  'band.line': '典型误差 ± {median} %（p90 {p90} %，{n} 条实测数据：{basis}）',
+  'band.none': '尚无公开实测数据覆盖此类场景（{basis}）。',
+  'band.link': '准确度',
+  'reason.unit': '单位“{unit}”无法解读',
+  'reason.unmodelled': '{setting} 不是计算器的输入项',
+  'reason.precision': '精度无法对应',
+  'reason.seq-unknown': '未打包的数据集：序列长度未知',
+  'reason.multi-gpu': '未说明 FSDP CPU 卸载 / 多 GPU 配方细节',
+  'reason.lora-unstated': '未说明 LoRA 秩与目标模块',
+  'reason.prompt-unknown': '未给出长提示的长度',
+  'reason.source': '出处无法对应',
+  'reason.estimate': '估算拒绝了该配置：{errors}',
+};
+
+const DICTS: Record<Lang, Record<AKey, string>> = { en, zh };
+export const ACCURACY_DICTS = DICTS;
+
+export type AT = ((key: AKey, params?: Record<string, string | number>) => string) & {
+  lang: Lang;
+  /** a skip reason in the page language (English text when its code is unknown) */
+  reason: (m: Message) => string;
+  /** a kind key such as "inference/transformers/float", part by part */
+  kind: (key: string) => string;
+};
+
+const made = new Map<Lang, AT>();
+
+/** A stable translator for the Accuracy view's strings. */
+export function accuracyT(lang: Lang): AT {
+  let t = made.get(lang);
+  if (!t) {
+    const d = DICTS[lang];
+    const f = ((key: AKey, params?: Record<string, string | number>) =>
+      d[key].replace(/\{(\w+)\}/g, (m, k: string) => (params && k in params ? String(params[k]) : m))) as AT;
+    f.lang = lang;
+    f.reason = (m) => {
+      const key = `reason.${m.code}`;
+      return key in d ? f(key as AKey, m.params) : m.text;
+    };
+    const part = (p: string) => ['mode', 'engine', 'method', 'family'].map((g) => `${g}.${p}`).find((k) => k in d);
+    f.kind = (key) =>
+      key
+        .split('/')
+        .map((p) => {
+          const k = part(p);
+          return k ? d[k as AKey] : p;
+        })
+        .join(' · ');
+    made.set(lang, f);
+    t = f;
+  }
+  return t;
+}
+
+/** The translator for the page's current language. */
+export function useAT(): AT {
+  return accuracyT(useApp((s) => s.lang));
+}

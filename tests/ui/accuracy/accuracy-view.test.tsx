@@ -1,0 +1,79 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, test } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import AccuracyView from '../../../src/ui/accuracy/accuracy-view';
+import { useApp, initialData } from '../../../src/state/store';
+import fixture from '../../../src/validation/fixtures/measured-dev.json';
+
+afterEach(() => {
+  cleanup();
+  useApp.setState(initialData());
+});
+
+const rowIds = (testId: string) => [...screen.getByTestId(testId).querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-row'));
+const cellsOf = (testId: string, id: string) => [...screen.getByTestId(testId).querySelectorAll(`tr[data-row="${id}"] td`)].map((td) => td.textContent);
+
+describe('Accuracy view', () => {
+  test('every published row appears once: scored in the table or listed as skipped with a reason', () => {
+    render(<AccuracyView />);
+    const scored = rowIds('acc-rows');
+    const skipped = rowIds('acc-skipped');
+    expect([...scored, ...skipped].sort()).toEqual(fixture.map((r) => r.id).sort());
+    // the skipped ones: every GiB row with torch.compile on (torchtune "Optimization flags") is skipped for it
+    const compiled = fixture.filter((r) => (r.settings as Record<string, unknown>).compile === true && r.measured_unit.startsWith('GiB')).map((r) => r.id);
+    expect(compiled.length).toBeGreaterThan(0);
+    for (const id of compiled) {
+      expect(skipped).toContain(id);
+      expect(cellsOf('acc-skipped', id).at(-1)).toBe('compile is not a calculator input');
+    }
+    for (const id of skipped) expect(cellsOf('acc-skipped', id!).at(-1)).not.toBe('');
+  });
+
+  test('a row shows the published figure: Qwen2.5-0.5B bf16, 1 → 2048 tokens, 0.97 GiB measured', () => {
+    render(<AccuracyView />);
+    const cells = cellsOf('acc-rows', 'm0001');
+    expect(cells).toContain('Qwen2.5-0.5B-Instruct');
+    expect(cells).toContain('1 → 2,048');
+    expect(cells).toContain('0.97 GiB');
+    // the error cell agrees with the estimate cell: 100 · (estimate − 0.97) / 0.97, to the shown precision
+    const est = Number(cells[10]!.replace(' GiB', ''));
+    const err = Number(cells[11]!.replace(' %', ''));
+    expect(Math.abs(err - (100 * (est - 0.97)) / 0.97)).toBeLessThan(0.6);
+  });
+
+  test('the source filter leaves only that publication, and says how many rows remain', () => {
+    render(<AccuracyView />);
+    const torchtune = fixture.filter((r) => r.source.includes('torchtune')).map((r) => r.id);
+    fireEvent.change(screen.getByLabelText('Source'), { target: { value: 'torchtune' } });
+    const shown = rowIds('acc-rows');
+    expect(shown.length).toBeGreaterThan(0);
+    for (const id of shown) expect(torchtune).toContain(id);
+    expect(screen.getByTestId('acc-shown').textContent).toMatch(new RegExp(`^${shown.length} of \\d+ measured rows shown`));
+    fireEvent.change(screen.getByLabelText('Mode'), { target: { value: 'inference' } });
+    expect(rowIds('acc-rows')).toEqual([]);
+  });
+
+  test('the model filter and sorting by error', () => {
+    render(<AccuracyView />);
+    fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'Qwen2.5-7B-Instruct' } });
+    const ids = rowIds('acc-rows');
+    const expected = fixture.filter((r) => r.model === 'Qwen2.5-7B-Instruct').map((r) => r.id);
+    expect(ids.sort()).toEqual(expected.sort());
+    const header = within(screen.getByTestId('acc-rows')).getByRole('button', { name: /Error/ });
+    const errs = () => [...screen.getByTestId('acc-rows').querySelectorAll('tbody tr td:last-child')].map((td) => Number(td.textContent!.replace(' %', '')));
+    fireEvent.click(header);
+    expect(header.closest('th')!.getAttribute('aria-sort')).toBe('descending');
+    expect(errs()).toEqual([...errs()].sort((a, b) => b - a));
+    fireEvent.click(header);
+    expect(header.closest('th')!.getAttribute('aria-sort')).toBe('ascending');
+    expect(errs()).toEqual([...errs()].sort((a, b) => a - b));
+  });
+
+  test('Chinese: headings, modes and skip reasons translated', () => {
+    useApp.setState({ lang: 'zh' });
+    render(<AccuracyView />);
+    expect(screen.getByRole('heading', { name: '按场景类型的误差' })).toBeTruthy();
+    expect(screen.getAllByText('未打包的数据集：序列长度未知').length).toBeGreaterThan(0);
+    expect(within(screen.getByTestId('acc-by-kind')).getByText('推理 · HF transformers · 16/32 位权重')).toBeTruthy();
+  });
+});
