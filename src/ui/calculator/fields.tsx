@@ -23,7 +23,7 @@ function useChange() {
 }
 
 /** Keys no incompatibility rule reads (rules.ts): a change to them cannot enable or disable an option. */
-const RULE_FREE: readonly (keyof Scenario)[] = ['batch', 'prompt', 'gen', 'seq', 'loraRank', 'gpuUtil', 'ngl', 'ubatch'];
+const RULE_FREE: readonly (keyof Scenario)[] = ['batch', 'prompt', 'gen', 'seq', 'loraRank', 'gpuUtil', 'ngl', 'ubatch', 'gradAccum'];
 
 /** The rule-relevant part of a scenario, as a string so a selector can compare it cheaply. */
 function ruleKey(s: Scenario): string {

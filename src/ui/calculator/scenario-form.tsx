@@ -86,6 +86,8 @@ function TrainingFields() {
       <ScenarioNumber prop="seq" log sliderMax={1 << 20} />
       <ScenarioSelect prop="gradCkpt" />
       <ScenarioSelect prop="attn" />
+      <ScenarioNumber prop="gradAccum" log sliderMax={256} />
+      <ScenarioSelect prop="gradZero" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />
       <LoraTargets />
       <details>
