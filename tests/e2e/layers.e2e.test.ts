@@ -90,6 +90,24 @@ test('a link round-trips: preset edits, mode, input size and GPUs come back in a
   clean(w2);
 });
 
+test('switching to the calculator and back keeps the network and its link', async () => {
+  const w = await openLayers('?view=layers&net.p=vgg-16&net.b=4');
+  const { page } = w;
+  // torchvision vgg16 (configuration D): 138,357,544 parameters
+  expect(await text(page, 'net-params')).toBe('138,357,544');
+  await page.getByRole('button', { name: 'Remove classifier' }).click();
+  const params = (138_357_544 - (25088 * 4096 + 4096) - (4096 * 4096 + 4096) - (4096 * 1000 + 1000)).toLocaleString('en-US');
+  expect(await text(page, 'net-params')).toBe(params);
+  await page.getByRole('tab', { name: 'Calculator' }).click();
+  await page.getByTestId('device-total').first().waitFor();
+  expect(new URL(await settled(page)).search).toContain('net.e=x3');
+  await page.getByRole('tab', { name: 'Layer builder' }).click();
+  await page.getByTestId('net-params').waitFor();
+  expect(await text(page, 'net-params')).toBe(params);
+  expect(await page.getByRole('textbox', { name: 'Batch size', exact: true }).inputValue()).toBe('4');
+  clean(w);
+});
+
 test('a plain ResNet-50 link is short', async () => {
   const w = await openLayers('?view=layers');
   const link = await settled(w.page);

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import LayersView from '../../../src/ui/layers/layers-view';
-import { useNet } from '../../../src/ui/layers/net-store';
+import { netStateOf, useNet } from '../../../src/ui/layers/net-store';
+import { computeNet } from '../../../src/ui/layers/use-network';
 import { useApp } from '../../../src/state/store';
 import { freshViewEachTest } from './view-setup';
 
@@ -71,6 +72,22 @@ describe('Layer builder view', () => {
     expect(rows.indexOf('max_pool2d')).toBeLessThan(rows.indexOf('relu2'));
     // keyboard focus follows the moved layer
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Move max_pool2d up');
+  });
+
+  test('a typed capacity is compared: its largest batch fits and one more does not', () => {
+    useNet.getState().update({ gpus: [] });
+    render(<LayersView />);
+    fireEvent.change(screen.getByLabelText('Custom capacity, e.g. 24gib or 16gb'), { target: { value: '12 GiB' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add capacity' }));
+    expect(useNet.getState().gpus).toEqual(['12gib']);
+    const shown = screen.getByText(/^largest batch /).textContent!;
+    const n = Number(shown.replace(/\D/g, ''));
+    const at = (batch: number) => computeNet({ ...netStateOf(useNet.getState()), batch }).estimate!.deviceBytes;
+    expect(at(n)).toBeLessThanOrEqual(12 * 2 ** 30);
+    expect(at(n + 1)).toBeGreaterThan(12 * 2 ** 30);
+    fireEvent.change(screen.getByLabelText('Custom capacity, e.g. 24gib or 16gb'), { target: { value: 'lots' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add capacity' }));
+    expect(screen.getByText(/Write a capacity with its unit/)).toBeTruthy();
   });
 
   test('the whole view switches to Chinese with the page language', () => {
