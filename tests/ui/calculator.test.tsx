@@ -169,3 +169,23 @@ describe('calculator: preset search', () => {
     expect(screen.getByText('No preset matches.')).toBeTruthy();
   });
 });
+
+describe('calculator: every scenario option has a control', () => {
+  test('each schema key is in the Inference or the Training tab (model, count and GPU have their own panels)', async () => {
+    const { SCENARIO_FIELDS } = await import('../../src/core/scenario/schema');
+    const { FIELD_LABEL } = await import('../../src/ui/i18n/scenario-labels');
+    render(<App />);
+    const seen = new Set<string>();
+    const collect = () => {
+      for (const f of SCENARIO_FIELDS) {
+        const label = FIELD_LABEL.en[f.prop as keyof typeof FIELD_LABEL.en];
+        if (screen.queryAllByLabelText(label, { exact: true }).length > 0 || screen.queryAllByText(label, { selector: 'legend' }).length > 0) seen.add(f.prop);
+      }
+    };
+    collect();
+    fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
+    collect();
+    const missing = SCENARIO_FIELDS.map((f) => f.prop).filter((p) => !seen.has(p) && !['model', 'params', 'gpu', 'mode'].includes(p));
+    expect(missing).toEqual([]);
+  });
+});
