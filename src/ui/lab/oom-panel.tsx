@@ -1,8 +1,9 @@
-import { useDeferredValue, useId, useMemo } from 'react';
+import { useId } from 'react';
 import { decodeOom } from '../../core/allocator/oom-decoder';
 import { useLabT, type LabKey } from './lab-i18n';
 import { OOM_SAMPLE_IDS, OOM_SAMPLES } from './lab-samples';
 import { OomResult } from './oom-result';
+import { useParsed } from './use-parsed';
 
 export interface OomPanelProps {
   text: string;
@@ -13,8 +14,7 @@ export interface OomPanelProps {
 export function OomPanel({ text, onText }: OomPanelProps) {
   const t = useLabT();
   const id = useId();
-  const deferred = useDeferredValue(text);
-  const decoded = useMemo(() => (deferred.trim() ? decodeOom(deferred) : null), [deferred]);
+  const decoded = useParsed(text, decodeOom);
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('oom.title')}</h2>

@@ -1,9 +1,10 @@
-import { useDeferredValue, useId, useMemo } from 'react';
+import { useId } from 'react';
 import { formatMemorySummary, parseMemorySummary, type SummaryCell, type SummaryReading } from '../../core/allocator/summary';
 import { findPreset } from '../../core/allocator/presets';
 import { parseTrace } from '../../core/allocator/trace';
 import { simulateTrace } from '../../core/allocator/run';
 import { useLabT, type LabKey, type LabT } from './lab-i18n';
+import { useParsed } from './use-parsed';
 
 /** The example: memory_summary() of the simulated fragmentation preset (allocator.md §9 ii) after its OOM. */
 export function exampleSummary(): string {
@@ -98,8 +99,7 @@ function Reading({ r }: { r: SummaryReading }) {
 export function SummaryPanel({ text, onText }: { text: string; onText: (text: string) => void }) {
   const t = useLabT();
   const id = useId();
-  const deferred = useDeferredValue(text);
-  const parsed = useMemo(() => (deferred.trim() ? parseMemorySummary(deferred) : null), [deferred]);
+  const parsed = useParsed(text, parseMemorySummary);
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('sum.title')}</h2>
