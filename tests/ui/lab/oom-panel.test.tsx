@@ -87,3 +87,16 @@ describe('OOM decoder panel', () => {
     expect(location.search.startsWith('?v=1&gpu=a100-80gb-sxm4&view=lab&')).toBe(true);
   });
 });
+
+test('the lab tabs follow the keyboard: arrows move and select, Home/End jump', () => {
+  render(<LabView />);
+  const tab = (name: string) => screen.getByRole('tab', { name });
+  fireEvent.keyDown(tab('OOM decoder'), { key: 'ArrowRight' });
+  expect(tab('memory_summary() reader').getAttribute('aria-selected')).toBe('true');
+  expect(document.activeElement).toBe(tab('memory_summary() reader'));
+  fireEvent.keyDown(tab('memory_summary() reader'), { key: 'End' });
+  expect(tab('Simulator').getAttribute('aria-selected')).toBe('true');
+  fireEvent.keyDown(tab('Simulator'), { key: 'ArrowRight' });
+  expect(tab('OOM decoder').getAttribute('aria-selected')).toBe('true');
+  expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('lab-tab-oom');
+});
