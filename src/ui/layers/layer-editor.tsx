@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { LayerSpec } from '../../core/layers/spec';
 import { useLT } from './layers-i18n';
-import { argOf, CLASS_NAME, defaultOf, fieldText, isLeafKind, KIND_FIELDS, LEAF_KINDS, newLayer, readField, torchArg, type FieldType, type LeafKind } from './layer-fields';
+import { argOf, CLASS_NAME, defaultOf, fieldsOf, fieldText, isLeafKind, LEAF_KINDS, newLayer, readField, torchArg, type FieldType, type LeafKind } from './layer-fields';
 import type { Step } from './net-edits';
 import { useNet } from './net-store';
 
@@ -33,13 +33,13 @@ function Arg({ kind, field, type, value, onValue }: ArgProps) {
       </label>
     );
   }
-  if (type === 'act') {
+  if (type === 'act' || type === 'merge') {
+    const choices = type === 'act' ? ['relu', 'gelu'] : ['add', 'concat'];
     return (
       <div className="net-arg">
         <label htmlFor={id}>{name}</label>
         <select id={id} value={String(value ?? dflt)} onChange={(e) => onValue(e.target.value)}>
-          <option value="relu">relu</option>
-          <option value="gelu">gelu</option>
+          {choices.map((c) => <option key={c} value={c}>{c}</option>)}
         </select>
       </div>
     );
@@ -67,7 +67,7 @@ export function LayerEditor({ at, spec, inShape, label, onClose }: { at: Step[];
   const t = useLT();
   const id = useId();
   const setFields = useNet((s) => s.setFields);
-  const fields = KIND_FIELDS[spec.kind] ?? [];
+  const fields = fieldsOf(spec.kind);
   return (
     <div className="net-editor" role="group" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{t('edit.title', { name: label })}</h3>

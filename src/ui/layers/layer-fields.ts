@@ -6,7 +6,7 @@
 import type { LayerKind, LayerSpec } from '../../core/layers/spec';
 import type { FieldValue, Fields } from './net-edits';
 
-export type FieldType = 'int' | 'int0' | 'pair' | 'pair0' | 'bool' | 'p' | 'shape' | 'act';
+export type FieldType = 'int' | 'int0' | 'pair' | 'pair0' | 'bool' | 'p' | 'shape' | 'act' | 'merge';
 
 const CONV: [string, FieldType][] = [['in', 'int'], ['out', 'int'], ['kernel', 'pair'], ['stride', 'pair'], ['padding', 'pair0'], ['dilation', 'pair'], ['groups', 'int'], ['bias', 'bool']];
 const POOL: [string, FieldType][] = [['kernel', 'pair'], ['stride', 'pair'], ['padding', 'pair0'], ['ceil', 'bool']];
@@ -40,6 +40,13 @@ export type LeafKind = keyof typeof FIELDS_BY_KIND;
 export const KIND_FIELDS: Record<string, F> = FIELDS_BY_KIND;
 export const LEAF_KINDS = Object.keys(FIELDS_BY_KIND) as LeafKind[];
 export const isLeafKind = (k: string): k is LeafKind => Object.prototype.hasOwnProperty.call(KIND_FIELDS, k);
+
+/** Editable settings of containers: how a residual block merges, how many copies a repeat makes. */
+const CONTAINER_FIELDS: Record<string, F> = { block: [['merge', 'merge'], ['inplace', 'bool']], repeat: [['times', 'int']] };
+
+/** The editable fields of any layer kind (empty for plain sequential containers). */
+export const fieldsOf = (kind: string): F => (isLeafKind(kind) ? KIND_FIELDS[kind] : CONTAINER_FIELDS[kind] ?? []);
+export const isEditable = (kind: string): boolean => isLeafKind(kind) || kind in CONTAINER_FIELDS;
 
 /** torch.nn class names (our own view ops are named for what they do). */
 export const CLASS_NAME: Record<string, string> = {
@@ -93,6 +100,7 @@ export function readField(type: FieldType, text: string): FieldValue | null {
       return t !== '' && Number.isFinite(n) && n >= 0 && n < 1 ? n : null;
     }
     case 'act': return t === 'relu' || t === 'gelu' ? t : null;
+    case 'merge': return t === 'add' || t === 'concat' ? t : null;
     case 'bool': return t === 'true' ? true : t === 'false' ? false : null;
   }
 }

@@ -6,7 +6,7 @@ import type { LayerSpec } from '../../core/layers/spec';
 import { useApp } from '../../state/store';
 import { formatNumber } from '../i18n/format';
 import { useLT, type LT } from './layers-i18n';
-import { argOf, CLASS_NAME, fieldText, KIND_FIELDS, newLayer, torchArg } from './layer-fields';
+import { argOf, CLASS_NAME, fieldText, isEditable, KIND_FIELDS, newLayer, torchArg } from './layer-fields';
 import { LayerEditor } from './layer-editor';
 import { useNet } from './net-store';
 import { addrText, type Step } from './net-edits';
@@ -105,7 +105,7 @@ export function LayerTable({ r }: { r: NetResult }) {
               data-row={n.id} data-act="up" onClick={() => { edit({ op: 'up', at }); setFollow({ id: addrText(sibling(at, i - 1)), act: 'up' }); }}>↑</button>
             <button type="button" aria-label={t('act.down', { name })} title={t('act.down', { name })} disabled={i >= n.siblings - 1}
               data-row={n.id} data-act="down" onClick={() => { edit({ op: 'up', at: sibling(at, i + 1) }); setFollow({ id: addrText(sibling(at, i + 1)), act: 'down' }); }}>↓</button>
-            {n.spec && KIND_FIELDS[n.spec.kind] && (
+            {n.spec && isEditable(n.spec.kind) && (
               <button type="button" aria-label={t('act.edit', { name })} title={t('act.edit', { name })} aria-pressed={editing === n.id}
                 onClick={() => setEditing(editing === n.id ? null : n.id)}>✎</button>
             )}

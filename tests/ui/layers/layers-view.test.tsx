@@ -42,6 +42,16 @@ describe('Layer builder view', () => {
     expect(screen.queryByTestId('net-params')).toBeNull();
   });
 
+  test('a residual block switched from add to concat doubles the channels the next block receives', () => {
+    render(<LayersView />);
+    open('layer1');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit layer1.0' }));
+    fireEvent.change(screen.getByLabelText('merge'), { target: { value: 'concat' } });
+    // torch.cat of two [256, 56, 56] maps along channels gives [512, 56, 56]
+    const alert = screen.getAllByRole('alert').find((a) => a.closest('tr')?.classList.contains('net-err-row'));
+    expect(alert?.textContent).toMatch(/layer1\.1\.conv1.*expects 256 input channels, got 512/);
+  });
+
   test('removing and adding layers changes the parameter total (MLP, counted by hand)', () => {
     useNet.getState().choosePreset('mlp');
     render(<LayersView />);
