@@ -1,9 +1,36 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/**
+ * Content-Security-Policy of the built page (docs/embedding.md): scripts, styles, images and
+ * connections from the page's own origin only, no inline scripts, no plugins, no form posts.
+ * 'unsafe-inline' in style-src is for style attributes (React and recharts set element styles);
+ * data: images for inline SVG icons. frame-ancestors cannot be set in a <meta> policy: a host
+ * that wants it sends it as an HTTP header.
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+/** Adds the policy as the first element of <head>, in the build only (the dev server injects inline scripts). */
+function csp(): Plugin {
+  return {
+    name: 'gpu-memory-calculator:csp',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' }],
+  };
+}
 
 // base './' makes the build work from any sub-path of any static host.
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), csp()],
   build: { target: 'es2022', sourcemap: false },
 });
