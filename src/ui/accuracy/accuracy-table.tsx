@@ -21,9 +21,9 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
     return [
       col.accessor('id', { header: () => t('col.id') }),
       col.accessor('source', { header: () => t('col.source'), cell: (c) => <span title={c.row.original.citation}>{c.getValue()}</span> }),
-      col.accessor('model', { header: () => t('col.model') }),
+      col.accessor('model', { header: () => t('col.model'), meta: { wrap: true } }),
       col.accessor('mode', { header: () => t('col.mode'), cell: (c) => t(`mode.${c.getValue()}`) }),
-      col.accessor('precision', { header: () => t('col.precision') }),
+      col.accessor('precision', { header: () => t('col.precision'), meta: { wrap: true } }),
       col.accessor('batch', { header: () => t('col.batch'), cell: (c) => n(c.getValue()), meta: { num: true }, sortUndefined: 'last' }),
       col.accessor((r) => (r.seqIn ?? 0) + (r.seqOut ?? 0), {
         id: 'seq', header: () => t('col.seq'), meta: { num: true },
@@ -43,7 +43,10 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
     data: rows, columns, state: { sorting }, onSortingChange: setSorting,
     getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel(), getRowId: (r) => r.id,
   });
-  const num = (meta: unknown) => ((meta as { num?: boolean } | undefined)?.num ? 'num' : undefined);
+  const num = (meta: unknown) => {
+    const m = meta as { num?: boolean; wrap?: boolean } | undefined;
+    return m?.num ? 'num' : m?.wrap ? 'acc-wrap' : undefined;
+  };
   return (
     <div className="table-wrap acc-table">
       <table data-testid="acc-rows">
