@@ -6,8 +6,7 @@ import { formatBytes, formatNumber } from '../i18n/format';
 import { useLT } from './layers-i18n';
 import { useNet } from './net-store';
 import type { GpuFit } from './use-network';
-
-const MAX_GPUS = 8;
+import { MAX_GPUS } from './net-url';
 
 /** Chosen GPUs (catalogue or a typed capacity), each with its fit and largest batch. */
 export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {

@@ -37,7 +37,7 @@ export function ImportPanel() {
   const t = useLT();
   const id = useId();
   const input = useNet((s) => s.input);
-  const useCustom = useNet((s) => s.useCustom);
+  const setCustom = useNet((s) => s.setCustom);
   const tooLong = useNet(listTooLong);
   const [text, setText] = useState('');
   const [result, setResult] = useState<Imported | null>(null);
@@ -53,7 +53,7 @@ export function ImportPanel() {
         <button type="button" disabled={text.trim() === ''} onClick={() => {
           const r = importText(text, input);
           setResult(r);
-          if (r.network.layers.length > 0) useCustom(r.network.layers, r.network.input);
+          if (r.network.layers.length > 0) setCustom(r.network.layers, r.network.input);
         }}>{t('imp.button')}</button>
         {result && (
           <div className="net-import" role="status">

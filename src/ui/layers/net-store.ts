@@ -15,7 +15,7 @@ export interface NetStore extends NetState {
   update: (p: Partial<NetState>) => void;
   choosePreset: (id: string) => void;
   /** a pasted / imported list becomes the base; edits start over */
-  useCustom: (layers: LayerSpec[], input: number[]) => void;
+  setCustom: (layers: LayerSpec[], input: number[]) => void;
   edit: (op: EditOp) => void;
   setFields: (at: Step[], fields: Fields) => void;
   resetEdits: () => void;
@@ -31,7 +31,7 @@ export const useNet = create<NetStore>()((set) => ({
       const p = findNetworkPreset(id);
       return p ? { preset: p.id, custom: null, edits: [], input: p.build().input } : {};
     }),
-  useCustom: (layers, input) => set({ preset: 'custom', custom: { layers, input }, edits: [], input }),
+  setCustom: (layers, input) => set({ preset: 'custom', custom: { layers, input }, edits: [], input }),
   edit: (op) => set((s) => ({ edits: pushEdit(s.edits, op) })),
   setFields: (at, fields) => set((s) => ({ edits: pushEdit(s.edits, { op: 'set', at, fields }) })),
   resetEdits: () => set({ edits: [] }),

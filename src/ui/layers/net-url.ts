@@ -36,7 +36,8 @@ export const DEFAULT_PRESET = 'resnet-50';
 export const DEFAULT_GPUS = ['rtx-4090', 'a100-80gb-sxm4'];
 /** Longest layer list (text characters) a link carries; the url-codec drops values over 8192. */
 export const MAX_LIST_CHARS = 6000;
-const MAX_GPUS = 8;
+/** Most GPUs compared at once (the url-codec reads at most 8 `compare` entries too). */
+export const MAX_GPUS = 8;
 
 /** The starting state for a preset (its own input shape). */
 export function presetState(id = DEFAULT_PRESET): NetState {
