@@ -1,0 +1,59 @@
+// Fuzz: the estimate CLI's flag parser (src/cli/args.ts parseArgs) and what main() does with its
+// record (parseScenario, then estimate), called in-process. Random argv, flag-shaped argv, and
+// well-formed argv with random edits: no throw, a one-line error or a record of known keys, and
+// finite estimates for every scenario the flags produce.
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { parseArgs } from '../../src/cli/args';
+import { estimate } from '../../src/core/estimate';
+import { ALL_KEYS, parseScenario } from '../../src/core/scenario';
+import { RUNS, assertFinite, mutated, timed } from './scan';
+import { pairArb, recordArb } from './scenario-arb';
+
+const LIMIT_MS = 250;
+const KEYS = new Set(ALL_KEYS);
+
+const flagArb = fc.oneof(
+  pairArb.map(([k, v]) => [`--${k}=${v}`]),
+  pairArb.map(([k, v]) => [`--${k}`, v]),
+  fc.constantFrom(['--json'], ['--help'], ['-h'], ['--'], ['--json=1'], ['--tied'], ['--gated'], ['--batch'], ['--nope', 'x'], ['?model=custom&hidden=64']),
+  fc.string({ maxLength: 20 }).map((s) => [s]),
+  fc.string({ maxLength: 12 }).map((s) => [`--${s}`]),
+);
+const argvArb = fc.array(flagArb, { maxLength: 10 }).map((a) => a.flat());
+/** Well-formed argv (one `--key=value` per key) as one string, edited, then split on spaces. */
+const editedArgv = mutated(recordArb().map((r) => Object.entries(r).map(([k, v]) => `--${k}=${v}`).join(' '))).map((s) => s.split(' '));
+
+function check(argv: string[]): void {
+  const r = timed('parseArgs', LIMIT_MS, () => parseArgs(argv));
+  if (!r.ok) {
+    expect(r.error.length).toBeGreaterThan(0);
+    expect(r.error).not.toContain('\n');
+    return;
+  }
+  for (const k of Object.keys(r.args.record)) expect(KEYS.has(k)).toBe(true);
+  const parsed = timed('parseScenario', LIMIT_MS, () => parseScenario(r.args.record));
+  assertFinite('parseScenario', parsed);
+  if (parsed.errors.length > 0) return;
+  const est = timed('estimate', LIMIT_MS, () => estimate(parsed.scenario));
+  assertFinite('estimate', est);
+  if (est.ok) expect(est.value.deviceBytes).toBeGreaterThanOrEqual(est.value.reservedBytes);
+}
+
+describe(`estimate CLI flag parsing fuzz (${RUNS} cases each)`, () => {
+  test('random and flag-shaped argv', () => {
+    fc.assert(fc.property(argvArb, check), { numRuns: RUNS });
+  });
+
+  test('well-formed argv with random edits', () => {
+    fc.assert(fc.property(editedArgv, check), { numRuns: RUNS });
+  });
+
+  test('a record written as --key=value flags reads back unchanged', () => {
+    fc.assert(fc.property(recordArb(), (rec) => {
+      const r = parseArgs(Object.entries(rec).map(([k, v]) => `--${k}=${v}`));
+      expect(r.ok).toBe(true);
+      if (r.ok) expect({ ...r.args.record }).toEqual({ ...rec });
+    }), { numRuns: RUNS });
+  });
+});
