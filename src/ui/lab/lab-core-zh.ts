@@ -89,7 +89,7 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'conf-threads': 'pinned_num_register_threads 必须是 2 的幂且不超过 128',
   'conf-backend': '未知的分配器后端，可选 native 和 cudaMallocAsync',
   'conf-unknown-key': 'PYTORCH_CUDA_ALLOC_CONF 中有无法识别的选项',
-  'capacity-invalid': '容量必须是正的字节数',
+  'capacity-invalid': '容量必须是正的字节数，最多 1 PiB',
   'overhead-invalid': 'overhead 必须不小于 0 且小于容量',
   'fraction-invalid': 'fraction 必须在 (0, 1] 之间',
 

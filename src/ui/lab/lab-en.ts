@@ -100,6 +100,7 @@ export const labEn = {
   'sim.capacity': 'GPU capacity',
   'sim.capacityHelp': 'e.g. 24GiB or 80 GB; empty: the trace’s capacity line, else 80 GiB.',
   'sim.capacityBad': 'Not a size: {detail}',
+  'sim.capacityZero': 'The capacity must be more than 0 bytes.',
   'sim.conf': 'PYTORCH_CUDA_ALLOC_CONF',
   'sim.confHelp': 'e.g. expandable_segments:True or max_split_size_mb:128; empty: the trace’s conf line.',
   'sim.confQuick': 'Quick settings',

@@ -102,6 +102,7 @@ export const labZh: Record<LabKey, string> = {
   'sim.capacity': 'GPU 容量',
   'sim.capacityHelp': '如 24GiB 或 80 GB；留空：使用轨迹中的 capacity 行，否则 80 GiB。',
   'sim.capacityBad': '不是有效大小：{detail}',
+  'sim.capacityZero': '容量必须大于 0 字节。',
   'sim.conf': 'PYTORCH_CUDA_ALLOC_CONF',
   'sim.confHelp': '如 expandable_segments:True 或 max_split_size_mb:128；留空：使用轨迹中的 conf 行。',
   'sim.confQuick': '常用设置',

@@ -49,6 +49,7 @@ export function SimPanel(p: SimPanelProps) {
   const parsed: TraceParse = useMemo(() => (imported ? { ok: true, trace: imported } : parseTrace(text)), [text, imported]);
   const capParse = p.sim.cap.trim() ? parseByteSize(p.sim.cap) : null;
   const capacity = capParse?.ok && capParse.bytes > 0 ? capParse.bytes : undefined;
+  const capError = !capParse ? null : !capParse.ok ? t('sim.capacityBad', { detail: capParse.message }) : capParse.bytes <= 0 ? t('sim.capacityZero') : null;
   const conf = p.sim.conf.trim() || undefined;
   const run = useMemo(() => (parsed.ok ? simulateTrace(parsed.trace, { capacity, conf }) : null), [parsed, capacity, conf]);
   const sim = run?.ok ? run.value : null;
@@ -81,8 +82,8 @@ export function SimPanel(p: SimPanelProps) {
         <div>
           <div className="field">
             <label htmlFor={`${id}-cap`}>{t('sim.capacity')}</label>
-            <input id={`${id}-cap`} type="text" value={p.sim.cap} placeholder={sim ? t.bytes(sim.settings.capacity) : '80 GiB'} aria-invalid={capParse && !capParse.ok ? true : undefined} aria-describedby={`${id}-cap-help`} onChange={(e) => p.onCap(e.target.value)} />
-            {capParse && !capParse.ok && <p className="field-msg" role="alert">{t('sim.capacityBad', { detail: capParse.message })}</p>}
+            <input id={`${id}-cap`} type="text" value={p.sim.cap} placeholder={sim ? t.bytes(sim.settings.capacity) : '80 GiB'} aria-invalid={capError ? true : undefined} aria-describedby={`${id}-cap-help`} onChange={(e) => p.onCap(e.target.value)} />
+            {capError && <p className="field-msg" role="alert">{capError}</p>}
             <p id={`${id}-cap-help`} className="field-help">{t('sim.capacityHelp')}</p>
           </div>
           <div className="field">

@@ -99,6 +99,12 @@ describe('simulator panel', () => {
     expect((await screen.findByText('The settings are not valid:')).parentElement?.textContent).toContain('must be > 20');
     fireEvent.change(screen.getByLabelText('GPU capacity'), { target: { value: 'lots' } });
     expect(screen.getByText(/^Not a size:/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('GPU capacity'), { target: { value: '0 GiB' } });
+    expect(screen.getByText('The capacity must be more than 0 bytes.')).toBeTruthy();
+    // a card beyond the simulator's range is refused by name, never simulated as NaN/Infinity
+    fireEvent.change(screen.getByLabelText('GPU capacity'), { target: { value: '2048 TiB' } });
+    fireEvent.change(screen.getByLabelText('PYTORCH_CUDA_ALLOC_CONF'), { target: { value: '' } });
+    expect((await screen.findByText('The settings are not valid:')).parentElement?.textContent).toMatch(/capacity/);
   });
 });
 
