@@ -1,6 +1,7 @@
 /**
  * The calculator's error band: "± x % typical (p90 y %, n rows)" for the active scenario's kind,
- * from the published measurements (src/validation/error-band), with a link to the Accuracy view.
+ * from the published measurements (src/validation/error-band), with a link to the Accuracy view;
+ * the kind the rows share is in the tooltip.
  * Default export: the headline loads it lazily, so the fixture rows stay out of the main bundle.
  */
 import type { MouseEvent } from 'react';
@@ -20,11 +21,10 @@ export default function ErrorBand({ s }: { s: Scenario }) {
     setView('accuracy');
     window.scrollTo(0, 0);
   };
-  const text = band
-    ? t('band.line', { median: pct(band.medianPct), p90: pct(band.p90Pct), n: band.n, basis: t.kind(band.basis) })
-    : t('band.none', { basis: t.kind(kindKeys(s)[1]) });
+  const text = band ? t('band.line', { median: pct(band.medianPct), p90: pct(band.p90Pct), n: band.n }) : t('band.none');
+  const why = band ? t('band.basis', { basis: t.kind(band.basis) }) : t('band.noneWhy', { basis: t.kind(kindKeys(s)[1]) });
   return (
-    <p className="small muted" data-testid="error-band">
+    <p className="small muted" data-testid="error-band" title={why}>
       {text}{' '}
       <a href="?view=accuracy" onClick={go}>{t('band.link')}</a>
     </p>

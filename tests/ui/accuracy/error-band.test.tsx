@@ -29,9 +29,9 @@ describe('calculator error band', () => {
     const p90 = errs[Math.ceil(0.9 * n) - 1].toFixed(1);
     const s: Scenario = { ...defaultScenario(), mode: 'inference', engine: 'transformers', weights: 'bf16' };
     render(<ErrorBand s={s} />);
-    expect(screen.getByTestId('error-band').textContent).toBe(
-      `± ${Number(median)} % typical (p90 ${Number(p90)} %, ${n} measured rows: inference · HF transformers · 16/32-bit weights) Accuracy`,
-    );
+    const band = screen.getByTestId('error-band');
+    expect(band.textContent).toBe(`± ${Number(median)} % typical (p90 ${Number(p90)} %, ${n} measured rows) Accuracy`);
+    expect(band.title).toContain('inference · HF transformers · 16/32-bit weights');
     fireEvent.click(screen.getByRole('link', { name: 'Accuracy' }));
     expect(useApp.getState().view).toBe('accuracy');
   });
@@ -39,6 +39,8 @@ describe('calculator error band', () => {
   test('vLLM has no published measurement here: says so instead of borrowing another runtime’s error', () => {
     useApp.setState({ lang: 'zh' });
     render(<ErrorBand s={{ ...defaultScenario(), engine: 'vllm' }} />);
-    expect(screen.getByTestId('error-band').textContent).toBe('尚无公开实测数据覆盖此类场景（推理 · vLLM · 16/32 位权重）。 准确度');
+    const band = screen.getByTestId('error-band');
+    expect(band.textContent).toBe('尚未与公开实测数据核对 准确度');
+    expect(band.title).toBe('尚无公开实测数据覆盖此类场景：推理 · vLLM · 16/32 位权重。');
   });
 });
