@@ -12,6 +12,8 @@ export interface AccuracyRow {
   source: string;
   /** the full citation of the publication */
   citation: string;
+  /** how the figure was taken, as the fixture notes it */
+  note: string;
   model: string;
   /** scenario mode the row maps to */
   mode: Mode;
@@ -70,7 +72,7 @@ export function accuracyData(report: ValidationReport): AccuracyData {
   const rows: AccuracyRow[] = report.scored.map((s) => {
     const r = s.row;
     return {
-      id: r.id, source: s.mapped.source, citation: r.source, model: r.model, mode: s.mapped.scenario.mode,
+      id: r.id, source: s.mapped.source, citation: r.source, note: r.notes ?? '', model: r.model, mode: s.mapped.scenario.mode,
       setting: r.mode, precision: r.precision, batch: r.batch, seqIn: r.seq_in, seqOut: r.seq_out,
       gpus: s.mapped.sumGpus, what: s.mapped.total, measured: s.mapped.measured, predicted: s.predicted,
       errPct: s.errPct, kind: kindKeys(s.mapped.scenario)[1],

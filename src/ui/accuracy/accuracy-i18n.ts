@@ -9,7 +9,7 @@ import type { Message } from '../../core/types';
 
 const en = {
   title: 'Accuracy',
-  intro: 'Every published GPU-memory measurement we check the calculator against: the setting, the measured figure, our estimate for that setting and the error. The same rows and code run in the test suite, so this page and the tests cannot disagree.',
+  intro: 'Every published GPU-memory measurement we check the calculator against: the setting, the measured figure, our estimate for that setting and the error. The same rows and code run in the test suite (npm run validate prints this table), so this page and the tests cannot disagree. Hover a row id for how the figure was taken.',
   'sum.title': 'Error by kind of scenario',
   'sum.caption': 'Median and 90th-percentile absolute error of the rows of each kind.',
   'sum.kind': 'Kind',
@@ -84,7 +84,7 @@ export type AKey = keyof typeof en;
 
 const zh: Record<AKey, string> = {
   title: '准确度',
-  intro: '计算器所对照的每一条公开发布的显存实测数据：配置、实测值、我们对该配置的估算以及误差。测试套件运行的是同一批数据和同一份代码，因此本页与测试结果不会不一致。',
+  intro: '计算器所对照的每一条公开发布的显存实测数据：配置、实测值、我们对该配置的估算以及误差。测试套件运行的是同一批数据和同一份代码（npm run validate 会打印同一张表），因此本页与测试结果不会不一致。将鼠标悬停在编号上可查看该数据的测量方式。',
   'sum.title': '按场景类型的误差',
   'sum.caption': '每类数据行绝对误差的中位数与第 90 百分位数。',
   'sum.kind': '类型',

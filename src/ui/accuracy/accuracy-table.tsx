@@ -19,7 +19,7 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
     const b = (n: number) => formatBytes(n, unit, t.lang);
     const n = (x: number | null) => (x === null ? '–' : formatNumber(x, t.lang, 0));
     return [
-      col.accessor('id', { header: () => t('col.id') }),
+      col.accessor('id', { header: () => t('col.id'), cell: (c) => <span title={c.row.original.note}>{c.getValue()}</span> }),
       col.accessor('source', { header: () => t('col.source'), cell: (c) => <span title={c.row.original.citation}>{c.getValue()}</span> }),
       col.accessor('model', { header: () => t('col.model'), meta: { wrap: true } }),
       col.accessor('mode', { header: () => t('col.mode'), cell: (c) => t(`mode.${c.getValue()}`) }),
