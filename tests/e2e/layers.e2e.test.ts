@@ -121,7 +121,7 @@ test('Chinese, dark, and a shape error shown on its row', async () => {
   const { page } = w;
   const err = page.locator('tr.net-err-row');
   await err.waitFor();
-  expect(await err.textContent()).toMatch(/layer1\.0\.conv2.*expects 32 input channels, got 64/);
+  expect(await err.textContent()).toContain("层 'layer1.0.conv2'（conv2d）：需要 32 个输入通道，实际为 64");
   await page.screenshot({ path: `${SCREENS}/layers-zh-dark-error.png`, fullPage: true });
   await page.getByRole('button', { name: '撤销全部修改' }).click();
   await page.locator('.net-unit-chart .recharts-bar-rectangle').first().waitFor();

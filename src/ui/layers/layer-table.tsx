@@ -12,6 +12,7 @@ import { useNet } from './net-store';
 import { addrText, type Step } from './net-edits';
 import { flatten, type TreeNode } from './net-tree';
 import type { NetResult } from './use-network';
+import { coreMessage } from './shape-zh';
 import { formatBytesAuto, formatFlops, nodeName, shapeLabel } from './net-format';
 
 const POSITIONAL = new Set(['in', 'out', 'features', 'num', 'dim', 'shape', 'p']);
@@ -154,7 +155,7 @@ export function LayerTable({ r }: { r: NetResult }) {
                   {row.getVisibleCells().map((c) => <td key={c.id} className={c.column.columnDef.meta === 'num' ? 'num' : undefined}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>)}
                 </tr>
                 {bad && r.error && (
-                  <tr className="net-err-row"><td colSpan={span} role="alert">{t('err.row', { msg: r.error.message })}</td></tr>
+                  <tr className="net-err-row"><td colSpan={span} role="alert">{t('err.row', { msg: coreMessage(t.lang, r.error.message) })}</td></tr>
                 )}
                 {editNode && editNode.id === row.original.id && editNode.at && editNode.spec && (
                   <tr className="net-edit-row"><td colSpan={span}>
