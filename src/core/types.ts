@@ -20,6 +20,12 @@ export type Optimizer =
   | 'adafactor'
   | 'lion';
 export type GradCkpt = 'none' | 'full' | 'selective';
+/**
+ * How gradients are cleared between optimizer steps: 'none' = `zero_grad(set_to_none=True)`
+ * (the default since PyTorch 2.0: gradients freed, re-created in backward); 'zeros' =
+ * `set_to_none=False` (the default before 2.0: gradient tensors kept, filled with zeros).
+ */
+export type GradZero = 'none' | 'zeros';
 export type Attn = 'flash' | 'sdpa' | 'eager';
 export type ZeroStage = 0 | 1 | 2 | 3;
 export type Offload = 'none' | 'optimizer' | 'params';
@@ -238,6 +244,10 @@ export interface Scenario {
   precision: Precision;
   optimizer: Optimizer;
   gradCkpt: GradCkpt;
+  /** training: micro-batches accumulated per optimizer step (gradient_accumulation_steps) */
+  gradAccum: number;
+  /** training: gradients freed ('none') or kept as zeros ('zeros') between steps */
+  gradZero: GradZero;
   attn: Attn;
   loraRank: number;
   loraTargets: LoraTarget[];

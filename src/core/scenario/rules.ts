@@ -71,6 +71,12 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   if (training && s.engine !== 'transformers' && given.has('engine')) {
     warn('engine', 'unused-key', `engine=${s.engine} serves models; training is estimated for transformers`, { with: 'mode' });
   }
+  // Gradients exist only in training; the keys are kept but change nothing at inference.
+  if (!training) {
+    for (const k of ['grad-accum', 'grad-zero']) {
+      if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
+    }
+  }
   if (training) trainingRules(s, bad);
   else inferenceRules(s, bad);
   parallelRules(s, given, bad);

@@ -22,6 +22,8 @@ export const OPTIMIZERS = [
   'adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor', 'lion',
 ] as const;
 export const GRAD_CKPTS = ['none', 'full', 'selective'] as const;
+/** optimizer.zero_grad(set_to_none=True | False): see GradZero in types.ts. */
+export const GRAD_ZEROS = ['none', 'zeros'] as const;
 export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
@@ -69,6 +71,8 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit' },
   { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)' },
   { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing' },
+  { prop: 'gradAccum', name: 'grad-accum', kind: int(1, 65536), help: 'Training: micro-batches accumulated per optimizer step (gradient_accumulation_steps); gradients stay allocated across them' },
+  { prop: 'gradZero', name: 'grad-zero', kind: oneOf(GRAD_ZEROS), help: "Training: zero_grad(set_to_none=True) frees gradients between steps ('none', PyTorch ≥ 2.0 default); 'zeros' keeps them (set_to_none=False, the default before 2.0)" },
   { prop: 'attn', name: 'attn', kind: oneOf(ATTNS), help: 'Attention kernel: FlashAttention, PyTorch SDPA or eager (materialises the score matrix)' },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
   { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down or 'all'" },
@@ -100,6 +104,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   precision: 'amp-bf16',
   optimizer: 'adamw',
   gradCkpt: 'none',
+  gradAccum: 1,
+  gradZero: 'none',
   attn: 'sdpa',
   loraRank: 16,
   loraTargets: ['q', 'v'],

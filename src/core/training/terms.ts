@@ -7,6 +7,16 @@
  * - end of backward / optimizer step: persistent states + all gradients (activations freed).
  * Persistent = weights, adapters, fp32 master, optimizer states (present from step 2 on) and the
  * DDP / ZeRO communication buckets.
+ *
+ * Gradients become persistent too when they outlive one backward pass:
+ * - gradient accumulation (N > 1 micro-batches per step): backward of micro-step k adds into the
+ *   `.grad` tensors left by micro-steps 1…k−1, so from micro-step 2 on the forward and backward run
+ *   with every trainable gradient allocated (HF Trainer / accelerate `gradient_accumulation_steps`;
+ *   DeepSpeed keeps its (ZeRO-2: partitioned) gradient buffer across micro-steps alike);
+ * - `zero_grad(set_to_none=False)`, PyTorch's default before 2.0 (torch/optim/optimizer.py; the
+ *   2.0 release notes list the switch of the default to True): gradients are zero-filled, not freed,
+ *   so from step 2 on they are live during the forward pass.
+ * Then the peak is persistent states + gradients + max(activations + logits, step temporaries).
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
@@ -71,8 +81,10 @@ export function buildTraining(ctx: Ctx): Built {
   // over all parameters: "foreach … uses ~sizeof(params) more peak memory" (torch.optim docs).
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   const foreachTemp = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? states.optimizer / 2 : 0;
-  const atStep = states.gradients + foreachTemp;
-  const allocatedBytes = persistent + Math.max(atForward, atBackward, atStep);
+  const gradsHeld = s.gradAccum > 1 || s.gradZero === 'zeros';
+  const atStep = gradsHeld ? foreachTemp : states.gradients + foreachTemp;
+  const held = gradsHeld ? states.gradients : 0;
+  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep);
   const terms: Term[] = [];
   if (full) {
     terms.push(term(ctx, 'weights', states.weights, {
@@ -92,7 +104,7 @@ export function buildTraining(ctx: Ctx): Built {
     }
   }
   terms.push(term(ctx, 'gradients', states.gradients, {
-    formula: 'P_train·g / (ZeRO ≥ 2 ? N_d : 1)', values: { P_train: trainOnGpu, g: per.gradients, N_d: dp, zero: s.zero, offload: s.offload },
+    formula: 'P_train·g / (ZeRO ≥ 2 ? N_d : 1)', values: { P_train: trainOnGpu, g: per.gradients, N_d: dp, zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
     source: per.source, confidence: 'exact',
   }, 'allocated', !full));
   terms.push(term(ctx, 'optimizer', states.optimizer, {
@@ -133,11 +145,19 @@ export function buildTraining(ctx: Ctx): Built {
   if (s.optimizer.startsWith('paged')) {
     notes.push({ code: 'training.paged', text: 'Paged optimizer state lives in CUDA unified memory and may spill to host RAM under pressure.' });
   }
-  notes.push({
-    code: 'training.peak-not-sum',
-    params: { forward: atForward, backward: atBackward, step: atStep },
-    text: 'Gradients appear as activations are freed: the peak is persistent states + max(activations + logits, gradients), not the sum of all terms.',
-  });
+  if (gradsHeld) {
+    notes.push({
+      code: 'training.grads-held',
+      params: { gradAccum: s.gradAccum, gradZero: s.gradZero, gradients: states.gradients },
+      text: 'Gradients stay allocated between backward passes (gradient accumulation or zero_grad(set_to_none=False)): the peak is persistent states + gradients + activations.',
+    });
+  } else {
+    notes.push({
+      code: 'training.peak-not-sum',
+      params: { forward: atForward, backward: atBackward, step: atStep },
+      text: 'Gradients appear as activations are freed: the peak is persistent states + max(activations + logits, gradients), not the sum of all terms.',
+    });
+  }
   // saved activations are mostly s·b·h- or s·b·f-sized tensors: count them in s·b·h units
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
