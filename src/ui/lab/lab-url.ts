@@ -37,9 +37,14 @@ function dec(s: string): string | null {
   }
 }
 
+/** Lone UTF-16 surrogates (which encodeURIComponent rejects) become U+FFFD; pairs stay. */
+export function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 /** Percent-encoding that keeps ',', ':' and '/' readable, like url-codec.ts. */
 function enc(s: string): string {
-  return encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD')).replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
+  return encodeURIComponent(wellFormed(s)).replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
 }
 
 function chunks(search: string): string[] {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { LAB_URL_LIMITS, mergeLabQuery, readLabState } from '../../../src/ui/lab/lab-url';
+import fc from 'fast-check';
+import { LAB_PANELS, LAB_URL_LIMITS, mergeLabQuery, readLabState, wellFormed, type LabUrlState } from '../../../src/ui/lab/lab-url';
 import { decodeUrl } from '../../../src/state/url-codec';
 
 describe('lab.* query keys', () => {
@@ -32,4 +33,42 @@ describe('lab.* query keys', () => {
     expect(readLabState('')).toEqual({ panel: 'oom' });
     expect(readLabState('?lab.panel=summary&lab.panel=sim').panel).toBe('summary');
   });
+});
+
+describe('lab.* keys under random input', () => {
+  test('any query string reads without throwing, and any state within the limits reads back as written', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (q) => {
+        const s = readLabState(q);
+        expect(LAB_PANELS).toContain(s.panel);
+        if (s.step !== undefined) expect(Number.isInteger(s.step) && s.step >= -1).toBe(true);
+      }),
+    );
+    const text = (max: number) => fc.option(fc.string({ unit: 'binary', minLength: 1, maxLength: max }), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.record({
+          panel: fc.constantFrom(...LAB_PANELS),
+          preset: text(40),
+          trace: text(300),
+          cap: text(20),
+          conf: text(60),
+          step: fc.option(fc.integer({ min: -1, max: 1e6 }), { nil: undefined }),
+          oom: text(300),
+        }),
+        fc.string({ maxLength: 60 }).filter((o) => !o.includes('lab.')),
+        (state, other) => {
+          const clean = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)) as unknown as LabUrlState;
+          // lone surrogates cannot travel in a URL; the writer replaces them like url-codec does
+          const expected = Object.fromEntries(Object.entries(clean).map(([k, v]) => [k, typeof v === 'string' ? wellFormed(v) : v]));
+          expect(readLabState(mergeLabQuery(other, clean))).toEqual(expected);
+        },
+      ),
+    );
+  });
+});
+
+test('surrogate pairs (emoji) survive; lone halves become U+FFFD', () => {
+  const q = mergeLabQuery('', { panel: 'sim', trace: 'alloc a 4MiB # 🚀\n', conf: 'x\uD800y' });
+  expect(readLabState(q)).toEqual({ panel: 'sim', trace: 'alloc a 4MiB # 🚀\n', conf: 'x\uFFFDy' });
 });
