@@ -86,6 +86,11 @@ test('lab in Chinese, dark: the simulator and the decoder render translated', as
   await page.getByRole('button', { name: '载入示例' }).click();
   await page.getByText('碎片数值').waitFor();
   await page.screenshot({ path: `${SCREENS}/lab-summary-zh-dark.png`, fullPage: true });
+  // switching the page language re-renders the lab in English and keeps its keys in the link
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByText('Fragmentation figures').waitFor();
+  await expect.poll(() => new URL(page.url()).searchParams.get('lab.panel')).toBe('summary');
+  expect(new URL(page.url()).searchParams.get('lab.preset')).toBe('fragmentation-oom');
   expect(w.consoleErrors).toEqual([]);
   expect(w.foreignRequests).toEqual([]);
   await page.context().close();
