@@ -25,9 +25,24 @@ const MAX_ARG = 64 * 1024;
 
 const looksLikeUrl = (a: string) => /^https?:\/\//i.test(a) || a.startsWith('?') || /^[\w.-]+=/.test(a);
 
+/** Control characters: C0 incl. newlines, DEL and C1 (U+009B is a terminal's CSI), U+2028/2029. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * User text for an error line, cut to `max` code points: as is (`bare`) or in single quotes when
+ * it has no control characters, else as a JSON string literal with every control character
+ * escaped, so an error stays one line and nothing reaches the terminal as an escape sequence.
+ */
+export function quoteArg(text: string, max: number, bare = false): string {
+  const points = Array.from(text);
+  const cut = points.length > max ? `${points.slice(0, max).join('')}…` : text;
+  if (!CONTROL.test(cut)) return bare ? cut : `'${cut}'`;
+  return JSON.stringify(cut).replace(new RegExp(CONTROL.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function unknownFlag(name: string): string {
   const near = closest(name, [...ALL_KEYS, ...META], 1);
-  return `unknown flag --${name.slice(0, 40)}${near.length ? ` (did you mean --${near[0]}?)` : ''}; see --help`;
+  return `unknown flag ${quoteArg(`--${name}`, 42, true)}${near.length ? ` (did you mean --${near[0]}?)` : ''}; see --help`;
 }
 
 /** Parse argv (without the node/script prefix). */
@@ -65,7 +80,7 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
       args.url = positional[0];
     } else {
       const extra = positional[positional.length > 1 && looksLikeUrl(positional[0]) ? 1 : 0];
-      return fail(`unexpected argument '${extra.slice(0, 60)}' (a share URL must be the only argument besides --json)`);
+      return fail(`unexpected argument ${quoteArg(extra, 60)} (a share URL must be the only argument besides --json)`);
     }
   }
   return { ok: true, args };

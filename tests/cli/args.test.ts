@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { parseArgs } from '../../src/cli/args';
+import { parseArgs, quoteArg } from '../../src/cli/args';
 import { main } from '../../src/cli/estimate';
 import { ALL_KEYS } from '../../src/core/scenario';
 
@@ -14,6 +14,29 @@ describe('parseArgs', () => {
     const r = parseArgs(['?v=1&batch=2', '--json']);
     expect(r.ok && r.args.url).toBe('?v=1&batch=2');
     expect(parseArgs(['?v=1', '--batch', '2']).ok).toBe(false);
+  });
+});
+
+describe('error lines never carry raw control characters', () => {
+  const error = (argv: string[]) => { const r = parseArgs(argv); return r.ok ? '' : r.error; };
+  test('a newline argument is escaped: one line naming "\\n"', () => {
+    expect(error(['\n'])).toBe('unexpected argument "\\n" (a share URL must be the only argument besides --json)');
+  });
+  test('an unknown flag with CR LF or an ESC sequence is JSON-quoted', () => {
+    expect(error(['--x\r\ny'])).toBe('unknown flag "--x\\r\\ny"; see --help');
+    expect(error(['\u001b[2J'])).toContain('"\\u001b[2J"');
+  });
+  test('DEL, C1 CSI (U+009B) and U+2028 are escaped as \\uXXXX', () => {
+    expect(quoteArg('a\u007fb\u009b2J\u2028', 60)).toBe('"a\\u007fb\\u009b2J\\u2028"');
+  });
+  test('printable text keeps its old form; long text is cut at 60 code points without splitting a surrogate pair', () => {
+    expect(error(['stray'])).toContain("unexpected argument 'stray'");
+    expect(error(['--bach', '4'])).toBe('unknown flag --bach (did you mean --batch?); see --help');
+    expect(quoteArg('😀'.repeat(70), 60)).toBe(`'${'😀'.repeat(60)}…'`);
+  });
+  test('--grad-accum and --grad-zero are flags like every schema key', () => {
+    const r = parseArgs(['--grad-accum', '8', '--grad-zero=zeros']);
+    expect(r.ok && r.args.record).toEqual({ 'grad-accum': '8', 'grad-zero': 'zeros' });
   });
 });
 

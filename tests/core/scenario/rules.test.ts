@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseScenario } from '../../../src/core/scenario';
+import { parseScenario, serializeScenario } from '../../../src/core/scenario';
 
 const errs = (rec: Record<string, string>) => parseScenario(rec).errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`);
 const train = { mode: 'training' };
@@ -35,6 +35,19 @@ describe('incompatible combinations name both keys and fall back', () => {
     expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['tp:incompatible:gpus']);
     expect([r.scenario.tp, r.scenario.pp]).toEqual([1, 1]);
     expect(errs({ gpus: '16', tp: '4', pp: '2' })).toEqual([]);
+  });
+
+  test('tp·pp beyond the 1,000,000-GPU maximum is an error, and gpus is not raised past it (trust.md #1)', () => {
+    // 245 · 4096 = 1,003,520 and 4096 · 4096 = 16,777,216 exceed the schema maximum of gpus
+    const a = parseScenario({ tp: '245', pp: '4096' });
+    expect(a.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['tp:incompatible:gpus']);
+    expect([a.scenario.gpus, a.scenario.tp, a.scenario.pp]).toEqual([1, 1, 1]);
+    const rec = { model: 'custom', hidden: '65536', layers: '8192', heads: '4096', 'kv-heads': '4096', ffn: '4096', vocab: '100', tp: '4096', pp: '4096' };
+    const b = parseScenario(rec);
+    expect(b.errors.map((e) => `${e.key}:${e.code}`)).toEqual(['tp:incompatible']);
+    expect(b.scenario.gpus).toBe(1);
+    // the fallback scenario writes a link that reads back without errors (a fixed point)
+    for (const r of [a, b]) expect(parseScenario(serializeScenario(r.scenario)).errors).toEqual([]);
   });
 
   test('without gpus, tp·pp sets the GPU count', () => {
