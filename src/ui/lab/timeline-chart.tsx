@@ -33,7 +33,7 @@ export default function TimelineChart(p: TimelineChartProps) {
   return (
     <figure className="lab-chart" role="img" aria-label={p.names.title}>
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={data} margin={{ top: 12, right: 24, bottom: 4, left: 8 }}>
+        <LineChart data={data} margin={{ top: 20, right: 36, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
           <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} stroke="var(--muted)" label={{ value: p.names.step, position: 'insideBottomRight', offset: -2, fill: 'var(--muted)' }} />
           <YAxis stroke="var(--muted)" width={64} tickFormatter={(v: number) => p.format(v)} label={{ value: unit, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} />
