@@ -24,16 +24,31 @@ function badCapacity(capacityBytes: number): FieldError[] | null {
     : [{ key: 'gpu', code: 'capacity-range', message: 'capacity must be between 1 MiB and 64 TiB' }];
 }
 
-/** Does the scenario fit? vLLM additionally needs KV room for batch × (prompt + gen) tokens. */
-function fits(s: Scenario, capacityBytes: number): Result<boolean> {
+/**
+ * The fit rule every "does it fit" answer uses (maxBatch, maxContext, minGpus, the page's
+ * headline): the device total (nvidia-smi view) within capacity; vLLM pre-allocates its pool to
+ * gpu_memory_utilization, so it also needs KV-cache room for batch × (prompt + gen) tokens
+ * (vLLM refuses to start when max_model_len does not fit; requests beyond the pool queue).
+ * `e` must be the estimate of `s` on a device of that capacity.
+ */
+export function fitsWithin(s: Scenario, e: Estimate, capacityBytes: number): boolean {
+  if (e.deviceBytes > capacityBytes) return false;
+  if (s.mode === 'inference' && s.engine === 'vllm') return (e.engine?.kvTokens ?? 0) >= s.batch * (s.prompt + s.gen);
+  return true;
+}
+
+/** Estimate `s` on a device of `capacityBytes` (1 MiB – 64 TiB) and apply fitsWithin. */
+export function fitsOn(s: Scenario, capacityBytes: number): Result<{ fits: boolean; estimate: Estimate }> {
+  const bad = badCapacity(capacityBytes);
+  if (bad) return { ok: false, errors: bad };
   const r = estimate(onDevice(s, capacityBytes));
   if (!r.ok) return r;
-  const e = r.value;
-  if (s.mode === 'inference' && s.engine === 'vllm') {
-    const need = s.batch * (s.prompt + s.gen);
-    return { ok: true, value: (e.engine?.kvTokens ?? 0) >= need && e.deviceBytes <= capacityBytes };
-  }
-  return { ok: true, value: e.deviceBytes <= capacityBytes };
+  return { ok: true, value: { fits: fitsWithin(s, r.value, capacityBytes), estimate: r.value } };
+}
+
+function fits(s: Scenario, capacityBytes: number): Result<boolean> {
+  const r = fitsOn(s, capacityBytes);
+  return r.ok ? { ok: true, value: r.value.fits } : r;
 }
 
 /** Largest v in [lo, hi] with ok(v), assuming ok is monotone (true then false); 0 if ok(lo) fails. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../src/core/estimate';
-import { maxBatch, maxContext, minGpus, sweep } from '../../src/core/solve';
+import { fitsOn, maxBatch, maxContext, minGpus, sweep } from '../../src/core/solve';
 import { defaultScenario } from '../../src/core/scenario/schema';
 import type { Scenario } from '../../src/core/types';
 
@@ -47,6 +47,35 @@ describe('maxBatch / maxContext', () => {
   });
   it('rejects a capacity that is not finite', () => {
     expect(maxBatch(base, Number.NaN).ok).toBe(false);
+  });
+});
+
+describe('fitsOn: the one fit rule', () => {
+  const P = 6_738_415_616; // Llama-2-7b, published count
+  it('bf16 weights alone (2·P = 12.55 GiB) do not fit 12 GiB; on 80 GiB it fits with its estimate', () => {
+    expect(2 * P).toBeGreaterThan(12 * GiB);
+    expect(ok(fitsOn(base, 12 * GiB)).fits).toBe(false);
+    const on80 = ok(fitsOn(base, 80 * GiB));
+    expect(on80.fits).toBe(true);
+    expect(on80.estimate.deviceBytes).toBeLessThanOrEqual(80 * GiB);
+    expect(on80.estimate.params.total).toBe(P);
+  });
+  it('vLLM on 24 GiB: 64 × 2304 tokens exceed any KV pool of (0.9·24 GiB − 2·P) / 0.5 MiB ≈ 18.5k tokens, though the device total is within capacity', () => {
+    const v: Scenario = { ...base, engine: 'vllm', gpuUtil: 0.9 };
+    const upperTokens = (0.9 * 24 * GiB - 2 * P) / 2 ** 19;
+    expect(64 * 2304).toBeGreaterThan(upperTokens);
+    const big = ok(fitsOn({ ...v, batch: 64 }, 24 * GiB));
+    expect(big.estimate.deviceBytes).toBeLessThanOrEqual(24 * GiB);
+    expect(big.fits).toBe(false);
+    expect(ok(fitsOn({ ...v, batch: 1 }, 24 * GiB)).fits).toBe(true);
+  });
+  it('rejects a capacity outside 1 MiB – 64 TiB and passes scenario errors through', () => {
+    for (const c of [NaN, 0, 2 ** 47]) {
+      const r = fitsOn(base, c);
+      expect(!r.ok && r.errors[0].code).toBe('capacity-range');
+    }
+    const r = fitsOn({ ...base, batch: 0 }, 24 * GiB);
+    expect(!r.ok && r.errors[0].key).toBe('batch');
   });
 });
 
