@@ -9,7 +9,7 @@ import { useLT, type LT } from './layers-i18n';
 import { argOf, CLASS_NAME, fieldText, isEditable, KIND_FIELDS, newLayer, torchArg } from './layer-fields';
 import { LayerEditor } from './layer-editor';
 import { useNet } from './net-store';
-import { addrText, type Step } from './net-edits';
+import { addrText, type EditOp, type Step } from './net-edits';
 import { flatten, type TreeNode } from './net-tree';
 import type { NetResult } from './use-network';
 import { coreMessage } from './shape-zh';
@@ -66,6 +66,12 @@ export function LayerTable({ r }: { r: NetResult }) {
     for (const a of [...(errId ? ancestors(errId) : []), ...(editing ? ancestors(editing) : [])]) e[a] = true;
     return expanded === true ? true : e;
   }, [expanded, errId, editing]);
+  /** apply a move; focus and an open editor follow the layer to its new address */
+  const moved = (from: string, op: EditOp, to: string, act: 'up' | 'down') => {
+    edit(op);
+    setFollow({ id: to, act });
+    setEditing((e) => (e === from ? to : e));
+  };
   const known = r.estimate !== null;
   const bytes = (b: number) => (known ? formatBytesAuto(b, unit, t.lang) : '–');
   const columns = useMemo(() => [
@@ -103,9 +109,9 @@ export function LayerTable({ r }: { r: NetResult }) {
         return (
           <span className="net-actions">
             <button type="button" aria-label={t('act.up', { name })} title={t('act.up', { name })} disabled={i === 0}
-              data-row={n.id} data-act="up" onClick={() => { edit({ op: 'up', at }); setFollow({ id: addrText(sibling(at, i - 1)), act: 'up' }); }}>↑</button>
+              data-row={n.id} data-act="up" onClick={() => moved(n.id, { op: 'up', at }, addrText(sibling(at, i - 1)), 'up')}>↑</button>
             <button type="button" aria-label={t('act.down', { name })} title={t('act.down', { name })} disabled={i >= n.siblings - 1}
-              data-row={n.id} data-act="down" onClick={() => { edit({ op: 'up', at: sibling(at, i + 1) }); setFollow({ id: addrText(sibling(at, i + 1)), act: 'down' }); }}>↓</button>
+              data-row={n.id} data-act="down" onClick={() => moved(n.id, { op: 'up', at: sibling(at, i + 1) }, addrText(sibling(at, i + 1)), 'down')}>↓</button>
             {n.spec && isEditable(n.spec.kind) && (
               <button type="button" aria-label={t('act.edit', { name })} title={t('act.edit', { name })} aria-pressed={editing === n.id}
                 onClick={() => setEditing(editing === n.id ? null : n.id)}>✎</button>
