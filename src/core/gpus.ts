@@ -50,9 +50,63 @@ export const GPUS: readonly Gpu[] = GPU_DATA;
 
 const BY_ID = new Map(GPUS.map((g) => [g.id, g]));
 
-/** Look a GPU up by catalogue id (case-insensitive); undefined when unknown. */
+/**
+ * Short names people type, to catalogue ids. Only capacity matters here, so a name shared by a
+ * PCIe and an SXM board maps to the SXM one, whose nvidia-smi total the catalogue has from a cited
+ * source (the PCIe rows assume the same total): A100 80GB → 81920 MiB, A100 40GB → 40960 MiB,
+ * H100 → 81559 MiB (modal-labs/modal-client PR #2797). Bare `a100` is the 80 GB board, the one
+ * cloud catalogues list today; `a100-40gb` names the other. Names whose sizes differ with no
+ * default (`v100`: 16 or 32 GB, `3080`: 10 or 12 GB) have no alias; the parser suggests the ids.
+ */
+export const GPU_ALIASES: Readonly<Record<string, string>> = {
+  a100: 'a100-80gb-sxm4',
+  'a100-80gb': 'a100-80gb-sxm4',
+  'a100-80g': 'a100-80gb-sxm4',
+  'a100-40gb': 'a100-40gb-sxm4',
+  'a100-40g': 'a100-40gb-sxm4',
+  h100: 'h100-sxm',
+  'h100-80gb': 'h100-sxm',
+  'h100-sxm5': 'h100-sxm',
+  h200: 'h200-sxm',
+  '2080ti': 'rtx-2080-ti',
+  'rtx-2080ti': 'rtx-2080-ti',
+  '3060': 'rtx-3060-12gb',
+  'rtx-3060': 'rtx-3060-12gb',
+  '3090': 'rtx-3090',
+  '4080': 'rtx-4080',
+  '4090': 'rtx-4090',
+  '5080': 'rtx-5080',
+  '5090': 'rtx-5090',
+  a4000: 'rtx-a4000',
+  a5000: 'rtx-a5000',
+  a6000: 'rtx-a6000',
+  '6000-ada': 'rtx-6000-ada-generation',
+  'rtx-6000-ada': 'rtx-6000-ada-generation',
+  '7900xtx': 'rx-7900-xtx',
+};
+
+const ALIAS = new Map(Object.entries(GPU_ALIASES));
+
+/**
+ * How typed names are normalised before lookup: lower case, spaces and underscores as '-', the
+ * vendor words 'nvidia' / 'geforce' dropped, and 'rtxNNNN' split as 'rtx-NNNN' (the ids' spelling).
+ */
+function normaliseGpuName(text: string): string {
+  return text.trim().toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/^(nvidia-|geforce-)+/, '')
+    .replace(/^rtx(\d)/, 'rtx-$1');
+}
+
+/**
+ * Look a GPU up by catalogue id or alias (GPU_ALIASES), case-insensitive, spaces allowed
+ * ("RTX 4090", "a100-80gb"); undefined when unknown.
+ */
 export function findGpu(id: string): Gpu | undefined {
-  return BY_ID.get(id.trim().toLowerCase());
+  const n = normaliseGpuName(id);
+  const rtxLess = n.startsWith('rtx-') ? n.slice(4) : n;
+  const alias = ALIAS.get(n) ?? ALIAS.get(rtxLess);
+  return BY_ID.get(n) ?? (alias === undefined ? undefined : BY_ID.get(alias));
 }
 
 /** Largest capacity we accept for a custom device: 64 TiB (well above any single device). */

@@ -48,6 +48,11 @@ describe('estimate CLI values', () => {
     expect(out.gpu.fits).toBe(true);
     const big = await json(['--model', 'meta-llama/Llama-2-70b-hf', '--gpu', 'rtx-4090', '--json']);
     expect(big.gpu.fits).toBe(false); // 69B params · 2 B > 24 GiB
+    // typed short names resolve to the catalogue id (A100 80GB: 81920 MiB, modal-labs PR #2797)
+    const a100 = await json([...LLAMA2, '--gpu', 'a100-80gb', '--json']);
+    expect(a100.gpu.id).toBe('a100-80gb-sxm4');
+    expect(a100.gpu.capacityBytes).toBe(81920 * 2 ** 20);
+    expect((await json([...LLAMA2, '--gpu', '4090', '--json'])).gpu.id).toBe('rtx-4090');
   });
 
   test('readable output names the terms and the three totals in GiB and GB', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { GPUS, customGpu, findGpu, parseCapacity, resolveGpu } from '../../src/core/gpus';
+import { GPUS, GPU_ALIASES, customGpu, findGpu, parseCapacity, resolveGpu } from '../../src/core/gpus';
+import { parseScenario, serializeScenario } from '../../src/core/scenario';
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;
@@ -98,5 +99,51 @@ describe('custom devices', () => {
     expect(resolveGpu('rtx-4090')!.id).toBe('rtx-4090');
     expect(resolveGpu('12GiB')!.capacityBytes).toBe(12 * GIB);
     expect(resolveGpu('nonsense')).toBeUndefined();
+  });
+});
+
+describe('aliases people type (GPU_ALIASES)', () => {
+  test.each([
+    // nvidia-smi totals as above (modal-labs PR #2797, RLinf #255, club-3090 #1128)
+    ['a100-80gb', 'a100-80gb-sxm4', 81920],
+    ['A100', 'a100-80gb-sxm4', 81920],
+    ['a100-40gb', 'a100-40gb-sxm4', 40960],
+    ['h100', 'h100-sxm', 81559],
+    ['4090', 'rtx-4090', 24564],
+    ['RTX 4090', 'rtx-4090', 24564],
+    ['rtx4090', 'rtx-4090', 24564],
+    ['NVIDIA GeForce RTX 3090', 'rtx-3090', 24576],
+    ['3090', 'rtx-3090', 24576],
+    ['h200', 'h200-sxm', 143771],
+  ])('%s → %s (%i MiB)', (typed, id, mib) => {
+    const g = findGpu(typed)!;
+    expect(g.id).toBe(id);
+    expect(g.capacityBytes).toBe(mib * MIB);
+  });
+
+  test('a PCIe/SXM alias picks a board whose capacity equals both variants', () => {
+    expect(findGpu('a100-80gb')!.capacityBytes).toBe(findGpu('a100-80gb-pcie')!.capacityBytes);
+    expect(findGpu('a100-40gb')!.capacityBytes).toBe(findGpu('a100-40gb-pcie')!.capacityBytes);
+    expect(findGpu('h100')!.capacityBytes).toBe(findGpu('h100-pcie')!.capacityBytes);
+  });
+
+  test('every alias targets a catalogue id and shadows none', () => {
+    const ids = new Set(GPUS.map((g) => g.id));
+    for (const [alias, id] of Object.entries(GPU_ALIASES)) {
+      expect(ids.has(id), id).toBe(true);
+      expect(ids.has(alias), alias).toBe(false);
+    }
+  });
+
+  test('ambiguous sizes and object keys have no alias', () => {
+    for (const name of ['v100', '3080', 'constructor', '__proto__', 'toString', '']) expect(findGpu(name)).toBeUndefined();
+  });
+
+  test('the scenario stores the canonical id, so links and the CLI write it back', () => {
+    const p = parseScenario({ gpu: 'a100-80gb' });
+    expect(p.errors).toEqual([]);
+    expect(p.scenario.gpu).toBe('a100-80gb-sxm4');
+    expect(serializeScenario(p.scenario).gpu).toBe('a100-80gb-sxm4');
+    expect(resolveGpu('4090')!.id).toBe('rtx-4090');
   });
 });

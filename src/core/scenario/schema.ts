@@ -81,7 +81,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
   { prop: 'pp', name: 'pp', kind: int(1, 4096), help: 'Pipeline-parallel degree' },
   { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU' },
-  { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4) or a capacity such as '24GiB' / '24GB'" },
+  { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4), a short name (a100-80gb, h100, 4090) or a capacity such as '24GiB' / '24GB'" },
   { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)' },
   { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer" },
   { prop: 'ubatch', name: 'ubatch', kind: int(1, MAX_TOKENS, 'auto'), help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default" },
