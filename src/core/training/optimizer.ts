@@ -88,6 +88,26 @@ export function modelStateBytes(precision: Precision, optimizer: Optimizer, deep
   return { weights, gradients, master, optimizer: optimizerBytesPerParam(optimizer, precision, hidden), source };
 }
 
+/**
+ * Per-parameter state bytes of LoRA / QLoRA adapters. PEFT creates adapters in fp32 even on a
+ * 16-bit base: `get_peft_model(..., autocast_adapter_dtype=True)` (the default since PEFT 0.12)
+ * "will only cast adapter weights using float16 and bfloat16 to float32". So pure fp16/bf16 runs
+ * train fp32 adapters with fp32 gradients and fp32 optimizer states (16 B/param for AdamW, formulas.md
+ * §6.2: "w = 4, g = 4, o = 8"); AMP and fp32 recipes are the same as a full fine-tune's. Under
+ * DeepSpeed (`deepspeedGrads`) the engine casts the whole module, adapters included, to its 16-bit
+ * dtype (engine.py `_configure_distributed_model`: module.half() / .bfloat16()), as for a full model.
+ */
+export function adapterStateBytes(precision: Precision, optimizer: Optimizer, deepspeedGrads = false, hidden = 4096): ModelStateBytes {
+  if ((precision !== 'bf16' && precision !== 'fp16') || deepspeedGrads) return modelStateBytes(precision, optimizer, deepspeedGrads, hidden);
+  return {
+    weights: 4,
+    gradients: 4,
+    master: 0,
+    optimizer: optimizerBytesPerParam(optimizer, 'fp32', hidden),
+    source: 'PEFT autocast_adapter_dtype=True (≥ 0.12): fp16/bf16 adapters cast to fp32; formulas.md §6.2',
+  };
+}
+
 /** Sum of the four model-state components. */
 export function totalStateBytes(m: ModelStateBytes): number {
   return m.weights + m.gradients + m.master + m.optimizer;

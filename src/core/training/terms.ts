@@ -23,7 +23,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import type { Message, Term } from '../types';
 import { activationBytes, logitsBytes, type ActDtypes } from './activations';
-import { modelStateBytes } from './optimizer';
+import { adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
 
@@ -51,14 +51,15 @@ export function buildTraining(ctx: Ctx): Built {
   const full = s.method === 'full';
   const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
   const trainable = trainableParams(ctx);
-  const per = modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
+  const adapters = s.method === 'lora' || s.method === 'qlora';
+  const per = adapters ? adapterStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden) : modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
   const trainOnGpu = full ? paramsPerGpu(params, s.tp, s.pp) : trainable.count * shareOnGpu;
   const states = shardStates(trainOnGpu, per, s.zero, dp, s.offload);
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
   const baseWeights = full ? 0 : (ctx.weights.total * shareOnGpu) / (s.zero === 3 ? dp : 1);
   const stepWeights = full ? states.weights : 0;
   // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
-  const adapterWeights = s.method === 'lora' || s.method === 'qlora' ? states.weights : 0;
+  const adapterWeights = adapters ? states.weights : 0;
   // freeze: nothing below the trained last block needs gradients, so autograd saves only that
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
