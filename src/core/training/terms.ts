@@ -67,7 +67,9 @@ export function buildTraining(ctx: Ctx): Built {
   const encoder = trainable.encoderOnly;
   const logits = encoder ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4 } : logitsBytes(s.seq, s.batch, arch.vocab / s.tp, e);
   const dequant = s.method === 'qlora' ? 2 * params.largestLinear : 0;
-  const gathered = s.zero === 3 && dp > 1 ? 2 * 2 * params.perLayer / s.tp : 0;
+  // ZeRO-3 / FSDP: the current unit (one block) gathered whole plus the prefetched next one, in the
+  // working-weight dtype (formulas.md §4.2; DeepSpeed's LL = 4·largest_layer for 16-bit)
+  const gathered = s.zero === 3 && dp > 1 ? (2 * per.weights * params.perLayer) / s.tp : 0;
   const comm = s.zero === 0 && dp > 1 ? states.gradients
     : (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(DEEPSPEED_REDUCE_BUCKET, trainOnGpu) * per.gradients
       : 0;
@@ -137,8 +139,8 @@ export function buildTraining(ctx: Ctx): Built {
   }
   if (comm + gathered > 0) {
     terms.push(term(ctx, 'comm-buffers', comm + gathered, {
-      formula: s.zero === 0 ? 'DDP gradient buckets: P_train·g (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)·2 B' : 'reduce bucket min(5e8, P)·g',
-      values: { zero: s.zero, N_d: dp, bucket: DEEPSPEED_REDUCE_BUCKET },
+      formula: s.zero === 0 ? 'DDP gradient buckets: P_train·g (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)·w' : 'reduce bucket min(5e8, P)·g',
+      values: { zero: s.zero, N_d: dp, bucket: DEEPSPEED_REDUCE_BUCKET, unit: params.perLayer, w: per.weights },
       source: 'formulas.md §4.2 (PyTorch PR #41954; DeepSpeed config defaults; FSDP prefetch)', confidence: 'heuristic',
     }));
   }

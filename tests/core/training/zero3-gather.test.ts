@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import type { Scenario } from '../../../src/core/types';
+
+// One Llama-2-7b block: 4·4096² + 3·4096·11008 + 2·4096 = 202,383,360 parameters (formulas.md §1.1)
+const BLOCK = 4 * 4096 ** 2 + 3 * 4096 * 11008 + 2 * 4096;
+
+function comm(over: Partial<Scenario>): number {
+  const r = estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training', zero: 3, gpus: 8, ...over });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value.terms.find((t) => t.id === 'comm-buffers')?.bytes ?? 0;
+}
+
+describe('ZeRO-3 / FSDP gathered units: current + prefetched block in the working dtype (formulas.md §4.2)', () => {
+  it('AMP (16-bit working weights): 2 · 2 B · 202,383,360 = DeepSpeed LL = 4 · largest layer', () => {
+    expect(BLOCK).toBe(202_383_360);
+    expect(comm({ precision: 'amp-bf16' })).toBe(2 * 2 * BLOCK);
+  });
+  it('fp32 training gathers fp32 blocks: 2 · 4 B per parameter', () => {
+    expect(comm({ precision: 'fp32', attn: 'sdpa' })).toBe(2 * 4 * BLOCK);
+  });
+  it('tensor parallelism splits the gathered block: tp 2 halves it', () => {
+    expect(comm({ precision: 'amp-bf16', tp: 2 })).toBe((2 * 2 * BLOCK) / 2);
+  });
+  it('one rank gathers nothing', () => {
+    expect(comm({ gpus: 1 })).toBe(0);
+  });
+});
