@@ -15,7 +15,10 @@
  *   DeepSpeed keeps its (ZeRO-2: partitioned) gradient buffer across micro-steps alike);
  * - `zero_grad(set_to_none=False)`, PyTorch's default before 2.0 (torch/optim/optimizer.py; the
  *   2.0 release notes list the switch of the default to True): gradients are zero-filled, not freed,
- *   so from step 2 on they are live during the forward pass.
+ *   so from step 2 on they are live during the forward pass;
+ * - pipeline parallelism (pp > 1): a pipeline step is itself a run of micro-batches whose gradients
+ *   accumulate until the flush (Narayanan et al. 2021, arXiv 2104.04473 §2.2, 1F1B schedule), so
+ *   later micro-batches run forward while earlier ones' gradients are held.
  * Then the peak is persistent states + gradients + max(activations + logits, step temporaries).
  */
 import type { Built, Ctx } from '../estimate-context';
@@ -84,7 +87,7 @@ export function buildTraining(ctx: Ctx): Built {
   // over all parameters: "foreach … uses ~sizeof(params) more peak memory" (torch.optim docs).
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   const foreachTemp = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? states.optimizer / 2 : 0;
-  const gradsHeld = s.gradAccum > 1 || s.gradZero === 'zeros';
+  const gradsHeld = s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1;
   const atStep = gradsHeld ? foreachTemp : states.gradients + foreachTemp;
   const held = gradsHeld ? states.gradients : 0;
   const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep);
@@ -151,8 +154,8 @@ export function buildTraining(ctx: Ctx): Built {
   if (gradsHeld) {
     notes.push({
       code: 'training.grads-held',
-      params: { gradAccum: s.gradAccum, gradZero: s.gradZero, gradients: states.gradients },
-      text: 'Gradients stay allocated between backward passes (gradient accumulation or zero_grad(set_to_none=False)): the peak is persistent states + gradients + activations.',
+      params: { gradAccum: s.gradAccum, gradZero: s.gradZero, pp: s.pp, gradients: states.gradients },
+      text: 'Gradients stay allocated between backward passes (gradient accumulation, pipeline micro-batches or zero_grad(set_to_none=False)): the peak is persistent states + gradients + activations.',
     });
   } else {
     notes.push({

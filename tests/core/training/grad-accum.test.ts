@@ -55,6 +55,12 @@ describe('gradient accumulation: gradients stay allocated across micro-steps', (
     expect(run({ ...tiny, gradAccum: 4 }).allocatedBytes).toBe(run(tiny).allocatedBytes);
   });
 
+  it('pipeline parallelism accumulates over its micro-batches anyway: pp 2 peaks the same with or without grad-accum', () => {
+    const pipe = { ...big, pp: 2, gpus: 2 } as const;
+    expect(run({ ...pipe, gradAccum: 8 }).allocatedBytes).toBe(run(pipe).allocatedBytes);
+    expect(run(pipe).notes.map((n) => n.code)).toContain('training.grads-held');
+  });
+
   it('names the held gradients in a note', () => {
     expect(run({ ...big, gradAccum: 4 }).notes.map((n) => n.code)).toContain('training.grads-held');
     expect(run(big).notes.map((n) => n.code)).not.toContain('training.grads-held');
