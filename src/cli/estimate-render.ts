@@ -33,7 +33,9 @@ function describe(s: Scenario): string[] {
     lines.push(`Scenario: inference on ${s.engine}, weights ${s.weights}, KV ${s.kv}, batch ${s.batch}, prompt ${s.prompt} + gen ${s.gen} tokens`);
   } else {
     const lora = s.method === 'lora' || s.method === 'qlora' ? ` r=${s.loraRank} on ${s.loraTargets.join(',')}` : '';
-    lines.push(`Scenario: training (${s.method}${lora}), weights ${s.weights}, ${s.precision}, ${s.optimizer}, batch ${s.batch} × ${s.seq} tokens, checkpointing ${s.gradCkpt}`);
+    const accum = s.gradAccum > 1 ? ` (grad-accum ${s.gradAccum})` : '';
+    const zero = s.gradZero === 'zeros' ? ', gradients kept between steps' : '';
+    lines.push(`Scenario: training (${s.method}${lora}), weights ${s.weights}, ${s.precision}, ${s.optimizer}, batch ${s.batch} × ${s.seq} tokens${accum}, checkpointing ${s.gradCkpt}${zero}`);
   }
   if (s.gpus > 1) lines.push(`Parallel: ${s.gpus} GPUs, tp ${s.tp}, pp ${s.pp}, ZeRO ${s.zero}, offload ${s.offload} (figures per GPU)`);
   return lines;

@@ -61,6 +61,14 @@ describe('estimate CLI values', () => {
     for (const s of ['weights', 'kv-cache', 'Allocated', 'Reserved', 'Device', 'GiB', 'GB', '6,738,415,616', 'fits']) expect(r.stdout).toContain(s);
   });
 
+  test('training output names gradient accumulation and kept gradients, with the note', async () => {
+    const r = await main([...LLAMA2, '--mode', 'training', '--precision', 'bf16', '--grad-accum', '4', '--grad-zero', 'zeros']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('(grad-accum 4)');
+    expect(r.stdout).toContain('gradients kept between steps');
+    expect(r.stdout).toContain('Gradients stay allocated between backward passes');
+  });
+
   test('a config.json file gives the same count as the preset', async () => {
     const models = JSON.parse(readFileSync('/work/shared/reference/models.json', 'utf8')) as { id: string; config: unknown }[];
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
