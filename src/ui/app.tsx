@@ -9,6 +9,7 @@ import { Calculator } from './calculator/calculator';
 // other views load on demand, so the calculator's first load stays small
 const LabView = lazy(() => import('./lab/lab-view'));
 const LayersView = lazy(() => import('./layers/layers-view'));
+const AccuracyView = lazy(() => import('./accuracy/accuracy-view'));
 
 /** Page composition: header and view tabs (hidden when embedded), notices, the chosen view. */
 export function App() {
@@ -30,7 +31,7 @@ export function App() {
           <Calculator />
         ) : (
           <Suspense fallback={<p className="panel">{t('chart.loading')}</p>}>
-            {view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <p className="panel">{t('view.soon')}</p>}
+            {view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <AccuracyView />}
           </Suspense>
         )}
       </main>

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import type { Estimate } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -5,6 +6,10 @@ import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { fitsOf } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useActiveEstimate } from './use-estimate';
+import { useSettled } from './use-settled';
+
+// measured-error band from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
+const ErrorBand = lazy(() => import('../accuracy/error-band'));
 
 /** Fits or not on each chosen GPU, and the three totals with what each one means. */
 export function Headline() {
@@ -31,6 +36,7 @@ function Totals({ est }: { est: Estimate }) {
   const unit = useApp((s) => s.unit);
   const s = useApp(selectActive);
   const specs = useApp((st) => st.gpus);
+  const settled = useSettled(s);
   const fits = fitsOf(s, resolveAll(specs));
   const b = (n: number) => formatBytes(n, unit, t.lang);
   return (
@@ -41,6 +47,9 @@ function Totals({ est }: { est: Estimate }) {
           <div className="k">{t('total.device')}</div>
           <div className="v" data-testid="device-total">{b(est.deviceBytes)}</div>
           <p>{t('total.deviceHelp')}</p>
+          <Suspense fallback={null}>
+            <ErrorBand s={settled} />
+          </Suspense>
         </div>
         <div className="stat">
           <div className="k">{t('total.reserved')}</div>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { shareLink } from '../shell/url-sync';
@@ -14,12 +14,18 @@ export function SharePanel() {
   const gpus = useApp((st) => st.gpus);
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const link = useMemo(() => shareLink(), [s, scenarios, gpus, t]);
+  const settledLink = useMemo(() => shareLink(), [s, scenarios, gpus, t]);
+  // "Copy link" always takes the state as it is now, even mid-edit, and shows what it copied
+  const [copiedLink, setCopiedLink] = useState<string | null>(null);
+  const link = copiedLink ?? settledLink;
+  useEffect(() => setCopiedLink(null), [settledLink]);
   const embedUrl = link.replace('?', '?embed=1&');
   const snippet = `<iframe src="${embedUrl}" title="${t('app.title')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(link);
+      const fresh = shareLink();
+      setCopiedLink(fresh);
+      await navigator.clipboard.writeText(fresh);
       setStatus('copied');
     } catch {
       setStatus('failed');

@@ -12,7 +12,6 @@ export const en = {
   'view.lab': 'Allocator lab',
   'view.layers': 'Layer builder',
   'view.accuracy': 'Accuracy',
-  'view.soon': 'This view is not built yet.',
   'notice.dismiss': 'Dismiss',
   'notice.urlIgnored': 'Some settings in the link were ignored and defaults used instead: {list}',
   'notice.savedCorrupt': 'A saved custom model could not be read and was ignored ({name}).',

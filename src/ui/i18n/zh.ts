@@ -14,7 +14,6 @@ export const zh: Record<MessageKey, string> = {
   'view.lab': '分配器实验室',
   'view.layers': '网络搭建',
   'view.accuracy': '准确度',
-  'view.soon': '此视图尚未完成。',
   'notice.dismiss': '关闭',
   'notice.urlIgnored': '链接中的部分设置无法识别，已改用默认值：{list}',
   'notice.savedCorrupt': '一个已保存的自定义模型无法读取，已忽略（{name}）。',
