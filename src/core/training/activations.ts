@@ -15,6 +15,7 @@
  *   'selective' recomputes only the attention core (drops the s² terms).
  */
 import type { Attn, GradCkpt, ModelArch } from '../types';
+import { FAMILIES } from '../model/families';
 import { moeLayerCount } from '../model/tensors';
 
 export interface LayerActivation {
@@ -55,6 +56,24 @@ export interface ActDtypes {
 export const uniform = (e: number): ActDtypes => ({ e, eRes: e, eSoftmax: e });
 
 /**
+ * Extra 16-bit copies of the normalised hidden state that AMP saves per token and layer, in
+ * elements. Under autocast an fp32 norm output is cast to 16-bit by every Linear that reads it,
+ * and only leaf parameters' casts are cached (aten/src/ATen/autocast_mode.cpp `cached_cast`:
+ * `arg.is_leaf() && arg.requires_grad()`), so separate q, k and v projections save three copies
+ * and separate gate / up projections two, where the base formula counts one each. Fused
+ * projections (FAMILIES `fusedQkv`, `fusedGateUp`: GPT-2's c_attn, Phi-3's qkv_proj / gate_up_proj)
+ * read it once. MLA's q_a / kv_a projections are two readers. 0 unless the residual stream is
+ * wider than the matmul dtype (AMP).
+ */
+export function ampCastCopies(arch: ModelArch, dt: ActDtypes): number {
+  if (dt.eRes <= dt.e) return 0;
+  const traits = FAMILIES[arch.family];
+  const attnReaders = arch.mla ? 2 : traits?.fusedQkv ? 1 : 3;
+  const mlpReaders = arch.gatedMlp && !traits?.fusedGateUp ? 2 : 1;
+  return (attnReaders - 1 + mlpReaders - 1) * arch.hidden;
+}
+
+/**
  * Bytes one layer saves for backward at micro-batch b, sequence s.
  * Llama-style norms are the eager HF / torchtune RMSNorm, which upcasts: it saves the fp32 input
  * copy and the normalised tensor (4 + eRes), and the next Linear saves its own input (e) —
@@ -68,18 +87,20 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
+  // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
+  const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
-    const norms = 2 * (4 + eRes + e) * h;
+    const norms = 2 * (4 + eRes + e) * h + casts;
     const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + mlpTensors * f)) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
     const scores = materialised ? (b * a * s * s * (e >= 4 ? 4 : 4 + e)) / t : 0;
-    return { linear, scores, style: 'llama', formula: 's·b·(2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e)/t eager]' };
+    return { linear, scores, style: 'llama', formula: 's·b·(2·(4 + e_res + e)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e)/t eager]; c = AMP cast copies' };
   }
-  const linear = sb * (2 * (eRes + e) * h + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
+  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
   const scores = materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0;
-  return { linear, scores, style: 'gpt', formula: 's·b·(2·(e_res + e)·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]' };
+  return { linear, scores, style: 'gpt', formula: 's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]; c = AMP cast copies' };
 }
 
 /**

@@ -25,7 +25,7 @@ import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import type { Message, Term } from '../types';
-import { activationBytes, logitsBytes, type ActDtypes } from './activations';
+import { activationBytes, ampCastCopies, logitsBytes, type ActDtypes } from './activations';
 import { adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
@@ -125,7 +125,7 @@ export function buildTraining(ctx: Ctx): Built {
   }
   terms.push(term(ctx, 'activations', acts.bytes, {
     formula: acts.formula,
-    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style },
+    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden) },
     source: acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)',
     confidence: 'derived',
   }));

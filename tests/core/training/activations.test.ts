@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activationBytes, korthikantiTable2, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
+import { activationBytes, ampCastCopies, korthikantiTable2, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
 import { GPT_LIKE, LLAMA2_7B, LLAMA3_8B } from '../inference/archs';
 import type { ModelArch } from '../../../src/core/types';
 
@@ -48,10 +48,21 @@ describe('Llama-style layer (formulas.md §5.3)', () => {
     const l = layerActivation(LLAMA3_8B, 1024, 1, uniform(2), 'flash', 1);
     expect((l.linear - eagerNorms(1024, 1, 4096)) / (1024 * 4096)).toBeCloseTo(8 + 4 + 1 + (8 * 14336) / 4096, 9);
   });
-  it('AMP keeps the residual stream in fp32: each norm saves 4 + 4 + 2 B per element instead of 4 + 2 + 2', () => {
+  it('AMP keeps the residual stream in fp32 (each norm saves 4 + 4 + 2 B instead of 4 + 2 + 2) and each separate q, k, v, gate, up Linear saves its own bf16 cast of the fp32 norm output', () => {
+    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
     const pure = layerActivation(LLAMA2_7B, 512, 1, uniform(2), 'flash', 1).linear;
-    const amp = layerActivation(LLAMA2_7B, 512, 1, { e: 2, eRes: 4, eSoftmax: 4 }, 'flash', 1).linear;
-    expect(amp - pure).toBe(2 * 2 * 512 * 4096);
+    const mixed = layerActivation(LLAMA2_7B, 512, 1, amp, 'flash', 1).linear;
+    // 2 norms × 2 B wider residual + (3 − 1) + (2 − 1) extra 2-byte casts, per token of width h
+    expect(mixed - pure).toBe((2 * 2 + 3 * 2) * 512 * 4096);
+    expect(ampCastCopies(LLAMA2_7B, amp)).toBe(3 * 4096);
+    expect(ampCastCopies(LLAMA2_7B, uniform(2))).toBe(0);
+  });
+  it('fused projections read the norm output once: GPT-2 c_attn (no AMP copies), Phi-3 qkv_proj + gate_up_proj', () => {
+    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    expect(ampCastCopies({ ...GPT_LIKE, family: 'gpt2' }, amp)).toBe(0);
+    expect(ampCastCopies({ ...LLAMA2_7B, family: 'phi3' }, amp)).toBe(0);
+    // BERT: separate query/key/value, plain MLP → two extra copies
+    expect(ampCastCopies({ ...GPT_LIKE, family: 'bert' }, amp)).toBe(2 * GPT_LIKE.hidden);
   });
   it('eager attention adds the fp32 softmax output and its bf16 copy: b·a·s²·6', () => {
     const l = layerActivation(LLAMA2_7B, 1000, 2, uniform(2), 'eager', 1);
