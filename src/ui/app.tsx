@@ -5,6 +5,7 @@ import { Header } from './shell/header';
 import { ViewTabs } from './shell/view-tabs';
 import { Notices } from './shell/notices';
 import { Calculator } from './calculator/calculator';
+import { PanelBoundary } from './shell/panel-boundary';
 
 // other views load on demand, so the calculator's first load stays small
 const LabView = lazy(() => import('./lab/lab-view'));
@@ -27,13 +28,15 @@ export function App() {
       {!embed && <ViewTabs />}
       <Notices />
       <main id="view-panel" role={embed ? undefined : 'tabpanel'} aria-labelledby={embed ? undefined : `view-tab-${view}`}>
-        {view === 'calculator' || embed ? (
-          <Calculator />
-        ) : (
-          <Suspense fallback={<p className="panel">{t('chart.loading')}</p>}>
-            {view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <AccuracyView />}
-          </Suspense>
-        )}
+        <PanelBoundary name={embed ? 'calculator' : view} key={embed ? 'calculator' : view}>
+          {view === 'calculator' || embed ? (
+            <Calculator />
+          ) : (
+            <Suspense fallback={<p className="panel">{t('chart.loading')}</p>}>
+              {view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <AccuracyView />}
+            </Suspense>
+          )}
+        </PanelBoundary>
       </main>
       {!embed && <footer>{t('app.footer')}</footer>}
     </div>

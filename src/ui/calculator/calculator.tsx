@@ -18,6 +18,7 @@ import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
 import { estimateOf } from './use-estimate';
 import { useSettled } from './use-settled';
+import { PanelBoundary as B } from '../shell/panel-boundary';
 
 /** The calculator view: inputs on the left, results on the right (stacked when narrow). */
 export function Calculator() {
@@ -25,13 +26,13 @@ export function Calculator() {
   return (
     <div className="calc">
       <div className="inputs">
-        <ModelPicker />
-        <ScenarioForm />
-        <GpuPicker />
+        <B name="model"><ModelPicker /></B>
+        <B name="scenario"><ScenarioForm /></B>
+        <B name="gpus"><GpuPicker /></B>
       </div>
       <div className="results">
-        {!embed && <ScenarioColumns />}
-        <Headline />
+        {!embed && <B name="columns"><ScenarioColumns /></B>}
+        <B name="headline"><Headline /></B>
         <Deferred embed={embed} />
       </div>
     </div>
@@ -53,20 +54,22 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
   const r = estimateOf(s);
   return (
     <>
-      <ResultsChart scenarios={all} />
+      <B name="chart"><ResultsChart scenarios={all} /></B>
       {r.ok && (
-        <section className="panel" aria-labelledby="breakdown-h">
-          <h2 id="breakdown-h">{t('table.title')}</h2>
-          <BreakdownTable est={r.value} />
-        </section>
+        <B name="breakdown">
+          <section className="panel" aria-labelledby="breakdown-h">
+            <h2 id="breakdown-h">{t('table.title')}</h2>
+            <BreakdownTable est={r.value} />
+          </section>
+        </B>
       )}
-      {r.ok && <DerivationPanel est={r.value} />}
-      <MakeItFit s={s} />
-      {!embed && <GpuCompare s={s} />}
-      {!embed && <SweepPanel s={s} />}
-      {!embed && <SharePanel />}
-      {!embed && r.ok && <CheckOnGpu s={s} est={r.value} />}
-      {!embed && <Primer />}
+      {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
+      <B name="make-it-fit"><MakeItFit s={s} /></B>
+      {!embed && <B name="gpu-compare"><GpuCompare s={s} /></B>}
+      {!embed && <B name="sweep"><SweepPanel s={s} /></B>}
+      {!embed && <B name="share"><SharePanel /></B>}
+      {!embed && r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
+      {!embed && <B name="primer"><Primer /></B>}
     </>
   );
 });
