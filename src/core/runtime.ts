@@ -17,6 +17,15 @@ const MiB = 2 ** 20;
 export const CUDA_CONTEXT_BYTES = 500 * MiB;
 
 /**
+ * Device memory the driver keeps for itself: `cudaMemGetInfo` (torch.cuda.mem_get_info, which
+ * vLLM multiplies by gpu_memory_utilization) reports a total this far below nvidia-smi's.
+ * RTX 3090: nvidia-smi 24576 MiB vs vLLM's printed total_gpu_memory 23.58 GiB (430 ± 5 MiB,
+ * vllm-project/vllm#10517); H100 SXM: 81559 MiB vs 79.22 GiB (438 ± 5 MiB, vllm PR #10511);
+ * both agree on 433–435 MiB. GPU totals: shared/reference/gpus.json (nvidia-smi).
+ */
+export const DRIVER_RESERVED_BYTES = 434 * MiB;
+
+/**
  * cuBLAS workspace PyTorch allocates through the caching allocator on the first matmul:
  * 8,519,680 B = 2·4 MiB + 8·16 KiB (`:4096:2:16:8` form of CUBLAS_WORKSPACE_CONFIG), per
  * handle/stream (formulas.md §3.3, PyTorch forum memory snapshot).

@@ -108,11 +108,12 @@ describe('estimate: vLLM and llama.cpp', () => {
     const tokens = e.engine?.kvTokens ?? 0;
     expect(tokens % 16).toBe(0);
     expect(termBytes(e, 'kv-cache')).toBe(tokens * 131_072);
-    expect(e.deviceBytes).toBe(Math.ceil(80 * 2 ** 30 * 0.9));
+    // vLLM's total_gpu_memory is the capacity less the driver's 434 MiB (runtime.ts DRIVER_RESERVED_BYTES)
+    expect(e.deviceBytes).toBe(Math.ceil((80 * 2 ** 30 - 434 * 2 ** 20) * 0.9));
   });
-  it('llama.cpp pads 4000 cells to 4096: Llama-2-7b f16 KV = 2 GiB; -ngl 0 keeps everything on the host', () => {
+  it('llama.cpp keeps n_ctx cells (unpadded since llama.cpp PR #16812): Llama-2-7b f16 KV = 4000 × 0.5 MiB; -ngl 0 keeps everything on the host', () => {
     const all = run({ model: LLAMA2, engine: 'llama.cpp', weights: 'fp16', kv: 'fp16', prompt: 3000, gen: 1000, attn: 'flash' });
-    expect(termBytes(all, 'kv-cache')).toBe(2 * 2 ** 30);
+    expect(termBytes(all, 'kv-cache')).toBe(4000 * 2 ** 19);
     expect(all.engine?.gpuLayers).toBe(33);
     const none = run({ model: LLAMA2, engine: 'llama.cpp', weights: 'fp16', kv: 'fp16', ngl: 0 });
     expect(termBytes(none, 'weights') + termBytes(none, 'kv-cache')).toBe(0);

@@ -1,51 +1,28 @@
 /**
  * llama.cpp buffers (formulas.md §3.5; ggml-org/llama.cpp `src/llama-kv-cache.cpp`,
- * `src/llama-context.cpp` graph reserve, `src/llama-model.cpp` layer placement).
+ * `src/llama-kv-cache-iswa.cpp`, `src/llama-context.cpp` graph reserve, `src/llama-model.cpp`
+ * layer placement and per-architecture hyper-parameters).
  *
  * - `-ngl N` offloads N repeating layers; the output layer follows once N > L. The token
  *   embedding always stays on the host (input layer buffer type = CPU).
- * - KV cells = n_ctx padded to 256; each cell holds g·d_k·bytes(type_k) + g·d_v·bytes(type_v)
- *   per offloaded layer. A quantized V cache needs flash attention; without it V is f16.
- * - The compute buffer is a worst-case graph for n_ubatch tokens (default 512), reused across
- *   layers: the largest of the f32 logits (V·n_ubatch·4, output on GPU), the f32 KQ scores without
- *   flash attention (n_kv·n_ubatch·a·4) and the FFN intermediates, plus a few hidden-size rows.
+ * - KV cells = n_ctx (not padded since PR #16812); each cell holds g·d_k·bytes(type_k) +
+ *   g·d_v·bytes(type_v) per offloaded layer. A quantized V cache needs flash attention; without it
+ *   V is f16.
+ * - Sliding windows only where llama.cpp implements them (LLAMACPP_SWA_FAMILIES): Mistral GGUFs
+ *   load as arch `llama`, which has no window, and Phi-3's window is disabled (PR #13676).
+ * - The compute buffer is the worst-case graph of llamacpp-buffers.ts.
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
 import type { Message } from '../types';
 import { kvCacheBytes, kvLayers } from './kv';
+import { computeBuffer, graphKvCells, LLAMACPP_DEFAULT_UBATCH } from './llamacpp-buffers';
 
-/** llama.cpp pads the KV cell count to this (llama_kv_cache::get_padding). */
-export const LLAMACPP_KV_PAD = 256;
-/** default n_ubatch */
-export const LLAMACPP_DEFAULT_UBATCH = 512;
-
-/** n_ctx rounded up to the KV padding. */
-export function paddedCells(nCtx: number): number {
-  return Math.ceil(Math.max(1, nCtx) / LLAMACPP_KV_PAD) * LLAMACPP_KV_PAD;
-}
-
-export interface ComputeBufferInput {
-  ubatch: number;
-  cells: number;
-  hidden: number;
-  heads: number;
-  ffn: number;
-  vocab: number;
-  flash: boolean;
-  outputOnGpu: boolean;
-}
-
-/** Worst-case compute buffer (bytes) and the term that dominates it. */
-export function computeBuffer(x: ComputeBufferInput): { bytes: number; kind: 'logits' | 'kq' | 'ffn' } {
-  const ub = Math.max(1, Math.min(x.ubatch, x.cells));
-  const logits = x.outputOnGpu ? x.vocab * ub * 4 : 0;
-  const kq = x.flash ? 0 : x.cells * ub * x.heads * 4;
-  const ffn = 3 * ub * x.ffn * 4;
-  const rows = 4 * ub * x.hidden * 4;
-  const kind = logits >= kq && logits >= ffn ? 'logits' : kq >= ffn ? 'kq' : 'ffn';
-  return { bytes: Math.max(logits, kq, ffn) + rows, kind };
-}
+/**
+ * Families whose llama.cpp architecture sets `swa_type = LLAMA_SWA_TYPE_STANDARD`
+ * (llama-model.cpp: LLM_ARCH_GEMMA2, LLM_ARCH_GEMMA3, LLM_ARCH_GEMMA3N, LLM_ARCH_COHERE2).
+ */
+export const LLAMACPP_SWA_FAMILIES: ReadonlySet<string> = new Set(['gemma2', 'gemma3', 'gemma3_text', 'gemma3n', 'cohere2']);
 
 /** ggml block types for the K/V cache; V falls back to f16 without flash attention. */
 export function llamaCppKvBytes(kvElementBytes: number, kv: string, flash: boolean): { k: number; v: number } {
@@ -54,9 +31,17 @@ export function llamaCppKvBytes(kvElementBytes: number, kv: string, flash: boole
 }
 
 /**
- * llama.cpp terms: GPU model buffer for the offloaded layers, padded KV cells (one stream of
- * batch × (prompt + gen) cells; sliding-window layers keep pad256(min(n_ctx, W·n_seq + n_ubatch))),
- * and the compute buffer. ggml allocates exactly: no caching-allocator reserve.
+ * Cells of the sliding-window cache: min(n_ctx, n_swa·n_seq + n_ubatch), padded to 256
+ * (llama-kv-cache-iswa.cpp; `--swa-full` keeps n_ctx).
+ */
+export function swaCells(nCtx: number, window: number, sequences: number, ubatch: number): number {
+  return Math.min(nCtx, graphKvCells(window * sequences + ubatch));
+}
+
+/**
+ * llama.cpp terms: GPU model buffer for the offloaded layers, KV cells (one stream of
+ * batch × (prompt + gen) cells) and the compute buffer. ggml allocates exactly: no
+ * caching-allocator reserve.
  */
 export function buildLlamaCpp(ctx: Ctx): Built {
   const { s, arch } = ctx;
@@ -70,14 +55,14 @@ export function buildLlamaCpp(ctx: Ctx): Built {
   const headBytes = w.head > 0 ? w.head : w.embedding;
   const weights = (w.blocks * blockLayers) / Math.max(1, L) + (outputOnGpu ? headBytes : 0);
   const ubatch = s.ubatch ?? LLAMACPP_DEFAULT_UBATCH;
-  const nCtx = s.batch * (s.prompt + s.gen);
-  const cells = paddedCells(nCtx);
+  const cells = Math.max(1, s.batch * (s.prompt + s.gen));
   const { k, v } = llamaCppKvBytes(ctx.kvElementBytes, s.kv, flash);
-  const policy = { mlaLatent: true, windowed: true, tp: 1 };
-  const swaCells = paddedCells(Math.min(nCtx, (arch.slidingWindow?.window ?? nCtx) * s.batch + ubatch));
+  const windowed = LLAMACPP_SWA_FAMILIES.has(arch.family);
+  const policy = { mlaLatent: true, windowed, tp: 1 };
+  const swa = swaCells(cells, arch.slidingWindow?.window ?? cells, s.batch, ubatch);
   // per-cell bytes with K and V element sizes averaged (K and V have equal widths except MLA, where V is absent)
   const perElement = arch.mla ? k : (k + v) / 2;
-  const kvAll = kvCacheBytes(arch, cells, 1, perElement, policy, swaCells);
+  const kvAll = kvCacheBytes(arch, cells, 1, perElement, policy, swa);
   const kv = (kvAll * blockLayers) / Math.max(1, L);
   const compute = computeBuffer({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu });
   const notes: Message[] = [];
@@ -90,16 +75,16 @@ export function buildLlamaCpp(ctx: Ctx): Built {
       confidence: w.derivation.confidence,
     }),
     term(ctx, 'kv-cache', kv, {
-      formula: 'pad256(n_ctx)·L_gpu·g·d·(bytes_k + bytes_v)',
-      values: { n_ctx: nCtx, cells, L_gpu: blockLayers, g: arch.kvHeads, d: arch.headDim, bytes_k: k, bytes_v: v },
-      source: 'llama.cpp src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp (formulas.md §3.5)',
+      formula: windowed && arch.slidingWindow ? 'cells·L_gpu·g·d·(bytes_k + bytes_v), SWA layers min(cells, pad256(W·n_seq + n_ub))' : 'cells·L_gpu·g·d·(bytes_k + bytes_v)',
+      values: { cells, swa_cells: windowed ? swa : 'none', L_gpu: blockLayers, g: arch.kvHeads, d: arch.headDim, bytes_k: k, bytes_v: v },
+      source: 'llama.cpp src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, PR #16812 (formulas.md §3.5)',
       confidence: 'exact',
     }),
     term(ctx, 'workspace', compute.bytes, {
-      formula: 'max(V·n_ub·4, n_kv·n_ub·a·4 (no flash), 3·n_ub·f·4) + 4·n_ub·h·4',
-      values: { n_ub: ubatch, n_kv: cells, V: arch.vocab, a: arch.heads, f: arch.ffn, h: arch.hidden, dominant: compute.kind },
-      source: 'llama.cpp graph reserve (formulas.md §3.5; issues #27953, #11332)',
-      confidence: 'heuristic',
+      formula: 'max(V·n_ub·4 + n_ub·h·4, n_kv·n_ub·a·4 + mask + 4·n_ub·h·4 (no -fa), 2·n_ub·f·4 + 2·n_ub·h·4 + mask)',
+      values: { n_ub: Math.min(ubatch, cells), n_kv: graphKvCells(cells), V: arch.vocab, a: arch.heads, f: arch.ffn, h: arch.hidden, dominant: compute.kind },
+      source: 'llama.cpp llama-context.cpp graph_reserve, llama-graph.cpp, ggml-alloc.c (formulas.md §3.5; checked on logs in src/validation/fixtures/runtime-logs.json)',
+      confidence: 'derived',
     }),
   ];
   return {

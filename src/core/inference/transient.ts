@@ -6,8 +6,9 @@
  * Derived from the HF Llama/Qwen2 forward (modeling_llama.py / modeling_qwen2.py):
  * - At a gated MLP, `down_proj(act(gate_proj(x)) * up_proj(x))` holds act(·), up(·) and the
  *   product together: 3·s·b·f·e. A plain MLP holds fc1 output and activation: 2·s·b·f·e.
- * - Hidden states alive at that moment: the model's `inputs_embeds`, the layer input held by
- *   the caller, the residual and the normed MLP input: 4·s·b·h·e.
+ * - Hidden states alive at that moment (`hiddenRows`): HF keeps the model's `inputs_embeds`, the
+ *   layer input held by the caller, the residual and the normed MLP input: 4·s·b·h·e. vLLM's fused
+ *   add-RMSNorm keeps three (residual, normed input, attention output): see vllm.ts.
  * - Eager attention materialises the scores: 16-bit QKᵀ, the fp32 softmax and its 16-bit copy,
  *   plus HF's 4-D causal mask: b·a·s_q·s_kv·(2e + 4) + b·s_q·s_kv·e. Flash/SDPA kernels keep O(s).
  * - Logits: `generate` computes only the last position (logits_to_keep): b·V·(e + 4) with the
@@ -34,20 +35,21 @@ export function forwardTransient(
   attn: Attn,
   tp: number,
   logitRows: number,
+  hiddenRows = 4,
 ): Transient {
   const t = Math.max(1, tp);
   const { hidden: h, heads: a, vocab: V } = arch;
   const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
   const f = Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0);
   const mlpTensors = arch.gatedMlp ? 3 : 2;
-  const hiddenStates = 4 * s * b * h * e;
+  const hiddenStates = hiddenRows * s * b * h * e;
   const mlp = hiddenStates + (mlpTensors * s * b * f * e) / t;
   const scores = attn === 'eager' ? hiddenStates + (b * a * s * kvTokens * (2 * e + 4)) / t + b * s * kvTokens * e : 0;
   const logits = b * logitRows * V * (e + 4) / t;
   const values = { s, s_kv: kvTokens, b, h, f, a, V, e, t };
   if (scores >= mlp && scores >= logits) {
-    return { bytes: scores, kind: 'attention-scores', formula: '4·s·b·h·e + b·a·s·s_kv·(2e+4)/t + b·s·s_kv·e', values };
+    return { bytes: scores, kind: 'attention-scores', formula: `${hiddenRows}·s·b·h·e + b·a·s·s_kv·(2e+4)/t + b·s·s_kv·e`, values };
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', formula: 'b·rows·V·(e+4)/t', values: { ...values, rows: logitRows } };
-  return { bytes: mlp, kind: 'mlp', formula: `4·s·b·h·e + ${mlpTensors}·s·b·f·e/t`, values };
+  return { bytes: mlp, kind: 'mlp', formula: `${hiddenRows}·s·b·h·e + ${mlpTensors}·s·b·f·e/t`, values };
 }

@@ -9,7 +9,7 @@
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
-import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES } from '../runtime';
+import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, DRIVER_RESERVED_BYTES } from '../runtime';
 import type { Message } from '../types';
 import { kvBytesPerToken, kvCacheBytes } from './kv';
 import { forwardTransient } from './transient';
@@ -25,6 +25,33 @@ export const VLLM_DEFAULT_BATCHED_TOKENS = 8192;
 /** `max_num_seqs` default: the sampler's dummy run samples this many sequences at most. */
 export const VLLM_MAX_NUM_SEQS = 256;
 
+/**
+ * Hidden-size rows alive at the MLP during the profile run: vLLM's fused add-RMSNorm keeps the
+ * residual and the normed input, plus the attention output it was added from (no separate
+ * inputs_embeds as in HF). Checked on vllm-project/vllm#10517 (Llama-3.1-8B, RTX 3090): the
+ * profile peak grows by (17.98 − 17.06) GiB over 29000 − 20000 tokens = 109.8 KB/token, against
+ * 3·h·2 + 3·f·2 = 110.6 KB/token (4 rows would be 118.8 KB).
+ */
+export const VLLM_HIDDEN_ROWS = 3;
+
+/**
+ * Bytes per logit (sequence × vocabulary entry) alive during the sampler warm-up that closes the
+ * profile run (V0 `profile_run` samples with top_p = 0.99, top_k = V − 1, so the sort path runs;
+ * V1 `_dummy_sampler_run` likewise), in vllm `model_executor/layers/sampler.py`
+ * `_apply_top_k_top_p`: the model-dtype logits (e) and their fp32 copy (4), the sorted values (4)
+ * and int64 sort indices (8), softmax of the sorted values (4), its cumulative sum (4) and the
+ * scattered-back logits (4). Logits are gathered to full vocabulary on every rank: not ÷ tp.
+ * vllm PR #10511 prints the same 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2.
+ */
+export function vllmSamplerBytes(sequences: number, vocab: number, e: number): number {
+  return sequences * vocab * (e + 28);
+}
+
+/** What vLLM calls total_gpu_memory: the nvidia-smi capacity less the driver's share (runtime.ts). */
+export function vllmVisibleTotal(capacityBytes: number): number {
+  return Math.max(0, capacityBytes - DRIVER_RESERVED_BYTES);
+}
+
 export interface VllmPool {
   /** ceil(total × utilization) */
   requestedBytes: number;
@@ -36,6 +63,7 @@ export interface VllmPool {
 
 /**
  * KV pool left after weights and the profiling peak (steps 1–4 of formulas.md §3.4).
+ * `capacityBytes` is vLLM's total_gpu_memory (vllmVisibleTotal of the catalogue capacity).
  * `perTokenBytes`: KV bytes per token over all layers on this GPU. Never negative.
  */
 export function vllmPool(capacityBytes: number, util: number, nonKvBytes: number, perTokenBytes: number): VllmPool {
@@ -48,8 +76,8 @@ export function vllmPool(capacityBytes: number, util: number, nonKvBytes: number
 
 /**
  * vLLM terms: weights (÷ tp, pipeline stage), the profiling-run peak of `max_num_batched_tokens`
- * tokens through fused kernels (flash attention, merged gate_up) plus fp32 sampler logits for
- * up to `max_num_seqs` sequences, and the KV pool that fills what is left of
+ * tokens through fused kernels (flash attention, merged gate_up) or the sampler warm-up over
+ * `max_num_seqs` sequences, whichever is larger, and the KV pool that fills what is left of
  * utilization × capacity. Without a chosen GPU the pool is sized to the scenario's own need.
  */
 export function buildVllm(ctx: Ctx): Built {
@@ -59,9 +87,12 @@ export function buildVllm(ctx: Ctx): Built {
   const frac = stageLayerFraction(ctx, s.pp);
   const perToken = kvBytesPerToken(arch, ctx.kvElementBytes, policy) * frac;
   const batched = s.ubatch ?? VLLM_DEFAULT_BATCHED_TOKENS;
-  const profile = forwardTransient(arch, batched, batched, 1, e, 'flash', s.tp, Math.min(batched, VLLM_MAX_NUM_SEQS));
+  const forward = forwardTransient(arch, batched, batched, 1, e, 'flash', s.tp, 0, VLLM_HIDDEN_ROWS);
+  const sequences = Math.min(batched, VLLM_MAX_NUM_SEQS);
+  const sampler = vllmSamplerBytes(sequences, arch.vocab, e);
+  const profileBytes = Math.max(forward.bytes, sampler);
   const weights = weightsPerGpu(ctx, s.tp, s.pp);
-  const nonKv = weights + profile.bytes + CUBLAS_WORKSPACE_BYTES;
+  const nonKv = weights + profileBytes + CUBLAS_WORKSPACE_BYTES;
   const context = s.prompt + s.gen;
   const needTokens = s.batch * context;
   const needBytes = kvCacheBytes(arch, context, s.batch, ctx.kvElementBytes, policy) * frac;
@@ -70,7 +101,7 @@ export function buildVllm(ctx: Ctx): Built {
   let kvTokens: number;
   let engineReserveBytes = 0;
   if (ctx.capacityBytes !== null) {
-    const pool = vllmPool(ctx.capacityBytes, s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES, perToken);
+    const pool = vllmPool(vllmVisibleTotal(ctx.capacityBytes), s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES, perToken);
     kvBytes = pool.kvPoolBytes;
     kvTokens = pool.kvTokens;
     engineReserveBytes = Math.max(0, pool.requestedBytes - CUDA_CONTEXT_BYTES - nonKv - kvBytes);
@@ -96,16 +127,16 @@ export function buildVllm(ctx: Ctx): Built {
     }),
     term(ctx, 'kv-cache', kvBytes, {
       formula: ctx.capacityBytes !== null
-        ? 'floor((util·C − context − weights − profile peak) / (16·kv_token))·16·kv_token'
+        ? 'floor((util·(C − driver) − context − weights − profile peak) / (16·kv_token))·16·kv_token'
         : 'ceil(b·(s_in+s_out)·kv_token / block)·block',
-      values: { util: s.gpuUtil, C: ctx.capacityBytes ?? 'none', kv_token: perToken, block_size: VLLM_BLOCK_SIZE, kvTokens },
+      values: { util: s.gpuUtil, C: ctx.capacityBytes ?? 'none', driver: DRIVER_RESERVED_BYTES, kv_token: perToken, block_size: VLLM_BLOCK_SIZE, kvTokens },
       source: 'vllm v1/worker/gpu_worker.py determine_available_memory; v1/kv_cache_interface.py (formulas.md §3.4)',
       confidence: 'derived',
     }),
-    term(ctx, 'activations', profile.bytes, {
-      formula: profile.formula,
-      values: { ...profile.values, max_num_batched_tokens: batched },
-      source: 'vllm profile_run over max_num_batched_tokens (formulas.md §3.4)',
+    term(ctx, 'activations', profileBytes, {
+      formula: `max(${forward.formula}, seqs·V·(e + 28))`,
+      values: { ...forward.values, seqs: sequences, max_num_batched_tokens: batched, peak: forward.bytes >= sampler ? 'forward' : 'sampler' },
+      source: 'vllm profile_run over max_num_batched_tokens, then the sampler warm-up (formulas.md §3.4; checked on vllm #10517, PR #10511)',
       confidence: 'heuristic',
     }),
     workspaceTerm(ctx),

@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { computeBuffer, paddedCells } from '../../../src/core/inference/llamacpp';
-import { VLLM_BLOCK_SIZE, vllmPool } from '../../../src/core/inference/vllm';
+import { estimate } from '../../../src/core/estimate';
+import { computeBuffer, graphKvCells, hostComputeBuffer, outputBuffer } from '../../../src/core/inference/llamacpp-buffers';
+import { LLAMACPP_SWA_FAMILIES, swaCells } from '../../../src/core/inference/llamacpp';
+import { VLLM_BLOCK_SIZE, vllmPool, vllmSamplerBytes, vllmVisibleTotal } from '../../../src/core/inference/vllm';
+import { DRIVER_RESERVED_BYTES } from '../../../src/core/runtime';
+import { defaultScenario } from '../../../src/core/scenario';
+import type { Scenario } from '../../../src/core/types';
+
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+
+function kvOf(p: Partial<Scenario>): number {
+  const r = estimate({ ...defaultScenario(), mode: 'inference', ...p });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value.terms.find((t) => t.id === 'kv-cache')?.bytes ?? 0;
+}
 
 describe('vLLM pool (formulas.md §3.4)', () => {
   it('fills utilization × capacity and counts whole 16-token blocks', () => {
-    const cap = 80 * 2 ** 30;
+    const cap = 80 * GiB;
     const perTok = 131_072; // Llama-3-8B bf16
     const nonKv = 16e9;
     const p = vllmPool(cap, 0.9, nonKv, perTok);
@@ -15,21 +29,56 @@ describe('vLLM pool (formulas.md §3.4)', () => {
   it('never negative when weights exceed the budget', () => {
     expect(vllmPool(8e9, 0.9, 20e9, 131_072).kvTokens).toBe(0);
   });
+  it("total_gpu_memory is nvidia-smi's total less the driver's share: RTX 3090 24576 MiB → 23.58 GiB (vllm #10517)", () => {
+    expect(Number((vllmVisibleTotal(24576 * MiB) / GiB).toFixed(2))).toBe(23.58);
+    // H100 SXM 81559 MiB → 79.22 GiB (vllm PR #10511)
+    expect(Number((vllmVisibleTotal(81559 * MiB) / GiB).toFixed(2))).toBe(79.22);
+    expect(vllmVisibleTotal(DRIVER_RESERVED_BYTES / 2)).toBe(0);
+  });
+  it('sampler warm-up: 256 sequences × 128256 logits × (2 + 28) B ≈ 0.92 GiB, not divided by tensor parallelism', () => {
+    expect(vllmSamplerBytes(256, 128_256, 2)).toBe(256 * 128_256 * 30);
+  });
 });
 
-describe('llama.cpp buffers (formulas.md §3.5)', () => {
-  it('KV cells pad to 256', () => {
-    expect(paddedCells(4000)).toBe(4096);
-    expect(paddedCells(4097)).toBe(4352);
+describe('llama.cpp buffers (formulas.md §3.5, printed logs)', () => {
+  const mistral = { hidden: 4096, heads: 32, ffn: 14336, vocab: 32000, ubatch: 512, flash: false, outputOnGpu: true };
+  it('graphs pad n_kv to 256 cells', () => {
+    expect(graphKvCells(4000)).toBe(4096);
+    expect(graphKvCells(4097)).toBe(4352);
   });
-  it('without flash attention, KQ = n_kv·n_ubatch·a·4: 256 MiB at n_ctx 4096, 32 heads, ub 512', () => {
-    const b = computeBuffer({ ubatch: 512, cells: 4096, hidden: 4096, heads: 32, ffn: 11008, vocab: 32000, flash: false, outputOnGpu: true });
+  it('Mistral-7B without -fa: 164.00 MiB at n_ctx 2048 and 2144.00 MiB at 32768 (fedora-copr/logdetective#106)', () => {
+    // KQ f32 [n_kv, 512, 32] + mask f32 [n_kv, 512] + 4 f32 rows [4096, 512]
+    const at = (cells: number) => cells * 512 * 32 * 4 + cells * 512 * 4 + 4 * 512 * 4096 * 4;
+    expect(at(2048)).toBe(164 * MiB);
+    expect(computeBuffer({ ...mistral, cells: 2048 })).toEqual({ bytes: 164 * MiB, kind: 'kq' });
+    expect(computeBuffer({ ...mistral, cells: 32768 })).toEqual({ bytes: 2144 * MiB, kind: 'kq' });
+  });
+  it('host compute buffer = embedding rows + f32 mask: 12.01 / 72.01 MiB printed, 12 / 72 MiB modelled', () => {
+    expect(hostComputeBuffer({ ...mistral, cells: 2048 })).toBe(12 * MiB);
+    expect(hostComputeBuffer({ ...mistral, cells: 32768 })).toBe(72 * MiB);
+  });
+  it('Qwen2.5-3B: f32 logits 151936 × 512 × 4 + one row = 300.75 MiB (SciSharp/LLamaSharp#1099)', () => {
+    const b = computeBuffer({ ubatch: 512, cells: 4096, hidden: 2048, heads: 16, ffn: 11008, vocab: 151_936, flash: true, outputOnGpu: true });
+    expect(b).toEqual({ bytes: 300.75 * MiB, kind: 'logits' });
+    expect((outputBuffer(151_936, 1) / MiB).toFixed(2)).toBe('0.58');
+  });
+  it('with the output layer on the host a 4096-token context without -fa is KQ-bound', () => {
+    const b = computeBuffer({ ...mistral, cells: 4096, outputOnGpu: false });
     expect(b.kind).toBe('kq');
-    expect(b.bytes - 4 * 512 * 4096 * 4).toBe(256 * 2 ** 20);
   });
-  it('with flash attention a 128k-vocab model is dominated by f32 logits V·512·4', () => {
-    const b = computeBuffer({ ubatch: 512, cells: 8192, hidden: 4096, heads: 32, ffn: 14336, vocab: 128256, flash: true, outputOnGpu: true });
-    expect(b.kind).toBe('logits');
-    expect(b.bytes - 4 * 512 * 4096 * 4).toBe(128256 * 512 * 4);
+  it('sliding windows only for architectures llama.cpp runs with iSWA (Gemma-2/3), not Mistral (arch llama) or Phi-3', () => {
+    expect(LLAMACPP_SWA_FAMILIES.has('gemma2')).toBe(true);
+    expect(LLAMACPP_SWA_FAMILIES.has('mistral')).toBe(false);
+    expect(LLAMACPP_SWA_FAMILIES.has('phi3')).toBe(false);
+    // Mistral-7B at 32768 cells: all 32 layers keep every cell, 4096 MiB (logdetective#106)
+    expect(kvOf({ model: 'mistralai/Mistral-7B-v0.1', engine: 'llama.cpp', kv: 'fp16', prompt: 32768, gen: 0 })).toBe(4096 * MiB);
+  });
+  it('Gemma-2-9B iSWA: 21 global layers keep n_ctx, 21 local layers pad256(4096 + 512) cells', () => {
+    expect(swaCells(32768, 4096, 1, 512)).toBe(4608);
+    const perCellLayer = 2 * 8 * 256 * 2;
+    expect(kvOf({ model: 'google/gemma-2-9b', engine: 'llama.cpp', kv: 'fp16', prompt: 32768, gen: 0 })).toBe(perCellLayer * (21 * 32768 + 21 * 4608));
+  });
+  it('KV cells are n_ctx, unpadded since PR #16812: Llama-2-7B at 4000 cells = 4000 × 0.5 MiB', () => {
+    expect(kvOf({ model: 'meta-llama/Llama-2-7b-hf', engine: 'llama.cpp', kv: 'fp16', prompt: 3000, gen: 1000 })).toBe(4000 * 0.5 * MiB);
   });
 });
