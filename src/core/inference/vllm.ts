@@ -38,14 +38,18 @@ export const VLLM_HIDDEN_ROWS = 3;
  * Bytes per logit (sequence × vocabulary entry) alive during the sampler warm-up that closes the
  * profile run (V0 `profile_run` samples with top_p = 0.99, top_k = V − 1, so the sort path runs;
  * V1 `_dummy_sampler_run` likewise), in vllm `model_executor/layers/sampler.py`
- * `_apply_top_k_top_p`: the model-dtype logits (e) and their fp32 copy (4), the sorted values (4)
- * and int64 sort indices (8), softmax of the sorted values (4), its cumulative sum (4) and the
- * scattered-back logits (4). Logits are gathered to full vocabulary on every rank: not ÷ tp.
- * vllm PR #10511 prints the same 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2.
+ * `_apply_top_k_top_p` (its locals live until it returns): the model-dtype logits (e) and their
+ * fp32 copy (4), the sorted values (4) and int64 sort indices (8), the top-k bool mask (1), softmax
+ * of the sorted values (4), its cumulative sum (4), the top-p bool mask (1) and the scattered-back
+ * logits (4). Logits are gathered to full vocabulary on every rank: not ÷ tp. vllm PR #10511
+ * prints the same 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2 (this count: 0.98 GiB).
  */
 export function vllmSamplerBytes(sequences: number, vocab: number, e: number): number {
-  return sequences * vocab * (e + 28);
+  return sequences * vocab * (e + SAMPLER_FP32_BYTES_PER_LOGIT);
 }
+
+/** fp32 copy 4 + sorted 4 + indices 8 + top-k mask 1 + softmax 4 + cumsum 4 + top-p mask 1 + scatter 4 */
+const SAMPLER_FP32_BYTES_PER_LOGIT = 30;
 
 /** What vLLM calls total_gpu_memory: the nvidia-smi capacity less the driver's share (runtime.ts). */
 export function vllmVisibleTotal(capacityBytes: number): number {
@@ -134,7 +138,7 @@ export function buildVllm(ctx: Ctx): Built {
       confidence: 'derived',
     }),
     term(ctx, 'activations', profileBytes, {
-      formula: `max(${forward.formula}, seqs·V·(e + 28))`,
+      formula: `max(${forward.formula}, seqs·V·(e + 30))`,
       values: { ...forward.values, seqs: sequences, max_num_batched_tokens: batched, peak: forward.bytes >= sampler ? 'forward' : 'sampler' },
       source: 'vllm profile_run over max_num_batched_tokens, then the sampler warm-up (formulas.md §3.4; checked on vllm #10517, PR #10511)',
       confidence: 'heuristic',

@@ -35,8 +35,8 @@ describe('vLLM pool (formulas.md §3.4)', () => {
     expect(Number((vllmVisibleTotal(81559 * MiB) / GiB).toFixed(2))).toBe(79.22);
     expect(vllmVisibleTotal(DRIVER_RESERVED_BYTES / 2)).toBe(0);
   });
-  it('sampler warm-up: 256 sequences × 128256 logits × (2 + 28) B ≈ 0.92 GiB, not divided by tensor parallelism', () => {
-    expect(vllmSamplerBytes(256, 128_256, 2)).toBe(256 * 128_256 * 30);
+  it('sampler warm-up: 256 sequences × 128256 logits × (2 + 30) B ≈ 0.98 GiB, not divided by tensor parallelism', () => {
+    expect(vllmSamplerBytes(256, 128_256, 2)).toBe(256 * 128_256 * 32);
   });
 });
 
