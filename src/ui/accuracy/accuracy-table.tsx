@@ -7,8 +7,11 @@ import { useAT } from './accuracy-i18n';
 
 const col = createColumnHelper<AccuracyRow>();
 
-/** Signed % with one decimal: "+1.2 %", "-3.0 %". */
-export const signedPct = (x: number, lang: 'en' | 'zh') => `${x > 0 ? '+' : ''}${formatNumber(x, lang, 1)} %`;
+/** Signed % to one decimal: "+1.2 %", "-3 %"; anything that rounds to zero reads "0 %". */
+export function signedPct(x: number, lang: 'en' | 'zh'): string {
+  const r = Math.round(x * 10) / 10;
+  return r === 0 ? `${formatNumber(0, lang, 1)} %` : `${r > 0 ? '+' : ''}${formatNumber(r, lang, 1)} %`;
+}
 
 /** Every measured row with its setting, the measurement, our estimate and the error; sortable. */
 export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {

@@ -1,7 +1,8 @@
 /**
  * Accuracy (issue 6, "Accuracy in the open"): every published measurement the estimator is
  * checked against, our estimate and the error, with filters, a predicted-vs-measured chart,
- * error by kind of scenario, and the rows we cannot score with their reasons. The numbers come
+ * error by kind of scenario, the rows we cannot score with their reasons, and the llama.cpp /
+ * vLLM start-up log checks. The numbers come
  * from src/validation, the code the test suite runs. Default export: loaded lazily
  * (?view=accuracy); recharts loads in a further chunk when the chart renders.
  */
@@ -13,6 +14,7 @@ import { FilterBar } from './filter-bar';
 import { SummaryTables } from './summary-tables';
 import { AccuracyTable } from './accuracy-table';
 import { SkippedRows, SourceList } from './skipped-rows';
+import { RuntimeLogTable } from './runtime-log-table';
 import './accuracy.css';
 
 const AccuracyChart = lazy(() => import('./accuracy-chart'));
@@ -36,6 +38,7 @@ export default function AccuracyView() {
         <AccuracyTable rows={rows} />
       </section>
       <SkippedRows data={data} />
+      <RuntimeLogTable />
       <SourceList citations={data.citations} />
     </div>
   );

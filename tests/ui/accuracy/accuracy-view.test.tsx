@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import AccuracyView from '../../../src/ui/accuracy/accuracy-view';
 import { useApp, initialData } from '../../../src/state/store';
 import fixture from '../../../src/validation/fixtures/measured-dev.json';
+import logs from '../../../src/validation/fixtures/runtime-logs.json';
 
 afterEach(() => {
   cleanup();
@@ -67,6 +68,16 @@ describe('Accuracy view', () => {
     fireEvent.click(header);
     expect(header.closest('th')!.getAttribute('aria-sort')).toBe('ascending');
     expect(errs()).toEqual([...errs()].sort((a, b) => a - b));
+  });
+
+  test('runtime start-up logs: every published log row is shown with what the runtime printed', () => {
+    render(<AccuracyView />);
+    const table = screen.getByTestId('acc-logs');
+    const shown = new Set([...table.querySelectorAll('tbody tr td:first-child')].map((td) => td.textContent));
+    expect([...shown].sort()).toEqual(logs.rows.map((r) => r.id).sort());
+    // llama_kv_cache_init: CUDA0 KV buffer size = 256.00 MiB (fedora-copr/logdetective PR 106)
+    const kv = [...table.querySelectorAll('tbody tr')].find((tr) => tr.textContent!.startsWith('lcpp-mistral7b-v02-f16kv-ctx2048') && tr.textContent!.includes('kv-buffer'))!;
+    expect(kv.querySelectorAll('td')[3].textContent).toBe('256 MiB');
   });
 
   test('Chinese: headings, modes and skip reasons translated', () => {
