@@ -47,9 +47,6 @@ function Totals({ est }: { est: Estimate }) {
           <div className="k">{t('total.device')}</div>
           <div className="v" data-testid="device-total">{b(est.deviceBytes)}</div>
           <p>{t('total.deviceHelp')}</p>
-          <Suspense fallback={null}>
-            <ErrorBand s={settled} />
-          </Suspense>
         </div>
         <div className="stat">
           <div className="k">{t('total.reserved')}</div>
@@ -60,6 +57,9 @@ function Totals({ est }: { est: Estimate }) {
           <div className="k">{t('total.allocated')}</div>
           <div className="v">{b(est.allocatedBytes)}</div>
           <p>{t('total.allocatedHelp')}</p>
+          <Suspense fallback={null}>
+            <ErrorBand s={settled} />
+          </Suspense>
         </div>
         <div className="stat">
           <div className="k">{t('total.params')}</div>
