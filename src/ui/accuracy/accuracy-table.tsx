@@ -23,8 +23,13 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
     const n = (x: number | null) => (x === null ? '–' : formatNumber(x, t.lang, 0));
     return [
       col.accessor('id', { header: () => t('col.id'), cell: (c) => <span title={c.row.original.note}>{c.getValue()}</span> }),
-      col.accessor('source', { header: () => t('col.source'), cell: (c) => <span title={c.row.original.citation}>{c.getValue()}</span> }),
       col.accessor('model', { header: () => t('col.model'), meta: { wrap: true } }),
+      col.accessor('measured', { header: () => t('col.measured'), cell: (c) => b(c.getValue()), meta: { num: true } }),
+      col.accessor('predicted', { header: () => t('col.estimate'), cell: (c) => b(c.getValue()), meta: { num: true } }),
+      col.accessor('errPct', {
+        header: () => t('col.error'), meta: { num: true },
+        cell: (c) => <span className={Math.abs(c.getValue()) > 15 ? 'acc-bad' : undefined}>{signedPct(c.getValue(), t.lang)}</span>,
+      }),
       col.accessor('mode', { header: () => t('col.mode'), cell: (c) => t(`mode.${c.getValue()}`) }),
       col.accessor('precision', { header: () => t('col.precision'), meta: { wrap: true } }),
       col.accessor('batch', { header: () => t('col.batch'), cell: (c) => n(c.getValue()), meta: { num: true }, sortUndefined: 'last' }),
@@ -34,12 +39,7 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
       }),
       col.accessor('gpus', { header: () => t('col.gpus'), meta: { num: true } }),
       col.accessor('what', { header: () => t('col.what'), cell: (c) => t(`what.${c.getValue()}`) }),
-      col.accessor('measured', { header: () => t('col.measured'), cell: (c) => b(c.getValue()), meta: { num: true } }),
-      col.accessor('predicted', { header: () => t('col.estimate'), cell: (c) => b(c.getValue()), meta: { num: true } }),
-      col.accessor('errPct', {
-        header: () => t('col.error'), meta: { num: true },
-        cell: (c) => <span className={Math.abs(c.getValue()) > 15 ? 'acc-bad' : undefined}>{signedPct(c.getValue(), t.lang)}</span>,
-      }),
+      col.accessor('source', { header: () => t('col.source'), cell: (c) => <span title={c.row.original.citation}>{c.getValue()}</span> }),
     ];
   }, [t, unit]);
   const table = useReactTable({
