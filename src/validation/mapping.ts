@@ -12,8 +12,11 @@
  *   compared with the one-GPU peak of the whole model plus (gpus − 1) further activation peaks,
  *   since every GPU runs its own layers' transients.
  * - torchtune / HF-guide rows: the stated recipe; rows relying on features the scenario does not
- *   describe (torch.compile, optimizer-in-backward, activation offloading, chunked CE, gradient
- *   accumulation, unknown prompt length or LoRA rank) are skipped with the reason.
+ *   describe (torch.compile, optimizer-in-backward, activation offloading, chunked CE, unknown
+ *   prompt length or LoRA rank) are skipped with the reason.
+ * - HF Trainer guide rows (2022, torch < 2.0, where optimizer/module zero_grad defaulted to
+ *   set_to_none=False): grad-zero = zeros, grad-accum = gradient_accumulation_steps,
+ *   batch = per_device_train_batch_size (the micro-batch).
  * - Units: "GB" rows of the Qwen script are GiB (bytes / 1024³); torchtune GiB; nvidia-smi MiB.
  * - nvidia-smi rows state the CUDA context of their machine (cuda_context_MB): compared with
  *   reservedBytes + that context instead of our 500 MiB default (deviceBytes).
@@ -119,7 +122,7 @@ function qwenWeights(precision: string): WeightFormat | null {
   return null;
 }
 
-const UNMODELLED = ['compile', 'optimizer_in_bwd', 'activation_offloading', 'chunked_ce', 'gradient_accumulation_steps'] as const;
+const UNMODELLED = ['compile', 'optimizer_in_bwd', 'activation_offloading', 'chunked_ce'] as const;
 
 /** Row → scenario + measured total, or the reason it cannot be mapped. */
 export function mapRow(row: Row): MapResult {
@@ -161,6 +164,8 @@ export function mapRow(row: Row): MapResult {
     const scenario: Scenario = {
       ...base, mode: 'training', method: 'full', weights: 'fp32', precision: amp ? 'amp-fp16' : 'fp32', optimizer,
       attn: 'eager', gradCkpt: st.gradient_checkpointing ? 'full' : 'none', batch: row.batch ?? 1, seq: row.seq_in ?? 512,
+      // 2022 runs on torch < 2.0: zero_grad(set_to_none=False) kept gradients allocated between steps
+      gradAccum: num(st.gradient_accumulation_steps) ?? 1, gradZero: 'zeros',
     };
     return { ok: true, value: { scenario, measured, total: 'device', sumGpus: 1, contextBytes: context, source: sourceLabel(row), mode: 'full-ft' } };
   }
