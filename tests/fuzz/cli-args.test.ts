@@ -7,10 +7,9 @@ import fc from 'fast-check';
 import { parseArgs } from '../../src/cli/args';
 import { estimate } from '../../src/core/estimate';
 import { ALL_KEYS, parseScenario } from '../../src/core/scenario';
-import { RUNS, assertFinite, mutated, timed } from './scan';
+import { LIMIT_MS, RUNS, assertFinite, mutated, timed } from './scan';
 import { pairArb, recordArb } from './scenario-arb';
 
-const LIMIT_MS = 250;
 const KEYS = new Set(ALL_KEYS);
 
 const flagArb = fc.oneof(
@@ -40,20 +39,18 @@ function check(argv: string[]): void {
   if (est.ok) expect(est.value.deviceBytes).toBeGreaterThanOrEqual(est.value.reservedBytes);
 }
 
-describe(`estimate CLI flag parsing fuzz (${RUNS} cases each)`, () => {
-  test('random and flag-shaped argv', () => {
-    fc.assert(fc.property(argvArb, check), { numRuns: RUNS });
-  });
-
-  test('well-formed argv with random edits', () => {
-    fc.assert(fc.property(editedArgv, check), { numRuns: RUNS });
-  });
-
-  test('a record written as --key=value flags reads back unchanged', () => {
-    fc.assert(fc.property(recordArb(), (rec) => {
-      const r = parseArgs(Object.entries(rec).map(([k, v]) => `--${k}=${v}`));
-      expect(r.ok).toBe(true);
-      if (r.ok) expect({ ...r.args.record }).toEqual({ ...rec });
-    }), { numRuns: RUNS });
+describe(`estimate CLI flag parsing fuzz (${RUNS} cases)`, () => {
+  test('random, flag-shaped and edited argv; a record written as --key=value flags reads back unchanged', () => {
+    const input = fc.oneof(
+      argvArb.map((argv) => ({ argv, record: null })),
+      editedArgv.map((argv) => ({ argv, record: null })),
+      recordArb().map((record) => ({ argv: Object.entries(record).map(([k, v]) => `--${k}=${v}`), record })),
+    );
+    fc.assert(fc.property(input, ({ argv, record }) => {
+      check(argv);
+      if (record === null) return;
+      const r = parseArgs(argv);
+      expect(r.ok && { ...r.args.record }).toEqual({ ...record });
+    }), { numRuns: RUNS, examples: [[{ argv: ['\n'], record: null }]] }); // known bug: .tmp/requests/trust.md §2
   });
 });

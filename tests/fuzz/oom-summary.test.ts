@@ -11,9 +11,8 @@ import { decodeOom, OOM_EXAMPLE } from '../../src/core/allocator/oom-decoder';
 import { formatOomMessage, oomExceptionName, OOM_VERSIONS } from '../../src/core/allocator/oom-message';
 import { toMemoryStats } from '../../src/core/allocator/stats';
 import { formatMemorySummary, parseMemorySummary } from '../../src/core/allocator/summary';
-import { RUNS, assertFinite, mutated, soup, timed } from './scan';
+import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 
-const LIMIT_MS = 250;
 
 const factsArb = fc.record({
   requested: fc.integer({ min: 1, max: 64 * GiB }),
@@ -80,27 +79,24 @@ function checkSummary(text: string): void {
 }
 
 describe(`OOM decoder and memory_summary() reader fuzz (${RUNS} cases each)`, () => {
-  test('OOM decoder: arbitrary text', () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 400, unit: 'binary' }), soup(oomTokens, 50)), checkOom), { numRuns: RUNS });
-  });
-
-  test('OOM decoder: real messages of every release, as pasted, with random edits', () => {
-    fc.assert(fc.property(mutated(fc.oneof(pastedArb, fc.constant(OOM_EXAMPLE))), checkOom), { numRuns: RUNS });
-  });
-
-  test('OOM decoder: unedited real messages decode completely', () => {
-    fc.assert(fc.property(pastedArb, (m) => {
-      const r = decodeOom(m);
-      expect(r.found && r.oom.complete).toBe(true);
-      checkOom(m);
+  test('OOM decoder: arbitrary text, real messages of every release as pasted (decoded completely), and edited ones', () => {
+    const input = fc.oneof(
+      fc.string({ maxLength: 400, unit: 'binary' }).map((text) => ({ text, real: false })),
+      soup(oomTokens, 50).map((text) => ({ text, real: false })),
+      pastedArb.map((text) => ({ text, real: true })),
+      { weight: 2, arbitrary: mutated(fc.oneof(pastedArb, fc.constant(OOM_EXAMPLE))).map((text) => ({ text, real: false })) },
+    );
+    fc.assert(fc.property(input, ({ text, real }) => {
+      checkOom(text);
+      if (real) {
+        const r = decodeOom(text);
+        expect(r.found && r.oom.complete).toBe(true);
+      }
     }), { numRuns: RUNS });
   });
 
-  test('memory_summary() reader: arbitrary text', () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 400, unit: 'binary' }), soup(summaryTokens, 80)), checkSummary), { numRuns: RUNS });
-  });
-
-  test('memory_summary() reader: real tables with random edits', () => {
-    fc.assert(fc.property(mutated(fc.constantFrom(...SUMMARIES)), checkSummary), { numRuns: RUNS });
+  test('memory_summary() reader: arbitrary text and real tables with random edits', () => {
+    const input = fc.oneof(fc.string({ maxLength: 400, unit: 'binary' }), soup(summaryTokens, 80), { weight: 2, arbitrary: mutated(fc.constantFrom(...SUMMARIES)) });
+    fc.assert(fc.property(input, checkSummary), { numRuns: RUNS });
   });
 });

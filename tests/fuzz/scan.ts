@@ -36,6 +36,13 @@ export function nonFinite(value: unknown, path = '$', seen = new Set<object>(), 
   return out;
 }
 
+/**
+ * Per-call time limit. Generous on purpose: it catches runaway (quadratic, exponential, endless)
+ * parsing, not slowness, and must hold on a loaded 2-core machine where a GC pause or a
+ * descheduled worker can cost a few hundred ms.
+ */
+export const LIMIT_MS = 2000;
+
 /** Runs `fn`, fails when it throws or takes longer than `ms`, and returns its value. */
 export function timed<T>(label: string, ms: number, fn: () => T): T {
   const t0 = performance.now();

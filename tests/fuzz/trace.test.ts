@@ -9,9 +9,8 @@ import { importMemoryHistory } from '../../src/core/allocator/history-import';
 import { simulateTrace, viewAt } from '../../src/core/allocator/run';
 import { parseTrace, traceToText } from '../../src/core/allocator/trace';
 import { invariantViolations } from '../core/allocator/invariants';
-import { RUNS, assertFinite, mutated, soup, timed } from './scan';
+import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 
-const LIMIT_MS = 500;
 
 const sizeText = fc.oneof(
   fc.integer({ min: 1, max: 2 ** 31 }).map(String),
@@ -34,8 +33,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: 'empty_cache' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'comment' as const }) },
 );
-/** A valid trace: settings, then up to 40 events that only free live tensors. */
-const traceText = fc.tuple(settingsText, fc.array(opArb, { maxLength: 40 })).map(([settings, ops]) => {
+/** A valid trace: settings, then up to 16 events that only free live tensors. */
+const traceText = fc.tuple(settingsText, fc.array(opArb, { maxLength: 16 })).map(([settings, ops]) => {
   const live: string[] = [];
   let n = 0;
   const lines = ops.map((o) => {
@@ -89,16 +88,10 @@ const historyJson = fc.array(fc.record({
 }), { maxLength: 30 }).map((entries) => JSON.stringify({ device_traces: [entries], segments: [] }));
 
 describe(`allocator trace and history fuzz (${RUNS} cases each)`, () => {
-  test('trace: arbitrary text', () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), soup(traceTokens, 60)), check), { numRuns: RUNS });
-  });
-
-  test('trace: valid traces, simulated, keep the allocator invariants', () => {
-    fc.assert(fc.property(traceText, check), { numRuns: RUNS });
-  });
-
-  test('trace: valid traces with random edits', () => {
-    fc.assert(fc.property(mutated(traceText), check), { numRuns: RUNS });
+  test('trace: arbitrary text, valid traces and edited ones; simulations keep the allocator invariants', () => {
+    const input = fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), soup(traceTokens, 60), { weight: 2, arbitrary: traceText }, { weight: 2, arbitrary: mutated(traceText) });
+    // first, a known bug (.tmp/requests/trust.md §3): a size past 2^53 bytes is accepted but does not print back
+    fc.assert(fc.property(input, check), { numRuns: RUNS, examples: [['alloc x 9999999999999999999999999GiB']] });
   });
 
   test('memory history import: random and edited snapshots', () => {

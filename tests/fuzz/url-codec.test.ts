@@ -3,13 +3,12 @@
 // encode∘decode must be a fixed point; every scenario it yields must estimate to finite figures.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { decodeUrl, encodeUrl } from '../../src/state/url-codec';
+import { decodeUrl, encodeUrl, type UrlExtra } from '../../src/state/url-codec';
 import { estimate } from '../../src/core/estimate';
 import type { Scenario } from '../../src/core/types';
-import { RUNS, assertFinite, mutated, soup, timed } from './scan';
+import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 import { recordArb } from './scenario-arb';
 
-const LIMIT_MS = 250;
 
 const queryArb = recordArb().map((r) => Object.entries(r).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 const extrasArb = fc.constantFrom('', '&lang=zh', '&embed=1', '&view=lab', '&compare=rtx-4090,24gib', '&lab.trace=alloc%20a%201GiB', '&net.text=linear%204%204', '&v=1', '&v=0', '&v=99');
@@ -48,29 +47,40 @@ function checkEstimate(s: Scenario): void {
   for (const t of e.terms) expect(t.bytes).toBeGreaterThanOrEqual(0);
 }
 
-describe(`URL codec fuzz (${RUNS} cases each)`, () => {
-  test('arbitrary strings', () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), soup(urlTokens, 60)), (s) => {
-      checkDecoded(s);
-    }), { numRuns: RUNS });
-  });
+/** Extras with an empty GPU comparison dropped: decodeUrl keeps `compare: []` when every entry was rejected, encodeUrl writes nothing. */
+function extras(x: UrlExtra): UrlExtra {
+  const { compare, ...rest } = x;
+  return compare && compare.length > 0 ? { ...rest, compare } : rest;
+}
 
-  test('valid links with random edits; their scenarios estimate to finite figures', () => {
-    fc.assert(fc.property(mutated(linkArb), (s) => {
-      checkEstimate(checkDecoded(s).scenario);
-    }), { numRuns: RUNS });
-  });
+/** Any decoded link, written again, reads back to itself and writes the same text. */
+function checkFixedPoint(d: ReturnType<typeof decodeUrl>): void {
+  const once = encodeUrl(d.scenario, d.extra);
+  const again = decodeUrl(once);
+  expect(again.errors).toEqual([]);
+  expect(again.scenario).toEqual(d.scenario);
+  expect(extras(again.extra)).toEqual(extras(d.extra));
+  expect(encodeUrl(again.scenario, again.extra)).toBe(once);
+}
 
-  test('encode∘decode is a fixed point, and every error-free decoded scenario estimates finitely', () => {
-    fc.assert(fc.property(queryArb, extrasArb, (q, x) => {
-      const d = checkDecoded(q + x);
-      const once = encodeUrl(d.scenario, d.extra);
-      const again = decodeUrl(once);
-      expect(again.errors).toEqual([]);
-      expect(again.scenario).toEqual(d.scenario);
-      expect(again.extra).toEqual(d.extra);
-      expect(encodeUrl(again.scenario, again.extra)).toBe(once);
-      if (d.errors.length === 0) checkEstimate(d.scenario);
-    }), { numRuns: RUNS });
+/** Known bugs (.tmp/requests/trust.md §1): gpus raised to tp·pp past its own maximum. */
+const KNOWN_BUGS: [string][] = [
+  ['model=custom&hidden=65536&layers=8192&heads=4096&kv-heads=4096&ffn=4096&vocab=100&tp=4096&pp=4096'],
+  ['tp=245&pp=4096'],
+];
+
+describe(`URL codec fuzz (${RUNS} cases)`, () => {
+  test('arbitrary strings, random records and edited valid links: no throw, finite, encode∘decode fixed point, finite estimates', () => {
+    const input = fc.oneof(
+      fc.string({ maxLength: 300, unit: 'binary' }),
+      soup(urlTokens, 60),
+      fc.tuple(queryArb, extrasArb).map(([q, x]) => q + x),
+      mutated(linkArb),
+    );
+    fc.assert(fc.property(input, (s) => {
+      const d = checkDecoded(s);
+      checkFixedPoint(d);
+      checkEstimate(d.scenario);
+    }), { numRuns: RUNS, examples: KNOWN_BUGS });
   });
 });
