@@ -51,6 +51,6 @@ describe(`estimate CLI flag parsing fuzz (${RUNS} cases)`, () => {
       if (record === null) return;
       const r = parseArgs(argv);
       expect(r.ok && { ...r.args.record }).toEqual({ ...record });
-    }), { numRuns: RUNS, examples: [[{ argv: ['\n'], record: null }]] }); // known bug: .tmp/requests/trust.md §2
+    }), { numRuns: RUNS, examples: [[{ argv: ['\n'], record: null }]] }); // regression: .tmp/requests/trust.md §2 (fixed)
   });
 });

@@ -90,7 +90,7 @@ const historyJson = fc.array(fc.record({
 describe(`allocator trace and history fuzz (${RUNS} cases each)`, () => {
   test('trace: arbitrary text, valid traces and edited ones; simulations keep the allocator invariants', () => {
     const input = fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), soup(traceTokens, 60), { weight: 2, arbitrary: traceText }, { weight: 2, arbitrary: mutated(traceText) });
-    // first, a known bug (.tmp/requests/trust.md §3): a size past 2^53 bytes is accepted but does not print back
+    // first, a regression (.tmp/requests/trust.md §3, since fixed): a size past 2^53 bytes must be rejected or print back
     fc.assert(fc.property(input, check), { numRuns: RUNS, examples: [['alloc x 9999999999999999999999999GiB']] });
   });
 
