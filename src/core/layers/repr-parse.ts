@@ -48,8 +48,8 @@ function splitTop(s: string): string[] {
 /** One Python literal as extra_repr prints it: int, float, bool, None, tuple/list, string. */
 export function parseValue(s: string): Value {
   const t = s.trim();
-  if (/^-?\d+$/.test(t)) return Number(t);
-  if (/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return Number(t);
+  // a number that overflows float64 (1e309) stays text: the importer then reports it unreadable
+  if (/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) && Number.isFinite(Number(t))) return Number(t);
   if (t === 'True') return true;
   if (t === 'False') return false;
   if (t === 'None') return null;

@@ -32,7 +32,7 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
     if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
     const depth = m[3] === undefined ? 0 : Number(m[3]);
     if (depth > 64) { unparsed.push({ line: i + 1, text: raw }); return; }
-    const out = m[4] === '--' ? null : m[4].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => x > 0).slice(1);
+    const out = m[4] === '--' ? null : m[4].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31).slice(1);
     const row: Row = { type: m[2], depth, out, params: /^[\d,]+$/.test(m[5] ?? '') ? Number(m[5].replace(/,/g, '')) : 0, children: [], line: i + 1 };
     while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
     if (stack.length) stack[stack.length - 1].children.push(row);
@@ -127,11 +127,13 @@ class Solver {
   conv(x: number[], out: number[], P: number): LayerSpec | null {
     const [cin, h] = x;
     const [cout, ho] = out;
+    if (!(cin >= 1 && h >= 1 && cout >= 1 && ho >= 1)) return null;
     for (const g of cout % cin === 0 && cin > 1 ? [1, cin] : [1]) {
       for (const bias of [false, true]) {
         const kk = (P - (bias ? cout : 0)) / (cout * (cin / g));
         const k = Math.round(Math.sqrt(kk));
-        if (!(k >= 1 && k * k === kk)) continue;
+        // bounded: a zero or overflowing count must not make the padding loop below endless
+        if (!(Number.isSafeInteger(k) && k >= 1 && k <= 1024 && k * k === kk)) continue;
         const s = Math.max(1, Math.round(h / ho));
         for (let p = 0; p <= k; p++) {
           if (Math.floor((h + 2 * p - k) / s) + 1 === ho) return { kind: 'conv2d', in: cin, out: cout, kernel: k, stride: s, padding: p, groups: g, bias };

@@ -68,7 +68,8 @@ function checkField(t: F, v: unknown): string | null {
     case 'shape': return Array.isArray(v) && v.length >= 1 && v.length <= 8 && v.every((x) => isInt(x, 1)) ? null : 'a list of positive integers';
     case 'act': return v === 'relu' || v === 'gelu' ? null : "'relu' or 'gelu'";
     case 'merge': return v === 'add' || v === 'concat' ? null : "'add' or 'concat'";
-    case 'name': return typeof v === 'string' && v.length <= 200 ? null : 'a string';
+    // the characters the terse layer text (text.ts) can write after '@', so every valid network round-trips
+    case 'name': return typeof v === 'string' && /^[A-Za-z0-9_#-]{0,200}$/.test(v) ? null : 'a name of letters, digits, _ - # (at most 200)';
     case 'layers': return Array.isArray(v) ? null : 'a list of layers';
   }
 }
