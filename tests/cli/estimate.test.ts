@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/estimate';
@@ -70,10 +70,15 @@ describe('estimate CLI values', () => {
   });
 
   test('a config.json file gives the same count as the preset', async () => {
-    const models = JSON.parse(readFileSync('/work/shared/reference/models.json', 'utf8')) as { id: string; config: unknown }[];
+    // meta-llama/Llama-2-7b-hf config.json (the published file's architecture fields)
+    const config = {
+      architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 11008,
+      num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 32, vocab_size: 32000,
+      max_position_embeddings: 4096, rms_norm_eps: 1e-5, hidden_act: 'silu', tie_word_embeddings: false,
+    };
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const path = join(dir, 'config.json');
-    writeFileSync(path, JSON.stringify(models.find((m) => m.id === 'meta-llama/Llama-2-7b-hf')!.config));
+    writeFileSync(path, JSON.stringify(config));
     const out = await json(['--model', path, '--json']);
     expect(out.params.total).toBe(LLAMA2_PARAMS);
     const broken = join(dir, 'broken.json');
