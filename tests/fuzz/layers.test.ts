@@ -1,8 +1,8 @@
 // Fuzz: layer lists — the terse text form (src/core/layers/text.ts), layer JSON (validate.ts)
 // and print(model) import (repr-import.ts). Inputs: random text, small valid layer texts, the
 // MLP/CNN preset texts and real print(model) texts (windows of tests/core/layers/torch-repr-text.ts),
-// with random edits. (torchinfo import is not fuzzed here while it can loop forever on an edited
-// summary: .tmp/requests/trust.md §6; a hang would stall the whole suite.) No throw, bounded time, finite output; an accepted list writes back to itself and
+// with random edits, and torchinfo summaries likewise (its conv solver once looped forever on an
+// edited summary; the input is pinned below). No throw, bounded time, finite output; an accepted list writes back to itself and
 // estimates to finite, ordered totals.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
@@ -13,6 +13,8 @@ import { layerText, parseLayerText } from '../../src/core/layers/text';
 import { parseNetworkJson } from '../../src/core/layers/validate';
 import type { Network } from '../../src/core/layers/spec';
 import { mobilenetV2Repr, resnet50Repr } from '../core/layers/torch-repr-text';
+import { mnistTorchinfo, resnet50Torchinfo } from '../core/layers/torchinfo-text';
+import { importTorchinfo } from '../../src/core/layers/torchinfo-import';
 import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 
 const small = (id: string) => NETWORK_PRESETS.find((p) => p.id === id)!.build();
@@ -64,6 +66,10 @@ const windowOf = (text: string, n: number) => fc.nat().map((k) => {
 const reprArb = fc.oneof(windowOf(resnet50Repr(), 8), windowOf(mobilenetV2Repr(), 8),
   fc.constant('Sequential(\n  (0): Linear(in_features=16, out_features=8, bias=True)\n  (1): ReLU()\n  (2): Linear(in_features=8, out_features=2, bias=False)\n)'));
 
+const torchinfoArb = fc.oneof(windowOf(resnet50Torchinfo(), 10), fc.constant(mnistTorchinfo()));
+/** Found by this fuzzing: a zero input channel with an overflowing row made the conv solver loop forever. */
+const TORCHINFO_LOOP = 'Layer (type:depth-idx)  Output Shape  Param #\n│    │    └─Conv2d: 3-94                 [1, 256, 14, 14]          262,144\n│    │    └─ReLU: 3-96      1e309            : 3-96                   [1, 256, 14, 14]          --';
+
 /** An import is finite and its network goes through the JSON validator without throwing (estimates are the text/JSON cases' job). */
 function checkImport(label: string, imp: { network: Network; unparsed: unknown[] }): void {
   assertFinite(label, imp);
@@ -93,5 +99,11 @@ describe(`layer list fuzz (${RUNS} cases each)`, () => {
     fc.assert(fc.property(fc.oneof(mutated(reprArb), soup(['(', ')', ': ', 'Conv2d(', 'Linear(in_features=', 'out_features=', ', ', '\n  ', 'Sequential(', 'ReLU()', '8', '16'], 40)), inputArb, (t, i) => {
       checkImport('importTorchRepr', timed('importTorchRepr', LIMIT_MS, () => importTorchRepr(t, i)));
     }), { numRuns: RUNS, examples: [[OVERFLOW_REPR, [3, 8, 8]]] });
+  });
+
+  test('torchinfo import: real summaries (windows) with random edits, and arbitrary text', () => {
+    fc.assert(fc.property(fc.oneof(mutated(torchinfoArb), soup(['│    ', '└─', 'Conv2d: ', 'Linear: ', '1-', '2-3', ' [1, 64, 56, 56] ', '--', ' 4,096', '\n', 'Total params: '], 40)), inputArb, (t, i) => {
+      checkImport('importTorchinfo', timed('importTorchinfo', LIMIT_MS, () => importTorchinfo(t, i)));
+    }), { numRuns: RUNS, examples: [[TORCHINFO_LOOP, [0, 28, 13]]] });
   });
 });
