@@ -1,4 +1,5 @@
 import type { Estimate, Scenario } from '../../core/types';
+import { fitsWithin } from '../../core/solve';
 import { estimateOf } from './use-estimate';
 import type { ChosenGpu } from './gpu-list';
 
@@ -21,21 +22,13 @@ export function onGpu(s: Scenario, spec: string): Scenario {
   return x;
 }
 
-/**
- * vLLM pre-allocates its pool, so its device total always "fits"; what decides is whether the
- * KV pool holds batch × (prompt + gen) tokens. Same rule as src/core/solve.ts `fits`.
- */
-function kvRoom(s: Scenario, est: Estimate | null): boolean {
-  if (!est || s.mode !== 'inference' || s.engine !== 'vllm') return true;
-  return (est.engine?.kvTokens ?? 0) >= s.batch * (s.prompt + s.gen);
-}
-
 /** Fit of the scenario on each chosen GPU: device total (what nvidia-smi shows) against capacity. */
 export function fitsOf(s: Scenario, gpus: readonly ChosenGpu[]): Fit[] {
   return gpus.map((c) => {
     const r = estimateOf(onGpu(s, c.spec));
     const est = r.ok ? r.value : null;
-    const used = est ? est.deviceBytes : Infinity;
-    return { ...c, est, fits: used <= c.gpu.capacityBytes && kvRoom(s, est), headroom: est ? c.gpu.capacityBytes - used : 0 };
+    // one fit rule for the page and the solvers (vLLM: its KV pool must also hold the batch)
+    const fits = est !== null && fitsWithin(s, est, c.gpu.capacityBytes);
+    return { ...c, est, fits, headroom: est ? c.gpu.capacityBytes - est.deviceBytes : 0 };
   });
 }
