@@ -3,8 +3,8 @@
  * Chinese, kept beside the view so the main bundle does not carry them. Publication names,
  * model ids and storage formats stay as their authors spell them.
  */
-import { useApp } from '../../state/store';
 import type { Lang } from '../i18n/format';
+import { makeTranslator, type Translate } from '../i18n/make-translator';
 import type { Message } from '../../core/types';
 
 const en = {
@@ -169,47 +169,34 @@ const zh: Record<AKey, string> = {
   'reason.estimate': '估算拒绝了该配置：{errors}',
 };
 
-const DICTS: Record<Lang, Record<AKey, string>> = { en, zh };
-export const ACCURACY_DICTS = DICTS;
-
-export type AT = ((key: AKey, params?: Record<string, string | number>) => string) & {
-  lang: Lang;
-  /** a skip reason in the page language (English text when its code is unknown) */
-  reason: (m: Message) => string;
-  /** a kind key such as "inference/transformers/float", part by part */
-  kind: (key: string) => string;
-};
-
-const made = new Map<Lang, AT>();
-
-/** A stable translator for the Accuracy view's strings. */
-export function accuracyT(lang: Lang): AT {
-  let t = made.get(lang);
-  if (!t) {
-    const d = DICTS[lang];
-    const f = ((key: AKey, params?: Record<string, string | number>) =>
-      d[key].replace(/\{(\w+)\}/g, (m, k: string) => (params && k in params ? String(params[k]) : m))) as AT;
-    f.lang = lang;
-    f.reason = (m) => {
+const accuracy = makeTranslator(en, zh, (t, d): Omit<AT, keyof Translate<AKey>> => {
+  const part = (p: string) => ['mode', 'engine', 'method', 'family'].map((g) => `${g}.${p}`).find((k) => k in d);
+  return {
+    reason: (m) => {
       const key = `reason.${m.code}`;
-      return key in d ? f(key as AKey, m.params) : m.text;
-    };
-    const part = (p: string) => ['mode', 'engine', 'method', 'family'].map((g) => `${g}.${p}`).find((k) => k in d);
-    f.kind = (key) =>
+      return key in d ? t(key as AKey, m.params) : m.text;
+    },
+    kind: (key) =>
       key
         .split('/')
         .map((p) => {
           const k = part(p);
           return k ? d[k as AKey] : p;
         })
-        .join(' · ');
-    made.set(lang, f);
-    t = f;
-  }
-  return t;
-}
+        .join(' · '),
+  };
+});
+export const ACCURACY_DICTS = accuracy.tables;
+
+export type AT = Translate<AKey> & {
+  /** a skip reason in the page language (English text when its code is unknown) */
+  reason: (m: Message) => string;
+  /** a kind key such as "inference/transformers/float", part by part */
+  kind: (key: string) => string;
+};
+
+/** A stable translator for the Accuracy view's strings. */
+export const accuracyT: (lang: Lang) => AT = accuracy.translator;
 
 /** The translator for the page's current language. */
-export function useAT(): AT {
-  return accuracyT(useApp((s) => s.lang));
-}
+export const useAT: () => AT = accuracy.useTranslator;

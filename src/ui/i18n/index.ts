@@ -1,52 +1,25 @@
-import { useApp } from '../../state/store';
 import { en, type MessageKey } from './en';
 import { zh } from './zh';
 import { CORE_ZH } from './core-zh';
 import type { Lang } from './format';
-
-const DICTS: Record<Lang, Record<MessageKey, string>> = { en, zh };
-
-function fill(s: string, params?: Record<string, string | number>): string {
-  if (!params) return s;
-  return s.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
-}
-
-/** Translate a page string. */
-export function translate(lang: Lang, key: MessageKey, params?: Record<string, string | number>): string {
-  return fill(DICTS[lang][key], params);
-}
+import { makeTranslator, translateCoreWith, type CoreText, type Params, type Translate } from './make-translator';
 
 /** Translate a message from the core (Message / FieldError): by its code, else its English text. */
-export function translateCore(
-  lang: Lang,
-  m: { code: string; key?: string; params?: Record<string, number | string>; text?: string; message?: string },
-): string {
-  const english = m.text ?? m.message ?? m.code;
-  if (lang === 'en') return english;
-  const zhText = CORE_ZH[m.code];
-  return zhText ? fill(zhText, { key: m.key ?? '', ...m.params }) : english;
+export function translateCore(lang: Lang, m: CoreText): string {
+  return translateCoreWith(CORE_ZH, lang, m);
 }
 
-export type T = ((key: MessageKey, params?: Record<string, string | number>) => string) & {
-  lang: Lang;
-  core: (m: Parameters<typeof translateCore>[1]) => string;
-};
+export type T = Translate<MessageKey> & { core: (m: CoreText) => string };
 
-const made = new Map<Lang, T>();
+const page = makeTranslator(en, zh, (t): Pick<T, 'core'> => ({ core: (m) => translateCore(t.lang, m) }));
+
 /** A stable translator for the language. */
-export function translator(lang: Lang): T {
-  let t = made.get(lang);
-  if (!t) {
-    const f = ((key: MessageKey, params?: Record<string, string | number>) => translate(lang, key, params)) as T;
-    f.lang = lang;
-    f.core = (m) => translateCore(lang, m);
-    made.set(lang, f);
-    t = f;
-  }
-  return t;
-}
+export const translator: (lang: Lang) => T = page.translator;
 
 /** The translator for the page's current language. */
-export function useT(): T {
-  return translator(useApp((s) => s.lang));
+export const useT: () => T = page.useTranslator;
+
+/** Translate a page string. */
+export function translate(lang: Lang, key: MessageKey, params?: Params): string {
+  return translator(lang)(key, params);
 }

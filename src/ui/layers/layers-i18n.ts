@@ -3,8 +3,8 @@
  * main bundle does not carry them). torch.nn class and argument names stay as PyTorch spells
  * them in both languages.
  */
-import { useApp } from '../../state/store';
 import type { Lang } from '../i18n/format';
+import { makeTranslator, type Translate } from '../i18n/make-translator';
 
 const en = {
   title: 'Layer builder',
@@ -202,26 +202,13 @@ const zh: Record<LKey, string> = {
   'imp.tooLong': '导入的网络太长，无法放入链接；链接只包含设置。',
 };
 
-const DICTS: Record<Lang, Record<LKey, string>> = { en, zh };
-export const LAYER_DICTS = DICTS;
+const layers = makeTranslator(en, zh);
+export const LAYER_DICTS = layers.tables;
 
-export type LT = ((key: LKey, params?: Record<string, string | number>) => string) & { lang: Lang };
+export type LT = Translate<LKey>;
 
-const made = new Map<Lang, LT>();
 /** A stable translator for the Layer builder's strings. */
-export function layersT(lang: Lang): LT {
-  let t = made.get(lang);
-  if (!t) {
-    const f = ((key: LKey, params?: Record<string, string | number>) =>
-      DICTS[lang][key].replace(/\{(\w+)\}/g, (m, k: string) => (params && k in params ? String(params[k]) : m))) as LT;
-    f.lang = lang;
-    made.set(lang, f);
-    t = f;
-  }
-  return t;
-}
+export const layersT: (lang: Lang) => LT = layers.translator;
 
 /** The translator for the page's current language. */
-export function useLT(): LT {
-  return layersT(useApp((s) => s.lang));
-}
+export const useLT: () => LT = layers.useTranslator;

@@ -1,0 +1,87 @@
+/**
+ * The one way a view builds its translator: an English table, a Chinese table with exactly the
+ * English keys (the compiler checks both ways), `{name}` placeholders filled from params, one
+ * stable function per language (safe in hook dependencies), and a hook that follows the page
+ * language in the store. Core messages (Message / FieldError) are translated by their stable code.
+ */
+import { useApp } from '../../state/store';
+import type { Lang } from './format';
+
+export type Params = Record<string, string | number>;
+
+/** How a param is written into a string; the default is String(value). */
+export type ShowParam = (name: string, value: string | number) => string;
+
+const plain: ShowParam = (_name, value) => String(value);
+
+/** Fills each `{name}` that has a param; a name without one stays as written. */
+export function fill(s: string, params?: Params, show: ShowParam = plain): string {
+  if (!params) return s;
+  return s.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? show(k, params[k]) : m));
+}
+
+/** A view's translator for one language: `t(key, params)`, plus the language it speaks. */
+export type Translate<K extends string> = ((key: K, params?: Params) => string) & { lang: Lang };
+
+/** A view's tables: English, and Chinese with the same keys. */
+export interface Tables<K extends string> {
+  en: Readonly<Record<K, string>>;
+  zh: Readonly<Record<K, string>>;
+}
+
+/** What makeTranslator returns: the tables, the per-language translator and the page hook. */
+export interface TranslatorKit<K extends string, X> {
+  tables: Tables<K>;
+  translator: (lang: Lang) => Translate<K> & X;
+  useTranslator: () => Translate<K> & X;
+}
+
+/**
+ * Builds a view's translator from its tables. `zh` must hold every key of `en` and no other
+ * (a missing key fails `Record<keyof E, string>`, an extra key fails the `never` part).
+ * `extend` adds view-specific helpers (core messages, number formats) to each language's function.
+ */
+export function makeTranslator<
+  E extends Record<string, string>,
+  Z extends Record<keyof E, string>,
+  X extends object = object,
+>(
+  en: E,
+  zh: Z & Record<Exclude<keyof Z, keyof E>, never>,
+  extend?: (t: Translate<keyof E & string>, table: Readonly<Record<keyof E & string, string>>) => X,
+): TranslatorKit<keyof E & string, X> {
+  type K = keyof E & string;
+  const tables: Tables<K> = { en, zh };
+  const made = new Map<Lang, Translate<K> & X>();
+  const translator = (lang: Lang): Translate<K> & X => {
+    let t = made.get(lang);
+    if (!t) {
+      const table = tables[lang];
+      const f = ((key: K, params?: Params) => fill(table[key], params)) as Translate<K>;
+      f.lang = lang;
+      t = Object.assign(f, extend?.(f, table)) as Translate<K> & X;
+      made.set(lang, t);
+    }
+    return t;
+  };
+  return { tables, translator, useTranslator: () => translator(useApp((s) => s.lang)) };
+}
+
+/** A message from the core: a stable code, the field it concerns, params, and its English text. */
+export interface CoreText {
+  code: string;
+  key?: string;
+  params?: Record<string, number | string>;
+  text?: string;
+  message?: string;
+}
+
+/**
+ * A core message in the page language: Chinese from `zhByCode` by its code (`{key}` is the field,
+ * other `{…}` its params), else the English text the core wrote.
+ */
+export function translateCoreWith(zhByCode: Readonly<Record<string, string>>, lang: Lang, m: CoreText, show?: ShowParam): string {
+  const english = m.text ?? m.message ?? m.code;
+  const zh = lang === 'zh' && Object.hasOwn(zhByCode, m.code) ? zhByCode[m.code] : '';
+  return zh ? fill(zh, { key: m.key ?? '', ...m.params }, show) : english;
+}
