@@ -134,6 +134,7 @@ export type TermId =
   | 'optimizer'
   | 'master-weights'
   | 'dequant-buffer'
+  | 'load-copy'
   | 'comm-buffers'
   | 'cuda-context'
   | 'allocator-reserve'

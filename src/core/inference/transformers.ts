@@ -4,6 +4,8 @@
  * end of prefill (KV of the prompt + prefill transient) and the last decode step
  * (KV of prompt + generated tokens + one layer's torch.cat copy + a 1-token transient).
  * `device_map="auto"` across GPUs is a naive pipeline split: set pp = gpus.
+ * `max_memory_allocated` counts from process start, so a transient of loading also counts
+ * when it exceeds the generate peak (awqTiedHeadCopy).
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
@@ -37,6 +39,20 @@ export function stageLayerFraction(ctx: Ctx, pp: number): number {
   return Math.ceil(L / pp) / L;
 }
 
+/**
+ * Bytes briefly held twice while loading an AWQ checkpoint of a tied-embedding model.
+ * AutoAWQ's `save_quantized` writes every `state_dict()` entry through
+ * `{k: v.clone().contiguous()}` before safetensors `save_file` (casper-hansen/AutoAWQ
+ * awq/models/base.py), so a tied `lm_head.weight` is stored as a second V×h fp16 tensor.
+ * transformers materialises it on the GPU and `tie_weights()` then points the head back at the
+ * embedding, freeing it: peak at load = weights + V·h·2. 0 for other formats and untied heads.
+ */
+export function awqTiedHeadCopy(ctx: Ctx): number {
+  const { s, arch } = ctx;
+  if (s.weights !== 'awq-int4' || !arch.tiedEmbeddings || ENCODER_ONLY.has(arch.family)) return 0;
+  return (arch.vocab * arch.hidden * 2) / s.tp;
+}
+
 export function buildTransformers(ctx: Ctx): Built {
   const { s, arch } = ctx;
   const tp = s.tp;
@@ -59,7 +75,9 @@ export function buildTransformers(ctx: Ctx): Built {
   const weights = weightsPerGpu(ctx, tp, pp);
   const atPrefill = kvPrompt + prefill.bytes + dequant;
   const atDecode = kvFull + decode.bytes + catCopy;
-  const allocatedBytes = weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode);
+  // cuBLAS creates its workspace at the first matmul, after loading has finished
+  const loadCopy = awqTiedHeadCopy(ctx);
+  const allocatedBytes = weights + Math.max(CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode), loadCopy);
   const logitBytes = s.batch * arch.vocab * (e + 4) / tp;
   const L = kvLayers(arch);
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
@@ -98,6 +116,17 @@ export function buildTransformers(ctx: Ctx): Built {
       values: { largest: ctx.params.largestLinear, t: tp },
       source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
       confidence: 'derived',
+    })] : []),
+    ...(loadCopy > 0 ? [term(ctx, 'load-copy', loadCopy, {
+      formula: 'V·h·2 (tied lm_head stored twice; held until tie_weights)',
+      values: { V: arch.vocab, h: arch.hidden, t: tp },
+      source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
+      confidence: 'derived',
+      note: {
+        code: 'inference.load-peak',
+        params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
+        text: 'Loading holds the checkpoint\'s second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.',
+      },
     })] : []),
     workspaceTerm(ctx),
   ];

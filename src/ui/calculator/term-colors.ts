@@ -12,6 +12,7 @@ export const TERM_COLOR: Record<TermId, string> = {
   optimizer: '#edc948',
   'master-weights': '#9c755f',
   'dequant-buffer': '#86bcb6',
+  'load-copy': '#b6992d',
   'comm-buffers': '#d37295',
   'cuda-context': '#8c8c8c',
   'allocator-reserve': '#bab0ac',

@@ -50,6 +50,7 @@ export const CORE_ZH: Record<string, string> = {
   'training.paged': '分页优化器状态位于 CUDA 统一内存中，显存紧张时可能换出到主机内存。',
   'training.peak-not-sum': '激活值释放时梯度逐步产生：峰值是持久状态 + max(激活 + logits, 梯度)，而不是所有项之和。',
   'inference.peak-not-sum': '预填充的临时张量在解码结束前已释放：峰值是权重 + max(提示词 KV + 预填充临时量, 完整 KV + 解码步)，而不是所有项之和。',
+  'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
   'term.guessed-shape': '形状由参数量推测；选择预设模型可得到精确数值。',
 };

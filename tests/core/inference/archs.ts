@@ -14,6 +14,8 @@ const base = {
 export const LLAMA2_7B: ModelArch = { ...base, family: 'llama', hidden: 4096, layers: 32, heads: 32, kvHeads: 32, headDim: 128, ffn: 11008, vocab: 32000, tiedEmbeddings: false };
 /** meta-llama/Meta-Llama-3-8B */
 export const LLAMA3_8B: ModelArch = { ...base, family: 'llama', hidden: 4096, layers: 32, heads: 32, kvHeads: 8, headDim: 128, ffn: 14336, vocab: 128256, tiedEmbeddings: false };
+/** Qwen/Qwen2.5-0.5B (tied embeddings) */
+export const QWEN25_05B: ModelArch = { ...base, family: 'qwen2', hidden: 896, layers: 24, heads: 14, kvHeads: 2, headDim: 64, ffn: 4864, vocab: 151936, tiedEmbeddings: true, qkvBias: true };
 /** Qwen/Qwen2.5-7B */
 export const QWEN25_7B: ModelArch = { ...base, family: 'qwen2', hidden: 3584, layers: 28, heads: 28, kvHeads: 4, headDim: 128, ffn: 18944, vocab: 152064, tiedEmbeddings: false, qkvBias: true };
 /** mistralai/Mistral-7B-v0.1 (sliding_window 4096 on every layer) */
