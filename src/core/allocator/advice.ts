@@ -2,7 +2,8 @@
  * Diagnosis and advice from an OOM's figures or a memory_summary() table. The rules follow the
  * allocator's behaviour in allocator.md §3–§5 and §7.2 ("fragmentation hint = unallocated ≥ size";
  * oversize blocks are never split and are released before the retry; expandable segments remap
- * whole free pages). Thresholds marked heuristic are ours, not PyTorch's.
+ * whole free pages, on CUDA only: ROCm builds of PyTorch 2.x warn and keep them off, §5 "Limits").
+ * Thresholds marked heuristic are ours, not PyTorch's.
  */
 import type { Message } from '../types';
 import { GiB, MiB } from './constants';
@@ -10,9 +11,15 @@ import { humanBytes } from './units';
 
 export type DiagnosisCode = 'fraction-limit' | 'fragmentation' | 'other-process' | 'real-shortage';
 
-/** One suggested action; `text`/`why` are English defaults, `code` + `params` are stable for translation. */
+/**
+ * One suggested action; `text`/`why` are English defaults, `code` + `params` (+ `variant`) are
+ * stable for translation. A `variant` marks an action whose text or reason differs with the case:
+ * translations look up `<code>.<variant>` (and `<code>.<variant>.why`) before the plain code.
+ */
 export interface Advice {
-  code: 'expandable-segments' | 'max-split-size' | 'empty-cache-elsewhere' | 'empty-cache-before-foreign' | 'smaller-batch' | 'free-other-process' | 'raise-memory-fraction';
+  code: 'expandable-segments' | 'expandable-unsupported' | 'max-split-size' | 'empty-cache-elsewhere' | 'empty-cache-before-foreign' | 'smaller-batch' | 'free-other-process' | 'raise-memory-fraction';
+  /** 'rocm': max_split_size_mb offered instead of expandable segments; 'fragmentation': a smaller batch for headroom, not for a shortage */
+  variant?: 'rocm' | 'fragmentation';
   params: Record<string, number | string>;
   text: string;
   why: string;
@@ -56,6 +63,7 @@ export function suggestMaxSplitMb(requestBytes: number): number | null {
 
 const envName = (b: 'cuda' | 'hip') => (b === 'hip' ? 'PYTORCH_HIP_ALLOC_CONF' : 'PYTORCH_CUDA_ALLOC_CONF');
 
+/** PYTORCH_*_ALLOC_CONF=expandable_segments:True (allocator.md §5): worth setting on CUDA builds. */
 export function expandableAdvice(backend: 'cuda' | 'hip'): Advice {
   const env = envName(backend);
   return {
@@ -66,22 +74,43 @@ export function expandableAdvice(backend: 'cuda' | 'hip'): Advice {
   };
 }
 
+/**
+ * Why the message's own hint does not help on ROCm: allocator.md §5 "Limits" (expandable segments
+ * are CUDA-only in PyTorch 2.x; elsewhere PyTorch warns and acts as if they were off). No `value`
+ * param, so no one is shown a line to export.
+ */
+function expandableUnsupportedAdvice(): Advice {
+  const env = envName('hip');
+  return {
+    code: 'expandable-unsupported',
+    params: { env, setting: 'expandable_segments:True' },
+    text: `Do not count on ${env}=expandable_segments:True, the usual cure for fragmentation: ROCm builds of PyTorch 2.x ignore it.`,
+    why: 'PyTorch 2.x implements expandable segments for CUDA only; on ROCm it warns "expandable_segments not supported on this platform" and keeps allocating ordinary segments, so the cached holes stay.',
+  };
+}
+
+/** max_split_size_mb (allocator.md §4, §8): the alternative to expandable segments on CUDA, the remedy on ROCm. */
 export function maxSplitAdvice(backend: 'cuda' | 'hip', mb: number): Advice {
   const env = envName(backend);
   return {
     code: 'max-split-size',
+    ...(backend === 'hip' ? { variant: 'rocm' as const } : {}),
     params: { env, mb, value: `max_split_size_mb:${mb}` },
-    text: `Or set ${env}=max_split_size_mb:${mb}.`,
+    text: backend === 'hip' ? `Set ${env}=max_split_size_mb:${mb} instead.` : `Or set ${env}=max_split_size_mb:${mb}.`,
     why: `Cached blocks of ${mb} MiB or more are then never split by smaller tensors, and whole free oversize blocks are returned to the driver before the retry; the failing request is at least ${mb} MiB, so it counts as oversize.`,
   };
 }
 
-function smallerBatch(shortBytes: number, why: string): Advice {
+/** A smaller peak: for a real shortage (no variant), or for headroom when the cache is fragmented and the card nearly full. */
+function smallerBatch(shortBytes: number, variant?: 'fragmentation'): Advice {
   return {
     code: 'smaller-batch',
+    ...(variant ? { variant } : {}),
     params: { shortBytes },
     text: `Lower the batch size (or sequence length) so the peak drops by at least ${humanBytes(shortBytes)}; activation checkpointing or lower precision also help.`,
-    why,
+    why: variant
+      ? 'Even packed perfectly, the card would be nearly full after this request.'
+      : 'Allocated tensors, not the cache, fill the card: even a perfectly packed cache would lack this much.',
   };
 }
 
@@ -100,10 +129,10 @@ export function diagnoseOom(f: OomFigures): Diagnosis {
     return { code: 'fraction-limit', shortBytes: short, advice, message: { code: 'diagnosis.fraction-limit', params: { allowed: f.allowed }, text: 'The per-process memory fraction, not the card, is the limit.' } };
   }
   if (short <= 0 && f.unallocated > 0) {
-    advice.push(expandableAdvice(f.backend));
+    advice.push(f.backend === 'hip' ? expandableUnsupportedAdvice() : expandableAdvice(f.backend));
     const mb = suggestMaxSplitMb(f.requested);
     if (mb !== null) advice.push(maxSplitAdvice(f.backend, mb));
-    if (f.unallocated + f.free < 2 * f.requested) advice.push(smallerBatch(f.requested, 'Even packed perfectly, the card would be nearly full after this request.'));
+    if (f.unallocated + f.free < 2 * f.requested) advice.push(smallerBatch(f.requested, 'fragmentation'));
     const text =
       f.unallocated >= f.requested
         ? `Fragmentation: ${humanBytes(f.unallocated)} sit free in PyTorch's cache, more than the ${humanBytes(f.requested)} asked, but no single free block is large enough.`
@@ -134,6 +163,6 @@ export function diagnoseOom(f: OomFigures): Diagnosis {
       why: 'Libraries that call cudaMalloc themselves (NCCL, TensorRT, other frameworks) cannot use memory that PyTorch keeps cached.',
     });
   }
-  advice.push(smallerBatch(Math.max(0, short), 'Allocated tensors, not the cache, fill the card: even a perfectly packed cache would lack this much.'));
+  advice.push(smallerBatch(Math.max(0, short)));
   return { code: 'real-shortage', shortBytes: short, advice, message: { code: 'diagnosis.real-shortage', params: { shortBytes: Math.max(0, short) }, text: `A real shortage: live tensors fill the card; ${humanBytes(Math.max(0, short))} more are needed than free and cached memory together.` } };
 }

@@ -11,12 +11,15 @@ export function calculatorHref(total: OomField, lang: 'en' | 'zh'): string {
   return `?${encodeUrl({ ...defaultScenario(), gpu }, { lang: lang === 'en' ? undefined : lang })}`;
 }
 
-/** Advice in the page language; a reason can depend on the diagnosis (e.g. smaller-batch under fragmentation). */
-export function adviceText(t: LabT, a: Advice, diagnosis: string): { text: string; why: string } {
-  const specific = `advice.${a.code}.why.${diagnosis}`;
+/** Advice in the page language; a variant (e.g. smaller-batch under fragmentation) has its own text or reason where the table has one. */
+export function adviceText(t: LabT, a: Advice): { text: string; why: string } {
+  const code = (suffix: string) => {
+    const specific = `advice.${a.code}.${a.variant}${suffix}`;
+    return a.variant && Object.hasOwn(LAB_CORE_ZH, specific) ? specific : `advice.${a.code}${suffix}`;
+  };
   return {
-    text: t.core({ code: `advice.${a.code}`, params: a.params, text: a.text }),
-    why: t.core({ code: specific in LAB_CORE_ZH ? specific : `advice.${a.code}.why`, params: a.params, text: a.why }),
+    text: t.core({ code: code(''), params: a.params, text: a.text }),
+    why: t.core({ code: code('.why'), params: a.params, text: a.why }),
   };
 }
 
@@ -119,7 +122,7 @@ export function OomResult({ oom, others }: { oom: DecodedOom; others: number }) 
               <h3>{t('oom.advice')}</h3>
               <ol className="lab-advice">
                 {oom.diagnosis.advice.map((a) => {
-                  const x = adviceText(t, a, oom.diagnosis!.code);
+                  const x = adviceText(t, a);
                   return (
                     <li key={a.code} data-advice={a.code}>
                       <span>{x.text}</span>

@@ -25,12 +25,15 @@ describe('lab translations', () => {
     const base = { requested: 2 * GiB, free: 0, allocated: 20 * GiB, unallocated: 0, reserved: 20 * GiB, others: null, nonPyTorch: null, allowed: null, backend: 'cuda' as const };
     const cases = [
       { ...base, unallocated: 3 * GiB, reserved: 23 * GiB }, // fragmentation
+      { ...base, unallocated: 3 * GiB, reserved: 23 * GiB, backend: 'hip' as const }, // fragmentation on ROCm
+      { ...base, free: GiB, unallocated: 1.5 * GiB, reserved: 21.5 * GiB }, // fragmentation, card nearly full
       { ...base, others: 10 * GiB }, // other process
       { ...base, nonPyTorch: 4 * GiB }, // foreign allocations + shortage
       { ...base, free: 3 * GiB, allowed: 21 * GiB }, // memory fraction
       base, // shortage
     ];
     const seen = new Set<string>();
+    const seenAdvice = new Set<string>();
     for (const c of cases) {
       const d = diagnoseOom(c);
       seen.add(d.code);
@@ -38,14 +41,19 @@ describe('lab translations', () => {
       expect(zh, d.message.code).not.toBe(d.message.text);
       expect(zh).not.toMatch(/\{\w+\}/);
       for (const a of d.advice) {
-        const text = translateLabCore('zh', { code: `advice.${a.code}`, params: a.params, text: a.text });
-        const why = translateLabCore('zh', { code: `advice.${a.code}.why`, params: a.params, text: a.why });
+        seenAdvice.add(`${a.code}${a.variant ? `.${a.variant}` : ''}`);
+        const { text, why } = adviceText(labTranslator('zh'), a);
         expect(text, a.code).not.toBe(a.text);
         expect(why, a.code).not.toBe(a.why);
         expect(text + why).not.toMatch(/\{\w+\}/);
       }
     }
     expect([...seen].sort()).toEqual(['fraction-limit', 'fragmentation', 'other-process', 'real-shortage']);
+    // every action the Advice type names, with both variants, was translated above
+    expect([...seenAdvice].sort()).toEqual([
+      'empty-cache-before-foreign', 'empty-cache-elsewhere', 'expandable-segments', 'expandable-unsupported', 'free-other-process',
+      'max-split-size', 'max-split-size.rocm', 'raise-memory-fraction', 'smaller-batch', 'smaller-batch.fragmentation',
+    ]);
   });
 
   test('a reason that depends on the diagnosis is translated for that diagnosis', () => {
@@ -56,7 +64,10 @@ describe('lab translations', () => {
     const a1 = frag.advice.find((a) => a.code === 'smaller-batch')!;
     const a2 = short.advice.find((a) => a.code === 'smaller-batch')!;
     expect(a1.why).not.toBe(a2.why);
-    expect(adviceText(t, a1, frag.code).why).not.toBe(adviceText(t, a2, short.code).why);
+    expect(a1.variant).toBe('fragmentation');
+    expect(a2.variant).toBeUndefined();
+    expect(adviceText(t, a1).why).not.toBe(adviceText(t, a2).why);
+    expect(adviceText(t, a1).text).toBe(adviceText(t, { ...a1, variant: undefined }).text);
   });
 
   test('byte params print in binary units: 2 GiB short → "2.00 GiB"', () => {
