@@ -1,8 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadSavedModels } from '../state/saved-models';
+import { browserStorage } from '../state/storage/browser-storage';
+import { loadSavedModels, MODELS_STORE } from '../state/storage/models';
 import { useApp } from '../state/store';
 import { App } from './app';
+import { namesText } from './forms/saved-list';
 import { reportHeight } from './shell/embed-height';
 import { readUrl, syncUrl } from './shell/url-sync';
 import './styles.css';
@@ -10,12 +12,10 @@ import './styles.css';
 readUrl(location.search);
 syncUrl();
 if (useApp.getState().embed) reportHeight();
-try {
-  const { corrupt } = loadSavedModels(localStorage);
-  if (corrupt.length > 0) useApp.getState().notify({ id: 'saved', key: 'notice.savedCorrupt', params: { name: corrupt.join(', ') } });
-} catch {
-  // storage blocked entirely (privacy mode): saved models are simply unavailable
-}
+// the arch editor (where saved models are listed) starts closed, so unreadable ones are named up here too
+const saved = loadSavedModels(browserStorage());
+const unread = saved.state === 'unreadable' ? [MODELS_STORE.key] : saved.bad;
+if (unread.length > 0) useApp.getState().notify({ id: 'saved', key: 'notice.savedCorrupt', params: { name: namesText(unread) } });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,8 +1,12 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import type { ModelArch } from '../../core/types';
 import { findPreset } from '../../core/model/presets';
 import { ARCH_FIELDS, type ArchFieldSpec } from '../../core/scenario/arch-fields';
-import { deleteModel, isArch, loadSavedModels, saveModel } from '../../state/saved-models';
+import { isModelArch } from '../../core/model/arch-check';
+import { browserStorage } from '../../state/storage/browser-storage';
+import { deleteModel, loadSavedModels, MODELS_STORE, saveModel } from '../../state/storage/models';
+import { backupKeys } from '../../state/storage/versioned-store';
+import { SavedList, useLoaded } from '../forms/saved-list';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
 import { useT } from '../i18n';
@@ -95,48 +99,17 @@ function ArchInput({ spec, value, onChange }: { spec: ArchFieldSpec; value: unkn
   );
 }
 
+const readModels = () => loadSavedModels(browserStorage());
+
 function SavedModels({ arch }: { arch: ModelArch }) {
   const t = useT();
-  const id = useId();
   const patch = useApp((st) => st.patch);
-  const [name, setName] = useState('');
-  const [list, setList] = useState(() => loadSavedModels(localStorage).models);
-  const [failed, setFailed] = useState(false);
-  const refresh = () => setList(loadSavedModels(localStorage).models);
+  const [loaded, refresh] = useLoaded(readModels);
   return (
-    <fieldset>
-      <legend>{t('saved.title')}</legend>
-      <div className="row">
-        <div className="field">
-          <label htmlFor={id}>{t('saved.name')}</label>
-          <input id={id} type="text" value={name} maxLength={60} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <button
-          type="button"
-          disabled={!name.trim() || !isArch(arch)}
-          onClick={() => {
-            setFailed(!saveModel(localStorage, name.trim(), arch));
-            refresh();
-          }}
-        >
-          {t('saved.save')}
-        </button>
-      </div>
-      {failed && <p className="field-msg" role="alert">{t('saved.failed')}</p>}
-      {list.length > 0 && (
-        <ul className="gpu-chips" aria-label={t('saved.title')}>
-          {list.map((m) => (
-            <li key={m.name}>
-              <button type="button" className="linkish" onClick={() => patch({ model: 'custom', arch: m.arch, params: null })}>
-                {m.name}
-              </button>
-              <button type="button" aria-label={t('saved.delete', { name: m.name })} onClick={() => { deleteModel(localStorage, m.name); refresh(); }}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </fieldset>
+    <SavedList loaded={loaded} refresh={refresh} backupKey={backupKeys(MODELS_STORE.key)[0]} canSave={isModelArch(arch)}
+      labels={{ title: t('saved.title'), name: t('saved.name'), save: t('saved.save') }}
+      onSave={(name) => saveModel(browserStorage(), name, arch)}
+      onDelete={(name) => deleteModel(browserStorage(), name)}
+      onLoad={(_, m) => patch({ model: 'custom', arch: m.arch, params: null })} />
   );
 }
