@@ -1,15 +1,31 @@
 // The page's two budgets, measured on the real build in headless Chromium:
-// - slider input-to-paint p95 (target ≤ 16 ms = one 60 Hz frame);
+// - slider input-to-paint p95 (target ≤ 16 ms: the page's whole response to one input fits in one
+//   60 Hz frame), for arrow keys and for a mouse drag across the slider;
 // - first-load JavaScript, gzip (target ≤ 150 KB): the entry script plus its modulepreloads, not lazy chunks.
+//
+// What "input-to-paint" is here: from the input event's timestamp (set when the browser received
+// it, so queueing in the renderer counts) until the frame that shows the new value has finished
+// painting on the page's thread: a requestAnimationFrame callback registered during the input runs
+// in that frame, and a message posted from it is delivered only after that frame's style, layout,
+// paint and commit. Headless Chromium normally starts frames on a 60 Hz tick, so the same number also
+// holds 0–16.7 ms of waiting for the next tick, which depends on when the input arrived, not on the
+// page (a page with no work at all would score ~16 ms p95). The gated rows therefore run Chromium
+// with that tick switched off (frames start as soon as there is work), which measures the page's own
+// work; one extra row reports the 60 Hz figure, with inputs at random phases, for reference.
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { launch } from '../tests/e2e/browser';
 import { serveStatic } from '../tests/e2e/static-server';
 import type { BenchRow } from './types';
 
 const DIST = 'dist';
+const QUERY = process.env.BENCH_QUERY ?? '?gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4';
+const SLIDER = 'Batch size (slider)';
+/** Chromium switches that start each frame as soon as it is needed instead of on a 60 Hz tick. */
+const NO_FRAME_TICK = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
 
 /** gzip bytes of the JS the page loads before any interaction. */
 export function firstLoadGzip(dist = DIST): number {
@@ -18,55 +34,127 @@ export function firstLoadGzip(dist = DIST): number {
   return srcs.reduce((sum, src) => sum + gzipSync(readFileSync(join(dist, src.replace(/^\.\//, '')))).length, 0);
 }
 
-/** Press arrow keys on the batch slider; per press, time from the keydown to after the next paint. */
-async function sliderLatencies(url: string, presses: number): Promise<number[]> {
-  const browser = await launch();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${url}${process.env.BENCH_QUERY ?? "?gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4"}`);
-    await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
-    await page.evaluate(() => {
-      const w = window as unknown as { lat: number[] };
-      w.lat = [];
-      document.addEventListener(
-        'keydown',
-        (e) => {
-          const t0 = e.timeStamp;
-          requestAnimationFrame(() => {
-            const ch = new MessageChannel();
-            ch.port1.onmessage = () => w.lat.push(performance.now() - t0);
-            ch.port2.postMessage(0);
-          });
-        },
-        true,
-      );
-    });
-    const slider = page.getByRole('slider', { name: 'Batch size (slider)' });
-    await slider.focus();
-    for (let i = 0; i < presses; i++) {
-      await page.keyboard.press(i % 80 < 40 ? 'ArrowRight' : 'ArrowLeft');
-      await page.waitForFunction((n) => (window as unknown as { lat: number[] }).lat.length > n, i);
-    }
-    return await page.evaluate(() => (window as unknown as { lat: number[] }).lat);
-  } finally {
-    await browser.close();
-  }
+/**
+ * In-page probe (a string, so the bundler adds nothing to it). Per keydown / pointermove: t0 = the
+ * event's timestamp; if an `input` event follows (the value changed), then after the next frame's
+ * paint it records the latency. `__probe.next(n)` resolves once n+1 inputs were handled (a frame
+ * painted, changed or not), so the driver never polls inside the page.
+ */
+const PROBE = `(() => {
+  const p = { lat: [], seen: 0, waiters: [] };
+  const settle = () => { p.waiters = p.waiters.filter((w) => (p.seen > w.n ? (w.resolve(), false) : true)); };
+  const afterPaint = (f) => requestAnimationFrame(() => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = f;
+    ch.port2.postMessage(0);
+  });
+  let current = { changed: false };
+  const start = (e) => {
+    // a pointermove can stand for several coalesced ones: time from the earliest
+    const co = e.getCoalescedEvents ? e.getCoalescedEvents() : [];
+    const rec = { t0: Math.min(e.timeStamp, ...co.map((c) => c.timeStamp)), changed: false };
+    current = rec;
+    afterPaint(() => { if (rec.changed) p.lat.push(performance.now() - rec.t0); p.seen++; settle(); });
+  };
+  document.addEventListener('keydown', start, true);
+  document.addEventListener('pointermove', start, true);
+  document.addEventListener('input', () => { current.changed = true; }, true);
+  p.next = (n) => new Promise((resolve) => { p.waiters.push({ n, resolve }); settle(); });
+  p.flush = () => new Promise((resolve) => afterPaint(() => resolve(p.seen)));
+  window.__probe = p;
+})()`;
+
+type Probe = { lat: number[]; next: (n: number) => Promise<void>; flush: () => Promise<number> };
+const probe = (page: Page) => page.evaluate(PROBE);
+const waitSeen = (page: Page, n: number) => page.evaluate((k) => (window as unknown as { __probe: Probe }).__probe.next(k), n);
+/** Inputs handled so far, once every input already sent has painted. */
+const flushed = (page: Page) => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe.flush());
+const takeLat = (page: Page) => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe.lat.splice(0));
+/** A pause of 0–17 ms, so inputs land at random points of the 60 Hz frame tick. */
+const jitter = (page: Page) => page.waitForTimeout(Math.random() * 17);
+
+async function openCalculator(url: string, flags: string[]): Promise<{ page: Page; close: () => Promise<void> }> {
+  const browser = await launch(flags);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.goto(`${url}${QUERY}`);
+  await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
+  await probe(page);
+  return { page, close: () => browser.close() };
 }
 
-function p95(xs: number[]): number {
+/** Arrow keys on the batch slider (40 right, 40 left, ...), one press per painted frame. */
+async function keyLatencies(page: Page, presses: number, phase: boolean): Promise<number[]> {
+  await page.getByRole('slider', { name: SLIDER }).focus();
+  const base = await flushed(page);
+  for (let i = 0; i < presses; i++) {
+    if (phase) await jitter(page);
+    await page.keyboard.press(i % 80 < 40 ? 'ArrowRight' : 'ArrowLeft');
+    await waitSeen(page, base + i);
+  }
+  return takeLat(page);
+}
+
+/** Pointer report interval of a 60 Hz mouse. */
+const MOVE_MS = 1000 / 60;
+
+/**
+ * The left button held on the slider and dragged end to end and back, 2 px per move, one move every
+ * 16.7 ms like a 60 Hz pointer (not waiting for the page: if frames run long, inputs queue and the
+ * latency shows it). Sent as raw browser input over CDP; Playwright's mouse adds its own
+ * drag-and-drop checks in the page around every move, which would be measured as the page's work.
+ */
+async function dragLatencies(page: Page): Promise<number[]> {
+  const slider = page.getByRole('slider', { name: SLIDER });
+  await slider.focus();
+  await page.keyboard.press('Home');
+  const box = (await slider.boundingBox())!;
+  const y = box.y + box.height / 2;
+  const xs: number[] = [];
+  for (let x = box.x + 2; x <= box.x + box.width - 2; x += 2) xs.push(x);
+  const cdp = await page.context().newCDPSession(page);
+  const mouse = (type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, buttons = 1) =>
+    cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', buttons, clickCount: type === 'mouseMoved' ? 0 : 1 });
+  await mouse('mouseMoved', xs[0], 0);
+  await mouse('mousePressed', xs[0]);
+  await flushed(page);
+  await takeLat(page);
+  const path = [...xs.slice(1), ...[...xs].reverse().slice(1)];
+  const start = performance.now();
+  for (let i = 0; i < path.length; i++) {
+    const wait = start + i * MOVE_MS - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    await mouse('mouseMoved', path[i]);
+  }
+  await mouse('mouseReleased', path[path.length - 1], 0);
+  await flushed(page);
+  await cdp.detach();
+  return takeLat(page);
+}
+
+function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 }
 
 export default async function uiBench(): Promise<BenchRow[]> {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
+  const presses = Number(process.env.BENCH_PRESSES ?? 160);
   const { server, url } = await serveStatic(DIST, '/sub/path/');
   try {
-    const lat = await sliderLatencies(url, Number(process.env.BENCH_PRESSES ?? 160));
-    const sorted = [...lat].sort((a, b) => a - b);
+    const own = await openCalculator(url, NO_FRAME_TICK);
+    const keys = await keyLatencies(own.page, presses, false);
+    const drag = await dragLatencies(own.page);
+    await own.close();
+    const tick = await openCalculator(url, []);
+    const keys60 = await keyLatencies(tick.page, presses, true);
+    await tick.close();
     return [
-      { name: 'ui: batch slider input-to-paint p95', value: p95(lat), unit: 'ms', target: 16 },
-      { name: 'ui: batch slider input-to-paint median', value: sorted[Math.floor(sorted.length / 2)], unit: 'ms' },
+      { name: 'ui: batch slider, arrow keys: input-to-paint p95', value: quantile(keys, 0.95), unit: 'ms', target: 16 },
+      { name: 'ui: batch slider, arrow keys: input-to-paint median', value: quantile(keys, 0.5), unit: 'ms' },
+      { name: `ui: batch slider, mouse drag at 60 Hz (${drag.length} moves): input-to-paint p95`, value: quantile(drag, 0.95), unit: 'ms', target: 16 },
+      { name: 'ui: batch slider, mouse drag: input-to-paint median', value: quantile(drag, 0.5), unit: 'ms' },
+      { name: 'ui: arrow keys with the 60 Hz frame tick (adds 0–16.7 ms wait): p95', value: quantile(keys60, 0.95), unit: 'ms' },
+      { name: 'ui: arrow keys with the 60 Hz frame tick: median', value: quantile(keys60, 0.5), unit: 'ms' },
       { name: 'ui: first-load JS (gzip)', value: firstLoadGzip() / 1024, unit: 'KiB', target: 150 },
     ];
   } finally {

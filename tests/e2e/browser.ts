@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-/** Debian's Chromium, headless, with no background traffic (the machines have no network). */
-export async function launch(): Promise<Browser> {
+/** Debian's Chromium, headless, with no background traffic (the machines have no network); `extraArgs` are added switches. */
+export async function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -13,6 +13,7 @@ export async function launch(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }
