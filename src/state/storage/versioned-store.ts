@@ -168,8 +168,8 @@ function update<T>(kv: KeyValue | null, spec: StoreSpec<T>, change: (entries: Ma
   }
 }
 
-/** Save (or replace) `name`. Null when stored, else why not. */
-export function saveEntry<T>(kv: KeyValue | null, spec: StoreSpec<T>, name: string, entry: T): WriteFailure | null {
+/** Save (or replace) `name` with an entry in its stored form (checked with spec.read first). Null when stored, else why not. */
+export function saveEntry<T>(kv: KeyValue | null, spec: StoreSpec<T>, name: string, entry: unknown): WriteFailure | null {
   if (name.length === 0 || name.length > MAX_NAME || spec.read(entry) === null) return 'invalid';
   return update(kv, spec, (m) => void m.set(name, entry));
 }

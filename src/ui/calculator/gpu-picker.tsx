@@ -5,6 +5,8 @@ import { URL_LIMITS } from '../../state/url-codec';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { gpuName, resolveAll } from './gpu-list';
+import { readSavedGpus, SavedGpus, savedGpuName } from './saved-gpus';
+import { useLoaded } from '../forms/saved-list';
 
 const CATEGORIES = [...new Set(GPUS.map((g) => String(g.category)))];
 
@@ -19,7 +21,10 @@ export function GpuPicker() {
   const [cap, setCap] = useState('');
   const [capUnit, setCapUnit] = useState<'gib' | 'gb'>('gib');
   const [capErr, setCapErr] = useState(false);
+  const [saved, refreshSaved] = useLoaded(readSavedGpus);
   const chosen = resolveAll(specs);
+  const typed = `${cap.trim()}${capUnit}`;
+  const nameOf = (c: (typeof chosen)[number]) => (c.gpu.id === 'custom' ? savedGpuName(saved, c.gpu.capacityBytes) : undefined) ?? gpuName(c);
   // a share link carries at most this many
   const full = specs.length >= URL_LIMITS.compare;
   const addCustom = () => {
@@ -39,9 +44,9 @@ export function GpuPicker() {
         {chosen.map((c) => (
           <li key={c.spec}>
             <span>
-              {gpuName(c)} <span className="muted small">({formatBytes(c.gpu.capacityBytes, unit, t.lang)})</span>
+              {nameOf(c)} <span className="muted small">({formatBytes(c.gpu.capacityBytes, unit, t.lang)})</span>
             </span>
-            <button type="button" aria-label={t('gpu.remove', { name: gpuName(c) })} onClick={() => setGpus(specs.filter((x) => x !== c.spec))}>
+            <button type="button" aria-label={t('gpu.remove', { name: nameOf(c) })} onClick={() => setGpus(specs.filter((x) => x !== c.spec))}>
               ×
             </button>
           </li>
@@ -103,6 +108,8 @@ export function GpuPicker() {
         </p>
       )}
       {full && <p className="field-why">{t('gpu.full', { n: URL_LIMITS.compare })}</p>}
+      <SavedGpus saved={saved} refresh={refreshSaved} capacity={parseCapacity(typed) === null ? null : typed}
+        onPick={(spec) => { if (!full && !specs.includes(spec)) setGpus([...specs, spec]); }} />
       <p className="field-help">{t('gpu.gibNote')}</p>
     </section>
   );

@@ -26,6 +26,8 @@ interface Props<V> {
   refresh: () => void;
   /** short text after a saved name (e.g. its capacity) */
   detail?: (value: V) => string;
+  /** one line under the title: what a save keeps */
+  help?: string;
   /** extra inputs saved with the name */
   children?: ReactNode;
 }
@@ -70,6 +72,7 @@ export function SavedList<V>(p: Props<V>) {
   return (
     <fieldset className="saved-list">
       <legend>{p.labels.title}</legend>
+      {p.help && <p className="field-help">{p.help}</p>}
       <form className="row" onSubmit={(e) => {
         e.preventDefault();
         if (name.trim() && p.canSave && !readOnly) act(p.onSave(name.trim()));

@@ -11,6 +11,7 @@ import { useNetUrl } from './use-net-url';
 import { SettingsPanel } from './settings-panel';
 import { GpuPanel } from './gpu-panel';
 import { ImportPanel } from './import-panel';
+import { SavedNetworksPanel } from './saved-panel';
 import { AddLayer, SummaryPanel } from './summary-panel';
 import { LayerTable } from './layer-table';
 import './layers.css';
@@ -37,6 +38,7 @@ export default function LayersView() {
           <SettingsPanel />
           <GpuPanel fits={r.fits} batch={store.batch} />
           <ImportPanel />
+          <SavedNetworksPanel />
         </div>
         <div>
           <SummaryPanel r={r} />
