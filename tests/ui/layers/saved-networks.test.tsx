@@ -1,5 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { validateNetwork } from '../../../src/core/layers/validate';
+import { findNetworkPreset } from '../../../src/core/layers/presets';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import LayersView from '../../../src/ui/layers/layers-view';
 import { netStateOf, useNet } from '../../../src/ui/layers/net-store';
@@ -50,6 +53,19 @@ describe('saved networks', () => {
     expect(readSavedNetwork(good)).not.toBeNull();
     expect(readSavedNetwork({ ...good, ...change })).toBeNull();
   });
+});
+
+test('random stored values never throw and only validated networks come back', () => {
+  const good = { ...custom, edits: 'x3', savedAt: 1 };
+  const keys = Object.keys(good);
+  // whole random values, and the good entry with one field replaced by random JSON
+  const entry = fc.oneof(fc.jsonValue(), fc.tuple(fc.constantFrom(...keys), fc.jsonValue()).map(([k, v]) => ({ ...good, [k]: v })));
+  fc.assert(fc.property(entry, (e) => {
+    const r = readSavedNetwork(e);
+    if (r === null) return;
+    expect(r.preset === 'custom' ? validateNetwork(r.custom).ok : findNetworkPreset(r.preset) !== undefined).toBe(true);
+    expect(Number.isInteger(r.batch) && r.batch >= 1).toBe(true);
+  }), { numRuns: 3000 });
 });
 
 describe('saved networks panel', () => {
