@@ -37,6 +37,7 @@ test('a saved custom GPU and a saved network survive a reload, saved by keyboard
   await p.getByRole('button', { name: 'my vgg', exact: true }).press('Enter');
   // VGG-16: 138,357,544 parameters (torchvision models/vgg.py, config D)
   await expect.poll(() => p.getByTestId('net-params').textContent()).toBe('138,357,544');
+  await p.getByRole('group', { name: 'Saved networks' }).screenshot({ path: '.tmp/screens/saved-networks.png' });
 
   await p.goto(base());
   await p.getByTestId('device-total').first().waitFor();
@@ -46,6 +47,7 @@ test('a saved custom GPU and a saved network survive a reload, saved by keyboard
   const chosen = p.getByRole('list', { name: 'Chosen GPUs' });
   await chosen.getByRole('button', { name: 'Remove lab box' }).waitFor();
   expect(JSON.parse((await p.evaluate(() => localStorage.getItem('gpumem.gpus')))!).version).toBe(1);
+  await p.locator('section.panel', { has: saved }).screenshot({ path: '.tmp/screens/saved-gpus.png' });
   expectClean(w);
 });
 
