@@ -2,6 +2,10 @@ import { useId, useState } from 'react';
 import { GPUS, parseCapacity } from '../../core/gpus';
 import { useApp } from '../../state/store';
 import { gpuName } from '../calculator/gpu-list';
+import { readSavedGpus, savedGpuName } from '../calculator/saved-gpus';
+import { capacitySpec } from '../../state/storage/gpus';
+import { useLoaded } from '../forms/saved-list';
+import { useT } from '../i18n';
 import { formatBytes, formatNumber } from '../i18n/format';
 import { useLT } from './layers-i18n';
 import { useNet } from './net-store';
@@ -11,6 +15,9 @@ import { MAX_GPUS } from './net-url';
 /** Chosen GPUs (catalogue or a typed capacity), each with its fit and largest batch. */
 export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {
   const t = useLT();
+  const pageT = useT();
+  // saved custom GPUs (Calculator → Saved GPUs) are offered beside the catalogue
+  const [saved] = useLoaded(readSavedGpus);
   const id = useId();
   const unit = useApp((s) => s.unit);
   const gpus = useNet((s) => s.gpus);
@@ -25,7 +32,7 @@ export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {
       {fits.length === 0 && <p className="small muted">{t('gpu.none')}</p>}
       <ul className="net-fits">
         {fits.map((f) => {
-          const name = gpuName(f);
+          const name = (f.gpu.id === 'custom' ? savedGpuName(saved, f.gpu.capacityBytes) : undefined) ?? gpuName(f);
           return (
             <li key={f.spec}>
               <div>
@@ -43,6 +50,11 @@ export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {
           <label htmlFor={`${id}-cat`} className="visually-hidden">{t('gpu.title')}</label>
           <select id={`${id}-cat`} value={pick} onChange={(e) => setPick(e.target.value)}>
             {GPUS.map((g) => <option key={g.id} value={g.id}>{g.name} — {g.memoryStated}</option>)}
+            {saved.items.length > 0 && (
+              <optgroup label={pageT('savedGpu.title')}>
+                {saved.items.map((i) => <option key={i.name} value={capacitySpec(i.value.capacityBytes)}>{i.name} — {formatBytes(i.value.capacityBytes, unit, t.lang)}</option>)}
+              </optgroup>
+            )}
           </select>
         </div>
         <button type="button" onClick={() => add(pick)} disabled={gpus.includes(pick)}>{t('gpu.add')}</button>
