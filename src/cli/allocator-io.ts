@@ -4,15 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { emit, quoteArg, usageError, type CliResult } from './output';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Exit 2 with one line on stderr. */
-export const usageError = (message: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${message.split('\n')[0]}\n` });
+export { usageError, type CliResult };
 
 export type Flags = { ok: true; flags: Map<string, string | true>; positional: string[] } | { ok: false; error: string };
 
@@ -35,7 +29,7 @@ export function splitFlags(argv: readonly string[], bools: readonly string[], va
         if (v === undefined) return { ok: false, error: `--${name} needs a value` };
         flags.set(name, v);
       } else {
-        return { ok: false, error: `unknown flag --${name.slice(0, 40)}; see --help` };
+        return { ok: false, error: `unknown flag ${quoteArg(`--${name}`, 42, true)}; see --help` };
       }
     } else positional.push(a);
   }
@@ -51,7 +45,7 @@ export function readInput(path: string | null, stdin: () => string): { ok: true;
   try {
     return { ok: true, text: readFileSync(path, 'utf8') };
   } catch (e) {
-    return { ok: false, error: `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    return { ok: false, error: `cannot read ${quoteArg(path, 200, true)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
   }
 }
 
@@ -71,16 +65,14 @@ export function table(rows: readonly (readonly [string, string])[], indent = '  
   return rows.map(([k, v]) => `${indent}${k.padEnd(w)}  ${v}`).join('\n');
 }
 
-/** Runs `main` when `moduleUrl` is the script node started; writes its output and sets the exit code. */
+/** Runs `main` when `moduleUrl` is the script node started; writes its output (escaped, src/cli/output.ts) and sets the exit code. */
 export function runIfMain(moduleUrl: string, main: (argv: readonly string[], stdin: () => string) => CliResult): void {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
   let r: CliResult;
   try {
     r = main(process.argv.slice(2), readStdinSync);
   } catch (e) {
-    r = { code: 2, stdout: '', stderr: `error: ${(e as Error).message.split('\n')[0]}\n` };
+    r = usageError((e as Error).message.split('\n')[0]);
   }
-  process.stdout.write(r.stdout);
-  process.stderr.write(r.stderr);
-  process.exitCode = r.code;
+  emit(r);
 }

@@ -12,6 +12,7 @@ import {
 } from '../core/allocator';
 import type { Message } from '../core/types';
 import { readInput, runIfMain, splitFlags, table, usageError, type CliResult } from './allocator-io';
+import { oneLine, quoteArg } from './output';
 
 const USAGE = `usage: npm run --silent allocator -- TRACE [--conf CONF] [--capacity SIZE] [--overhead SIZE]
                                     [--fraction F] [--version V] [--summary] [--json]
@@ -34,16 +35,17 @@ function loadTrace(arg: string, stdin: () => string): Loaded {
   }
   const input = readInput(arg, stdin);
   if (!input.ok) return { ok: false, error: input.error };
+  const source = arg === '-' ? 'stdin' : quoteArg(arg, 200, true);
   if (/^\s*\{/.test(input.text)) {
     const h = importMemoryHistory(input.text);
-    if (!h.ok) return { ok: false, error: `${arg}: ${h.error.text}` };
+    if (!h.ok) return { ok: false, error: `${source}: ${h.error.text}` };
     const v = h.value;
     const note = { code: 'history-read', text: `memory history of device ${v.device}: ${v.allocs} allocs, ${v.frees} frees; the real run made ${v.realDeviceAllocs} segment allocations and ${v.realOoms} OOMs` };
-    return { ok: true, trace: v.trace, source: arg, notes: [note, ...v.notes] };
+    return { ok: true, trace: v.trace, source, notes: [note, ...v.notes] };
   }
   const p = parseTrace(input.text);
-  if (!p.ok) return { ok: false, error: `${arg === '-' ? 'stdin' : arg} ${p.errors[0].message}${p.errors.length > 1 ? ` (and ${p.errors.length - 1} more bad lines)` : ''}` };
-  return { ok: true, trace: p.trace, source: arg === '-' ? 'stdin' : arg, notes: [] };
+  if (!p.ok) return { ok: false, error: `${source} ${p.errors[0].message}${p.errors.length > 1 ? ` (and ${p.errors.length - 1} more bad lines)` : ''}` };
+  return { ok: true, trace: p.trace, source, notes: [] };
 }
 
 function options(flags: Map<string, string | true>): { ok: true; value: SimOptions } | { ok: false; error: string } {
@@ -59,7 +61,7 @@ function options(flags: Map<string, string | true>): { ok: true; value: SimOptio
   const fr = str('fraction');
   if (fr !== undefined) {
     const f = /^\d*\.?\d+$/.test(fr) ? Number(fr) : NaN;
-    if (!(f > 0 && f <= 1)) return { ok: false, error: `--fraction must be in (0, 1], got '${fr}'` };
+    if (!(f > 0 && f <= 1)) return { ok: false, error: `--fraction must be in (0, 1], got ${quoteArg(fr, 60)}` };
     o.fraction = f;
   }
   const conf = str('conf');
@@ -87,7 +89,7 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
   const set = run.settings;
   const out = [
     `${source}: ${run.events.length} events on a ${humanBytes(set.capacity)} card${set.overhead ? ` (${humanBytes(set.overhead)} outside PyTorch)` : ''}, PYTORCH_CUDA_ALLOC_CONF=${set.confText || '(default)'}`,
-    ...[...notes, ...run.notes].map((n) => `note: ${n.text}`),
+    ...[...notes, ...run.notes].map((n) => `note: ${oneLine(n.text)}`),
     '',
     table([...STAT_ROWS.map(([k, label]): [string, string] => [k, `${humanBytes(s[k]).padStart(12)}  ${label}`]), ...COUNT_ROWS.map((k): [string, string] => [k, String(s[k]).padStart(12)])]),
     '',

@@ -5,6 +5,7 @@
  * as the only argument. Pure: no I/O, never throws.
  */
 import { ARCH_FIELDS, ALL_KEYS, closest } from '../core/scenario';
+import { quoteArg } from './output';
 
 export interface CliArgs {
   /** scenario keys and raw values, as parseScenario reads them */
@@ -24,21 +25,6 @@ const META = new Set(['json', 'help']);
 const MAX_ARG = 64 * 1024;
 
 const looksLikeUrl = (a: string) => /^https?:\/\//i.test(a) || a.startsWith('?') || /^[\w.-]+=/.test(a);
-
-/** Control characters: C0 incl. newlines, DEL and C1 (U+009B is a terminal's CSI), U+2028/2029. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/**
- * User text for an error line, cut to `max` code points: as is (`bare`) or in single quotes when
- * it has no control characters, else as a JSON string literal with every control character
- * escaped, so an error stays one line and nothing reaches the terminal as an escape sequence.
- */
-export function quoteArg(text: string, max: number, bare = false): string {
-  const points = Array.from(text);
-  const cut = points.length > max ? `${points.slice(0, max).join('')}…` : text;
-  if (!CONTROL.test(cut)) return bare ? cut : `'${cut}'`;
-  return JSON.stringify(cut).replace(new RegExp(CONTROL.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 function unknownFlag(name: string): string {
   const near = closest(name, [...ALL_KEYS, ...META], 1);

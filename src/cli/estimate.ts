@@ -16,11 +16,10 @@ import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
 import { parseArgs } from './args';
 import { renderJson, renderText, usage } from './estimate-render';
-import { runNetwork, type CliResult } from './network';
+import { runNetwork } from './network';
+import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 
 export type { CliResult };
-
-const usageError = (message: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${message}\n` });
 
 function firstError(errors: readonly FieldError[]): CliResult {
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
@@ -42,10 +41,10 @@ function loadConfig(path: string): { ok: true; arch: ModelArch } | { ok: false; 
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    return { ok: false, error: `cannot read config ${path}: ${(e as Error).message.split('\n')[0]}` };
+    return { ok: false, error: `cannot read config ${quoteArg(path, 200, true)}: ${(e as Error).message.split('\n')[0]}` };
   }
   const r = parseHfConfig(json);
-  return r.ok ? { ok: true, arch: r.value } : { ok: false, error: `config ${path}: ${r.errors[0].message}` };
+  return r.ok ? { ok: true, arch: r.value } : { ok: false, error: `config ${quoteArg(path, 200, true)}: ${r.errors[0].message}` };
 }
 
 /** The scenario from a share URL or from flags (with an optional config file). */
@@ -84,21 +83,14 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     fits: est.deviceBytes <= device.capacityBytes,
     headroomBytes: device.capacityBytes - est.deviceBytes,
   };
-  const stderr = read.warnings.map((w) => `warning: ${w.message}\n`).join('');
+  const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
   const stdout = json ? renderJson(est, gpu) : renderText(s, est, gpu, device?.name);
   return { code: 0, stdout, stderr };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (r) => {
-      process.stdout.write(r.stdout);
-      process.stderr.write(r.stderr);
-      process.exitCode = r.code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`internal error: ${(e as Error)?.message ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  main(process.argv.slice(2)).then(emit, (e: unknown) => {
+    process.stderr.write(`internal error: ${oneLine(String((e as Error)?.message ?? e))}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -19,8 +19,7 @@ import { parseNetworkJson } from '../core/layers/validate';
 import { GRAD_CKPTS, MODES, OPTIMIZERS, PRECISIONS } from '../core/scenario/schema';
 import type { GpuFit, Message } from '../core/types';
 import type { Unparsed } from '../core/layers/repr-parse';
-
-export interface CliResult { code: number; stdout: string; stderr: string }
+import { oneLine, quoteArg, usageError as fail, type CliResult } from './output';
 
 const FLAGS = ['network', 'input', 'batch', 'mode', 'precision', 'optimizer', 'grad-ckpt', 'gpu'] as const;
 const SWITCHES = ['json', 'help'] as const;
@@ -33,14 +32,12 @@ file: a JSON layer list ({"input": [...], "layers": [...]}), PyTorch print(model
   summary table, or the terse
   layer text (also inline: --network "flatten; linear 784 10" --input 1x28x28)`;
 
-const fail = (msg: string): CliResult => ({ code: 2, stdout: '', stderr: `error: ${msg}\n` });
-
 function parseArgs(argv: string[]): { flags: Record<string, string>; switches: Set<string> } | string {
   const flags: Record<string, string> = {};
   const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) return `unexpected argument '${argv[i]}'`;
+    if (!m) return `unexpected argument ${quoteArg(argv[i], 60)}`;
     const [, key, inline] = m;
     if ((SWITCHES as readonly string[]).includes(key)) { switches.add(key); continue; }
     if (!(FLAGS as readonly string[]).includes(key)) return `unknown option --${key} (network mode takes --${FLAGS.join(', --')}, --json)`;
@@ -60,10 +57,10 @@ function load(spec: string, input: number[] | undefined): Loaded | string {
   const preset = findNetworkPreset(spec);
   if (preset) { const n = preset.build(); return { net: { ...n, input: input ?? n.input }, notes: [], unparsed: [] }; }
   let text: string;
-  let label = spec;
+  let label = quoteArg(spec, 200, true);
   try { text = readFileSync(spec, 'utf8'); } catch (e) {
     if (!/[ ;]/.test(spec.trim())) {
-      return `'${spec}' is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+      return `${quoteArg(spec, 200)} is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
     }
     text = spec;
     label = 'layer text';
@@ -99,21 +96,21 @@ export function runNetwork(argv: string[]): CliResult {
   let input: number[] | undefined;
   if (f.input !== undefined) {
     if (!/^\d+(x\d+)*$/.test(f.input) || f.input.split('x').some((d) => Number(d) < 1 || Number(d) > 2 ** 31)) {
-      return fail(`--input must be a per-sample shape like 3x224x224; got '${f.input}'`);
+      return fail(`--input must be a per-sample shape like 3x224x224; got ${quoteArg(f.input, 60)}`);
     }
     input = f.input.split('x').map(Number);
   }
   const batch = f.batch === undefined ? 1 : Number(f.batch);
-  if (!/^\d+$/.test(f.batch ?? '1') || batch < 1 || batch > MAX_BATCH) return fail(`--batch must be an integer from 1 to ${MAX_BATCH}; got '${f.batch}'`);
+  if (!/^\d+$/.test(f.batch ?? '1') || batch < 1 || batch > MAX_BATCH) return fail(`--batch must be an integer from 1 to ${MAX_BATCH}; got ${quoteArg(String(f.batch), 60)}`);
   for (const [key, allowed] of ENUMS) {
-    if (f[key] !== undefined && !allowed.includes(f[key])) return fail(`--${key} must be one of ${allowed.join(', ')}; got '${f[key]}'`);
+    if (f[key] !== undefined && !allowed.includes(f[key])) return fail(`--${key} must be one of ${allowed.join(', ')}; got ${quoteArg(f[key], 60)}`);
   }
   const o = {
     mode: f.mode ?? 'inference', precision: f.precision ?? 'amp-bf16', optimizer: f.optimizer ?? 'adamw',
     gradCkpt: f['grad-ckpt'] ?? 'none', batch,
   } as NetworkOptions;
   const gpu = f.gpu === undefined ? undefined : resolveGpu(f.gpu);
-  if (f.gpu !== undefined && !gpu) return fail(`--gpu '${f.gpu}' is not a catalogue id or a capacity like 24GiB`);
+  if (f.gpu !== undefined && !gpu) return fail(`--gpu ${quoteArg(f.gpu, 60)} is not a catalogue id or a capacity like 24GiB`);
   const loaded = load(f.network, input);
   if (typeof loaded === 'string') return fail(loaded);
   const p = prepareNetwork(loaded.net, o.precision);
@@ -146,14 +143,14 @@ function table(name: string, l: Loaded, e: NetworkEstimate, o: NetworkOptions, f
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i >= 3 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');
   const lines = [
-    `${name}: input ${l.net.input.join('x')}, batch ${o.batch}, ${o.mode}, ${o.precision}${o.mode === 'training' ? `, ${o.optimizer}, grad-ckpt ${o.gradCkpt}` : ''}`,
+    `${oneLine(name)}: input ${l.net.input.join('x')}, batch ${o.batch}, ${o.mode}, ${o.precision}${o.mode === 'training' ? `, ${o.optimizer}, grad-ckpt ${o.gradCkpt}` : ''}`,
     `params ${e.params.total.toLocaleString('en-US')}, forward ${(e.flops / 1e9).toFixed(2)} GFLOPs`, '',
     fmt(head), ...rows.map(fmt), '',
     ...e.terms.map((t) => `${t.id.padEnd(18)} ${gib(t.bytes).padStart(12)}  ${t.derivation.formula}`), '',
     `allocated ${gib(e.allocatedBytes)}  reserved ${gib(e.reservedBytes)}  device ${gib(e.deviceBytes)}`,
   ];
   if (fit) lines.push(`${fit.id}: ${gib(fit.capacityBytes)} — ${fit.fits ? 'fits' : 'does not fit'} (headroom ${gib(fit.headroomBytes)}), largest batch ${fit.maxBatch}`);
-  for (const n of e.notes) lines.push(`note: ${n.text}`);
-  for (const u of l.unparsed) lines.push(`skipped line ${u.line}: ${u.text.trim()}`);
+  for (const n of e.notes) lines.push(`note: ${oneLine(n.text)}`);
+  for (const u of l.unparsed) lines.push(`skipped line ${u.line}: ${oneLine(u.text.trim())}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { parseArgs, quoteArg } from '../../src/cli/args';
+import { parseArgs } from '../../src/cli/args';
+import { quoteArg } from '../../src/cli/output';
 import { main } from '../../src/cli/estimate';
 import { ALL_KEYS } from '../../src/core/scenario';
 
