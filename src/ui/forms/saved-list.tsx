@@ -4,7 +4,7 @@
  * right here (unreadable entries, a newer page's data, storage blocked or full).
  */
 import { useCallback, useId, useState, type ReactNode } from 'react';
-import type { Loaded, WriteFailure } from '../../state/storage/versioned-store';
+import { MAX_NAME, type Loaded, type WriteFailure } from '../../state/storage/versioned-store';
 import { useT, type T } from '../i18n';
 
 export interface SavedListLabels {
@@ -79,7 +79,7 @@ export function SavedList<V>(p: Props<V>) {
       }}>
         <div className="field">
           <label htmlFor={id}>{p.labels.name}</label>
-          <input id={id} type="text" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
+          <input id={id} type="text" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} />
         </div>
         {p.children}
         <button type="submit" disabled={!name.trim() || !p.canSave || readOnly}>{p.labels.save}</button>
