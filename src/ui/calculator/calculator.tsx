@@ -67,7 +67,7 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
       <B name="make-it-fit"><MakeItFit s={s} /></B>
       {!embed && <B name="gpu-compare"><GpuCompare s={s} /></B>}
       {!embed && <B name="sweep"><SweepPanel s={s} /></B>}
-      {!embed && <B name="share"><SharePanel /></B>}
+      {!embed && <B name="share"><SharePanel s={s} /></B>}
       {!embed && r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
       {!embed && <B name="primer"><Primer /></B>}
     </>

@@ -25,11 +25,21 @@ function useChange() {
 /** Keys no incompatibility rule reads (rules.ts): a change to them cannot enable or disable an option. */
 const RULE_FREE: readonly (keyof Scenario)[] = ['batch', 'prompt', 'gen', 'seq', 'loraRank', 'gpuUtil', 'ngl', 'ubatch', 'gradAccum'];
 
-/** The rule-relevant part of a scenario, as a string so a selector can compare it cheaply. */
+const RULE_KEYS = new WeakMap<Scenario, string>();
+
+/**
+ * The rule-relevant part of a scenario, as a string so a selector can compare it cheaply; built
+ * once per scenario object (every select's selector asks on every store change).
+ */
 function ruleKey(s: Scenario): string {
-  const o: Partial<Scenario> = { ...s };
-  for (const k of RULE_FREE) delete o[k];
-  return JSON.stringify(o);
+  let key = RULE_KEYS.get(s);
+  if (key === undefined) {
+    const o: Partial<Scenario> = { ...s };
+    for (const k of RULE_FREE) delete o[k];
+    key = JSON.stringify(o);
+    RULE_KEYS.set(s, key);
+  }
+  return key;
 }
 
 /** A schema enum key as a select; impossible options are disabled with their reason. */

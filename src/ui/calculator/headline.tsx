@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { Estimate } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -37,6 +37,15 @@ function Totals({ est }: { est: Estimate }) {
   const s = useApp(selectActive);
   const specs = useApp((st) => st.gpus);
   const settled = useSettled(s);
+  // the same element while the settled scenario stands, so React skips the band on every slider step
+  const band = useMemo(
+    () => (
+      <Suspense fallback={null}>
+        <ErrorBand s={settled} />
+      </Suspense>
+    ),
+    [settled],
+  );
   const fits = fitsOf(s, resolveAll(specs));
   const b = (n: number) => formatBytes(n, unit, t.lang);
   return (
@@ -57,9 +66,7 @@ function Totals({ est }: { est: Estimate }) {
           <div className="k">{t('total.allocated')}</div>
           <div className="v">{b(est.allocatedBytes)}</div>
           <p>{t('total.allocatedHelp')}</p>
-          <Suspense fallback={null}>
-            <ErrorBand s={settled} />
-          </Suspense>
+          {band}
         </div>
         <div className="stat">
           <div className="k">{t('total.params')}</div>

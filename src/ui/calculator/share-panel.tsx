@@ -1,15 +1,16 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { selectActive, useApp } from '../../state/store';
+import type { Scenario } from '../../core/types';
+import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { shareLink } from '../shell/url-sync';
-import { useSettled } from './use-settled';
 
-/** "Copy link" for the whole configuration, and the <iframe> snippet for embedding. */
-export function SharePanel() {
+/**
+ * "Copy link" for the whole configuration, and the <iframe> snippet for embedding. `s` is the
+ * settled active scenario: the link follows it, so dragging a slider does not rewrite it every step.
+ */
+export function SharePanel({ s }: { s: Scenario }) {
   const t = useT();
   const id = useId();
-  // the link follows the settled state, so dragging a slider does not rewrite it every step
-  const s = useSettled(useApp(selectActive));
   const scenarios = useApp((st) => st.scenarios.length);
   const gpus = useApp((st) => st.gpus);
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
