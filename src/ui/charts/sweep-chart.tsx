@@ -1,7 +1,9 @@
+import { useCallback, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
 import type { CapacityLine, SweepRow } from './chart-data';
+import { TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
 
 export interface SweepChartProps {
   rows: SweepRow[];
@@ -17,30 +19,43 @@ export interface SweepChartProps {
   title: string;
 }
 
-/** Stacked memory against batch size or context length (log axis), capacity lines, best fit marked. */
+const MARGIN = { top: 16, right: 16, bottom: 16, left: 8 };
+
+/**
+ * Stacked memory against batch size or context length (log axis), capacity lines, best fit marked.
+ * Props handed to recharts keep their identity while their inputs stand (see term-chart.tsx).
+ */
 export default function SweepChart(p: SweepChartProps) {
-  const xs = p.rows.map((r) => r.x);
-  const max = Math.max(1, ...p.rows.map((r) => p.terms.reduce((a, id) => a + (r[id] ?? 0), 0)), ...p.lines.map((l) => l.value)) * 1.08;
+  const { rows, terms, lines, best, xLabel, unit, termName, format, formatX } = p;
+  const { xs, xDomain, max } = useMemo(() => {
+    const x = rows.map((r) => r.x);
+    const top = Math.max(1, ...rows.map((r) => terms.reduce((a, id) => a + (r[id] ?? 0), 0)), ...lines.map((l) => l.value)) * 1.08;
+    return { xs: x, xDomain: [Math.min(...x), Math.max(...x)], max: top };
+  }, [rows, terms, lines]);
+  const yDomain = useMemo(() => [0, max], [max]);
+  const xAxisLabel = useMemo(() => ({ value: xLabel, position: 'insideBottom' as const, offset: -8, fill: 'var(--muted)' }), [xLabel]);
+  const yLabel = useUnitLabel(unit);
+  const tooltipLabel = useCallback((x: unknown) => `${xLabel}: ${formatX(Number(x))}`, [xLabel, formatX]);
+  const tooltipFormat = useCallback((v: unknown, name: unknown) => [`${format(Number(v))} ${unit}`, termName(name as TermId)], [format, unit, termName]);
+  const legendFormat = useCallback((id: string) => termName(id as TermId), [termName]);
+  const lineLabels = useLineLabels(lines);
+  const bestLabel = useMemo(() => best && { value: best.label, position: 'insideTopLeft' as const, fill: 'var(--ok)', fontSize: 12 }, [best]);
   return (
     <figure className="chart-box" aria-label={p.title} role="img">
       <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={p.rows} margin={{ top: 16, right: 16, bottom: 16, left: 8 }}>
+        <AreaChart data={rows} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="x" type="number" scale="log" domain={[Math.min(...xs), Math.max(...xs)]} ticks={xs} tickFormatter={p.formatX} stroke="var(--muted)"
-            label={{ value: p.xLabel, position: 'insideBottom', offset: -8, fill: 'var(--muted)' }} allowDataOverflow />
-          <YAxis domain={[0, max]} stroke="var(--muted)" tickFormatter={p.format} label={{ value: p.unit, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} />
-          <Tooltip labelFormatter={(x) => `${p.xLabel}: ${p.formatX(Number(x))}`} formatter={(v, name) => [`${p.format(Number(v))} ${p.unit}`, p.termName(name as TermId)]}
-            contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} />
-          <Legend verticalAlign="top" formatter={(id: string) => p.termName(id as TermId)} />
-          {p.terms.map((id) => (
+          <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={xs} tickFormatter={formatX} stroke="var(--muted)" label={xAxisLabel} allowDataOverflow />
+          <YAxis domain={yDomain} stroke="var(--muted)" tickFormatter={format} label={yLabel} />
+          <Tooltip labelFormatter={tooltipLabel} formatter={tooltipFormat} contentStyle={TOOLTIP_STYLE} />
+          <Legend verticalAlign="top" formatter={legendFormat} />
+          {terms.map((id) => (
             <Area key={id} dataKey={id} stackId="mem" type="linear" stroke={TERM_COLOR[id]} fill={TERM_COLOR[id]} fillOpacity={0.75} isAnimationActive={false} name={id} />
           ))}
-          {p.lines.map((l) => (
-            <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={{ value: l.label, position: 'insideTopRight', fill: 'var(--text)', fontSize: 12 }} />
+          {lines.map((l, i) => (
+            <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={lineLabels[i]} />
           ))}
-          {p.best && (
-            <ReferenceLine x={p.best.x} stroke="var(--ok)" strokeWidth={2} label={{ value: p.best.label, position: 'insideTopLeft', fill: 'var(--ok)', fontSize: 12 }} />
-          )}
+          {best && bestLabel && <ReferenceLine x={best.x} stroke="var(--ok)" strokeWidth={2} label={bestLabel} />}
         </AreaChart>
       </ResponsiveContainer>
     </figure>

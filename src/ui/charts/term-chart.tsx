@@ -1,7 +1,9 @@
+import { useCallback, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
 import { axisMax, type BarRow, type CapacityLine } from './chart-data';
+import { TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
 
 export interface TermChartProps {
   rows: BarRow[];
@@ -13,23 +15,36 @@ export interface TermChartProps {
   title: string;
 }
 
-/** Stacked bar of the terms, one bar per scenario, a dashed capacity line per chosen GPU. recharts lives only in this lazy chunk. */
+const MARGIN = { top: 16, right: 16, bottom: 4, left: 8 };
+
+/**
+ * Stacked bar of the terms, one bar per scenario, a dashed capacity line per chosen GPU. recharts
+ * lives only in this lazy chunk. Every prop handed to recharts keeps its identity while its inputs
+ * stand: recharts re-registers an axis or line (a store update and another synchronous render) whenever
+ * a prop object or function is new.
+ */
 export default function TermChart(p: TermChartProps) {
   const max = axisMax(p.rows, p.lines, p.terms);
+  const domain = useMemo(() => [0, max], [max]);
+  const yLabel = useUnitLabel(p.unit);
+  const { termName, format, unit } = p;
+  const tooltipFormat = useCallback((v: unknown, name: unknown) => [`${format(Number(v))} ${unit}`, termName(name as TermId)], [format, unit, termName]);
+  const legendFormat = useCallback((id: string) => termName(id as TermId), [termName]);
+  const lineLabels = useLineLabels(p.lines);
   return (
     <figure className="chart-box" aria-label={p.title} role="img">
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={p.rows} margin={{ top: 16, right: 16, bottom: 4, left: 8 }}>
+        <BarChart data={p.rows} margin={MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
           <XAxis dataKey="label" stroke="var(--muted)" />
-          <YAxis domain={[0, max]} stroke="var(--muted)" tickFormatter={(v: number) => p.format(v)} label={{ value: p.unit, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} />
-          <Tooltip formatter={(v, name) => [`${p.format(Number(v))} ${p.unit}`, p.termName(name as TermId)]} contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} />
-          <Legend formatter={(id: string) => p.termName(id as TermId)} />
+          <YAxis domain={domain} stroke="var(--muted)" tickFormatter={format} label={yLabel} />
+          <Tooltip formatter={tooltipFormat} contentStyle={TOOLTIP_STYLE} />
+          <Legend formatter={legendFormat} />
           {p.terms.map((id) => (
             <Bar key={id} dataKey={id} stackId="mem" fill={TERM_COLOR[id]} isAnimationActive={false} name={id} />
           ))}
-          {p.lines.map((l) => (
-            <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={{ value: l.label, position: 'insideTopRight', fill: 'var(--text)', fontSize: 12 }} />
+          {p.lines.map((l, i) => (
+            <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={lineLabels[i]} />
           ))}
         </BarChart>
       </ResponsiveContainer>
