@@ -50,6 +50,12 @@ export function checkCombinations(s: Scenario): FieldError[] {
     }
     if (s.offload === 'optimizer' && s.zero === 0) out.push(err('offload', 'offload-needs-zero', 'Optimizer offload is ZeRO-Offload: set ZeRO stage 1, 2 or 3'));
     if (s.offload === 'params' && s.zero !== 3) out.push(err('offload', 'offload-params-needs-zero3', 'Parameter offload needs ZeRO stage 3'));
+    if (s.optimStep === 'in-backward') {
+      // see scenario/rules.ts optimStepRules for the runtime behaviour behind each
+      if (s.gradAccum > 1) out.push(err('optimStep', 'optim-in-bwd-accum', 'Optimizer step in backward frees each gradient after its step: gradient accumulation must be 1'));
+      if (s.pp > 1) out.push(err('optimStep', 'optim-in-bwd-pp', 'Optimizer step in backward cannot run with pipeline parallelism (gradients accumulate over micro-batches)'));
+      if (s.zero === 1 || s.zero === 2) out.push(err('optimStep', 'optim-in-bwd-zero', 'Optimizer step in backward needs ZeRO 0 or 3: ZeRO-1/2 step their flat optimizer partition after the reduce'));
+    }
     if ((s.precision === 'fp32') && s.attn === 'flash') out.push(err('attn', 'flash-needs-16bit', 'FlashAttention runs in fp16/bf16 only; use sdpa or eager with fp32'));
     return out;
   }

@@ -43,6 +43,8 @@ export interface Built {
   engine?: EngineInfo;
   /** parameters updated by training (0 at inference) */
   trainable: number;
+  /** device memory outside PyTorch's caching allocator (bitsandbytes paged state): device total only */
+  outsideAllocatorBytes?: number;
   notes: Message[];
 }
 

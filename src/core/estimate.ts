@@ -183,7 +183,7 @@ export function estimate(s: Scenario): Result<Estimate> {
   }, 'device', false));
   const allocatedBytes = finite(built.allocatedBytes);
   const reservedBytes = finite(allocatedBytes + reserve);
-  const deviceBytes = finite(reservedBytes + CUDA_CONTEXT_BYTES);
+  const deviceBytes = finite(reservedBytes + CUDA_CONTEXT_BYTES + (built.outsideAllocatorBytes ?? 0));
   const value: Estimate = {
     params: { total: params.total, trainable: built.trainable, active: params.active },
     terms,

@@ -27,6 +27,15 @@ export type GradCkpt = 'none' | 'full' | 'selective';
  */
 export type GradZero = 'none' | 'zeros';
 export type Attn = 'flash' | 'sdpa' | 'eager';
+/** torch.compile of the transformer layers: 'none' = eager; 'inductor' = AOTAutograd + Inductor (min-cut partitioner). */
+export type CompileMode = 'none' | 'inductor';
+/**
+ * When the optimizer steps: 'after-backward' = one optimizer.step() over all gradients;
+ * 'in-backward' = per-parameter step from a post-accumulate-grad hook (torchtune `optimizer_in_bwd`).
+ */
+export type OptimStep = 'after-backward' | 'in-backward';
+/** Saved activations: kept on the GPU ('none') or moved to pinned CPU memory ('cpu', torchtune OffloadActivations). */
+export type ActOffload = 'none' | 'cpu';
 export type ZeroStage = 0 | 1 | 2 | 3;
 export type Offload = 'none' | 'optimizer' | 'params';
 export type LoraTarget = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
@@ -250,6 +259,14 @@ export interface Scenario {
   /** training: gradients freed ('none') or kept as zeros ('zeros') between steps */
   gradZero: GradZero;
   attn: Attn;
+  /** training: torch.compile of the layers (Inductor recomputes cheap pointwise ops in backward) */
+  compile: CompileMode;
+  /** training: optimizer step after backward, or fused into backward per parameter */
+  optimStep: OptimStep;
+  /** training: saved activations offloaded to CPU (saved-tensor hooks) */
+  actOffload: ActOffload;
+  /** training: chunks of the LM-head output / cross-entropy (torchtune CEWithChunkedOutputLoss: 8); 1 = unchunked */
+  lossChunks: number;
   loraRank: number;
   loraTargets: LoraTarget[];
   /** data-parallel world size times tp times pp: total GPUs */

@@ -11,9 +11,10 @@
  *   device_map="auto" (a layer split) and publish the SUM of max_memory_allocated over GPUs:
  *   compared with the one-GPU peak of the whole model plus (gpus − 1) further activation peaks,
  *   since every GPU runs its own layers' transients.
- * - torchtune / HF-guide rows: the stated recipe; rows relying on features the scenario does not
- *   describe (torch.compile, optimizer-in-backward, activation offloading, chunked CE, unknown
- *   prompt length or LoRA rank) are skipped with the reason.
+ * - torchtune rows: the stated technique stack (compile, chunked CE, optimizer in backward,
+ *   activation offloading) plus the default config at the README's commit (torchtune.ts); rows
+ *   whose settings are unknown are skipped with the reason.
+ * - HF-guide rows: the stated recipe; an unknown prompt length is skipped with the reason.
  * - HF Trainer guide rows (2022, torch < 2.0, where optimizer/module zero_grad defaulted to
  *   set_to_none=False): grad-zero = zeros, grad-accum = gradient_accumulation_steps,
  *   batch = per_device_train_batch_size (the micro-batch).
@@ -23,6 +24,7 @@
  */
 import type { Message, Scenario, WeightFormat } from '../core/types';
 import { defaultScenario } from '../core/scenario/schema';
+import { torchtuneScenario } from './torchtune';
 
 export interface Row {
   id: string;
@@ -122,14 +124,11 @@ function qwenWeights(precision: string): WeightFormat | null {
   return null;
 }
 
-const UNMODELLED = ['compile', 'optimizer_in_bwd', 'activation_offloading', 'chunked_ce'] as const;
-
 /** Row → scenario + measured total, or the reason it cannot be mapped. */
 export function mapRow(row: Row): MapResult {
   const unit = unitBytes(row.measured_unit);
   if (unit === null) return skip('unit', `unit '${row.measured_unit.slice(0, 30)}' not decoded`, { unit: row.measured_unit.slice(0, 30) });
   const st = row.settings;
-  for (const k of UNMODELLED) if (st[k] !== undefined && st[k] !== false) return skip('unmodelled', `${k} not a scenario input`, { setting: k });
   const base: Scenario = { ...defaultScenario(), model: 'custom', arch: archOf(row), gpu: '' };
   const gpus = num(st.num_gpus) ?? 1;
   const measured = row.measured_value * unit;
@@ -140,11 +139,10 @@ export function mapRow(row: Row): MapResult {
     return { ok: true, value: { scenario, measured, total: 'allocated', sumGpus: gpus, contextBytes: null, source: sourceLabel(row), mode: weights } };
   }
   if (row.source.includes('torchtune')) {
-    if (row.seq_in === null) return skip('seq-unknown', 'unpacked dataset: sequence length unknown');
-    if (gpus !== 1) return skip('multi-gpu', 'FSDP CPU offload / multi-GPU recipe details not stated');
-    if (!row.mode.startsWith('full')) return skip('lora-unstated', 'LoRA rank/targets not stated');
-    const scenario: Scenario = { ...base, mode: 'training', method: 'full', weights: 'bf16', precision: 'bf16', optimizer: 'adamw', attn: 'sdpa', gradCkpt: st.activation_checkpointing ? 'full' : 'none', batch: row.batch ?? 1, seq: row.seq_in };
-    return { ok: true, value: { scenario, measured, total: 'allocated', sumGpus: 1, contextBytes: null, source: sourceLabel(row), mode: 'full' } };
+    const t = torchtuneScenario(row);
+    if (!t.ok) return skip(t.code, t.text);
+    const scenario: Scenario = { ...base, ...t.scenario };
+    return { ok: true, value: { scenario, measured, total: 'allocated', sumGpus: 1, contextBytes: null, source: sourceLabel(row), mode: t.method } };
   }
   if (row.source.includes('llm_tutorial_optimization')) {
     if (row.seq_in === null) return skip('prompt-unknown', 'long-prompt length not printed');

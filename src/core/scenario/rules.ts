@@ -73,7 +73,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   }
   // Gradients exist only in training; the keys are kept but change nothing at inference.
   if (!training) {
-    for (const k of ['grad-accum', 'grad-zero']) {
+    for (const k of ['grad-accum', 'grad-zero', 'compile', 'optim-step', 'act-offload', 'loss-chunks']) {
       if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
     }
   }
@@ -93,10 +93,39 @@ function trainingRules(s: Scenario, bad: Emit): void {
     bad('offload', 'zero', 'offload=params needs zero=3 (DeepSpeed ZeRO-Infinity)');
     s.offload = 'none';
   }
+  optimStepRules(s, bad);
   // FlashAttention kernels take fp16/bf16 only (Dao-AILab/flash-attention README).
   if (s.attn === 'flash' && s.precision === 'fp32') {
     bad('attn', 'precision', 'attn=flash needs fp16 or bf16 activations, not precision=fp32');
     s.attn = 'sdpa';
+  }
+}
+
+/**
+ * Optimizer step fused into backward (torchtune `optimizer_in_bwd`: one optimizer per parameter,
+ * stepped by `register_post_accumulate_grad_hook`, then the gradient is set to None).
+ */
+function optimStepRules(s: Scenario, bad: Emit): void {
+  if (s.optimStep !== 'in-backward') return;
+  // torchtune full_finetune_single_device raises "Requires gradient_accumulation_steps=1": the hook
+  // steps on the first micro-batch's gradient and frees it, so nothing is left to accumulate into.
+  if (s.gradAccum > 1) {
+    bad('optim-step', 'grad-accum', 'optim-step=in-backward steps each parameter as soon as its gradient exists, so gradients cannot accumulate over micro-batches: needs grad-accum=1');
+    s.optimStep = 'after-backward';
+    return;
+  }
+  // A pipeline accumulates gradients over its micro-batches until the flush (1F1B): same conflict.
+  if (s.pp > 1) {
+    bad('optim-step', 'pp', 'optim-step=in-backward cannot run with pipeline parallelism: a pipeline accumulates gradients over its micro-batches before the step');
+    s.optimStep = 'after-backward';
+    return;
+  }
+  // DeepSpeed ZeRO-1/2 keep the optimizer partition in flat fp32 buffers and step it after the
+  // gradient reduce, with no per-parameter hook. Full sharding (zero=3) is allowed: torchtune's FSDP2
+  // recipe accepts optimizer_in_bwd from 1814feb1 (Nov 2024), stepping each local shard in its hook.
+  if (s.zero === 1 || s.zero === 2) {
+    bad('optim-step', 'zero', `optim-step=in-backward needs zero 0 or 3: ZeRO-${s.zero} steps its flat optimizer partition after the gradient reduce, not per parameter inside backward`);
+    s.optimStep = 'after-backward';
   }
 }
 

@@ -25,6 +25,9 @@ export const GRAD_CKPTS = ['none', 'full', 'selective'] as const;
 /** optimizer.zero_grad(set_to_none=True | False): see GradZero in types.ts. */
 export const GRAD_ZEROS = ['none', 'zeros'] as const;
 export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
+export const COMPILE_MODES = ['none', 'inductor'] as const;
+export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
+export const ACT_OFFLOADS = ['none', 'cpu'] as const;
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
@@ -74,6 +77,10 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'gradAccum', name: 'grad-accum', kind: int(1, 65536), help: 'Training: micro-batches accumulated per optimizer step (gradient_accumulation_steps); gradients stay allocated across them' },
   { prop: 'gradZero', name: 'grad-zero', kind: oneOf(GRAD_ZEROS), help: "Training: zero_grad(set_to_none=True) frees gradients between steps ('none', PyTorch ≥ 2.0 default); 'zeros' keeps them (set_to_none=False, the default before 2.0)" },
   { prop: 'attn', name: 'attn', kind: oneOf(ATTNS), help: 'Attention kernel: FlashAttention, PyTorch SDPA or eager (materialises the score matrix)' },
+  { prop: 'compile', name: 'compile', kind: oneOf(COMPILE_MODES), help: "Training: torch.compile of the layers ('inductor'): the min-cut partitioner recomputes cheap pointwise ops (norm internals, SiLU) in backward instead of saving them" },
+  { prop: 'optimStep', name: 'optim-step', kind: oneOf(OPTIM_STEPS), help: "Training: 'in-backward' steps each parameter as soon as its gradient is ready and frees it (torchtune optimizer_in_bwd), so the full gradient set is never held" },
+  { prop: 'actOffload', name: 'act-offload', kind: oneOf(ACT_OFFLOADS), help: "Training: 'cpu' moves saved activations to pinned CPU memory (torchtune enable_activation_offloading; with checkpointing, the layer inputs), keeping only those in flight" },
+  { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked' },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
   { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down or 'all'" },
   { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
@@ -107,6 +114,10 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   gradAccum: 1,
   gradZero: 'none',
   attn: 'sdpa',
+  compile: 'none',
+  optimStep: 'after-backward',
+  actOffload: 'none',
+  lossChunks: 1,
   loraRank: 16,
   loraTargets: ['q', 'v'],
   gpus: 1,

@@ -13,6 +13,7 @@
  *   masks stay replicated, the attention and MLP internals divide by t.
  * - Checkpointing: 'full' keeps each layer's input (s·b·h·e) plus one recomputed layer;
  *   'selective' recomputes only the attention core (drops the s² terms).
+ * - torch.compile (Inductor): see compiledLlamaLinear; activation offloading: see activationBytes.
  */
 import type { Attn, GradCkpt, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
@@ -80,7 +81,7 @@ export function ampCastCopies(arch: ModelArch, dt: ActDtypes): number {
  * formulas.md §5.3 notes this adds about 4·sbh per norm to the fused-kernel count.
  * GPT-style LayerNorm (native kernel) saves its input (eRes); the next Linear its input (e).
  */
-export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer = false): LayerActivation {
+export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer = false, compiled = false): LayerActivation {
   const t = Math.max(1, tp);
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const { e, eRes, eSoftmax } = dt;
@@ -89,6 +90,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const materialised = attn === 'eager';
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
+  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised);
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
     const norms = 2 * (4 + eRes + e) * h + casts;
@@ -101,6 +103,43 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
   const scores = materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0;
   return { linear, scores, style: 'gpt', formula: 's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]; c = AMP cast copies' };
+}
+
+/**
+ * One layer's saved bytes under torch.compile (AOTAutograd + Inductor). The min-cut partitioner
+ * (torch/_functorch/partitioners.py `min_cut_rematerialization_partition`, default config) saves a
+ * tensor for backward unless it can recompute it cheaply from other saved tensors. Its rules:
+ * (1) matmul and attention outputs are never recomputed (`is_compute_intensive`), nor random ops
+ * such as dropout masks (`is_random`); (2) a result that a backward matmul reads must exist in full
+ * in backward, so it is saved, not recomputed (`ban_recompute_materialized_backward`): every Linear
+ * input; (3) the rest — fusible pointwise chains — is recomputed inside fused backward kernels.
+ * Applied to the eager inventory of layerActivation:
+ * - norms: the eager RMSNorm's fp32 copy and normalised intermediate are pointwise (recomputed from
+ *   the norm input and its per-token fp32 rstd, reductions are not recomputed:
+ *   `ban_recompute_reductions`); kept: norm input (e_res) + rstd (4 B/token) + Linear input (e);
+ * - AMP: the per-Linear casts of one norm output are identical graph nodes, merged by AOTAutograd's
+ *   CSE (torch/_functorch/config.py `cse = True`): one e-sized copy (the Linear input above);
+ * - attention: q, k, v and the output stay (matmul / attention-kernel inputs and outputs); the
+ *   eager s² scores stay (softmax output feeds the PV matmul);
+ * - gated MLP: gate and up outputs (matmul outputs) and their product (down-projection input, read
+ *   by its weight-gradient matmul) stay; the SiLU output is recomputed: 3 f-wide tensors, not 4;
+ *   a plain MLP keeps both of its tensors (the activation output is the fc2 input);
+ * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops).
+ */
+function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean): LayerActivation {
+  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const { e, eRes, eSoftmax } = dt;
+  // per-token norm statistics (rstd, 4 B) are saved in eager too and left out of both counts
+  const norms = 2 * (eRes + e) * h;
+  if (layerStyle(arch) === 'llama') {
+    const mlpTensors = arch.gatedMlp ? 3 : 2;
+    const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + mlpTensors * f)) / t);
+    const scores = materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0;
+    return { linear, scores, style: 'llama', formula: 'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [+ b·a·s²·(4+e)/t eager]' };
+  }
+  const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
+  const scores = materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0;
+  return { linear, scores, style: 'gpt', formula: 'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]' };
 }
 
 /**
@@ -122,6 +161,11 @@ export function korthikantiTable2(s: number, b: number, h: number, a: number, t:
 export interface ActivationTotal {
   bytes: number;
   perLayer: number;
+  /**
+   * Bytes of `bytes` that exist only while a checkpointed layer is recomputed in backward (full
+   * checkpointing: one layer), not during the loss; 0 otherwise.
+   */
+  recompute: number;
   style: 'llama' | 'gpt';
   formula: string;
 }
@@ -131,26 +175,59 @@ function totalLayers(arch: ModelArch): number {
   return arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
 }
 
-/** Whole-model saved activations for one micro-batch under a checkpointing mode. */
-export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, ckpt: GradCkpt, tp: number): ActivationTotal {
+/** How the layers run and where their saved tensors live. */
+export interface ActivationOptions {
+  /** torch.compile (Inductor) of the layers: compiledLayer's inventory */
+  compiled?: boolean;
+  /** saved tensors offloaded to CPU by saved-tensor hooks (torchtune OffloadActivations) */
+  offload?: boolean;
+}
+
+/**
+ * Layers whose saved tensors stay on the GPU under activation offloading. torchtune's
+ * OffloadActivations (torchtune/training/_activation_offloading.py) copies every saved tensor of
+ * at least `min_offload_size` = 1024 B to pinned CPU memory in forward; in backward it brings a
+ * tensor back on a side stream when its autograd node runs and frees the previous node's copies
+ * once the compute stream is done with them: the tensors in flight are those of the layer being
+ * differentiated and the next one being prefetched.
+ */
+export const OFFLOAD_RESIDENT_LAYERS = 2;
+
+/**
+ * Whole-model saved activations for one micro-batch under a checkpointing mode.
+ * Offloading (opts.offload): with full checkpointing the tensors saved are the checkpoint inputs
+ * (torch.utils.checkpoint non-reentrant saves the layer inputs through the outer saved-tensor
+ * hooks), so all but OFFLOAD_RESIDENT_LAYERS of them leave the GPU while the recomputed layer stays;
+ * without checkpointing every layer's saved tensors leave but those of OFFLOAD_RESIDENT_LAYERS
+ * layers. torchtune keeps the LM head out of offloading (its input stays), and the final norm's
+ * tensors are the most recent ones, still in flight when backward starts: the head term stays.
+ */
+export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, ckpt: GradCkpt, tp: number, opts: ActivationOptions = {}): ActivationTotal {
   const L = totalLayers(arch);
   const moe = Math.min(L, moeLayerCount(arch));
-  const dense = layerActivation(arch, s, b, dt, attn, tp, false);
-  const sparse = moe > 0 ? layerActivation(arch, s, b, dt, attn, tp, true) : dense;
+  const compiled = opts.compiled === true;
+  const dense = layerActivation(arch, s, b, dt, attn, tp, false, compiled);
+  const sparse = moe > 0 ? layerActivation(arch, s, b, dt, attn, tp, true, compiled) : dense;
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
   // final norm input + LM-head input
   const head = s * b * arch.hidden * (dt.eRes + dt.e);
+  const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
+  const offloadNote = opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : '';
   let bytes: number;
   let formula: string;
+  let recompute = 0;
   if (ckpt === 'full') {
-    bytes = L * s * b * arch.hidden * dt.eRes + maxLayer + head;
-    formula = 'L·s·b·h·e_res + A_layer (one layer recomputed) + s·b·h·(e_res + e)';
+    recompute = maxLayer;
+    bytes = (opts.offload ? resident : L) * s * b * arch.hidden * dt.eRes + maxLayer + head;
+    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·s·b·h·e_res + A_layer (one layer recomputed) + s·b·h·(e_res + e)${offloadNote}; A_layer = ${dense.formula}`;
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
-    bytes = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores) + head;
-    formula = `L·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + s·b·h·(e_res + e); A_layer = ${dense.formula}`;
+    const all = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores);
+    const layer = Math.max(dense.linear + keepScores * dense.scores, sparse.linear + keepScores * sparse.scores);
+    bytes = (opts.offload ? Math.min(all, resident * layer) : all) + head;
+    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + s·b·h·(e_res + e)${offloadNote}; A_layer = ${dense.formula}`;
   }
-  return { bytes, perLayer: maxLayer, style: dense.style, formula };
+  return { bytes, perLayer: maxLayer, recompute, style: dense.style, formula };
 }
 
 /**

@@ -25,7 +25,9 @@ import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import type { Message, Term } from '../types';
-import { activationBytes, ampCastCopies, logitsBytes, type ActDtypes } from './activations';
+import { activationBytes, ampCastCopies, type ActDtypes } from './activations';
+import { inBackwardStep } from './in-backward';
+import { lossBytes } from './loss';
 import { adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
@@ -66,9 +68,12 @@ export function buildTraining(ctx: Ctx): Built {
   // freeze: nothing below the trained last block needs gradients, so autograd saves only that
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
-  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp);
+  const compiled = s.compile === 'inductor';
+  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu' });
   const encoder = trainable.encoderOnly;
-  const logits = encoder ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4 } : logitsBytes(s.seq, s.batch, arch.vocab / s.tp, e);
+  const logits = encoder
+    ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
+    : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
   const dequant = s.method === 'qlora' ? 2 * params.largestLinear : 0;
   // ZeRO-3 / FSDP: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2; DeepSpeed's LL = 4·largest_layer for 16-bit)
@@ -76,19 +81,26 @@ export function buildTraining(ctx: Ctx): Built {
   const comm = s.zero === 0 && dp > 1 ? states.gradients
     : (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(DEEPSPEED_REDUCE_BUCKET, trainOnGpu) * per.gradients
       : 0;
-  const persistent = baseWeights + stepWeights + adapterWeights + states.master + states.optimizer + comm + CUBLAS_WORKSPACE_BYTES;
+  // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
+  // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
+  const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
+  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + CUBLAS_WORKSPACE_BYTES;
   const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
-  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes + extra);
+  // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
+  // have freed the logits, so it and the loss buffers are never live together
+  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + Math.max(acts.recompute, extra));
   const atForward = withLogits(logits.peak) + gathered + dequant;
-  const atBackward = withLogits(logits.held + headGrad) + gathered + dequant;
+  // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
+  const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
+  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant;
   // torch AdamW's default foreach path builds one full-size intermediate list (sqrt of exp_avg_sq)
   // over all parameters: "foreach … uses ~sizeof(params) more peak memory" (torch.optim docs).
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   const foreachTemp = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? states.optimizer / 2 : 0;
-  const gradsHeld = s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1;
-  const atStep = gradsHeld ? foreachTemp : states.gradients + foreachTemp;
+  const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1);
+  const atStep = inBwd ? 0 : gradsHeld ? foreachTemp : states.gradients + foreachTemp;
   const held = gradsHeld ? states.gradients : 0;
   const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep);
   const terms: Term[] = [];
@@ -109,14 +121,18 @@ export function buildTraining(ctx: Ctx): Built {
       }));
     }
   }
-  terms.push(term(ctx, 'gradients', states.gradients, {
+  terms.push(term(ctx, 'gradients', inBwd ? inBwd.gradient : states.gradients, inBwd ? {
+    formula: 'max_i P_i·g (each gradient freed by its post-accumulate-grad hook after its step)', values: { P_max: inBwd.gradient / Math.max(1, per.gradients), g: per.gradients, step_temp: inBwd.temp },
+    source: 'torchtune training/memory.py register_optim_in_bwd_hooks (register_post_accumulate_grad_hook)', confidence: 'derived',
+  } : {
     formula: 'P_train·g / (ZeRO ≥ 2 ? N_d : 1)', values: { P_train: trainOnGpu, g: per.gradients, N_d: dp, zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
     source: per.source, confidence: 'exact',
   }, 'allocated', !full));
   terms.push(term(ctx, 'optimizer', states.optimizer, {
     formula: 'P_train·o / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, o: per.optimizer, optimizer: s.optimizer, N_d: dp, offload: s.offload },
-    source: 'formulas.md §4.1 (optimizer state bytes)', confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
-  }, 'allocated', !full));
+    source: paged ? 'formulas.md §4.1; bitsandbytes paged state: cudaMallocManaged, outside torch\'s allocator (device total only)' : 'formulas.md §4.1 (optimizer state bytes)',
+    confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
+  }, paged ? 'device' : 'allocated', !full));
   if (states.master > 0) {
     terms.push(term(ctx, 'master-weights', states.master, {
       formula: 'P_train·4 / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, N_d: dp },
@@ -125,14 +141,15 @@ export function buildTraining(ctx: Ctx): Built {
   }
   terms.push(term(ctx, 'activations', acts.bytes, {
     formula: acts.formula,
-    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden) },
-    source: acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)',
+    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden), compile: s.compile, offload: s.actOffload },
+    source: (acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)')
+      + (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') + (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
     confidence: 'derived',
   }));
   terms.push(term(ctx, 'logits', logits.peak, {
-    formula: encoder ? 'b·labels·4 (task head)' : 's·b·V·(e + 4 + 4) peak; s·b·V·(e + 4) held into backward',
-    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held },
-    source: 'formulas.md §5.3 (HF ForCausalLMLoss fp32 upcast)', confidence: 'derived',
+    formula: logits.formula,
+    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, chunks: s.lossChunks, compile: s.compile },
+    source: logits.source, confidence: 'derived',
   }));
   if (dequant > 0) {
     terms.push(term(ctx, 'dequant-buffer', dequant, {
@@ -167,5 +184,5 @@ export function buildTraining(ctx: Ctx): Built {
   // saved activations are mostly s·b·h- or s·b·f-sized tensors: count them in s·b·h units
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes };
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
 }

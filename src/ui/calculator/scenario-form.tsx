@@ -86,6 +86,10 @@ function TrainingFields() {
       <ScenarioNumber prop="seq" log sliderMax={1 << 20} />
       <ScenarioSelect prop="gradCkpt" />
       <ScenarioSelect prop="attn" />
+      <ScenarioSelect prop="compile" />
+      <ScenarioNumber prop="lossChunks" log sliderMax={64} />
+      <ScenarioSelect prop="optimStep" />
+      <ScenarioSelect prop="actOffload" />
       <ScenarioNumber prop="gradAccum" log sliderMax={256} />
       <ScenarioSelect prop="gradZero" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />
