@@ -35,21 +35,30 @@ export const VLLM_MAX_NUM_SEQS = 256;
 export const VLLM_HIDDEN_ROWS = 3;
 
 /**
- * Bytes per logit (sequence × vocabulary entry) alive during the sampler warm-up that closes the
- * profile run (V0 `profile_run` samples with top_p = 0.99, top_k = V − 1, so the sort path runs;
- * V1 `_dummy_sampler_run` likewise), in vllm `model_executor/layers/sampler.py`
- * `_apply_top_k_top_p` (its locals live until it returns): the model-dtype logits (e) and their
- * fp32 copy (4), the sorted values (4) and int64 sort indices (8), the top-k bool mask (1), softmax
- * of the sorted values (4), its cumulative sum (4), the top-p bool mask (1) and the scattered-back
- * logits (4). Logits are gathered to full vocabulary on every rank: not ÷ tp. vllm PR #10511
- * prints the same 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2 (this count: 0.98 GiB).
+ * Bytes alive at the peak of the sampler warm-up that closes the profile run (V0 `profile_run`
+ * samples with top_p = 0.99, top_k = V − 1, so the sort path runs; V1 `_dummy_sampler_run`
+ * likewise): per logit (sequence × vocabulary entry) the model-dtype logits the runner still holds
+ * (e) and their fp32 copy (4), plus the larger of two moments in `_apply_top_k_top_p`
+ * (vllm `model_executor/layers/sampler.py`):
+ * - during `logits.sort(dim=-1)`: the sorted values (4) and int64 indices (8), and the sort's own
+ *   scratch — rows longer than 4096 go to `launch_stable_sort_kernel`, whose
+ *   `segmented_sort_pairs` (≥ 128 rows, pytorch aten/src/ATen/native/cuda/SortStable.cu) fills
+ *   an int64 index input (8) and calls cub `DeviceSegmentedRadixSort::SortPairs`, which needs
+ *   alternate key and value buffers (4 + 8): 32;
+ * - after it, its locals: sorted values and indices (12), top-k mask (1), softmax (4), cumsum (4),
+ *   top-p mask (1), scattered-back logits (4): 26.
+ * Plus the forward's final hidden states (tokens × h × e), still referenced by the runner.
+ * Logits are gathered to full vocabulary on every rank: not ÷ tp. vllm PR #10511 prints the same
+ * 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2 (this count: 1.22 GiB).
  */
-export function vllmSamplerBytes(sequences: number, vocab: number, e: number): number {
-  return sequences * vocab * (e + SAMPLER_FP32_BYTES_PER_LOGIT);
+export function vllmSamplerBytes(sequences: number, vocab: number, e: number, tokens = 0, hidden = 0): number {
+  return sequences * vocab * (e + 4 + Math.max(SORT_PHASE_BYTES, AFTER_SORT_BYTES)) + tokens * hidden * e;
 }
 
-/** fp32 copy 4 + sorted 4 + indices 8 + top-k mask 1 + softmax 4 + cumsum 4 + top-p mask 1 + scatter 4 */
-const SAMPLER_FP32_BYTES_PER_LOGIT = 30;
+/** sorted values 4 + indices 8 + index input 8 + cub alternate keys 4 and values 8 */
+const SORT_PHASE_BYTES = 32;
+/** sorted 4 + indices 8 + top-k mask 1 + softmax 4 + cumsum 4 + top-p mask 1 + scatter 4 */
+const AFTER_SORT_BYTES = 26;
 
 /** What vLLM calls total_gpu_memory: the nvidia-smi capacity less the driver's share (runtime.ts). */
 export function vllmVisibleTotal(capacityBytes: number): number {
@@ -93,7 +102,7 @@ export function buildVllm(ctx: Ctx): Built {
   const batched = s.ubatch ?? VLLM_DEFAULT_BATCHED_TOKENS;
   const forward = forwardTransient(arch, batched, batched, 1, e, 'flash', s.tp, 0, VLLM_HIDDEN_ROWS);
   const sequences = Math.min(batched, VLLM_MAX_NUM_SEQS);
-  const sampler = vllmSamplerBytes(sequences, arch.vocab, e);
+  const sampler = vllmSamplerBytes(sequences, arch.vocab, e, batched, arch.hidden);
   const profileBytes = Math.max(forward.bytes, sampler);
   const weights = weightsPerGpu(ctx, s.tp, s.pp);
   const nonKv = weights + profileBytes + CUBLAS_WORKSPACE_BYTES;
