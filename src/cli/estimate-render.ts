@@ -36,6 +36,13 @@ function describe(s: Scenario): string[] {
     const accum = s.gradAccum > 1 ? ` (grad-accum ${s.gradAccum})` : '';
     const zero = s.gradZero === 'zeros' ? ', gradients kept between steps' : '';
     lines.push(`Scenario: training (${s.method}${lora}), weights ${s.weights}, ${s.precision}, ${s.optimizer}, batch ${s.batch} × ${s.seq} tokens${accum}, checkpointing ${s.gradCkpt}${zero}`);
+    const techniques = [
+      s.compile === 'inductor' ? 'torch.compile (inductor)' : '',
+      s.lossChunks > 1 ? `loss in ${s.lossChunks} chunks` : '',
+      s.optimStep === 'in-backward' ? 'optimizer step in backward' : '',
+      s.actOffload === 'cpu' ? 'activations offloaded to CPU' : '',
+    ].filter((x) => x !== '');
+    if (techniques.length > 0) lines.push(`Memory:   ${techniques.join(', ')}`);
   }
   if (s.gpus > 1) lines.push(`Parallel: ${s.gpus} GPUs, tp ${s.tp}, pp ${s.pp}, ZeRO ${s.zero}, offload ${s.offload} (figures per GPU)`);
   return lines;

@@ -69,6 +69,13 @@ describe('estimate CLI values', () => {
     expect(r.stdout).toContain('Gradients stay allocated between backward passes');
   });
 
+  test('training output names the memory-saving techniques; in-backward leaves only the 32000 × 4096 head gradient', async () => {
+    const argv = [...LLAMA2, '--mode', 'training', '--precision', 'bf16', '--compile', 'inductor', '--loss-chunks', '8', '--optim-step', 'in-backward', '--act-offload', 'cpu', '--grad-ckpt', 'full'];
+    const r = await main(argv);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Memory:   torch.compile (inductor), loss in 8 chunks, optimizer step in backward, activations offloaded to CPU');
+    expect(termBytes(await json([...argv, '--json']), 'gradients')).toBe(32000 * 4096 * 2);
+  });
   test('a config.json file gives the same count as the preset', async () => {
     // meta-llama/Llama-2-7b-hf config.json (the published file's architecture fields)
     const config = {

@@ -168,7 +168,13 @@ export function buildTraining(ctx: Ctx): Built {
   if (s.optimizer.startsWith('paged')) {
     notes.push({ code: 'training.paged', text: 'Paged optimizer state lives in CUDA unified memory and may spill to host RAM under pressure.' });
   }
-  if (gradsHeld) {
+  if (inBwd) {
+    notes.push({
+      code: 'training.optim-in-backward',
+      params: { gradient: inBwd.gradient },
+      text: 'Optimizer step in backward: each gradient is freed as soon as its parameter has stepped, so only the largest one is live; the peak is persistent states + activations + loss buffers + that gradient, at the start of backward.',
+    });
+  } else if (gradsHeld) {
     notes.push({
       code: 'training.grads-held',
       params: { gradAccum: s.gradAccum, gradZero: s.gradZero, pp: s.pp, gradients: states.gradients },

@@ -48,6 +48,7 @@ export const CORE_ZH: Record<string, string> = {
   'llamacpp.v-f16': '量化的 V 缓存需要开启 flash attention（-fa），否则 V 仍为 f16。',
   'training.grads-held': '梯度在两次反向传播之间一直保留（梯度累积或 zero_grad(set_to_none=False)）：峰值是持久状态 + 梯度 + 激活值。',
   'training.paged': '分页优化器状态位于 CUDA 统一内存中，显存紧张时可能换出到主机内存。',
+  'training.optim-in-backward': '优化器更新融合进反向：每个参数更新后立即释放其梯度，因此只有最大的那个梯度同时存在；峰值出现在反向开始时，为持久状态 + 激活 + 损失缓冲 + 该梯度。',
   'training.peak-not-sum': '激活值释放时梯度逐步产生：峰值是持久状态 + max(激活 + logits, 梯度)，而不是所有项之和。',
   'inference.peak-not-sum': '预填充的临时张量在解码结束前已释放：峰值是权重 + max(提示词 KV + 预填充临时量, 完整 KV + 解码步)，而不是所有项之和。',
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
