@@ -9,15 +9,16 @@
 //
 // Arrow keys are measured from the key event's timestamp (set when the browser received it, so
 // queueing behind the page's own work counts). Headless Chromium normally starts frames on a 60 Hz
-// tick, which adds 0–16.7 ms of waiting that depends on when the key arrived, not on the page (a
-// page with no work at all scores ~16 ms p95 that way), so the gated key rows run Chromium with the
-// tick off (a frame starts as soon as there is work); one row gives the 60 Hz figure for reference.
+// tick, which adds up to 16.7 ms of waiting that depends on when the key arrived, not on the page:
+// a bare page holding one slider and one number scores ~13.5 ms p95 that way (~7 ms with the tick
+// off). So the gated key rows run Chromium with the tick off (a frame starts as soon as there is
+// work); one row gives the 60 Hz figure, inputs at random phases, for reference.
 //
 // A mouse drag runs with the normal 60 Hz tick and moves sent at 60 Hz. Chromium holds every move
 // until the next frame starts and handles it first thing in that frame, so the gated drag rows run
 // from the move's dispatch to the frame's paint: the frame's whole work for that move, which must
-// fit in 16.7 ms for the drag to keep up. The extra row from the move's timestamp adds the hold
-// (on this build of Chromium a bare page with one slider scores ~15 ms median that way).
+// fit in 16.7 ms for the drag to keep up (the bare page: ~3 ms p95). The extra row from the move's
+// timestamp adds the hold (the bare page: ~15 ms p95).
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,8 +120,9 @@ const MOVE_MS = 1000 / 60;
 /**
  * The left button held on the slider and dragged end to end and back, 2 px per move, one move every
  * 16.7 ms like a 60 Hz pointer (not waiting for the page: if frames run long, moves are coalesced
- * and a coalesced move counts from the earliest of them). Sent as raw browser input over CDP; Playwright's mouse adds its own
- * drag-and-drop checks in the page around every move, which would be measured as the page's work.
+ * and a coalesced move counts from the earliest of them). Sent as raw browser input over CDP:
+ * Playwright's mouse adds its own drag-and-drop checks in the page around every move, which would
+ * be measured as the page's work.
  */
 async function dragLatencies(page: Page): Promise<Latencies> {
   const slider = page.getByRole('slider', { name: SLIDER });
@@ -150,6 +152,24 @@ async function dragLatencies(page: Page): Promise<Latencies> {
   return takeLat(page);
 }
 
+/**
+ * The harness floor: the same probe and inputs on a bare page (one slider that writes its value
+ * into a number box and a line of text), so every run shows how much of a figure is Chromium and
+ * the driver rather than the calculator.
+ */
+async function bareSlider(page: Page): Promise<void> {
+  await page.goto('about:blank');
+  await page.setContent(`<input type="range" aria-label="${SLIDER}" min="0" max="1000" value="0" style="width:300px"> <input id="box" value="0"><p id="out"></p>`);
+  await page.evaluate(() => {
+    const r = document.querySelector<HTMLInputElement>('input[type=range]')!;
+    r.addEventListener('input', () => {
+      document.querySelector<HTMLInputElement>('#box')!.value = r.value;
+      document.querySelector('#out')!.textContent = `${(Number(r.value) * 0.37).toFixed(2)} GiB`;
+    });
+  });
+  await probe(page);
+}
+
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
@@ -162,10 +182,14 @@ export default async function uiBench(): Promise<BenchRow[]> {
   try {
     const own = await openCalculator(url, NO_FRAME_TICK);
     const keys = (await keyLatencies(own.page, presses, false)).fromEvent;
+    await bareSlider(own.page);
+    const bareKeys = (await keyLatencies(own.page, presses, false)).fromEvent;
     await own.close();
     const tick = await openCalculator(url, []);
     const keys60 = (await keyLatencies(tick.page, presses, true)).fromEvent;
     const drag = await dragLatencies(tick.page);
+    await bareSlider(tick.page);
+    const bareDrag = await dragLatencies(tick.page);
     await tick.close();
     const p95 = (xs: number[]) => quantile(xs, 0.95);
     const median = (xs: number[]) => quantile(xs, 0.5);
@@ -177,6 +201,8 @@ export default async function uiBench(): Promise<BenchRow[]> {
       { name: 'ui: 60 Hz mouse drag from the move\'s timestamp (adds the wait for the frame): p95', value: p95(drag.fromEvent), unit: 'ms' },
       { name: 'ui: arrow keys with the 60 Hz frame tick (adds 0–16.7 ms wait): p95', value: p95(keys60), unit: 'ms' },
       { name: 'ui: arrow keys with the 60 Hz frame tick: median', value: median(keys60), unit: 'ms' },
+      { name: 'ui: harness floor (bare slider page): arrow keys input-to-paint p95', value: p95(bareKeys), unit: 'ms' },
+      { name: 'ui: harness floor (bare slider page): 60 Hz drag dispatch-to-paint p95', value: p95(bareDrag.fromDispatch), unit: 'ms' },
       { name: 'ui: first-load JS (gzip)', value: firstLoadGzip() / 1024, unit: 'KiB', target: 150 },
     ];
   } finally {
