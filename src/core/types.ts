@@ -26,6 +26,10 @@ export type GradCkpt = 'none' | 'full' | 'selective';
  * `set_to_none=False` (the default before 2.0: gradient tensors kept, filled with zeros).
  */
 export type GradZero = 'none' | 'zeros';
+/** torch.optim step implementation: multi-tensor (default on CUDA), fused kernel, or per-parameter loop. */
+export type OptimImpl = 'foreach' | 'fused' | 'for-loop';
+/** bitsandbytes 4-bit `bnb_4bit_compute_dtype` (transformers BitsAndBytesConfig default: float32). */
+export type BnbCompute = 'fp32' | 'fp16' | 'bf16';
 export type Attn = 'flash' | 'sdpa' | 'eager';
 /** torch.compile of the transformer layers: 'none' = eager; 'inductor' = AOTAutograd + Inductor (min-cut partitioner). */
 export type CompileMode = 'none' | 'inductor';
@@ -258,6 +262,10 @@ export interface Scenario {
   gradAccum: number;
   /** training: gradients freed ('none') or kept as zeros ('zeros') between steps */
   gradZero: GradZero;
+  /** training: optimizer step implementation (its temporaries at the step) */
+  optimImpl: OptimImpl;
+  /** nf4 / fp4 weights: dtype the dequantized weight is cast to for the matmul */
+  bnbCompute: BnbCompute;
   attn: Attn;
   /** training: torch.compile of the layers (Inductor recomputes cheap pointwise ops in backward) */
   compile: CompileMode;

@@ -164,6 +164,8 @@ export function mapRow(row: Row): MapResult {
       attn: 'eager', gradCkpt: st.gradient_checkpointing ? 'full' : 'none', batch: row.batch ?? 1, seq: row.seq_in ?? 512,
       // 2022 runs on torch < 2.0: zero_grad(set_to_none=False) kept gradients allocated between steps
       gradAccum: num(st.gradient_accumulation_steps) ?? 1, gradZero: 'zeros',
+      // HF Trainer's 2022 default optim adamw_hf (transformers.optimization.AdamW) steps one tensor at a time
+      optimImpl: 'for-loop',
     };
     return { ok: true, value: { scenario, measured, total: 'device', sumGpus: 1, contextBytes: context, source: sourceLabel(row), mode: 'full-ft' } };
   }

@@ -71,9 +71,13 @@ describe('estimate: training', () => {
     const e = run({ model: LLAMA2, mode: 'training', method: 'lora', loraRank: 16, loraTargets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] });
     expect(e.params.trainable).toBe(39_976_960);
   });
-  it('QLoRA holds one dequantized bf16 copy of the largest Linear (4096 × 11008)', () => {
-    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4' });
+  it('QLoRA (bf16 compute, as in the paper) holds one dequantized bf16 copy of the largest Linear (4096 × 11008)', () => {
+    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4', bnbCompute: 'bf16' });
     expect(termBytes(e, 'dequant-buffer')).toBe(2 * 4096 * 11008);
+  });
+  it("QLoRA with bitsandbytes' default float32 compute adds the fp32 cast of that copy: 6 B per element", () => {
+    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4', bnbCompute: 'fp32' });
+    expect(termBytes(e, 'dequant-buffer')).toBe(6 * 4096 * 11008);
   });
   it('DDP over 2 GPUs adds gradient buckets equal to the gradients (PyTorch PR #41954)', () => {
     const e = run({ model: LLAMA2, mode: 'training', gpus: 2 });

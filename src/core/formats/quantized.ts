@@ -9,6 +9,7 @@
  *   `WQLinear_GEMM`: qweight, qzeros, scales): formulas.md §2.3.
  * - FP8 (vLLM `Fp8LinearMethod`): 1 B per weight + one fp32 per-tensor scale: formulas.md §2.1.
  */
+import type { BnbCompute } from '../types';
 import type { ModelArch } from '../types';
 import { blockKinds } from '../model/tensors';
 
@@ -74,4 +75,14 @@ export function nominalBits(scheme: 'int8' | 'nf4' | 'nf4-dq' | 'gptq' | 'awq' |
     case 'nf4-dq': return 4 + 8 / BNB4_BLOCK + 32 / (BNB4_BLOCK * BNB4_DQ_BLOCK);
     case 'gptq': case 'awq': return bits + (16 + bits) / group;
   }
+}
+
+/**
+ * bitsandbytes 4-bit matmul for more than one token (bitsandbytes autograd/_functions.py
+ * `matmul_4bit`: `linear(A, dequantize_4bit(B).to(A.dtype).t())`, with A cast to
+ * `bnb_4bit_compute_dtype` by Linear4bit.forward): the 16-bit dequantized weight, plus its fp32
+ * copy while `.to()` runs when the compute dtype is float32 (transformers' default).
+ */
+export function bnbDequantBytes(compute: BnbCompute, largestLinear: number): number {
+  return largestLinear * (2 + (compute === 'fp32' ? 4 : 0));
 }

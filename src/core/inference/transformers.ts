@@ -10,6 +10,7 @@
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { ENCODER_ONLY } from '../model/families';
+import { bnbDequantBytes } from '../formats/quantized';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
 import { forwardTransient } from './transient';
@@ -68,7 +69,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 1);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequant = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? (2 * ctx.params.largestLinear) / tp : 0;
+  const dequant = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? bnbDequantBytes(s.bnbCompute, ctx.params.largestLinear) / tp : 0;
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   const catCopy = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
@@ -112,8 +113,8 @@ export function buildTransformers(ctx: Ctx): Built {
       confidence: 'derived',
     }),
     ...(dequant > 0 ? [term(ctx, 'dequant-buffer', dequant, {
-      formula: '2·max(d_in·d_out)/t',
-      values: { largest: ctx.params.largestLinear, t: tp },
+      formula: s.bnbCompute === 'fp32' ? '(2 + 4)·max(d_in·d_out)/t (16-bit dequant + fp32 cast)' : '2·max(d_in·d_out)/t',
+      values: { largest: ctx.params.largestLinear, t: tp, compute: s.bnbCompute },
       source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
       confidence: 'derived',
     })] : []),

@@ -28,6 +28,9 @@ export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
 export const COMPILE_MODES = ['none', 'inductor'] as const;
 export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
 export const ACT_OFFLOADS = ['none', 'cpu'] as const;
+/** torch.optim `foreach` (default on CUDA since PyTorch 2.0) / `fused=True` / `foreach=False`. */
+export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
+export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
@@ -75,6 +78,8 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)' },
   { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing' },
   { prop: 'gradAccum', name: 'grad-accum', kind: int(1, 65536), help: 'Training: micro-batches accumulated per optimizer step (gradient_accumulation_steps); gradients stay allocated across them' },
+  { prop: 'optimImpl', name: 'optim-impl', kind: oneOf(OPTIM_IMPLS), help: "Training: optimizer step implementation. 'foreach' (torch.optim default on CUDA) builds one temporary as large as one state over all parameters; 'fused' (fused=True) none; 'for-loop' (foreach=False, transformers' old adamw_hf) one parameter's worth at a time" },
+  { prop: 'bnbCompute', name: 'bnb-compute', kind: oneOf(BNB_COMPUTES), help: "bitsandbytes nf4/fp4: bnb_4bit_compute_dtype. The default float32 (transformers BitsAndBytesConfig) casts each dequantized 16-bit weight to fp32 for the matmul; recipes such as QLoRA set bf16" },
   { prop: 'gradZero', name: 'grad-zero', kind: oneOf(GRAD_ZEROS), help: "Training: zero_grad(set_to_none=True) frees gradients between steps ('none', PyTorch ≥ 2.0 default); 'zeros' keeps them (set_to_none=False, the default before 2.0)" },
   { prop: 'attn', name: 'attn', kind: oneOf(ATTNS), help: 'Attention kernel: FlashAttention, PyTorch SDPA or eager (materialises the score matrix)' },
   { prop: 'compile', name: 'compile', kind: oneOf(COMPILE_MODES), help: "Training: torch.compile of the layers ('inductor'): the min-cut partitioner recomputes cheap pointwise ops (norm internals, SiLU) in backward instead of saving them" },
@@ -113,6 +118,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   gradCkpt: 'none',
   gradAccum: 1,
   gradZero: 'none',
+  optimImpl: 'foreach',
+  bnbCompute: 'fp32',
   attn: 'sdpa',
   compile: 'none',
   optimStep: 'after-backward',

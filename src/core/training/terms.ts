@@ -24,7 +24,8 @@
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
-import type { Message, Term } from '../types';
+import { bnbDequantBytes } from '../formats/quantized';
+import type { Message, OptimImpl, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes } from './activations';
 import { inBackwardStep } from './in-backward';
 import { lossBytes } from './loss';
@@ -74,7 +75,7 @@ export function buildTraining(ctx: Ctx): Built {
   const logits = encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
     : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
-  const dequant = s.method === 'qlora' ? 2 * params.largestLinear : 0;
+  const dequant = s.method === 'qlora' ? bnbDequantBytes(s.bnbCompute, params.largestLinear) : 0;
   // ZeRO-3 / FSDP: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2; DeepSpeed's LL = 4·largest_layer for 16-bit)
   const gathered = s.zero === 3 && dp > 1 ? (2 * per.weights * params.perLayer) / s.tp : 0;
@@ -95,10 +96,10 @@ export function buildTraining(ctx: Ctx): Built {
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant;
-  // torch AdamW's default foreach path builds one full-size intermediate list (sqrt of exp_avg_sq)
-  // over all parameters: "foreach … uses ~sizeof(params) more peak memory" (torch.optim docs).
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
-  const foreachTemp = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? states.optimizer / 2 : 0;
+  const torchAdam = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none';
+  const largestTrainable = full ? Math.max(arch.vocab * arch.hidden, params.largestLinear) / s.tp : s.method === 'freeze' ? params.largestLinear / s.tp : 0;
+  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainable * (states.optimizer / 2 / Math.max(1, trainOnGpu))) : 0;
   const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1);
   const atStep = inBwd ? 0 : gradsHeld ? foreachTemp : states.gradients + foreachTemp;
   const held = gradsHeld ? states.gradients : 0;
@@ -129,7 +130,7 @@ export function buildTraining(ctx: Ctx): Built {
     source: per.source, confidence: 'exact',
   }, 'allocated', !full));
   terms.push(term(ctx, 'optimizer', states.optimizer, {
-    formula: 'P_train·o / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, o: per.optimizer, optimizer: s.optimizer, N_d: dp, offload: s.offload },
+    formula: 'P_train·o / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, o: per.optimizer, optimizer: s.optimizer, N_d: dp, offload: s.offload, impl: s.optimImpl, step_temp: foreachTemp },
     source: paged ? 'formulas.md §4.1; bitsandbytes paged state: cudaMallocManaged, outside torch\'s allocator (device total only)' : 'formulas.md §4.1 (optimizer state bytes)',
     confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
   }, paged ? 'device' : 'allocated', !full));
@@ -153,7 +154,7 @@ export function buildTraining(ctx: Ctx): Built {
   }));
   if (dequant > 0) {
     terms.push(term(ctx, 'dequant-buffer', dequant, {
-      formula: '2·max(d_in·d_out)', values: { largest: params.largestLinear },
+      formula: s.bnbCompute === 'fp32' ? '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast)' : '2·max(d_in·d_out)', values: { largest: params.largestLinear, compute: s.bnbCompute },
       source: 'QLoRA (arXiv 2305.14314); formulas.md §6.2', confidence: 'derived',
     }));
   }
@@ -192,3 +193,17 @@ export function buildTraining(ctx: Ctx): Built {
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
 }
+
+/**
+ * Temporary of torch AdamW's step (torch/optim/adamw.py, adam.py): the multi-tensor path
+ * (`foreach`, default on CUDA) builds `exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs)` over
+ * every parameter at once, one state's worth ("foreach … uses ~sizeof(params) more peak memory",
+ * torch.optim docs); `fused=True` updates in one kernel with no temporary; the per-parameter loop
+ * (`foreach=False`, transformers' adamw_hf) builds `denom` for one tensor at a time, so the
+ * largest parameter's state-sized temporary.
+ */
+export function adamStepTemp(impl: OptimImpl, oneStateBytes: number, largestParamStateBytes: number): number {
+  if (impl === 'fused') return 0;
+  return impl === 'for-loop' ? largestParamStateBytes : oneStateBytes;
+}
+

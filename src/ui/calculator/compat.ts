@@ -51,6 +51,10 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return s.engine === 'llama.cpp' ? undefined : 'why.llamacppOnly';
     case 'ubatch':
       return s.engine === 'transformers' ? 'why.ubatchEngine' : undefined;
+    case 'bnbCompute':
+      return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
+    case 'optimImpl':
+      return (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
     case 'loraRank':
     case 'loraTargets':
       return s.method === 'lora' || s.method === 'qlora' ? undefined : 'why.loraOnly';

@@ -63,6 +63,7 @@ function InferenceFields() {
         <ScenarioNumber prop="gpuUtil" />
         <ScenarioNumber prop="ngl" sliderMax={200} />
         <ScenarioNumber prop="ubatch" log sliderMax={1 << 16} />
+        <ScenarioSelect prop="bnbCompute" />
       </details>
       <details>
         <summary>{t('form.parallel')}</summary>
@@ -92,6 +93,8 @@ function TrainingFields() {
       <ScenarioSelect prop="actOffload" />
       <ScenarioNumber prop="gradAccum" log sliderMax={256} />
       <ScenarioSelect prop="gradZero" />
+      <ScenarioSelect prop="optimImpl" />
+      <ScenarioSelect prop="bnbCompute" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />
       <LoraTargets />
       <details>
