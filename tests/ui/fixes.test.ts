@@ -42,4 +42,12 @@ describe('how to make it fit', () => {
     expect(weights).toEqual(['gguf-q4_k_m']);
     expect(kv.sort()).toEqual(['q4_0', 'q8_0']);
   });
+
+  test('full fine-tuning with foreach AdamW, tiny batch: fused=True is offered and saves one fp32 state (4 B × 8.03B params)', () => {
+    // batch 1 × 16 tokens: the optimizer step is the peak, so the foreach temporary shows in full
+    const s: Scenario = { ...defaultScenario(), mode: 'training', seq: 16, batch: 1, optimImpl: 'foreach' };
+    const fused = rankFixes(s, rtx4090, 50).find((f) => f.key === 'fix.fusedAdam');
+    expect(fused).toBeDefined();
+    expect(total(s) - fused!.deviceBytes).toBeGreaterThanOrEqual(4 * 8_030_261_248 * 0.99);
+  });
 });

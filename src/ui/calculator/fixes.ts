@@ -48,6 +48,11 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
     } else if (s.method === 'lora') add('fix.qlora', {}, { method: 'qlora', weights: 'nf4' });
     if (s.gradCkpt !== 'full') add('fix.ckpt', {}, { gradCkpt: 'full' });
     if (s.optimizer === 'adamw') add('fix.optim8', {}, { optimizer: 'adamw-8bit' });
+    // the same maths with fewer temporaries or buffers (each re-estimated below; dropped if no saving)
+    if (s.optimImpl !== 'fused') add('fix.fusedAdam', {}, { optimImpl: 'fused' });
+    if (s.optimStep !== 'in-backward' && allowed(s, 'optimStep', 'in-backward')) add('fix.optimInBwd', {}, { optimStep: 'in-backward' });
+    if (s.lossChunks === 1) add('fix.chunkedLoss', { n: 8 }, { lossChunks: 8 });
+    if (s.actOffload !== 'cpu' && allowed(s, 'actOffload', 'cpu')) add('fix.actOffload', {}, { actOffload: 'cpu' });
     for (const n of [2, 4, 8]) if (s.zero !== 3 || n > s.gpus) add('fix.zero3', { n }, { zero: 3, gpus: Math.max(n, s.gpus) });
   }
   // when no single change is enough: the usual stack of savings at once
