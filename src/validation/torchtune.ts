@@ -10,7 +10,10 @@
  * - Optimizer: "bitsandbytes PagedAdamW8bit" → paged-adamw-8bit; "AdamW8bit" → adamw-8bit;
  *   torch AdamW → adamw (the 3B full config names bnb PagedAdamW8bit with no `fused`, so swapping in
  *   torch.optim.AdamW gives torch's default multi-tensor step).
- * - LoRA rank and targets: the row's own values when stated, else the config's (table below).
+ * - LoRA rank and targets: the row's own values when stated, else the config's (table below). Those
+ *   configs set `optimizer.fused: True` (optim-impl fused). QLoRA's torchao NF4 linear computes
+ *   `F.linear(input, weight.to(input.dtype))` (torchao dtypes/nf4tensor.py `linear_nf4`, used by
+ *   torchtune modules/low_precision/nf4_linear.py): the dequantized weight is bf16 (bnb-compute bf16).
  * - A6000 rows restate the 4090 rows' settings but measure twice the memory with the same model, batch
  *   and length: their real settings are not published, so they are skipped.
  * - Multi-GPU FSDP rows (70B, 405B) are skipped: FSDP2 CPU offload and its per-GPU buffers are not
@@ -82,7 +85,8 @@ export function torchtuneScenario(row: TorchtuneRow): TorchtuneMapped {
     actOffload: st.activation_offloading === true ? 'cpu' : 'none',
     lossChunks: chunked ? 8 : 1,
     batch: row.batch ?? 1, seq: row.seq_in, gradAccum: 1,
-    ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets } : {}),
+    ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets, optimImpl: 'fused' as const } : {}),
+    ...(method === 'qlora' ? { bnbCompute: 'bf16' as const } : {}),
   };
   return { ok: true, scenario, method };
 }

@@ -44,10 +44,12 @@ export interface InBackwardStep {
 
 /**
  * Live gradient and step temporary of an in-backward step, from the largest trainable tensor.
- * Only torch AdamW ('adamw', multi-tensor path) builds a temporary: one state of that tensor.
+ * Only torch AdamW ('adamw', foreach or for-loop) builds a temporary: one state of that tensor;
+ * `fused=True` (optim-impl=fused) none.
  */
 export function inBackwardStep(ctx: Ctx, per: ModelStateBytes, dp: number): InBackwardStep {
   const n = largestTrainableElements(ctx, dp);
-  const temp = ctx.s.optimizer === 'adamw' && ctx.s.offload === 'none' ? (n * per.optimizer) / 2 : 0;
+  const s = ctx.s;
+  const temp = s.optimizer === 'adamw' && s.offload === 'none' && s.optimImpl !== 'fused' ? (n * per.optimizer) / 2 : 0;
   return { gradient: n * per.gradients, temp };
 }

@@ -35,6 +35,10 @@ describe('optimizer step in backward (torchtune optimizer_in_bwd)', () => {
     const grads = e.terms.find((t) => t.id === 'gradients')!;
     expect(grads.derivation.values.step_temp).toBe(V * H * 2);
   });
+  it('fused AdamW (optim-impl=fused) steps in one kernel: no temporary', () => {
+    const e = run({ seq: 16, batch: 1, optimizer: 'adamw', optimImpl: 'fused', optimStep: 'in-backward' });
+    expect(e.terms.find((t) => t.id === 'gradients')!.derivation.values.step_temp).toBe(0);
+  });
   it('LoRA: the widest adapter matrix, r × f for an MLP target (B of down_proj: 3072 × 64, A: 64 × 8192)', () => {
     const e = run({ method: 'lora', loraRank: 64, loraTargets: ['q', 'v', 'o', 'gate', 'up', 'down'], optimStep: 'in-backward', seq: 16 });
     expect(bytesOf(e, 'gradients')).toBe(64 * 8192 * 4); // PEFT adapters are fp32 (autocast_adapter_dtype)
