@@ -196,8 +196,8 @@ export const OFFLOAD_RESIDENT_LAYERS = 2;
 /**
  * Whole-model saved activations for one micro-batch under a checkpointing mode.
  * Offloading (opts.offload): with full checkpointing the tensors saved are the checkpoint inputs
- * (torch.utils.checkpoint non-reentrant saves the layer inputs through the outer saved-tensor
- * hooks), so all but OFFLOAD_RESIDENT_LAYERS of them leave the GPU while the recomputed layer stays;
+ * (non-reentrant torch.utils.checkpoint saves the layer inputs with `ctx.save_for_backward` in
+ * `_NoopSaveInputs`, outside its own hooks, so the offloading hooks see them), so all but OFFLOAD_RESIDENT_LAYERS of them leave the GPU while the recomputed layer stays;
  * without checkpointing every layer's saved tensors leave but those of OFFLOAD_RESIDENT_LAYERS
  * layers. torchtune keeps the LM head out of offloading (its input stays), and the final norm's
  * tensors are the most recent ones, still in flight when backward starts: the head term stays.
