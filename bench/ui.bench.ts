@@ -2,6 +2,7 @@
 // - slider input-to-paint p95 (target ≤ 16 ms: the page's whole response to one input fits in one
 //   60 Hz frame), for arrow keys and for a mouse drag across the slider;
 // - first-load JavaScript, gzip (target ≤ 150 KB): the entry script plus its modulepreloads, not lazy chunks.
+// Alone: `npm run bench -- ui`; another build: BENCH_SKIP_BUILD=1 BENCH_DIST=<dir>; BENCH_PRESSES, BENCH_QUERY.
 //
 // "Paint" is the end of the frame that shows the new value, on the page's thread: a
 // requestAnimationFrame callback registered during the input runs in that frame, and a message
