@@ -42,6 +42,7 @@ export function BreakdownTable({ est }: { est: Estimate }) {
     ],
     [t, unit, open, current, est.deviceBytes],
   );
-  const table = useReactTable({ data: est.terms, columns, getCoreRowModel: getCoreRowModel() });
+  // no pagination: without this, every new estimate resets a page index and renders the table twice
+  const table = useReactTable({ data: est.terms, columns, getCoreRowModel: getCoreRowModel(), autoResetPageIndex: false });
   return <DataTable table={table} caption={t('table.caption')} />;
 }

@@ -65,7 +65,16 @@ export function GpuCompare({ s }: { s: Scenario }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [t, unit],
   );
-  const table = useReactTable({ data, columns, state: { sorting }, onSortingChange: setSorting, getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel() });
+  // no pagination: without autoResetPageIndex off, every new scenario resets a page index and renders the table twice
+  const table = useReactTable({
+    data,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    autoResetPageIndex: false,
+  });
   if (data.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="cmp-h">
