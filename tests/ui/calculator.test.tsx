@@ -13,7 +13,7 @@ const active = () => useApp.getState().scenarios[useApp.getState().active];
 
 /** The Size cell of a breakdown row, once the (settled) table shows it. */
 async function termSize(term: string): Promise<string> {
-  const table = await screen.findByRole('table', { name: /Memory terms/ });
+  const table = await screen.findByRole('table', { name: /Memory terms/ }, { timeout: 4000 });
   const row = within(table).getByRole('button', { name: term }).closest('tr')!;
   return row.querySelectorAll('td')[2].textContent ?? '';
 }

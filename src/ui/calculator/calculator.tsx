@@ -1,11 +1,9 @@
-import { memo } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { BreakdownTable } from './breakdown-table';
 import { CheckOnGpu } from './check-on-gpu';
 import { DerivationPanel } from './derivation-panel';
-import { GpuCompare } from './gpu-compare';
 import { GpuPicker } from './gpu-picker';
 import { Headline } from './headline';
 import { MakeItFit } from './make-it-fit';
@@ -19,6 +17,13 @@ import { SweepPanel } from './sweep-panel';
 import { estimateOf } from './use-estimate';
 import { useSettled } from './use-settled';
 import { PanelBoundary as B } from '../shell/panel-boundary';
+
+// the two tables (with @tanstack/table-core) are fetched as soon as this module runs, in parallel
+// with the first render, but outside the JS that must arrive before the page can paint
+const breakdownModule = import('./breakdown-table');
+const compareModule = import('./gpu-compare');
+const BreakdownTable = lazy(() => breakdownModule.then((m) => ({ default: m.BreakdownTable })));
+const GpuCompare = lazy(() => compareModule.then((m) => ({ default: m.GpuCompare })));
 
 /** The calculator view: inputs on the left, results on the right (stacked when narrow). */
 export function Calculator() {
@@ -59,13 +64,21 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
         <B name="breakdown">
           <section className="panel" aria-labelledby="breakdown-h">
             <h2 id="breakdown-h">{t('table.title')}</h2>
-            <BreakdownTable est={r.value} />
+            <Suspense fallback={null}>
+              <BreakdownTable est={r.value} />
+            </Suspense>
           </section>
         </B>
       )}
       {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
       <B name="make-it-fit"><MakeItFit s={s} /></B>
-      {!embed && <B name="gpu-compare"><GpuCompare s={s} /></B>}
+      {!embed && (
+        <B name="gpu-compare">
+          <Suspense fallback={null}>
+            <GpuCompare s={s} />
+          </Suspense>
+        </B>
+      )}
       {!embed && <B name="sweep"><SweepPanel s={s} /></B>}
       {!embed && <B name="share"><SharePanel s={s} /></B>}
       {!embed && r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
