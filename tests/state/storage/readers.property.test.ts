@@ -41,7 +41,7 @@ function property<T>(spec: StoreSpec<T>, valid: (v: T) => boolean, entry: fc.Arb
       const after = JSON.parse(kv.m.get(spec.key)!)[spec.field];
       for (const k of Object.keys(before)) expect(enc(after[k])).toBe(enc(before[k]));
     }
-  }), { numRuns: 3000 });
+  }), { numRuns: 10_000 });
 }
 
 describe('readers never throw and never hand out an unvalidated item', () => {

@@ -65,7 +65,7 @@ test('random stored values never throw and only validated networks come back', (
     if (r === null) return;
     expect(r.preset === 'custom' ? validateNetwork(r.custom).ok : findNetworkPreset(r.preset) !== undefined).toBe(true);
     expect(Number.isInteger(r.batch) && r.batch >= 1).toBe(true);
-  }), { numRuns: 3000 });
+  }), { numRuns: 10_000 });
 });
 
 describe('saved networks panel', () => {
