@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with no background traffic (the machines have no network); `extraArgs` are added switches. */
@@ -41,4 +42,22 @@ export async function watchedPage(browser: Browser, baseUrl: string): Promise<Wa
     if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) foreignRequests.push(u);
   });
   return { page, consoleErrors, foreignRequests };
+}
+
+/** One Chromium per test file, launched before its tests and closed after; `base()` is the served page's URL. */
+export function browserPerFile(): { browser: () => Browser; base: () => string } {
+  let b: Browser | undefined;
+  beforeAll(async () => {
+    b = await launch();
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+  return {
+    browser: () => {
+      if (!b) throw new Error('Chromium is not running');
+      return b;
+    },
+    base: () => inject('baseUrl'),
+  };
 }

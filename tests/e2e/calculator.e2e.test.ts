@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launch } from './browser';
+import { expect, test } from 'vitest';
+import { browserPerFile } from './browser';
 import { barHeights, deviceTotal, expectClean, open, settledQuery } from './page';
 
-let browser: Browser;
-const base = () => inject('baseUrl');
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = browserPerFile();
+const base = chromium.base;
 
 test('loads with totals, a chart and every control labelled', async () => {
-  const w = await open(browser, base(), '?gpu=rtx-4090');
+  const w = await open(chromium.browser(), base(), '?gpu=rtx-4090');
   expect(await deviceTotal(w.page)).toMatch(/GiB$/);
   expect((await barHeights(w.page)).length).toBeGreaterThan(0);
   // capacity line of the chosen GPU
@@ -31,7 +24,7 @@ test('loads with totals, a chart and every control labelled', async () => {
 });
 
 test('moving the batch slider changes the totals and the chart', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   const before = await deviceTotal(w.page);
   const barsBefore = await barHeights(w.page);
   const slider = w.page.getByRole('slider', { name: 'Batch size (slider)' });
@@ -47,7 +40,7 @@ test('moving the batch slider changes the totals and the chart', async () => {
 });
 
 test('copy link, then open it in a fresh page: same state', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   const entriesAtLoad = await w.page.evaluate(() => window.history.length);
   await w.page.getByRole('tab', { name: 'Training' }).click();
   await w.page.getByRole('textbox', { name: 'Sequence length', exact: true }).fill('4096');
@@ -60,7 +53,7 @@ test('copy link, then open it in a fresh page: same state', async () => {
   const total = await deviceTotal(w.page);
   const entries = await w.page.evaluate(() => window.history.length);
   expect(entries).toBe(entriesAtLoad); // replaceState only: editing does not flood the history
-  const fresh = await open(browser, link.replace(/\?.*$/, ''), link.slice(link.indexOf('?')));
+  const fresh = await open(chromium.browser(), link.replace(/\?.*$/, ''), link.slice(link.indexOf('?')));
   expect(await deviceTotal(fresh.page)).toBe(total);
   expect(await fresh.page.getByRole('textbox', { name: 'Sequence length', exact: true }).inputValue()).toBe('4096');
   expect(await fresh.page.getByLabel('Method').inputValue()).toBe('lora');
@@ -69,7 +62,7 @@ test('copy link, then open it in a fresh page: same state', async () => {
 });
 
 test('embed mode: compact, no header or footer, posts only its height to the parent', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   const parent = `${base()}embed-parent.html`;
   await w.page.route(parent, (r) =>
     r.fulfill({
@@ -93,7 +86,7 @@ test('embed mode: compact, no header or footer, posts only its height to the par
 });
 
 test('language switch: Chinese labels, kept in the URL and after reload', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   await w.page.getByRole('button', { name: '简体中文' }).click();
   await expect(w.page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('GPU 显存计算器');
   expect(await w.page.getByText('批大小', { exact: true }).count()).toBeGreaterThan(0);
@@ -107,7 +100,7 @@ test('language switch: Chinese labels, kept in the URL and after reload', async 
 
 test('a malformed, hostile URL opens the defaults with a notice of what was ignored', async () => {
   const q = '?v=1&batch=abc&evil=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&mode=%3Cscript%3Ealert(2)%3C%2Fscript%3E&prompt=1e999';
-  const w = await open(browser, base(), q);
+  const w = await open(chromium.browser(), base(), q);
   const notice = w.page.locator('.notice');
   await notice.waitFor();
   const text = (await notice.textContent()) ?? '';
@@ -119,7 +112,7 @@ test('a malformed, hostile URL opens the defaults with a notice of what was igno
 });
 
 test('a bad config.json paste names the field, and the scenario is unchanged', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   const before = await deviceTotal(w.page);
   await w.page.getByText('Paste or upload config.json').click();
   await w.page.getByLabel('config.json contents').fill('{"model_type":"llama","hidden_size":-3,"num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000}');
@@ -135,7 +128,7 @@ test('a bad config.json paste names the field, and the scenario is unchanged', a
 });
 
 test('custom models persist in the browser; a corrupted entry gives a notice, never a blank page', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   await w.page.getByText('Edit architecture fields').click();
   await w.page.getByRole('textbox', { name: 'Layers', exact: true }).fill('40');
   await w.page.getByLabel('Name', { exact: true }).fill('my llama 40L');
@@ -161,7 +154,7 @@ test('custom models persist in the browser; a corrupted entry gives a notice, ne
 test('screenshots: English and Chinese, light and dark', async () => {
   for (const lang of ['en', 'zh']) {
     for (const dark of [false, true]) {
-      const w = await open(browser, base(), `?gpu=rtx-4090&batch=8${lang === 'zh' ? '&lang=zh' : ''}`, dark);
+      const w = await open(chromium.browser(), base(), `?gpu=rtx-4090&batch=8${lang === 'zh' ? '&lang=zh' : ''}`, dark);
       await w.page.setViewportSize({ width: 1400, height: 1000 });
       await barHeights(w.page);
       await w.page.screenshot({ path: `.tmp/screens/calc-${lang}-${dark ? 'dark' : 'light'}.png`, fullPage: true });
@@ -169,13 +162,13 @@ test('screenshots: English and Chinese, light and dark', async () => {
     }
   }
   // training that does not fit, with a derivation open, and the embed layout
-  const t = await open(browser, base(), '?mode=training&seq=4096&batch=4&gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4');
+  const t = await open(chromium.browser(), base(), '?mode=training&seq=4096&batch=4&gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4');
   await t.page.setViewportSize({ width: 1400, height: 1000 });
   await t.page.getByRole('table', { name: /Memory terms/ }).getByRole('button', { name: 'Optimizer state' }).click();
   await t.page.getByRole('heading', { name: /How Optimizer state is computed/ }).waitFor();
   await t.page.screenshot({ path: '.tmp/screens/calc-training-en-light.png', fullPage: true });
   expectClean(t);
-  const e = await open(browser, base(), '?embed=1&gpu=rtx-4090&lang=zh', true);
+  const e = await open(chromium.browser(), base(), '?embed=1&gpu=rtx-4090&lang=zh', true);
   await e.page.setViewportSize({ width: 900, height: 800 });
   await e.page.screenshot({ path: '.tmp/screens/calc-embed-zh-dark.png', fullPage: true });
   expectClean(e);

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launch } from './browser';
+import { expect, test } from 'vitest';
+import { browserPerFile } from './browser';
 import { expectClean, open } from './page';
 
-let browser: Browser;
-const base = () => inject('baseUrl');
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = browserPerFile();
+const base = chromium.base;
 
 test('a saved custom GPU and a saved network survive a reload, saved by keyboard, with no console errors', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   const p = w.page;
   // calculator: a named 24 GiB GPU with its bandwidth, saved with Enter
   await p.getByLabel('Custom capacity', { exact: true }).fill('24');
@@ -52,7 +45,7 @@ test('a saved custom GPU and a saved network survive a reload, saved by keyboard
 });
 
 test('unreadable saved GPUs and networks: notices beside the lists, both views still work', async () => {
-  const w = await open(browser, base());
+  const w = await open(chromium.browser(), base());
   await w.page.evaluate(() => {
     localStorage.setItem('gpumem.gpus', '{"theme":"dark"}');
     localStorage.setItem('gpumem.networks', JSON.stringify({ version: 7, items: {} }));

@@ -2,16 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { parseScenario, serializeScenario } from '../../../src/core/scenario';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import type { Estimate, Scenario } from '../../../src/core/types';
-
-const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
-const P = 6_738_415_616; // Llama-2-7b, published count (formulas.md §1.1)
-
-function run(over: Partial<Scenario>): Estimate {
-  const r = estimate({ ...defaultScenario(), model: LLAMA2, mode: 'training', ...over });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
+import { P, run } from './llama2';
 
 describe('gradient accumulation: gradients stay allocated across micro-steps', () => {
   // s = 4096, b = 8: saved activations (~160 GB) dwarf gradients + optimizer-step temporaries,

@@ -4,16 +4,7 @@ import { bnbDequantBytes } from '../../../src/core/formats/quantized';
 import { adamStepTemp } from '../../../src/core/training/terms';
 import { parseScenario, serializeScenario } from '../../../src/core/scenario';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import type { Estimate, Scenario } from '../../../src/core/types';
-
-const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
-const P = 6_738_415_616; // Llama-2-7b, published count (formulas.md §1.1)
-
-function run(over: Partial<Scenario>): Estimate {
-  const r = estimate({ ...defaultScenario(), model: LLAMA2, mode: 'training', ...over });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
+import { LLAMA2, P, run } from './llama2';
 
 describe('AdamW step temporaries by implementation (torch/optim/adamw.py)', () => {
   it('foreach: one fp32 state over all parameters; fused: none; for-loop: the largest tensor', () => {
