@@ -30,6 +30,12 @@ export type GradZero = 'none' | 'zeros';
 export type OptimImpl = 'foreach' | 'fused' | 'for-loop';
 /** bitsandbytes 4-bit `bnb_4bit_compute_dtype` (transformers BitsAndBytesConfig default: float32). */
 export type BnbCompute = 'fp32' | 'fp16' | 'bf16';
+/**
+ * Element type of LoRA adapters under pure 16-bit training: 'fp32' = PEFT's default upcast
+ * (`autocast_adapter_dtype=True`), 'base' = the model dtype (torchtune `LoRALinear`, or PEFT with
+ * `autocast_adapter_dtype=False`).
+ */
+export type AdapterDtype = 'fp32' | 'base';
 export type Attn = 'flash' | 'sdpa' | 'eager';
 /** torch.compile of the transformer layers: 'none' = eager; 'inductor' = AOTAutograd + Inductor (min-cut partitioner). */
 export type CompileMode = 'none' | 'inductor';
@@ -277,6 +283,10 @@ export interface Scenario {
   lossChunks: number;
   loraRank: number;
   loraTargets: LoraTarget[];
+  /** LoRA dropout probability on the adapter input (PEFT `lora_dropout`, default 0) */
+  loraDropout: number;
+  /** LoRA adapter element type under pure 16-bit training */
+  adapterDtype: AdapterDtype;
   /** data-parallel world size times tp times pp: total GPUs */
   gpus: number;
   zero: ZeroStage;

@@ -14,6 +14,9 @@
  *   configs set `optimizer.fused: True` (optim-impl fused). QLoRA's torchao NF4 linear computes
  *   `F.linear(input, weight.to(input.dtype))` (torchao dtypes/nf4tensor.py `linear_nf4`, used by
  *   torchtune modules/low_precision/nf4_linear.py): the dequantized weight is bf16 (bnb-compute bf16).
+ * - Adapters: the recipes build the model under `dtype: bf16` (training.set_default_dtype) and
+ *   `LoRALinear` creates lora_a / lora_b as plain nn.Linear in that default dtype, with no fp32
+ *   upcast, so adapters, gradients and AdamW states are bf16 (adapter-dtype base).
  * - A6000 rows restate the 4090 rows' settings but measure twice the memory with the same model, batch
  *   and length: their real settings are not published, so they are skipped.
  * - Multi-GPU FSDP rows (70B, 405B) are skipped: FSDP2 CPU offload and its per-GPU buffers are not
@@ -85,7 +88,7 @@ export function torchtuneScenario(row: TorchtuneRow): TorchtuneMapped {
     actOffload: st.activation_offloading === true ? 'cpu' : 'none',
     lossChunks: chunked ? 8 : 1,
     batch: row.batch ?? 1, seq: row.seq_in, gradAccum: 1,
-    ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets, optimImpl: 'fused' as const } : {}),
+    ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets, optimImpl: 'fused' as const, adapterDtype: 'base' as const } : {}),
     ...(method === 'qlora' ? { bnbCompute: 'bf16' as const } : {}),
   };
   return { ok: true, scenario, method };

@@ -88,7 +88,7 @@ describe('estimate: training', () => {
     expect(termBytes(e, 'optimizer') + termBytes(e, 'master-weights') + termBytes(e, 'gradients')).toBe(0);
   });
   it('freeze saves activations of the one trained block only: 1/32 of the full layer stack', () => {
-    const full = run({ model: LLAMA2, mode: 'training', method: 'lora', seq: 1024 });
+    const full = run({ model: LLAMA2, mode: 'training', method: 'full', seq: 1024 });
     const frozen = run({ model: LLAMA2, mode: 'training', method: 'freeze', seq: 1024 });
     const head = 1024 * 4096 * (4 + 2); // final-norm (fp32 residual under AMP) + LM-head inputs
     expect(termBytes(frozen, 'activations') - head).toBeCloseTo((termBytes(full, 'activations') - head) / 32, 0);

@@ -73,8 +73,8 @@ describe('calculator: forms -> store -> results', () => {
     expect(box('LoRA rank').disabled).toBe(false);
     fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'full' } });
     expect(box('LoRA rank').disabled).toBe(true);
-    // both the rank and the target list say why
-    expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(2);
+    // the rank, the target list, the dropout and the adapter dtype say why
+    expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(4);
   });
 
   test('a bare parameter count: 7b in bf16 is 7e9 x 2 bytes of weights', async () => {

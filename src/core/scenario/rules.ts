@@ -61,11 +61,13 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     s.weights = DEFAULT_SCENARIO.weights;
   }
   if (s.method === 'full' || s.method === 'freeze') {
-    for (const k of ['lora-rank', 'lora-targets']) {
+    for (const k of ['lora-rank', 'lora-targets', 'lora-dropout', 'adapter-dtype']) {
       if (given.has(k)) bad(k, 'method', `${k} applies to method lora or qlora, not ${s.method}`);
     }
     if (given.has('lora-rank')) s.loraRank = DEFAULT_SCENARIO.loraRank;
     if (given.has('lora-targets')) s.loraTargets = [...DEFAULT_SCENARIO.loraTargets];
+    if (given.has('lora-dropout')) s.loraDropout = DEFAULT_SCENARIO.loraDropout;
+    if (given.has('adapter-dtype')) s.adapterDtype = DEFAULT_SCENARIO.adapterDtype;
   }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {

@@ -6,7 +6,7 @@
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
  */
-import type { LoraTarget, Scenario } from '../types';
+import type { AdapterDtype, LoraTarget, Scenario } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -31,6 +31,8 @@ export const ACT_OFFLOADS = ['none', 'cpu'] as const;
 /** torch.optim `foreach` (default on CUDA since PyTorch 2.0) / `fused=True` / `foreach=False`. */
 export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
+/** PEFT fp32 upcast (default) or the model dtype (torchtune). */
+export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'base'];
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
@@ -88,6 +90,8 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked' },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
   { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down or 'all'" },
+  { prop: 'loraDropout', name: 'lora-dropout', kind: { type: 'float', min: 0, max: 1 }, help: 'LoRA dropout probability (PEFT lora_dropout, default 0). Above 0 each adapter saves its own dropped-out input and a 1-byte mask for backward' },
+  { prop: 'adapterDtype', name: 'adapter-dtype', kind: oneOf(ADAPTER_DTYPES), help: "LoRA adapter dtype with a pure bf16/fp16 model: 'fp32' (PEFT autocast_adapter_dtype=True, the default) upcasts adapters, their gradients and optimizer states to fp32; 'base' keeps them in the model dtype (torchtune)" },
   { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
   { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
@@ -127,6 +131,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   lossChunks: 1,
   loraRank: 16,
   loraTargets: ['q', 'v'],
+  loraDropout: 0,
+  adapterDtype: 'fp32',
   gpus: 1,
   zero: 0,
   tp: 1,

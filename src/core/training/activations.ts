@@ -181,6 +181,10 @@ export interface ActivationOptions {
   compiled?: boolean;
   /** saved tensors offloaded to CPU by saved-tensor hooks (torchtune OffloadActivations) */
   offload?: boolean;
+  /** per-layer inventory replacing layerActivation's (frozen base Linears: lora-activations.ts) */
+  layer?: (moeLayer: boolean) => LayerActivation;
+  /** saved bytes per token of the final norm and LM head, replacing h·(e_res + e) */
+  headPerToken?: number;
 }
 
 /**
@@ -206,12 +210,14 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   const L = totalLayers(arch);
   const moe = Math.min(L, moeLayerCount(arch));
   const compiled = opts.compiled === true;
-  const dense = layerActivation(arch, s, b, dt, attn, tp, false, compiled);
-  const sparse = moe > 0 ? layerActivation(arch, s, b, dt, attn, tp, true, compiled) : dense;
+  const layer = opts.layer ?? ((moeLayer: boolean) => layerActivation(arch, s, b, dt, attn, tp, moeLayer, compiled));
+  const dense = layer(false);
+  const sparse = moe > 0 ? layer(true) : dense;
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
   // final norm input + LM-head input
-  const head = s * b * arch.hidden * (dt.eRes + dt.e);
+  const head = s * b * (opts.headPerToken ?? arch.hidden * (dt.eRes + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
+  const headNote = opts.headPerToken === undefined ? 's·b·h·(e_res + e)' : 's·b·h·n_norm (frozen LM head)';
   const offloadNote = opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : '';
   let bytes: number;
   let formula: string;
@@ -219,13 +225,13 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   if (ckpt === 'full') {
     recompute = maxLayer;
     bytes = (opts.offload ? resident : L) * s * b * arch.hidden * dt.eRes + maxLayer + head;
-    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·s·b·h·e_res + A_layer (one layer recomputed) + s·b·h·(e_res + e)${offloadNote}; A_layer = ${dense.formula}`;
+    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·s·b·h·e_res + A_layer (one layer recomputed) + ${headNote}${offloadNote}; A_layer = ${dense.formula}`;
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
     const all = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores);
     const layer = Math.max(dense.linear + keepScores * dense.scores, sparse.linear + keepScores * sparse.scores);
     bytes = (opts.offload ? Math.min(all, resident * layer) : all) + head;
-    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + s·b·h·(e_res + e)${offloadNote}; A_layer = ${dense.formula}`;
+    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + ${headNote}${offloadNote}; A_layer = ${dense.formula}`;
   }
   return { bytes, perLayer: maxLayer, recompute, style: dense.style, formula };
 }

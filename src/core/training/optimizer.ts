@@ -14,7 +14,7 @@
  * - Adafactor (Shazeer & Stern 2018, arXiv 1804.04235): factored second moment, a row and a
  *   column accumulator per matrix (β1 = None, HF default).
  */
-import type { Optimizer, Precision } from '../types';
+import type { AdapterDtype, Optimizer, Precision } from '../types';
 
 /** Bytes per trainable parameter, split the way the estimate reports them. */
 export interface ModelStateBytes {
@@ -93,12 +93,21 @@ export function modelStateBytes(precision: Precision, optimizer: Optimizer, deep
  * 16-bit base: `get_peft_model(..., autocast_adapter_dtype=True)` (the default since PEFT 0.12)
  * "will only cast adapter weights using float16 and bfloat16 to float32". So pure fp16/bf16 runs
  * train fp32 adapters with fp32 gradients and fp32 optimizer states (16 B/param for AdamW, formulas.md
- * §6.2: "w = 4, g = 4, o = 8"); AMP and fp32 recipes are the same as a full fine-tune's. Under
+ * §6.2: "w = 4, g = 4, o = 8"): `adapterDtype` 'fp32'. torchtune builds `LoRALinear`'s lora_a /
+ * lora_b as ordinary `nn.Linear`s inside a model created in the recipe's `dtype` (bf16), so they,
+ * their gradients and the torch.optim states (kept in the parameter dtype) are 16-bit: 'base', the
+ * same bytes as a pure 16-bit full fine-tune (2 + 2 + 4 for AdamW); PEFT with
+ * `autocast_adapter_dtype=False` does the same. AMP and fp32 recipes hold fp32 parameters, adapters
+ * included, whatever `adapterDtype` says: the same split as a full fine-tune of that precision (under
+ * AMP the fp32 adapter is the master copy and autocast makes the 16-bit working copy). Under
  * DeepSpeed (`deepspeedGrads`) the engine casts the whole module, adapters included, to its 16-bit
  * dtype (engine.py `_configure_distributed_model`: module.half() / .bfloat16()), as for a full model.
  */
-export function adapterStateBytes(precision: Precision, optimizer: Optimizer, deepspeedGrads = false, hidden = 4096): ModelStateBytes {
+export function adapterStateBytes(precision: Precision, optimizer: Optimizer, deepspeedGrads = false, hidden = 4096, adapterDtype: AdapterDtype = 'fp32'): ModelStateBytes {
   if ((precision !== 'bf16' && precision !== 'fp16') || deepspeedGrads) return modelStateBytes(precision, optimizer, deepspeedGrads, hidden);
+  if (adapterDtype === 'base') {
+    return { ...modelStateBytes(precision, optimizer, false, hidden), source: 'adapters in the model dtype (torchtune LoRALinear; PEFT autocast_adapter_dtype=False): states in param dtype' };
+  }
   return {
     weights: 4,
     gradients: 4,

@@ -26,7 +26,8 @@ import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import { bnbDequantBytes } from '../formats/quantized';
 import type { Message, OptimImpl, Term } from '../types';
-import { activationBytes, ampCastCopies, type ActDtypes } from './activations';
+import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
+import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep } from './in-backward';
 import { lossBytes } from './loss';
 import { adapterStateBytes, modelStateBytes } from './optimizer';
@@ -58,7 +59,7 @@ export function buildTraining(ctx: Ctx): Built {
   const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
   const trainable = trainableParams(ctx);
   const adapters = s.method === 'lora' || s.method === 'qlora';
-  const per = adapters ? adapterStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden) : modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
+  const per = adapters ? adapterStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden, s.adapterDtype) : modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
   const trainOnGpu = full ? paramsPerGpu(params, s.tp, s.pp) : trainable.count * shareOnGpu;
   const states = shardStates(trainOnGpu, per, s.zero, dp, s.offload);
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
@@ -70,7 +71,7 @@ export function buildTraining(ctx: Ctx): Built {
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
   const compiled = s.compile === 'inductor';
-  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu' });
+  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights) : {}) });
   const encoder = trainable.encoderOnly;
   const logits = encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
@@ -142,8 +143,9 @@ export function buildTraining(ctx: Ctx): Built {
   }
   terms.push(term(ctx, 'activations', acts.bytes, {
     formula: acts.formula,
-    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden), compile: s.compile, offload: s.actOffload },
+    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden), compile: s.compile, offload: s.actOffload, ...(adapters ? { targets: s.loraTargets.join(','), r: s.loraRank, lora_dropout: s.loraDropout } : {}) },
     source: (acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)')
+      + (adapters ? '; frozen base: torch derivatives.yaml mm / gen_variable_type.py guard_for, PEFT lora.Linear.forward' : '')
       + (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') + (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
     confidence: 'derived',
   }));
@@ -192,6 +194,22 @@ export function buildTraining(ctx: Ctx): Built {
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
+}
+
+/**
+ * Saved-activation inventory with a frozen base (lora-activations.ts). The adapter parameter's
+ * element size is 4 under AMP (fp32 parameters; `weights` there is autocast's 16-bit copy) and the
+ * stored weight otherwise (4 for PEFT's fp32 upcast, 2 for 16-bit adapters).
+ */
+function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
+  const { s, arch } = ctx;
+  const compiled = s.compile === 'inductor';
+  const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
+  const lora = { targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp };
+  return {
+    layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
+    headPerToken: loraHeadPerToken(arch, dt, compiled),
+  };
 }
 
 /**

@@ -57,6 +57,8 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
     case 'loraRank':
     case 'loraTargets':
+    case 'loraDropout':
+    case 'adapterDtype':
       return s.method === 'lora' || s.method === 'qlora' ? undefined : 'why.loraOnly';
     default:
       return undefined;

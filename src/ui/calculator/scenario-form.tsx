@@ -97,6 +97,8 @@ function TrainingFields() {
       <ScenarioSelect prop="bnbCompute" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />
       <LoraTargets />
+      <ScenarioNumber prop="loraDropout" />
+      <ScenarioSelect prop="adapterDtype" />
       <details>
         <summary>{t('form.parallel')}</summary>
         <ScenarioNumber prop="gpus" log sliderMax={1024} />

@@ -1,0 +1,131 @@
+/**
+ * What autograd saves for backward in one layer when the base Linears are frozen (LoRA / QLoRA),
+ * per token, as a function of the adapted projections. Derivation:
+ *
+ * 1. A frozen Linear saves nothing. `linear` decomposes to `addmm` / `mm`; their derivatives
+ *    (tools/autograd/derivatives.yaml: `self: mm_mat1_backward(grad, mat2, …)`,
+ *    `mat2: mm_mat2_backward(grad, self, …)`) use the input only for the weight gradient, and the
+ *    autograd codegen saves an input only when the edge that uses it needs a gradient
+ *    (tools/autograd/gen_variable_type.py `guard_for`: `grad_fn->should_compute_output(k)`). The
+ *    same guard drops the normalised tensor that RMSNorm's `weight * x̂` mul saves for the (frozen)
+ *    norm weight: a norm keeps its fp32 input copy (and per-token rstd) only. bitsandbytes 4-bit
+ *    (`MatMul4Bit`: `ctx.tensors = (None, B)`) and torchao NF4 (`linear_nf4` keeps the weight) save
+ *    no input either.
+ * 2. An adapted Linear runs PEFT `lora.Linear.forward` (peft/tuners/lora/layer.py) or torchtune
+ *    `LoRALinear.forward`: base(x) + lora_B(lora_A(dropout(x)))·scale. lora_A saves its input, lora_B
+ *    lora_A's output (r wide); the scale mul (Python scalar) and the add save nothing. lora_A's input
+ *    is x itself — one tensor however many adapters read it — unless something makes a copy:
+ *    PEFT casts x to the adapter dtype (`_cast_input_dtype`: fp32 adapters on a 16-bit model), AMP's
+ *    autocast casts it to 16-bit (only leaf weights' casts are cached), or dropout > 0 (`nn.Dropout`,
+ *    else `nn.Identity`) writes a new tensor and saves its 1-byte mask. Each adapter then saves its
+ *    own copy in lora_A's compute dtype (16-bit under AMP, else the adapter dtype).
+ * 3. Other ops save as before: q, k, v after RoPE (RoPE's mul by the constant cos / sin saves only
+ *    those), SDPA / flash its output too (that storage is also o_proj's input, so an o adapter with no
+ *    copy adds nothing there; eager attention keeps no output), the eager s² scores, the SiLU input
+ *    (gate output) and both operands of `silu(gate) * up`; a plain MLP keeps the activation's input.
+ *    The down / fc2 input (the product) is kept only by a down adapter. GPT-style layers keep the
+ *    LayerNorm inputs and the 1-byte dropout masks.
+ * 4. torch.compile: the min-cut partitioner (see compiledLayer in activations.ts) saves what backward
+ *    matmuls read — only the adapters' inputs now — and the matmul / attention outputs; pointwise
+ *    chains (SiLU output, norm internals) are recomputed; identical casts of one tensor are merged by
+ *    CSE (one copy per tensor), dropout is random and stays per adapter.
+ * 5. Full checkpointing recomputes one layer in backward: the same inventory (activationBytes).
+ * Layer 0 saves less before its first adapter (its input needs no gradient); that is not subtracted.
+ * MLA layers keep the full fine-tune inventory (their latent projections are not modelled here).
+ */
+import type { Attn, LoraTarget, ModelArch } from '../types';
+import { FAMILIES } from '../model/families';
+import { layerStyle, mlpWidth, type ActDtypes, type LayerActivation } from './activations';
+
+/** How the adapters are built and run. */
+export interface LoraSaves {
+  targets: readonly LoraTarget[];
+  rank: number;
+  /** PEFT lora_dropout probability */
+  dropout: number;
+  /** bytes of one adapter parameter element (4: fp32 adapters, 2: 16-bit) */
+  adapterBytes: number;
+  /** autocast around the forward (AMP): lora_A casts its input to 16-bit */
+  amp: boolean;
+}
+
+/** One Linear input tensor of a layer and how many adapters read it. */
+interface LinearInput {
+  /** elements per token */
+  width: number;
+  /** bytes per element of the tensor as the layer produces it */
+  bytes: number;
+  /** adapted Linear calls reading it per token */
+  readers: number;
+  /** distinct tensors per token an unmodified shared save keeps (MoE: one gathered copy per expert pass) */
+  tensors: number;
+  /** saved by another op anyway (SDPA's output is o_proj's input) */
+  kept: boolean;
+}
+
+/**
+ * Bytes per token that the adapters reading one input tensor save: the tensor itself once when no
+ * copy is made, else each adapter's copy (compiled without dropout: one, CSE-merged) plus masks,
+ * plus lora_B's r-wide input per adapter.
+ */
+export function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled: boolean): number {
+  if (x.readers === 0) return 0;
+  const computeBytes = lora.amp ? e : lora.adapterBytes;
+  const dropout = lora.dropout > 0;
+  const copy = lora.amp || dropout || lora.adapterBytes !== x.bytes;
+  const copies = compiled && !dropout ? x.tensors : x.readers;
+  const input = copy ? copies * x.width * computeBytes : x.kept ? 0 : x.tensors * x.width * x.bytes;
+  const masks = dropout ? x.readers * x.width : 0;
+  return input + masks + x.readers * lora.rank * computeBytes;
+}
+
+const count = (want: ReadonlySet<LoraTarget>, names: readonly LoraTarget[]): number => names.filter((n) => want.has(n)).length;
+
+/** Bytes one layer saves for backward with frozen base Linears and the given adapters. */
+export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer: boolean, compiled: boolean, lora: LoraSaves): LayerActivation {
+  const t = Math.max(1, tp);
+  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const { e, eRes } = dt;
+  const f = mlpWidth(arch, moeLayer);
+  const traits = FAMILIES[arch.family];
+  const want = new Set(lora.targets);
+  const m = moeLayer ? arch.moe : undefined;
+  const passes = m ? m.expertsPerToken + m.sharedExperts : 1;
+  const gathered = m ? m.expertsPerToken + (m.sharedExperts > 0 ? 1 : 0) : 1;
+  const qkv = traits?.fusedQkv ? Math.min(1, count(want, ['q', 'k', 'v'])) : count(want, ['q', 'k', 'v']);
+  const mlpIn = arch.gatedMlp ? (traits?.fusedGateUp ? Math.min(1, count(want, ['gate', 'up'])) : count(want, ['gate', 'up'])) : count(want, ['up']);
+  // with SDPA / flash the o_proj input is the kernel's saved output
+  const sdpaOut = attn !== 'eager';
+  const inputs: LinearInput[] = [
+    { width: h, bytes: eRes, readers: qkv, tensors: 1, kept: false },
+    { width: (a * d) / t, bytes: e, readers: count(want, ['o']), tensors: 1, kept: sdpaOut },
+    { width: h, bytes: eRes, readers: mlpIn * passes, tensors: gathered, kept: false },
+    { width: f / t, bytes: e, readers: count(want, ['down']) * passes, tensors: 1, kept: false },
+  ];
+  const adapters = inputs.reduce((sum, x) => sum + adapterInputBytes(x, lora, e, compiled), 0);
+  const llama = layerStyle(arch) === 'llama';
+  // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
+  const norms = 2 * (llama && !compiled ? 4 : eRes) * h;
+  // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
+  const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
+  const attnKept = a * d + 2 * g * d + (sdpaOut ? a * d : 0);
+  const masks = llama ? 0 : 2 * h;
+  const linear = s * b * (norms + (e * (attnKept + mlpKept * f)) / t + masks + adapters);
+  const bss = b * s * s;
+  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : (bss * a * (dt.eSoftmax + 1 + e)) / t;
+  const nNorm = llama && !compiled ? '4' : 'e_res';
+  return {
+    linear,
+    scores,
+    style: llama ? 'llama' : 'gpt',
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + e·(ad + 2gd${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${attn === 'eager' ? ' [+ eager s² scores]' : ''}`,
+  };
+}
+
+/**
+ * Bytes per token of the model head with a frozen LM head: only the final norm's saved input
+ * (fp32 copy in the eager RMSNorm, else the input); the LM-head input is not saved (rule 1).
+ */
+export function loraHeadPerToken(arch: ModelArch, dt: ActDtypes, compiled: boolean): number {
+  return arch.hidden * (layerStyle(arch) === 'llama' && !compiled ? 4 : dt.eRes);
+}
