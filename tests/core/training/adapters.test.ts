@@ -25,6 +25,18 @@ describe('LoRA adapter states (PEFT autocast_adapter_dtype: 16-bit adapters beco
     expect(bytes(e, 'optimizer')).toBe(8 * P_LORA);
     expect(bytes(e, 'master-weights')).toBe(0);
   });
+  it('adapter-dtype base (torchtune LoRALinear in the bf16 model): 2 + 2 + (2 + 2) = 8 B per adapter parameter, half of fp32', () => {
+    const base = run({ precision: 'bf16', optimizer: 'adamw', adapterDtype: 'base' });
+    const fp32 = run({ precision: 'bf16', optimizer: 'adamw', adapterDtype: 'fp32' });
+    expect(bytes(base, 'lora-adapters')).toBe(2 * P_LORA);
+    expect(bytes(base, 'gradients')).toBe(2 * P_LORA);
+    expect(bytes(base, 'optimizer')).toBe(4 * P_LORA);
+    expect(bytes(base, 'master-weights')).toBe(0);
+    for (const id of ['lora-adapters', 'gradients', 'optimizer']) expect(bytes(fp32, id)).toBe(2 * bytes(base, id));
+  });
+  it('adapter-dtype changes nothing under AMP: the adapters are fp32 parameters either way', () => {
+    expect(adapterStateBytes('amp-bf16', 'adamw', false, 4096, 'base')).toEqual(adapterStateBytes('amp-bf16', 'adamw', false, 4096, 'fp32'));
+  });
   it('pure bf16 full fine-tune keeps the parameter dtype: 2 + 2 + 4 B (transformers PR #21312)', () => {
     expect(modelStateBytes('bf16', 'adamw')).toMatchObject({ weights: 2, gradients: 2, master: 0, optimizer: 4 });
   });
