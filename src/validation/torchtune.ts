@@ -16,7 +16,8 @@
  *   torchtune modules/low_precision/nf4_linear.py): the dequantized weight is bf16 (bnb-compute bf16).
  * - Adapters: the recipes build the model under `dtype: bf16` (training.set_default_dtype) and
  *   `LoRALinear` creates lora_a / lora_b as plain nn.Linear in that default dtype, with no fp32
- *   upcast, so adapters, gradients and AdamW states are bf16 (adapter-dtype base).
+ *   upcast, so adapters, gradients and AdamW states are bf16 (adapter-dtype base). lora_dropout is
+ *   left at the scenario default 0.0 (the torchtune 3.1 LoRA configs set `lora_dropout: 0.0`).
  * - A6000 rows restate the 4090 rows' settings but measure twice the memory with the same model, batch
  *   and length: their real settings are not published, so they are skipped.
  * - Multi-GPU FSDP rows (70B, 405B) are skipped: FSDP2 CPU offload and its per-GPU buffers are not
