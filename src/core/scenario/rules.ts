@@ -69,6 +69,10 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     if (given.has('lora-dropout')) s.loraDropout = DEFAULT_SCENARIO.loraDropout;
     if (given.has('adapter-dtype')) s.adapterDtype = DEFAULT_SCENARIO.adapterDtype;
   }
+  // AMP and fp32 recipes hold fp32 parameters, adapters included (optimizer.ts adapterStateBytes)
+  if (training && given.has('adapter-dtype') && s.precision !== 'bf16' && s.precision !== 'fp16' && (s.method === 'lora' || s.method === 'qlora')) {
+    warn('adapter-dtype', 'unused-key', `adapter-dtype applies to pure bf16 / fp16 training; under precision=${s.precision} the adapters are fp32 parameters`, { with: 'precision' });
+  }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {
     warn('engine', 'unused-key', `engine=${s.engine} serves models; training is estimated for transformers`, { with: 'mode' });

@@ -118,7 +118,7 @@ export function buildTraining(ctx: Ctx): Built {
     }));
     if (adapterWeights > 0) {
       terms.push(term(ctx, 'lora-adapters', adapterWeights, {
-        formula: trainable.formula, values: { ...trainable.values, w: per.weights },
+        formula: trainable.formula, values: { ...trainable.values, w: per.weights, adapter_dtype: s.adapterDtype },
         source: trainable.source, confidence: 'exact',
       }));
     }

@@ -103,6 +103,11 @@ describe('scenario keys', () => {
     expect(bad.errors.map((x) => `${x.key}:${x.code}`)).toEqual(['lora-dropout:incompatible', 'adapter-dtype:incompatible']);
     expect(bad.scenario).toMatchObject({ loraDropout: 0, adapterDtype: 'fp32' });
   });
+  it('adapter-dtype under AMP is kept but warned about: the adapters are fp32 parameters there', () => {
+    const r2 = parseScenario({ mode: 'training', method: 'lora', precision: 'amp-bf16', 'adapter-dtype': 'base' });
+    expect(r2.errors).toEqual([]);
+    expect(r2.warnings.map((x) => `${x.key}:${x.code}`)).toEqual(['adapter-dtype:unused-key']);
+  });
   it('a dropout outside 0–1 is a named error', () => {
     const r2 = parseScenario({ mode: 'training', method: 'lora', 'lora-dropout': '1.5' });
     expect(r2.errors.map((x) => x.key)).toEqual(['lora-dropout']);
