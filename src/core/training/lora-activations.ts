@@ -68,7 +68,7 @@ interface LinearInput {
  * copy is made, else each adapter's copy (compiled without dropout: one, CSE-merged) plus masks,
  * plus lora_B's r-wide input per adapter.
  */
-export function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled: boolean): number {
+function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled: boolean): number {
   if (x.readers === 0) return 0;
   const computeBytes = lora.amp ? e : lora.adapterBytes;
   const dropout = lora.dropout > 0;
