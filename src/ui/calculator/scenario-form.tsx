@@ -1,4 +1,5 @@
-import type { Mode } from '../../core/types';
+import { DEFAULT_SCENARIO } from '../../core/scenario/schema';
+import type { Mode, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
@@ -75,8 +76,21 @@ function InferenceFields() {
   );
 }
 
+/** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
+const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout'] as const;
+
+function useChanged(props: readonly (keyof Scenario)[]): boolean {
+  return useApp((st) => {
+    const s = selectActive(st);
+    return props.some((p) => s[p] !== DEFAULT_SCENARIO[p]);
+  });
+}
+
 function TrainingFields() {
   const t = useT();
+  const techniques = useChanged(TECHNIQUES);
+  const framework = useChanged(FRAMEWORK);
   return (
     <>
       <ScenarioSelect prop="method" />
@@ -87,18 +101,24 @@ function TrainingFields() {
       <ScenarioNumber prop="seq" log sliderMax={1 << 20} />
       <ScenarioSelect prop="gradCkpt" />
       <ScenarioSelect prop="attn" />
-      <ScenarioSelect prop="compile" />
-      <ScenarioNumber prop="lossChunks" log sliderMax={64} />
-      <ScenarioSelect prop="optimStep" />
-      <ScenarioSelect prop="actOffload" />
-      <ScenarioNumber prop="gradAccum" log sliderMax={256} />
-      <ScenarioSelect prop="gradZero" />
-      <ScenarioSelect prop="optimImpl" />
-      <ScenarioSelect prop="bnbCompute" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />
       <LoraTargets />
-      <ScenarioNumber prop="loraDropout" />
-      <ScenarioSelect prop="adapterDtype" />
+      <details open={techniques || undefined}>
+        <summary>{t('form.techniques')}</summary>
+        <ScenarioSelect prop="compile" />
+        <ScenarioNumber prop="lossChunks" log sliderMax={64} />
+        <ScenarioSelect prop="optimStep" />
+        <ScenarioSelect prop="actOffload" />
+        <ScenarioSelect prop="optimImpl" />
+      </details>
+      <details open={framework || undefined}>
+        <summary>{t('form.framework')}</summary>
+        <ScenarioNumber prop="gradAccum" log sliderMax={256} />
+        <ScenarioSelect prop="gradZero" />
+        <ScenarioSelect prop="bnbCompute" />
+        <ScenarioSelect prop="adapterDtype" />
+        <ScenarioNumber prop="loraDropout" />
+      </details>
       <details>
         <summary>{t('form.parallel')}</summary>
         <ScenarioNumber prop="gpus" log sliderMax={1024} />

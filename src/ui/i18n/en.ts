@@ -78,6 +78,8 @@ export const en = {
   'form.mode': 'Mode',
   'form.engineOptions': 'Engine options',
   'form.parallel': 'GPUs and parallelism',
+  'form.techniques': 'Memory-saving techniques',
+  'form.framework': 'Framework details (accumulation, 4-bit compute, adapters)',
   'gpu.title': 'GPUs to compare',
   'gpu.none': 'No GPU chosen yet.',
   'gpu.chosen': 'Chosen GPUs',

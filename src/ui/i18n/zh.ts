@@ -80,6 +80,8 @@ export const zh: Record<MessageKey, string> = {
   'form.mode': '模式',
   'form.engineOptions': '引擎选项',
   'form.parallel': 'GPU 与并行',
+  'form.techniques': '省显存技巧',
+  'form.framework': '框架细节（梯度累积、4 位计算、适配器）',
   'gpu.title': '要比较的 GPU',
   'gpu.none': '还没有选择 GPU。',
   'gpu.chosen': '已选 GPU',

@@ -1,0 +1,26 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { ScenarioForm } from '../../src/ui/calculator/scenario-form';
+import { initialData, useApp } from '../../src/state/store';
+
+beforeEach(() => useApp.setState(initialData()));
+afterEach(() => cleanup());
+
+const group = (name: string) => screen.getByText(name, { selector: 'summary' }).closest('details')!;
+
+test('training: the technique and framework groups start closed at their defaults', () => {
+  useApp.getState().patch({ mode: 'training' });
+  render(<ScenarioForm />);
+  expect(group('Memory-saving techniques').open).toBe(false);
+  expect(group('Framework details (accumulation, 4-bit compute, adapters)').open).toBe(false);
+  // closed, but still labelled controls in the document for keyboard and screen-reader users once opened
+  expect(screen.getByLabelText('torch.compile')).toBeTruthy();
+});
+
+test('a link that sets a key inside a group opens that group, so the setting is not hidden', () => {
+  useApp.getState().patch({ mode: 'training', compile: 'inductor', gradAccum: 4 });
+  render(<ScenarioForm />);
+  expect(group('Memory-saving techniques').open).toBe(true);
+  expect(group('Framework details (accumulation, 4-bit compute, adapters)').open).toBe(true);
+});
