@@ -172,7 +172,7 @@ export const en = {
   'share.embed': 'Embed on your page',
   'share.embedHelp': 'The embedded calculator posts its height to your page as a message { type: "gpu-memory-calculator:height", height }.',
   'check.title': 'Check it on your GPU',
-  'check.intro': 'Run your real workload with these lines and compare with the estimate (device total ≈ {mib} MiB).',
+  'check.intro': 'Run this script on the GPU (random token ids, so only the model is downloaded) and compare its counters with the estimate (device total ≈ {mib} MiB).',
   'check.smi': 'Or watch the device total while it runs:',
   'fix.title': 'How to make it fit',
   'fix.introShort': 'Changes that lower memory, ranked: those that make it fit on {gpu} come first.',

@@ -174,7 +174,7 @@ export const zh: Record<MessageKey, string> = {
   'share.embed': '嵌入到你的页面',
   'share.embedHelp': '嵌入的计算器会用消息 { type: "gpu-memory-calculator:height", height } 把高度告诉你的页面。',
   'check.title': '在你的 GPU 上验证',
-  'check.intro': '在真实任务中加入这几行，与估算值比较（设备总量约 {mib} MiB）。',
+  'check.intro': '在 GPU 上运行这段脚本（输入是随机 token，只需下载模型），把打印的计数与估算对比（设备总量 ≈ {mib} MiB）。',
   'check.smi': '或在运行时观察设备总量：',
   'fix.title': '怎样才能放得下',
   'fix.introShort': '可降低显存的改动，按效果排序：能放进 {gpu} 的排在前面。',

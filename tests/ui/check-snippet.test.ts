@@ -1,0 +1,57 @@
+import { describe, expect, test } from 'vitest';
+import { estimate } from '../../src/core/estimate';
+import { defaultScenario } from '../../src/core/scenario/schema';
+import type { Scenario } from '../../src/core/types';
+import { checkSnippet } from '../../src/ui/calculator/check-snippet';
+
+function snippet(p: Partial<Scenario>): string {
+  const s = { ...defaultScenario(), ...p };
+  const r = estimate(s);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return checkSnippet(s, r.value);
+}
+
+describe('"Check it on your GPU" sets up the scenario it estimates', () => {
+  test('transformers inference: dtype, attention kernel, batch × prompt, exactly gen new tokens, both torch counters', () => {
+    const py = snippet({ model: 'meta-llama/Llama-2-7b-hf', weights: 'bf16', attn: 'flash', batch: 2, prompt: 512, gen: 64 });
+    expect(py).toContain('from_pretrained(MODEL, torch_dtype=torch.bfloat16, device_map="cuda", attn_implementation="flash_attention_2")');
+    expect(py).toContain('(2, 512)');
+    expect(py).toContain('max_new_tokens=64, min_new_tokens=64');
+    expect(py).toContain('torch.cuda.max_memory_allocated()');
+    expect(py).toContain('torch.cuda.max_memory_reserved()');
+    // the estimate counts loading too, so the script must not reset the peak after loading
+    expect(py).not.toContain('reset_peak_memory_stats');
+  });
+
+  test('bitsandbytes 4-bit: quant type, double quantization and the chosen compute dtype (transformers BitsAndBytesConfig names)', () => {
+    const py = snippet({ weights: 'nf4', bnbCompute: 'bf16' });
+    expect(py).toContain('BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)');
+  });
+
+  test('QLoRA training: PEFT LoraConfig with the rank, dropout and Llama module names; AMP autocast; fused AdamW; accumulation', () => {
+    const py = snippet({ mode: 'training', method: 'qlora', weights: 'nf4', precision: 'amp-bf16', loraRank: 16, loraDropout: 0.05,
+      loraTargets: ['q', 'v', 'down'], optimImpl: 'fused', gradAccum: 4, gradCkpt: 'full' });
+    expect(py).toContain('LoraConfig(r=16, lora_alpha=32, lora_dropout=0.05, target_modules=["q_proj", "v_proj", "down_proj"]');
+    expect(py).toContain('torch.autocast("cuda", dtype=torch.bfloat16)');
+    expect(py).toContain('torch.optim.AdamW((p for p in model.parameters() if p.requires_grad), lr=1e-5, fused=True)');
+    expect(py).toContain('for micro in range(4):');
+    expect(py).toContain('model.gradient_checkpointing_enable()');
+  });
+
+  test('what one script cannot reproduce is named, not silently dropped', () => {
+    const py = snippet({ mode: 'training', gpus: 8, zero: 3, compile: 'inductor', lossChunks: 8 });
+    expect(py).toContain('multi-GPU (gpus=8, zero=3');
+    expect(py).toContain('torch.compile');
+    expect(py).toContain('8 chunks');
+  });
+
+  test('vLLM and llama.cpp get their own command lines with the scenario\'s settings', () => {
+    expect(snippet({ engine: 'vllm', gpuUtil: 0.85, prompt: 1000, gen: 24 })).toContain('--gpu-memory-utilization 0.85 --max-model-len 1024');
+    expect(snippet({ engine: 'llama.cpp', weights: 'gguf-q4_k_m', kv: 'q8_0', prompt: 4000, gen: 96 })).toMatch(/-c 4096 .*-ctk q8_0 -ctv q8_0/);
+  });
+
+  test('LoRA keeps the frozen base in its storage format; full fine-tuning under AMP holds fp32 parameters', () => {
+    expect(snippet({ mode: 'training', method: 'lora', weights: 'bf16', precision: 'amp-bf16' })).toContain('torch_dtype=torch.bfloat16');
+    expect(snippet({ mode: 'training', method: 'full', precision: 'amp-bf16' })).toContain('torch_dtype=torch.float32');
+  });
+});
