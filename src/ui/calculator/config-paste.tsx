@@ -2,6 +2,10 @@ import { useId, useState } from 'react';
 import { parseHfConfig } from '../../core/model/config';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
+import { TextFileInput } from '../forms/text-file-input';
+
+/** A config.json is a few kB; anything past 1 MiB is not one. */
+const MAX_CONFIG_BYTES = 2 ** 20;
 
 /**
  * Paste or upload a Hugging Face config.json. Errors name the config field they come from
@@ -54,20 +58,16 @@ export function ConfigPaste() {
         <button type="button" className="primary" onClick={() => use(text)}>
           {t('config.use')}
         </button>
-        <label className="small">
-          {t('config.upload')}{' '}
-          <input
-            type="file"
-            accept=".json,application/json"
-            onChange={async (e) => {
-              const f = e.target.files?.[0];
-              if (!f) return;
-              const body = await f.text();
-              setText(body);
-              use(body);
-            }}
-          />
-        </label>
+        <TextFileInput
+          label={t('config.upload')}
+          accept=".json,application/json"
+          maxBytes={MAX_CONFIG_BYTES}
+          onText={(body) => {
+            setText(body);
+            use(body);
+          }}
+          onTooBig={() => setErrors([t('config.tooBig')])}
+        />
       </div>
       {errors.length > 0 && (
         <ul id={`${id}-err`} className="field-msg" role="alert">

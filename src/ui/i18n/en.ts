@@ -48,6 +48,7 @@ export const en = {
   'config.paste': 'config.json contents',
   'config.use': 'Use this config',
   'config.upload': 'or upload a file:',
+  'config.tooBig': 'That file is larger than 1 MiB; a config.json is a few kB.',
   'config.badJson': 'config.json is not valid JSON: {detail}',
   'config.loaded': 'Loaded a {family} architecture.',
   'arch.title': 'Edit architecture fields',

@@ -50,6 +50,7 @@ export const zh: Record<MessageKey, string> = {
   'config.paste': 'config.json 内容',
   'config.use': '使用此配置',
   'config.upload': '或上传文件：',
+  'config.tooBig': '该文件超过 1 MiB；config.json 通常只有几 kB。',
   'config.badJson': 'config.json 不是合法的 JSON：{detail}',
   'config.loaded': '已载入 {family} 架构。',
   'arch.title': '编辑模型结构字段',

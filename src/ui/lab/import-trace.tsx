@@ -3,6 +3,7 @@ import { importMemoryHistory, type HistoryImport } from '../../core/allocator/hi
 import type { Trace } from '../../core/allocator/trace';
 import type { Message } from '../../core/types';
 import { useLabT } from './lab-i18n';
+import { TextFileInput } from '../forms/text-file-input';
 
 /** Largest file read (bytes): a 100k-entry history is about 10 MB of JSON. */
 const MAX_FILE = 64 * 1024 * 1024;
@@ -39,22 +40,13 @@ export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
         <button type="button" disabled={!json.trim()} onClick={() => load(json)}>
           {t('sim.importRun')}
         </button>
-        <label className="small">
-          {t('sim.importFile')}{' '}
-          <input
-            type="file"
-            accept=".json,application/json"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (!f) return;
-              if (f.size > MAX_FILE) {
-                setError({ code: 'too-big', text: t('sim.importTooBig', { max: t.bytes(MAX_FILE) }) });
-                return;
-              }
-              void f.text().then(load);
-            }}
-          />
-        </label>
+        <TextFileInput
+          label={t('sim.importFile')}
+          accept=".json,application/json"
+          maxBytes={MAX_FILE}
+          onText={load}
+          onTooBig={() => setError({ code: 'too-big', text: t('sim.importTooBig', { max: t.bytes(MAX_FILE) }) })}
+        />
       </div>
       {error && (
         <p className="field-msg" role="alert">
