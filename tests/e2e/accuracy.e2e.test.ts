@@ -1,22 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launch, watchedPage, type Watched } from './browser';
+import { expect, test } from 'vitest';
+import { browserPerFile, watchedPage, type Watched } from './browser';
 import fixture from '../../src/validation/fixtures/measured-dev.json';
 
 const SCREENS = '.tmp/screens';
-let browser: Browser;
-const base = () => inject('baseUrl');
-beforeAll(async () => {
-  browser = await launch();
-  mkdirSync(SCREENS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = browserPerFile();
+const base = chromium.base;
+mkdirSync(SCREENS, { recursive: true });
 
 async function open(query: string, dark = false): Promise<Watched> {
-  const w = await watchedPage(browser, base());
+  const w = await watchedPage(chromium.browser(), base());
   await w.page.setViewportSize({ width: 1400, height: 1000 });
   if (dark) await w.page.emulateMedia({ colorScheme: 'dark' });
   await w.page.goto(base() + query);
@@ -61,7 +54,7 @@ test('Chinese and dark render without console errors; English dark and Chinese l
 });
 
 test('the calculator shows the error band next to its totals and links to the Accuracy view', async () => {
-  const w = await watchedPage(browser, base());
+  const w = await watchedPage(chromium.browser(), base());
   await w.page.setViewportSize({ width: 1400, height: 1000 });
   await w.page.goto(base() + '?model=Qwen/Qwen2.5-7B&weights=bf16');
   const band = w.page.getByTestId('error-band');

@@ -1,22 +1,16 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, watchedPage, type Watched } from './browser';
+import { expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserPerFile, watchedPage, type Watched } from './browser';
 import { quickstartRepr } from '../ui/layers/quickstart-repr';
 
 const SCREENS = '.tmp/screens';
-let browser: Browser;
-const base = () => inject('baseUrl');
-beforeAll(async () => {
-  browser = await launch();
-  mkdirSync(SCREENS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = browserPerFile();
+const base = chromium.base;
+mkdirSync(SCREENS, { recursive: true });
 
 async function openLayers(query: string, dark = false, ready = '[data-testid="net-params"]'): Promise<Watched> {
-  const w = await watchedPage(browser, base());
+  const w = await watchedPage(chromium.browser(), base());
   await w.page.setViewportSize({ width: 1400, height: 1000 });
   if (dark) await w.page.emulateMedia({ colorScheme: 'dark' });
   await w.page.goto(base() + query);
