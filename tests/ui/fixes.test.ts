@@ -43,6 +43,14 @@ describe('how to make it fit', () => {
     expect(kv.sort()).toEqual(['q4_0', 'q8_0']);
   });
 
+  test('a Q6_K GGUF (6.5625 bits per weight, block_q6_K 210 B / 256) is offered Q4_K_M, the smaller GGUF mix', () => {
+    const s: Scenario = { ...defaultScenario(), engine: 'llama.cpp', weights: 'gguf-q6_k', kv: 'fp16' };
+    const weights = candidates(s).filter((x) => x.key === 'fix.weights').map((x) => x.params.value);
+    expect(weights).toEqual(['gguf-q4_k_m']);
+    const q4 = rankFixes(s, null, 50).find((f) => f.key === 'fix.weights');
+    expect(q4?.deviceBytes).toBeLessThan(total(s));
+  });
+
   test('full fine-tuning with foreach AdamW, tiny batch: fused=True is offered and saves one fp32 state (4 B × 8.03B params)', () => {
     // batch 1 × 16 tokens: the optimizer step is the peak, so the foreach temporary shows in full
     const s: Scenario = { ...defaultScenario(), mode: 'training', seq: 16, batch: 1, optimImpl: 'foreach' };

@@ -3,6 +3,7 @@
  * estimate() (never a guessed saving), ranked: changes that make it fit first (the gentlest, i.e.
  * the one leaving the highest total that still fits, on top), then the others by new total.
  */
+import { bytesPerParamNominal as bytesW, kvBytesPerElement as bytesKv } from '../../core/formats/weights';
 import type { KvFormat, Scenario, WeightFormat } from '../../core/types';
 import type { MessageKey } from '../i18n/en';
 import { optionReason } from './compat';
@@ -16,11 +17,9 @@ export interface Fix {
   fits: boolean;
 }
 
-const BYTES_W: Partial<Record<WeightFormat, number>> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, int8: 1, 'gptq-int8': 1, 'gguf-q8_0': 1 };
 /** Lower-precision weight formats worth trying, most faithful first. */
 const WEIGHT_STEPS: WeightFormat[] = ['fp8', 'int8', 'awq-int4', 'gptq-int4', 'nf4', 'gguf-q8_0', 'gguf-q4_k_m'];
 const KV_STEPS: KvFormat[] = ['fp8', 'int8', 'q8_0', 'int4', 'q4_0'];
-const KV_BYTES: Record<KvFormat, number> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, int8: 1, q8_0: 1.0625, int4: 0.5, q4_0: 0.5625 };
 
 function allowed(s: Scenario, prop: keyof Scenario, v: string): boolean {
   return !optionReason(s, prop, v);
@@ -31,15 +30,14 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
   const out: Omit<Fix, 'deviceBytes' | 'fits'>[] = [];
   const add = (key: MessageKey, params: Record<string, string | number>, p: Partial<Scenario>) => out.push({ key, params, scenario: { ...s, ...p } });
   const training = s.mode === 'training';
-  const curW = BYTES_W[s.weights] ?? 0.5;
+  const curW = bytesW(s.weights);
   if (!training || s.method === 'lora') {
     for (const w of WEIGHT_STEPS) {
-      const b = BYTES_W[w] ?? 0.5;
-      if (b < curW && allowed(s, 'weights', w)) add('fix.weights', { value: w }, { weights: w });
+      if (bytesW(w) < curW && allowed(s, 'weights', w)) add('fix.weights', { value: w }, { weights: w });
     }
   }
   if (!training) {
-    for (const k of KV_STEPS) if (KV_BYTES[k] < KV_BYTES[s.kv] && allowed(s, 'kv', k)) add('fix.kv', { value: k }, { kv: k });
+    for (const k of KV_STEPS) if (bytesKv(k) < bytesKv(s.kv) && allowed(s, 'kv', k)) add('fix.kv', { value: k }, { kv: k });
     for (const n of [2, 4, 8]) if (n > s.tp) add('fix.tp', { n }, { tp: n, gpus: Math.max(s.gpus, n * s.pp) });
   } else {
     if (s.method === 'full' || s.method === 'freeze') {
@@ -59,8 +57,8 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
   if (training) {
     add('fix.allTraining', {}, { method: 'qlora', weights: 'nf4', gradCkpt: 'full', optimizer: 'paged-adamw-8bit', batch: 1 });
   } else {
-    const w4 = (['awq-int4', 'nf4', 'gguf-q4_k_m'] as WeightFormat[]).find((w) => allowed(s, 'weights', w) && (BYTES_W[w] ?? 0.5) < curW);
-    const kv8 = KV_STEPS.find((k) => KV_BYTES[k] < KV_BYTES[s.kv] && allowed(s, 'kv', k));
+    const w4 = (['awq-int4', 'nf4', 'gguf-q4_k_m'] as WeightFormat[]).find((w) => allowed(s, 'weights', w) && bytesW(w) < curW);
+    const kv8 = KV_STEPS.find((k) => bytesKv(k) < bytesKv(s.kv) && allowed(s, 'kv', k));
     if (w4 && kv8) add('fix.allInference', { weights: w4, kv: kv8 }, { weights: w4, kv: kv8, batch: 1 });
   }
   if (s.batch > 1) {
