@@ -23,20 +23,22 @@ const argvArb = fc.array(flagArb, { maxLength: 10 }).map((a) => a.flat());
 /** Well-formed argv (one `--key=value` per key) as one string, edited, then split on spaces. */
 const editedArgv = mutated(recordArb().map((r) => Object.entries(r).map(([k, v]) => `--${k}=${v}`).join(' '))).map((s) => s.split(' '));
 
-function check(argv: string[]): void {
+/** Checks one argv end to end; returns what parseArgs made of it. */
+function check(argv: string[]): ReturnType<typeof parseArgs> {
   const r = timed('parseArgs', LIMIT_MS, () => parseArgs(argv));
   if (!r.ok) {
     expect(r.error.length).toBeGreaterThan(0);
     expect(r.error).not.toContain('\n');
-    return;
+    return r;
   }
   for (const k of Object.keys(r.args.record)) expect(KEYS.has(k)).toBe(true);
   const parsed = timed('parseScenario', LIMIT_MS, () => parseScenario(r.args.record));
   assertFinite('parseScenario', parsed);
-  if (parsed.errors.length > 0) return;
+  if (parsed.errors.length > 0) return r;
   const est = timed('estimate', LIMIT_MS, () => estimate(parsed.scenario));
   assertFinite('estimate', est);
   if (est.ok) expect(est.value.deviceBytes).toBeGreaterThanOrEqual(est.value.reservedBytes);
+  return r;
 }
 
 describe(`estimate CLI flag parsing fuzz (${RUNS} cases)`, () => {
@@ -47,9 +49,8 @@ describe(`estimate CLI flag parsing fuzz (${RUNS} cases)`, () => {
       recordArb().map((record) => ({ argv: Object.entries(record).map(([k, v]) => `--${k}=${v}`), record })),
     );
     fc.assert(fc.property(input, ({ argv, record }) => {
-      check(argv);
+      const r = check(argv);
       if (record === null) return;
-      const r = parseArgs(argv);
       expect(r.ok && { ...r.args.record }).toEqual({ ...record });
     }), { numRuns: RUNS, examples: [[{ argv: ['\n'], record: null }]] }); // regression: .tmp/requests/trust.md §2 (fixed)
   });

@@ -28,9 +28,9 @@ const SMALL: [string, number[]][] = [
   ['emb 100 16; tokens; ln 16; mha 16 4; rep2[encoder 16 4 32 gelu prenorm drop0.1]; cls 16; pos 9 16; select; linear 16 3', [8]],
   ['linear 16 32; rep3[linear 32 32; gelu]; ln 32 noaffine; linear 32 4 nobias; sigmoid', [16]],
 ];
-/** Known bug (.tmp/requests/trust.md §4): a name the JSON accepts that the text form cannot write back. */
+/** Regression (.tmp/requests/trust.md §4, since fixed): a name the JSON accepted that the text form could not write back. */
 const NAME_WITH_SPACE = '{"layers":[{"kind":"flatten"},{"kind":"sequential","name":" stack","body":[{"kind":"linear","in":784,"out":10}]}],"input":[1,28,28]}';
-/** Known bug (.tmp/requests/trust.md §5): an overflowing number in print(model) text is imported as Infinity. */
+/** Regression (.tmp/requests/trust.md §5, since fixed): an overflowing number in print(model) text was imported as Infinity. */
 const OVERFLOW_REPR = 'Sequential(\n  (0): Conv2d(3, 8, kernel_size=(1, 1), stride=(1e309, 1), bias=False)\n)';
 const textTokens = ['linear ', 'conv2d ', 'bn2d ', 'relu', '!', '; ', 'rep', '2', '[', ']', ' | ', 'add', 'cat', 'seq', 'k3 ', 's2 ', 'p1 ', 'x',
   'flatten', 'gap 1', 'nobias', '@name', '16 ', '8 ', '0 ', '99999999999 '];

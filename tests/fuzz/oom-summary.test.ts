@@ -13,7 +13,6 @@ import { toMemoryStats } from '../../src/core/allocator/stats';
 import { formatMemorySummary, parseMemorySummary } from '../../src/core/allocator/summary';
 import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 
-
 const factsArb = fc.record({
   requested: fc.integer({ min: 1, max: 64 * GiB }),
   total: fc.integer({ min: GiB, max: 192 * GiB }),
@@ -45,14 +44,16 @@ const oomTokens = ['CUDA out of memory.', 'Tried to allocate', ' 20.00 MiB', ' G
   'is free.', 'Process 1234 has', 'memory in use.', 'Of the allocated memory', 'is allocated by PyTorch,', 'reserved by PyTorch but unallocated.',
   'HIP', 'CUDA error: out of memory', 'more than 1EB memory.', 'allowed;', '(GPU 0; ', 'total capacity;', 'already allocated;'];
 
-function checkOom(text: string): void {
+/** Checks one decode; returns it. */
+function checkOom(text: string): ReturnType<typeof decodeOom> {
   const r = timed('decodeOom', LIMIT_MS, () => decodeOom(text));
   assertFinite('decodeOom', r);
-  if (!r.found) return;
+  if (!r.found) return r;
   for (const o of [r.oom, ...r.others]) {
     for (const f of o.fields) expect(f.value).toBeGreaterThanOrEqual(0);
     for (const [k, v] of Object.entries(o.derived)) if (typeof v === 'number') expect(v, k).toBeGreaterThanOrEqual(0);
   }
+  return r;
 }
 
 // memory_summary() tables from a real allocator state after a few random allocations and frees.
@@ -87,9 +88,8 @@ describe(`OOM decoder and memory_summary() reader fuzz (${RUNS} cases each)`, ()
       { weight: 2, arbitrary: mutated(fc.oneof(pastedArb, fc.constant(OOM_EXAMPLE))).map((text) => ({ text, real: false })) },
     );
     fc.assert(fc.property(input, ({ text, real }) => {
-      checkOom(text);
+      const r = checkOom(text);
       if (real) {
-        const r = decodeOom(text);
         expect(r.found && r.oom.complete).toBe(true);
       }
     }), { numRuns: RUNS });

@@ -11,7 +11,6 @@ import { parseTrace, traceToText } from '../../src/core/allocator/trace';
 import { invariantViolations } from '../core/allocator/invariants';
 import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 
-
 const sizeText = fc.oneof(
   fc.integer({ min: 1, max: 2 ** 31 }).map(String),
   fc.tuple(fc.integer({ min: 1, max: 900 }), fc.constantFrom('KiB', 'MiB', 'GiB', 'MB', 'GB', 'B')).map(([n, u]) => `${n} ${u}`),

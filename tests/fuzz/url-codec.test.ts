@@ -9,7 +9,6 @@ import type { Scenario } from '../../src/core/types';
 import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 import { recordArb } from './scenario-arb';
 
-
 const queryArb = recordArb().map((r) => Object.entries(r).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 const extrasArb = fc.constantFrom('', '&lang=zh', '&embed=1', '&view=lab', '&compare=rtx-4090,24gib', '&lab.trace=alloc%20a%201GiB', '&net.text=linear%204%204', '&v=1', '&v=0', '&v=99');
 /** 400 valid share links (a decoded random record, encoded again, with an extra), built once. */
