@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { ScenarioForm } from '../../src/ui/calculator/scenario-form';
 import { initialData, useApp } from '../../src/state/store';
 
@@ -23,4 +23,13 @@ test('a link that sets a key inside a group opens that group, so the setting is 
   render(<ScenarioForm />);
   expect(group('Memory-saving techniques').open).toBe(true);
   expect(group('Framework details (accumulation, 4-bit compute, adapters)').open).toBe(true);
+});
+
+test('raising gradient accumulation disables "fused into backward" at once (torchtune requires gradient_accumulation_steps=1 for optimizer_in_bwd)', () => {
+  useApp.getState().patch({ mode: 'training' });
+  render(<ScenarioForm />);
+  const option = () => screen.getByRole('option', { name: /Fused into backward/ }) as HTMLOptionElement;
+  expect(option().disabled).toBe(false);
+  act(() => useApp.getState().patch({ gradAccum: 4 }));
+  expect(option().disabled).toBe(true);
 });

@@ -22,8 +22,11 @@ function useChange() {
   return (p: Partial<Scenario>) => patch(repair({ ...selectActive(useApp.getState()), ...p }));
 }
 
-/** Keys no incompatibility rule reads (rules.ts): a change to them cannot enable or disable an option. */
-const RULE_FREE: readonly (keyof Scenario)[] = ['batch', 'prompt', 'gen', 'seq', 'loraRank', 'gpuUtil', 'ngl', 'ubatch', 'gradAccum'];
+/**
+ * Keys no incompatibility rule reads (rules.ts): a change to them cannot enable or disable an
+ * option. Not gradAccum: optim-step=in-backward needs grad-accum=1.
+ */
+const RULE_FREE: readonly (keyof Scenario)[] = ['batch', 'prompt', 'gen', 'seq', 'loraRank', 'gpuUtil', 'ngl', 'ubatch'];
 
 const RULE_KEYS = new WeakMap<Scenario, string>();
 
