@@ -3,30 +3,23 @@
 // keeps working with the network off. Also: no React raw-HTML escape hatch anywhere in src/.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launch } from './browser';
+import { expect, test } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { browserPerFile } from './browser';
 
-const base = () => inject('baseUrl');
+const chromium = browserPerFile();
+const base = chromium.base;
 /** The policy the brief fixes (issue 6): own origin only, no inline script, no plugins, no form posts. */
 const DIRECTIVES = [
   "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
   "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'none'",
 ];
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
 interface Watch { context: BrowserContext; violations: string[]; foreign: string[]; errors: string[] }
 
 /** A context that records CSP violation events and console messages, and every request leaving the origin. */
 async function watch(): Promise<Watch> {
-  const context = await browser.newContext();
+  const context = await chromium.browser().newContext();
   const origin = new URL(base()).origin;
   const w: Watch = { context, violations: [], foreign: [], errors: [] };
   await context.exposeBinding('__cspViolation', (_src, text: string) => void w.violations.push(text));

@@ -1,27 +1,23 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, watchedPage } from './browser';
+import { beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserPerFile, watchedPage } from './browser';
 
 /** allocator.md §9 (ii), the 2.2+ message, verbatim. */
 const OOM =
   'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
 const SCREENS = '.tmp/screens';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
+const chromium = browserPerFile();
+beforeAll(() => {
   mkdirSync(SCREENS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const stat = (page: Page, key: string) => page.locator(`.lab-stats td[data-key="${key}"]`).textContent();
 
 test('lab: run a preset, step, paste an OOM message; state in lab.* keys; no console errors, no outside requests', async () => {
-  const base = inject('baseUrl');
-  const w = await watchedPage(browser, base);
+  const base = chromium.base();
+  const w = await watchedPage(chromium.browser(), base);
   const { page } = w;
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${base}?view=lab&lab.panel=sim&lab.preset=classic`);
@@ -69,8 +65,8 @@ test('lab: run a preset, step, paste an OOM message; state in lab.* keys; no con
 });
 
 test('lab in Chinese, dark: the simulator and the decoder render translated', async () => {
-  const base = inject('baseUrl');
-  const w = await watchedPage(browser, base);
+  const base = chromium.base();
+  const w = await watchedPage(chromium.browser(), base);
   const { page } = w;
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launch, watchedPage } from './browser';
+import { expect, test } from 'vitest';
+import { browserPerFile, watchedPage } from './browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = browserPerFile();
 
 test('the built page loads from a sub-path with no console errors and no outside requests', async () => {
-  const w = await watchedPage(browser, inject('baseUrl'));
-  await w.page.goto(inject('baseUrl'));
+  const w = await watchedPage(chromium.browser(), chromium.base());
+  await w.page.goto(chromium.base());
   await expect(w.page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/GPU Memory Calculator/);
   expect(w.consoleErrors).toEqual([]);
   expect(w.foreignRequests).toEqual([]);
