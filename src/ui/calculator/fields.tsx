@@ -17,7 +17,7 @@ function help(t: T, prop: Prop): string {
 }
 
 /** Apply a change to the active scenario, then repair values it made impossible. */
-function useChange() {
+export function useChange() {
   const patch = useApp((st) => st.patch);
   return (p: Partial<Scenario>) => patch(repair({ ...selectActive(useApp.getState()), ...p }));
 }

@@ -3,8 +3,7 @@ import type { Mode, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
-import { repair } from './compat';
-import { LoraTargets, ScenarioNumber, ScenarioSelect } from './fields';
+import { LoraTargets, ScenarioNumber, ScenarioSelect, useChange } from './fields';
 
 const MODES: Mode[] = ['inference', 'training'];
 
@@ -12,8 +11,8 @@ const MODES: Mode[] = ['inference', 'training'];
 export function ScenarioForm() {
   const t = useT();
   const mode = useApp((st) => selectActive(st).mode);
-  const patch = useApp((st) => st.patch);
-  const pick = (m: Mode) => patch(repair({ ...selectActive(useApp.getState()), mode: m }));
+  const change = useChange();
+  const pick = (m: Mode) => change({ mode: m });
   return (
     <section className="panel" aria-labelledby="scenario-h">
       <h2 id="scenario-h">{t('form.title')}</h2>
