@@ -24,15 +24,14 @@ export function GpuPicker() {
   const [saved, refreshSaved] = useLoaded(readSavedGpus);
   const chosen = resolveAll(specs);
   const typed = `${cap.trim()}${capUnit}`;
+  const typedOk = parseCapacity(typed) !== null;
   const nameOf = (c: (typeof chosen)[number]) => (c.gpu.id === 'custom' ? savedGpuName(saved, c.gpu.capacityBytes) : undefined) ?? gpuName(c);
   // a share link carries at most this many
   const full = specs.length >= URL_LIMITS.compare;
   const addCustom = () => {
-    const spec = `${cap.trim()}${capUnit}`;
-    const ok = parseCapacity(spec) !== null;
-    setCapErr(!ok);
-    if (ok) {
-      setGpus([...specs, spec]);
+    setCapErr(!typedOk);
+    if (typedOk) {
+      setGpus([...specs, typed]);
       setCap('');
     }
   };
@@ -108,7 +107,7 @@ export function GpuPicker() {
         </p>
       )}
       {full && <p className="field-why">{t('gpu.full', { n: URL_LIMITS.compare })}</p>}
-      <SavedGpus saved={saved} refresh={refreshSaved} capacity={parseCapacity(typed) === null ? null : typed}
+      <SavedGpus saved={saved} refresh={refreshSaved} capacity={typedOk ? typed : null}
         onPick={(spec) => { if (!full && !specs.includes(spec)) setGpus([...specs, spec]); }} />
       <p className="field-help">{t('gpu.gibNote')}</p>
     </section>
