@@ -1,6 +1,7 @@
 import { DEFAULT_SCENARIO } from '../../core/scenario/schema';
 import type { Mode, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
+import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
 import { LoraTargets, ScenarioNumber, ScenarioSelect, useChange } from './fields';
@@ -28,12 +29,11 @@ export function ScenarioForm() {
             tabIndex={mode === m ? 0 : -1}
             onClick={() => pick(m)}
             onKeyDown={(e) => {
-              // two tabs: either arrow moves to the other one
-              if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
-                const next = MODES[(MODES.indexOf(m) + 1) % MODES.length];
-                pick(next);
-                document.getElementById(`mode-tab-${next}`)?.focus();
-              }
+              const to = tabKeyTarget(e.key, MODES.indexOf(m), MODES.length);
+              if (to === null) return;
+              e.preventDefault();
+              pick(MODES[to]);
+              document.getElementById(`mode-tab-${MODES[to]}`)?.focus();
             }}
           >
             {optionLabel(t.lang, 'mode', m)}

@@ -1,10 +1,8 @@
 import { useApp, VIEWS, type ViewId } from '../../state/store';
+import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 
-/**
- * The top-level view switcher. Only the calculator is built; the others are placeholders so
- * new views slot in by adding a case in app.tsx and a label in the dictionaries.
- */
+/** The top-level view switcher; a new view slots in with a case in app.tsx and a label in the dictionaries. */
 export function ViewTabs() {
   const t = useT();
   const view = useApp((s) => s.view);
@@ -23,9 +21,10 @@ export function ViewTabs() {
             tabIndex={view === v ? 0 : -1}
             onClick={() => setView(v)}
             onKeyDown={(e) => {
-              const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-              if (!step) return;
-              const next = VIEWS[(VIEWS.indexOf(v) + step + VIEWS.length) % VIEWS.length];
+              const to = tabKeyTarget(e.key, VIEWS.indexOf(v), VIEWS.length);
+              if (to === null) return;
+              e.preventDefault();
+              const next = VIEWS[to];
               setView(next);
               document.getElementById(`view-tab-${next}`)?.focus();
             }}
