@@ -24,8 +24,8 @@ export function barsOf(cols: { label: string; est: Estimate | null }[], unitByte
   return { rows, terms };
 }
 
-/** Upper end of the value axis: the tallest bar or capacity line, plus 8 % air. */
-export function axisMax(rows: BarRow[], lines: CapacityLine[], terms: TermId[]): number {
+/** Upper end of the value axis: the tallest stack (bar or sweep point) or capacity line, plus 8 % air. */
+export function axisMax(rows: readonly Partial<Record<TermId, number>>[], lines: CapacityLine[], terms: TermId[]): number {
   let m = 0;
   for (const r of rows) m = Math.max(m, terms.reduce((a, id) => a + (r[id] ?? 0), 0));
   for (const l of lines) m = Math.max(m, l.value);

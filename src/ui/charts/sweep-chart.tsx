@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
-import type { CapacityLine, SweepRow } from './chart-data';
+import { axisMax, type CapacityLine, type SweepRow } from './chart-data';
 import { TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
 
 export interface SweepChartProps {
@@ -27,11 +27,11 @@ const MARGIN = { top: 16, right: 16, bottom: 16, left: 8 };
  */
 export default function SweepChart(p: SweepChartProps) {
   const { rows, terms, lines, best, xLabel, unit, termName, format, formatX } = p;
-  const { xs, xDomain, max } = useMemo(() => {
+  const { xs, xDomain } = useMemo(() => {
     const x = rows.map((r) => r.x);
-    const top = Math.max(1, ...rows.map((r) => terms.reduce((a, id) => a + (r[id] ?? 0), 0)), ...lines.map((l) => l.value)) * 1.08;
-    return { xs: x, xDomain: [Math.min(...x), Math.max(...x)], max: top };
-  }, [rows, terms, lines]);
+    return { xs: x, xDomain: [Math.min(...x), Math.max(...x)] };
+  }, [rows]);
+  const max = axisMax(rows, lines, terms);
   const yDomain = useMemo(() => [0, max], [max]);
   const xAxisLabel = useMemo(() => ({ value: xLabel, position: 'insideBottom' as const, offset: -8, fill: 'var(--muted)' }), [xLabel]);
   const yLabel = useUnitLabel(unit);
