@@ -4,7 +4,7 @@
 Builds decoder models from a config with random weights (nothing is downloaded), runs
 inference (prefill + greedy decode) and training steps, and records for each scenario:
   torch.cuda.max_memory_allocated, torch.cuda.max_memory_reserved, and the device's used
-memory from NVML (what nvidia-smi shows) at the peak.
+memory from NVML (what nvidia-smi shows) once the run is over (see device below).
 
 Output: one JSON list on stdout (or --out FILE), one row per scenario run:
   id, source, model (calculator preset id), config (the config.json values used), mode,
