@@ -6,6 +6,7 @@ import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatNumber } from '../i18n/format';
+import { FitMark } from './fit-mark';
 import { fitsOf, onGpu } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 
@@ -55,7 +56,7 @@ export function GpuCompare({ s }: { s: Scenario }) {
       col.accessor('capacity', { header: () => t('cmp.capacity'), cell: (c) => formatBytes(c.getValue(), unit, t.lang), meta: { num: true } }),
       col.accessor('fits', {
         header: () => t('cmp.fits'),
-        cell: (c) => <span className={c.getValue() ? 'fits' : 'nofit'}>{c.getValue() ? `✓ ${t('fit.yes')}` : `✗ ${t('fit.no')}`}</span>,
+        cell: (c) => <FitMark fits={c.getValue()} />,
       }),
       col.accessor('headroom', { header: () => t('cmp.headroom'), cell: (c) => formatBytes(c.getValue(), unit, t.lang), meta: { num: true } }),
       col.accessor('batch', { header: () => t('cmp.batch'), cell: (c) => n(c.getValue()), meta: { num: true }, sortUndefined: 'last' }),

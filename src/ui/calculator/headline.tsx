@@ -3,6 +3,7 @@ import type { Estimate } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
+import { FitMark } from './fit-mark';
 import { fitsOf } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useActiveEstimate } from './use-estimate';
@@ -82,7 +83,7 @@ function Totals({ est }: { est: Estimate }) {
         <ul className="fitlist" aria-label={t('fit.title')}>
           {fits.map((f) => (
             <li key={f.spec}>
-              <span className={f.fits ? 'fits' : 'nofit'}>{f.fits ? `✓ ${t('fit.yes')}` : `✗ ${t('fit.no')}`}</span>{' '}
+              <FitMark fits={f.fits} />{' '}
               {gpuName(f)} ({b(f.gpu.capacityBytes)}):{' '}
               {f.fits ? t('fit.headroom', { bytes: b(f.headroom) }) : t('fit.short', { bytes: b(-f.headroom) })}
             </li>

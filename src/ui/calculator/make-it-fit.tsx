@@ -2,6 +2,7 @@ import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
+import { FitMark } from './fit-mark';
 import { fitsOf } from './fits';
 import { rankFixes } from './fixes';
 import { gpuName, resolveAll } from './gpu-list';
@@ -20,7 +21,7 @@ export function MakeItFit({ s }: { s: Scenario }) {
         {fixes.map((f, i) => (
           <li key={i}>
             {t(f.key, f.params)} → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
-            {target && <span className={f.fits ? 'fits' : 'nofit'}> {f.fits ? `✓ ${t('fit.yes')}` : `✗ ${t('fit.no')}`}</span>}{' '}
+            {target && <> <FitMark fits={f.fits} /></>}{' '}
             <button type="button" onClick={() => patch(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
               {t('fix.apply')}
             </button>
