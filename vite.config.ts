@@ -8,7 +8,7 @@ import react from '@vitejs/plugin-react';
  * data: images for inline SVG icons. frame-ancestors cannot be set in a <meta> policy: a host
  * that wants it sends it as an HTTP header.
  */
-export const CSP = [
+const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

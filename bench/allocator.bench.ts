@@ -4,7 +4,7 @@ import { parseTrace, simulateTrace, viewAt, type Trace } from '../src/core/alloc
 import type { BenchRow } from './types';
 
 /** A deterministic 100k-event training-like trace: mixed sizes, frees, occasional empty_cache. */
-export function makeTraceText(events: number): string {
+function makeTraceText(events: number): string {
   let seed = 12345;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const lines = ['capacity 24GiB', 'conf max_split_size_mb:256'];

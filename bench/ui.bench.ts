@@ -27,6 +27,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { launch } from '../tests/e2e/browser';
 import { serveStatic } from '../tests/e2e/static-server';
+import { quantile } from '../src/validation/score';
 import type { BenchRow } from './types';
 
 /** BENCH_DIST: another build to measure (A/B runs with BENCH_SKIP_BUILD=1). */
@@ -37,7 +38,7 @@ const SLIDER = 'Batch size (slider)';
 const NO_FRAME_TICK = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
 
 /** gzip bytes of the JS the page loads before any interaction. */
-export function firstLoadGzip(dist = DIST): number {
+function firstLoadGzip(dist = DIST): number {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const srcs = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((m) => m[1]);
   return srcs.reduce((sum, src) => sum + gzipSync(readFileSync(join(dist, src.replace(/^\.\//, '')))).length, 0);
@@ -169,11 +170,6 @@ async function bareSlider(page: Page): Promise<void> {
     });
   });
   await probe(page);
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 }
 
 export default async function uiBench(): Promise<BenchRow[]> {
