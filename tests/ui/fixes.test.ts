@@ -51,6 +51,19 @@ describe('how to make it fit', () => {
     expect(q4?.deviceBytes).toBeLessThan(total(s));
   });
 
+  test('vLLM, Llama-3.1-8B on a 24 GiB card, 8 requests × 8,192 tokens: the pool is too small, fp8 KV makes it fit', () => {
+    // vLLM sizes its pool to gpu_memory_utilization, so an fp8 cache leaves the device total alone and
+    // holds twice the tokens (1 B instead of 2 B per element, formulas.md §3.1)
+    const s: Scenario = { ...defaultScenario(), engine: 'vllm', gpu: 'rtx-4090', batch: 8, prompt: 8192, kv: 'fp16' };
+    const need = s.batch * (s.prompt + s.gen);
+    const base = estimate(s);
+    expect(base.ok && (base.value.engine?.kvTokens ?? 0) < need).toBe(true);
+    const fp8 = rankFixes(s, rtx4090, 50).find((f) => f.key === 'fix.kv' && f.params.value === 'fp8');
+    expect(fp8?.fits).toBe(true);
+    const after = estimate(fp8!.scenario);
+    expect(after.ok && (after.value.engine?.kvTokens ?? 0) >= need).toBe(true);
+  });
+
   test('full fine-tuning with foreach AdamW, tiny batch: fused=True is offered and saves one fp32 state (4 B × 8.03B params)', () => {
     // batch 1 × 16 tokens: the optimizer step is the peak, so the foreach temporary shows in full
     const s: Scenario = { ...defaultScenario(), mode: 'training', seq: 16, batch: 1, optimImpl: 'foreach' };

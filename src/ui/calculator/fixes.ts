@@ -4,7 +4,8 @@
  * the one leaving the highest total that still fits, on top), then the others by new total.
  */
 import { bytesPerParamNominal as bytesW, kvBytesPerElement as bytesKv } from '../../core/formats/weights';
-import type { KvFormat, Scenario, WeightFormat } from '../../core/types';
+import { fitsWithin } from '../../core/solve';
+import type { Estimate, KvFormat, Scenario, WeightFormat } from '../../core/types';
 import type { MessageKey } from '../i18n/en';
 import { optionReason } from './compat';
 import { estimateOf } from './use-estimate';
@@ -68,15 +69,23 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
   return out;
 }
 
-/** Candidates that are valid and lower the device total, estimated, ranked (fitting first). */
+/**
+ * Candidates that are valid and lower the device total (or make a scenario that does not fit
+ * fit: vLLM's pool is sized to the device, so a smaller KV type changes what it holds, not its
+ * size), estimated, ranked (fitting first). Fit is the core's one rule, fitsWithin.
+ */
 export function rankFixes(s: Scenario, capacityBytes: number | null, limit = 8): Fix[] {
+  const fitsOn = (x: Scenario, e: Estimate) => capacityBytes !== null && fitsWithin(x, e, capacityBytes);
   const base = estimateOf(s);
   const now = base.ok ? base.value.deviceBytes : Infinity;
+  const baseFits = base.ok && fitsOn(s, base.value);
   const fixes: Fix[] = [];
   for (const c of candidates(s)) {
     const r = estimateOf(c.scenario);
-    if (!r.ok || r.value.deviceBytes >= now) continue;
-    fixes.push({ ...c, deviceBytes: r.value.deviceBytes, fits: capacityBytes !== null && r.value.deviceBytes <= capacityBytes });
+    if (!r.ok) continue;
+    const fits = fitsOn(c.scenario, r.value);
+    if (r.value.deviceBytes >= now && (baseFits || !fits)) continue;
+    fixes.push({ ...c, deviceBytes: r.value.deviceBytes, fits });
   }
   // fitting changes first, the gentlest (highest total that still fits) on top; then the rest, lowest total first
   fixes.sort((a, b) => Number(b.fits) - Number(a.fits) || (a.fits ? b.deviceBytes - a.deviceBytes : a.deviceBytes - b.deviceBytes));
