@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -14,7 +15,9 @@ export function MakeItFit({ s }: { s: Scenario }) {
   const specs = useApp((st) => st.gpus);
   const patch = useApp((st) => st.patch);
   const target = fitsOf(s, resolveAll(specs).slice(0, 1))[0];
-  const fixes = rankFixes(s, target ? target.gpu.capacityBytes : null);
+  const capacity = target ? target.gpu.capacityBytes : null;
+  // each candidate is a new scenario object (a fresh estimate): rank once per scenario and capacity, not on every unit or language switch
+  const fixes = useMemo(() => rankFixes(s, capacity), [s, capacity]);
   if (fixes.length === 0) return null;
   const list = (
     <ol className="fixes">
