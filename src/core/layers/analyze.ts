@@ -6,7 +6,7 @@
  * `fixed` bytes (per-channel BatchNorm statistics), which do not scale with the batch.
  */
 import { leafOp, ShapeError, type OpInfo } from './ops';
-import type { LayerSpec, Network } from './spec';
+import { prod, type LayerSpec, type Network } from './spec';
 import { countLeaves, expand, topUnits } from './expand';
 
 /** Element sizes for one precision recipe (autocast: torch.amp autocast_mode.cpp op lists). */
@@ -88,8 +88,6 @@ export const MAX_LEAVES = 100_000;
 const MAX_ELEMENTS = 2 ** 48;
 
 interface T { id: number; shape: number[]; el: number }
-
-const prod = (s: number[]) => s.reduce((a, b) => a * b, 1);
 
 class Walker {
   a: Analysis;

@@ -5,7 +5,7 @@
  * Shapes are per sample (no batch dim). Throws ShapeError with a plain message on misfit;
  * the walker adds the layer's path.
  */
-import { pair, type LayerSpec } from './spec';
+import { pair, prod, type LayerSpec } from './spec';
 
 /** A layer whose input shape does not fit its PyTorch shape rule. */
 export class ShapeError extends Error {}
@@ -44,8 +44,6 @@ export interface OpInfo {
   /** per-sample elements of intermediate tensors that are transient (not saved) */
   scratch?: number;
 }
-
-const prod = (s: number[]) => s.reduce((a, b) => a * b, 1);
 
 function need(cond: boolean, msg: string): void {
   if (!cond) throw new ShapeError(msg);

@@ -82,6 +82,11 @@ export interface Network {
   input: number[];
 }
 
+/** Number of elements of a tensor shape (1 for a scalar's []). */
+export function prod(shape: readonly number[]): number {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
 /** (h, w) of a Pair. */
 export function pair(p: Pair | undefined, dflt: number): [number, number] {
   if (p === undefined) return [dflt, dflt];

@@ -12,11 +12,10 @@
 import type { Optimizer, Precision } from '../types';
 import { optimizerBytesPerParam } from '../training/optimizer';
 import type { LayerRow } from './analyze';
+import { prod } from './spec';
 
 /** bitsandbytes: tensors with fewer elements keep 32-bit optimizer states. */
 export const BNB_MIN_8BIT_SIZE = 4096;
-
-const prod = (s: number[]) => s.reduce((a, b) => a * b, 1);
 
 /** Optimizer state bytes over all parameter tensors. */
 export function optimizerStateBytes(rows: LayerRow[], optimizer: Optimizer, precision: Precision): number {

@@ -8,7 +8,7 @@
  */
 import type { Message } from '../types';
 import type { Unparsed } from './repr-parse';
-import type { LayerSpec, Network } from './spec';
+import { prod, type LayerSpec, type Network } from './spec';
 
 export interface TorchinfoImport { network: Network; notes: Message[]; unparsed: Unparsed[]; statedTotal: number | null }
 
@@ -64,7 +64,7 @@ class Solver {
       this.shape = want;
       return [{ kind: 'maxpool2d', kernel: k }];
     }
-    if (want.length === 1 && x.reduce((a, b) => a * b, 1) === want[0]) {
+    if (want.length === 1 && prod(x) === want[0]) {
       this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows');
       this.shape = want;
       return [{ kind: 'flatten' }];
@@ -81,7 +81,7 @@ class Solver {
     if (r.type === 'Linear') {
       let fl: LayerSpec[] = [];
       if (x.length > 1 && out.length === 1) { fl = [{ kind: 'flatten' }]; this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows'); }
-      const inF = fl.length ? x.reduce((a, b) => a * b, 1) : x[x.length - 1];
+      const inF = fl.length ? prod(x) : x[x.length - 1];
       const o = out[out.length - 1];
       pre.push(...fl);
       l = { kind: 'linear', in: inF, out: o, bias: P !== inF * o };
