@@ -1,8 +1,16 @@
+import { bytesPerParamNominal } from '../../core/formats/weights';
+import type { WeightFormat } from '../../core/types';
+import { useApp } from '../../state/store';
 import { useT } from '../i18n';
+import { formatBytes, formatNumber } from '../i18n/format';
+
+/** Each row's nominal width, from the core (formulas.md §2.1–2.2: IEEE fp32/fp16, bf16; int8; 4-bit NF4). */
+const ROWS: [string, WeightFormat][] = [['fp32', 'fp32'], ['fp16 / bf16', 'bf16'], ['int8 / fp8', 'int8'], ['nf4 / int4', 'nf4']];
 
 /** A short primer on parameters, precision and the three totals, for newcomers. */
 export function Primer() {
   const t = useT();
+  const unit = useApp((st) => st.unit);
   return (
     <details className="panel">
       <summary>{t('primer.title')}</summary>
@@ -17,17 +25,11 @@ export function Primer() {
           </tr>
         </thead>
         <tbody>
-          {/* bytes per parameter: IEEE fp32/fp16, bf16; int8; 4-bit NF4 with blockwise absmax (formulas.md §2.1–2.2) */}
-          {[
-            ['fp32', 4],
-            ['fp16 / bf16', 2],
-            ['int8 / fp8', 1],
-            ['nf4 / int4', 0.5],
-          ].map(([name, bytes]) => (
+          {ROWS.map(([name, format]) => (
             <tr key={name}>
               <td>{name}</td>
-              <td className="num">{bytes}</td>
-              <td className="num">{((7e9 * Number(bytes)) / 2 ** 30).toFixed(1)} GiB</td>
+              <td className="num">{formatNumber(bytesPerParamNominal(format), t.lang)}</td>
+              <td className="num">{formatBytes(7e9 * bytesPerParamNominal(format), unit, t.lang)}</td>
             </tr>
           ))}
         </tbody>
