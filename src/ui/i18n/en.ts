@@ -176,7 +176,7 @@ export const en = {
   'check.intro': 'Run this script on the GPU (random token ids, so only the model is downloaded) and compare its counters with the estimate (device total ≈ {mib} MiB).',
   'check.smi': 'Or watch the device total while it runs:',
   'fix.title': 'How to make it fit',
-  'fix.introShort': 'Changes that lower memory, ranked: those that make it fit on {gpu} come first.',
+  'fix.introShort': 'Changes that lower memory or make room, ranked: those that make it fit on {gpu} come first.',
   'fix.introFits': 'It already fits on {gpu}; these changes would lower memory further.',
   'fix.introNoGpu': 'Changes that lower memory, smallest total first. Pick a GPU to see which ones fit.',
   'fix.weights': 'Store weights as {value}',

@@ -178,7 +178,7 @@ export const zh: Record<MessageKey, string> = {
   'check.intro': '在 GPU 上运行这段脚本（输入是随机 token，只需下载模型），把打印的计数与估算对比（设备总量 ≈ {mib} MiB）。',
   'check.smi': '或在运行时观察设备总量：',
   'fix.title': '怎样才能放得下',
-  'fix.introShort': '可降低显存的改动，按效果排序：能放进 {gpu} 的排在前面。',
+  'fix.introShort': '可降低显存或腾出空间的改动，按效果排序：能放进 {gpu} 的排在前面。',
   'fix.introFits': '已经能放进 {gpu}；这些改动还能进一步降低显存。',
   'fix.introNoGpu': '可降低显存的改动，总量小的在前。选择 GPU 后可看到哪些能放得下。',
   'fix.weights': '权重改用 {value} 存储',
