@@ -70,7 +70,7 @@ export class CachingAllocator {
   }
 
   /** GC runs only with a threshold and a memory fraction (allocator.md §3). */
-  get gcActive(): boolean {
+  private get gcActive(): boolean {
     return this.allowedMax !== null && this.config.garbageCollectionThreshold > 0;
   }
 
