@@ -12,7 +12,7 @@ import type { ModelArch } from '../types';
  */
 export const MAX_ARCH_VALUE = 2 ** 40;
 /** Longest family label (ArchEditor lets users type 40 characters; config families are shorter). */
-export const MAX_FAMILY_CHARS = 100;
+const MAX_FAMILY_CHARS = 100;
 
 type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
