@@ -25,6 +25,7 @@ import { countParams } from '../core/model/params';
 import { findPreset } from '../core/model/presets';
 import { defaultScenario } from '../core/scenario/schema';
 import type { Estimate, KvFormat, ModelArch, Scenario, TermId, WeightFormat } from '../core/types';
+import { quantile } from './score';
 
 export interface LogRow {
   id: string;
@@ -139,24 +140,28 @@ function oursFor(row: LogRow, s: Scenario, e: Estimate): Partial<Record<string, 
     };
   }
   const gpu = resolveGpu(s.gpu);
-  const blocks = num(p.gpu_blocks);
-  const tokens = num(p.kv_tokens) ?? (blocks !== undefined ? blocks * (num(p.block_size) ?? 16) : undefined);
   const weights = termBytes(e, 'weights') / GiB;
   return {
     weights_GiB: { component: 'weights', ours: weights, unit: 'GiB' },
     activation_GiB: { component: 'activation', ours: termBytes(e, 'activations') / GiB, unit: 'GiB' },
     peak_torch_GiB: { component: 'activation', ours: termBytes(e, 'activations') / GiB, unit: 'GiB' },
     kv_cache_GiB: { component: 'kv-cache', ours: termBytes(e, 'kv-cache') / GiB, unit: 'GiB' },
-    kv_tokens: tokens !== undefined ? { component: 'kv-tokens', ours: e.engine?.kvTokens ?? 0, unit: 'tokens' } : undefined,
+    kv_tokens: printedKvTokens(p) !== undefined ? { component: 'kv-tokens', ours: e.engine?.kvTokens ?? 0, unit: 'tokens' } : undefined,
     total_GiB: gpu ? { component: 'total-memory', ours: vllmVisibleTotal(gpu.capacityBytes) / GiB, unit: 'GiB' } : undefined,
   };
+}
+
+/** KV tokens a vLLM log states: printed directly, or GPU blocks × block size (vLLM default 16). */
+function printedKvTokens(p: LogRow['printed']): number | undefined {
+  const blocks = num(p.gpu_blocks);
+  return num(p.kv_tokens) ?? (blocks !== undefined ? blocks * (num(p.block_size) ?? 16) : undefined);
 }
 
 /** The printed value compared for a key (peak_torch is compared as peak − weights). */
 function printedFor(row: LogRow, key: string): number | undefined {
   const p = row.printed;
   if (key === 'peak_torch_GiB') return p.activation_GiB === undefined && num(p.peak_torch_GiB) !== undefined && num(p.weights_GiB) !== undefined ? p.peak_torch_GiB - p.weights_GiB : undefined;
-  if (key === 'kv_tokens') return num(p.kv_tokens) ?? (num(p.gpu_blocks) !== undefined ? p.gpu_blocks * (num(p.block_size) ?? 16) : undefined);
+  if (key === 'kv_tokens') return printedKvTokens(p);
   return num(p[key]);
 }
 
@@ -190,16 +195,21 @@ export function runtimeLogChecks(rows: readonly LogRow[] = RUNTIME_LOG_ROWS): Ch
  */
 export function errorSummary(checks: readonly Check[]): { engine: string; component: Component; n: number; medianAbsPct: number; maxAbsPct: number; tolerance: string; failures: number; informational: number }[] {
   const groups = new Map<string, Check[]>();
-  for (const c of checks) groups.set(`${c.engine}|${c.component}`, [...(groups.get(`${c.engine}|${c.component}`) ?? []), c]);
-  return [...groups.entries()].map(([key, all]) => {
-    const [engine, component] = key.split('|') as [string, Component];
+  for (const c of checks) {
+    const key = `${c.engine}|${c.component}`;
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
+  return [...groups.values()].map((all) => {
+    const { engine, component } = all[0];
     const cs = all.filter((c) => c.gated);
-    const errs = (cs.length > 0 ? cs : all).map((c) => Math.abs(c.errorPct)).sort((a, b) => a - b);
+    const errs = (cs.length > 0 ? cs : all).map((c) => Math.abs(c.errorPct));
     const tol = TOLERANCES[component];
     return {
       engine, component, n: cs.length,
-      medianAbsPct: errs[Math.floor((errs.length - 1) / 2)],
-      maxAbsPct: errs[errs.length - 1],
+      medianAbsPct: quantile(errs, 0.5),
+      maxAbsPct: Math.max(...errs),
       tolerance: tol.abs !== undefined ? `±${tol.abs} ${all[0].unit}` : `±${tol.pct} %`,
       failures: cs.filter((c) => !c.within).length,
       informational: all.length - cs.length,
