@@ -15,11 +15,11 @@
  */
 
 /** Graphs pad n_kv (cells attended) to this many cells (llama-kv-cache.cpp, PR #16812). */
-export const LLAMACPP_KV_PAD = 256;
+const LLAMACPP_KV_PAD = 256;
 /** default n_ubatch (common/common.h) */
 export const LLAMACPP_DEFAULT_UBATCH = 512;
 /** GGML_KQ_MASK_PAD (ggml.h): mask rows are padded to a multiple of this. */
-export const KQ_MASK_PAD = 64;
+const KQ_MASK_PAD = 64;
 
 const F32 = 4;
 
@@ -50,7 +50,7 @@ function graphTokens(x: ComputeBufferInput): number {
 }
 
 /** Bytes of the f32 KQ mask input [n_kv, pad(n_tokens, 64)]. */
-export function kqMaskBytes(x: ComputeBufferInput): number {
+function kqMaskBytes(x: ComputeBufferInput): number {
   const rows = Math.ceil(graphTokens(x) / KQ_MASK_PAD) * KQ_MASK_PAD;
   return graphKvCells(x.cells) * rows * F32;
 }
@@ -66,10 +66,11 @@ export function kqMaskBytes(x: ComputeBufferInput): number {
 export function computeBuffer(x: ComputeBufferInput): { bytes: number; kind: ComputeNode } {
   const ub = graphTokens(x);
   const row = ub * x.hidden * F32;
+  const mask = kqMaskBytes(x);
   const nodes: [ComputeNode, number][] = [
     ['logits', x.outputOnGpu ? x.vocab * ub * F32 + row : 0],
-    ['kq', x.flash ? 0 : graphKvCells(x.cells) * ub * x.heads * F32 + kqMaskBytes(x) + 4 * row],
-    ['ffn', 2 * ub * x.ffn * F32 + 2 * row + kqMaskBytes(x)],
+    ['kq', x.flash ? 0 : graphKvCells(x.cells) * ub * x.heads * F32 + mask + 4 * row],
+    ['ffn', 2 * ub * x.ffn * F32 + 2 * row + mask],
   ];
   const [kind, bytes] = nodes.reduce((a, b) => (b[1] > a[1] ? b : a));
   return { bytes, kind };

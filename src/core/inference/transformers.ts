@@ -48,7 +48,7 @@ export function stageLayerFraction(ctx: Ctx, pp: number): number {
  * transformers materialises it on the GPU and `tie_weights()` then points the head back at the
  * embedding, freeing it: peak at load = weights + V·h·2. 0 for other formats and untied heads.
  */
-export function awqTiedHeadCopy(ctx: Ctx): number {
+function awqTiedHeadCopy(ctx: Ctx): number {
   const { s, arch } = ctx;
   if (s.weights !== 'awq-int4' || !arch.tiedEmbeddings || ENCODER_ONLY.has(arch.family)) return 0;
   return (arch.vocab * arch.hidden * 2) / s.tp;

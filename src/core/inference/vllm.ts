@@ -32,7 +32,7 @@ export const VLLM_MAX_NUM_SEQS = 256;
  * profile peak grows by (17.98 − 17.06) GiB over 29000 − 20000 tokens = 109.8 KB/token, against
  * 3·h·2 + 3·f·2 = 110.6 KB/token (4 rows would be 118.8 KB).
  */
-export const VLLM_HIDDEN_ROWS = 3;
+const VLLM_HIDDEN_ROWS = 3;
 
 /**
  * Bytes alive at the peak of the sampler warm-up that closes the profile run (V0 `profile_run`
