@@ -14,7 +14,7 @@
  * one state of the largest parameter, never the all-parameter list; bitsandbytes steps in one kernel.
  */
 import type { Ctx } from '../estimate-context';
-import type { ModelStateBytes } from './optimizer';
+import { adamStepTemp, type ModelStateBytes } from './optimizer';
 
 /**
  * Elements of the largest tensor the optimizer updates, on one GPU (÷ tp, and ÷ N_d when fully
@@ -50,6 +50,7 @@ export interface InBackwardStep {
 export function inBackwardStep(ctx: Ctx, per: ModelStateBytes, dp: number): InBackwardStep {
   const n = largestTrainableElements(ctx, dp);
   const s = ctx.s;
-  const temp = s.optimizer === 'adamw' && s.offload === 'none' && s.optimImpl !== 'fused' ? (n * per.optimizer) / 2 : 0;
+  const oneState = (n * per.optimizer) / 2;
+  const temp = s.optimizer === 'adamw' && s.offload === 'none' ? adamStepTemp(s.optimImpl, oneState, oneState) : 0;
   return { gradient: n * per.gradients, temp };
 }

@@ -14,7 +14,7 @@
  * - Adafactor (Shazeer & Stern 2018, arXiv 1804.04235): factored second moment, a row and a
  *   column accumulator per matrix (β1 = None, HF default).
  */
-import type { AdapterDtype, Optimizer, Precision } from '../types';
+import type { AdapterDtype, OptimImpl, Optimizer, Precision } from '../types';
 
 /** Bytes per trainable parameter, split the way the estimate reports them. */
 export interface ModelStateBytes {
@@ -120,4 +120,17 @@ export function adapterStateBytes(precision: Precision, optimizer: Optimizer, de
 /** Sum of the four model-state components. */
 export function totalStateBytes(m: ModelStateBytes): number {
   return m.weights + m.gradients + m.master + m.optimizer;
+}
+
+/**
+ * Temporary of torch AdamW's step (torch/optim/adamw.py, adam.py): the multi-tensor path
+ * (`foreach`, default on CUDA) builds `exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs)` over
+ * every parameter at once, one state's worth ("foreach … uses ~sizeof(params) more peak memory",
+ * torch.optim docs); `fused=True` updates in one kernel with no temporary; the per-parameter loop
+ * (`foreach=False`, transformers' adamw_hf) builds `denom` for one tensor at a time, so the
+ * largest parameter's state-sized temporary.
+ */
+export function adamStepTemp(impl: OptimImpl, oneStateBytes: number, largestParamStateBytes: number): number {
+  if (impl === 'fused') return 0;
+  return impl === 'for-loop' ? largestParamStateBytes : oneStateBytes;
 }

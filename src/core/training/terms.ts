@@ -25,12 +25,12 @@ import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import { bnbDequantBytes } from '../formats/quantized';
-import type { Message, OptimImpl, Term } from '../types';
+import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep } from './in-backward';
 import { lossBytes } from './loss';
-import { adapterStateBytes, modelStateBytes } from './optimizer';
+import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
 
@@ -210,18 +210,5 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<Ac
     layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
     headPerToken: loraHeadPerToken(arch, dt, compiled),
   };
-}
-
-/**
- * Temporary of torch AdamW's step (torch/optim/adamw.py, adam.py): the multi-tensor path
- * (`foreach`, default on CUDA) builds `exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs)` over
- * every parameter at once, one state's worth ("foreach … uses ~sizeof(params) more peak memory",
- * torch.optim docs); `fused=True` updates in one kernel with no temporary; the per-parameter loop
- * (`foreach=False`, transformers' adamw_hf) builds `denom` for one tensor at a time, so the
- * largest parameter's state-sized temporary.
- */
-export function adamStepTemp(impl: OptimImpl, oneStateBytes: number, largestParamStateBytes: number): number {
-  if (impl === 'fused') return 0;
-  return impl === 'for-loop' ? largestParamStateBytes : oneStateBytes;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { bnbDequantBytes } from '../../../src/core/formats/quantized';
-import { adamStepTemp } from '../../../src/core/training/terms';
+import { adamStepTemp } from '../../../src/core/training/optimizer';
 import { parseScenario, serializeScenario } from '../../../src/core/scenario';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { LLAMA2, P, run } from './llama2';
