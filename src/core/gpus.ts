@@ -103,6 +103,9 @@ function normaliseGpuName(text: string): string {
  * ("RTX 4090", "a100-80gb"); undefined when unknown.
  */
 export function findGpu(id: string): Gpu | undefined {
+  // estimate() resolves the scenario's gpu on every call, almost always an exact id: skip the regexes
+  const exact = BY_ID.get(id);
+  if (exact) return exact;
   const n = normaliseGpuName(id);
   const rtxLess = n.startsWith('rtx-') ? n.slice(4) : n;
   const alias = ALIAS.get(n) ?? ALIAS.get(rtxLess);
