@@ -88,9 +88,9 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
+  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised);
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
-  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised);
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
     const norms = 2 * (4 + eRes + e) * h + casts;
@@ -229,8 +229,8 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
     const all = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores);
-    const layer = Math.max(dense.linear + keepScores * dense.scores, sparse.linear + keepScores * sparse.scores);
-    bytes = (opts.offload ? Math.min(all, resident * layer) : all) + head;
+    const largest = Math.max(dense.linear + keepScores * dense.scores, sparse.linear + keepScores * sparse.scores);
+    bytes = (opts.offload ? Math.min(all, resident * largest) : all) + head;
     formula = `${opts.offload ? 'min(L, 2)' : 'L'}·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + ${headNote}${offloadNote}; A_layer = ${dense.formula}`;
   }
   return { bytes, perLayer: maxLayer, recompute, style: dense.style, formula };
