@@ -103,3 +103,12 @@ describe('architecture regressions found by the property tests', () => {
     expect(r.scenario.arch).toBeNull();
   });
 });
+
+describe('training-only keys at inference', () => {
+  test('optim-impl steps an optimizer, which inference has none of: it warns unused-key like the other training keys', () => {
+    const r = parseScenario({ 'optim-impl': 'fused' });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => `${w.key}:${w.code}:${w.params?.with}`)).toEqual(['optim-impl:unused-key:mode']);
+    expect(parseScenario({ ...train, 'optim-impl': 'fused' }).warnings).toEqual([]);
+  });
+});
