@@ -1,9 +1,7 @@
 import type { Estimate, Scenario } from '../../core/types';
-import { checkSnippet } from './check-snippet';
+import { checkSnippet, mib } from './check-snippet';
 import { useT } from '../i18n';
 import { formatNumber } from '../i18n/format';
-
-const MIB = 2 ** 20;
 
 export const NVIDIA_SMI = 'nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv -lms 500';
 
@@ -13,7 +11,7 @@ export function CheckOnGpu({ s, est }: { s: Scenario; est: Estimate }) {
   return (
     <details className="panel">
       <summary>{t('check.title')}</summary>
-      <p className="small">{t('check.intro', { mib: formatNumber(Math.round(est.deviceBytes / MIB), t.lang, 0) })}</p>
+      <p className="small">{t('check.intro', { mib: formatNumber(mib(est.deviceBytes), t.lang, 0) })}</p>
       <pre>{checkSnippet(s, est)}</pre>
       <p className="small">{t('check.smi')}</p>
       <pre>{NVIDIA_SMI}</pre>

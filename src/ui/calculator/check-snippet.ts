@@ -5,10 +5,11 @@
  * the model is downloaded. What one short script cannot reproduce (multi-GPU sharding, compile,
  * chunked loss, ...) is named in a comment instead of silently left out.
  */
+import { MiB } from '../../core/allocator/constants';
 import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/types';
 
-const MIB = 2 ** 20;
-const mib = (b: number) => Math.round(b / MIB);
+/** Bytes as whole MiB, the unit the script and nvidia-smi print. */
+export const mib = (b: number) => Math.round(b / MiB);
 
 const TORCH_DTYPE = { fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' } as const;
 const ATTN = { flash: 'flash_attention_2', sdpa: 'sdpa', eager: 'eager' } as const;
