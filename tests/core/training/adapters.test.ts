@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../src/core/estimate';
-import { defaultScenario } from '../../../src/core/scenario/schema';
 import { adapterStateBytes, modelStateBytes } from '../../../src/core/training/optimizer';
 import type { Estimate, Scenario } from '../../../src/core/types';
+import { run as llama2 } from './llama2';
 
 // Llama-2-7b, r = 16 on all linear layers: 39,976,960 trainable parameters (formulas.md §6.1;
 // PEFT print_trainable_parameters as widely reported).
 const P_LORA = 39_976_960;
 const allLinear: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 
-function run(over: Partial<Scenario>): Estimate {
-  const r = estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training', method: 'lora', loraRank: 16, loraTargets: allLinear, ...over });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
+const run = (over: Partial<Scenario>): Estimate => llama2({ method: 'lora', loraRank: 16, loraTargets: allLinear, ...over });
 const bytes = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
 
 describe('LoRA adapter states (PEFT autocast_adapter_dtype: 16-bit adapters become fp32)', () => {

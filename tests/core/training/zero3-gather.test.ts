@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../src/core/estimate';
-import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Scenario } from '../../../src/core/types';
+import { run } from './llama2';
 
 // One Llama-2-7b block: 4·4096² + 3·4096·11008 + 2·4096 = 202,383,360 parameters (formulas.md §1.1)
 const BLOCK = 4 * 4096 ** 2 + 3 * 4096 * 11008 + 2 * 4096;
 
 function comm(over: Partial<Scenario>): number {
-  const r = estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training', zero: 3, gpus: 8, ...over });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value.terms.find((t) => t.id === 'comm-buffers')?.bytes ?? 0;
+  return run({ zero: 3, gpus: 8, ...over }).terms.find((t) => t.id === 'comm-buffers')?.bytes ?? 0;
 }
 
 describe('ZeRO-3 / FSDP gathered units: current + prefetched block in the working dtype (formulas.md §4.2)', () => {
