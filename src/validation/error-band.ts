@@ -54,11 +54,11 @@ export function bandFrom(scored: readonly ScoredRow[], s: Scenario): ErrorBand |
   return null;
 }
 
-let table: Map<string, ErrorBand | null> | null = null;
+/** Bands computed so far, by fine kind key (the report itself is computed on first use). */
+const table = new Map<string, ErrorBand | null>();
 
 /** Expected error of our estimate for `s`, from the shipped measurements (memoised per kind). */
 export function expectedErrorBand(s: Scenario): ErrorBand | null {
-  table ??= new Map();
   const key = kindKeys(s)[1];
   if (!table.has(key)) table.set(key, bandFrom(validationReport().scored, s));
   return table.get(key)!;
