@@ -51,7 +51,7 @@ const VLLM_HIDDEN_ROWS = 3;
  * Logits are gathered to full vocabulary on every rank: not ÷ tp. vllm PR #10511 prints the same
  * 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2 (this count: 1.22 GiB).
  */
-export function vllmSamplerBytes(sequences: number, vocab: number, e: number, tokens = 0, hidden = 0): number {
+export function vllmSamplerBytes(sequences: number, vocab: number, e: number, tokens: number, hidden: number): number {
   return sequences * vocab * (e + 4 + Math.max(SORT_PHASE_BYTES, AFTER_SORT_BYTES)) + tokens * hidden * e;
 }
 
