@@ -191,7 +191,8 @@ function derive(fields: OomField[], processes: { pid: number; bytes: number }[])
   const U0 = get(fields, 'unallocated');
   const R0 = get(fields, 'reserved');
   const reserved = R0 ?? (A !== null && U0 !== null ? A + U0 : null);
-  const unallocated = U0 ?? (R0 !== null && A !== null ? R0 - A : null);
+  // reserved always includes allocated; an edited message saying less gives no negative hole
+  const unallocated = U0 ?? (R0 !== null && A !== null ? Math.max(0, R0 - A) : null);
   const total = get(fields, 'total');
   const free = get(fields, 'free');
   const req = get(fields, 'requested');

@@ -115,6 +115,11 @@ describe('hand-written log excerpts', () => {
     expect(o.diagnosis?.code).toBe('fragmentation');
   });
 
+  it('an edited old message with reserved below allocated gives no negative unallocated (fuzz seed 1974868813)', () => {
+    const o = decoded('RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 10.76 GiB total capacity; 23.32 GiB already allocated; 1.09 GiB free; 0.98 GiB reserved in total by PyTorch)');
+    expect(o.derived.unallocated).toBe(0);
+  });
+
   it('wrapped mid-word at 60 columns, ANSI colours, tracebacks around it', () => {
     const msg = formatOomMessage('2.2', facts, ctx);
     const wrapped = msg.match(/.{1,60}/g)?.join('\n') ?? '';
