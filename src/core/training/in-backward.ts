@@ -22,7 +22,7 @@ import { adamStepTemp, type ModelStateBytes } from './optimizer';
  * and the largest block Linear. LoRA: r·max(d_in, d_out) of the widest adapted projection
  * (q/o: h or a·d; k/v: h; MLP: h or f) — A is r×d_in, B is d_out×r (PEFT LoraLayer).
  */
-function largestTrainableElements(ctx: Ctx, dp: number): number {
+export function largestTrainableElements(ctx: Ctx, dp: number): number {
   const { s, arch, params } = ctx;
   const shard = (s.zero === 3 ? Math.max(1, dp) : 1) * Math.max(1, s.tp);
   if (s.method === 'full' || s.method === 'freeze') {

@@ -28,7 +28,7 @@ import { bnbDequantBytes } from '../formats/quantized';
 import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
-import { inBackwardStep } from './in-backward';
+import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { lossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
@@ -98,9 +98,9 @@ export function buildTraining(ctx: Ctx): Built {
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant;
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
-  const torchAdam = (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none';
-  const largestTrainable = full ? Math.max(arch.vocab * arch.hidden, params.largestLinear) / s.tp : s.method === 'freeze' ? params.largestLinear / s.tp : 0;
-  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainable * (states.optimizer / 2 / Math.max(1, trainOnGpu))) : 0;
+  // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
+  const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
+  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu))) : 0;
   const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1);
   const atStep = inBwd ? 0 : gradsHeld ? foreachTemp : states.gradients + foreachTemp;
   const held = gradsHeld ? states.gradients : 0;

@@ -54,7 +54,7 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
     case 'bnbCompute':
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
     case 'optimImpl':
-      return (s.optimizer === 'adamw' || s.optimizer === 'paged-adamw') && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
+      return s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
     case 'loraRank':
     case 'loraTargets':
     case 'loraDropout':

@@ -25,6 +25,14 @@ describe('AdamW step temporaries by implementation (torch/optim/adamw.py)', () =
     const fused = run({ ...tiny, optimImpl: 'fused' });
     expect(loop.allocatedBytes - fused.allocatedBytes).toBe(4 * 32000 * 4096);
   });
+  it('bitsandbytes paged AdamW steps each tensor in its own kernel: no foreach list to build', () => {
+    const paged = { ...tiny, optimizer: 'paged-adamw' } as const;
+    expect(run({ ...paged, optimImpl: 'foreach' }).allocatedBytes).toBe(run({ ...paged, optimImpl: 'fused' }).allocatedBytes);
+  });
+  it('freeze trains the LM head too: its for-loop temporary is the 32000 × 4096 head in fp32', () => {
+    const frozen = { ...tiny, method: 'freeze' } as const;
+    expect(run({ ...frozen, optimImpl: 'for-loop' }).allocatedBytes - run({ ...frozen, optimImpl: 'fused' }).allocatedBytes).toBe(4 * 32000 * 4096);
+  });
   it('ZeRO steps with DeepSpeed kernels: the implementation key changes nothing there', () => {
     const z = { ...tiny, gpus: 8, zero: 1 } as const;
     expect(run({ ...z, optimImpl: 'foreach' }).allocatedBytes).toBe(run({ ...z, optimImpl: 'fused' }).allocatedBytes);
