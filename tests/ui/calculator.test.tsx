@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../../src/ui/app';
 import { initialData, useApp } from '../../src/state/store';
 
 const GiB = 2 ** 30;
+// the tables are lazy chunks: transform them once up front so the first test's 5 s are not spent on it
+beforeAll(() => Promise.all([import('../../src/ui/calculator/breakdown-table'), import('../../src/ui/calculator/gpu-compare')]), 30_000);
 beforeEach(() => useApp.setState(initialData()));
 afterEach(() => cleanup());
 
