@@ -9,7 +9,7 @@ export const MAX_DRAWN_SEGMENTS = 64;
 /** Above this many drawn pieces, pieces leave the tab order (the table view lists every block). */
 const MAX_TAB_STOPS = 200;
 
-export function pieceLabel(t: LabT, seg: SegmentView, p: Piece): string {
+function pieceLabel(t: LabT, seg: SegmentView, p: Piece): string {
   const state = t(`seg.state.${p.kind}` as LabKey);
   const at = t('sim.block', { size: t.exact(p.size), offset: t.bytes(p.addr - seg.addr) });
   if (!p.block) return `${t('seg.run', { count: t.num(p.count), state, size: t.bytes(p.size) })} · ${at}`;

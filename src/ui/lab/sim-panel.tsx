@@ -26,7 +26,7 @@ export interface SimState {
 }
 
 /** Imported histories with more events than this run without being put in the editor (a textarea of 10^5 lines is slow). */
-export const EDITABLE_EVENTS = 5000;
+const EDITABLE_EVENTS = 5000;
 
 export interface SimPanelProps {
   sim: SimState;

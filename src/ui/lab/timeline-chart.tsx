@@ -19,7 +19,7 @@ const UNITS = [
 ] as const;
 
 /** The binary unit the axis counts in, so ticks are round numbers of it. */
-export function axisUnit(maxBytes: number): { unit: string; scale: number } {
+function axisUnit(maxBytes: number): { unit: string; scale: number } {
   const u = UNITS.find(([, s]) => maxBytes >= 2 * s);
   return u ? { unit: u[0], scale: u[1] } : { unit: 'B', scale: 1 };
 }

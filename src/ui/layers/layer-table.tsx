@@ -18,7 +18,7 @@ import { formatBytesAuto, formatFlops, nodeName, shapeLabel } from './net-format
 const POSITIONAL = new Set(['in', 'out', 'features', 'num', 'dim', 'shape', 'p']);
 
 /** print(model)-style summary of a layer: positional sizes, then keyword arguments. */
-export function argsText(spec: LayerSpec): string {
+function argsText(spec: LayerSpec): string {
   const parts = (KIND_FIELDS[spec.kind] ?? []).flatMap(([f]) => {
     const v = argOf(spec, f);
     if (v === undefined) return [];

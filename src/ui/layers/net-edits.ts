@@ -23,7 +23,7 @@ export type EditOp =
   | { op: 'up'; at: Step[] };
 
 /** Most operations a link may carry (keeps a hostile link cheap). */
-export const MAX_EDITS = 200;
+const MAX_EDITS = 200;
 
 const STEP = /^(s|p)?(\d{1,6})$/;
 const WORD = /^[a-z][a-z0-9]{0,31}$/;
@@ -32,7 +32,7 @@ export function addrText(at: Step[]): string {
   return at.map((s) => (s.list === 'body' ? '' : s.list[0]) + s.i).join('.');
 }
 
-export function parseAddr(text: string): Step[] | null {
+function parseAddr(text: string): Step[] | null {
   const parts = text.split('.');
   const out: Step[] = [];
   for (const p of parts) {
@@ -173,10 +173,4 @@ export function applyEdits(base: readonly LayerSpec[], ops: EditOp[]): { layers:
   const skipped: string[] = [];
   for (const o of ops) if (!applyOne(layers, o)) skipped.push(editsText([o]));
   return { layers, skipped };
-}
-
-/** The layer at an address, or undefined. */
-export function layerAt(layers: readonly LayerSpec[], at: Step[]): LayerSpec | undefined {
-  const list = listAt(layers as LayerSpec[], at);
-  return list?.[at[at.length - 1].i];
 }

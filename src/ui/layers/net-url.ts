@@ -33,9 +33,9 @@ export interface NetState {
 }
 
 export const DEFAULT_PRESET = 'resnet-50';
-export const DEFAULT_GPUS = ['rtx-4090', 'a100-80gb-sxm4'];
+const DEFAULT_GPUS = ['rtx-4090', 'a100-80gb-sxm4'];
 /** Longest layer list (text characters) a link carries; the url-codec drops values over 8192. */
-export const MAX_LIST_CHARS = 6000;
+const MAX_LIST_CHARS = 6000;
 /** Most GPUs compared at once (the url-codec reads at most 8 `compare` entries too). */
 export const MAX_GPUS = 8;
 

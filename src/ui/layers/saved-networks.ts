@@ -22,7 +22,7 @@ import type { NetState } from './net-url';
 export type SavedNetwork = Omit<NetState, 'gpus'> & { savedAt: number };
 
 /** First version: nothing to migrate. */
-export const NETWORK_MIGRATIONS: readonly EntryMigration[] = [];
+const NETWORK_MIGRATIONS: readonly EntryMigration[] = [];
 
 const MODES: readonly Mode[] = ['inference', 'training'];
 /** 1 to 8 whole numbers in [1, 2^31], what parseShape accepts */

@@ -35,7 +35,7 @@ export interface NetResult {
 }
 
 /** `layers[4].body[1].shortcut[0].kernel` -> address text `4.1.s0` (the layer the field is in). */
-export function addrOfJsonPath(key: string): string | null {
+function addrOfJsonPath(key: string): string | null {
   const steps: Step[] = [];
   for (const m of key.matchAll(/(layers|body|shortcut|post)\[(\d+)\]/g)) {
     steps.push({ list: m[1] === 'shortcut' ? 'shortcut' : m[1] === 'post' ? 'post' : 'body', i: Number(m[2]) });
