@@ -6,8 +6,6 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { emit, quoteArg, usageError, type CliResult } from './output';
 
-export { usageError, type CliResult };
-
 export type Flags = { ok: true; flags: Map<string, string | true>; positional: string[] } | { ok: false; error: string };
 
 /** Splits argv into `--flag`, `--key value` / `--key=value` and positional arguments. */

@@ -11,8 +11,8 @@ import {
   stepAt, TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
 } from '../core/allocator';
 import type { Message } from '../core/types';
-import { readInput, runIfMain, splitFlags, table, usageError, type CliResult } from './allocator-io';
-import { oneLine, quoteArg } from './output';
+import { readInput, runIfMain, splitFlags, table } from './allocator-io';
+import { oneLine, quoteArg, usageError, type CliResult } from './output';
 
 const USAGE = `usage: npm run --silent allocator -- TRACE [--conf CONF] [--capacity SIZE] [--overhead SIZE]
                                     [--fraction F] [--version V] [--summary] [--json]
@@ -132,7 +132,10 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
   const run = r.value;
   const code = run.oomSteps.length ? 1 : 0;
   if (f.flags.has('json')) {
-    const ooms = run.oomSteps.map((i) => ({ step: i, line: stepAt(run, i)?.line, name: stepAt(run, i)?.name, message: stepAt(run, i)?.oomMessage }));
+    const ooms = run.oomSteps.map((i) => {
+      const st = stepAt(run, i);
+      return { step: i, line: st?.line, name: st?.name, message: st?.oomMessage };
+    });
     const body = { source: loaded.source, settings: run.settings, events: run.events.length, stats: run.final.stats, segments: run.final.segments, deviceFree: run.final.deviceFree, ooms, notes: [...loaded.notes, ...run.notes] };
     return { code, stdout: `${JSON.stringify(body, null, 2)}\n`, stderr: '' };
   }

@@ -19,8 +19,6 @@ import { renderJson, renderText, usage } from './estimate-render';
 import { runNetwork } from './network';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 
-export type { CliResult };
-
 function firstError(errors: readonly FieldError[]): CliResult {
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   return usageError(`${errors[0].message}${more}`);

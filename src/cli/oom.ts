@@ -6,7 +6,8 @@
  * Exit codes: 0 decoded, 2 bad input (no message found, unreadable file, bad flag).
  */
 import { decodeOom, humanBytes, OOM_EXAMPLE, parseMemorySummary, type Advice, type DecodedOom, type SummaryReading } from '../core/allocator';
-import { readInput, runIfMain, splitFlags, table, usageError, type CliResult } from './allocator-io';
+import { readInput, runIfMain, splitFlags, table } from './allocator-io';
+import { usageError, type CliResult } from './output';
 
 const USAGE = `usage: npm run --silent oom [-- FILE] [--json]
 Reads FILE (or stdin) and decodes the first PyTorch out-of-memory message in it, or a
