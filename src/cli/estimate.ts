@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { estimate } from '../core/estimate';
+import { fitsWithin } from '../core/solve';
 import { resolveGpu } from '../core/gpus';
 import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
@@ -78,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   const gpu: GpuFit | undefined = device && {
     id: device.id === 'custom' ? s.gpu : device.id,
     capacityBytes: device.capacityBytes,
-    fits: est.deviceBytes <= device.capacityBytes,
+    fits: fitsWithin(s, est, device.capacityBytes),
     headroomBytes: device.capacityBytes - est.deviceBytes,
   };
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');

@@ -2,7 +2,7 @@
  * Scenario checks before estimating: ranges from the shared schema (scenario/schema.ts) and
  * combinations no runtime supports. Each problem is a FieldError on the key to fix.
  */
-import { SCENARIO_FIELDS } from './scenario/schema';
+import { KV_BY_ENGINE, SCENARIO_FIELDS } from './scenario/schema';
 import type { FieldError, ModelArch, Scenario, WeightFormat } from './types';
 
 const err = (key: string, code: string, message: string, params?: Record<string, number | string>): FieldError =>
@@ -61,12 +61,11 @@ export function checkCombinations(s: Scenario): FieldError[] {
   }
   if (s.engine === 'llama.cpp') {
     if (!isGguf(s.weights) && !DENSE.includes(s.weights)) out.push(err('weights', 'llamacpp-format', 'llama.cpp loads GGUF files (or f32/f16/bf16 GGUF): choose a gguf-* format'));
-    if (!['fp32', 'fp16', 'bf16', 'q8_0', 'q4_0'].includes(s.kv)) out.push(err('kv', 'llamacpp-kv', 'llama.cpp KV types are f32, f16, bf16, q8_0 and q4_0'));
   } else {
-    if (s.kv === 'q8_0' || s.kv === 'q4_0') out.push(err('kv', 'kv-llamacpp-only', 'q8_0/q4_0 KV blocks exist only in llama.cpp'));
     if (isGguf(s.weights)) out.push(err('weights', 'gguf-needs-llamacpp', `${s.engine} does not run GGUF quantized weights: choose the llama.cpp engine`));
-    if (s.engine === 'vllm' && (s.kv === 'int8' || s.kv === 'int4')) out.push(err('kv', 'vllm-kv', 'vLLM KV cache types are auto (model dtype) and fp8'));
   }
+  const kvAllowed = KV_BY_ENGINE[s.engine];
+  if (!kvAllowed.includes(s.kv)) out.push(err('kv', 'kv-engine', `${s.engine} cannot store a ${s.kv} KV cache (allowed: ${kvAllowed.join(', ')})`, { engine: s.engine, kv: s.kv, allowed: kvAllowed.join(', ') }));
   if (s.weights === 'fp32' && s.attn === 'flash' && s.engine === 'transformers') out.push(err('attn', 'flash-needs-16bit', 'FlashAttention runs in fp16/bf16 only; use sdpa or eager with fp32 weights'));
   return out;
 }

@@ -55,6 +55,16 @@ describe('estimate CLI values', () => {
     expect((await json([...LLAMA2, '--gpu', '4090', '--json'])).gpu.id).toBe('rtx-4090');
   });
 
+  test('vLLM fit needs the KV pool to hold the batch: the CLI verdict is the core fitsWithin', async () => {
+    // Llama-3.1-8B: 32 layers, 8 KV heads of 128 → 2·32·8·128·2 B = 128 KiB per token (bf16).
+    // 64 sequences × (8192 + 1024) tokens = 589,824 tokens = 72 GiB of KV: no 24 GiB card holds it,
+    // although vLLM's device total is its gpu_memory_utilization fill and so below capacity.
+    const out = await json(['--model', 'meta-llama/Llama-3.1-8B', '--engine', 'vllm', '--batch', '64', '--prompt', '8192', '--gen', '1024', '--gpu', 'rtx-4090', '--json']);
+    expect(out.deviceBytes).toBeLessThanOrEqual(out.gpu.capacityBytes);
+    expect(64 * (8192 + 1024) * 2 * 32 * 8 * 128 * 2).toBe(72 * GIB);
+    expect(out.gpu.fits).toBe(false);
+  });
+
   test('readable output names the terms and the three totals in GiB and GB', async () => {
     const r = await main([...LLAMA2, '--weights', 'nf4', '--gpu', '24GiB']);
     expect(r.code).toBe(0);

@@ -25,6 +25,8 @@ describe('impossible scenarios return FieldErrors on the key to fix', () => {
     ['custom without arch', { model: 'custom', arch: null }, 'arch'],
     ['tp not dividing the 32 heads', { model: 'meta-llama/Llama-2-7b-hf', tp: 3, gpus: 3 }, 'tp'],
     ['q8_0 KV outside llama.cpp', { kv: 'q8_0' }, 'kv'],
+    // transformers' QuantizedCache stores int2/int4/int8 (quanto, HQQ); it has no fp8 cache
+    ['fp8 KV in transformers (the URL/CLI rules refuse it too)', { kv: 'fp8', engine: 'transformers' }, 'kv'],
     ['unknown GPU', { gpu: 'not-a-gpu' }, 'gpu'],
     ['GGUF weights in transformers', { weights: 'gguf-q4_0' }, 'weights'],
     ['optimizer offload without ZeRO', { mode: 'training', offload: 'optimizer' }, 'offload'],

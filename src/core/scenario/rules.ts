@@ -3,9 +3,9 @@
  * both keys (the offending value falls back); combinations that run but surprise become warnings.
  * Each rule cites the runtime behaviour it encodes.
  */
-import type { FieldError, KvFormat, ModelArch, Scenario, WeightFormat } from '../types';
+import type { FieldError, ModelArch, Scenario, WeightFormat } from '../types';
 import { findPreset } from '../model/presets';
-import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
+import { DEFAULT_SCENARIO, KV_BY_ENGINE, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
 
@@ -17,16 +17,6 @@ const isGguf = (w: WeightFormat) => w.startsWith('gguf-');
 /** Plain float formats PyTorch can train and llama.cpp can load as GGUF f32/f16/bf16. */
 const DENSE: readonly WeightFormat[] = ['fp32', 'fp16', 'bf16'];
 
-/**
- * KV element types each engine can store: llama.cpp --cache-type-k/v (f32, f16, bf16, q8_0,
- * q4_0, …); vLLM kv_cache_dtype (auto = model dtype, fp8); transformers' QuantizedCache (quanto
- * int4/int8) besides the model dtype.
- */
-const KV_BY_ENGINE: Record<Scenario['engine'], readonly KvFormat[]> = {
-  'llama.cpp': ['fp32', 'fp16', 'bf16', 'q8_0', 'q4_0'],
-  vllm: ['fp32', 'fp16', 'bf16', 'fp8'],
-  transformers: ['fp32', 'fp16', 'bf16', 'int8', 'int4'],
-};
 
 /** The model architecture the scenario will use (preset merged with overrides), if known. */
 export function effectiveArch(s: Scenario): Partial<ModelArch> | null {

@@ -17,6 +17,16 @@ export const WEIGHT_FORMATS = [
   'gguf-q8_0', 'gguf-q6_k', 'gguf-q5_k_m', 'gguf-q4_k_m', 'gguf-q4_k_s', 'gguf-q4_0', 'gguf-q3_k_m', 'gguf-q2_k',
 ] as const;
 export const KV_FORMATS = ['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'int4', 'q8_0', 'q4_0'] as const;
+/**
+ * KV element types each engine can store: llama.cpp --cache-type-k/v (f32, f16, bf16, q8_0,
+ * q4_0, …); vLLM kv_cache_dtype (auto = model dtype, fp8); transformers' QuantizedCache (quanto
+ * int4/int8) besides the model dtype. The URL/CLI rules and the estimator both check this one table.
+ */
+export const KV_BY_ENGINE: Record<(typeof ENGINES)[number], readonly (typeof KV_FORMATS)[number][]> = {
+  'llama.cpp': ['fp32', 'fp16', 'bf16', 'q8_0', 'q4_0'],
+  vllm: ['fp32', 'fp16', 'bf16', 'fp8'],
+  transformers: ['fp32', 'fp16', 'bf16', 'int8', 'int4'],
+};
 export const PRECISIONS = ['fp32', 'amp-fp16', 'amp-bf16', 'bf16', 'fp16'] as const;
 export const OPTIMIZERS = [
   'adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'sgd', 'sgd-momentum', 'adafactor', 'lion',
