@@ -12,6 +12,10 @@ export interface CliArgs {
   record: Record<string, string>;
   json: boolean;
   help: boolean;
+  /** --recommend: rank the GPU catalogue for the scenario */
+  recommend: boolean;
+  /** --solve: largest batch, longest context and fewest GPUs on --gpu */
+  solve: boolean;
   /** a share link or its query string, given as the only argument */
   url: string | null;
 }
@@ -20,7 +24,7 @@ export type ArgsResult = { ok: true; args: CliArgs } | { ok: false; error: strin
 
 const KEYS = new Set(ALL_KEYS);
 const BOOL_KEYS = new Set(ARCH_FIELDS.filter((f) => f.kind.type === 'bool').map((f) => f.name));
-const META = new Set(['json', 'help']);
+const META = new Set(['json', 'help', 'recommend', 'solve']);
 /** Longest argument we read (a share URL can be long; anything beyond is abuse). */
 const MAX_ARG = 64 * 1024;
 
@@ -33,7 +37,7 @@ function unknownFlag(name: string): string {
 
 /** Parse argv (without the node/script prefix). */
 export function parseArgs(argv: readonly string[]): ArgsResult {
-  const args: CliArgs = { record: Object.create(null), json: false, help: false, url: null };
+  const args: CliArgs = { record: Object.create(null), json: false, help: false, recommend: false, solve: false, url: null };
   const fail = (error: string): ArgsResult => ({ ok: false, error });
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -49,6 +53,8 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
     if (META.has(name)) {
       if (eq >= 0) return fail(`--${name} takes no value`);
       if (name === 'json') args.json = true;
+      else if (name === 'recommend') args.recommend = true;
+      else if (name === 'solve') args.solve = true;
       else args.help = true;
       continue;
     }

@@ -3,7 +3,17 @@
  * since vendors sell GB and nvidia-smi / PyTorch print MiB/GiB) or one JSON object.
  */
 import { ARCH_FIELDS, SCENARIO_FIELDS } from '../core/scenario';
+import type { Recommendation } from '../core/deploy/recommend';
+import type { Speed } from '../core/deploy/speed';
+import type { Solved } from '../core/solve';
 import type { Estimate, GpuFit, Scenario } from '../core/types';
+
+/** What --gpu, --solve and --recommend add to the estimate. */
+export interface Extras {
+  speed?: Speed;
+  solve?: Solved;
+  recommend?: Recommendation[];
+}
 
 const GIB = 2 ** 30;
 const gib = (b: number) => (b / GIB).toFixed(2);
@@ -12,7 +22,7 @@ const both = (b: number) => `${gib(b)} GiB (${gb(b)} GB)`;
 const count = (n: number) => `${(n / 1e9).toFixed(2)} B (${Math.round(n).toLocaleString('en-US')})`;
 
 /** The JSON object: params, terms, the three totals and, with --gpu, the fit. */
-export function renderJson(est: Estimate, gpu: GpuFit | undefined): string {
+export function renderJson(est: Estimate, gpu: GpuFit | undefined, extras: Extras = {}): string {
   const out: Record<string, unknown> = {
     params: est.params,
     terms: est.terms.map((t) => ({ id: t.id, bytes: t.bytes, level: t.level, derivation: t.derivation })),
@@ -22,6 +32,17 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined): string {
   };
   if (gpu) out.gpu = gpu;
   if (est.engine) out.engine = est.engine;
+  if (extras.speed) {
+    const v = (b: { value: number } | null) => (b === null ? null : b.value);
+    out.speed = {
+      decodeTokensPerSecond: v(extras.speed.decodeTokensPerSecond),
+      prefillTokensPerSecond: v(extras.speed.prefillTokensPerSecond),
+      stepSeconds: v(extras.speed.stepSeconds),
+      bounds: extras.speed,
+    };
+  }
+  if (extras.solve) out.solve = extras.solve;
+  if (extras.recommend) out.recommend = extras.recommend;
   out.notes = est.notes.map((n) => n.text);
   return JSON.stringify(out, null, 2) + '\n';
 }
@@ -49,7 +70,7 @@ function describe(s: Scenario): string[] {
 }
 
 /** Human-readable breakdown: one row per term, then the allocated / reserved / device totals. */
-export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, gpuName?: string): string {
+export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, gpuName?: string, extras: Extras = {}): string {
   const lines = describe(s);
   const p = est.params;
   lines.push(`Params:   total ${count(p.total)} · trainable ${count(p.trainable)} · active ${count(p.active)}`, '');
@@ -67,8 +88,40 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
     const verdict = gpu.fits ? `fits, ${both(gpu.headroomBytes)} free` : `does NOT fit, short by ${both(-gpu.headroomBytes)}`;
     lines.push(`GPU:      ${gpuName ?? gpu.id}, ${both(gpu.capacityBytes)}: ${verdict}`);
   }
+  lines.push(...speedLines(extras.speed), ...solveLines(s, extras.solve), ...recommendLines(extras.recommend));
   for (const n of est.notes) lines.push(`Note:     ${n.text}`);
   return lines.join('\n') + '\n';
+}
+
+const rate = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3));
+
+function speedLines(sp: Speed | undefined): string[] {
+  if (!sp) return [];
+  const out: string[] = [];
+  if (sp.decodeTokensPerSecond) out.push(`Speed:    decode ≤ ${rate(sp.decodeTokensPerSecond.value)} tokens/s (${sp.decodeTokensPerSecond.formula}; roofline bound)`);
+  if (sp.prefillTokensPerSecond) out.push(`Speed:    prefill ≤ ${rate(sp.prefillTokensPerSecond.value)} tokens/s (${sp.prefillTokensPerSecond.formula}; roofline bound)`);
+  if (sp.stepSeconds) out.push(`Speed:    optimizer step ≥ ${rate(sp.stepSeconds.value)} s (${sp.stepSeconds.formula}; MFU ${sp.stepSeconds.values.MFU})`);
+  for (const n of sp.notes) out.push(`Speed:    ${n}`);
+  return out;
+}
+
+function solveLines(s: Scenario, sv: Solved | undefined): string[] {
+  if (!sv) return [];
+  const key = s.mode === 'training' ? 'seq' : 'prompt';
+  const limit = sv.contextLimit !== null && sv.maxContext === sv.contextLimit
+    ? ` (the model's limit${sv.memoryAllowsLongerContext ? '; memory would allow more' : ''})` : '';
+  const plan = sv.minGpus ? `${sv.minGpus.gpus} (tp ${sv.minGpus.tp}, pp ${sv.minGpus.pp})` : 'none up to 4096';
+  return [`Solve:    largest batch ${sv.maxBatch}; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}; fewest GPUs ${plan}`];
+}
+
+function recommendLines(rs: Recommendation[] | undefined): string[] {
+  if (!rs) return [];
+  const out = ['', 'GPUs for this scenario (cheapest kind first: consumer, workstation, datacenter; smaller first):'];
+  for (const r of rs) {
+    const verdict = r.fits ? `fits, ${gib(r.headroomBytes)} GiB free` : r.count === null ? 'does not fit on any count' : `needs ${r.count}`;
+    out.push(`  ${r.fits ? '✓' : '✗'} ${r.name.padEnd(34)} ${gib(r.capacityBytes).padStart(7)} GiB  ${r.category.padEnd(12)} ${verdict}`);
+  }
+  return out;
 }
 
 /** --help text, generated from the schema so it lists every key. */
@@ -87,6 +140,8 @@ export function usage(): string {
     '',
     '  --model path/to/config.json   load a Hugging Face config.json',
     '  --json                        print one JSON object',
+    '  --recommend                   rank the whole GPU catalogue for the scenario (fits, headroom, cards needed)',
+    '  --solve                       with --gpu: largest batch, longest context (capped at the model\'s), fewest GPUs',
     '  --help                        this text',
     '',
   ].join('\n');

@@ -8,15 +8,17 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { estimate } from '../core/estimate';
-import { fitsWithin } from '../core/solve';
+import { recommend } from '../core/deploy/recommend';
+import { rooflineSpeed } from '../core/deploy/speed';
+import { estimate, resolveModel } from '../core/estimate';
+import { fitsWithin, solveOn } from '../core/solve';
 import { resolveGpu } from '../core/gpus';
 import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
 import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
 import { parseArgs } from './args';
-import { renderJson, renderText, usage } from './estimate-render';
+import { renderJson, renderText, usage, type Extras } from './estimate-render';
 import { runNetwork } from './network';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 
@@ -66,7 +68,7 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
   const parsed = parseArgs(argv);
   if (!parsed.ok) return usageError(parsed.error);
-  const { record, json, help, url } = parsed.args;
+  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve } = parsed.args;
   if (help) return { code: 0, stdout: usage(), stderr: '' };
   const read = readScenario(record, url);
   if ('code' in read) return read;
@@ -82,8 +84,24 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     fits: fitsWithin(s, est, device.capacityBytes),
     headroomBytes: device.capacityBytes - est.deviceBytes,
   };
+  if (wantSolve && !device) return usageError('--solve needs --gpu (the card to solve for)');
+  const extras: Extras = {};
+  if (device && device.category !== 'custom') {
+    const resolved = resolveModel(s);
+    if (resolved.ok) extras.speed = rooflineSpeed(s, est, resolved.value.arch, device, s.mfu);
+  }
+  if (wantSolve && device) {
+    const solved = solveOn(s, device.capacityBytes);
+    if (!solved.ok) return firstError(solved.errors);
+    extras.solve = solved.value;
+  }
+  if (wantRecommend) {
+    const ranked = recommend(s);
+    if (!ranked.ok) return firstError(ranked.errors);
+    extras.recommend = ranked.value;
+  }
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
-  const stdout = json ? renderJson(est, gpu) : renderText(s, est, gpu, device?.name);
+  const stdout = json ? renderJson(est, gpu, extras) : renderText(s, est, gpu, device?.name, extras);
   return { code: 0, stdout, stderr };
 }
 

@@ -4,7 +4,7 @@
  * prompt and seq, so binary search finds the boundary exactly (deviceBytes vs capacity, the
  * nvidia-smi view used for fit decisions).
  */
-import { estimate } from './estimate';
+import { estimate, resolveModel } from './estimate';
 import type { Estimate, FieldError, Result, Scenario } from './types';
 import { MAX_TOKENS } from './scenario/schema';
 
@@ -77,13 +77,40 @@ export function maxBatch(s: Scenario, capacityBytes: number): Result<number> {
 
 /**
  * Largest context that fits: inference varies the prompt (gen kept), training varies seq.
- * Returns that key's value; 0 when even 1 token does not fit.
+ * Returns that key's value; 0 when even 1 token does not fit. Never beyond the model's own
+ * context (max_position_embeddings; inference: minus the generated tokens): see maxContextDetail.
  */
 export function maxContext(s: Scenario, capacityBytes: number): Result<number> {
+  const r = maxContextDetail(s, capacityBytes);
+  return r.ok ? { ok: true, value: r.value.tokens } : r;
+}
+
+export interface ContextLimit {
+  /** longest prompt (inference) or seq (training) that fits and the model accepts */
+  tokens: number;
+  /** the model's limit on that key, when the model states one */
+  modelLimit: number | null;
+  /** memory alone would allow more than the model's limit */
+  memoryAllowsMore: boolean;
+}
+
+/** maxContext with the model's context limit and whether memory was the binding constraint. */
+export function maxContextDetail(s: Scenario, capacityBytes: number): Result<ContextLimit> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
   const key = s.mode === 'training' ? 'seq' : 'prompt';
-  return search(1, MAX_TOKENS, (v) => fits({ ...s, [key]: v }, capacityBytes));
+  const resolved = resolveModel(s);
+  const ctx = resolved.ok ? resolved.value.arch.maxContext : undefined;
+  const modelLimit = ctx !== undefined && ctx > 0 ? Math.max(1, s.mode === 'training' ? ctx : ctx - s.gen) : null;
+  const ok = (v: number) => fits({ ...s, [key]: v }, capacityBytes);
+  const r = search(1, Math.min(MAX_TOKENS, modelLimit ?? MAX_TOKENS), ok);
+  if (!r.ok) return r;
+  let memoryAllowsMore = false;
+  if (modelLimit !== null && r.value === modelLimit && modelLimit < MAX_TOKENS) {
+    const beyond = ok(modelLimit + 1);
+    memoryAllowsMore = beyond.ok && beyond.value;
+  }
+  return { ok: true, value: { tokens: r.value, modelLimit, memoryAllowsMore } };
 }
 
 export interface GpuPlan {
@@ -101,14 +128,21 @@ export interface GpuPlan {
 export function minGpus(s: Scenario, capacityBytes: number): Result<GpuPlan | null> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
-  const plan = (n: number): GpuPlan => {
-    if (s.mode === 'training' && s.zero > 0) return { gpus: n * s.tp * s.pp, tp: s.tp, pp: s.pp };
-    if (s.mode === 'inference' && s.engine === 'vllm') return { gpus: n * s.pp, tp: n, pp: s.pp };
-    return { gpus: n * s.tp, tp: s.tp, pp: n };
-  };
-  for (let n = 1; plan(n).gpus <= MAX_GPUS; n++) {
-    const p = plan(n);
-    const r = fits({ ...s, ...p }, capacityBytes);
+  return minGpusBy(s, (p) => fits({ ...s, ...p }, capacityBytes));
+}
+
+/** The parallel layout minGpus tries with n-fold splitting (see minGpus). */
+function planFor(s: Scenario, n: number): GpuPlan {
+  if (s.mode === 'training' && s.zero > 0) return { gpus: n * s.tp * s.pp, tp: s.tp, pp: s.pp };
+  if (s.mode === 'inference' && s.engine === 'vllm') return { gpus: n * s.pp, tp: n, pp: s.pp };
+  return { gpus: n * s.tp, tp: s.tp, pp: n };
+}
+
+/** minGpus over a fit test of a plan (recommend() shares one estimate per plan across GPUs). */
+export function minGpusBy(s: Scenario, fitsPlan: (p: GpuPlan) => Result<boolean>): Result<GpuPlan | null> {
+  for (let n = 1; planFor(s, n).gpus <= MAX_GPUS; n++) {
+    const p = planFor(s, n);
+    const r = fitsPlan(p);
     if (r.ok && r.value) return { ok: true, value: p };
     if (!r.ok) {
       // tp not dividing the heads: try the next n; pp past the layers: nothing larger helps
@@ -117,6 +151,29 @@ export function minGpus(s: Scenario, capacityBytes: number): Result<GpuPlan | nu
     }
   }
   return { ok: true, value: null };
+}
+
+export interface Solved {
+  /** largest batch that fits (0: not even one sequence) */
+  maxBatch: number;
+  /** longest prompt (inference) or seq (training), capped at the model's context */
+  maxContext: number;
+  /** the model's own limit on that key and whether memory would allow more */
+  contextLimit: number | null;
+  memoryAllowsLongerContext: boolean;
+  /** fewest GPUs of this capacity under the scenario's strategy; null: none up to 4096 */
+  minGpus: GpuPlan | null;
+}
+
+/** The three inverse questions for one capacity (the CLI's --solve, the page's solvers). */
+export function solveOn(s: Scenario, capacityBytes: number): Result<Solved> {
+  const b = maxBatch(s, capacityBytes);
+  if (!b.ok) return b;
+  const c = maxContextDetail(s, capacityBytes);
+  if (!c.ok) return c;
+  const g = minGpus(s, capacityBytes);
+  if (!g.ok) return g;
+  return { ok: true, value: { maxBatch: b.value, maxContext: c.value.tokens, contextLimit: c.value.modelLimit, memoryAllowsLongerContext: c.value.memoryAllowsMore, minGpus: g.value } };
 }
 
 export interface SweepPoint {

@@ -301,4 +301,6 @@ export interface Scenario {
   ngl: number | null;
   /** llama.cpp n_ubatch / vLLM max_num_batched_tokens style prefill chunk; null = engine default */
   ubatch: number | null;
+  /** training: model FLOPs utilisation assumed by the step-time bound (0–1] */
+  mfu: number;
 }

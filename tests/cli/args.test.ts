@@ -8,7 +8,7 @@ import { ALL_KEYS } from '../../src/core/scenario';
 describe('parseArgs', () => {
   test('--key value and --key=value; bare boolean architecture flags', () => {
     const r = parseArgs(['--batch', '4', '--weights=nf4', '--model', 'custom', '--tied', '--hidden', '64', '--json']);
-    expect(r).toEqual({ ok: true, args: { record: { batch: '4', weights: 'nf4', model: 'custom', tied: 'true', hidden: '64' }, json: true, help: false, url: null } });
+    expect(r).toEqual({ ok: true, args: { record: { batch: '4', weights: 'nf4', model: 'custom', tied: 'true', hidden: '64' }, json: true, help: false, recommend: false, solve: false, url: null } });
   });
 
   test('one URL-looking positional is a share link', () => {

@@ -65,6 +65,26 @@ describe('estimate CLI values', () => {
     expect(out.gpu.fits).toBe(false);
   });
 
+  test('--recommend, --solve and the speed bounds in JSON', async () => {
+    const rec = await json(['--model', 'meta-llama/Llama-3.1-8B', '--prompt', '8192', '--gen', '256', '--recommend', '--json']);
+    const r4090 = rec.recommend.find((g: { id: string }) => g.id === 'rtx-4090');
+    expect(r4090).toMatchObject({ id: 'rtx-4090', fits: true, count: 1, capacityBytes: 24564 * 2 ** 20 });
+    expect(rec.recommend.filter((g: { capacityBytes: number; fits: boolean }) => g.capacityBytes < 17 * GIB && g.fits)).toEqual([]);
+    // Llama-2-7b: max_position_embeddings 4096, 256 of them generated
+    const solved = await json(['--model', 'meta-llama/Llama-2-7b-hf', '--weights', 'fp16', '--gpu', 'a100-80gb', '--solve', '--json']);
+    expect(solved.solve.maxContext).toBe(4096 - 256);
+    expect(solved.solve.memoryAllowsLongerContext).toBe(true);
+    expect(solved.solve.minGpus).toEqual({ gpus: 1, tp: 1, pp: 1 });
+    // H100 SXM 3,350 GB/s over 8,030,261,248 · 2 B of weights + (2048 + 128) · 128 KiB of KV
+    expect(Math.round(solved.speed.decodeTokensPerSecond)).toBe(Math.round(2039e9 / (6_738_415_616 * 2 + (2048 + 128) * 2 * 32 * 32 * 128 * 2)));
+    const h100 = await json(['--model', 'meta-llama/Llama-3.1-8B', '--gpu', 'h100-sxm', '--json']);
+    expect(Math.round(h100.speed.decodeTokensPerSecond)).toBe(Math.round(3350e9 / (8_030_261_248 * 2 + (2048 + 128) * 2 * 32 * 8 * 128 * 2)));
+    expect(h100.speed.stepSeconds).toBeNull();
+    const r = await main(['--model', 'meta-llama/Llama-3.1-8B', '--solve']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--solve needs --gpu');
+  });
+
   test('readable output names the terms and the three totals in GiB and GB', async () => {
     const r = await main([...LLAMA2, '--weights', 'nf4', '--gpu', '24GiB']);
     expect(r.code).toBe(0);

@@ -69,7 +69,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   }
   // Gradients exist only in training; the keys are kept but change nothing at inference.
   if (!training) {
-    for (const k of ['grad-accum', 'grad-zero', 'optim-impl', 'compile', 'optim-step', 'act-offload', 'loss-chunks']) {
+    for (const k of ['grad-accum', 'grad-zero', 'optim-impl', 'compile', 'optim-step', 'act-offload', 'loss-chunks', 'mfu']) {
       if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
     }
   }

@@ -111,6 +111,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)' },
   { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer" },
   { prop: 'ubatch', name: 'ubatch', kind: int(1, MAX_TOKENS, 'auto'), help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default" },
+  { prop: 'mfu', name: 'mfu', kind: { type: 'float', min: 0.01, max: 1 }, help: 'Training: model FLOPs utilisation assumed by the step-time bound (fraction of the tensor-core peak; 0.4 is a well-tuned large run, PaLM reports 0.46)' },
 ];
 
 /** The scenario the app opens with (and what every bad value falls back to). */
@@ -152,6 +153,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   gpuUtil: 0.9,
   ngl: null,
   ubatch: null,
+  mfu: 0.4,
 } satisfies Scenario);
 
 /** A fresh mutable copy of the defaults. */

@@ -19,6 +19,7 @@ export const FIELD_LABEL: Record<Lang, Record<Prop, string>> = {
     attn: 'Attention kernel', loraRank: 'LoRA rank', loraTargets: 'LoRA targets', loraDropout: 'LoRA dropout', adapterDtype: 'LoRA adapter dtype', gpus: 'GPUs in total',
     zero: 'ZeRO stage', tp: 'Tensor parallel', pp: 'Pipeline parallel', offload: 'CPU offload', gpu: 'GPU',
     gpuUtil: 'vLLM GPU memory utilization', ngl: 'GPU layers (-ngl)', ubatch: 'Prefill chunk (ubatch)',
+    mfu: 'Assumed MFU (step time)',
   },
   zh: {
     model: '模型', params: '参数量', mode: '模式', method: '训练方法', weights: '权重格式',
@@ -30,6 +31,7 @@ export const FIELD_LABEL: Record<Lang, Record<Prop, string>> = {
     attn: '注意力实现', loraRank: 'LoRA 秩', loraTargets: 'LoRA 目标模块', loraDropout: 'LoRA dropout 概率', adapterDtype: 'LoRA 适配器精度', gpus: 'GPU 总数',
     zero: 'ZeRO 阶段', tp: '张量并行', pp: '流水线并行', offload: 'CPU 卸载', gpu: 'GPU',
     gpuUtil: 'vLLM 显存占用比例', ngl: 'GPU 层数 (-ngl)', ubatch: '预填充分块 (ubatch)',
+    mfu: '假定 MFU（步时估计）',
   },
 };
 
@@ -70,6 +72,7 @@ export const HELP_ZH: Record<Prop, string> = {
   gpuUtil: 'vLLM 的 gpu_memory_utilization（vLLM 可用的显存比例）',
   ngl: 'llama.cpp 放到 GPU 上的层数（-ngl）',
   ubatch: '预填充分块：llama.cpp n_ubatch / vLLM max_num_batched_tokens',
+  mfu: '训练：步时上界假定的模型 FLOPs 利用率（张量核心峰值的比例；0.4 对应调优良好的大规模训练，PaLM 报告 0.46）',
 };
 
 /** Option values that are words (others, like format names, are shown as written). */

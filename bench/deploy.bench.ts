@@ -1,0 +1,24 @@
+// Deployment answers: ranking the whole GPU catalogue for one scenario (issue: ≤ 5 ms for 54 GPUs),
+// and the roofline speed bounds shown beside the verdict.
+import { recommend } from '../src/core/deploy/recommend';
+import { rooflineSpeed } from '../src/core/deploy/speed';
+import { estimate, resolveModel } from '../src/core/estimate';
+import { findGpu, GPUS } from '../src/core/gpus';
+import { defaultScenario } from '../src/core/scenario/schema';
+import { medianMicros, type BenchRow } from './types';
+
+export default function bench(): BenchRow[] {
+  const s = { ...defaultScenario(), model: 'meta-llama/Llama-3.1-8B', prompt: 8192, gen: 256 };
+  const vllm = { ...s, engine: 'vllm' as const };
+  const big = { ...defaultScenario(), model: 'meta-llama/Llama-3.1-70B', mode: 'training' as const, method: 'qlora' as const, weights: 'nf4' as const };
+  const e = estimate({ ...s, gpu: 'h100-sxm' });
+  const arch = resolveModel(s);
+  const h100 = findGpu('h100-sxm')!;
+  if (!e.ok || !arch.ok) throw new Error('bench scenario failed');
+  return [
+    { name: `recommend: rank ${GPUS.length} GPUs (Llama-3.1-8B, transformers)`, value: medianMicros(() => recommend(s), 50, 10) / 1000, unit: 'ms', target: 5 },
+    { name: `recommend: rank ${GPUS.length} GPUs (vLLM: one estimate per card)`, value: medianMicros(() => recommend(vllm), 50, 10) / 1000, unit: 'ms', target: 5 },
+    { name: `recommend: rank ${GPUS.length} GPUs (70B QLoRA, many need several)`, value: medianMicros(() => recommend(big), 50, 10) / 1000, unit: 'ms', target: 5 },
+    { name: 'roofline speed bounds, one scenario', value: medianMicros(() => rooflineSpeed(s, e.value, arch.value.arch, h100, 0.4), 2000, 500), unit: 'µs', target: 20 },
+  ];
+}

@@ -1,0 +1,71 @@
+/**
+ * Which card to buy or rent: the whole GPU catalogue ranked for one scenario. Each card gets the
+ * fit verdict the page and CLI use (solve.ts fitsWithin), its headroom, and how many such cards
+ * the scenario needs under its own parallel strategy (solve.ts minGpusBy: ZeRO adds data-parallel
+ * ranks, vLLM raises tp, other runs split layers).
+ *
+ * The catalogue has no prices, so "cheapest kind that fits" is ranked by class, then capacity:
+ * consumer < workstation < datacenter cards, and within a class the smaller card (a proxy for the
+ * price, which rises with memory within a class). Apple silicon and TPUs are listed but never
+ * ranked first: the estimate models PyTorch on CUDA.
+ */
+import { GPUS, type Gpu, type GpuCategory } from '../gpus';
+import { estimate } from '../estimate';
+import { fitsWithin, minGpusBy, type GpuPlan } from '../solve';
+import type { Estimate, Result, Scenario } from '../types';
+
+export interface Recommendation {
+  id: string;
+  name: string;
+  category: GpuCategory;
+  capacityBytes: number;
+  /** one card holds the scenario as given */
+  fits: boolean;
+  /** capacity − device total on one card (negative: short by) */
+  headroomBytes: number;
+  /** cards needed under the scenario's strategy; null when none up to 4096 do */
+  count: number | null;
+}
+
+const CLASS_RANK: Record<GpuCategory, number> = { consumer: 0, workstation: 1, datacenter: 2, 'apple-silicon': 3, tpu: 4, custom: 5 };
+
+/** Rank cheapest-kind first: fitting cards by class then capacity, then the rest by cards needed. */
+function compare(a: Recommendation, b: Recommendation): number {
+  if (a.fits !== b.fits) return a.fits ? -1 : 1;
+  if (!a.fits && a.count !== b.count) return (a.count ?? Infinity) - (b.count ?? Infinity);
+  return CLASS_RANK[a.category] - CLASS_RANK[b.category] || a.capacityBytes - b.capacityBytes || a.id.localeCompare(b.id);
+}
+
+/**
+ * Rank `gpus` (default: the catalogue) for `s`. Only vLLM sizes its memory to the card, so every
+ * other scenario is estimated once per parallel plan and shared across cards.
+ */
+export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS): Result<Recommendation[]> {
+  const perCard = s.mode === 'inference' && s.engine === 'vllm';
+  const shared = new Map<number, Result<Estimate>>();
+  const estimateFor = (p: GpuPlan, g: Gpu): Result<Estimate> => {
+    const sc = { ...s, ...p, gpu: g.id };
+    if (perCard) return estimate(sc);
+    let r = shared.get(p.gpus);
+    if (!r) shared.set(p.gpus, (r = estimate({ ...sc, gpu: '' })));
+    return r;
+  };
+  const one = estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, gpus[0] ?? GPUS[0]);
+  if (!one.ok) return one;
+  const out: Recommendation[] = [];
+  for (const g of gpus) {
+    const e = perCard ? estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, g) : one;
+    if (!e.ok) return e;
+    const fits = fitsWithin(s, e.value, g.capacityBytes);
+    let count: number | null = s.gpus;
+    if (!fits) {
+      const plan = minGpusBy(s, (p) => {
+        const r = estimateFor(p, g);
+        return r.ok ? { ok: true, value: fitsWithin({ ...s, ...p }, r.value, g.capacityBytes) } : r;
+      });
+      count = plan.ok && plan.value ? plan.value.gpus : null;
+    }
+    out.push({ id: g.id, name: g.name, category: g.category, capacityBytes: g.capacityBytes, fits, headroomBytes: g.capacityBytes - e.value.deviceBytes, count });
+  }
+  return { ok: true, value: out.sort(compare) };
+}
