@@ -31,10 +31,14 @@ describe('maxBatch / maxContext', () => {
     expect(ok(maxBatch(base, 8 * GiB))).toBe(0);
   });
   it('maxContext varies the prompt at inference and seq in training', () => {
-    const p = ok(maxContext(base, 16 * GiB));
-    expect(device({ ...base, prompt: p })).toBeLessThanOrEqual(16 * GiB);
-    expect(device({ ...base, prompt: p + 1 })).toBeGreaterThan(16 * GiB);
-    const train: Scenario = { ...base, mode: 'training', method: 'qlora', weights: 'nf4', gradCkpt: 'full' };
+    // memory is the bound only once the model's own 4,096-token limit is lifted (e.g. rope scaling)
+    const long: Scenario = { ...base, arch: { maxContext: 1 << 20 } };
+    const p = ok(maxContext(long, 16 * GiB));
+    expect(device({ ...long, prompt: p })).toBeLessThanOrEqual(16 * GiB);
+    expect(device({ ...long, prompt: p + 1 })).toBeGreaterThan(16 * GiB);
+    // as published (max_position_embeddings 4096), the prompt stops at 4096 − 256 generated tokens
+    expect(ok(maxContext(base, 16 * GiB))).toBe(4096 - 256);
+    const train: Scenario = { ...long, mode: 'training', method: 'qlora', weights: 'nf4', gradCkpt: 'full' };
     const s = ok(maxContext(train, 24 * GiB));
     expect(device({ ...train, seq: s })).toBeLessThanOrEqual(24 * GiB);
     expect(device({ ...train, seq: s + 1 })).toBeGreaterThan(24 * GiB);

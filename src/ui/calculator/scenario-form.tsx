@@ -77,7 +77,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout', 'mfu'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
   return useApp((st) => {
@@ -117,6 +117,7 @@ function TrainingFields() {
         <ScenarioSelect prop="bnbCompute" />
         <ScenarioSelect prop="adapterDtype" />
         <ScenarioNumber prop="loraDropout" />
+        <ScenarioNumber prop="mfu" />
       </details>
       <details>
         <summary>{t('form.parallel')}</summary>
