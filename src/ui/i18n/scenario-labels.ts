@@ -18,6 +18,9 @@ export const FIELD_LABEL: Record<Lang, Record<Prop, string>> = {
     optimImpl: 'Optimizer implementation', bnbCompute: '4-bit compute dtype',
     attn: 'Attention kernel', loraRank: 'LoRA rank', loraTargets: 'LoRA targets', loraDropout: 'LoRA dropout', adapterDtype: 'LoRA adapter dtype', gpus: 'GPUs in total',
     zero: 'ZeRO stage', tp: 'Tensor parallel', pp: 'Pipeline parallel', offload: 'CPU offload', gpu: 'GPU',
+    zeroImpl: 'Sharding framework', dsReduceBucket: 'DeepSpeed reduce bucket', dsOverlapComm: 'DeepSpeed overlap_comm',
+    dsPrefetchBucket: 'ZeRO-3 prefetch bucket', dsPersistThreshold: 'ZeRO-3 persistence threshold',
+    dsMaxLive: 'ZeRO-3 max live parameters', dsReuseDistance: 'ZeRO-3 max reuse distance',
     gpuUtil: 'vLLM GPU memory utilization', ngl: 'GPU layers (-ngl)', ubatch: 'Prefill chunk (ubatch)',
   },
   zh: {
@@ -29,6 +32,9 @@ export const FIELD_LABEL: Record<Lang, Record<Prop, string>> = {
     optimImpl: '优化器实现', bnbCompute: '4 位计算精度',
     attn: '注意力实现', loraRank: 'LoRA 秩', loraTargets: 'LoRA 目标模块', loraDropout: 'LoRA dropout 概率', adapterDtype: 'LoRA 适配器精度', gpus: 'GPU 总数',
     zero: 'ZeRO 阶段', tp: '张量并行', pp: '流水线并行', offload: 'CPU 卸载', gpu: 'GPU',
+    zeroImpl: '分片框架', dsReduceBucket: 'DeepSpeed 归约桶', dsOverlapComm: 'DeepSpeed overlap_comm',
+    dsPrefetchBucket: 'ZeRO-3 预取桶', dsPersistThreshold: 'ZeRO-3 常驻阈值',
+    dsMaxLive: 'ZeRO-3 最大存活参数', dsReuseDistance: 'ZeRO-3 最大重用距离',
     gpuUtil: 'vLLM 显存占用比例', ngl: 'GPU 层数 (-ngl)', ubatch: '预填充分块 (ubatch)',
   },
 };
@@ -66,6 +72,13 @@ export const HELP_ZH: Record<Prop, string> = {
   tp: '张量并行度',
   pp: '流水线并行度',
   offload: 'ZeRO-Offload：把优化器状态（ZeRO ≥ 1）或连同参数（ZeRO-3）放到 CPU',
+  zeroImpl: "zero 背后的框架：'deepspeed'（其扁平缓冲、归约桶与 ZeRO-3 参数收集，见下）或 'fsdp'（PyTorch FSDP：SHARD_GRAD_OP = 2，FULL_SHARD = 3，收集当前块与预取的下一块）",
+  dsReduceBucket: "DeepSpeed reduce_bucket_size（元素数，DeepSpeed 默认 500000000）；'auto' = HF Trainer 的填充值 hidden²（integrations/deepspeed.py trainer_config_finalize）",
+  dsOverlapComm: "DeepSpeed overlap_comm。ZeRO-1/2 会再分配一个归约缓冲（stage_1_and_2.py backward）；'auto' = DeepSpeed 默认，仅 ZeRO-3 开启",
+  dsPrefetchBucket: "ZeRO-3 stage3_prefetch_bucket_size（元素数，DeepSpeed 默认 50000000）；'auto' = HF 的 0.9·hidden²",
+  dsPersistThreshold: "ZeRO-3 stage3_param_persistence_threshold：不超过该大小的参数在每张卡上保持完整（DeepSpeed 默认 100000）；'auto' = HF 的 10·hidden",
+  dsMaxLive: 'ZeRO-3 stage3_max_live_parameters：已收集参数超过该数量后不再预取（DeepSpeed 默认 1000000000）',
+  dsReuseDistance: 'ZeRO-3 stage3_max_reuse_distance：在这么多参数元素之内会再次用到的已收集参数不会释放，因此最后几层在前向转反向时保持收集状态（DeepSpeed 默认 1000000000）',
   gpu: 'GPU 型号或自定义容量',
   gpuUtil: 'vLLM 的 gpu_memory_utilization（vLLM 可用的显存比例）',
   ngl: 'llama.cpp 放到 GPU 上的层数（-ngl）',
@@ -93,6 +106,8 @@ const OPTION_LABEL: Record<Lang, Record<string, string>> = {
     'attn.flash': 'FlashAttention', 'attn.sdpa': 'SDPA', 'attn.eager': 'Eager',
     'offload.none': 'None', 'offload.optimizer': 'Optimizer state', 'offload.params': 'Optimizer + parameters',
     'zero.0': 'Off (0)', 'zero.1': '1: optimizer', 'zero.2': '2: + gradients', 'zero.3': '3: + parameters',
+    'zeroImpl.deepspeed': 'DeepSpeed', 'zeroImpl.fsdp': 'PyTorch FSDP',
+    'dsOverlapComm.auto': 'DeepSpeed default (ZeRO-3 only)', 'dsOverlapComm.on': 'On', 'dsOverlapComm.off': 'Off',
   },
   zh: {
     'mode.inference': '推理', 'mode.training': '训练',
@@ -113,6 +128,8 @@ const OPTION_LABEL: Record<Lang, Record<string, string>> = {
     'attn.flash': 'FlashAttention', 'attn.sdpa': 'SDPA', 'attn.eager': 'Eager',
     'offload.none': '不卸载', 'offload.optimizer': '优化器状态', 'offload.params': '优化器 + 参数',
     'zero.0': '关闭 (0)', 'zero.1': '1：优化器', 'zero.2': '2：+ 梯度', 'zero.3': '3：+ 参数',
+    'zeroImpl.deepspeed': 'DeepSpeed', 'zeroImpl.fsdp': 'PyTorch FSDP',
+    'dsOverlapComm.auto': 'DeepSpeed 默认（仅 ZeRO-3）', 'dsOverlapComm.on': '开启', 'dsOverlapComm.off': '关闭',
   },
 };
 
