@@ -48,6 +48,10 @@ export type OptimStep = 'after-backward' | 'in-backward';
 export type ActOffload = 'none' | 'cpu';
 export type ZeroStage = 0 | 1 | 2 | 3;
 export type Offload = 'none' | 'optimizer' | 'params';
+/** Which framework shards under `zero`: DeepSpeed's ZeRO optimizers, or PyTorch FSDP (ZeRO-2/3 equivalents). */
+export type ZeroImpl = 'deepspeed' | 'fsdp';
+/** DeepSpeed `overlap_comm`: 'auto' = DeepSpeed's default (on for ZeRO-3 only, zero/config.py overlap_comm_valid). */
+export type OverlapComm = 'auto' | 'on' | 'off';
 export type LoraTarget = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
 
 /** Storage format of the weights (see src/core/formats). */
@@ -155,6 +159,9 @@ export type TermId =
   | 'dequant-buffer'
   | 'load-copy'
   | 'comm-buffers'
+  | 'zero-grad-buffers'
+  | 'zero-gathered-params'
+  | 'zero-step-grads'
   | 'cuda-context'
   | 'allocator-reserve'
   | 'engine-reserve';
@@ -293,6 +300,20 @@ export interface Scenario {
   tp: number;
   pp: number;
   offload: Offload;
+  /** framework behind `zero`: DeepSpeed (its buffers, below) or FSDP */
+  zeroImpl: ZeroImpl;
+  /** DeepSpeed reduce_bucket_size (elements); null = HF Trainer 'auto' (hidden²) */
+  dsReduceBucket: number | null;
+  /** DeepSpeed stage3_prefetch_bucket_size (elements); null = HF 'auto' (0.9·hidden²) */
+  dsPrefetchBucket: number | null;
+  /** DeepSpeed stage3_param_persistence_threshold (elements); null = HF 'auto' (10·hidden) */
+  dsPersistThreshold: number | null;
+  /** DeepSpeed stage3_max_live_parameters (elements) */
+  dsMaxLive: number;
+  /** DeepSpeed stage3_max_reuse_distance (elements) */
+  dsReuseDistance: number;
+  /** DeepSpeed overlap_comm (ZeRO-1/2: a second reduce buffer) */
+  dsOverlapComm: OverlapComm;
   /** GPU catalogue id ('' = none chosen), e.g. 'a100-80gb' */
   gpu: string;
   /** vLLM gpu_memory_utilization */

@@ -73,10 +73,36 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
       if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
     }
   }
+  deepspeedRules(s, given, bad, warn);
   if (training) trainingRules(s, bad);
   else inferenceRules(s, bad);
   parallelRules(s, given, bad);
   contextRule(s, warn);
+}
+
+/** DeepSpeed bucket keys and the keys each needs (zero/config.py: the stage3_* keys act in ZeRO-3 only). */
+const DS_KEYS: readonly { key: string; minStage: 1 | 3 }[] = [
+  { key: 'ds-reduce-bucket', minStage: 1 }, { key: 'ds-overlap-comm', minStage: 1 },
+  { key: 'ds-prefetch-bucket', minStage: 3 }, { key: 'ds-persist-threshold', minStage: 3 },
+  { key: 'ds-max-live', minStage: 3 }, { key: 'ds-reuse-distance', minStage: 3 },
+];
+
+function deepspeedRules(s: Scenario, given: Set<string>, bad: Emit, warn: (key: string, code: string, message: string, params: Record<string, string | number>) => void): void {
+  const training = s.mode === 'training';
+  // PyTorch FSDP shards gradients + states (SHARD_GRAD_OP) or everything (FULL_SHARD): no ZeRO-1 form
+  if (training && s.zeroImpl === 'fsdp' && s.zero === 1) {
+    bad('zero-impl', 'zero', 'zero-impl=fsdp has no ZeRO-1 form (FSDP ShardingStrategy: SHARD_GRAD_OP = ZeRO-2, FULL_SHARD = ZeRO-3); use zero 2 or 3, or zero-impl=deepspeed');
+    s.zeroImpl = 'deepspeed';
+  }
+  if (given.has('zero-impl') && (!training || s.zero === 0)) {
+    warn('zero-impl', 'unused-key', 'zero-impl applies to training with zero 1, 2 or 3', { with: training ? 'zero' : 'mode' });
+  }
+  for (const { key, minStage } of DS_KEYS) {
+    if (!given.has(key)) continue;
+    if (!training) warn(key, 'unused-key', `${key} applies to training, not mode=${s.mode}`, { with: 'mode' });
+    else if (s.zeroImpl !== 'deepspeed') warn(key, 'unused-key', `${key} is a DeepSpeed setting; zero-impl=${s.zeroImpl} does not use it`, { with: 'zero-impl' });
+    else if (s.zero < minStage) warn(key, 'unused-key', minStage === 3 ? `${key} acts in ZeRO-3 only, not zero=${s.zero}` : `${key} needs zero 1, 2 or 3`, { with: 'zero' });
+  }
 }
 
 function trainingRules(s: Scenario, bad: Emit): void {

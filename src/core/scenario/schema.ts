@@ -6,7 +6,7 @@
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
  */
-import type { AdapterDtype, LoraTarget, Scenario } from '../types';
+import type { AdapterDtype, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -45,6 +45,10 @@ export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'base'];
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
+export const ZERO_IMPLS: readonly ZeroImpl[] = ['deepspeed', 'fsdp'];
+export const OVERLAP_COMMS: readonly OverlapComm[] = ['auto', 'on', 'off'];
+/** Largest DeepSpeed bucket / threshold accepted (elements). */
+const MAX_DS_ELEMENTS = 1e13;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
 export const LORA_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 
@@ -107,6 +111,13 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
   { prop: 'pp', name: 'pp', kind: int(1, 4096), help: 'Pipeline-parallel degree' },
   { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU' },
+  { prop: 'zeroImpl', name: 'zero-impl', kind: oneOf(ZERO_IMPLS), help: "Framework behind zero: 'deepspeed' (its flat buffers, reduce bucket and ZeRO-3 parameter fetching, below) or 'fsdp' (PyTorch FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3, the current and the prefetched block gathered)" },
+  { prop: 'dsReduceBucket', name: 'ds-reduce-bucket', kind: int(1, MAX_DS_ELEMENTS, 'auto'), help: "DeepSpeed reduce_bucket_size in elements (DeepSpeed's default 500000000); 'auto' = HF Trainer's fill-in hidden² (integrations/deepspeed.py trainer_config_finalize)" },
+  { prop: 'dsOverlapComm', name: 'ds-overlap-comm', kind: oneOf(OVERLAP_COMMS), help: "DeepSpeed overlap_comm. ZeRO-1/2 then allocate a second reduce buffer (stage_1_and_2.py backward); 'auto' = DeepSpeed's default, on for ZeRO-3 only" },
+  { prop: 'dsPrefetchBucket', name: 'ds-prefetch-bucket', kind: int(0, MAX_DS_ELEMENTS, 'auto'), help: "ZeRO-3 stage3_prefetch_bucket_size in elements (DeepSpeed's default 50000000); 'auto' = HF's 0.9·hidden²" },
+  { prop: 'dsPersistThreshold', name: 'ds-persist-threshold', kind: int(0, MAX_DS_ELEMENTS, 'auto'), help: "ZeRO-3 stage3_param_persistence_threshold: parameters this small stay whole on every GPU (DeepSpeed's default 100000); 'auto' = HF's 10·hidden" },
+  { prop: 'dsMaxLive', name: 'ds-max-live', kind: int(0, MAX_DS_ELEMENTS), help: 'ZeRO-3 stage3_max_live_parameters: gathered parameters beyond which no more are prefetched (DeepSpeed default 1000000000)' },
+  { prop: 'dsReuseDistance', name: 'ds-reuse-distance', kind: int(0, MAX_DS_ELEMENTS), help: 'ZeRO-3 stage3_max_reuse_distance: a gathered parameter used again within this many parameter elements is not released, so the last layers stay gathered across the forward→backward turn (DeepSpeed default 1000000000)' },
   { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4), a short name (a100-80gb, h100, 4090) or a capacity such as '24GiB' / '24GB'" },
   { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)' },
   { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer" },
@@ -149,6 +160,13 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   tp: 1,
   pp: 1,
   offload: 'none',
+  zeroImpl: 'deepspeed',
+  dsReduceBucket: null,
+  dsPrefetchBucket: null,
+  dsPersistThreshold: null,
+  dsMaxLive: 1_000_000_000,
+  dsReuseDistance: 1_000_000_000,
+  dsOverlapComm: 'auto',
   gpu: '',
   gpuUtil: 0.9,
   ngl: null,

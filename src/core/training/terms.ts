@@ -33,9 +33,10 @@ import { lossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
+import { deepspeedBuffers, type DsBuffers } from './zero-deepspeed';
 
-/** DeepSpeed ZeRO-1/2 `reduce_bucket_size` default: 5e8 elements (contiguous-gradients IPG buffer). */
-export const DEEPSPEED_REDUCE_BUCKET = 5e8;
+/** FSDP accounting (zero-impl=fsdp) for ZeRO-1/2: a 5e8-element reduce bucket at most the model's size. */
+export const FSDP_REDUCE_BUCKET = 5e8;
 
 /**
  * Activation dtypes: fp32 training keeps everything in 4 B; AMP computes matmuls in 16-bit
@@ -77,16 +78,21 @@ export function buildTraining(ctx: Ctx): Built {
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
     : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
   const dequant = s.method === 'qlora' ? bnbDequantBytes(s.bnbCompute, params.largestLinear) : 0;
-  // ZeRO-3 / FSDP: the current unit (one block) gathered whole plus the prefetched next one, in the
-  // working-weight dtype (formulas.md §4.2; DeepSpeed's LL = 4·largest_layer for 16-bit)
-  const gathered = s.zero === 3 && dp > 1 ? (2 * per.weights * params.perLayer) / s.tp : 0;
+  // DeepSpeed ZeRO (zero-deepspeed.ts): reduce buckets, ZeRO-3 fetching, step-time gradient copies
+  const ds: DsBuffers | null = s.zero > 0 && s.zeroImpl === 'deepspeed'
+    ? deepspeedBuffers(ctx, trainOnGpu, dp, per.gradients, full ? per.weights : ctx.weights.total / Math.max(1, params.total))
+    : null;
+  // FSDP FULL_SHARD: the current unit (one block) gathered whole plus the prefetched next one, in the
+  // working-weight dtype (formulas.md §4.2)
+  const fsdp = s.zero > 0 && s.zeroImpl === 'fsdp';
+  const gathered = ds ? ds.gathered : fsdp && s.zero === 3 && dp > 1 ? (2 * per.weights * params.perLayer) / s.tp : 0;
   const comm = s.zero === 0 && dp > 1 ? states.gradients
-    : (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(DEEPSPEED_REDUCE_BUCKET, trainOnGpu) * per.gradients
+    : fsdp && (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(FSDP_REDUCE_BUCKET, trainOnGpu) * per.gradients
       : 0;
   // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
-  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + CUBLAS_WORKSPACE_BYTES;
+  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + CUBLAS_WORKSPACE_BYTES;
   const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
@@ -96,15 +102,22 @@ export function buildTraining(ctx: Ctx): Built {
   const atForward = withLogits(logits.peak) + gathered + dequant;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant;
+  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant + (ds ? ds.backward : 0);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
   const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu))) : 0;
-  const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1);
-  const atStep = inBwd ? 0 : gradsHeld ? foreachTemp : states.gradients + foreachTemp;
+  // DeepSpeed ZeRO-3 keeps its gradient partition buffer allocated from initialisation on
+  const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1 || (ds?.gradsPersistent ?? false));
+  const gradsNow = gradsHeld ? 0 : states.gradients;
+  // DeepSpeed step: its fp32 copy sits beside the 16-bit partition (ZeRO-1's full gradients are
+  // reduced to that partition first); ZeRO-1/2 reduce buffers live to the end of backward
+  const atStep = inBwd ? 0 : ds
+    ? Math.max(gradsNow, (gradsHeld ? 0 : ds.gradPartition) + ds.step) + foreachTemp
+    : gradsNow + foreachTemp;
+  const atEndOfBackward = ds ? gradsNow + ds.backward : 0;
   const held = gradsHeld ? states.gradients : 0;
-  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep);
+  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep, atEndOfBackward);
   const terms: Term[] = [];
   if (full) {
     terms.push(term(ctx, 'weights', states.weights, {
@@ -160,11 +173,12 @@ export function buildTraining(ctx: Ctx): Built {
       source: 'QLoRA (arXiv 2305.14314); formulas.md §6.2', confidence: 'derived',
     }));
   }
-  if (comm + gathered > 0) {
+  if (ds) terms.push(...ds.terms);
+  else if (comm + gathered > 0) {
     terms.push(term(ctx, 'comm-buffers', comm + gathered, {
       formula: s.zero === 0 ? 'DDP gradient buckets: P_train·g (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)·w' : 'reduce bucket min(5e8, P)·g',
-      values: { zero: s.zero, N_d: dp, bucket: DEEPSPEED_REDUCE_BUCKET, unit: params.perLayer, w: per.weights },
-      source: 'formulas.md §4.2 (PyTorch PR #41954; DeepSpeed config defaults; FSDP prefetch)', confidence: 'heuristic',
+      values: { zero: s.zero, N_d: dp, bucket: FSDP_REDUCE_BUCKET, unit: params.perLayer, w: per.weights },
+      source: 'formulas.md §4.2 (PyTorch PR #41954; FSDP FULL_SHARD prefetch)', confidence: 'heuristic',
     }));
   }
   terms.push(workspaceTerm(ctx));
@@ -181,7 +195,7 @@ export function buildTraining(ctx: Ctx): Built {
     notes.push({
       code: 'training.grads-held',
       params: { gradAccum: s.gradAccum, gradZero: s.gradZero, pp: s.pp, gradients: states.gradients },
-      text: 'Gradients stay allocated between backward passes (gradient accumulation, pipeline micro-batches or zero_grad(set_to_none=False)): the peak is persistent states + gradients + activations.',
+      text: 'Gradients stay allocated between backward passes (gradient accumulation, pipeline micro-batches, zero_grad(set_to_none=False) or DeepSpeed ZeRO-3\'s gradient partition buffer): the peak is persistent states + gradients + activations.',
     });
   } else {
     notes.push({

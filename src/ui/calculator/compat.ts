@@ -60,13 +60,23 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
     case 'loraDropout':
     case 'adapterDtype':
       return s.method === 'lora' || s.method === 'qlora' ? undefined : 'why.loraOnly';
+    case 'zeroImpl':
+      return s.zero > 0 ? undefined : 'why.zeroOnly';
+    case 'dsReduceBucket':
+    case 'dsOverlapComm':
+      return s.zero > 0 && s.zeroImpl === 'deepspeed' ? undefined : 'why.deepspeedOnly';
+    case 'dsPrefetchBucket':
+    case 'dsPersistThreshold':
+    case 'dsMaxLive':
+    case 'dsReuseDistance':
+      return s.zero === 3 && s.zeroImpl === 'deepspeed' ? undefined : 'why.zero3Only';
     default:
       return undefined;
   }
 }
 
 /** Select-type keys the rules may move to a fallback value. */
-const ENUMS: (keyof Scenario)[] = ['weights', 'kv', 'offload', 'attn'];
+const ENUMS: (keyof Scenario)[] = ['weights', 'kv', 'offload', 'attn', 'zeroImpl'];
 
 /**
  * After a change, replace select values the change made impossible with the core's fallback

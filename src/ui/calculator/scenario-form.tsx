@@ -78,6 +78,7 @@ function InferenceFields() {
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
 const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout', 'mfu'] as const;
+const DEEPSPEED = ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
   return useApp((st) => {
@@ -90,6 +91,7 @@ function TrainingFields() {
   const t = useT();
   const techniques = useChanged(TECHNIQUES);
   const framework = useChanged(FRAMEWORK);
+  const deepspeed = useChanged(DEEPSPEED);
   return (
     <>
       <ScenarioSelect prop="method" />
@@ -126,6 +128,16 @@ function TrainingFields() {
         <ScenarioSelect prop="offload" />
         <ScenarioNumber prop="tp" log sliderMax={64} />
         <ScenarioNumber prop="pp" log sliderMax={64} />
+      </details>
+      <details open={deepspeed || undefined}>
+        <summary>{t('form.deepspeed')}</summary>
+        <ScenarioSelect prop="zeroImpl" />
+        <ScenarioNumber prop="dsReduceBucket" log sliderMax={1e9} />
+        <ScenarioSelect prop="dsOverlapComm" />
+        <ScenarioNumber prop="dsPrefetchBucket" log sliderMax={1e9} />
+        <ScenarioNumber prop="dsPersistThreshold" log sliderMax={1e7} />
+        <ScenarioNumber prop="dsMaxLive" log sliderMax={1e10} />
+        <ScenarioNumber prop="dsReuseDistance" log sliderMax={1e10} />
       </details>
     </>
   );

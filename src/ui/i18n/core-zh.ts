@@ -44,7 +44,7 @@ export const CORE_ZH: Record<string, string> = {
   'vllm.kv-short': 'KV 缓存池只能容纳 {kvTokens} 个 token，少于批大小 × (提示词 + 生成) = {needTokens}：请求会排队或被抢占。',
   'vllm.no-gpu': '未选择 GPU：vLLM 会按 gpu_memory_utilization 占满设备；这里显示的 KV 池只是本批次所需。',
   'llamacpp.v-f16': '量化的 V 缓存需要开启 flash attention（-fa），否则 V 仍为 f16。',
-  'training.grads-held': '梯度在两次反向传播之间一直保留（梯度累积或 zero_grad(set_to_none=False)）：峰值是持久状态 + 梯度 + 激活值。',
+  'training.grads-held': '梯度在两次反向传播之间一直保留（梯度累积、流水线微批、zero_grad(set_to_none=False) 或 DeepSpeed ZeRO-3 的梯度分片缓冲）：峰值是持久状态 + 梯度 + 激活值。',
   'training.paged': '分页优化器状态位于 CUDA 统一内存中，显存紧张时可能换出到主机内存。',
   'training.optim-in-backward': '优化器更新融合进反向：每个参数更新后立即释放其梯度，因此只有最大的那个梯度同时存在；峰值出现在反向开始时，为持久状态 + 激活 + 损失缓冲 + 该梯度。',
   'training.peak-not-sum': '激活值释放时梯度逐步产生：峰值是持久状态 + max(激活 + logits, 梯度)，而不是所有项之和。',
