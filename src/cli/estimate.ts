@@ -14,6 +14,7 @@ import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
 import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
+import { bandsFor } from '../validation/bands';
 import { parseArgs } from './args';
 import { renderJson, renderText, usage } from './estimate-render';
 import { runNetwork } from './network';
@@ -82,7 +83,8 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     headroomBytes: device.capacityBytes - est.deviceBytes,
   };
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
-  const stdout = json ? renderJson(est, gpu) : renderText(s, est, gpu, device?.name);
+  const band = bandsFor(s, est);
+  const stdout = json ? renderJson(est, gpu, band) : renderText(s, est, gpu, band, device?.name);
   return { code: 0, stdout, stderr };
 }
 
