@@ -35,14 +35,26 @@ export interface DevSpread {
   p90: number;
 }
 
+/** A row's kind keys and group, computed once per row (the cross-validation asks for them thousands of times). */
+const rowKeys = new WeakMap<ScoredRow, { kinds: [string, string]; group: string }>();
+function keysOf(r: ScoredRow): { kinds: [string, string]; group: string } {
+  let k = rowKeys.get(r);
+  if (!k) {
+    k = { kinds: kindKeys(r.mapped.scenario), group: groupOf(r) };
+    rowKeys.set(r, k);
+  }
+  return k;
+}
+const groupOfRow = (r: ScoredRow) => keysOf(r).group;
+
 /** Spread of the rows of `s`'s kind: its fine kind, else its coarse kind; null under MIN_ROWS rows. */
 export function devSpread(rows: readonly ScoredRow[], s: Scenario): DevSpread | null {
   const [coarse, fine] = kindKeys(s);
   for (const key of [fine, coarse]) {
-    const same = rows.filter((r) => kindKeys(r.mapped.scenario).includes(key));
+    const same = rows.filter((r) => keysOf(r).kinds.includes(key));
     if (same.length < MIN_ROWS) continue;
     const errs = same.map((r) => r.errPct);
-    return { key, n: same.length, groups: new Set(same.map(groupOf)).size, p10: quantile(errs, 0.1), p90: quantile(errs, 0.9) };
+    return { key, n: same.length, groups: new Set(same.map(groupOfRow)).size, p10: quantile(errs, 0.1), p90: quantile(errs, 0.9) };
   }
   return null;
 }
@@ -63,16 +75,16 @@ export interface Coverage {
   byGroup: [string, number, number][];
 }
 
-const groupsOf = (rows: readonly ScoredRow[]) => [...new Set(rows.map(groupOf))];
+const groupsOf = (rows: readonly ScoredRow[]) => [...new Set(rows.map(groupOfRow))];
 
 /** Each row with the spread of its kind among the OTHER groups' rows (null when they hold too few). */
 function heldOut(rows: readonly ScoredRow[]): [ScoredRow, DevSpread | null][] {
   const out: [ScoredRow, DevSpread | null][] = [];
   for (const g of groupsOf(rows)) {
-    const rest = rows.filter((r) => groupOf(r) !== g);
+    const rest = rows.filter((r) => groupOfRow(r) !== g);
     const byKind = new Map<string, DevSpread | null>();
     for (const r of rows) {
-      if (groupOf(r) !== g) continue;
+      if (groupOfRow(r) !== g) continue;
       const key = kindKeys(r.mapped.scenario)[1];
       if (!byKind.has(key)) byKind.set(key, devSpread(rest, r.mapped.scenario));
       out.push([r, byKind.get(key)!]);
@@ -84,7 +96,7 @@ function heldOut(rows: readonly ScoredRow[]): [ScoredRow, DevSpread | null][] {
 function count(pairs: readonly [ScoredRow, DevSpread | null][], k: (g: string) => number): Coverage {
   const tally = new Map<string, [number, number]>();
   for (const [r, sp] of pairs) {
-    const g = groupOf(r);
+    const g = groupOfRow(r);
     const t = tally.get(g) ?? [0, 0];
     tally.set(g, t);
     if (!sp) continue;
@@ -117,6 +129,6 @@ export function chooseWiden(rows: readonly ScoredRow[]): number {
 
 /** Coverage with k chosen anew without each left-out group: the honest out-of-sample figure. */
 export function nestedCoverage(rows: readonly ScoredRow[]): Coverage {
-  const kOf = new Map(groupsOf(rows).map((g) => [g, chooseWiden(rows.filter((r) => groupOf(r) !== g))]));
+  const kOf = new Map(groupsOf(rows).map((g) => [g, chooseWiden(rows.filter((r) => groupOfRow(r) !== g))]));
   return count(heldOut(rows), (g) => kOf.get(g)!);
 }
