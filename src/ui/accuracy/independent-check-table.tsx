@@ -16,7 +16,7 @@ export function IndependentCheck() {
     <section className="panel" aria-labelledby="acc-ind-h">
       <h2 id="acc-ind-h">{t('ind.title')}</h2>
       <p className="field-help">{t('ind.help', { rows: c.rows, publishers: c.publishers, date: c.date, commit: c.commit })}</p>
-      <div className="table-wrap">
+      <div className="table-wrap acc-sum">
         <table data-testid="acc-independent">
           <thead>
             <tr>
