@@ -214,7 +214,7 @@ const zh: Record<AKey, string> = {
   'method.lora': 'LoRA',
   'method.qlora': 'QLoRA',
   'method.freeze': '部分冻结',
-  'band.range': '（80 %：{lo}–{hi}）',
+  'band.range': '（80 % 区间：{lo}–{hi}）',
   'band.validated': '80 % 区间：依据此类场景的实测误差，{lo} 至 {hi} %。',
   'band.notValidated': '未经验证：开发集中没有此类场景的数据；80 % 区间采用独立核查发现的更大误差，{lo} 至 {hi} %。',
   'band.multiGpu': '未经验证：开发集的每一行都在单 GPU 上运行，未用 ZeRO 或卸载；80 % 区间采用独立核查发现的更大误差，{lo} 至 {hi} %。',
