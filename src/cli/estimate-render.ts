@@ -7,6 +7,7 @@ import type { Recommendation } from '../core/deploy/recommend';
 import type { Speed } from '../core/deploy/speed';
 import type { Solved } from '../core/solve';
 import type { Estimate, GpuFit, Scenario } from '../core/types';
+import type { BandBasis, Bands } from '../validation/bands';
 
 /** What --gpu, --solve and --recommend add to the estimate. */
 export interface Extras {
@@ -21,14 +22,22 @@ const gb = (b: number) => (b / 1e9).toFixed(2);
 const both = (b: number) => `${gib(b)} GiB (${gb(b)} GB)`;
 const count = (n: number) => `${(n / 1e9).toFixed(2)} B (${Math.round(n).toLocaleString('en-US')})`;
 
-/** The JSON object: params, terms, the three totals and, with --gpu, the fit. */
-export function renderJson(est: Estimate, gpu: GpuFit | undefined, extras: Extras = {}): string {
+/** The 80 % band of each total and what it rests on (src/validation/bands). */
+export interface BandInfo {
+  bands: Bands;
+  bandBasis: BandBasis;
+}
+
+/** The JSON object: params, terms, the three totals with their 80 % bands and, with --gpu, the fit. */
+export function renderJson(est: Estimate, gpu: GpuFit | undefined, band: BandInfo, extras: Extras = {}): string {
   const out: Record<string, unknown> = {
     params: est.params,
     terms: est.terms.map((t) => ({ id: t.id, bytes: t.bytes, level: t.level, derivation: t.derivation })),
     allocatedBytes: est.allocatedBytes,
     reservedBytes: est.reservedBytes,
     deviceBytes: est.deviceBytes,
+    bands: band.bands,
+    bandBasis: band.bandBasis,
   };
   if (gpu) out.gpu = gpu;
   if (est.engine) out.engine = est.engine;
@@ -69,8 +78,19 @@ function describe(s: Scenario): string[] {
   return lines;
 }
 
-/** Human-readable breakdown: one row per term, then the allocated / reserved / device totals. */
-export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, gpuName?: string, extras: Extras = {}): string {
+const BASIS: Record<BandBasis['kind'], string> = {
+  validated: 'development rows of this kind (and the independent check where it found a wider spread)',
+  'not-validated': 'NOT VALIDATED: no development rows of this setting; the independent check\'s wider spread',
+  'guessed-shape': 'shape guessed from the parameter count: no precise band; the widest spread',
+};
+
+/** "allocated 16.90–19.80 GiB" */
+function bandLine(label: string, [lo, hi]: [number, number]): string {
+  return `${label}${gib(lo)}–${gib(hi)} GiB`;
+}
+
+/** Human-readable breakdown: one row per term, then the allocated / reserved / device totals and their 80 % bands. */
+export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, band: BandInfo, gpuName?: string, extras: Extras = {}): string {
   const lines = describe(s);
   const p = est.params;
   lines.push(`Params:   total ${count(p.total)} · trainable ${count(p.trainable)} · active ${count(p.active)}`, '');
@@ -82,6 +102,10 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
   lines.push(`Allocated (torch max_memory_allocated): ${both(est.allocatedBytes)}`);
   lines.push(`Reserved  (torch max_memory_reserved):  ${both(est.reservedBytes)}`);
   lines.push(`Device    (nvidia-smi, per GPU):        ${both(est.deviceBytes)}`);
+  const b = band.bands;
+  const [elo, ehi] = band.bandBasis.signedPct.map((e) => `${e > 0 ? '+' : ''}${e.toFixed(1)} %`);
+  lines.push(`80 % band: ${[bandLine('allocated ', b.allocatedBytes), bandLine('reserved ', b.reservedBytes), bandLine('device ', b.deviceBytes)].join(' · ')}`);
+  lines.push(`           signed error ${elo} to ${ehi}; ${BASIS[band.bandBasis.kind]}`);
   if (est.engine?.kvTokens !== undefined) lines.push(`KV pool:  ${est.engine.kvTokens.toLocaleString('en-US')} tokens`);
   if (est.engine?.gpuLayers !== undefined) lines.push(`GPU layers: ${est.engine.gpuLayers}`);
   if (gpu) {

@@ -17,6 +17,7 @@ import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
 import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
+import { bandsFor } from '../validation/bands';
 import { parseArgs } from './args';
 import { renderJson, renderText, usage, type Extras } from './estimate-render';
 import { runNetwork } from './network';
@@ -101,7 +102,8 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     extras.recommend = ranked.value;
   }
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
-  const stdout = json ? renderJson(est, gpu, extras) : renderText(s, est, gpu, device?.name, extras);
+  const band = bandsFor(s, est);
+  const stdout = json ? renderJson(est, gpu, band, extras) : renderText(s, est, gpu, band, device?.name, extras);
   return { code: 0, stdout, stderr };
 }
 

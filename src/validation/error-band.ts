@@ -1,5 +1,6 @@
 /**
- * The error to expect for a scenario, taken from the validation report: the median and p90
+ * Scenario kinds, and the development rows' figures for a kind (shown in the tooltip of the
+ * calculator's 80 % band, which is built in bands.ts): the median and p90
  * absolute error of the measured rows of the same kind (mode × engine or training method ×
  * weight family), else of the same mode × engine/method. No band (null) when fewer than
  * MIN_ROWS measured rows cover the scenario's engine or method: an error figure borrowed from

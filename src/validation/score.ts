@@ -103,6 +103,28 @@ export function statsBy(scored: readonly ScoredRow[], keyOf: (s: ScoredRow) => s
   return [...groups].map(([k, errs]) => [k, errorStats(errs)!]);
 }
 
+/** The signed side of a set of errors: over (+) or under (−) the measurement. */
+export interface SignedStats {
+  /** median signed error, % (negative: the estimate is too low) */
+  biasPct: number;
+  /** 10th and 90th percentile of the signed error, % */
+  p10Pct: number;
+  p90Pct: number;
+}
+
+/** Median, 10th and 90th percentile of the signed errors; null when empty. */
+export function signedStats(errPcts: readonly number[]): SignedStats | null {
+  if (errPcts.length === 0) return null;
+  return { biasPct: quantile(errPcts, 0.5), p10Pct: quantile(errPcts, 0.1), p90Pct: quantile(errPcts, 0.9) };
+}
+
+/** Signed stats per key, keys in order of first appearance. */
+export function signedBy(scored: readonly ScoredRow[], keyOf: (s: ScoredRow) => string): Map<string, SignedStats> {
+  const groups = new Map<string, number[]>();
+  for (const s of scored) groups.set(keyOf(s), [...(groups.get(keyOf(s)) ?? []), s.errPct]);
+  return new Map([...groups].map(([k, errs]) => [k, signedStats(errs)!]));
+}
+
 /** The error table as markdown: one line per source / mode group, then ALL. */
 export function errorTable(report: ValidationReport): string {
   const lines = ['group | n | median |err| % | p90 |err| %', '--- | --- | --- | ---'];

@@ -182,3 +182,33 @@ describe('as a process', () => {
     expect(bad.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
   });
 });
+
+describe('estimate CLI: 80 % bands', () => {
+  test('--json carries bands [lo, hi] for each total and the basis they rest on', async () => {
+    const out = await json([...LLAMA2, '--weights', 'bf16', '--json']);
+    expect(Object.keys(out.bands).sort()).toEqual(['allocatedBytes', 'deviceBytes', 'reservedBytes']);
+    // inference on transformers with a named model: validated; the band spans the independent check's class
+    // "current model families" (median 4 %, p90 18 %, bias +2 %): ±(4 + ¾ · 14) = ±14.5 %
+    expect(out.bandBasis.kind).toBe('validated');
+    expect(out.bandBasis.signedPct).toEqual([-14.5, 14.5]);
+    expect(out.bandBasis.independent).toMatchObject({ date: '2026-11-25', commit: '759022c' });
+    for (const k of ['allocatedBytes', 'reservedBytes', 'deviceBytes']) {
+      const [lo, hi] = out.bands[k];
+      expect(lo).toBeCloseTo(out[k] / 1.145, 0);
+      expect(hi).toBeCloseTo(out[k] / 0.855, 0);
+    }
+    // a bare parameter count: guessed shape
+    const quick = await json(['--params', '7b', '--json']);
+    expect(quick.bandBasis.kind).toBe('guessed-shape');
+    expect(quick.bands.deviceBytes[0]).toBeLessThan(quick.deviceBytes);
+    expect(quick.bands.deviceBytes[1]).toBeGreaterThan(quick.deviceBytes);
+  });
+
+  test('text output states the band and says NOT VALIDATED for LoRA', async () => {
+    const r = await main([...LLAMA2, '--mode', 'training', '--method', 'lora']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^80 % band: allocated [\d.]+–[\d.]+ GiB · reserved [\d.]+–[\d.]+ GiB · device [\d.]+–[\d.]+ GiB$/m);
+    expect(r.stdout).toContain('signed error -50.0 % to +');
+    expect(r.stdout).toContain('NOT VALIDATED');
+  });
+});

@@ -59,9 +59,14 @@ test('the calculator shows the error band next to its totals and links to the Ac
   await w.page.goto(base() + '?model=Qwen/Qwen2.5-7B&weights=bf16');
   const band = w.page.getByTestId('error-band');
   await band.waitFor();
-  // it sits with the allocated total: nearly all rows measured torch.cuda.max_memory_allocated
-  expect(await band.locator('xpath=..').locator('.k').textContent()).toBe('Allocated');
-  expect(await band.textContent()).toMatch(/^± [\d.]+ % typical \(p90 [\d.]+ %, \d+ measured rows\)/);
+  // each total carries its own 80 % band; the allocated one sits with the allocated total
+  const allocated = w.page.getByTestId('band-allocated');
+  await allocated.waitFor();
+  expect(await allocated.locator('xpath=..').locator('.k').textContent()).toBe('Allocated');
+  expect(await allocated.textContent()).toMatch(/^\(80 %: [\d.]+–[\d.]+\)$/);
+  expect(await w.page.getByTestId('band-device').textContent()).toMatch(/^\(80 %: [\d.]+–[\d.]+\)$/);
+  // the line under the totals says what the bands rest on (the old "± x % typical" line quoted the tuned-to rows)
+  expect(await band.textContent()).toMatch(/^80 % bands: from the measured error of this kind of scenario, -[\d.]+ to \+[\d.]+ %\./);
   expect(await band.getAttribute('title')).toContain('inference · HF transformers · 16/32-bit weights');
   await w.page.locator('.headline').screenshot({ path: `${SCREENS}/accuracy-band-en-light.png` });
   await band.getByRole('link', { name: 'Accuracy' }).click();

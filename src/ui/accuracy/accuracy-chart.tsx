@@ -7,7 +7,7 @@ import { useApp } from '../../state/store';
 import { UNIT_BYTES, formatNumber } from '../i18n/format';
 import type { AccuracyRow } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
-import { signedPct } from './accuracy-table';
+import { signedPct } from './signed-pct';
 
 /** Distinct hues readable on the light and the dark panel. */
 const PALETTE = ['#3b82f6', '#e8772e', '#22a06b', '#b455d6', '#d1453b', '#8a8f2a'];

@@ -4,7 +4,7 @@
  */
 import { kindKeys } from '../../validation/error-band';
 import { sourceLabel } from '../../validation/mapping';
-import { errorStats, groupOf, statsBy, type ErrorStats, type ValidationReport } from '../../validation/score';
+import { errorStats, groupOf, signedBy, signedStats, statsBy, type ErrorStats, type SignedStats, type ValidationReport } from '../../validation/score';
 import type { Message, Mode } from '../../core/types';
 
 export interface AccuracyRow {
@@ -58,6 +58,10 @@ export interface AccuracyData {
   byKind: [string, ErrorStats][];
   byGroup: [string, ErrorStats][];
   all: ErrorStats | null;
+  /** the signed side (over / under) of the same sets, by kind key, by group and over all rows */
+  signedByKind: Map<string, SignedStats>;
+  signedByGroup: Map<string, SignedStats>;
+  signedAll: SignedStats | null;
   /** distinct values for the filters, in first-seen order */
   sources: string[];
   models: string[];
@@ -87,6 +91,9 @@ export function accuracyData(report: ValidationReport): AccuracyData {
     byKind: statsBy(report.scored, (s) => kindKeys(s.mapped.scenario)[1]),
     byGroup: statsBy(report.scored, groupOf),
     all: errorStats(report.scored.map((s) => s.errPct)),
+    signedByKind: signedBy(report.scored, (s) => kindKeys(s.mapped.scenario)[1]),
+    signedByGroup: signedBy(report.scored, groupOf),
+    signedAll: signedStats(report.scored.map((s) => s.errPct)),
     sources: distinct([...rows, ...skipped].map((r) => r.source)),
     models: distinct(rows.map((r) => r.model)),
     citations: distinct([...report.scored, ...report.skipped].map((s) => s.row.source.replace(/, sections? ".*$/, ''))),

@@ -4,14 +4,9 @@ import { useApp } from '../../state/store';
 import { formatBytes, formatNumber } from '../i18n/format';
 import type { AccuracyRow } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
+import { signedPct } from './signed-pct';
 
 const col = createColumnHelper<AccuracyRow>();
-
-/** Signed % to one decimal: "+1.2 %", "-3 %"; anything that rounds to zero reads "0 %". */
-export function signedPct(x: number, lang: 'en' | 'zh'): string {
-  const r = Math.round(x * 10) / 10;
-  return r === 0 ? `${formatNumber(0, lang, 1)} %` : `${r > 0 ? '+' : ''}${formatNumber(r, lang, 1)} %`;
-}
 
 /** Every measured row with its setting, the measurement, our estimate and the error; sortable. */
 export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
@@ -28,7 +23,11 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
       col.accessor('predicted', { header: () => t('col.estimate'), cell: (c) => b(c.getValue()), meta: { num: true } }),
       col.accessor('errPct', {
         header: () => t('col.error'), meta: { num: true },
-        cell: (c) => <span className={Math.abs(c.getValue()) > 15 ? 'acc-bad' : undefined}>{signedPct(c.getValue(), t.lang)}</span>,
+        cell: (c) => (
+          <span className={Math.abs(c.getValue()) > 15 ? 'acc-bad' : undefined} title={t(c.getValue() < 0 ? 'sign.under' : 'sign.over')}>
+            {signedPct(c.getValue(), t.lang)}
+          </span>
+        ),
       }),
       col.accessor('mode', { header: () => t('col.mode'), cell: (c) => t(`mode.${c.getValue()}`) }),
       col.accessor('precision', { header: () => t('col.precision'), meta: { wrap: true } }),

@@ -1,32 +1,43 @@
 import { formatNumber } from '../i18n/format';
-import type { ErrorStats } from '../../validation/score';
+import type { ErrorStats, SignedStats } from '../../validation/score';
 import type { AccuracyData } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
+import { signedPct } from './signed-pct';
 
-/** Median and p90 absolute error per scenario kind and per publication / setting, and overall. */
+type Line = [label: string, abs: ErrorStats, signed: SignedStats | undefined];
+
+/**
+ * Error of the development rows per scenario kind and per publication / setting, and overall:
+ * median and p90 of |error|, and the signed side — bias (median signed error: + over, − under)
+ * and the 10th–90th percentile of the signed error.
+ */
 export function SummaryTables({ data }: { data: AccuracyData }) {
   const t = useAT();
+  const all: Line | null = data.all && [t('sum.all'), data.all, data.signedAll ?? undefined];
   return (
     <section className="panel" aria-labelledby="acc-sum-h">
       <h2 id="acc-sum-h">{t('sum.title')}</h2>
       <p className="field-help">{t('sum.caption')}</p>
       <div className="acc-sum">
-        <StatsTable head={t('sum.kind')} rows={data.byKind.map(([k, st]) => [t.kind(k), st])} all={data.all} testId="acc-by-kind" />
-        <StatsTable head={t('sum.group')} rows={data.byGroup} all={data.all} testId="acc-by-group" />
+        <StatsTable head={t('sum.kind')} rows={data.byKind.map(([k, st]) => [t.kind(k), st, data.signedByKind.get(k)])} all={all} testId="acc-by-kind" />
+        <StatsTable head={t('sum.group')} rows={data.byGroup.map(([g, st]) => [g, st, data.signedByGroup.get(g)])} all={all} testId="acc-by-group" />
       </div>
     </section>
   );
 }
 
-function StatsTable({ head, rows, all, testId }: { head: string; rows: [string, ErrorStats][]; all: ErrorStats | null; testId: string }) {
+function StatsTable({ head, rows, all, testId }: { head: string; rows: Line[]; all: Line | null; testId: string }) {
   const t = useAT();
   const pct = (x: number) => `${formatNumber(x, t.lang, 1)} %`;
-  const line = (label: string, st: ErrorStats, strong = false) => (
-    <tr key={label} className={strong ? 'acc-total' : undefined}>
+  const sp = (x: number) => signedPct(x, t.lang);
+  const line = ([label, st, sg]: Line, strong = false) => (
+    <tr key={label} className={strong ? 'acc-total' : undefined} data-row={label}>
       <th scope="row">{label}</th>
       <td className="num">{st.n}</td>
       <td className="num">{pct(st.medianPct)}</td>
       <td className="num">{pct(st.p90Pct)}</td>
+      <td className="num" title={sg && t(sg.biasPct < 0 ? 'sign.under' : 'sign.over')}>{sg ? sp(sg.biasPct) : '–'}</td>
+      <td className="num">{sg ? `${sp(sg.p10Pct)} … ${sp(sg.p90Pct)}` : '–'}</td>
     </tr>
   );
   return (
@@ -38,11 +49,13 @@ function StatsTable({ head, rows, all, testId }: { head: string; rows: [string, 
             <th scope="col" className="num">{t('sum.n')}</th>
             <th scope="col" className="num">{t('sum.median')}</th>
             <th scope="col" className="num">{t('sum.p90')}</th>
+            <th scope="col" className="num">{t('sum.bias')}</th>
+            <th scope="col" className="num">{t('sum.signedRange')}</th>
           </tr>
         </thead>
         <tbody>
-          {rows.map(([label, st]) => line(label, st))}
-          {all && line(t('sum.all'), all, true)}
+          {rows.map((r) => line(r))}
+          {all && line(all, true)}
         </tbody>
       </table>
     </div>

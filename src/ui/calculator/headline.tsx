@@ -9,8 +9,9 @@ import { gpuName, resolveAll } from './gpu-list';
 import { useActiveEstimate } from './use-estimate';
 import { useSettled } from './use-settled';
 
-// measured-error band from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
+// 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
 const ErrorBand = lazy(() => import('../accuracy/error-band'));
+const BandRange = lazy(() => import('../accuracy/error-band').then((m) => ({ default: m.BandRange })));
 
 /** Fits or not on each chosen GPU, and the three totals with what each one means. */
 export function Headline() {
@@ -49,6 +50,11 @@ function Totals({ est }: { est: Estimate }) {
   );
   const fits = fitsOf(s, resolveAll(specs));
   const b = (n: number) => formatBytes(n, unit, t.lang);
+  const range = (bytes: number, total: string) => (
+    <Suspense fallback={<div className="v-band" />}>
+      <BandRange s={settled} bytes={bytes} testId={`band-${total}`} />
+    </Suspense>
+  );
   return (
     <section className="panel" aria-labelledby="result-h">
       <h2 id="result-h">{t('result.title')}</h2>
@@ -56,18 +62,20 @@ function Totals({ est }: { est: Estimate }) {
         <div className="stat">
           <div className="k">{t('total.device')}</div>
           <div className="v" data-testid="device-total">{b(est.deviceBytes)}</div>
+          {range(est.deviceBytes, 'device')}
           <p>{t('total.deviceHelp')}</p>
         </div>
         <div className="stat">
           <div className="k">{t('total.reserved')}</div>
           <div className="v">{b(est.reservedBytes)}</div>
+          {range(est.reservedBytes, 'reserved')}
           <p>{t('total.reservedHelp')}</p>
         </div>
         <div className="stat">
           <div className="k">{t('total.allocated')}</div>
           <div className="v">{b(est.allocatedBytes)}</div>
+          {range(est.allocatedBytes, 'allocated')}
           <p>{t('total.allocatedHelp')}</p>
-          {band}
         </div>
         <div className="stat">
           <div className="k">{t('total.params')}</div>
@@ -77,6 +85,7 @@ function Totals({ est }: { est: Estimate }) {
           </p>
         </div>
       </div>
+      {band}
       {fits.length === 0 ? (
         <p className="small muted">{t('fit.pickGpu')}</p>
       ) : (

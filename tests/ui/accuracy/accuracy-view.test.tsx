@@ -5,6 +5,8 @@ import AccuracyView from '../../../src/ui/accuracy/accuracy-view';
 import { useApp, initialData } from '../../../src/state/store';
 import fixture from '../../../src/validation/fixtures/measured-dev.json';
 import logs from '../../../src/validation/fixtures/runtime-logs.json';
+import { validationReport } from '../../../src/validation/report';
+import { groupOf } from '../../../src/validation/score';
 
 afterEach(() => {
   cleanup();
@@ -88,5 +90,48 @@ describe('Accuracy view', () => {
     expect(screen.getByRole('heading', { name: '按场景类型的误差' })).toBeTruthy();
     expect(screen.getAllByText('未打包的数据集：序列长度未知').length).toBeGreaterThan(0);
     expect(within(screen.getByTestId('acc-by-kind')).getByText('推理 · HF transformers · 16/32 位权重')).toBeTruthy();
+  });
+
+  test('signed error: per row over / under, per group the bias and the 10th–90th percentile of the signed error', () => {
+    render(<AccuracyView />);
+    const scored = validationReport().scored;
+    const under = scored.find((r) => r.errPct < -1)!;
+    const over = scored.find((r) => r.errPct > 1)!;
+    const errCell = (id: string) => screen.getByTestId('acc-rows').querySelector(`tr[data-row="${id}"] td:nth-child(5) span`)!;
+    expect(errCell(under.row.id).textContent!.startsWith('-')).toBe(true);
+    expect(errCell(under.row.id).getAttribute('title')).toBe('the estimate is below the measurement (under-estimate)');
+    expect(errCell(over.row.id).textContent!.startsWith('+')).toBe(true);
+    expect(errCell(over.row.id).getAttribute('title')).toBe('the estimate is above the measurement (over-estimate)');
+    // the group of the GPTQ-int4 Qwen rows: nearest-rank median / p10 / p90 of its signed errors, to one decimal
+    const g = 'Qwen2.5 speed benchmark / gptq-int4';
+    const errs = scored.filter((r) => groupOf(r) === g).map((r) => r.errPct).sort((a, b) => a - b);
+    const at = (q: number) => errs[Math.ceil(q * errs.length) - 1];
+    const fmt = (x: number) => { const r = Math.round(x * 10) / 10; return `${r > 0 ? '+' : ''}${r} %`; };
+    const cells = [...screen.getByTestId('acc-by-group').querySelectorAll(`tr[data-row="${g}"] td`)].map((td) => td.textContent);
+    expect(cells[0]).toBe(String(errs.length));
+    expect(cells[3]).toBe(fmt(at(0.5)));
+    expect(cells[4]).toBe(`${fmt(at(0.1))} … ${fmt(at(0.9))}`);
+    expect(at(0.5)).toBeLessThan(0); // the GPTQ int4 rows are underestimated
+  });
+
+  test('the in-repo rows are the development set; the independent check shows its date, commit and class figures', () => {
+    render(<AccuracyView />);
+    expect(screen.getByRole('heading', { name: 'Development set: measured rows' })).toBeTruthy();
+    const ind = screen.getByTestId('acc-independent');
+    const zero3 = [...ind.querySelectorAll('tr[data-row="full-zero3"] td')].map((td) => td.textContent);
+    expect(zero3).toEqual(['9', '29 %', '31 %', '-29 %']);
+    expect(ind.querySelector('tr[data-row="lora-gptq"] td:nth-child(3)')!.textContent).toBe('refused');
+    expect(ind.querySelector('tr[data-row="all"]')!.textContent).toContain('319');
+    expect(screen.getByText(/checked 2026-11-25 on commit 759022c/)).toBeTruthy();
+    expect(screen.getByTestId('acc-coverage').textContent).toMatch(/\d+(\.\d)?% of \d+ held-out rows inside/);
+  });
+
+  test('Chinese: the independent check and the development-set labels', () => {
+    useApp.setState({ lang: 'zh' });
+    render(<AccuracyView />);
+    expect(screen.getByRole('heading', { name: '独立核查（最新结果）' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '开发集：实测数据' })).toBeTruthy();
+    expect(screen.getByText('全参数微调，DeepSpeed ZeRO-3')).toBeTruthy();
+    expect(screen.getByText(/于 2026-11-25 在提交 759022c 上核查/)).toBeTruthy();
   });
 });
