@@ -5,6 +5,7 @@
  */
 import type { FieldError, KvFormat, ModelArch, Scenario, WeightFormat } from '../types';
 import { findPreset } from '../model/presets';
+import { ADAPTER_QUANTIZED } from '../training/quant-base';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
@@ -45,9 +46,11 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     warnings.push({ key, code, message, params });
   const training = s.mode === 'training';
 
-  // QLoRA = LoRA on a bitsandbytes 4-bit base (Dettmers et al. 2023): nf4 or fp4 only.
-  if (training && s.method === 'qlora' && s.weights !== 'nf4' && s.weights !== 'fp4') {
-    bad('weights', 'method', `method=qlora needs weights nf4 or fp4 (bitsandbytes 4-bit), not ${s.weights}`);
+  // QLoRA = LoRA adapters over a quantized frozen base (Dettmers et al. 2023 with bitsandbytes
+  // nf4/fp4; PEFT trains the same way over LLM.int8, GPTQ and AWQ Linears: training/quant-base.ts).
+  // A float base is plain LoRA; GGUF is llama.cpp's; fp8 weight-only Linears have no backward here.
+  if (training && s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
+    bad('weights', 'method', `method=qlora trains LoRA adapters over a quantized base (${ADAPTER_QUANTIZED.join(', ')}), not ${s.weights}${DENSE.includes(s.weights) ? '; for a float base use method=lora' : ''}`);
     s.weights = 'nf4';
   }
   // Full fine-tuning updates every base weight: fp32/fp16/bf16 only (PEFT adapts quantized bases, full FT cannot).

@@ -68,7 +68,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'model', name: 'model', kind: { type: 'model' }, help: "Preset Hugging Face id (e.g. meta-llama/Llama-2-7b-hf) or 'custom' with architecture keys" },
   { prop: 'params', name: 'params', kind: { type: 'count' }, help: "Bare parameter count for a quick estimate, e.g. '7b', '350m', '1.5e9' (use without model)" },
   { prop: 'mode', name: 'mode', kind: oneOf(MODES), help: 'Inference (serving / generation) or training' },
-  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (4-bit base) or freeze (train a subset)' },
+  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (LoRA over a quantized base: bitsandbytes nf4/fp4/int8, GPTQ, AWQ) or freeze (train a subset)' },
   { prop: 'weights', name: 'weights', kind: oneOf(WEIGHT_FORMATS), help: 'Storage format of the model weights' },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },

@@ -24,13 +24,14 @@
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
-import { bnbDequantBytes } from '../formats/quantized';
+import { blockKinds, linearElements } from '../model/tensors';
 import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { lossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
+import { baseKernel, baseSaves, dequantTemps } from './quant-base';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
 
@@ -76,7 +77,9 @@ export function buildTraining(ctx: Ctx): Built {
   const logits = encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
     : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
-  const dequant = s.method === 'qlora' ? bnbDequantBytes(s.bnbCompute, params.largestLinear) : 0;
+  // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
+  const deq = adapters ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
+  const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
   // ZeRO-3 / FSDP: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2; DeepSpeed's LL = 4·largest_layer for 16-bit)
   const gathered = s.zero === 3 && dp > 1 ? (2 * per.weights * params.perLayer) / s.tp : 0;
@@ -93,10 +96,10 @@ export function buildTraining(ctx: Ctx): Built {
   // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
   // have freed the logits, so it and the loss buffers are never live together
   const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + Math.max(acts.recompute, extra));
-  const atForward = withLogits(logits.peak) + gathered + dequant;
+  const atForward = withLogits(logits.peak) + gathered + (deq?.forward ?? 0);
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant;
+  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + (deq?.backward ?? 0);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
@@ -154,10 +157,10 @@ export function buildTraining(ctx: Ctx): Built {
     values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, chunks: s.lossChunks, compile: s.compile },
     source: logits.source, confidence: 'derived',
   }));
-  if (dequant > 0) {
+  if (deq && dequant > 0) {
     terms.push(term(ctx, 'dequant-buffer', dequant, {
-      formula: s.bnbCompute === 'fp32' ? '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast)' : '2·max(d_in·d_out)', values: { largest: params.largestLinear, compute: s.bnbCompute },
-      source: 'QLoRA (arXiv 2305.14314); formulas.md §6.2', confidence: 'derived',
+      formula: deq.formula, values: { largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, forward: deq.forward, backward: deq.backward, b: s.batch },
+      source: `${deq.source}; formulas.md §6.2`, confidence: 'derived',
     }));
   }
   if (comm + gathered > 0) {
@@ -205,10 +208,24 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<Ac
   const { s, arch } = ctx;
   const compiled = s.compile === 'inductor';
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
-  const lora = { targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp };
+  const base = baseSaves(baseKernel(s.weights));
+  const lora = {
+    targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp,
+    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16',
+    ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
+  };
   return {
     layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
     headPerToken: loraHeadPerToken(arch, dt, compiled),
   };
 }
 
+
+/** 16-bit dequantized weights one dense / MoE layer keeps saved (GPTQ torch path: 2 B per weight). */
+function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
+  const out = { dense: 0, moe: 0 };
+  for (const kind of blockKinds(ctx.arch)) {
+    if (kind.kind === 'dense' || kind.kind === 'moe') out[kind.kind] = 2 * linearElements(kind);
+  }
+  return out;
+}
