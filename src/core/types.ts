@@ -36,6 +36,11 @@ export type BnbCompute = 'fp32' | 'fp16' | 'bf16';
  * `autocast_adapter_dtype=False`).
  */
 export type AdapterDtype = 'fp32' | 'base';
+/**
+ * PEFT `prepare_model_for_kbit_training` called on the quantized model ('on', what QLoRA recipes
+ * run) or not ('off': torchtune, or plain get_peft_model).
+ */
+export type KbitPrep = 'on' | 'off';
 export type Attn = 'flash' | 'sdpa' | 'eager';
 /** torch.compile of the transformer layers: 'none' = eager; 'inductor' = AOTAutograd + Inductor (min-cut partitioner). */
 export type CompileMode = 'none' | 'inductor';
@@ -287,6 +292,8 @@ export interface Scenario {
   loraDropout: number;
   /** LoRA adapter element type under pure 16-bit training */
   adapterDtype: AdapterDtype;
+  /** LoRA over a quantized base: PEFT prepare_model_for_kbit_training (fp32 upcast of the unquantized parameters) */
+  kbitPrep: KbitPrep;
   /** data-parallel world size times tp times pp: total GPUs */
   gpus: number;
   zero: ZeroStage;

@@ -5,6 +5,7 @@
  */
 import type { FieldError, KvFormat, ModelArch, Scenario, WeightFormat } from '../types';
 import { findPreset } from '../model/presets';
+import { kbitPrepApplies } from '../training/kbit-prep';
 import { ADAPTER_QUANTIZED } from '../training/quant-base';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
 
@@ -75,6 +76,10 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   // AMP and fp32 recipes hold fp32 parameters, adapters included (optimizer.ts adapterStateBytes)
   if (training && given.has('adapter-dtype') && s.precision !== 'bf16' && s.precision !== 'fp16' && (s.method === 'lora' || s.method === 'qlora')) {
     warn('adapter-dtype', 'unused-key', `adapter-dtype applies to pure bf16 / fp16 training; under precision=${s.precision} the adapters are fp32 parameters`, { with: 'precision' });
+  }
+  // prepare_model_for_kbit_training upcasts bitsandbytes and AWQ bases only (peft utils/other.py skips GPTQ)
+  if (given.has('kbit-prep') && !(training && kbitPrepApplies(s))) {
+    warn('kbit-prep', 'unused-key', `kbit-prep changes LoRA / QLoRA training over nf4, fp4, int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`, { with: training ? 'weights' : 'mode' });
   }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {

@@ -58,6 +58,11 @@ export interface LoraSaves {
   fp16?: boolean;
   /** bytes of 16-bit dequantized weights one dense / MoE layer saves (GPTQ), before tp */
   savedWeights?: { dense: number; moe: number };
+  /**
+   * prepare_model_for_kbit_training's fp32 parameters (kbit-prep.ts): the MLP's saved tensors and the
+   * down input are fp32; `attn` = bytes of the saved q, k, v, attention output (and eager scores)
+   */
+  upcast?: { attn: number };
 }
 
 /** One Linear input tensor of a layer and how many adapters read it. */
@@ -106,6 +111,8 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const { e, eRes } = dt;
   const f = mlpWidth(arch, moeLayer);
+  const eAttn = lora.upcast?.attn ?? e;
+  const eMlp = lora.upcast ? 4 : e;
   const traits = FAMILIES[arch.family];
   const want = new Set(lora.targets);
   const m = moeLayer ? arch.moe : undefined;
@@ -120,9 +127,9 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const mlpLinears = (arch.gatedMlp && !traits?.fusedGateUp ? 2 : 1) * passes;
   const inputs: LinearInput[] = [
     { width: h, bytes: eRes, readers: qkv, linears: qkvLinears, tensors: 1, kept: false },
-    { width: (a * d) / t, bytes: e, readers: count(want, ['o']), linears: 1, tensors: 1, kept: sdpaOut },
+    { width: (a * d) / t, bytes: eAttn, readers: count(want, ['o']), linears: 1, tensors: 1, kept: sdpaOut },
     { width: h, bytes: eRes, readers: mlpIn * passes, linears: mlpLinears, tensors: gathered, kept: false },
-    { width: f / t, bytes: e, readers: count(want, ['down']) * passes, linears: passes, tensors: 1, kept: false },
+    { width: f / t, bytes: eMlp, readers: count(want, ['down']) * passes, linears: passes, tensors: 1, kept: false },
   ];
   const adapters = inputs.reduce((sum, x) => sum + adapterInputBytes(x, lora, e, compiled), 0);
   const weights = lora.base?.weight16 && lora.savedWeights ? (moeLayer ? lora.savedWeights.moe : lora.savedWeights.dense) / t : 0;
@@ -133,15 +140,15 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   const attnKept = a * d + 2 * g * d + (sdpaOut ? a * d : 0);
   const masks = llama ? 0 : 2 * h;
-  const linear = s * b * (norms + (e * (attnKept + mlpKept * f)) / t + masks + adapters) + weights;
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f) / t + masks + adapters) + weights;
   const bss = b * s * s;
-  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : (bss * a * (dt.eSoftmax + 1 + e)) / t;
+  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * (eAttn >= 4 ? 4 : 4 + eAttn)) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const nNorm = llama && !compiled ? '4' : 'e_res';
   return {
     linear,
     scores,
     style: llama ? 'llama' : 'gpt',
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + e·(ad + 2gd${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + 2gd${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + 2gd${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}`,
   };
 }
 

@@ -29,8 +29,9 @@ import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
-import { lossBytes } from './loss';
+import { lossBytes, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
+import { kbitUpcasts, upcastBytes } from './kbit-prep';
 import { baseKernel, baseSaves, dequantTemps } from './quant-base';
 import { paramsPerGpu, shardStates } from './sharding';
 import { trainableParams } from './trainable';
@@ -54,8 +55,11 @@ export function buildTraining(ctx: Ctx): Built {
   const { s, arch, params } = ctx;
   const notes: Message[] = [];
   const dp = Math.max(1, Math.floor(s.gpus / (s.tp * s.pp)));
-  const dt = trainingDtypes(ctx);
+  // prepare_model_for_kbit_training: fp32 embeddings make the residual stream fp32 (kbit-prep.ts)
+  const upcast = kbitUpcasts(s);
+  const dt = upcast ? { ...trainingDtypes(ctx), eRes: 4 } : trainingDtypes(ctx);
   const e = dt.e;
+  const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   const full = s.method === 'full';
   const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
   const trainable = trainableParams(ctx);
@@ -64,7 +68,8 @@ export function buildTraining(ctx: Ctx): Built {
   const trainOnGpu = full ? paramsPerGpu(params, s.tp, s.pp) : trainable.count * shareOnGpu;
   const states = shardStates(trainOnGpu, per, s.zero, dp, s.offload);
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
-  const baseWeights = full ? 0 : (ctx.weights.total * shareOnGpu) / (s.zero === 3 ? dp : 1);
+  const upcastWeights = upcast ? upcastBytes(params) : 0;
+  const baseWeights = full ? 0 : ((ctx.weights.total + upcastWeights) * shareOnGpu) / (s.zero === 3 ? dp : 1);
   const stepWeights = full ? states.weights : 0;
   // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
   const adapterWeights = adapters ? states.weights : 0;
@@ -76,7 +81,7 @@ export function buildTraining(ctx: Ctx): Built {
   const encoder = trainable.encoderOnly;
   const logits = encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
-    : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
+    : headLoss(ctx, e, upcast && !amp ? 4 : e, upcast && amp);
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
@@ -116,8 +121,9 @@ export function buildTraining(ctx: Ctx): Built {
     }, 'allocated', false));
   } else {
     terms.push(term(ctx, 'weights', baseWeights, {
-      formula: 'W_base (frozen, storage format)', values: { W: ctx.weights.total, format: s.weights },
-      source: ctx.weights.derivation.source, confidence: ctx.weights.derivation.confidence,
+      formula: upcast ? 'W_base (frozen, storage format) + 2·(P − P_linear) (prepare_model_for_kbit_training fp32 upcast)' : 'W_base (frozen, storage format)',
+      values: { W: ctx.weights.total, format: s.weights, ...(upcast ? { P: params.total, P_linear: params.blockLinear, upcast: upcastWeights } : {}) },
+      source: ctx.weights.derivation.source + (upcast ? '; peft utils/other.py prepare_model_for_kbit_training' : ''), confidence: ctx.weights.derivation.confidence,
     }));
     if (adapterWeights > 0) {
       terms.push(term(ctx, 'lora-adapters', adapterWeights, {
@@ -209,9 +215,11 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<Ac
   const compiled = s.compile === 'inductor';
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   const base = baseSaves(baseKernel(s.weights));
+  // kbit-prep: the MLP and the down input are fp32; attention saves 16-bit casts under autocast or flash, else fp32
+  const upcast = kbitUpcasts(s) ? { attn: amp || s.attn === 'flash' ? dt.e : 4 } : undefined;
   const lora = {
     targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp,
-    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16',
+    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16', upcast,
     ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
   };
   return {
@@ -228,4 +236,21 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
     if (kind.kind === 'dense' || kind.kind === 'moe') out[kind.kind] = 2 * linearElements(kind);
   }
   return out;
+}
+
+/**
+ * LM-head logits and loss. `eLogits`: the logits' element size (fp32 from an fp32 head without
+ * autocast, kbit-prep.ts); `headCast`: autocast's 16-bit copy of an fp32 frozen head weight, saved
+ * by mm for the gradient of the head's input, live from the logits to the head's backward.
+ */
+function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): LossBytes {
+  const { s, arch } = ctx;
+  const loss = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor');
+  if (!headCast) return loss;
+  const copy = (arch.vocab * arch.hidden * e) / s.tp;
+  return {
+    peak: loss.peak + copy, held: loss.held + copy,
+    formula: `${loss.formula}; + V·h·e (autocast copy of the fp32 LM head, saved for backward)`,
+    source: `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
+  };
 }

@@ -77,7 +77,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
   return useApp((st) => {
@@ -115,6 +115,7 @@ function TrainingFields() {
         <ScenarioNumber prop="gradAccum" log sliderMax={256} />
         <ScenarioSelect prop="gradZero" />
         <ScenarioSelect prop="bnbCompute" />
+        <ScenarioSelect prop="kbitPrep" />
         <ScenarioSelect prop="adapterDtype" />
         <ScenarioNumber prop="loraDropout" />
       </details>

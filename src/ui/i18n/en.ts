@@ -33,6 +33,7 @@ export const en = {
   'why.ubatchEngine': 'Only used by vLLM and llama.cpp.',
   'why.loraOnly': 'Only used by LoRA and QLoRA.',
   'why.bnb4Only': 'Only used by bitsandbytes 4-bit weights (nf4, fp4).',
+  'why.kbitPrepBase': 'Only changes LoRA / QLoRA over bitsandbytes (nf4, fp4, int8) or AWQ weights; PEFT does not upcast GPTQ or float bases.',
   'why.optimImplAdam': 'Only changes AdamW stepped by torch.optim on each GPU (no ZeRO, no offload).',
   'model.title': 'Model',
   'model.search': 'Search presets',

@@ -35,6 +35,7 @@ export const zh: Record<MessageKey, string> = {
   'why.ubatchEngine': '仅 vLLM 和 llama.cpp 使用。',
   'why.loraOnly': '仅 LoRA 和 QLoRA 使用。',
   'why.bnb4Only': '仅 bitsandbytes 4 位权重（nf4、fp4）使用。',
+  'why.kbitPrepBase': '仅影响 bitsandbytes（nf4、fp4、int8）或 AWQ 权重上的 LoRA / QLoRA；PEFT 不会对 GPTQ 或浮点底座做 fp32 转换。',
   'why.optimImplAdam': '仅影响在每张卡上由 torch.optim 更新的 AdamW（无 ZeRO、无卸载）。',
   'model.title': '模型',
   'model.search': '搜索预设模型',

@@ -10,6 +10,7 @@
  *   backward builds CB.to(dtype_A) (the whole weight at the input's width);
  * - autoawq WQLinear_GEMM: x.half() then save_for_backward(x, …); backward dequantizes (2 B) and
  *   repeats the weight batch_size times.
+ * kbit-prep is off here (its fp32 upcast is tested in kbit-prep.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { Estimate, Scenario } from '../../../src/core/types';
@@ -18,7 +19,7 @@ import { run } from './llama2';
 const h = 4096, f = 11008, L = 32, s = 1024, b = 1;
 const acts = (e: Estimate) => e.terms.find((t) => t.id === 'activations')!.bytes;
 const dequant = (e: Estimate) => e.terms.find((t) => t.id === 'dequant-buffer')?.bytes ?? 0;
-const base: Partial<Scenario> = { attn: 'sdpa', seq: s, batch: b, loraRank: 16, loraTargets: ['q', 'v'], adapterDtype: 'base' };
+const base: Partial<Scenario> = { attn: 'sdpa', seq: s, batch: b, loraRank: 16, loraTargets: ['q', 'v'], adapterDtype: 'base', kbitPrep: 'off' };
 const plain = (precision: Scenario['precision']) => acts(run({ ...base, precision, weights: precision === 'fp16' ? 'fp16' : 'bf16', method: 'lora' }));
 const n = h * f; // largest Linear: gate / up / down, 4096 × 11008
 
