@@ -81,6 +81,7 @@ export const en = {
   'form.engineOptions': 'Engine options',
   'form.parallel': 'GPUs and parallelism',
   'form.techniques': 'Memory-saving techniques',
+  'form.allLinear': 'All linear (PEFT all-linear)',
   'form.framework': 'Framework details (accumulation, 4-bit compute, adapters)',
   'gpu.title': 'GPUs to compare',
   'gpu.none': 'No GPU chosen yet.',

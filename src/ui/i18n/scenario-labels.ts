@@ -58,7 +58,7 @@ export const HELP_ZH: Record<Prop, string> = {
   bnbCompute: 'bitsandbytes nf4/fp4 的 bnb_4bit_compute_dtype。默认 float32（transformers BitsAndBytesConfig）会把反量化后的 16 位权重再转成 fp32 参与矩阵乘；QLoRA 等配方设为 bf16',
   attn: '注意力内核：FlashAttention、PyTorch SDPA 或 eager（会物化注意力分数矩阵）',
   loraRank: 'LoRA 的秩 r',
-  loraTargets: '加 LoRA 的投影矩阵',
+  loraTargets: "加 LoRA 的投影矩阵：q,k,v,o,gate,up,down 的逗号列表，或 'all' / 'all-linear'（PEFT 的 target_modules='all-linear'：各层所有线性层，不含 LM 头；PEFT 只匹配 nn.Linear 及其子类（如 bitsandbytes 层），GPTQ 和 AWQ 层需逐个写出模块名）",
   loraDropout: 'LoRA dropout 概率（PEFT lora_dropout，默认 0）。大于 0 时每个适配器为反向保存自己的 dropout 输出和 1 字节掩码',
   adapterDtype: "纯 bf16/fp16 模型上 LoRA 适配器的精度：'fp32'（PEFT autocast_adapter_dtype=True，默认）把适配器及其梯度和优化器状态升为 fp32；'base' 保持模型精度（torchtune）",
   kbitPrep: "量化底座（bitsandbytes nf4/fp4/int8 或 AWQ）上的 LoRA：'on' 表示调用 PEFT prepare_model_for_kbit_training（QLoRA 配方的做法）：词嵌入、归一化层、偏置和 LM 头转为 fp32 参数，因此残差流、归一化输出和量化线性层的输出都是 fp32 激活值（GPTQ 不做此转换）。它默认开启的梯度检查点由 grad-ckpt 单独设置",

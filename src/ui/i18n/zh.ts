@@ -83,6 +83,7 @@ export const zh: Record<MessageKey, string> = {
   'form.engineOptions': '引擎选项',
   'form.parallel': 'GPU 与并行',
   'form.techniques': '省显存技巧',
+  'form.allLinear': '全部线性层（PEFT all-linear）',
   'form.framework': '框架细节（梯度累积、4 位计算、适配器）',
   'gpu.title': '要比较的 GPU',
   'gpu.none': '还没有选择 GPU。',
