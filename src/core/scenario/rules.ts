@@ -65,13 +65,14 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     s.weights = DEFAULT_SCENARIO.weights;
   }
   if (s.method === 'full' || s.method === 'freeze') {
-    for (const k of ['lora-rank', 'lora-targets', 'lora-dropout', 'adapter-dtype']) {
+    for (const k of ['lora-rank', 'lora-targets', 'lora-dropout', 'adapter-dtype', 'lora-save']) {
       if (given.has(k)) bad(k, 'method', `${k} applies to method lora or qlora, not ${s.method}`);
     }
     if (given.has('lora-rank')) s.loraRank = DEFAULT_SCENARIO.loraRank;
     if (given.has('lora-targets')) s.loraTargets = [...DEFAULT_SCENARIO.loraTargets];
     if (given.has('lora-dropout')) s.loraDropout = DEFAULT_SCENARIO.loraDropout;
     if (given.has('adapter-dtype')) s.adapterDtype = DEFAULT_SCENARIO.adapterDtype;
+    if (given.has('lora-save')) s.loraSave = DEFAULT_SCENARIO.loraSave;
   }
   // AMP and fp32 recipes hold fp32 parameters, adapters included (optimizer.ts adapterStateBytes)
   if (training && given.has('adapter-dtype') && s.precision !== 'bf16' && s.precision !== 'fp16' && (s.method === 'lora' || s.method === 'qlora')) {

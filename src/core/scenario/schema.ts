@@ -6,7 +6,7 @@
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
  */
-import type { AdapterDtype, KbitPrep, LoraTarget, Scenario } from '../types';
+import type { AdapterDtype, KbitPrep, LoraSave, LoraTarget, Scenario } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -35,6 +35,8 @@ export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'base'];
 /** PEFT prepare_model_for_kbit_training called (QLoRA recipes) or not. */
 export const KBIT_PREPS: readonly KbitPrep[] = ['on', 'off'];
+/** PEFT modules_to_save choices. */
+export const LORA_SAVES: readonly LoraSave[] = ['none', 'embed', 'head', 'embed,head'];
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
@@ -94,6 +96,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down, or 'all' / 'all-linear' (PEFT's target_modules='all-linear': every Linear of the blocks, not the LM head; PEFT matches nn.Linear subclasses such as bitsandbytes', while GPTQ and AWQ layers must be named)" },
   { prop: 'loraDropout', name: 'lora-dropout', kind: { type: 'float', min: 0, max: 1 }, help: 'LoRA dropout probability (PEFT lora_dropout, default 0). Above 0 each adapter saves its own dropped-out input and a 1-byte mask for backward' },
   { prop: 'adapterDtype', name: 'adapter-dtype', kind: oneOf(ADAPTER_DTYPES), help: "LoRA adapter dtype with a pure bf16/fp16 model: 'fp32' (PEFT autocast_adapter_dtype=True, the default) upcasts adapters, their gradients and optimizer states to fp32; 'base' keeps them in the model dtype (torchtune)" },
+  { prop: 'loraSave', name: 'lora-save', kind: oneOf(LORA_SAVES), help: "LoRA: PEFT modules_to_save — 'embed', 'head' or 'embed,head' train a full copy of the embedding / LM head next to the adapters (the original stays, frozen); the copy, its gradient and optimizer states are in the module's dtype, and a trained head saves its input for backward" },
   { prop: 'kbitPrep', name: 'kbit-prep', kind: oneOf(KBIT_PREPS), help: "LoRA over a bitsandbytes (nf4/fp4/int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key" },
   { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
@@ -137,6 +140,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   loraDropout: 0,
   adapterDtype: 'fp32',
   kbitPrep: 'on',
+  loraSave: 'none',
   gpus: 1,
   zero: 0,
   tp: 1,

@@ -32,8 +32,9 @@ import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { lossBytes, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { kbitUpcasts, upcastBytes } from './kbit-prep';
+import { savedModules } from './modules-to-save';
 import { baseKernel, baseSaves, dequantTemps } from './quant-base';
-import { paramsPerGpu, shardStates } from './sharding';
+import { paramsPerGpu, shardStates, type StateBytes } from './sharding';
 import { trainableParams } from './trainable';
 
 /** DeepSpeed ZeRO-1/2 `reduce_bucket_size` default: 5e8 elements (contiguous-gradients IPG buffer). */
@@ -66,7 +67,10 @@ export function buildTraining(ctx: Ctx): Built {
   const adapters = s.method === 'lora' || s.method === 'qlora';
   const per = adapters ? adapterStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden, s.adapterDtype) : modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
   const trainOnGpu = full ? paramsPerGpu(params, s.tp, s.pp) : trainable.count * shareOnGpu;
-  const states = shardStates(trainOnGpu, per, s.zero, dp, s.offload);
+  // PEFT modules_to_save: trainable copies of the embedding / head, states in their own dtype
+  const saved = savedModules(ctx, upcast);
+  const savedOnGpu = saved ? saved.params * shareOnGpu : 0;
+  const states = withSaved(shardStates(trainOnGpu, per, s.zero, dp, s.offload), saved ? shardStates(savedOnGpu, saved.per, s.zero, dp, s.offload) : null);
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
   const upcastWeights = upcast ? upcastBytes(params) : 0;
   const baseWeights = full ? 0 : ((ctx.weights.total + upcastWeights) * shareOnGpu) / (s.zero === 3 ? dp : 1);
@@ -77,11 +81,11 @@ export function buildTraining(ctx: Ctx): Built {
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
   const compiled = s.compile === 'inductor';
-  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights) : {}) });
+  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}) });
   const encoder = trainable.encoderOnly;
   const logits = encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
-    : headLoss(ctx, e, upcast && !amp ? 4 : e, upcast && amp);
+    : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
@@ -95,7 +99,9 @@ export function buildTraining(ctx: Ctx): Built {
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
   const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + CUBLAS_WORKSPACE_BYTES;
-  const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
+  // the head's gradient exists from the start of backward (full fine-tune, or a trained head copy)
+  const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp
+    : saved && (saved.head || params.lmHead === 0) ? (arch.vocab * arch.hidden * saved.w) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
   // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
@@ -108,7 +114,7 @@ export function buildTraining(ctx: Ctx): Built {
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
-  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu))) : 0;
+  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu + savedOnGpu))) : 0;
   const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1);
   const atStep = inBwd ? 0 : gradsHeld ? foreachTemp : states.gradients + foreachTemp;
   const held = gradsHeld ? states.gradients : 0;
@@ -127,7 +133,8 @@ export function buildTraining(ctx: Ctx): Built {
     }));
     if (adapterWeights > 0) {
       terms.push(term(ctx, 'lora-adapters', adapterWeights, {
-        formula: trainable.formula, values: { ...trainable.values, w: per.weights, adapter_dtype: s.adapterDtype },
+        formula: saved ? `${trainable.formula} + P_save·w_save (modules_to_save copies)` : trainable.formula,
+        values: { ...trainable.values, w: per.weights, adapter_dtype: s.adapterDtype, ...(saved ? { P_save: saved.params, w_save: saved.w, lora_save: s.loraSave } : {}) },
         source: trainable.source, confidence: 'exact',
       }));
     }
@@ -202,7 +209,7 @@ export function buildTraining(ctx: Ctx): Built {
   // saved activations are mostly s·b·h- or s·b·f-sized tensors: count them in s·b·h units
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
 }
 
 /**
@@ -210,7 +217,7 @@ export function buildTraining(ctx: Ctx): Built {
  * element size is 4 under AMP (fp32 parameters; `weights` there is autocast's 16-bit copy) and the
  * stored weight otherwise (4 for PEFT's fp32 upcast, 2 for 16-bit adapters).
  */
-function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
+function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedHead: boolean): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
   const { s, arch } = ctx;
   const compiled = s.compile === 'inductor';
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
@@ -224,7 +231,8 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<Ac
   };
   return {
     layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
-    headPerToken: loraHeadPerToken(arch, dt, compiled),
+    // a trained head (modules_to_save) saves its input: autocast's 16-bit copy, else the norm output (fp32 after kbit-prep)
+    headPerToken: loraHeadPerToken(arch, dt, compiled) + (trainedHead ? arch.hidden * (!amp && kbitUpcasts(s) ? 4 : dt.e) : 0),
   };
 }
 
@@ -253,4 +261,9 @@ function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): Loss
     formula: `${loss.formula}; + V·h·e (autocast copy of the fp32 LM head, saved for backward)`,
     source: `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
   };
+}
+
+/** Adapter states plus the modules_to_save copies' states. */
+function withSaved(a: StateBytes, b: StateBytes | null): StateBytes {
+  return b ? { weights: a.weights + b.weights, gradients: a.gradients + b.gradients, master: a.master + b.master, optimizer: a.optimizer + b.optimizer } : a;
 }

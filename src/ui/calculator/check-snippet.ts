@@ -101,6 +101,13 @@ function inference(s: Scenario, est: Estimate, model: string): string[] {
   ];
 }
 
+/** PEFT modules_to_save for lora-save (Llama module names). */
+function saveModules(s: Scenario): string {
+  if (s.loraSave === 'none') return '';
+  const names = [...(s.loraSave.includes('embed') ? ['"embed_tokens"'] : []), ...(s.loraSave.includes('head') ? ['"lm_head"'] : [])];
+  return `, modules_to_save=[${names.join(', ')}]`;
+}
+
 function training(s: Scenario, est: Estimate, model: string): string[] {
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   // full fine-tuning: parameters in the training dtype (fp32 masters under AMP); otherwise the frozen base in its storage format
@@ -119,7 +126,7 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
     `model = AutoModelForCausalLM.from_pretrained(MODEL, ${base ?? 'torch_dtype=torch.bfloat16'}, device_map="cuda", attn_implementation="${ATTN[s.attn]}")`,
     ...(prep ? [`model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=${s.gradCkpt !== 'none' ? 'True' : 'False'})`] : []),
     ...(s.gradCkpt !== 'none' ? ['model.gradient_checkpointing_enable()'] : []),
-    ...(peft ? [`model = get_peft_model(model, LoraConfig(r=${s.loraRank}, lora_alpha=${2 * s.loraRank}, lora_dropout=${s.loraDropout}, target_modules=[${targets}], task_type="CAUSAL_LM"))`] : []),
+    ...(peft ? [`model = get_peft_model(model, LoraConfig(r=${s.loraRank}, lora_alpha=${2 * s.loraRank}, lora_dropout=${s.loraDropout}, target_modules=[${targets}]${saveModules(s)}, task_type="CAUSAL_LM"))`] : []),
     ...(s.method === 'freeze' ? ['# freeze: set requires_grad=False on every parameter except the layers you train'] : []),
     optimizerLine(s),
     ...notReproduced(s),

@@ -62,6 +62,7 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
     case 'loraTargets':
     case 'loraDropout':
     case 'adapterDtype':
+    case 'loraSave':
       return s.method === 'lora' || s.method === 'qlora' ? undefined : 'why.loraOnly';
     default:
       return undefined;

@@ -77,7 +77,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
   return useApp((st) => {
@@ -118,6 +118,7 @@ function TrainingFields() {
         <ScenarioSelect prop="kbitPrep" />
         <ScenarioSelect prop="adapterDtype" />
         <ScenarioNumber prop="loraDropout" />
+        <ScenarioSelect prop="loraSave" />
       </details>
       <details>
         <summary>{t('form.parallel')}</summary>
