@@ -3,6 +3,7 @@
  * combinations no runtime supports. Each problem is a FieldError on the key to fix.
  */
 import { KV_BY_ENGINE, SCENARIO_FIELDS } from './scenario/schema';
+import { ADAPTER_QUANTIZED } from './training/quant-base';
 import type { FieldError, ModelArch, Scenario, WeightFormat } from './types';
 
 const err = (key: string, code: string, message: string, params?: Record<string, number | string>): FieldError =>
@@ -39,8 +40,8 @@ export function checkCombinations(s: Scenario): FieldError[] {
   const grid = s.tp * s.pp;
   if (s.gpus % grid !== 0) out.push(err('gpus', 'grid-mismatch', `gpus (${s.gpus}) must be a multiple of tp × pp (${grid})`, { gpus: s.gpus, tp: s.tp, pp: s.pp }));
   if (s.mode === 'training') {
-    if (s.method === 'qlora' && s.weights !== 'nf4' && s.weights !== 'fp4') {
-      out.push(err('weights', 'qlora-needs-4bit', 'QLoRA trains adapters on a bitsandbytes 4-bit base: choose nf4 or fp4 weights'));
+    if (s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
+      out.push(err('weights', 'qlora-needs-quantized', `QLoRA trains adapters over a quantized base: choose ${ADAPTER_QUANTIZED.join(', ')} weights (a float base is method lora)`));
     }
     if (s.method === 'full' && !DENSE.includes(s.weights)) {
       out.push(err('weights', 'full-needs-dense', 'Full fine-tuning updates every weight: quantized storage cannot be trained; choose fp32, fp16 or bf16'));

@@ -36,6 +36,13 @@ export type BnbCompute = 'fp32' | 'fp16' | 'bf16';
  * `autocast_adapter_dtype=False`).
  */
 export type AdapterDtype = 'fp32' | 'base';
+/**
+ * PEFT `prepare_model_for_kbit_training` called on the quantized model ('on', what QLoRA recipes
+ * run) or not ('off': torchtune, or plain get_peft_model).
+ */
+export type KbitPrep = 'on' | 'off';
+/** PEFT `modules_to_save`: embedding and/or LM head trained in full next to the adapters. */
+export type LoraSave = 'none' | 'embed' | 'head' | 'embed,head';
 export type Attn = 'flash' | 'sdpa' | 'eager';
 /** torch.compile of the transformer layers: 'none' = eager; 'inductor' = AOTAutograd + Inductor (min-cut partitioner). */
 export type CompileMode = 'none' | 'inductor';
@@ -294,6 +301,10 @@ export interface Scenario {
   loraDropout: number;
   /** LoRA adapter element type under pure 16-bit training */
   adapterDtype: AdapterDtype;
+  /** LoRA over a quantized base: PEFT prepare_model_for_kbit_training (fp32 upcast of the unquantized parameters) */
+  kbitPrep: KbitPrep;
+  /** LoRA: PEFT modules_to_save (a trainable copy of the embedding / LM head) */
+  loraSave: LoraSave;
   /** data-parallel world size times tp times pp: total GPUs */
   gpus: number;
   zero: ZeroStage;

@@ -90,7 +90,8 @@ export function torchtuneScenario(row: TorchtuneRow): TorchtuneMapped {
     lossChunks: chunked ? 8 : 1,
     batch: row.batch ?? 1, seq: row.seq_in, gradAccum: 1,
     ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets, optimImpl: 'fused' as const, adapterDtype: 'base' as const } : {}),
-    ...(method === 'qlora' ? { bnbCompute: 'bf16' as const } : {}),
+    // torchtune's QLoRA (torchao NF4) calls no PEFT prepare_model_for_kbit_training
+    ...(method === 'qlora' ? { bnbCompute: 'bf16' as const, kbitPrep: 'off' as const } : {}),
   };
   return { ok: true, scenario, method };
 }

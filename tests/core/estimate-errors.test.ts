@@ -14,7 +14,7 @@ const keysOf = (over: Partial<Scenario>): string[] => {
 describe('impossible scenarios return FieldErrors on the key to fix', () => {
   it.each<[string, Partial<Scenario>, string]>([
     ['QLoRA on GGUF weights', { mode: 'training', method: 'qlora', weights: 'gguf-q4_k_m' }, 'weights'],
-    ['QLoRA on GPTQ weights', { mode: 'training', method: 'qlora', weights: 'gptq-int4' }, 'weights'],
+    ['QLoRA on bf16 weights', { mode: 'training', method: 'qlora', weights: 'bf16' }, 'weights'],
     ['full fine-tune of int8 weights', { mode: 'training', method: 'full', weights: 'int8' }, 'weights'],
     ['tp·pp not dividing gpus', { gpus: 3, tp: 2 }, 'gpus'],
     ['LoRA rank 0', { mode: 'training', method: 'lora', loraRank: 0 }, 'loraRank'],

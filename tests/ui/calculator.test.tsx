@@ -75,8 +75,8 @@ describe('calculator: forms -> store -> results', () => {
     expect(box('LoRA rank').disabled).toBe(false);
     fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'full' } });
     expect(box('LoRA rank').disabled).toBe(true);
-    // the rank, the target list, the dropout and the adapter dtype say why
-    expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(4);
+    // the rank, the target list, the dropout, the adapter dtype and lora-save (modules_to_save) say why
+    expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(5);
   });
 
   test('a bare parameter count: 7b in bf16 is 7e9 x 2 bytes of weights', async () => {

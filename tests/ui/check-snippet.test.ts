@@ -36,6 +36,16 @@ describe('"Check it on your GPU" sets up the scenario it estimates', () => {
     expect(py).toContain('torch.optim.AdamW((p for p in model.parameters() if p.requires_grad), lr=1e-5, fused=True)');
     expect(py).toContain('for micro in range(4):');
     expect(py).toContain('model.gradient_checkpointing_enable()');
+    expect(py).toContain('model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=True)');
+  });
+
+  test('lora-save: PEFT modules_to_save with the Llama module names', () => {
+    expect(snippet({ mode: 'training', method: 'lora', loraSave: 'embed,head' })).toContain('modules_to_save=["embed_tokens", "lm_head"]');
+  });
+
+  test('kbit-prep off or a GPTQ base: no prepare_model_for_kbit_training', () => {
+    expect(snippet({ mode: 'training', method: 'qlora', weights: 'nf4', kbitPrep: 'off' })).not.toContain('prepare_model_for_kbit_training');
+    expect(snippet({ mode: 'training', method: 'qlora', weights: 'gptq-int4' })).not.toContain('prepare_model_for_kbit_training');
   });
 
   test('what one script cannot reproduce is named, not silently dropped', () => {

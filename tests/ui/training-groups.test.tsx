@@ -33,3 +33,14 @@ test('raising gradient accumulation disables "fused into backward" at once (torc
   act(() => useApp.getState().patch({ gradAccum: 4 }));
   expect(option().disabled).toBe(true);
 });
+
+test('the "All linear (PEFT all-linear)" button adapts every projection and is disabled once all are on', () => {
+  useApp.getState().patch({ mode: 'training', method: 'lora' });
+  render(<ScenarioForm />);
+  const button = () => screen.getByRole('button', { name: 'All linear (PEFT all-linear)' }) as HTMLButtonElement;
+  expect(button().disabled).toBe(false);
+  act(() => button().click());
+  const s = useApp.getState();
+  expect(s.scenarios[s.active].loraTargets).toEqual(['q', 'k', 'v', 'o', 'gate', 'up', 'down']);
+  expect(button().disabled).toBe(true);
+});

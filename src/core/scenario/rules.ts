@@ -5,6 +5,8 @@
  */
 import type { FieldError, ModelArch, Scenario, WeightFormat } from '../types';
 import { findPreset } from '../model/presets';
+import { kbitPrepApplies } from '../training/kbit-prep';
+import { ADAPTER_QUANTIZED } from '../training/quant-base';
 import { DEFAULT_SCENARIO, KV_BY_ENGINE, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
@@ -35,9 +37,11 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     warnings.push({ key, code, message, params });
   const training = s.mode === 'training';
 
-  // QLoRA = LoRA on a bitsandbytes 4-bit base (Dettmers et al. 2023): nf4 or fp4 only.
-  if (training && s.method === 'qlora' && s.weights !== 'nf4' && s.weights !== 'fp4') {
-    bad('weights', 'method', `method=qlora needs weights nf4 or fp4 (bitsandbytes 4-bit), not ${s.weights}`);
+  // QLoRA = LoRA adapters over a quantized frozen base (Dettmers et al. 2023 with bitsandbytes
+  // nf4/fp4; PEFT trains the same way over LLM.int8, GPTQ and AWQ Linears: training/quant-base.ts).
+  // A float base is plain LoRA; GGUF is llama.cpp's; fp8 weight-only Linears have no backward here.
+  if (training && s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
+    bad('weights', 'method', `method=qlora trains LoRA adapters over a quantized base (${ADAPTER_QUANTIZED.join(', ')}), not ${s.weights}${DENSE.includes(s.weights) ? '; for a float base use method=lora' : ''}`);
     s.weights = 'nf4';
   }
   // Full fine-tuning updates every base weight: fp32/fp16/bf16 only (PEFT adapts quantized bases, full FT cannot).
@@ -51,17 +55,22 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     s.weights = DEFAULT_SCENARIO.weights;
   }
   if (s.method === 'full' || s.method === 'freeze') {
-    for (const k of ['lora-rank', 'lora-targets', 'lora-dropout', 'adapter-dtype']) {
+    for (const k of ['lora-rank', 'lora-targets', 'lora-dropout', 'adapter-dtype', 'lora-save']) {
       if (given.has(k)) bad(k, 'method', `${k} applies to method lora or qlora, not ${s.method}`);
     }
     if (given.has('lora-rank')) s.loraRank = DEFAULT_SCENARIO.loraRank;
     if (given.has('lora-targets')) s.loraTargets = [...DEFAULT_SCENARIO.loraTargets];
     if (given.has('lora-dropout')) s.loraDropout = DEFAULT_SCENARIO.loraDropout;
     if (given.has('adapter-dtype')) s.adapterDtype = DEFAULT_SCENARIO.adapterDtype;
+    if (given.has('lora-save')) s.loraSave = DEFAULT_SCENARIO.loraSave;
   }
   // AMP and fp32 recipes hold fp32 parameters, adapters included (optimizer.ts adapterStateBytes)
   if (training && given.has('adapter-dtype') && s.precision !== 'bf16' && s.precision !== 'fp16' && (s.method === 'lora' || s.method === 'qlora')) {
     warn('adapter-dtype', 'unused-key', `adapter-dtype applies to pure bf16 / fp16 training; under precision=${s.precision} the adapters are fp32 parameters`, { with: 'precision' });
+  }
+  // prepare_model_for_kbit_training upcasts bitsandbytes and AWQ bases only (peft utils/other.py skips GPTQ)
+  if (given.has('kbit-prep') && !(training && kbitPrepApplies(s))) {
+    warn('kbit-prep', 'unused-key', `kbit-prep changes LoRA / QLoRA training over nf4, fp4, int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`, { with: training ? 'weights' : 'mode' });
   }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {

@@ -6,7 +6,7 @@
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
  */
-import type { AdapterDtype, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
+import type { AdapterDtype, KbitPrep, LoraSave, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -43,6 +43,10 @@ export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 /** PEFT fp32 upcast (default) or the model dtype (torchtune). */
 export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'base'];
+/** PEFT prepare_model_for_kbit_training called (QLoRA recipes) or not. */
+export const KBIT_PREPS: readonly KbitPrep[] = ['on', 'off'];
+/** PEFT modules_to_save choices. */
+export const LORA_SAVES: readonly LoraSave[] = ['none', 'embed', 'head', 'embed,head'];
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
 export const ZERO_IMPLS: readonly ZeroImpl[] = ['deepspeed', 'fsdp'];
@@ -82,7 +86,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'model', name: 'model', kind: { type: 'model' }, help: "Preset Hugging Face id (e.g. meta-llama/Llama-2-7b-hf) or 'custom' with architecture keys" },
   { prop: 'params', name: 'params', kind: { type: 'count' }, help: "Bare parameter count for a quick estimate, e.g. '7b', '350m', '1.5e9' (use without model)" },
   { prop: 'mode', name: 'mode', kind: oneOf(MODES), help: 'Inference (serving / generation) or training' },
-  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (4-bit base) or freeze (train a subset)' },
+  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (LoRA over a quantized base: bitsandbytes nf4/fp4/int8, GPTQ, AWQ) or freeze (train a subset)' },
   { prop: 'weights', name: 'weights', kind: oneOf(WEIGHT_FORMATS), help: 'Storage format of the model weights' },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
@@ -103,9 +107,11 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'actOffload', name: 'act-offload', kind: oneOf(ACT_OFFLOADS), help: "Training: 'cpu' moves saved activations to pinned CPU memory (torchtune enable_activation_offloading; with checkpointing, the layer inputs), keeping only those in flight" },
   { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked' },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
-  { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down or 'all'" },
+  { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down, or 'all' / 'all-linear' (PEFT's target_modules='all-linear': every Linear of the blocks, not the LM head; PEFT matches nn.Linear subclasses such as bitsandbytes', while GPTQ and AWQ layers must be named)" },
   { prop: 'loraDropout', name: 'lora-dropout', kind: { type: 'float', min: 0, max: 1 }, help: 'LoRA dropout probability (PEFT lora_dropout, default 0). Above 0 each adapter saves its own dropped-out input and a 1-byte mask for backward' },
   { prop: 'adapterDtype', name: 'adapter-dtype', kind: oneOf(ADAPTER_DTYPES), help: "LoRA adapter dtype with a pure bf16/fp16 model: 'fp32' (PEFT autocast_adapter_dtype=True, the default) upcasts adapters, their gradients and optimizer states to fp32; 'base' keeps them in the model dtype (torchtune)" },
+  { prop: 'loraSave', name: 'lora-save', kind: oneOf(LORA_SAVES), help: "LoRA: PEFT modules_to_save — 'embed', 'head' or 'embed,head' train a full copy of the embedding / LM head next to the adapters (the original stays, frozen); the copy, its gradient and optimizer states are in the module's dtype, and a trained head saves its input for backward" },
+  { prop: 'kbitPrep', name: 'kbit-prep', kind: oneOf(KBIT_PREPS), help: "LoRA over a bitsandbytes (nf4/fp4/int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key" },
   { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
   { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
@@ -155,6 +161,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   loraTargets: ['q', 'v'],
   loraDropout: 0,
   adapterDtype: 'fp32',
+  kbitPrep: 'on',
+  loraSave: 'none',
   gpus: 1,
   zero: 0,
   tp: 1,

@@ -72,13 +72,19 @@ export function parseBool(key: string, raw: string): Parsed<boolean> {
   return invalid(key, raw, 'true or false');
 }
 
-/** Comma list of LoRA targets or 'all'; returned deduplicated in canonical order. */
+/**
+ * PEFT's `target_modules="all-linear"` (peft tuners/tuners_utils.py `_maybe_include_all_linear_layers`:
+ * every nn.Linear / Conv1D except the output embedding): in a transformer block, every projection.
+ */
+export const ALL_LINEAR = 'all-linear';
+
+/** Comma list of LoRA targets, 'all' or 'all-linear'; returned deduplicated in canonical order. */
 export function parseTargets(key: string, raw: string): Parsed<LoraTarget[]> {
   const parts = raw.toLowerCase().split(',').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 1 && parts[0] === 'all') return ok([...LORA_TARGETS]);
+  if (parts.length === 1 && (parts[0] === 'all' || parts[0] === ALL_LINEAR)) return ok([...LORA_TARGETS]);
   const bad = parts.find((p) => !(LORA_TARGETS as readonly string[]).includes(p));
   if (parts.length === 0 || bad !== undefined) {
-    return invalid(key, raw, `a comma list of ${LORA_TARGETS.join(',')} or 'all'`, { allowed: LORA_TARGETS.join(',') });
+    return invalid(key, raw, `a comma list of ${LORA_TARGETS.join(',')}, 'all' or '${ALL_LINEAR}'`, { allowed: LORA_TARGETS.join(',') });
   }
   return ok(LORA_TARGETS.filter((t) => parts.includes(t)));
 }

@@ -28,6 +28,8 @@ export function largestTrainableElements(ctx: Ctx, dp: number): number {
   if (s.method === 'full' || s.method === 'freeze') {
     return Math.max(arch.vocab * arch.hidden, params.largestLinear) / shard;
   }
+  // modules_to_save trains a whole embedding / head copy (modules-to-save.ts)
+  if (s.loraSave !== 'none') return Math.max(arch.vocab * arch.hidden, params.largestLinear) / shard;
   const widths = s.loraTargets.map((t) =>
     t === 'q' || t === 'o' ? Math.max(arch.hidden, arch.heads * arch.headDim)
       : t === 'k' || t === 'v' ? arch.hidden

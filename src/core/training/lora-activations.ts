@@ -29,13 +29,18 @@
  *    matmuls read — only the adapters' inputs now — and the matmul / attention outputs; pointwise
  *    chains (SiLU output, norm internals) are recomputed; identical casts of one tensor are merged by
  *    CSE (one copy per tensor), dropout is random and stays per adapter.
- * 5. Full checkpointing recomputes one layer in backward: the same inventory (activationBytes).
+ * 5. A quantized base Linear may save more than a frozen nn.Linear (quant-base.ts): bitsandbytes
+ *    LLM.int8 keeps its input as it arrives (the same storage as lora_A's un-copied input), AWQ an
+ *    fp16 copy of it (`x.half()`: shared when the input already is fp16, else one per Linear), and
+ *    GPTQ's torch path the whole 16-bit dequantized weight of every Linear (a per-layer constant).
+ * 6. Full checkpointing recomputes one layer in backward: the same inventory (activationBytes).
  * Layer 0 saves less before its first adapter (its input needs no gradient); that is not subtracted.
  * MLA layers keep the full fine-tune inventory (their latent projections are not modelled here).
  */
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { layerStyle, mlpWidth, type ActDtypes, type LayerActivation } from './activations';
+import type { BaseSaves } from './quant-base';
 
 /** How the adapters are built and run. */
 export interface LoraSaves {
@@ -47,6 +52,17 @@ export interface LoraSaves {
   adapterBytes: number;
   /** autocast around the forward (AMP): lora_A casts its input to 16-bit */
   amp: boolean;
+  /** what the (quantized) base Linears keep for backward; absent: nothing (frozen nn.Linear, bnb 4-bit) */
+  base?: BaseSaves;
+  /** the 16-bit compute dtype is fp16 (AWQ's `x.half()` makes no copy of an fp16 input) */
+  fp16?: boolean;
+  /** bytes of 16-bit dequantized weights one dense / MoE layer saves (GPTQ), before tp */
+  savedWeights?: { dense: number; moe: number };
+  /**
+   * prepare_model_for_kbit_training's fp32 parameters (kbit-prep.ts): the MLP's saved tensors and the
+   * down input are fp32; `attn` = bytes of the saved q, k, v, attention output (and eager scores)
+   */
+  upcast?: { attn: number };
 }
 
 /** One Linear input tensor of a layer and how many adapters read it. */
@@ -57,6 +73,8 @@ interface LinearInput {
   bytes: number;
   /** adapted Linear calls reading it per token */
   readers: number;
+  /** base Linear calls reading it per token, adapted or not */
+  linears: number;
   /** distinct tensors per token an unmodified shared save keeps (MoE: one gathered copy per expert pass) */
   tensors: number;
   /** saved by another op anyway (SDPA's output is o_proj's input) */
@@ -69,14 +87,20 @@ interface LinearInput {
  * plus lora_B's r-wide input per adapter.
  */
 function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled: boolean): number {
-  if (x.readers === 0) return 0;
+  const base = lora.base?.input ?? 'none';
+  // the base keeps the tensor itself (LLM.int8's A; AWQ's x.half() of an fp16 input is x)
+  const baseKeepsX = base === 'as-is' || (base === 'fp16' && x.bytes === 2 && lora.fp16 === true);
+  const baseCopies = base === 'fp16' && !baseKeepsX ? x.linears * x.width * 2 : 0;
   const computeBytes = lora.amp ? e : lora.adapterBytes;
   const dropout = lora.dropout > 0;
   const copy = lora.amp || dropout || lora.adapterBytes !== x.bytes;
   const copies = compiled && !dropout ? x.tensors : x.readers;
-  const input = copy ? copies * x.width * computeBytes : x.kept ? 0 : x.tensors * x.width * x.bytes;
+  const adapterKeepsX = x.readers > 0 && !copy;
+  const itself = (adapterKeepsX || (baseKeepsX && x.linears > 0)) && !x.kept ? x.tensors * x.width * x.bytes : 0;
+  if (x.readers === 0) return itself + baseCopies;
+  const input = copy ? copies * x.width * computeBytes : 0;
   const masks = dropout ? x.readers * x.width : 0;
-  return input + masks + x.readers * lora.rank * computeBytes;
+  return itself + baseCopies + input + masks + x.readers * lora.rank * computeBytes;
 }
 
 const count = (want: ReadonlySet<LoraTarget>, names: readonly LoraTarget[]): number => names.filter((n) => want.has(n)).length;
@@ -87,6 +111,8 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const { e, eRes } = dt;
   const f = mlpWidth(arch, moeLayer);
+  const eAttn = lora.upcast?.attn ?? e;
+  const eMlp = lora.upcast ? 4 : e;
   const traits = FAMILIES[arch.family];
   const want = new Set(lora.targets);
   const m = moeLayer ? arch.moe : undefined;
@@ -96,13 +122,17 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const mlpIn = arch.gatedMlp ? (traits?.fusedGateUp ? Math.min(1, count(want, ['gate', 'up'])) : count(want, ['gate', 'up'])) : count(want, ['up']);
   // with SDPA / flash the o_proj input is the kernel's saved output
   const sdpaOut = attn !== 'eager';
+  // base Linear calls per input: fused qkv / gate_up projections are one Linear
+  const qkvLinears = traits?.fusedQkv ? 1 : 3;
+  const mlpLinears = (arch.gatedMlp && !traits?.fusedGateUp ? 2 : 1) * passes;
   const inputs: LinearInput[] = [
-    { width: h, bytes: eRes, readers: qkv, tensors: 1, kept: false },
-    { width: (a * d) / t, bytes: e, readers: count(want, ['o']), tensors: 1, kept: sdpaOut },
-    { width: h, bytes: eRes, readers: mlpIn * passes, tensors: gathered, kept: false },
-    { width: f / t, bytes: e, readers: count(want, ['down']) * passes, tensors: 1, kept: false },
+    { width: h, bytes: eRes, readers: qkv, linears: qkvLinears, tensors: 1, kept: false },
+    { width: (a * d) / t, bytes: eAttn, readers: count(want, ['o']), linears: 1, tensors: 1, kept: sdpaOut },
+    { width: h, bytes: eRes, readers: mlpIn * passes, linears: mlpLinears, tensors: gathered, kept: false },
+    { width: f / t, bytes: eMlp, readers: count(want, ['down']) * passes, linears: passes, tensors: 1, kept: false },
   ];
   const adapters = inputs.reduce((sum, x) => sum + adapterInputBytes(x, lora, e, compiled), 0);
+  const weights = lora.base?.weight16 && lora.savedWeights ? (moeLayer ? lora.savedWeights.moe : lora.savedWeights.dense) / t : 0;
   const llama = layerStyle(arch) === 'llama';
   // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
   const norms = 2 * (llama && !compiled ? 4 : eRes) * h;
@@ -110,16 +140,23 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   const attnKept = a * d + 2 * g * d + (sdpaOut ? a * d : 0);
   const masks = llama ? 0 : 2 * h;
-  const linear = s * b * (norms + (e * (attnKept + mlpKept * f)) / t + masks + adapters);
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f) / t + masks + adapters) + weights;
   const bss = b * s * s;
-  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : (bss * a * (dt.eSoftmax + 1 + e)) / t;
+  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * (eAttn >= 4 ? 4 : 4 + eAttn)) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const nNorm = llama && !compiled ? '4' : 'e_res';
   return {
     linear,
     scores,
     style: llama ? 'llama' : 'gpt',
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + e·(ad + 2gd${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${attn === 'eager' ? ' [+ eager s² scores]' : ''}`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + 2gd${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + 2gd${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}`,
   };
+}
+
+function baseNote(base: BaseSaves | undefined): string {
+  if (base?.weight16) return ' + Σ_linears 2·d_in·d_out (GPTQ: dequantized weights saved by matmul)';
+  if (base?.input === 'as-is') return ' (LLM.int8 keeps every Linear input)';
+  if (base?.input === 'fp16') return ' (+ AWQ: an fp16 input copy per Linear)';
+  return '';
 }
 
 /**

@@ -24,14 +24,17 @@
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
-import { bnbDequantBytes } from '../formats/quantized';
+import { blockKinds, linearElements } from '../model/tensors';
 import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
-import { lossBytes } from './loss';
+import { lossBytes, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
-import { paramsPerGpu, shardStates } from './sharding';
+import { kbitUpcasts, upcastBytes } from './kbit-prep';
+import { savedModules } from './modules-to-save';
+import { baseKernel, baseSaves, dequantTemps } from './quant-base';
+import { paramsPerGpu, shardStates, type StateBytes } from './sharding';
 import { trainableParams } from './trainable';
 import { deepspeedBuffers, type DsBuffers } from './zero-deepspeed';
 
@@ -54,17 +57,24 @@ export function buildTraining(ctx: Ctx): Built {
   const { s, arch, params } = ctx;
   const notes: Message[] = [];
   const dp = Math.max(1, Math.floor(s.gpus / (s.tp * s.pp)));
-  const dt = trainingDtypes(ctx);
+  // prepare_model_for_kbit_training: fp32 embeddings make the residual stream fp32 (kbit-prep.ts)
+  const upcast = kbitUpcasts(s);
+  const dt = upcast ? { ...trainingDtypes(ctx), eRes: 4 } : trainingDtypes(ctx);
   const e = dt.e;
+  const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   const full = s.method === 'full';
   const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
   const trainable = trainableParams(ctx);
   const adapters = s.method === 'lora' || s.method === 'qlora';
   const per = adapters ? adapterStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden, s.adapterDtype) : modelStateBytes(s.precision, s.optimizer, s.zero > 0, arch.hidden);
   const trainOnGpu = full ? paramsPerGpu(params, s.tp, s.pp) : trainable.count * shareOnGpu;
-  const states = shardStates(trainOnGpu, per, s.zero, dp, s.offload);
+  // PEFT modules_to_save: trainable copies of the embedding / head, states in their own dtype
+  const saved = savedModules(ctx, upcast);
+  const savedOnGpu = saved ? saved.params * shareOnGpu : 0;
+  const states = withSaved(shardStates(trainOnGpu, per, s.zero, dp, s.offload), saved ? shardStates(savedOnGpu, saved.per, s.zero, dp, s.offload) : null);
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
-  const baseWeights = full ? 0 : (ctx.weights.total * shareOnGpu) / (s.zero === 3 ? dp : 1);
+  const upcastWeights = upcast ? upcastBytes(params) : 0;
+  const baseWeights = full ? 0 : ((ctx.weights.total + upcastWeights) * shareOnGpu) / (s.zero === 3 ? dp : 1);
   const stepWeights = full ? states.weights : 0;
   // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
   const adapterWeights = adapters ? states.weights : 0;
@@ -72,12 +82,14 @@ export function buildTraining(ctx: Ctx): Built {
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
   const compiled = s.compile === 'inductor';
-  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights) : {}) });
+  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}) });
   const encoder = trainable.encoderOnly;
   const logits = encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
-    : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
-  const dequant = s.method === 'qlora' ? bnbDequantBytes(s.bnbCompute, params.largestLinear) : 0;
+    : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
+  // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
+  const deq = adapters ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
+  const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
   // DeepSpeed ZeRO (zero-deepspeed.ts): reduce buckets, ZeRO-3 fetching, step-time gradient copies
   const ds: DsBuffers | null = s.zero > 0 && s.zeroImpl === 'deepspeed'
     ? deepspeedBuffers(ctx, trainOnGpu, dp, per.gradients, full ? per.weights : ctx.weights.total / Math.max(1, params.total))
@@ -93,20 +105,22 @@ export function buildTraining(ctx: Ctx): Built {
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
   const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + CUBLAS_WORKSPACE_BYTES;
-  const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : 0;
+  // the head's gradient exists from the start of backward (full fine-tune, or a trained head copy)
+  const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp
+    : saved && (saved.head || params.lmHead === 0) ? (arch.vocab * arch.hidden * saved.w) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
   // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
   // have freed the logits, so it and the loss buffers are never live together
   const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + Math.max(acts.recompute, extra));
-  const atForward = withLogits(logits.peak) + gathered + dequant;
+  const atForward = withLogits(logits.peak) + gathered + (deq?.forward ?? 0);
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant + (ds ? ds.backward : 0);
+  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + (deq?.backward ?? 0) + (ds ? ds.backward : 0);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
-  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu))) : 0;
+  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu + savedOnGpu))) : 0;
   // DeepSpeed ZeRO-3 keeps its gradient partition buffer allocated from initialisation on
   const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1 || (ds?.gradsPersistent ?? false));
   const gradsNow = gradsHeld ? 0 : states.gradients;
@@ -126,12 +140,14 @@ export function buildTraining(ctx: Ctx): Built {
     }, 'allocated', false));
   } else {
     terms.push(term(ctx, 'weights', baseWeights, {
-      formula: 'W_base (frozen, storage format)', values: { W: ctx.weights.total, format: s.weights },
-      source: ctx.weights.derivation.source, confidence: ctx.weights.derivation.confidence,
+      formula: upcast ? 'W_base (frozen, storage format) + 2·(P − P_linear) (prepare_model_for_kbit_training fp32 upcast)' : 'W_base (frozen, storage format)',
+      values: { W: ctx.weights.total, format: s.weights, ...(upcast ? { P: params.total, P_linear: params.blockLinear, upcast: upcastWeights } : {}) },
+      source: ctx.weights.derivation.source + (upcast ? '; peft utils/other.py prepare_model_for_kbit_training' : ''), confidence: ctx.weights.derivation.confidence,
     }));
     if (adapterWeights > 0) {
       terms.push(term(ctx, 'lora-adapters', adapterWeights, {
-        formula: trainable.formula, values: { ...trainable.values, w: per.weights, adapter_dtype: s.adapterDtype },
+        formula: saved ? `${trainable.formula} + P_save·w_save (modules_to_save copies)` : trainable.formula,
+        values: { ...trainable.values, w: per.weights, adapter_dtype: s.adapterDtype, ...(saved ? { P_save: saved.params, w_save: saved.w, lora_save: s.loraSave } : {}) },
         source: trainable.source, confidence: 'exact',
       }));
     }
@@ -167,10 +183,10 @@ export function buildTraining(ctx: Ctx): Built {
     values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, chunks: s.lossChunks, compile: s.compile },
     source: logits.source, confidence: 'derived',
   }));
-  if (dequant > 0) {
+  if (deq && dequant > 0) {
     terms.push(term(ctx, 'dequant-buffer', dequant, {
-      formula: s.bnbCompute === 'fp32' ? '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast)' : '2·max(d_in·d_out)', values: { largest: params.largestLinear, compute: s.bnbCompute },
-      source: 'QLoRA (arXiv 2305.14314); formulas.md §6.2', confidence: 'derived',
+      formula: deq.formula, values: { largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, forward: deq.forward, backward: deq.backward, b: s.batch },
+      source: `${deq.source}; formulas.md §6.2`, confidence: 'derived',
     }));
   }
   if (ds) terms.push(...ds.terms);
@@ -207,7 +223,7 @@ export function buildTraining(ctx: Ctx): Built {
   // saved activations are mostly s·b·h- or s·b·f-sized tensors: count them in s·b·h units
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count, notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
 }
 
 /**
@@ -215,14 +231,53 @@ export function buildTraining(ctx: Ctx): Built {
  * element size is 4 under AMP (fp32 parameters; `weights` there is autocast's 16-bit copy) and the
  * stored weight otherwise (4 for PEFT's fp32 upcast, 2 for 16-bit adapters).
  */
-function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
+function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedHead: boolean): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
   const { s, arch } = ctx;
   const compiled = s.compile === 'inductor';
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
-  const lora = { targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp };
+  const base = baseSaves(baseKernel(s.weights));
+  // kbit-prep: the MLP and the down input are fp32; attention saves 16-bit casts under autocast or flash, else fp32
+  const upcast = kbitUpcasts(s) ? { attn: amp || s.attn === 'flash' ? dt.e : 4 } : undefined;
+  const lora = {
+    targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp,
+    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16', upcast,
+    ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
+  };
   return {
     layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
-    headPerToken: loraHeadPerToken(arch, dt, compiled),
+    // a trained head (modules_to_save) saves its input: autocast's 16-bit copy, else the norm output (fp32 after kbit-prep)
+    headPerToken: loraHeadPerToken(arch, dt, compiled) + (trainedHead ? arch.hidden * (!amp && kbitUpcasts(s) ? 4 : dt.e) : 0),
   };
 }
 
+
+/** 16-bit dequantized weights one dense / MoE layer keeps saved (GPTQ torch path: 2 B per weight). */
+function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
+  const out = { dense: 0, moe: 0 };
+  for (const kind of blockKinds(ctx.arch)) {
+    if (kind.kind === 'dense' || kind.kind === 'moe') out[kind.kind] = 2 * linearElements(kind);
+  }
+  return out;
+}
+
+/**
+ * LM-head logits and loss. `eLogits`: the logits' element size (fp32 from an fp32 head without
+ * autocast, kbit-prep.ts); `headCast`: autocast's 16-bit copy of an fp32 frozen head weight, saved
+ * by mm for the gradient of the head's input, live from the logits to the head's backward.
+ */
+function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): LossBytes {
+  const { s, arch } = ctx;
+  const loss = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor');
+  if (!headCast) return loss;
+  const copy = (arch.vocab * arch.hidden * e) / s.tp;
+  return {
+    peak: loss.peak + copy, held: loss.held + copy,
+    formula: `${loss.formula}; + V·h·e (autocast copy of the fp32 LM head, saved for backward)`,
+    source: `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
+  };
+}
+
+/** Adapter states plus the modules_to_save copies' states. */
+function withSaved(a: StateBytes, b: StateBytes | null): StateBytes {
+  return b ? { weights: a.weights + b.weights, gradients: a.gradients + b.gradients, master: a.master + b.master, optimizer: a.optimizer + b.optimizer } : a;
+}

@@ -5,6 +5,7 @@
  * the model is downloaded. What one short script cannot reproduce (multi-GPU sharding, compile,
  * chunked loss, ...) is named in a comment instead of silently left out.
  */
+import { kbitUpcasts } from '../../core/training/kbit-prep';
 import { MiB } from '../../core/allocator/constants';
 import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/types';
 
@@ -100,23 +101,32 @@ function inference(s: Scenario, est: Estimate, model: string): string[] {
   ];
 }
 
+/** PEFT modules_to_save for lora-save (Llama module names). */
+function saveModules(s: Scenario): string {
+  if (s.loraSave === 'none') return '';
+  const names = [...(s.loraSave.includes('embed') ? ['"embed_tokens"'] : []), ...(s.loraSave.includes('head') ? ['"lm_head"'] : [])];
+  return `, modules_to_save=[${names.join(', ')}]`;
+}
+
 function training(s: Scenario, est: Estimate, model: string): string[] {
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   // full fine-tuning: parameters in the training dtype (fp32 masters under AMP); otherwise the frozen base in its storage format
   const base = s.method !== 'full' ? loadArgs(s, s.weights) : s.precision === 'fp32' || amp ? 'torch_dtype=torch.float32' : `torch_dtype=${TORCH_DTYPE[s.precision === 'fp16' ? 'fp16' : 'bf16']}`;
   const bnbBase = s.method !== 'full' && (s.weights === 'int8' || s.weights === 'nf4' || s.weights === 'fp4');
   const peft = s.method === 'lora' || s.method === 'qlora';
+  const prep = kbitUpcasts(s);
   const bnbOpt = s.optimizer.includes('8bit') || s.optimizer.startsWith('paged') || s.optimizer === 'lion';
   const targets = s.loraTargets.map((t) => `"${MODULE[t]}"`).join(', ');
   const autocast = amp ? `torch.autocast("cuda", dtype=${s.precision === 'amp-fp16' ? 'torch.float16' : 'torch.bfloat16'})` : 'contextlib.nullcontext()';
   return [
     `import contextlib, torch${s.optimizer === 'adafactor' ? ', transformers' : ''}${bnbOpt ? ', bitsandbytes as bnb' : ''}`,
     `from transformers import AutoModelForCausalLM${bnbBase ? ', BitsAndBytesConfig' : ''}`,
-    ...(peft ? ['from peft import LoraConfig, get_peft_model'] : []),
+    ...(peft ? [`from peft import LoraConfig, get_peft_model${prep ? ', prepare_model_for_kbit_training' : ''}`] : []),
     `MODEL = "${model}"`,
     `model = AutoModelForCausalLM.from_pretrained(MODEL, ${base ?? 'torch_dtype=torch.bfloat16'}, device_map="cuda", attn_implementation="${ATTN[s.attn]}")`,
+    ...(prep ? [`model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=${s.gradCkpt !== 'none' ? 'True' : 'False'})`] : []),
     ...(s.gradCkpt !== 'none' ? ['model.gradient_checkpointing_enable()'] : []),
-    ...(peft ? [`model = get_peft_model(model, LoraConfig(r=${s.loraRank}, lora_alpha=${2 * s.loraRank}, lora_dropout=${s.loraDropout}, target_modules=[${targets}], task_type="CAUSAL_LM"))`] : []),
+    ...(peft ? [`model = get_peft_model(model, LoraConfig(r=${s.loraRank}, lora_alpha=${2 * s.loraRank}, lora_dropout=${s.loraDropout}, target_modules=[${targets}]${saveModules(s)}, task_type="CAUSAL_LM"))`] : []),
     ...(s.method === 'freeze' ? ['# freeze: set requires_grad=False on every parameter except the layers you train'] : []),
     optimizerLine(s),
     ...notReproduced(s),

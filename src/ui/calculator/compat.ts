@@ -6,6 +6,7 @@
 import type { FieldError, Scenario } from '../../core/types';
 import { applyRules } from '../../core/scenario/rules';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
+import { kbitPrepApplies } from '../../core/training/kbit-prep';
 import type { MessageKey } from '../i18n/en';
 
 const NAME = new Map<keyof Scenario, string>(SCENARIO_FIELDS.map((f) => [f.prop, f.name]));
@@ -53,12 +54,15 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return s.engine === 'transformers' ? 'why.ubatchEngine' : undefined;
     case 'bnbCompute':
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
+    case 'kbitPrep':
+      return kbitPrepApplies(s) ? undefined : 'why.kbitPrepBase';
     case 'optimImpl':
       return s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
     case 'loraRank':
     case 'loraTargets':
     case 'loraDropout':
     case 'adapterDtype':
+    case 'loraSave':
       return s.method === 'lora' || s.method === 'qlora' ? undefined : 'why.loraOnly';
     case 'zeroImpl':
       return s.zero > 0 ? undefined : 'why.zeroOnly';

@@ -157,6 +157,9 @@ export function LoraTargets() {
           </label>
         ))}
       </div>
+      <button type="button" className="linkish" disabled={targets.length === LORA_TARGETS.length} onClick={() => change({ loraTargets: [...LORA_TARGETS] })}>
+        {t('form.allLinear')}
+      </button>
       {why && <p className="field-why">{t(why)}</p>}
     </fieldset>
   );

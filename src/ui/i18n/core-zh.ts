@@ -26,7 +26,7 @@ export const CORE_ZH: Record<string, string> = {
   'capacity-range': '容量必须在 1 MiB 到 64 TiB 之间',
   // estimate checks (src/core/estimate-checks.ts)
   'grid-mismatch': 'GPU 总数必须是 tp × pp 的整数倍',
-  'qlora-needs-4bit': 'QLoRA 在 bitsandbytes 4 位底座上训练适配器：请选择 nf4 或 fp4 权重',
+  'qlora-needs-quantized': 'QLoRA 在量化底座上训练适配器：请选择 nf4、fp4、int8、gptq-int4、gptq-int8 或 awq-int4 权重（浮点底座请用 lora）',
   'full-needs-dense': '全量微调要更新每个权重，量化存储无法训练：请选择 fp32、fp16 或 bf16',
   'gguf-not-trainable': 'GGUF 文件仅用于 llama.cpp 推理，PyTorch 训练无法使用',
   'offload-needs-zero': '优化器卸载即 ZeRO-Offload：请把 ZeRO 阶段设为 1、2 或 3',

@@ -5,15 +5,18 @@ const errs = (rec: Record<string, string>) => parseScenario(rec).errors.map((e) 
 const train = { mode: 'training' };
 
 describe('incompatible combinations name both keys and fall back', () => {
-  test.each(['gguf-q4_k_m', 'gptq-int4', 'awq-int4', 'int8', 'bf16'])('qlora with %s weights', (w) => {
+  test.each(['gguf-q4_k_m', 'fp8', 'bf16', 'fp16', 'fp32'])('qlora with %s weights', (w) => {
     const r = parseScenario({ ...train, method: 'qlora', weights: w });
     expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['weights:incompatible:method']);
     expect(r.scenario.weights).toBe('nf4');
   });
 
-  test('qlora with nf4 or fp4 is fine', () => {
-    expect(errs({ ...train, method: 'qlora', weights: 'nf4' })).toEqual([]);
-    expect(errs({ ...train, method: 'qlora', weights: 'fp4' })).toEqual([]);
+  test.each(['nf4', 'fp4', 'int8', 'gptq-int4', 'gptq-int8', 'awq-int4'])('qlora over a %s base is fine (PEFT trains LoRA over bitsandbytes, GPTQ and AWQ Linears)', (w) => {
+    expect(errs({ ...train, method: 'qlora', weights: w })).toEqual([]);
+  });
+
+  test('qlora on a float base says to use lora', () => {
+    expect(parseScenario({ ...train, method: 'qlora', weights: 'bf16' }).errors[0].message).toMatch(/for a float base use method=lora/);
   });
 
   test('full fine-tuning cannot train quantized weights; LoRA on GPTQ can (PEFT)', () => {

@@ -1,0 +1,118 @@
+/**
+ * LoRA over a quantized base: how each library's quantized Linear runs under autograd, read from
+ * its source — the weight-sized temporaries of its dequantization in forward and backward, and
+ * what its forward leaves saved for backward (counted per layer in lora-activations.ts).
+ *
+ * - bitsandbytes 4-bit (nf4 / fp4), `bitsandbytes/autograd/_functions.py` `MatMul4Bit` (0.43.2 –
+ *   0.49): forward `linear(A, dequantize_4bit(B, quant_state).to(A.dtype).t())` inside the
+ *   autograd Function (no graph: nothing of it saved); `ctx.tensors = (None, B)` — the input A is
+ *   not kept (bitsandbytes PR #1270, "delete useless buffered activation", July 2024; before 0.43.2
+ *   it was `(A, B)`); backward `matmul(grad_output, dequantize_4bit(B).to(grad_output.dtype))`
+ *   dequantizes again. Temporaries: formats/quantized.ts bnbDequantBytes, forward and backward.
+ * - bitsandbytes LLM.int8 (`weights=int8`), `MatMul8bitLt`: forward quantizes the input row-wise
+ *   to int8 (`int8_vectorwise_quant`, token-sized) and runs an int8 GEMM against the stored CB —
+ *   no weight-sized buffer; `if any(ctx.needs_input_grad[:2]): ctx.tensors = (CAt, subA, A)` keeps
+ *   the input A itself (CAt is None on the fast path taken when B needs no gradient; subA holds
+ *   only the outlier columns); backward `CB = state.CB.to(ctx.dtype_A, copy=True).mul_(SCB…)`
+ *   builds the whole weight in the input's dtype for grad_A.
+ * - GPTQ through PEFT (auto-gptq `nn_modules/qlinear/qlinear_cuda_old.py` / `qlinear_cuda.py`
+ *   `QuantLinear.forward`, the kernels transformers/optimum pick with exllama disabled, which
+ *   training needs: `qlinear_exllama` raises "Exllama kernel does not support training"): past
+ *   `kernel_switch_threshold` (128 rows) it unpacks with plain torch ops — `bitwise_right_shift`
+ *   of the int32 qweight expanded to every weight (int32, 4 B each), `.to(int8)` (int16 for 8-bit),
+ *   `bitwise_and`, `scales * (weight - zeros)` (fp16) — then `torch.matmul(x, weights)`. That matmul
+ *   is recorded by autograd with an x that requires grad, so MmBackward saves `weights`, the whole
+ *   16-bit dequantized weight of every such Linear, until backward (derivatives.yaml `mm`: self's
+ *   gradient needs mat2). Nothing is dequantized in backward.
+ * - AWQ, autoawq `awq/modules/linear/gemm.py` `WQLinear_GEMM.forward` (`x.half()`, then
+ *   `WQLinearMMFunction`, whose forward calls `ctx.save_for_backward(x, qweight, qzeros, scales,
+ *   bias)` — the fp16 input is kept for every Linear — and, from 1024 tokens on,
+ *   `dequantize_weights_cuda` + `torch.matmul`); its backward dequantizes again and builds
+ *   `weights.transpose(0, 1).unsqueeze(0).repeat(batch_size, 1, 1)`: b more copies of the weight.
+ */
+import type { BnbCompute, WeightFormat } from '../types';
+import { bnbDequantBytes } from '../formats/quantized';
+
+export type BaseKernel = 'dense' | 'bnb-4bit' | 'bnb-int8' | 'gptq' | 'awq';
+
+/** Quantized formats PEFT trains LoRA adapters over (QLoRA and its GPTQ / AWQ / LLM.int8 kin). */
+export const ADAPTER_QUANTIZED: readonly WeightFormat[] = ['nf4', 'fp4', 'int8', 'gptq-int4', 'gptq-int8', 'awq-int4'];
+
+export function baseKernel(w: WeightFormat): BaseKernel {
+  switch (w) {
+    case 'nf4': case 'fp4': return 'bnb-4bit';
+    case 'int8': return 'bnb-int8';
+    case 'gptq-int4': case 'gptq-int8': return 'gptq';
+    case 'awq-int4': return 'awq';
+    default: return 'dense';
+  }
+}
+
+/**
+ * What a base Linear's forward keeps for backward: its input as it arrives ('as-is', MatMul8bitLt's
+ * A: the same storage however many Linears read it), an fp16 copy unless the input already is fp16
+ * ('fp16', WQLinear_GEMM's `x.half()`), or nothing; `weight16`: the 16-bit dequantized weight (GPTQ).
+ */
+export interface BaseSaves {
+  input: 'none' | 'as-is' | 'fp16';
+  weight16: boolean;
+}
+
+export function baseSaves(k: BaseKernel): BaseSaves {
+  switch (k) {
+    case 'bnb-int8': return { input: 'as-is', weight16: false };
+    case 'awq': return { input: 'fp16', weight16: false };
+    case 'gptq': return { input: 'none', weight16: true };
+    default: return { input: 'none', weight16: false };
+  }
+}
+
+export interface DequantTemps {
+  /** transient bytes while the largest Linear runs forward */
+  forward: number;
+  /** … and backward */
+  backward: number;
+  formula: string;
+  source: string;
+}
+
+/**
+ * Weight-sized temporaries of the largest quantized Linear (n = d_in·d_out elements).
+ * `inputBytes`: element size of the Linear's input (MatMul8bitLt's dtype_A); `batch`: sequences
+ * per micro-batch (AWQ's backward repeats the weight once per sequence).
+ */
+export function dequantTemps(w: WeightFormat, n: number, compute: BnbCompute, inputBytes: number, batch: number): DequantTemps | null {
+  switch (baseKernel(w)) {
+    case 'bnb-4bit': {
+      const b = bnbDequantBytes(compute, n);
+      return {
+        forward: b, backward: b,
+        formula: compute === 'fp32' ? '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast), forward and backward' : '2·max(d_in·d_out), forward and backward',
+        source: 'bitsandbytes autograd/_functions.py MatMul4Bit.forward / backward (dequantize_4bit)',
+      };
+    }
+    case 'bnb-int8':
+      return {
+        forward: 0, backward: n * inputBytes,
+        formula: 'backward: max(d_in·d_out)·e_in (CB.to(dtype_A, copy=True)); forward: int8 GEMM, no weight buffer',
+        source: 'bitsandbytes autograd/_functions.py MatMul8bitLt.backward',
+      };
+    case 'gptq': {
+      // int32 unpack of every weight + its int8 (4-bit) / int16 (8-bit) cast live together
+      const narrow = w === 'gptq-int8' ? 2 : 1;
+      return {
+        forward: n * (4 + narrow), backward: 0,
+        formula: `forward: max(d_in·d_out)·(4 + ${narrow}) (int32 bitwise_right_shift + .to(int${8 * narrow})); the fp16 result is saved (activations)`,
+        source: 'auto-gptq nn_modules/qlinear/qlinear_cuda_old.py QuantLinear.forward (torch dequantization path)',
+      };
+    }
+    case 'awq':
+      return {
+        forward: 2 * n, backward: 2 * n * (1 + batch),
+        formula: 'forward: 2·max(d_in·d_out) (dequantize_weights_cuda); backward: 2·max(d_in·d_out)·(1 + b) (dequantized weight + .repeat(batch_size, 1, 1))',
+        source: 'autoawq awq/modules/linear/gemm.py WQLinearMMFunction.forward / backward',
+      };
+    default:
+      return null;
+  }
+}

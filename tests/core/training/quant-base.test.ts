@@ -1,0 +1,79 @@
+/**
+ * LoRA over quantized bases (src/core/training/quant-base.ts), Llama-2-7b (h 4096, f 11008, 32 layers,
+ * a = g = 32, d 128; formulas.md §1.1), s = 1024, b = 1, rank 16 on q, v, 16-bit adapters, SDPA.
+ * Each expected value is the plain-LoRA inventory (lora-activations.ts) plus what the library's
+ * quantized Linear keeps, written from its source:
+ * - auto-gptq qlinear_cuda_old QuantLinear.forward: torch.matmul(x, weights) with x requiring grad
+ *   saves the fp16 dequantized weight (2 B per weight) of every Linear; forward unpacks through an
+ *   int32 shift (4 B) and an int8 (int16 for 8-bit) cast;
+ * - bitsandbytes MatMul8bitLt: ctx.tensors = (CAt, subA, A) keeps each Linear's input as it arrives;
+ *   backward builds CB.to(dtype_A) (the whole weight at the input's width);
+ * - autoawq WQLinear_GEMM: x.half() then save_for_backward(x, …); backward dequantizes (2 B) and
+ *   repeats the weight batch_size times.
+ * kbit-prep is off here (its fp32 upcast is tested in kbit-prep.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Estimate, Scenario } from '../../../src/core/types';
+import { run } from './llama2';
+
+const h = 4096, f = 11008, L = 32, s = 1024, b = 1;
+const acts = (e: Estimate) => e.terms.find((t) => t.id === 'activations')!.bytes;
+const dequant = (e: Estimate) => e.terms.find((t) => t.id === 'dequant-buffer')?.bytes ?? 0;
+const base: Partial<Scenario> = { attn: 'sdpa', seq: s, batch: b, loraRank: 16, loraTargets: ['q', 'v'], adapterDtype: 'base', kbitPrep: 'off' };
+const plain = (precision: Scenario['precision']) => acts(run({ ...base, precision, weights: precision === 'fp16' ? 'fp16' : 'bf16', method: 'lora' }));
+const n = h * f; // largest Linear: gate / up / down, 4096 × 11008
+
+describe('GPTQ base (auto-gptq torch dequantization path)', () => {
+  // one layer's Linears: q, k, v, o (h × h each, a = g) and gate, up, down (h × f each)
+  const layerWeights = 4 * h * h + 3 * h * f;
+
+  it('every layer keeps its Linears\' 16-bit dequantized weights saved for backward', () => {
+    const got = acts(run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'qlora' }));
+    expect(got - plain('fp16')).toBe(L * 2 * layerWeights);
+  });
+
+  it('with full checkpointing only the recomputed layer\'s weights are saved', () => {
+    const q = acts(run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'qlora', gradCkpt: 'full' }));
+    const l = acts(run({ ...base, precision: 'fp16', weights: 'fp16', method: 'lora', gradCkpt: 'full' }));
+    expect(q - l).toBe(2 * layerWeights);
+  });
+
+  it('forward unpack: int32 shift + int8 cast (4-bit) = 5 B per weight; int16 cast (8-bit) = 6 B', () => {
+    expect(dequant(run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'qlora' }))).toBe(5 * n);
+    expect(dequant(run({ ...base, precision: 'fp16', weights: 'gptq-int8', method: 'lora' }))).toBe(6 * n);
+  });
+
+  it('method lora and qlora over the same GPTQ base are the same run', () => {
+    const a = run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'qlora' });
+    const c = run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'lora' });
+    expect(c.allocatedBytes).toBe(a.allocatedBytes);
+  });
+});
+
+describe('bitsandbytes LLM.int8 base (MatMul8bitLt)', () => {
+  it('saves each Linear input: the MLP norm output (gate / up, read by no adapter) and the down input; q / k / v share the tensor lora_A keeps; the o input is the SDPA output', () => {
+    const e = 2;
+    const got = acts(run({ ...base, precision: 'bf16', weights: 'int8', method: 'qlora' }));
+    expect(got - plain('bf16')).toBe(L * s * b * (e * h + e * f));
+  });
+
+  it('backward rebuilds the largest weight at the input width (2 B)', () => {
+    expect(dequant(run({ ...base, precision: 'bf16', weights: 'int8', method: 'qlora' }))).toBe(2 * n);
+  });
+});
+
+describe('AWQ base (autoawq WQLinear_GEMM)', () => {
+  it('fp16 model: x.half() is x, so like LLM.int8 each distinct input is kept once', () => {
+    const got = acts(run({ ...base, precision: 'fp16', weights: 'awq-int4', method: 'qlora' }));
+    expect(got - plain('fp16')).toBe(L * s * b * 2 * (h + f));
+  });
+
+  it('bf16 model: each Linear keeps its own fp16 copy (q, k, v, o, gate, up, down)', () => {
+    const got = acts(run({ ...base, precision: 'bf16', weights: 'awq-int4', method: 'qlora' }));
+    expect(got - plain('bf16')).toBe(L * s * b * 2 * (3 * h + h + 2 * h + f));
+  });
+
+  it('backward: dequantized weight + batch_size repeats (b = 2: 3 copies of 2 B)', () => {
+    expect(dequant(run({ ...base, precision: 'fp16', weights: 'awq-int4', method: 'qlora', batch: 2 }))).toBe(2 * n * 3);
+  });
+});
