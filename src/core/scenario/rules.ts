@@ -83,10 +83,28 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
       if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
     }
   }
+  if (given.has('logits-path')) logitsPathRule(s, warn);
   if (training) trainingRules(s, bad);
   else inferenceRules(s, bad);
   parallelRules(s, given, bad);
   contextRule(s, warn);
+}
+
+/**
+ * logits-path names transformers' (or torchtune's unchunked) logits code: a chunked loss
+ * (loss-chunks > 1, torchtune CEWithChunkedOutputLoss) replaces it, vLLM and llama.cpp compute
+ * their own logits, and torchtune's decoder is estimated for training only.
+ */
+function logitsPathRule(s: Scenario, warn: (key: string, code: string, message: string, params: Record<string, string | number>) => void): void {
+  const p = s.logitsPath;
+  if (p === 'auto') return;
+  if (s.mode === 'training') {
+    if (s.lossChunks > 1) warn('logits-path', 'unused-key', `logits-path=${p} is not used with loss-chunks=${s.lossChunks}: the chunked loss is torchtune's CEWithChunkedOutputLoss`, { with: 'loss-chunks' });
+  } else if (s.engine !== 'transformers') {
+    warn('logits-path', 'unused-key', `logits-path applies to the transformers engine, not engine=${s.engine}`, { with: 'engine' });
+  } else if (p === 'torchtune') {
+    warn('logits-path', 'unused-key', 'logits-path=torchtune applies to training; transformers generate is estimated with the current path', { with: 'mode' });
+  }
 }
 
 function trainingRules(s: Scenario, bad: Emit): void {

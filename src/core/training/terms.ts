@@ -29,6 +29,7 @@ import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
+import { resolveLogitsPath } from '../logits-path';
 import { lossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { paramsPerGpu, shardStates } from './sharding';
@@ -74,8 +75,8 @@ export function buildTraining(ctx: Ctx): Built {
   const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights) : {}) });
   const encoder = trainable.encoderOnly;
   const logits = encoder
-    ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
-    : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled);
+    ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, backward: s.batch * 2 * 4, headBackward: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
+    : lossBytes(s.seq, s.batch, arch.vocab / s.tp, e, s.lossChunks, compiled, resolveLogitsPath(s.logitsPath, arch), s.precision.startsWith('amp'));
   const dequant = s.method === 'qlora' ? bnbDequantBytes(s.bnbCompute, params.largestLinear) : 0;
   // ZeRO-3 / FSDP: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2; DeepSpeed's LL = 4·largest_layer for 16-bit)
@@ -96,7 +97,7 @@ export function buildTraining(ctx: Ctx): Built {
   const atForward = withLogits(logits.peak) + gathered + dequant;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + dequant;
+  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + dequant;
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
@@ -149,9 +150,9 @@ export function buildTraining(ctx: Ctx): Built {
       + (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') + (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
     confidence: 'derived',
   }));
-  terms.push(term(ctx, 'logits', logits.peak, {
+  terms.push(term(ctx, 'logits', Math.max(logits.peak, logits.backward), {
     formula: logits.formula,
-    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, chunks: s.lossChunks, compile: s.compile },
+    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, backward: logits.backward, chunks: s.lossChunks, compile: s.compile, path: s.logitsPath },
     source: logits.source, confidence: 'derived',
   }));
   if (dequant > 0) {

@@ -64,6 +64,7 @@ function InferenceFields() {
         <ScenarioNumber prop="ngl" sliderMax={200} />
         <ScenarioNumber prop="ubatch" log sliderMax={1 << 16} />
         <ScenarioSelect prop="bnbCompute" />
+        <ScenarioSelect prop="logitsPath" />
       </details>
       <details>
         <summary>{t('form.parallel')}</summary>
@@ -77,7 +78,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'adapterDtype', 'loraDropout', 'logitsPath'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
   return useApp((st) => {
@@ -117,6 +118,7 @@ function TrainingFields() {
         <ScenarioSelect prop="bnbCompute" />
         <ScenarioSelect prop="adapterDtype" />
         <ScenarioNumber prop="loraDropout" />
+        <ScenarioSelect prop="logitsPath" />
       </details>
       <details>
         <summary>{t('form.parallel')}</summary>

@@ -36,6 +36,8 @@ export const zh: Record<MessageKey, string> = {
   'why.loraOnly': '仅 LoRA 和 QLoRA 使用。',
   'why.bnb4Only': '仅 bitsandbytes 4 位权重（nf4、fp4）使用。',
   'why.optimImplAdam': '仅影响在每张卡上由 torch.optim 更新的 AdamW（无 ZeRO、无卸载）。',
+  'why.logitsPathEngine': '仅用于 transformers 引擎。',
+  'why.logitsPathChunked': '分块损失时不使用（损失分块数 > 1 是 torchtune 自己的损失）。',
   'model.title': '模型',
   'model.search': '搜索预设模型',
   'model.results': '匹配的预设',
