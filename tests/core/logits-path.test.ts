@@ -68,6 +68,17 @@ describe('auto: remote-code when the config names its own AutoModelForCausalLM c
   });
 });
 
+describe('remote-code architecture key (a pasted config.json keeps it in the link)', () => {
+  it('remote-code=true on a preset takes the remote-code path under auto: b·s·V·2 at s = 4096, V = 32000', () => {
+    const r = parseScenario({ model: 'meta-llama/Llama-2-7b-hf', prompt: '4096', 'remote-code': 'true' });
+    expect(r.errors).toEqual([]);
+    expect(r.scenario.arch?.remoteCode).toBe(true);
+    const e = estimate(r.scenario);
+    if (!e.ok) throw new Error('estimate');
+    expect(e.value.terms.find((t) => t.id === 'logits')?.bytes).toBe(4096 * 32000 * 2);
+  });
+});
+
 describe('training: the logits term is the loss\'s largest moment', () => {
   const train = (p: Partial<Scenario>) => {
     const r = estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training', method: 'lora', precision: 'amp-bf16', seq: 4096, batch: 1, ...p });

@@ -132,7 +132,7 @@ export const ARCH_LABEL: Record<Lang, Partial<Record<ArchProp, string>>> = {
   en: {
     family: 'Family', hidden: 'Hidden size', layers: 'Layers', heads: 'Attention heads', kvHeads: 'KV heads',
     headDim: 'Head dim', ffn: 'MLP intermediate size', vocab: 'Vocabulary', gatedMlp: 'Gated MLP (SwiGLU)',
-    norm: 'Norm', tiedEmbeddings: 'Tied embeddings', qkvBias: 'q/k/v bias', maxContext: 'Max context',
+    norm: 'Norm', tiedEmbeddings: 'Tied embeddings', qkvBias: 'q/k/v bias', remoteCode: 'Own modeling code (trust_remote_code)', maxContext: 'Max context',
     'moe.experts': 'Experts', 'moe.expertsPerToken': 'Experts per token', 'moe.expertFfn': 'Expert MLP size',
     'moe.sharedExperts': 'Shared experts', 'moe.sharedFfn': 'Shared expert MLP size', 'moe.denseLayers': 'Leading dense layers',
     'moe.layerFreq': 'MoE every n-th layer',
@@ -140,7 +140,7 @@ export const ARCH_LABEL: Record<Lang, Partial<Record<ArchProp, string>>> = {
   zh: {
     family: '架构族', hidden: '隐藏维度', layers: '层数', heads: '注意力头数', kvHeads: 'KV 头数',
     headDim: '每头维度', ffn: 'MLP 中间维度', vocab: '词表大小', gatedMlp: '门控 MLP（SwiGLU）',
-    norm: '归一化', tiedEmbeddings: '共享词嵌入', qkvBias: 'q/k/v 偏置', maxContext: '最大上下文',
+    norm: '归一化', tiedEmbeddings: '共享词嵌入', qkvBias: 'q/k/v 偏置', remoteCode: '自带建模代码（trust_remote_code）', maxContext: '最大上下文',
     'moe.experts': '专家数', 'moe.expertsPerToken': '每 token 激活专家数', 'moe.expertFfn': '专家 MLP 维度',
     'moe.sharedExperts': '共享专家数', 'moe.sharedFfn': '共享专家 MLP 维度', 'moe.denseLayers': '前置稠密层数',
     'moe.layerFreq': '每隔 n 层一个 MoE 层',
