@@ -53,6 +53,15 @@ export type CompileMode = 'none' | 'inductor';
 export type OptimStep = 'after-backward' | 'in-backward';
 /** Saved activations: kept on the GPU ('none') or moved to pinned CPU memory ('cpu', torchtune OffloadActivations). */
 export type ActOffload = 'none' | 'cpu';
+/**
+ * Which code computes the LM-head logits and the loss (src/core/logits-path.ts): 'current' =
+ * transformers ≥ 4.46 (logits in the model dtype, ForCausalLMLoss upcasts; generate keeps the last
+ * position); 'upcast-in-model' = older native models with `logits.float()` in forward over the
+ * whole sequence; 'remote-code' = trust_remote_code files such as Qwen-1's modeling_qwen.py
+ * (16-bit logits and cross-entropy, whole prompt); 'torchtune' = TransformerDecoder + recipe loss;
+ * 'auto' = 'remote-code' for configs with an `auto_map`, else 'current'.
+ */
+export type LogitsPath = 'auto' | 'current' | 'upcast-in-model' | 'remote-code' | 'torchtune';
 export type ZeroStage = 0 | 1 | 2 | 3;
 export type Offload = 'none' | 'optimizer' | 'params';
 /** Which framework shards under `zero`: DeepSpeed's ZeRO optimizers, or PyTorch FSDP (ZeRO-2/3 equivalents). */
@@ -130,6 +139,8 @@ export interface ModelArch {
   visionParams?: number;
   /** Sliding-window attention: window size and how many of the L layers use it. */
   slidingWindow?: { window: number; layers: number };
+  /** config.json names its own modeling code (`auto_map` → AutoModelForCausalLM): trust_remote_code models. */
+  remoteCode?: boolean;
 }
 
 /** Where a term's number comes from: shown verbatim on the page (Explain). */
@@ -295,6 +306,8 @@ export interface Scenario {
   actOffload: ActOffload;
   /** training: chunks of the LM-head output / cross-entropy (torchtune CEWithChunkedOutputLoss: 8); 1 = unchunked */
   lossChunks: number;
+  /** which code path computes the logits and the loss (LogitsPath); 'auto' resolves per model */
+  logitsPath: LogitsPath;
   loraRank: number;
   loraTargets: LoraTarget[];
   /** LoRA dropout probability on the adapter input (PEFT `lora_dropout`, default 0) */

@@ -5,7 +5,8 @@
  * README's commit (the rows' notes say so), cited per entry below. Pure: no DOM, no Node APIs.
  *
  * - Loss: 1814feb1 rows add CEWithChunkedOutputLoss as a step ("+ Chunked Cross Entropy"), so rows
- *   before it use the plain loss; 30b8519e rows use their configs' `loss:` (CEWithChunkedOutputLoss
+ *   before it use the plain loss (logits-path torchtune: the decoder returns fp32 logits and
+ *   `_loss_step` deletes them after the loss); 30b8519e rows use their configs' `loss:` (CEWithChunkedOutputLoss
  *   in 8B_full/lora/qlora_single_device.yaml), 8 chunks (its default `num_output_chunks`).
  * - Optimizer: "bitsandbytes PagedAdamW8bit" → paged-adamw-8bit; "AdamW8bit" → adamw-8bit;
  *   torch AdamW → adamw (the 3B full config names bnb PagedAdamW8bit with no `fused`, so swapping in
@@ -88,6 +89,8 @@ export function torchtuneScenario(row: TorchtuneRow): TorchtuneMapped {
     optimStep: st.optimizer_in_bwd === true ? 'in-backward' : 'after-backward',
     actOffload: st.activation_offloading === true ? 'cpu' : 'none',
     lossChunks: chunked ? 8 : 1,
+    // unchunked: the decoder's fp32 output (TransformerDecoder `self.output(h).float()`), deleted after the loss
+    logitsPath: 'torchtune',
     batch: row.batch ?? 1, seq: row.seq_in, gradAccum: 1,
     ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets, optimImpl: 'fused' as const, adapterDtype: 'base' as const } : {}),
     // torchtune's QLoRA (torchao NF4) calls no PEFT prepare_model_for_kbit_training

@@ -14,6 +14,7 @@ import { bnbDequantBytes } from '../formats/quantized';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
 import { forwardTransient } from './transient';
+import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 
 /**
  * Families whose HF config selects a sliding-window cache for `generate`
@@ -66,11 +67,14 @@ export function buildTransformers(ctx: Ctx): Built {
   const tokens = s.prompt + s.gen;
   const kvFull = kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy) * frac;
   const kvPrompt = kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy) * frac;
-  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 1);
+  // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
+  const path = resolveLogitsPath(s.logitsPath, arch);
+  const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
   const dequant = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? bnbDequantBytes(s.bnbCompute, ctx.params.largestLinear) / tp : 0;
-  const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1);
+  const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   const catCopy = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
   const weights = weightsPerGpu(ctx, tp, pp);
@@ -79,7 +83,7 @@ export function buildTransformers(ctx: Ctx): Built {
   // cuBLAS creates its workspace at the first matmul, after loading has finished
   const loadCopy = awqTiedHeadCopy(ctx);
   const allocatedBytes = weights + Math.max(CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode), loadCopy);
-  const logitBytes = s.batch * arch.vocab * (e + 4) / tp;
+  const logitBytes = s.batch * head.rows * arch.vocab * head.perLogit / tp;
   const L = kvLayers(arch);
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
   const terms = [
@@ -107,9 +111,9 @@ export function buildTransformers(ctx: Ctx): Built {
       },
     }),
     term(ctx, 'logits', logitBytes, {
-      formula: 'b·V·(e + 4) (last position only, fp32 upcast)',
-      values: { b: s.batch, V: arch.vocab, e },
-      source: 'formulas.md §3.2 (generate passes logits_to_keep)',
+      formula: head.formula,
+      values: { b: s.batch, s: head.rows, V: arch.vocab, e, path: s.logitsPath },
+      source: head.source,
       confidence: 'derived',
     }),
     ...(dequant > 0 ? [term(ctx, 'dequant-buffer', dequant, {

@@ -11,8 +11,9 @@
  *   add-RMSNorm keeps three (residual, normed input, attention output): see vllm.ts.
  * - Eager attention materialises the scores: 16-bit QKᵀ, the fp32 softmax and its 16-bit copy,
  *   plus HF's 4-D causal mask: b·a·s_q·s_kv·(2e + 4) + b·s_q·s_kv·e. Flash/SDPA kernels keep O(s).
- * - Logits: `generate` computes only the last position (logits_to_keep): b·V·(e + 4) with the
- *   fp32 upcast.
+ * - Logits: b·rows·V·bytes, rows and bytes per logit from the logits path (logits-path.ts):
+ *   `generate` on transformers ≥ 4.45 computes only the last position (logits_to_keep) plus its
+ *   fp32 copy, b·V·(e + 4); older and remote-code models compute every prompt position.
  */
 import type { Attn, ModelArch } from '../types';
 import { mlpWidth } from '../training/activations';
@@ -36,6 +37,7 @@ export function forwardTransient(
   tp: number,
   logitRows: number,
   hiddenRows = 4,
+  perLogit = e + 4,
 ): Transient {
   const t = Math.max(1, tp);
   const { hidden: h, heads: a, vocab: V } = arch;
@@ -45,11 +47,11 @@ export function forwardTransient(
   const hiddenStates = hiddenRows * s * b * h * e;
   const mlp = hiddenStates + (mlpTensors * s * b * f * e) / t;
   const scores = attn === 'eager' ? hiddenStates + (b * a * s * kvTokens * (2 * e + 4)) / t + b * s * kvTokens * e : 0;
-  const logits = b * logitRows * V * (e + 4) / t;
+  const logits = b * logitRows * V * perLogit / t;
   const values = { s, s_kv: kvTokens, b, h, f, a, V, e, t };
   if (scores >= mlp && scores >= logits) {
     return { bytes: scores, kind: 'attention-scores', formula: `${hiddenRows}·s·b·h·e + b·a·s·s_kv·(2e+4)/t + b·s·s_kv·e`, values };
   }
-  if (logits > mlp) return { bytes: logits, kind: 'logits', formula: 'b·rows·V·(e+4)/t', values: { ...values, rows: logitRows } };
+  if (logits > mlp) return { bytes: logits, kind: 'logits', formula: 'b·rows·V·bytes/t', values: { ...values, rows: logitRows, bytes: perLogit } };
   return { bytes: mlp, kind: 'mlp', formula: `${hiddenRows}·s·b·h·e + ${mlpTensors}·s·b·f·e/t`, values };
 }

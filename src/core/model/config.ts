@@ -161,7 +161,18 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (sw) arch.slidingWindow = sw;
   const vision = parseVisionTower(raw, hidden, r.errors);
   if (vision !== undefined) arch.visionParams = vision;
+  if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
+}
+
+/**
+ * The config names its own causal-LM class: transformers' auto_factory (`_BaseAutoModelClass.
+ * from_pretrained`: `has_remote_code = hasattr(config, "auto_map") and cls.__name__ in
+ * config.auto_map`) loads that file under trust_remote_code (Qwen-1, Baichuan, ChatGLM, InternLM).
+ */
+function hasRemoteCausalLm(raw: Json): boolean {
+  const map = raw.auto_map;
+  return isObject(map) && typeof map.AutoModelForCausalLM === 'string';
 }
 
 function dedupe(errors: FieldError[]): FieldError[] {

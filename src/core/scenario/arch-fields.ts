@@ -37,6 +37,7 @@ export const ARCH_FIELDS: readonly ArchFieldSpec[] = [
   { prop: 'norm', name: 'norm', kind: { type: 'enum', values: ['rmsnorm', 'layernorm'] }, help: 'Normalisation type' },
   { prop: 'tiedEmbeddings', name: 'tied', kind: bool, help: 'tie_word_embeddings: LM head shares the embedding matrix' },
   { prop: 'qkvBias', name: 'qkv-bias', kind: bool, help: 'Biases on q/k/v projections' },
+  { prop: 'remoteCode', name: 'remote-code', kind: bool, help: 'config.json auto_map names the model\'s own AutoModelForCausalLM (trust_remote_code): logits-path=auto takes the remote-code path' },
   { prop: 'maxContext', name: 'max-context', kind: n(1 << 30), help: 'max_position_embeddings' },
   { prop: 'moe.experts', name: 'experts', kind: n(65_536), help: 'MoE: routed experts E' },
   { prop: 'moe.expertsPerToken', name: 'experts-per-tok', kind: n(65_536), help: 'MoE: experts per token k' },

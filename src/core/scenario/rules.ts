@@ -83,6 +83,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     }
   }
   deepspeedRules(s, given, bad, warn);
+  if (given.has('logits-path')) logitsPathRule(s, warn);
   if (training) trainingRules(s, bad);
   else inferenceRules(s, bad);
   parallelRules(s, given, bad);
@@ -111,6 +112,23 @@ function deepspeedRules(s: Scenario, given: Set<string>, bad: Emit, warn: (key: 
     if (!training) warn(key, 'unused-key', `${key} applies to training, not mode=${s.mode}`, { with: 'mode' });
     else if (s.zeroImpl !== 'deepspeed') warn(key, 'unused-key', `${key} is a DeepSpeed setting; zero-impl=${s.zeroImpl} does not use it`, { with: 'zero-impl' });
     else if (s.zero < minStage) warn(key, 'unused-key', minStage === 3 ? `${key} acts in ZeRO-3 only, not zero=${s.zero}` : `${key} needs zero 1, 2 or 3`, { with: 'zero' });
+  }
+}
+
+/**
+ * logits-path names transformers' (or torchtune's unchunked) logits code: a chunked loss
+ * (loss-chunks > 1, torchtune CEWithChunkedOutputLoss) replaces it, vLLM and llama.cpp compute
+ * their own logits, and torchtune's decoder is estimated for training only.
+ */
+function logitsPathRule(s: Scenario, warn: (key: string, code: string, message: string, params: Record<string, string | number>) => void): void {
+  const p = s.logitsPath;
+  if (p === 'auto') return;
+  if (s.mode === 'training') {
+    if (s.lossChunks > 1) warn('logits-path', 'unused-key', `logits-path=${p} is not used with loss-chunks=${s.lossChunks}: the chunked loss is torchtune's CEWithChunkedOutputLoss`, { with: 'loss-chunks' });
+  } else if (s.engine !== 'transformers') {
+    warn('logits-path', 'unused-key', `logits-path applies to the transformers engine, not engine=${s.engine}`, { with: 'engine' });
+  } else if (p === 'torchtune') {
+    warn('logits-path', 'unused-key', 'logits-path=torchtune applies to training; transformers generate is estimated with the current path', { with: 'mode' });
   }
 }
 

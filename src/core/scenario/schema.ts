@@ -6,7 +6,7 @@
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
  */
-import type { AdapterDtype, KbitPrep, LoraSave, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
+import type { AdapterDtype, KbitPrep, LogitsPath, LoraSave, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -38,6 +38,8 @@ export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
 export const COMPILE_MODES = ['none', 'inductor'] as const;
 export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
 export const ACT_OFFLOADS = ['none', 'cpu'] as const;
+/** Code path of the LM-head logits and loss (src/core/logits-path.ts). */
+export const LOGITS_PATHS: readonly LogitsPath[] = ['auto', 'current', 'upcast-in-model', 'remote-code', 'torchtune'];
 /** torch.optim `foreach` (default on CUDA since PyTorch 2.0) / `fused=True` / `foreach=False`. */
 export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
@@ -106,6 +108,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'optimStep', name: 'optim-step', kind: oneOf(OPTIM_STEPS), help: "Training: 'in-backward' steps each parameter as soon as its gradient is ready and frees it (torchtune optimizer_in_bwd), so the full gradient set is never held" },
   { prop: 'actOffload', name: 'act-offload', kind: oneOf(ACT_OFFLOADS), help: "Training: 'cpu' moves saved activations to pinned CPU memory (torchtune enable_activation_offloading; with checkpointing, the layer inputs), keeping only those in flight" },
   { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked' },
+  { prop: 'logitsPath', name: 'logits-path', kind: oneOf(LOGITS_PATHS), help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map, else current" },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
   { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down, or 'all' / 'all-linear' (PEFT's target_modules='all-linear': every Linear of the blocks, not the LM head; PEFT matches nn.Linear subclasses such as bitsandbytes', while GPTQ and AWQ layers must be named)" },
   { prop: 'loraDropout', name: 'lora-dropout', kind: { type: 'float', min: 0, max: 1 }, help: 'LoRA dropout probability (PEFT lora_dropout, default 0). Above 0 each adapter saves its own dropped-out input and a 1-byte mask for backward' },
@@ -157,6 +160,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   optimStep: 'after-backward',
   actOffload: 'none',
   lossChunks: 1,
+  logitsPath: 'auto',
   loraRank: 16,
   loraTargets: ['q', 'v'],
   loraDropout: 0,

@@ -29,6 +29,7 @@ import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
+import { resolveLogitsPath } from '../logits-path';
 import { lossBytes, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { kbitUpcasts, upcastBytes } from './kbit-prep';
@@ -85,7 +86,7 @@ export function buildTraining(ctx: Ctx): Built {
   const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}) });
   const encoder = trainable.encoderOnly;
   const logits = encoder
-    ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
+    ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, backward: s.batch * 2 * 4, headBackward: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
     : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
@@ -116,7 +117,7 @@ export function buildTraining(ctx: Ctx): Built {
   const atForward = withLogits(logits.peak) + gathered + (deq?.forward ?? 0);
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(logits.held + (inBwd ? inBwd.gradient + inBwd.temp : headGrad)) + gathered + (deq?.backward ?? 0) + (ds ? ds.backward : 0);
+  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + (deq?.backward ?? 0) + (ds ? ds.backward : 0);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
@@ -178,9 +179,9 @@ export function buildTraining(ctx: Ctx): Built {
       + (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') + (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
     confidence: 'derived',
   }));
-  terms.push(term(ctx, 'logits', logits.peak, {
+  terms.push(term(ctx, 'logits', Math.max(logits.peak, logits.backward), {
     formula: logits.formula,
-    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, chunks: s.lossChunks, compile: s.compile },
+    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, backward: logits.backward, chunks: s.lossChunks, compile: s.compile, path: s.logitsPath },
     source: logits.source, confidence: 'derived',
   }));
   if (deq && dequant > 0) {
@@ -267,11 +268,12 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
  */
 function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): LossBytes {
   const { s, arch } = ctx;
-  const loss = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor');
+  const loss = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', resolveLogitsPath(s.logitsPath, arch), s.precision.startsWith('amp'));
   if (!headCast) return loss;
+  // the copy is saved for the head's backward: live through the loss and head backward too
   const copy = (arch.vocab * arch.hidden * e) / s.tp;
   return {
-    peak: loss.peak + copy, held: loss.held + copy,
+    peak: loss.peak + copy, held: loss.held + copy, backward: loss.backward + copy, headBackward: loss.headBackward + copy,
     formula: `${loss.formula}; + V·h·e (autocast copy of the fp32 LM head, saved for backward)`,
     source: `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
   };

@@ -56,6 +56,9 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
     case 'kbitPrep':
       return kbitPrepApplies(s) ? undefined : 'why.kbitPrepBase';
+    case 'logitsPath':
+      if (s.mode === 'training') return s.lossChunks > 1 ? 'why.logitsPathChunked' : undefined;
+      return s.engine === 'transformers' ? undefined : 'why.logitsPathEngine';
     case 'optimImpl':
       return s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
     case 'loraRank':

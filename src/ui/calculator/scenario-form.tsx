@@ -64,6 +64,7 @@ function InferenceFields() {
         <ScenarioNumber prop="ngl" sliderMax={200} />
         <ScenarioNumber prop="ubatch" log sliderMax={1 << 16} />
         <ScenarioSelect prop="bnbCompute" />
+        <ScenarioSelect prop="logitsPath" />
       </details>
       <details>
         <summary>{t('form.parallel')}</summary>
@@ -77,7 +78,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'mfu'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'] as const;
 const DEEPSPEED = ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
@@ -121,6 +122,7 @@ function TrainingFields() {
         <ScenarioSelect prop="adapterDtype" />
         <ScenarioNumber prop="loraDropout" />
         <ScenarioSelect prop="loraSave" />
+        <ScenarioSelect prop="logitsPath" />
         <ScenarioNumber prop="mfu" />
       </details>
       <details>

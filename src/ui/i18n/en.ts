@@ -38,6 +38,8 @@ export const en = {
   'why.bnb4Only': 'Only used by bitsandbytes 4-bit weights (nf4, fp4).',
   'why.kbitPrepBase': 'Only changes LoRA / QLoRA over bitsandbytes (nf4, fp4, int8) or AWQ weights; PEFT does not upcast GPTQ or float bases.',
   'why.optimImplAdam': 'Only changes AdamW stepped by torch.optim on each GPU (no ZeRO, no offload).',
+  'why.logitsPathEngine': 'Only used by the transformers engine.',
+  'why.logitsPathChunked': 'Not used with a chunked loss (loss chunks > 1 is torchtune\'s own loss).',
   'model.title': 'Model',
   'model.search': 'Search presets',
   'model.results': 'Matching presets',

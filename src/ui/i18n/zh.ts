@@ -40,6 +40,8 @@ export const zh: Record<MessageKey, string> = {
   'why.bnb4Only': '仅 bitsandbytes 4 位权重（nf4、fp4）使用。',
   'why.kbitPrepBase': '仅影响 bitsandbytes（nf4、fp4、int8）或 AWQ 权重上的 LoRA / QLoRA；PEFT 不会对 GPTQ 或浮点底座做 fp32 转换。',
   'why.optimImplAdam': '仅影响在每张卡上由 torch.optim 更新的 AdamW（无 ZeRO、无卸载）。',
+  'why.logitsPathEngine': '仅用于 transformers 引擎。',
+  'why.logitsPathChunked': '分块损失时不使用（损失分块数 > 1 是 torchtune 自己的损失）。',
   'model.title': '模型',
   'model.search': '搜索预设模型',
   'model.results': '匹配的预设',
