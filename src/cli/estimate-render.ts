@@ -4,6 +4,7 @@
  */
 import { ARCH_FIELDS, SCENARIO_FIELDS } from '../core/scenario';
 import type { Estimate, GpuFit, Scenario } from '../core/types';
+import type { StepTimeline } from '../core/timeline';
 
 const GIB = 2 ** 30;
 const gib = (b: number) => (b / GIB).toFixed(2);
@@ -11,8 +12,8 @@ const gb = (b: number) => (b / 1e9).toFixed(2);
 const both = (b: number) => `${gib(b)} GiB (${gb(b)} GB)`;
 const count = (n: number) => `${(n / 1e9).toFixed(2)} B (${Math.round(n).toLocaleString('en-US')})`;
 
-/** The JSON object: params, terms, the three totals and, with --gpu, the fit. */
-export function renderJson(est: Estimate, gpu: GpuFit | undefined): string {
+/** The JSON object: params, terms, the three totals and, with --gpu, the fit (with --timeline, the timeline). */
+export function renderJson(est: Estimate, gpu: GpuFit | undefined, timeline?: StepTimeline): string {
   const out: Record<string, unknown> = {
     params: est.params,
     terms: est.terms.map((t) => ({ id: t.id, bytes: t.bytes, level: t.level, derivation: t.derivation })),
@@ -23,7 +24,30 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined): string {
   if (gpu) out.gpu = gpu;
   if (est.engine) out.engine = est.engine;
   out.notes = est.notes.map((n) => n.text);
+  if (timeline) {
+    out.timeline = timeline.points;
+    out.timelinePeaks = { allocated: timeline.peakAllocated, requested: timeline.peakRequested, reserved: timeline.peakReserved, lengths: timeline.lengths, fits: timeline.fits };
+  }
   return JSON.stringify(out, null, 2) + '\n';
+}
+
+/** --timeline in text: the peak of each phase of each replayed step. */
+export function renderTimelineText(tl: StepTimeline): string {
+  const rows = new Map<string, { allocated: number; reserved: number }>();
+  for (const p of tl.points) {
+    const key = `${p.step}:${p.phase}`;
+    const r = rows.get(key) ?? { allocated: 0, reserved: 0 };
+    rows.set(key, { allocated: Math.max(r.allocated, p.allocated), reserved: Math.max(r.reserved, p.reserved) });
+  }
+  const lines = ['Timeline (replayed through the caching-allocator model; peak per phase):'];
+  for (const [key, r] of rows) {
+    const [step, phase] = key.split(':');
+    const len = tl.lengths.length > 0 ? ` seq ${tl.lengths[Number(step)]}` : '';
+    lines.push(`  step ${step.padStart(2)}${len.padEnd(10)} ${phase.padEnd(9)} allocated ${gib(r.allocated)} GiB, reserved ${gib(r.reserved)} GiB`);
+  }
+  lines.push(`  peak: allocated ${gib(tl.peakAllocated)} GiB, reserved ${gib(tl.peakReserved)} GiB`);
+  for (const n of tl.notes) lines.push(`  Note: ${n.text}`);
+  return lines.join('\n') + '\n';
 }
 
 function describe(s: Scenario): string[] {
@@ -75,7 +99,7 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
 export function usage(): string {
   const key = (name: string, help: string) => `  --${name.padEnd(16)} ${help}`;
   return [
-    'Usage: npm run --silent estimate -- [--key value ...] [--json]',
+    'Usage: npm run --silent estimate -- [--key value ...] [--json] [--timeline]',
     '       npm run --silent estimate -- "<share URL or its query string>"',
     '       npm run --silent estimate -- --network ...   (layer-stack estimate)',
     '',
@@ -87,6 +111,7 @@ export function usage(): string {
     '',
     '  --model path/to/config.json   load a Hugging Face config.json',
     '  --json                        print one JSON object',
+    '  --timeline                    replay the step through the caching-allocator model: allocated / reserved per layer and phase',
     '  --help                        this text',
     '',
   ].join('\n');

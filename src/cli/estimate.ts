@@ -3,19 +3,19 @@
  *
  * Flags are the scenario keys of the share URL (src/core/scenario, docs/url-schema.md);
  * `--model path/to/config.json` loads a Hugging Face config; a share URL (or its query string)
- * may be the only argument; `--json` prints one machine-readable object; `--network …` estimates a
+ * may be the only argument; `--json` prints one machine-readable object; `--timeline` adds the step timeline replayed through the caching-allocator model; `--network …` estimates a
  * layer stack (src/cli/network.ts). Exit codes: 0 ok, 2 bad flag / value / combination.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { estimate } from '../core/estimate';
+import { estimateWithReplay, stepTimeline } from '../core/timeline';
 import { resolveGpu } from '../core/gpus';
 import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
 import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
 import { parseArgs } from './args';
-import { renderJson, renderText, usage } from './estimate-render';
+import { renderJson, renderText, renderTimelineText, usage } from './estimate-render';
 import { runNetwork } from './network';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 
@@ -65,13 +65,14 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
   const parsed = parseArgs(argv);
   if (!parsed.ok) return usageError(parsed.error);
-  const { record, json, help, url } = parsed.args;
+  const { record, json, timeline, help, url } = parsed.args;
   if (help) return { code: 0, stdout: usage(), stderr: '' };
   const read = readScenario(record, url);
   if ('code' in read) return read;
   if (read.errors.length > 0) return firstError(read.errors);
   const s = read.scenario;
-  const result = estimate(s);
+  // lengths=varied: reserved from the replay (the closed form otherwise)
+  const result = estimateWithReplay(s);
   if (!result.ok) return firstError(result.errors);
   const est = result.value;
   const device = s.gpu ? resolveGpu(s.gpu) : undefined;
@@ -82,7 +83,9 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     headroomBytes: device.capacityBytes - est.deviceBytes,
   };
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
-  const stdout = json ? renderJson(est, gpu) : renderText(s, est, gpu, device?.name);
+  const tl = timeline === true ? stepTimeline(s) : null;
+  const steps = tl?.ok ? tl.value : undefined;
+  const stdout = json ? renderJson(est, gpu, steps) : renderText(s, est, gpu, device?.name) + (steps ? renderTimelineText(steps) : '');
   return { code: 0, stdout, stderr };
 }
 
