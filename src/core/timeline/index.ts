@@ -23,6 +23,8 @@ export interface StepTimeline {
   peakAllocated: number;
   /** requested_bytes.all.peak: tensor sizes without the allocator's block rounding */
   peakRequested: number;
+  /** most tensors live at once */
+  peakTensors: number;
   /** reserved_bytes.all.peak of the replay */
   peakReserved: number;
   /** sequence length of each replayed step (training) */
@@ -91,7 +93,7 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions): StepTimelin
     replayInference(r, d);
   }
   if (!r.ok) notes.push({ code: 'timeline.oom', text: 'A request did not fit the chosen GPU: the replay stops at that point.' });
-  const out: StepTimeline = { points: r.points, peakAllocated: r.peakAllocated, peakRequested: r.peakRequested, peakReserved: r.peakReserved, lengths, fits: r.ok, notes };
+  const out: StepTimeline = { points: r.points, peakAllocated: r.peakAllocated, peakRequested: r.peakRequested, peakTensors: r.peakTensors, peakReserved: r.peakReserved, lengths, fits: r.ok, notes };
   if (r.trace) out.trace = r.trace;
   return out;
 }

@@ -131,6 +131,11 @@ export class Replay {
     return this.a.stats.arrays.requested_bytes.all.peak;
   }
 
+  /** most tensors live at once (allocation.all.peak) */
+  get peakTensors(): number {
+    return this.a.stats.arrays.allocation.all.peak;
+  }
+
   get peakReserved(): number {
     return this.a.stats.arrays.reserved_bytes.all.peak;
   }
