@@ -33,6 +33,12 @@ export interface Handle {
   size: number;
 }
 
+const CATEGORY_INDEX = Object.fromEntries(CATEGORIES.map((c, i) => [c, i])) as Record<Category, number>;
+
+/** Tensor names shared by every replay: a string keeps its hash, so the allocator's map of live tensors does not rehash new names. */
+const NAMES: string[] = [];
+const nameOf = (i: number): string => NAMES[i] ?? (NAMES[i] = `t${i}`);
+
 const emptyCats = (): Record<Category, number> => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
 
 /** Largest card the simulated driver accepts (allocator run.ts MAX_CAPACITY): no OOM unless a card is given. */
@@ -64,13 +70,13 @@ export class Replay {
   alloc(cat: Category, bytes: number): Handle | null {
     const size = Math.ceil(bytes);
     if (!(size > 0) || !this.ok) return null;
-    const name = `t${this.next++}`;
+    const name = nameOf(this.next++);
     const r = this.a.malloc(name, size);
     if (!r.ok) {
       this.ok = false;
       return null;
     }
-    const c = CATEGORIES.indexOf(cat);
+    const c = CATEGORY_INDEX[cat];
     this.cats[c] += r.block.size;
     this.trace?.push({ op: 'alloc', name, size, line: this.trace.length + 1 });
     const now = this.allocated;

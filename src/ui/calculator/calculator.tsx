@@ -14,7 +14,7 @@ import { ScenarioColumns } from './scenario-columns';
 import { ScenarioForm } from './scenario-form';
 import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
-import { estimateOf } from './use-estimate';
+import { replayedEstimateOf } from './use-replay';
 import { useSettled } from './use-settled';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 
@@ -56,7 +56,8 @@ function Deferred({ embed }: { embed: boolean }) {
 
 const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Scenario[]; embed: boolean }) {
   const t = useT();
-  const r = estimateOf(s);
+  // settled: a varied-length replay runs here, after the slider has paused
+  const r = replayedEstimateOf(s);
   return (
     <>
       <B name="chart"><ResultsChart scenarios={all} /></B>

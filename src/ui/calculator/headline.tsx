@@ -6,7 +6,7 @@ import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { FitMark } from './fit-mark';
 import { fitsOf } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
-import { useActiveEstimate } from './use-estimate';
+import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
 
 // measured-error band from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
@@ -15,7 +15,7 @@ const ErrorBand = lazy(() => import('../accuracy/error-band'));
 /** Fits or not on each chosen GPU, and the three totals with what each one means. */
 export function Headline() {
   const t = useT();
-  const r = useActiveEstimate();
+  const r = useShownEstimate(useApp(selectActive));
   if (!r.ok) {
     return (
       <section className="panel" aria-labelledby="result-h">

@@ -32,6 +32,7 @@ export const en = {
   'why.llamacppOnly': 'Only used by the llama.cpp engine.',
   'why.ubatchEngine': 'Only used by vLLM and llama.cpp.',
   'why.loraOnly': 'Only used by LoRA and QLoRA.',
+  'why.variedOnly': 'Only used when sample lengths vary.',
   'why.bnb4Only': 'Only used by bitsandbytes 4-bit weights (nf4, fp4).',
   'why.optimImplAdam': 'Only changes AdamW stepped by torch.optim on each GPU (no ZeRO, no offload).',
   'model.title': 'Model',

@@ -34,6 +34,7 @@ export const zh: Record<MessageKey, string> = {
   'why.llamacppOnly': '仅 llama.cpp 引擎使用。',
   'why.ubatchEngine': '仅 vLLM 和 llama.cpp 使用。',
   'why.loraOnly': '仅 LoRA 和 QLoRA 使用。',
+  'why.variedOnly': '仅在样本长度不定时使用。',
   'why.bnb4Only': '仅 bitsandbytes 4 位权重（nf4、fp4）使用。',
   'why.optimImplAdam': '仅影响在每张卡上由 torch.optim 更新的 AdamW（无 ZeRO、无卸载）。',
   'model.title': '模型',
