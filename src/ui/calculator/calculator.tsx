@@ -14,6 +14,7 @@ import { ScenarioColumns } from './scenario-columns';
 import { ScenarioForm } from './scenario-form';
 import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
+import { TimelinePanel } from './timeline-panel';
 import { replayedEstimateOf } from './use-replay';
 import { useSettled } from './use-settled';
 import { PanelBoundary as B } from '../shell/panel-boundary';
@@ -72,6 +73,7 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
         </B>
       )}
       {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
+      {r.ok && <B name="timeline"><TimelinePanel s={s} /></B>}
       <B name="make-it-fit"><MakeItFit s={s} /></B>
       {!embed && (
         <B name="gpu-compare">
