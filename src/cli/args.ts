@@ -1,7 +1,7 @@
 /**
  * Command-line flags -> the scenario record (external key names, as in the URL).
  * Grammar: `--key value` or `--key=value` for every schema key (src/core/scenario), bare boolean
- * architecture flags (`--tied`), meta flags `--json` and `--help`, or one share URL / query string
+ * architecture flags (`--tied`), meta flags `--json`, `--timeline` and `--help`, or one share URL / query string
  * as the only argument. Pure: no I/O, never throws.
  */
 import { ARCH_FIELDS, ALL_KEYS, closest } from '../core/scenario';
@@ -11,6 +11,8 @@ export interface CliArgs {
   /** scenario keys and raw values, as parseScenario reads them */
   record: Record<string, string>;
   json: boolean;
+  /** --timeline: add the replayed step timeline (src/core/timeline); absent when not given */
+  timeline?: boolean;
   help: boolean;
   /** --recommend: rank the GPU catalogue for the scenario */
   recommend: boolean;
@@ -24,7 +26,7 @@ export type ArgsResult = { ok: true; args: CliArgs } | { ok: false; error: strin
 
 const KEYS = new Set(ALL_KEYS);
 const BOOL_KEYS = new Set(ARCH_FIELDS.filter((f) => f.kind.type === 'bool').map((f) => f.name));
-const META = new Set(['json', 'help', 'recommend', 'solve']);
+const META = new Set(['json', 'help', 'recommend', 'solve', 'timeline']);
 /** Longest argument we read (a share URL can be long; anything beyond is abuse). */
 const MAX_ARG = 64 * 1024;
 
@@ -55,6 +57,7 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
       if (name === 'json') args.json = true;
       else if (name === 'recommend') args.recommend = true;
       else if (name === 'solve') args.solve = true;
+      else if (name === 'timeline') args.timeline = true;
       else args.help = true;
       continue;
     }

@@ -14,7 +14,10 @@ export interface Extras {
   speed?: Speed;
   solve?: Solved;
   recommend?: Recommendation[];
+  /** --timeline: the replayed step timeline */
+  timeline?: StepTimeline;
 }
+import type { StepTimeline } from '../core/timeline';
 
 const GIB = 2 ** 30;
 const gib = (b: number) => (b / GIB).toFixed(2);
@@ -53,7 +56,31 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined, band: BandInf
   if (extras.solve) out.solve = extras.solve;
   if (extras.recommend) out.recommend = extras.recommend;
   out.notes = est.notes.map((n) => n.text);
+  const timeline = extras.timeline;
+  if (timeline) {
+    out.timeline = timeline.points;
+    out.timelinePeaks = { allocated: timeline.peakAllocated, requested: timeline.peakRequested, reserved: timeline.peakReserved, lengths: timeline.lengths, fits: timeline.fits };
+  }
   return JSON.stringify(out, null, 2) + '\n';
+}
+
+/** --timeline in text: the peak of each phase of each replayed step. */
+export function renderTimelineText(tl: StepTimeline): string {
+  const rows = new Map<string, { allocated: number; reserved: number }>();
+  for (const p of tl.points) {
+    const key = `${p.step}:${p.phase}`;
+    const r = rows.get(key) ?? { allocated: 0, reserved: 0 };
+    rows.set(key, { allocated: Math.max(r.allocated, p.allocated), reserved: Math.max(r.reserved, p.reserved) });
+  }
+  const lines = ['Timeline (replayed through the caching-allocator model; peak per phase):'];
+  for (const [key, r] of rows) {
+    const [step, phase] = key.split(':');
+    const len = tl.lengths.length > 0 ? ` seq ${tl.lengths[Number(step)]}` : '';
+    lines.push(`  step ${step.padStart(2)}${len.padEnd(10)} ${phase.padEnd(9)} allocated ${gib(r.allocated)} GiB, reserved ${gib(r.reserved)} GiB`);
+  }
+  lines.push(`  peak: allocated ${gib(tl.peakAllocated)} GiB, reserved ${gib(tl.peakReserved)} GiB`);
+  for (const n of tl.notes) lines.push(`  Note: ${n.text}`);
+  return lines.join('\n') + '\n';
 }
 
 function describe(s: Scenario): string[] {
@@ -152,7 +179,7 @@ function recommendLines(rs: Recommendation[] | undefined): string[] {
 export function usage(): string {
   const key = (name: string, help: string) => `  --${name.padEnd(16)} ${help}`;
   return [
-    'Usage: npm run --silent estimate -- [--key value ...] [--json]',
+    'Usage: npm run --silent estimate -- [--key value ...] [--json] [--timeline]',
     '       npm run --silent estimate -- "<share URL or its query string>"',
     '       npm run --silent estimate -- --network ...   (layer-stack estimate)',
     '',
@@ -166,6 +193,7 @@ export function usage(): string {
     '  --json                        print one JSON object',
     '  --recommend                   rank the whole GPU catalogue for the scenario (fits, headroom, cards needed)',
     '  --solve                       with --gpu: largest batch, longest context (capped at the model\'s), fewest GPUs',
+    '  --timeline                    replay the step through the caching-allocator model: allocated / reserved per layer and phase',
     '  --help                        this text',
     '',
   ].join('\n');

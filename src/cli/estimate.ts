@@ -3,7 +3,7 @@
  *
  * Flags are the scenario keys of the share URL (src/core/scenario, docs/url-schema.md);
  * `--model path/to/config.json` loads a Hugging Face config; a share URL (or its query string)
- * may be the only argument; `--json` prints one machine-readable object; `--network …` estimates a
+ * may be the only argument; `--json` prints one machine-readable object; `--timeline` adds the step timeline replayed through the caching-allocator model; `--network …` estimates a
  * layer stack (src/cli/network.ts). Exit codes: 0 ok, 2 bad flag / value / combination.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { recommend } from '../core/deploy/recommend';
 import { rooflineSpeed } from '../core/deploy/speed';
 import { estimate, resolveModel } from '../core/estimate';
 import { fitsWithin, solveOn } from '../core/solve';
+import { estimateWithReplay, stepTimeline } from '../core/timeline';
 import { resolveGpu } from '../core/gpus';
 import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
@@ -19,7 +20,7 @@ import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
 import { bandsFor } from '../validation/bands';
 import { parseArgs } from './args';
-import { renderJson, renderText, usage, type Extras } from './estimate-render';
+import { renderJson, renderText, renderTimelineText, usage, type Extras } from './estimate-render';
 import { runNetwork } from './network';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 
@@ -69,13 +70,14 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
   const parsed = parseArgs(argv);
   if (!parsed.ok) return usageError(parsed.error);
-  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve } = parsed.args;
+  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve, timeline } = parsed.args;
   if (help) return { code: 0, stdout: usage(), stderr: '' };
   const read = readScenario(record, url);
   if ('code' in read) return read;
   if (read.errors.length > 0) return firstError(read.errors);
   const s = read.scenario;
-  const result = estimate(s);
+  // lengths=varied: reserved from the replay (the closed form otherwise)
+  const result = estimateWithReplay(s);
   if (!result.ok) return firstError(result.errors);
   const est = result.value;
   const device = s.gpu ? resolveGpu(s.gpu) : undefined;
@@ -102,8 +104,12 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     extras.recommend = ranked.value;
   }
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
+  if (timeline === true) {
+    const tl = stepTimeline(s);
+    if (tl.ok) extras.timeline = tl.value;
+  }
   const band = bandsFor(s, est);
-  const stdout = json ? renderJson(est, gpu, band, extras) : renderText(s, est, gpu, band, device?.name, extras);
+  const stdout = json ? renderJson(est, gpu, band, extras) : renderText(s, est, gpu, band, device?.name, extras) + (extras.timeline ? renderTimelineText(extras.timeline) : '');
   return { code: 0, stdout, stderr };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from './runtime';
+import type { ActivationTotal } from './training/activations';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
 export interface WeightParts {
@@ -45,7 +46,67 @@ export interface Built {
   trainable: number;
   /** device memory outside PyTorch's caching allocator (bitsandbytes paged state): device total only */
   outsideAllocatorBytes?: number;
+  /** training: the quantities of each phase of one step, for the step timeline (core/timeline) */
+  phases?: TrainingPhases;
+  /** transformers inference: the quantities of prefill and decode, for the timeline */
+  inference?: InferencePhases;
   notes: Message[];
+}
+
+/** What inference/transformers.ts adds up at prefill and decode, per GPU (bytes). */
+export interface InferencePhases {
+  weights: number;
+  workspace: number;
+  /** KV-holding layers on this GPU (0: no cache, encoder-only) */
+  layers: number;
+  kvPrompt: number;
+  kvFull: number;
+  /** largest forward transient of the prompt pass / of one decode step */
+  prefill: number;
+  decode: number;
+  /** bitsandbytes dequantized weight (prompt pass) */
+  dequant: number;
+  prompt: number;
+  gen: number;
+  atPrefill: number;
+  atDecode: number;
+}
+
+/**
+ * The quantities training/terms.ts combines into its peak, by phase, per GPU (bytes). The
+ * closed form and the step timeline (core/timeline/training.ts) both read these, so they agree.
+ */
+export interface TrainingPhases {
+  /** weights on the GPU: the frozen base, or the trained weights of a full fine-tune */
+  weights: number;
+  /** LoRA / QLoRA adapter weights */
+  adapters: number;
+  /** fp32 master copy */
+  master: number;
+  /** optimizer states in the caching allocator (created by the first optimizer step) */
+  optimizer: number;
+  /** DDP buckets / ZeRO reduce bucket */
+  comm: number;
+  workspace: number;
+  /** all trainable gradients (0 when stepped in backward) */
+  gradients: number;
+  /** gradients live between steps (accumulation, zero_grad(set_to_none=False), pipeline) */
+  gradsHeld: boolean;
+  /** LM-head gradient, the first one backward makes (full fine-tune) */
+  headGrad: number;
+  /** optimizer step in backward: the largest gradient and its step temporary */
+  inBackward: { gradient: number; temp: number } | null;
+  acts: ActivationTotal;
+  logits: { peak: number; held: number };
+  /** ZeRO-3 gathered units (current + prefetch) */
+  gathered: number;
+  /** bitsandbytes dequantized weight of the largest Linear */
+  dequant: number;
+  /** optimizer step temporary (foreach list or one tensor) */
+  stepTemp: number;
+  atForward: number;
+  atBackward: number;
+  atStep: number;
 }
 
 /** Builds a Term; a guessed architecture downgrades shape-dependent terms to 'guess'. */

@@ -147,6 +147,21 @@ function build(ctx: Ctx): Built {
 
 /** Per-GPU memory estimate of a scenario (most-loaded GPU). */
 export function estimate(s: Scenario): Result<Estimate> {
+  const r = estimateDetail(s);
+  return r.ok ? { ok: true, value: r.value.estimate } : r;
+}
+
+/** The estimate with what it was built from: the step timeline (core/timeline) replays these. */
+export interface EstimateDetail {
+  estimate: Estimate;
+  ctx: Ctx;
+  built: Built;
+  /** weight tensors on the GPU by shape (empty without PyTorch's allocator) */
+  weightTensors: TensorGroup[];
+}
+
+/** estimate() plus its context, builder result and weight tensors. */
+export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   const rangeErrors = checkRanges(s);
   if (rangeErrors.length > 0) return { ok: false, errors: rangeErrors };
   const comboErrors = checkCombinations(s);
@@ -166,8 +181,9 @@ export function estimate(s: Scenario): Result<Estimate> {
   const terms: Term[] = [...built.terms];
   const weightTerm = terms.find((t) => t.id === 'weights');
   let reserve = built.engineReserveBytes ?? 0;
+  const weightTensors = built.torchAllocator ? weightGroups(ctx, weightTerm?.bytes ?? 0, shapes) : [];
   if (built.torchAllocator && built.engineReserveBytes === undefined) {
-    reserve = segmentWaste([...weightGroups(ctx, weightTerm?.bytes ?? 0, shapes), ...built.live]);
+    reserve = segmentWaste([...weightTensors, ...built.live]);
     terms.push(term(ctx, 'allocator-reserve', reserve, {
       formula: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)',
       values: { tensors: built.live.length },
@@ -193,7 +209,7 @@ export function estimate(s: Scenario): Result<Estimate> {
     notes: [...notes, ...built.notes],
   };
   if (built.engine) value.engine = built.engine;
-  return { ok: true, value };
+  return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
 
 function finite(n: number): number {

@@ -26,6 +26,8 @@ export type GradCkpt = 'none' | 'full' | 'selective';
  * `set_to_none=False` (the default before 2.0: gradient tensors kept, filled with zeros).
  */
 export type GradZero = 'none' | 'zeros';
+/** training sample lengths: all `seq`, or varied (truncated at seq, padded per batch) */
+export type Lengths = 'fixed' | 'varied';
 /** torch.optim step implementation: multi-tensor (default on CUDA), fused kernel, or per-parameter loop. */
 export type OptimImpl = 'foreach' | 'fused' | 'for-loop';
 /** bitsandbytes 4-bit `bnb_4bit_compute_dtype` (transformers BitsAndBytesConfig default: float32). */
@@ -308,6 +310,12 @@ export interface Scenario {
   lossChunks: number;
   /** which code path computes the logits and the loss (LogitsPath); 'auto' resolves per model */
   logitsPath: LogitsPath;
+  /** training: every sample at `seq`, or varied lengths truncated at seq (reserved from a replay) */
+  lengths: Lengths;
+  /** lengths=varied: mean sample length in tokens; null = seq/2 */
+  lenMean: number | null;
+  /** lengths=varied: lognormal σ of the sample lengths */
+  lenSpread: number;
   loraRank: number;
   loraTargets: LoraTarget[];
   /** LoRA dropout probability on the adapter input (PEFT `lora_dropout`, default 0) */

@@ -212,3 +212,31 @@ describe('estimate CLI: 80 % bands', () => {
     expect(r.stdout).toContain('NOT VALIDATED');
   });
 });
+
+describe('estimate CLI --timeline', () => {
+  test('JSON timeline: one point per layer and phase; two fixed-length steps of Llama-2-7b (32 layers)', async () => {
+    const out = await json([...LLAMA2, '--mode', 'training', '--method', 'lora', '--seq', '512', '--timeline', '--json']);
+    // per step: 32 forward layers + loss, loss/head + 32 backward layers + outer gradients, the optimizer step; plus the setup point
+    expect(out.timeline.length).toBe(1 + 2 * (33 + 34 + 1));
+    expect(out.timeline[1]).toMatchObject({ t: 1, step: 0, phase: 'forward' });
+    expect(new Set(out.timeline.map((p: { phase: string }) => p.phase))).toEqual(new Set(['forward', 'backward', 'optimizer']));
+    for (const p of out.timeline) expect(p.reserved).toBeGreaterThanOrEqual(p.allocated);
+    // fixed lengths: the replay's requested peak is the closed form's allocated peak
+    expect(Math.abs(out.timelinePeaks.requested / out.allocatedBytes - 1)).toBeLessThan(0.001);
+    expect(out.timelinePeaks.lengths).toEqual([512, 512]);
+  });
+
+  test('lengths=varied: reserved from the replay, the same in JSON and in the timeline peaks', async () => {
+    const out = await json([...LLAMA2, '--mode', 'training', '--method', 'lora', '--seq', '1024', '--lengths', 'varied', '--timeline', '--json']);
+    expect(out.timelinePeaks.lengths.length).toBe(24);
+    expect(out.reservedBytes).toBe(Math.max(out.allocatedBytes, out.timelinePeaks.reserved));
+    expect(termBytes(out, 'allocator-reserve')).toBe(out.reservedBytes - out.allocatedBytes);
+  });
+
+  test('text output lists each phase', async () => {
+    const r = await main([...LLAMA2, '--mode', 'training', '--method', 'lora', '--seq', '512', '--timeline']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/step {2}0 seq 512 +forward +allocated [\d.]+ GiB, reserved [\d.]+ GiB/);
+    expect(r.stdout).toMatch(/peak: allocated/);
+  });
+});

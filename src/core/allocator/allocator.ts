@@ -60,6 +60,8 @@ export class CachingAllocator {
   /** get_free_blocks_call_count per pool (GC clock) */
   gcCalls: Record<PoolKind, number> = { small: 0, large: 0 };
   nextSegmentId = 1;
+  /** a segment was released since creation (addSegment must then search for gaps) */
+  released = false;
   /** max_split_size as a number (Infinity = unlimited) */
   readonly M: number;
   readonly allowedMax: number | null;
@@ -116,6 +118,7 @@ export class CachingAllocator {
   clone(): CachingAllocator {
     const c = new CachingAllocator(this.device, this.config);
     cloneAllocatorState(this, c);
+    c.released = this.released;
     c.stats = cloneDeviceStats(this.stats);
     return c;
   }
@@ -184,6 +187,12 @@ export class CachingAllocator {
   addSegment(pool: PoolKind, size: number, expandable: boolean): Segment {
     let addr = ADDRESS_BASE;
     let i = 0;
+    // no segment ever released: the segments tile the address space, the first gap is the end
+    if (!this.released && this.segments.length > 0) {
+      const last = this.segments[this.segments.length - 1];
+      addr = Math.ceil((last.addr + last.size) / ADDRESS_ALIGN) * ADDRESS_ALIGN;
+      i = this.segments.length;
+    }
     for (; i < this.segments.length; i++) {
       const s = this.segments[i];
       if (s.addr - addr >= size) break;
@@ -195,6 +204,7 @@ export class CachingAllocator {
   }
 
   removeSegment(seg: Segment): void {
+    this.released = true;
     this.segments.splice(this.segments.indexOf(seg), 1);
   }
 

@@ -7,7 +7,7 @@
  * `max_memory_allocated` counts from process start, so a transient of loading also counts
  * when it exceeds the generate peak (awqTiedHeadCopy).
  */
-import type { Built, Ctx } from '../estimate-context';
+import type { Built, Ctx, InferencePhases } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { ENCODER_ONLY } from '../model/families';
 import { bnbDequantBytes } from '../formats/quantized';
@@ -142,5 +142,9 @@ export function buildTransformers(ctx: Ctx): Built {
     { bytes: s.batch * s.prompt * arch.hidden * e, count: 4 },
     { bytes: CUBLAS_WORKSPACE_BYTES, count: 1 },
   ];
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: [] };
+  const phases: InferencePhases = {
+    weights, workspace: CUBLAS_WORKSPACE_BYTES, layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)), kvPrompt, kvFull,
+    prefill: prefill.bytes, decode: decode.bytes, dequant, prompt: s.prompt, gen: encoder ? 0 : s.gen, atPrefill, atDecode,
+  };
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: [], inference: phases };
 }

@@ -78,8 +78,14 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   }
   // Gradients exist only in training; the keys are kept but change nothing at inference.
   if (!training) {
-    for (const k of ['grad-accum', 'grad-zero', 'optim-impl', 'compile', 'optim-step', 'act-offload', 'loss-chunks', 'mfu']) {
+    for (const k of ['grad-accum', 'grad-zero', 'optim-impl', 'compile', 'optim-step', 'act-offload', 'loss-chunks', 'mfu', 'lengths', 'len-mean', 'len-spread']) {
       if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
+    }
+  }
+  // the length distribution only shapes a varied-length replay
+  if (training && s.lengths === 'fixed') {
+    for (const k of ['len-mean', 'len-spread']) {
+      if (given.has(k)) warn(k, 'unused-key', `${k} applies to lengths=varied; with fixed lengths every sample is seq tokens`, { with: 'lengths' });
     }
   }
   deepspeedRules(s, given, bad, warn);

@@ -34,6 +34,7 @@ export const OPTIMIZERS = [
 export const GRAD_CKPTS = ['none', 'full', 'selective'] as const;
 /** optimizer.zero_grad(set_to_none=True | False): see GradZero in types.ts. */
 export const GRAD_ZEROS = ['none', 'zeros'] as const;
+export const LENGTHS = ['fixed', 'varied'] as const;
 export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
 export const COMPILE_MODES = ['none', 'inductor'] as const;
 export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
@@ -107,6 +108,9 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'compile', name: 'compile', kind: oneOf(COMPILE_MODES), help: "Training: torch.compile of the layers ('inductor'): the min-cut partitioner recomputes cheap pointwise ops (norm internals, SiLU) in backward instead of saving them" },
   { prop: 'optimStep', name: 'optim-step', kind: oneOf(OPTIM_STEPS), help: "Training: 'in-backward' steps each parameter as soon as its gradient is ready and frees it (torchtune optimizer_in_bwd), so the full gradient set is never held" },
   { prop: 'actOffload', name: 'act-offload', kind: oneOf(ACT_OFFLOADS), help: "Training: 'cpu' moves saved activations to pinned CPU memory (torchtune enable_activation_offloading; with checkpointing, the layer inputs), keeping only those in flight" },
+  { prop: 'lengths', name: 'lengths', kind: oneOf(LENGTHS), help: "Training: 'fixed' = every sample padded / packed to seq; 'varied' = samples of different lengths truncated at seq and padded per batch (no packing): reserved memory comes from replaying 24 steps through the caching-allocator model" },
+  { prop: 'lenMean', name: 'len-mean', kind: int(1, MAX_TOKENS, 'auto'), help: "Training, lengths=varied: mean sample length in tokens before truncation at seq; 'auto' = seq/2 (an assumption)" },
+  { prop: 'lenSpread', name: 'len-spread', kind: { type: 'float', min: 0, max: 3 }, help: 'Training, lengths=varied: spread of the sample lengths, the σ of a lognormal (default 0.6, an assumption)' },
   { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked' },
   { prop: 'logitsPath', name: 'logits-path', kind: oneOf(LOGITS_PATHS), help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map, else current" },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
@@ -161,6 +165,9 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   actOffload: 'none',
   lossChunks: 1,
   logitsPath: 'auto',
+  lengths: 'fixed',
+  lenMean: null,
+  lenSpread: 0.6,
   loraRank: 16,
   loraTargets: ['q', 'v'],
   loraDropout: 0,

@@ -166,6 +166,10 @@ export interface ActivationTotal {
    * checkpointing: one layer), not during the loss; 0 otherwise.
    */
   recompute: number;
+  /** saved bytes of the final norm and LM-head input (part of `bytes`) */
+  head: number;
+  /** layers whose saved tensors (full checkpointing: inputs) are on the GPU at once (offloading: 2) */
+  layersOnGpu: number;
   style: 'llama' | 'gpt';
   formula: string;
 }
@@ -233,7 +237,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
     bytes = (opts.offload ? Math.min(all, resident * largest) : all) + head;
     formula = `${opts.offload ? 'min(L, 2)' : 'L'}·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + ${headNote}${offloadNote}; A_layer = ${dense.formula}`;
   }
-  return { bytes, perLayer: maxLayer, recompute, style: dense.style, formula };
+  return { bytes, perLayer: maxLayer, recompute, head, layersOnGpu: opts.offload ? resident : L, style: dense.style, formula };
 }
 
 /**

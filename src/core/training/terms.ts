@@ -21,7 +21,7 @@
  *   later micro-batches run forward while earlier ones' gradients are held.
  * Then the peak is persistent states + gradients + max(activations + logits, step temporaries).
  */
-import type { Built, Ctx } from '../estimate-context';
+import type { Built, Ctx, TrainingPhases } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import { blockKinds, linearElements } from '../model/tensors';
@@ -224,7 +224,11 @@ export function buildTraining(ctx: Ctx): Built {
   // saved activations are mostly s·b·h- or s·b·f-sized tensors: count them in s·b·h units
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0 };
+  const phases: TrainingPhases = {
+    weights: baseWeights + stepWeights, adapters: adapterWeights, master: states.master, optimizer: paged ? 0 : states.optimizer, comm, workspace: CUBLAS_WORKSPACE_BYTES,
+    gradients: inBwd ? 0 : states.gradients, gradsHeld, headGrad, inBackward: inBwd, acts, logits, gathered, dequant, stepTemp: foreachTemp, atForward, atBackward, atStep,
+  };
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0, phases };
 }
 
 /**

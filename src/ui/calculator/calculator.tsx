@@ -14,7 +14,8 @@ import { ScenarioColumns } from './scenario-columns';
 import { ScenarioForm } from './scenario-form';
 import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
-import { estimateOf } from './use-estimate';
+import { TimelinePanel } from './timeline-panel';
+import { replayedEstimateOf } from './use-replay';
 import { useSettled } from './use-settled';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 
@@ -56,7 +57,8 @@ function Deferred({ embed }: { embed: boolean }) {
 
 const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Scenario[]; embed: boolean }) {
   const t = useT();
-  const r = estimateOf(s);
+  // settled: a varied-length replay runs here, after the slider has paused
+  const r = replayedEstimateOf(s);
   return (
     <>
       <B name="chart"><ResultsChart scenarios={all} /></B>
@@ -71,6 +73,7 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
         </B>
       )}
       {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
+      {r.ok && <B name="timeline"><TimelinePanel s={s} /></B>}
       <B name="make-it-fit"><MakeItFit s={s} /></B>
       {!embed && (
         <B name="gpu-compare">

@@ -61,6 +61,9 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return s.engine === 'transformers' ? undefined : 'why.logitsPathEngine';
     case 'optimImpl':
       return s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
+    case 'lenMean':
+    case 'lenSpread':
+      return s.lengths === 'varied' ? undefined : 'why.variedOnly';
     case 'loraRank':
     case 'loraTargets':
     case 'loraDropout':

@@ -6,7 +6,7 @@ import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { FitMark } from './fit-mark';
 import { fitsOf } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
-import { useActiveEstimate } from './use-estimate';
+import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
 
 // 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
@@ -16,7 +16,7 @@ const BandRange = lazy(() => import('../accuracy/error-band').then((m) => ({ def
 /** Fits or not on each chosen GPU, and the three totals with what each one means. */
 export function Headline() {
   const t = useT();
-  const r = useActiveEstimate();
+  const r = useShownEstimate(useApp(selectActive));
   if (!r.ok) {
     return (
       <section className="panel" aria-labelledby="result-h">

@@ -101,6 +101,9 @@ function TrainingFields() {
       <ScenarioSelect prop="optimizer" />
       <ScenarioNumber prop="batch" log sliderMax={1024} />
       <ScenarioNumber prop="seq" log sliderMax={1 << 20} />
+      <ScenarioSelect prop="lengths" />
+      <ScenarioNumber prop="lenMean" log sliderMax={1 << 20} />
+      <ScenarioNumber prop="lenSpread" />
       <ScenarioSelect prop="gradCkpt" />
       <ScenarioSelect prop="attn" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />

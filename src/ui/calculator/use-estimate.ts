@@ -16,11 +16,6 @@ export function estimateOf(s: Scenario): Result<Estimate> {
   return r;
 }
 
-/** The estimate of the scenario being edited. */
-export function useActiveEstimate(): Result<Estimate> {
-  return estimateOf(useApp(selectActive));
-}
-
 const PROP_OF = new Map<string, string>(SCENARIO_FIELDS.flatMap((f) => [[f.name, f.prop], [f.prop, f.prop]]));
 
 /** The core's error for one Scenario property of the active scenario, translated (re-renders only when it changes). */

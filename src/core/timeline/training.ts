@@ -1,0 +1,223 @@
+/**
+ * One training step as a sequence of tensor allocations and frees, built from the same phase
+ * quantities as the closed form (training/terms.ts `TrainingPhases`), so the two cannot drift.
+ *
+ * Order (PyTorch eager, HF Trainer / torchtune loops):
+ * - before the first step: weights (every Linear at its own shape), adapters, fp32 master,
+ *   buffers; held gradients (accumulation / set_to_none=False / pipeline) exist from then on;
+ * - forward, per layer: ZeRO-3 gathers (current + prefetch), the bitsandbytes dequantized weight
+ *   of each Linear (created and freed by bitsandbytes functional.py `dequantize_4bit` around its
+ *   matmul), the tensors autograd saves (s·b·f- and s·b·h-shaped; full checkpointing: the layer
+ *   input only, torch/utils/checkpoint.py); offloaded layers leave the GPU two layers later;
+ * - the loss: logits and log-softmax held, the fp32 upcast freed; its backward's gradient buffers,
+ *   then the LM-head backward's input (training/loss.ts, per logits-path);
+ * - backward in reverse layer order: the LM-head gradient first, the loss buffers freed; per
+ *   layer the recomputed inventory (full checkpointing) is rebuilt and freed, then each weight
+ *   gradient is made as that layer's saved tensors are released (autograd frees a node's
+ *   SavedVariables after it runs);
+ * - optimizer step: states created on the first step (torch/optim/adamw.py `_init_group`,
+ *   torch.zeros_like per parameter), the step temporary (foreach list), then
+ *   `zero_grad(set_to_none=True)` frees the gradients.
+ * Not modelled: activation-gradient temporaries in backward and pipeline-parallel schedules.
+ */
+import type { TrainingPhases } from '../estimate-context';
+import type { ModelArch, Scenario } from '../types';
+import type { TensorGroup } from '../runtime';
+import { mlpWidth } from '../training/activations';
+import type { Handle, Replay } from './replay';
+
+/** What a step needs beyond its phase quantities. */
+export interface StepShape {
+  seq: number;
+  phases: TrainingPhases;
+}
+
+/** Trainable tensors as fractions of the trainable total: per layer (repeated L times) and outside the layers. */
+interface TensorSplit {
+  /** fractions of one layer's tensors */
+  layer: number[];
+  /** LM head first, then the embedding (backward order) */
+  outer: number[];
+  /** largest Linear of a layer relative to the layer's weights (dequantized buffers) */
+  linears: number[];
+}
+
+/** At most this many tensors per layer and group (MoE experts of one shape are merged beyond it). */
+const MAX_PER_GROUP = 8;
+
+/** Weight tensors as fractions: block groups per layer, embedding / head outside. */
+function weightSplit(groups: readonly TensorGroup[], layers: number): TensorSplit {
+  const blocks = groups.slice(0, -2);
+  const [emb, head] = groups.slice(-2);
+  const total = groups.reduce((n, g) => n + g.bytes * g.count, 0) || 1;
+  const layer: number[] = [];
+  for (const g of blocks) {
+    const per = g.count / Math.max(1, layers);
+    const n = Math.max(1, Math.min(MAX_PER_GROUP, Math.round(per)));
+    for (let k = 0; k < n; k++) layer.push((g.bytes * per) / n / total);
+  }
+  const outer = [head.count > 0 ? head.bytes / total : 0, emb.bytes / total].filter((f) => f > 0);
+  const inLayer = layer.reduce((a, b) => a + b, 0) || 1;
+  return { layer, outer, linears: layer.map((f) => f / inLayer) };
+}
+
+/** LoRA A (r×d_in) and B (d_out×r) per adapted projection (PEFT LoraLayer), as fractions. */
+function adapterSplit(arch: ModelArch, s: Scenario): TensorSplit {
+  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const f = mlpWidth(arch, false);
+  const io: Record<string, [number, number]> = { q: [h, a * d], k: [h, g * d], v: [h, g * d], o: [a * d, h], gate: [h, f], up: [h, f], down: [f, h] };
+  const sizes = s.loraTargets.flatMap((t) => (io[t] ? [io[t][0] * s.loraRank, io[t][1] * s.loraRank] : []));
+  const sum = sizes.reduce((x, y) => x + y, 0) * Math.max(1, arch.layers) || 1;
+  return { layer: sizes.map((x) => x / sum), outer: [], linears: [] };
+}
+
+interface Persistent {
+  grads: Handle[];
+  states: Handle[];
+}
+
+/** Allocates `total` bytes over a split: per layer i (or all layers) and the outer tensors. */
+function allocLayer(r: Replay, cat: Parameters<Replay['alloc']>[0], total: number, split: TensorSplit, copies = 1): Handle[] {
+  const out: Handle[] = [];
+  for (const f of split.layer) for (let c = 0; c < copies; c++) { const h = r.alloc(cat, (total * f) / copies); if (h) out.push(h); }
+  return out;
+}
+
+function allocOuter(r: Replay, cat: Parameters<Replay['alloc']>[0], total: number, split: TensorSplit, copies = 1): Handle[] {
+  const out: Handle[] = [];
+  for (const f of split.outer) for (let c = 0; c < copies; c++) { const h = r.alloc(cat, (total * f) / copies); if (h) out.push(h); }
+  return out;
+}
+
+function allocAll(r: Replay, cat: Parameters<Replay['alloc']>[0], total: number, split: TensorSplit, layers: number, copies = 1): Handle[] {
+  const out = allocOuter(r, cat, total, split, copies).reverse();
+  for (let i = 0; i < layers; i++) out.push(...allocLayer(r, cat, total, split, copies));
+  return out;
+}
+
+/** State tensors per parameter: AdamW two moments (exp_avg, exp_avg_sq), the others one. */
+function statesPerParam(s: Scenario): number {
+  return s.optimizer.includes('adamw') ? 2 : 1;
+}
+
+/**
+ * Replays `steps` training steps (one StepShape each; all share the model) into `r`.
+ * `weights` are the weight tensors on the GPU (estimate.ts weightGroups).
+ */
+export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights: readonly TensorGroup[], steps: readonly StepShape[]): void {
+  if (steps.length === 0) return;
+  const L = Math.max(1, arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0));
+  const first = steps[0].phases;
+  const wSplit = weightSplit(weights, arch.layers);
+  const adapters = s.method === 'lora' || s.method === 'qlora';
+  const trainSplit = adapters ? adapterSplit(arch, s) : wSplit;
+  const tp = Math.max(1, s.tp);
+  // persistent: weights in load order, adapters, master copy, buffers
+  allocAll(r, 'weights', first.weights, wSplit, L);
+  if (first.adapters > 0) allocAll(r, 'weights', first.adapters, trainSplit, L);
+  if (first.master > 0) allocAll(r, 'optimizer', first.master, trainSplit, L);
+  r.alloc('buffers', first.workspace);
+  r.alloc('buffers', first.comm);
+  const keep: Persistent = { grads: [], states: [] };
+  if (first.gradsHeld) keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
+  r.mark('forward');
+  for (let k = 0; k < steps.length && r.ok; k++) {
+    r.step = k;
+    step(r, s, arch, L, tp, steps[k], trainSplit, wSplit, keep, k === 0);
+  }
+}
+
+function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, shape: StepShape, split: TensorSplit, wSplit: TensorSplit, keep: Persistent, firstStep: boolean): void {
+  const p = shape.phases;
+  const sb = shape.seq * s.batch;
+  const e = s.precision === 'fp32' ? 4 : 2;
+  const units = [
+    { size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 },
+    { size: sb * arch.hidden * e, max: Infinity },
+  ];
+  const full = s.gradCkpt === 'full';
+  const onGpu = Math.max(1, p.acts.layersOnGpu);
+  const recompute = p.acts.recompute;
+  const perLayer = (p.acts.bytes - p.acts.head - recompute) / onGpu;
+  const gather: Handle[] = [];
+  const gatherUnit = (): void => {
+    if (p.gathered <= 0) return;
+    gather.push(r.alloc('temporary', p.gathered / 2) as Handle);
+    if (gather.length > 2) r.free(gather.shift());
+  };
+  const dequantLayer = (): void => {
+    for (const f of wSplit.linears) r.free(r.alloc('temporary', p.dequant * f / Math.max(...wSplit.linears)));
+  };
+  const saveLayer = (): Handle[] => (full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : r.allocSplit('activations', perLayer, units));
+  // forward
+  const saved: (Handle[] | null)[] = [];
+  for (let i = 0; i < L; i++) {
+    gatherUnit();
+    if (p.dequant > 0) dequantLayer();
+    saved.push(saveLayer());
+    if (i >= onGpu) {
+      r.freeAll(saved[i - onGpu] as Handle[]);
+      saved[i - onGpu] = null;
+    }
+    r.mark('forward');
+  }
+  const head = r.allocSplit('activations', p.acts.head, [units[1]]);
+  const held = r.alloc('loss', p.logits.held);
+  r.free(r.alloc('loss', p.logits.peak - p.logits.held));
+  r.mark('forward');
+  // backward: the loss backward's gradient buffers on top of what the loss saved (loss.ts
+  // `backward`), then the LM-head backward with the logits' gradient in their dtype (`headBackward`)
+  r.free(r.alloc('loss', Math.max(0, p.logits.backward - p.logits.held)));
+  r.free(held);
+  const headIn = r.alloc('loss', p.logits.headBackward);
+  const grads = keep.grads.length > 0 || p.gradients <= 0 ? null : ([] as Handle[]);
+  if (p.inBackward) {
+    const g = r.alloc('gradients', p.inBackward.gradient);
+    r.free(r.alloc('temporary', p.inBackward.temp));
+    r.free(g);
+  } else if (grads && p.headGrad > 0) {
+    grads.push(r.alloc('gradients', p.headGrad) as Handle);
+  }
+  // held gradients: the new LM-head gradient is a temporary that AccumulateGrad adds into .grad
+  const incoming = !grads && !p.inBackward && keep.grads.length > 0 ? r.alloc('temporary', p.headGrad) : null;
+  r.free(headIn);
+  r.freeAll(head);
+  r.free(incoming);
+  r.mark('backward');
+  const layerGrads = grads ? Math.max(0, p.gradients - p.headGrad) : 0;
+  const outerNoHead = grads && p.headGrad > 0 ? split.outer.slice(1) : split.outer;
+  const layerShare = split.layer.reduce((a, b) => a + b, 0) * L;
+  const perLayerGrad = layerShare > 0 ? (layerGrads * layerShare) / (layerShare + outerNoHead.reduce((a, b) => a + b, 0)) / L : 0;
+  const layerSum = split.layer.reduce((a, b) => a + b, 0) || 1;
+  for (let i = L - 1; i >= 0; i--) {
+    gatherUnit();
+    let mine = saved[i];
+    if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
+    if (full && recompute > 0) r.freeAll(r.allocSplit('temporary', recompute, units));
+    if (p.dequant > 0) dequantLayer();
+    // each weight gradient appears as the layer's saved tensors are released, last ones first
+    const n = Math.max(grads ? split.layer.length : 0, mine.length);
+    for (let j = 0; j < n; j++) {
+      if (grads && j < split.layer.length) grads.push(r.alloc('gradients', (perLayerGrad * split.layer[j]) / layerSum) as Handle);
+      if (j < mine.length) r.free(mine[mine.length - 1 - j]);
+    }
+    saved[i] = null;
+    r.mark('backward');
+  }
+  if (grads && outerNoHead.length > 0) {
+    const outerBytes = Math.max(0, layerGrads - perLayerGrad * L);
+    const outerSum = outerNoHead.reduce((a, b) => a + b, 0) || 1;
+    for (const f of outerNoHead) grads.push(r.alloc('gradients', (outerBytes * f) / outerSum) as Handle);
+  }
+  r.freeAll(gather.splice(0));
+  r.mark('backward');
+  // optimizer step
+  const per = Math.max(1, statesPerParam(s));
+  if (firstStep && p.optimizer > 0) keep.states = allocAll(r, 'optimizer', p.optimizer, split, L, per);
+  if (p.stepTemp > 0) {
+    if (s.optimImpl === 'foreach') r.freeAll(allocAll(r, 'temporary', p.stepTemp, split, L));
+    else r.free(r.alloc('temporary', p.stepTemp));
+  }
+  if (grads) r.freeAll(grads);
+  r.mark('optimizer');
+}

@@ -1,0 +1,112 @@
+/**
+ * Training step timeline of a tiny 2-layer Llama-style model, checked against hand arithmetic:
+ * h = 512, a = g = 8, d = 64, f = 1024, V = 1000, s = 128, b = 1, pure bf16 (e = e_res = 2).
+ * Saved per layer (activations.ts layerActivation, Llama style, formulas.md §5.3):
+ *   s·b·(2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f)) = 128·(16·512 + 2·(1024 + 1024 + 4096)) = 2,621,440 B,
+ * as 4 s·b·f·e = 262,144 B tensors and 12 s·b·h·e = 131,072 B tensors (all ≤ 1 MiB: small pool,
+ * blocks of exactly the request since both are multiples of 512, allocator.md §1, §4).
+ */
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import { estimateWithReplay, replayLengths, stepTimeline } from '../../../src/core/timeline';
+import type { Scenario } from '../../../src/core/types';
+
+const tiny = (over: Partial<Scenario> = {}): Scenario => ({
+  ...defaultScenario(),
+  model: 'custom',
+  arch: { family: 'llama', hidden: 512, layers: 2, heads: 8, kvHeads: 8, headDim: 64, ffn: 1024, vocab: 1000, gatedMlp: true, norm: 'rmsnorm', tiedEmbeddings: false },
+  mode: 'training', method: 'full', precision: 'bf16', optimizer: 'adamw', attn: 'sdpa', seq: 128, batch: 1,
+  ...over,
+});
+
+const LAYER = 128 * (16 * 512 + 2 * (1024 + 1024 + 4096));
+
+function timeline(s: Scenario) {
+  const r = stepTimeline(s, { record: true });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+
+describe('training step timeline', () => {
+  it('forward: each layer adds its saved tensors at their real shapes', () => {
+    expect(LAYER).toBe(2_621_440);
+    const tl = timeline(tiny());
+    const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
+    // setup, layer 0, layer 1, loss
+    expect(fwd.length).toBe(4);
+    expect(fwd[1].allocated - fwd[0].allocated).toBe(LAYER);
+    expect(fwd[2].byCategory.activations).toBe(2 * LAYER);
+    // the first layer's saved tensors, in order: 4 × s·b·f·e then 12 × s·b·h·e
+    const sizes = (tl.trace ?? []).filter((e) => e.op === 'alloc').map((e) => (e.op === 'alloc' ? e.size : 0));
+    const at = sizes.findIndex((x, i) => x === 262_144 && sizes[i + 4] === 131_072);
+    expect(sizes.slice(at, at + 16)).toEqual([...Array(4).fill(128 * 1024 * 2), ...Array(12).fill(128 * 512 * 2)]);
+  });
+
+  it('the loss: logits s·b·V·(e + 4 + 4) at its peak, s·b·V·(e + 4) held into backward (HF ForCausalLMLoss)', () => {
+    const tl = timeline(tiny());
+    const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
+    // final-norm + LM-head inputs s·b·h·(e_res + e) = 262,144; logits peak 128·1000·10 = 1,280,000
+    expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 4 + 128 * 1000 * 10);
+    // at that peak the logits, their fp32 upcast and the log-softmax are all live
+    expect(fwd[3].byCategory.loss).toBe(128 * 1000 * 10);
+    // next group (backward) peaks in the loss backward: the held s·b·V·(2 + 4) plus NllLossBackward's
+    // and _log_softmax_backward_data's fp32 outputs, s·b·V·(4 + 4) (training/loss.ts)
+    const bwd = tl.points.filter((p) => p.step === 0 && p.phase === 'backward');
+    expect(bwd[0].byCategory.loss).toBe(128 * 1000 * (6 + 8));
+  });
+
+  it('backward frees the layers in reverse order; gradients replace them; the step frees the gradients', () => {
+    const tl = timeline(tiny());
+    const bwd = tl.points.filter((p) => p.step === 0 && p.phase === 'backward');
+    // loss/head, layer 1, layer 0, the outer gradients
+    expect(bwd.length).toBe(4);
+    // a point's categories are those at its group's peak: layer 1's group peaks before it frees
+    // all of its tensors, layer 0's after layer 1 is gone; the last group holds none
+    expect(bwd[1].byCategory.activations).toBeGreaterThan(LAYER);
+    expect(bwd[2].byCategory.activations).toBeLessThanOrEqual(LAYER);
+    expect(bwd[3].byCategory.activations).toBe(0);
+    const opt = tl.points.filter((p) => p.phase === 'optimizer');
+    expect(opt.length).toBe(2);
+    // zero_grad(set_to_none=True): no gradient is left when the next step's forward runs
+    expect(tl.points[opt[0].t + 1].byCategory.gradients).toBe(0);
+    expect(tl.points[opt[0].t + 1].byCategory.temporary).toBe(0);
+    // AdamW states appear in step 1 (torch.optim _init_group) and stay
+    expect(opt[0].byCategory.optimizer).toBeGreaterThan(0);
+    expect(opt[1].byCategory.optimizer).toBe(opt[0].byCategory.optimizer);
+  });
+
+  it('with fixed lengths the replayed peak of requested bytes is the closed form allocated peak', () => {
+    for (const over of [{}, { gradCkpt: 'full' as const }, { method: 'lora' as const, loraTargets: ['q', 'v'] as Scenario['loraTargets'] }, { precision: 'amp-bf16' as const, batch: 4 }]) {
+      const s = tiny(over);
+      const e = estimate(s);
+      if (!e.ok) throw new Error('rejected');
+      const tl = timeline(s);
+      // requested bytes: fractional weight shares round up to whole bytes, nothing else differs
+      expect(Math.abs(tl.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
+      // blocks add ≤ 1 MiB of unsplit slack per large-pool tensor (allocator.md §4): a few % on a 70 MB model
+      expect(tl.peakAllocated).toBeGreaterThanOrEqual(tl.peakRequested);
+      expect(tl.peakReserved).toBeGreaterThanOrEqual(tl.peakAllocated);
+    }
+  });
+
+  it('varied lengths: deterministic, clipped at seq, one step at seq; reserved from the replay', () => {
+    const s = tiny({ lengths: 'varied', seq: 1024, batch: 2 });
+    const a = replayLengths(s);
+    expect(a).toEqual(replayLengths(s));
+    expect(a.length).toBe(24);
+    expect(Math.max(...a)).toBe(1024);
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(1);
+    expect(new Set(a).size).toBeGreaterThan(5);
+    const closed = estimate(s);
+    const replayed = estimateWithReplay(s);
+    if (!closed.ok || !replayed.ok) throw new Error('rejected');
+    const tl = timeline(s);
+    expect(replayed.value.reservedBytes).toBe(Math.max(closed.value.allocatedBytes, tl.peakReserved));
+    expect(replayed.value.allocatedBytes).toBe(closed.value.allocatedBytes);
+    expect(replayed.value.deviceBytes - replayed.value.reservedBytes).toBe(closed.value.deviceBytes - closed.value.reservedBytes);
+    // fixed lengths: the closed form unchanged
+    const fixed = tiny({ seq: 1024, batch: 2 });
+    expect(estimateWithReplay(fixed)).toEqual(estimate(fixed));
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import { estimateWithReplay } from '../../../src/core/timeline';
+import { estimateOf } from '../../../src/ui/calculator/use-estimate';
+import { needsReplay, replayedEstimateOf } from '../../../src/ui/calculator/use-replay';
+
+describe('replayed estimate on the page', () => {
+  const fixed = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training' as const, method: 'lora' as const, seq: 1024 };
+  const varied = { ...fixed, lengths: 'varied' as const };
+
+  it('replays only varied-length training', () => {
+    expect(needsReplay(varied)).toBe(true);
+    expect(needsReplay(fixed)).toBe(false);
+    expect(needsReplay({ ...varied, mode: 'inference' })).toBe(false);
+    // fixed: the memoised closed form itself, no replay
+    expect(replayedEstimateOf(fixed)).toBe(estimateOf(fixed));
+  });
+
+  it('varied: reserved from the replay, computed once per scenario object', () => {
+    const r = replayedEstimateOf(varied);
+    const direct = estimateWithReplay(varied);
+    if (!r.ok || !direct.ok) throw new Error('rejected');
+    expect(r.value.reservedBytes).toBe(direct.value.reservedBytes);
+    expect(replayedEstimateOf(varied)).toBe(r);
+    const closed = estimateOf(varied);
+    if (!closed.ok) throw new Error('rejected');
+    expect(r.value.allocatedBytes).toBe(closed.value.allocatedBytes);
+    expect(r.value.reservedBytes).toBeGreaterThanOrEqual(closed.value.allocatedBytes);
+  });
+});
