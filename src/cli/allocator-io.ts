@@ -2,9 +2,9 @@
  * Shared plumbing of the `oom` and `allocator` CLIs: flag splitting, reading a file or stdin,
  * aligned text tables, and the process wrapper (exit codes: 0 ok, 1 simulated OOM, 2 bad input).
  */
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { emit, quoteArg, usageError, type CliResult } from './output';
+import { readStdin, readTextFile, type Read } from './read-input';
 
 export type Flags = { ok: true; flags: Map<string, string | true>; positional: string[] } | { ok: false; error: string };
 
@@ -34,27 +34,20 @@ export function splitFlags(argv: readonly string[], bools: readonly string[], va
   return { ok: true, flags, positional };
 }
 
-/** Text of `path` ('-' or null: stdin). */
-export function readInput(path: string | null, stdin: () => string): { ok: true; text: string } | { ok: false; error: string } {
+/** Text of `path` ('-' or null: stdin), read by src/cli/read-input.ts (capped, files and pipes only). */
+export function readInput(path: string | null, stdin: () => string): Read {
   if (path === null || path === '-') {
     const text = stdin();
     return text.trim() ? { ok: true, text } : { ok: false, error: 'no input: give a file or pipe text into stdin' };
   }
-  try {
-    return { ok: true, text: readFileSync(path, 'utf8') };
-  } catch (e) {
-    return { ok: false, error: `cannot read ${quoteArg(path, 200, true)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
-  }
+  return readTextFile(path);
 }
 
-/** All of stdin, or '' when it is a terminal. */
+/** All of stdin, or '' when it is a terminal; a pipe past the cap throws its one-line reason (runIfMain reports it). */
 export function readStdinSync(): string {
-  if (process.stdin.isTTY) return '';
-  try {
-    return readFileSync(0, 'utf8');
-  } catch {
-    return '';
-  }
+  const r = readStdin();
+  if (!r.ok) throw new Error(r.error);
+  return r.text;
 }
 
 /** Two-column text with the first column padded. */

@@ -6,7 +6,7 @@
  * may be the only argument; `--json` prints one machine-readable object; `--timeline` adds the step timeline replayed through the caching-allocator model; `--network …` estimates a
  * layer stack (src/cli/network.ts). Exit codes: 0 ok, 2 bad flag / value / combination.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { recommend } from '../core/deploy/recommend';
 import { rooflineSpeed } from '../core/deploy/speed';
@@ -22,6 +22,7 @@ import { bandsFor } from '../validation/bands';
 import { parseArgs } from './args';
 import { renderJson, renderText, renderTimelineText, usage, type Extras } from './estimate-render';
 import { runNetwork } from './network';
+import { readTextFile } from './read-input';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 
 function firstError(errors: readonly FieldError[]): CliResult {
@@ -39,10 +40,15 @@ function isConfigPath(model: string): boolean {
   }
 }
 
+/** A config.json is a few kB; anything past 1 MiB is not one. */
+const MAX_CONFIG_BYTES = 2 ** 20;
+
 function loadConfig(path: string): { ok: true; arch: ModelArch } | { ok: false; error: string } {
+  const text = readTextFile(path, MAX_CONFIG_BYTES);
+  if (!text.ok) return { ok: false, error: `config: ${text.error}` };
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(text.text);
   } catch (e) {
     return { ok: false, error: `cannot read config ${quoteArg(path, 200, true)}: ${(e as Error).message.split('\n')[0]}` };
   }

@@ -7,7 +7,7 @@
  *
  * Bad input gives exit code 2 and one line on stderr.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolveGpu } from '../core/gpus';
 import { estimatePrepared, maxBatch, prepareNetwork, MAX_BATCH, type NetworkEstimate, type NetworkOptions } from '../core/layers/estimate';
 import { findNetworkPreset, NETWORK_PRESETS } from '../core/layers/presets';
@@ -19,6 +19,7 @@ import { parseNetworkJson } from '../core/layers/validate';
 import { GRAD_CKPTS, MODES, OPTIMIZERS, PRECISIONS } from '../core/scenario/schema';
 import type { GpuFit, Message } from '../core/types';
 import type { Unparsed } from '../core/layers/repr-parse';
+import { readTextFile } from './read-input';
 import { oneLine, quoteArg, usageError as fail, type CliResult } from './output';
 
 const FLAGS = ['network', 'input', 'batch', 'mode', 'precision', 'optimizer', 'grad-ckpt', 'gpu'] as const;
@@ -58,10 +59,13 @@ function load(spec: string, input: number[] | undefined): Loaded | string {
   if (preset) { const n = preset.build(); return { net: { ...n, input: input ?? n.input }, notes: [], unparsed: [] }; }
   let text: string;
   let label = quoteArg(spec, 200, true);
-  try { text = readFileSync(spec, 'utf8'); } catch (e) {
-    if (!/[ ;]/.test(spec.trim())) {
-      return `${quoteArg(spec, 200)} is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
-    }
+  if (existsSync(spec)) {
+    const r = readTextFile(spec);
+    if (!r.ok) return r.error;
+    text = r.text;
+  } else if (!/[ ;]/.test(spec.trim())) {
+    return `${quoteArg(spec, 200)} is neither a preset (${NETWORK_PRESETS.map((p) => p.id).join(', ')}) nor a readable file: ENOENT`;
+  } else {
     text = spec;
     label = 'layer text';
   }

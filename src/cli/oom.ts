@@ -19,7 +19,7 @@ function adviceText(advice: readonly Advice[]): string {
   return advice.map((a, i) => `  ${i + 1}. ${a.text}\n     why: ${a.why}`).join('\n');
 }
 
-function renderOom(o: DecodedOom, more: number): string {
+function renderOom(o: DecodedOom, more: number, listed: number): string {
   const head = `PyTorch out-of-memory message: ${o.version.text}${o.exception ? `, raised as ${o.exception}` : ''}${o.backend === 'hip' ? ' (ROCm/HIP)' : ''}`;
   const out = [head, ''];
   if (o.kind === 'driver') out.push('  CUDA error: out of memory comes from the driver (a kernel launch, cuBLAS/cuDNN handle, NCCL),', '  not from the caching allocator: the card is full, often before PyTorch allocated much.');
@@ -39,7 +39,7 @@ function renderOom(o: DecodedOom, more: number): string {
   if (d.request) out.push('Requested size', `  ${d.request.message.text}`, '');
   if (!o.complete && o.kind === 'allocator') out.push('The message looks truncated: some figures are missing, so no diagnosis.', '');
   if (o.diagnosis) out.push(`Diagnosis: ${o.diagnosis.message.text}`, '', 'Advice', adviceText(o.diagnosis.advice), '');
-  if (more > 0) out.push(`(${more} more out-of-memory message${more > 1 ? 's' : ''} in the input; --json lists them)`);
+  if (more > 0) out.push(`(${more} more out-of-memory message${more > 1 ? 's' : ''} in the input; --json lists ${listed < more ? `the first ${listed}` : 'them'})`);
   return out.join('\n').trimEnd() + '\n';
 }
 
@@ -71,10 +71,13 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
   const json = f.flags.has('json');
   const r = decodeOom(input.text);
   if (r.found) {
-    return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'oom', ...r }, null, 2)}\n` : renderOom(r.oom, r.others.length), stderr: '' };
+    return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'oom', ...r }, null, 2)}\n` : renderOom(r.oom, r.count - 1, r.others.length), stderr: '' };
   }
+  // a message was found but cannot be read (a figure out of range, text over the cap)
+  if (r.message.code !== 'oom-not-found') return usageError(r.message.text);
   const s = parseMemorySummary(input.text);
   if (s.ok) return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'memory_summary', ...s.value }, null, 2)}\n` : renderSummary(s.value), stderr: '' };
+  if (s.message.code !== 'summary-not-found') return usageError(s.message.text);
   return usageError(`no PyTorch out-of-memory message found; expected a line like: ${OOM_EXAMPLE.slice(0, 110)}…`);
 }
 

@@ -97,7 +97,7 @@ export interface TrainingPhases {
   /** optimizer step in backward: the largest gradient and its step temporary */
   inBackward: { gradient: number; temp: number } | null;
   acts: ActivationTotal;
-  logits: { peak: number; held: number };
+  logits: { peak: number; held: number; backward: number; headBackward: number };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;
   /** bitsandbytes dequantized weight of the largest Linear */

@@ -47,6 +47,18 @@ const ADDRESS_BASE = 0x7f0000000000;
 /** Segment placement alignment (cudaMalloc returns 2 MiB aligned ranges for large sizes). */
 const ADDRESS_ALIGN = 2 * 1024 * 1024;
 
+/** Index of the first segment at or above `addr` in an address-ordered list. */
+function lowerBoundAddr(list: readonly Segment[], addr: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].addr < addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class CachingAllocator {
   stats: DeviceStats = newDeviceStats();
   /** live segments ordered by address */
@@ -60,8 +72,6 @@ export class CachingAllocator {
   /** get_free_blocks_call_count per pool (GC clock) */
   gcCalls: Record<PoolKind, number> = { small: 0, large: 0 };
   nextSegmentId = 1;
-  /** a segment was released since creation (addSegment must then search for gaps) */
-  released = false;
   /** max_split_size as a number (Infinity = unlimited) */
   readonly M: number;
   readonly allowedMax: number | null;
@@ -118,7 +128,6 @@ export class CachingAllocator {
   clone(): CachingAllocator {
     const c = new CachingAllocator(this.device, this.config);
     cloneAllocatorState(this, c);
-    c.released = this.released;
     c.stats = cloneDeviceStats(this.stats);
     return c;
   }
@@ -183,29 +192,63 @@ export class CachingAllocator {
     return this.reserved + bytes <= this.device.capacity - this.device.overhead;
   }
 
-  /** Places a new segment in the lowest address gap that fits (the driver reuses freed ranges). */
+  /**
+   * Places a new segment in the lowest address gap that fits (the driver reuses freed ranges).
+   * Only the gaps are scanned (segments with free address space before them, in address
+   * order): with no released segment that is none, so a run of n segments costs O(n log n),
+   * not O(n²) as a scan of every segment did.
+   */
   addSegment(pool: PoolKind, size: number, expandable: boolean): Segment {
-    let addr = ADDRESS_BASE;
-    let i = 0;
-    // no segment ever released: the segments tile the address space, the first gap is the end
-    if (!this.released && this.segments.length > 0) {
-      const last = this.segments[this.segments.length - 1];
-      addr = Math.ceil((last.addr + last.size) / ADDRESS_ALIGN) * ADDRESS_ALIGN;
-      i = this.segments.length;
+    const holes = this.holeList();
+    let i = this.segments.length;
+    let h = 0;
+    for (; h < holes.length; h++) {
+      const at = this.segmentIndex(holes[h]);
+      if (holes[h].addr - this.startAfter(at) >= size) { i = at; break; }
     }
-    for (; i < this.segments.length; i++) {
-      const s = this.segments[i];
-      if (s.addr - addr >= size) break;
-      addr = Math.ceil((s.addr + s.size) / ADDRESS_ALIGN) * ADDRESS_ALIGN;
-    }
-    const seg = { id: this.nextSegmentId++, addr, size, pool, expandable } as Segment;
+    const seg = { id: this.nextSegmentId++, addr: this.startAfter(i), size, pool, expandable } as Segment;
     this.segments.splice(i, 0, seg);
+    // the gap it went into may be used up; a gap at the end of the range is none
+    if (h < holes.length && this.gapBefore(i + 1) <= 0) holes.splice(h, 1);
     return seg;
   }
 
   removeSegment(seg: Segment): void {
-    this.released = true;
-    this.segments.splice(this.segments.indexOf(seg), 1);
+    const holes = this.holeList();
+    const i = this.segmentIndex(seg);
+    this.segments.splice(i, 1);
+    const h = lowerBoundAddr(holes, seg.addr);
+    if (holes[h] === seg) holes.splice(h, 1);
+    // the next segment now has the freed range before it
+    const next = this.segments[i];
+    if (next && this.gapBefore(i) > 0) {
+      const k = lowerBoundAddr(holes, next.addr);
+      if (holes[k] !== next) holes.splice(k, 0, next);
+    }
+  }
+
+  /** Segments with free address space before them, by address (rebuilt after a clone). */
+  private holes: Segment[] | null = null;
+
+  private holeList(): Segment[] {
+    this.holes ??= this.segments.filter((_, i) => this.gapBefore(i) > 0);
+    return this.holes;
+  }
+
+  /** First address a segment placed at index i may take: ADDRESS_BASE or the aligned end of segment i − 1. */
+  private startAfter(i: number): number {
+    const s = this.segments[i - 1];
+    return s ? Math.ceil((s.addr + s.size) / ADDRESS_ALIGN) * ADDRESS_ALIGN : ADDRESS_BASE;
+  }
+
+  private gapBefore(i: number): number {
+    return i < this.segments.length ? this.segments[i].addr - this.startAfter(i) : 0;
+  }
+
+  private segmentIndex(seg: Segment): number {
+    const i = lowerBoundAddr(this.segments, seg.addr);
+    if (this.segments[i] !== seg) throw new Error(`allocator invariant: segment at ${seg.addr} missing`);
+    return i;
   }
 
   /** should_split (allocator.md §4). */

@@ -5,6 +5,7 @@
  */
 import type { FieldError, Result } from '../types';
 import { isPowerOf2, kLargeBuffer, MiB } from './constants';
+import { DECIMAL } from './units';
 
 /** Parsed allocator settings. Byte values in bytes. */
 export interface AllocatorConfig {
@@ -126,7 +127,7 @@ function parseTokens(t: string[]): AllocatorConfig {
     } else if (key === 'roundup_power2_divisions') {
       next = parseRoundup(t, i + 2, c.roundupPower2Divisions);
     } else if (key === 'garbage_collection_threshold') {
-      const g = val !== undefined && /^\d*\.?\d+$/.test(val) ? Number(val) : NaN;
+      const g = val !== undefined && DECIMAL.test(val) ? Number(val) : NaN;
       if (!(g > 0 && g < 1)) fail('conf-gc-threshold', 'garbage_collect_threshold is invalid, set it in (0.0, 1.0)');
       c.garbageCollectionThreshold = g;
     } else if (BOOL_KEYS.has(key)) {

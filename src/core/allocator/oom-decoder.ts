@@ -49,8 +49,23 @@ export interface DecodedOom {
 }
 
 export type OomDecode =
-  | { found: true; oom: DecodedOom; /** further messages in the same text */ others: DecodedOom[] }
+  | {
+    found: true; oom: DecodedOom;
+    /** further messages in the same text, at most MAX_OOM_MESSAGES − 1 of them */
+    others: DecodedOom[];
+    /** messages found in the text, decoded or not */
+    count: number;
+  }
   | { found: false; message: Message; example: string };
+
+/** Longest text decoded (characters): the CLI's input cap; a longer paste is refused with a message. */
+export const MAX_OOM_TEXT = 64 * 2 ** 20;
+/** Messages decoded per text; the rest are only counted (a log of thousands repeats the same one). */
+export const MAX_OOM_MESSAGES = 100;
+/** Largest figure read: a signed 64-bit byte count (2^63 B = 8 EiB); PyTorch refuses requests over 1 EiB. */
+const MAX_FIGURE = 2 ** 63;
+/** Largest device index or pid read (a C int). */
+const MAX_ID = 2 ** 31 - 1;
 
 export const OOM_EXAMPLE =
   'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 12.81 MiB is free. Including non-PyTorch memory, this process has 23.62 GiB memory in use. Of the allocated memory 22.94 GiB is allocated by PyTorch, and 229.61 MiB is reserved by PyTorch but unallocated. …';
@@ -65,22 +80,41 @@ export function stripAnsi(text: string): string {
   return text.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }
 
-/** Text without whitespace plus the original index of each kept character. */
-function compact(text: string): { s: string; at: number[] } {
-  let s = '';
-  const at: number[] = [];
+/** Text without whitespace plus the original index of each kept character (no per-character string building: linear, little garbage). */
+function compact(text: string): { s: string; at: Uint32Array } {
+  const at = new Uint32Array(text.length);
+  let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0') continue;
-    s += c;
-    at.push(i);
+    const c = text.charCodeAt(i);
+    // space, \t \n \v \f \r, no-break space: the characters SPACE removes
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0) continue;
+    at[n++] = i;
   }
-  return { s, at };
+  return { s: text.replace(SPACE, ''), at: at.subarray(0, n) };
+}
+const SPACE = /[ \t\n\v\f\r\u00a0]+/g;
+
+/** A figure past its range: the decode stops with a message naming the field. */
+class OutOfRange extends Error {
+  constructor(readonly field: OomField['key'], readonly shown: string, readonly max: string) {
+    super(`${field}: ${shown} is out of range (at most ${max})`);
+  }
 }
 
-const size = (num: string, unit: string) => {
+/** A printed number cut to 20 digits for a message (a pasted figure may have hundreds). */
+const cut = (num: string) => (num.length > 20 ? `${num.slice(0, 20)}…` : num);
+
+const size = (key: OomField['key'], num: string, unit: string) => {
   const value = unit === 'bytes' ? Number(num) : Math.round(Number(num) * UNIT[unit]);
+  if (!(value <= MAX_FIGURE)) throw new OutOfRange(key, `${cut(num)} ${unit}`, '8 EiB');
   return { value, text: `${num} ${unit}`, precision: unit === 'bytes' ? 0 : Math.floor(0.005 * UNIT[unit]) };
+};
+
+/** A device index or pid as printed. */
+const id = (key: OomField['key'], num: string): number => {
+  const value = Number(num);
+  if (!(value <= MAX_ID)) throw new OutOfRange(key, cut(num), String(MAX_ID));
+  return value;
 };
 
 const MEANINGS: Record<OomField['key'], string> = {
@@ -124,40 +158,41 @@ function decodeAt(s: string, start: number, end: number): { oom: Omit<DecodedOom
     return m;
   };
   const req = find(`^(?:CUDA|HIP)?[oO]utofmemory\\.Triedtoallocate${SZ}`);
-  if (req) fields.push(field('requested', size(req[1], req[2])));
+  if (req) fields.push(field('requested', size('requested', req[1], req[2])));
   const newHead = find(`GPU(\\d+)hasatotalcapac(i?)tyof${SZ}ofwhich${SZ}isfree\\.`);
   const oldHead = newHead ? null : find(`\\(GPU(\\d+);${SZ}totalcapacity;${SZ}alreadyallocated;${SZ}free;`);
   const format: DecodedOom['format'] = newHead ? 'new' : oldHead ? 'old' : null;
   if (newHead) {
-    fields.push(field('device', { value: Number(newHead[1]), text: newHead[1], precision: 0 }));
-    fields.push(field('total', size(newHead[3], newHead[4])), field('free', size(newHead[5], newHead[6])));
+    fields.push(field('device', { value: id('device', newHead[1]), text: newHead[1], precision: 0 }));
+    fields.push(field('total', size('total', newHead[3], newHead[4])), field('free', size('free', newHead[5], newHead[6])));
   } else if (oldHead) {
-    fields.push(field('device', { value: Number(oldHead[1]), text: oldHead[1], precision: 0 }));
-    fields.push(field('total', size(oldHead[2], oldHead[3])), field('allocated', size(oldHead[4], oldHead[5])), field('free', size(oldHead[6], oldHead[7])));
+    fields.push(field('device', { value: id('device', oldHead[1]), text: oldHead[1], precision: 0 }));
+    fields.push(field('total', size('total', oldHead[2], oldHead[3])), field('allocated', size('allocated', oldHead[4], oldHead[5])), field('free', size('free', oldHead[6], oldHead[7])));
   }
   const self = find(`Includingnon-PyTorchmemory,thisprocesshas${SZ}memoryinuse\\.`);
-  if (self) fields.push(field('thisProcess', size(self[1], self[2])));
+  if (self) fields.push(field('thisProcess', size('thisProcess', self[1], self[2])));
   const processes: { pid: number; bytes: number }[] = [];
   for (const m of w.matchAll(new RegExp(`Process(\\d+)has${SZ}memoryinuse\\.`, 'g'))) {
-    const f = size(m[2], m[3]);
-    processes.push({ pid: Number(m[1]), bytes: f.value });
+    const f = size('process', m[2], m[3]);
+    processes.push({ pid: id('process', m[1]), bytes: f.value });
     fields.push(field('process', { ...f, text: `${m[1]}: ${f.text}` }));
     last = Math.max(last, (m.index ?? 0) + m[0].length);
   }
   const allowed = find(`(?:;|\\.)${SZ}allowed;`);
-  if (allowed) fields.push(field('allowed', size(allowed[1], allowed[2])));
+  if (allowed) fields.push(field('allowed', size('allowed', allowed[1], allowed[2])));
   let complete = false;
   if (format === 'new') {
     const alloc = find(`Oftheallocatedmemory${SZ}isallocatedbyPyTorch,`);
-    if (alloc) fields.push(field('allocated', size(alloc[1], alloc[2])));
+    if (alloc) fields.push(field('allocated', size('allocated', alloc[1], alloc[2])));
     const pools = find(`with${SZ}allocatedinprivatepools`);
-    if (pools) fields.push(field('privatePools', size(pools[1], pools[2])));
+    if (pools) fields.push(field('privatePools', size('privatePools', pools[1], pools[2])));
     const unalloc = find(`and${SZ}isreservedbyPyTorchbutunallocated\\.`);
-    if (unalloc) fields.push(field('unallocated', size(unalloc[1], unalloc[2])));
+    if (unalloc) fields.push(field('unallocated', size('unallocated', unalloc[1], unalloc[2])));
     complete = !!(req && alloc && unalloc);
   } else if (format === 'old') {
-    const res = find(`${SZ}(reservedintotalbyPyTorch|cached)\\)`);
-    if (res) fields.push(field('reserved', size(res[1], res[2])));
+    // not preceded by a digit or '.': \d+ then starts once per digit run (linear), not at every digit of it
+    const res = find(`(?<![\\d.])${SZ}(reservedintotalbyPyTorch|cached)\\)`);
+    if (res) fields.push(field('reserved', size('reserved', res[1], res[2])));
     complete = !!(req && res);
   }
   const tailNew = find('IfreservedbutunallocatedmemoryislargetrysettingPYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF=expandable_segments:Truetoavoidfragmentation\\.SeedocumentationforMemoryManagement\\((https?://[^)]*)\\)');
@@ -213,31 +248,42 @@ function derive(fields: OomField[], processes: { pid: number; bytes: number }[])
   };
 }
 
-/** Finds every OOM message in `text`; the first becomes `oom`. Never throws. */
+/**
+ * Finds every OOM message in `text`; the first becomes `oom`, up to MAX_OOM_MESSAGES are
+ * decoded. Linear in the text (each message reads a window of at most 4,000 characters). A
+ * figure out of range or a text over MAX_OOM_TEXT comes back as a message. Never throws.
+ */
 export function decodeOom(text: string): OomDecode {
-  const clean = stripAnsi(String(text ?? ''));
+  const notDecoded = (message: Message): OomDecode => ({ found: false, message, example: OOM_EXAMPLE });
+  const input = String(text ?? '');
+  if (input.length > MAX_OOM_TEXT) {
+    return notDecoded({ code: 'oom-too-long', params: { max: '64 MiB' }, text: 'The text is longer than 64 MiB; paste the part of the log around the error.' });
+  }
+  const clean = stripAnsi(input);
   const { s, at } = compact(clean);
   const starts = [...s.matchAll(ANCHOR)].map((m) => m.index ?? 0);
   const found: DecodedOom[] = [];
-  for (let k = 0; k < starts.length; k++) {
-    const start = starts[k];
-    const end = Math.min(k + 1 < starts.length ? starts[k + 1] : s.length, start + 4000);
-    const { oom, last } = decodeAt(s, start, end);
-    const from = at[start];
-    const to = at[Math.max(start, Math.min(last, s.length) - 1)] + 1;
-    const lineStart = clean.lastIndexOf('\n', from - 1) + 1;
-    const exception = PREFIX.exec(clean.slice(Math.max(lineStart, from - 200), from))?.[1] ?? null;
-    const diagnosis = oom.kind === 'allocator' && oom.complete ? diagnose(oom) : null;
-    found.push({ ...oom, exception, raw: clean.slice(from, to).replace(/\s+/g, ' ').trim(), diagnosis });
+  try {
+    for (let k = 0; k < starts.length && k < MAX_OOM_MESSAGES; k++) {
+      const start = starts[k];
+      const end = Math.min(k + 1 < starts.length ? starts[k + 1] : s.length, start + 4000);
+      const { oom, last } = decodeAt(s, start, end);
+      const from = at[start];
+      const to = at[Math.max(start, Math.min(last, s.length) - 1)] + 1;
+      // the exception name is on the message's own line, within 200 characters before it
+      const before = clean.slice(Math.max(0, from - 200), from);
+      const exception = PREFIX.exec(before.slice(before.lastIndexOf('\n') + 1))?.[1] ?? null;
+      const diagnosis = oom.kind === 'allocator' && oom.complete ? diagnose(oom) : null;
+      found.push({ ...oom, exception, raw: clean.slice(from, to).replace(/\s+/g, ' ').trim(), diagnosis });
+    }
+  } catch (e) {
+    if (!(e instanceof OutOfRange)) throw e;
+    return notDecoded({ code: 'oom-out-of-range', params: { field: e.field, shown: e.shown, max: e.max }, text: e.message });
   }
   if (!found.length) {
-    return {
-      found: false,
-      message: { code: 'oom-not-found', text: 'No PyTorch out-of-memory message found. Paste the error line (with or without its traceback); it looks like the example.' },
-      example: OOM_EXAMPLE,
-    };
+    return notDecoded({ code: 'oom-not-found', text: 'No PyTorch out-of-memory message found. Paste the error line (with or without its traceback); it looks like the example.' });
   }
-  return { found: true, oom: found[0], others: found.slice(1) };
+  return { found: true, oom: found[0], others: found.slice(1), count: starts.length };
 }
 
 function diagnose(o: Omit<DecodedOom, 'exception' | 'raw' | 'diagnosis'>): Diagnosis | null {

@@ -118,23 +118,47 @@ const LABEL_TO_STAT = new Map<string, string>([...ARRAY_STATS.map((k) => [ROW_NA
 const UNIT: Record<string, number> = { B: 1, KiB: 1024, KB: 1024, MiB: MiB, MB: MiB, GiB: GiB, GB: GiB, TiB: 1024 * GiB, PiB: 1024 ** 5 };
 const COUNT: Record<string, number> = { '': 1, K: 1000, M: 1e6 };
 
-function cell(text: string): SummaryCell | null {
+/** Largest figure read: a signed 64-bit byte count (2^63 B = 8 EiB). */
+const MAX_FIGURE = 2 ** 63;
+const COLUMNS = ['Cur Usage', 'Peak Usage', 'Tot Alloc', 'Tot Freed'];
+
+/** A figure past its range: reading stops with a message naming the row and column. */
+class OutOfRange extends Error {
+  constructor(readonly where: string, readonly shown: string, readonly max: string) {
+    super(`${where}: ${shown} is out of range (at most ${max})`);
+  }
+}
+
+const cut = (num: string) => (num.length > 20 ? `${num.slice(0, 20)}…` : num);
+
+function cell(text: string, where: () => string): SummaryCell | null {
   const m = /^(\d+) ?(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|K|M)?$/.exec(text.trim().replace(/\s+/g, ' '));
   if (!m) return null;
   const unit = m[2] ?? '';
   const mult = UNIT[unit] ?? COUNT[unit] ?? 1;
-  return { value: Number(m[1]) * mult, precision: mult };
+  const value = Number(m[1]) * mult;
+  if (!(value <= MAX_FIGURE)) throw new OutOfRange(where(), `${cut(m[1])}${unit ? ` ${unit}` : ''}`, '8 EiB');
+  return { value, precision: mult };
 }
 
 /** Reads a pasted memory_summary() table; tolerant of missing rows (older releases) and abbreviated tables. */
 export function parseMemorySummary(text: string): SummaryParse {
+  try {
+    return readSummary(String(text ?? ''));
+  } catch (e) {
+    if (!(e instanceof OutOfRange)) throw e;
+    return { ok: false, message: { code: 'summary-out-of-range', params: { where: e.where, shown: e.shown, max: e.max }, text: e.message } };
+  }
+}
+
+function readSummary(text: string): SummaryParse {
   const rows: SummaryRow[] = [];
   let last = '';
-  for (const raw of String(text ?? '').split(/\r?\n/)) {
+  for (const raw of text.split(/\r?\n/)) {
     const parts = raw.trim().replace(/^\|/, '').replace(/\|$/, '').split('|');
     if (parts.length !== 5) continue;
     const label = parts[0].trim();
-    const cells = parts.slice(1).map(cell);
+    const cells = parts.slice(1).map((c, i) => cell(c, () => `${label}, ${COLUMNS[i]}`));
     if (cells.some((c) => c === null)) continue;
     const pool = label === 'from large pool' ? 'large_pool' : label === 'from small pool' ? 'small_pool' : 'all';
     const stat = pool === 'all' ? LABEL_TO_STAT.get(label) : last;
@@ -146,9 +170,11 @@ export function parseMemorySummary(text: string): SummaryParse {
   if (!rows.length) {
     return { ok: false, message: { code: 'summary-not-found', text: 'No torch.cuda.memory_summary() table found (rows like "| Allocated memory      |  86016 KiB | …").' } };
   }
-  const num = (re: RegExp) => {
+  const num = (name: string, re: RegExp) => {
     const m = re.exec(text);
-    return m ? Number(m[1]) : null;
+    if (!m) return null;
+    if (!(Number(m[1]) <= Number.MAX_SAFE_INTEGER)) throw new OutOfRange(name, cut(m[1]), String(Number.MAX_SAFE_INTEGER));
+    return Number(m[1]);
   };
   const cur = (stat: string) => rows.find((r) => r.stat === stat && r.pool === 'all')?.current.value ?? null;
   const allocated = cur('allocated_bytes');
@@ -160,9 +186,9 @@ export function parseMemorySummary(text: string): SummaryParse {
   return {
     ok: true,
     value: {
-      device: num(/device ID (\d+)/),
-      numOoms: num(/CUDA OOMs: (\d+)/),
-      numAllocRetries: num(/cudaMalloc retries: (\d+)/),
+      device: num('device ID', /device ID (\d+)/),
+      numOoms: num('CUDA OOMs', /CUDA OOMs: (\d+)/),
+      numAllocRetries: num('cudaMalloc retries', /cudaMalloc retries: (\d+)/),
       rows,
       figures,
       ...adviseSummary(figures),

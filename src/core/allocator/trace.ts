@@ -12,7 +12,7 @@
  *
  * Settings must precede the first event. Operations mirror torch.cuda semantics (allocator.md §3–§5, §8).
  */
-import { parseByteSize } from './units';
+import { DECIMAL, parseByteSize } from './units';
 
 export type TraceEvent =
   | { op: 'alloc'; name: string; size: number; line: number }
@@ -82,7 +82,7 @@ export function parseTrace(text: string): TraceParse {
       }
       if (op === 'conf') settings.conf = arg;
       else if (op === 'fraction') {
-        const f = /^\d*\.?\d+$/.test(arg) ? Number(arg) : NaN;
+        const f = DECIMAL.test(arg) ? Number(arg) : NaN;
         if (!(f > 0 && f <= 1)) err('trace-bad-fraction', `fraction must be a number in (0, 1], got '${arg}'`);
         else settings.fraction = f;
       } else {

@@ -25,6 +25,12 @@ const DTYPES: Record<string, number> = {
   float8: 1, fp8: 1, float8_e4m3fn: 1, float8_e5m2: 1, e4m3: 1, e5m2: 1, int8: 1, uint8: 1, bool: 1, byte: 1,
 };
 
+/**
+ * A plain decimal such as `5`, `0.5` or `.5`. Written as two alternatives that cannot both match
+ * a prefix: `\d*\.?\d+` backtracks quadratically on a long digit run that ends in a non-digit.
+ */
+export const DECIMAL = /^(?:\d+|\d*\.\d+)$/;
+
 /** SIZE_MAX of a 64-bit size_t: no request can be larger. */
 const MAX_BYTES = 2 ** 64;
 

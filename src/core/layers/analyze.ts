@@ -7,7 +7,7 @@
  */
 import { leafOp, ShapeError, type OpInfo } from './ops';
 import { prod, type LayerSpec, type Network } from './spec';
-import { countLeaves, expand, topUnits } from './expand';
+import { expand, expansionError, MAX_EXPANDED, topUnits } from './expand';
 
 /** Element sizes for one precision recipe (autocast: torch.amp autocast_mode.cpp op lists). */
 export interface Dtypes {
@@ -83,8 +83,7 @@ export function sumBytes(a: Analysis, ids: Iterable<number>, b: number): number 
   return s;
 }
 
-/** Hard limits that keep a hostile layer list from hanging the page. */
-export const MAX_LEAVES = 100_000;
+/** Largest tensor (elements) a layer may output. */
 const MAX_ELEMENTS = 2 ** 48;
 
 interface T { id: number; shape: number[]; el: number }
@@ -96,6 +95,8 @@ class Walker {
   unit: Unit | null = null;
   leaves = 0;
   paths = new Set<string>();
+  /** next #n suffix to try per repeated path */
+  suffix = new Map<string, number>();
   constructor(private d: Dtypes) {
     this.a = {
       rows: [], out: [], params: 0, buffers: 0, intBuffers: 0, castParams: 0, flops: 0,
@@ -131,7 +132,13 @@ class Walker {
   row(p: string, kind: string, depth: number, x: T, out: number[], op: Partial<OpInfo>): LayerRow {
     // unnamed blocks (encoder halves) can repeat a merge path: number the repeats
     let path = p;
-    for (let i = 2; this.paths.has(path); i++) path = `${p}#${i}`;
+    if (this.paths.has(p)) {
+      // resume from the last suffix given to p, so n same-named layers cost O(n), not O(n²)
+      let i = this.suffix.get(p) ?? 2;
+      while (this.paths.has(`${p}#${i}`)) i++;
+      this.suffix.set(p, i + 1);
+      path = `${p}#${i}`;
+    }
     this.paths.add(path);
     const r: LayerRow = {
       path, kind, depth, inShape: x.shape, outShape: out, params: op.params ?? 0, buffers: op.buffers ?? 0,
@@ -142,7 +149,7 @@ class Walker {
   }
 
   leaf(spec: LayerSpec, x: T, path: string, depth: number): T {
-    if (++this.leaves > MAX_LEAVES) throw new ShapeError(`more than ${MAX_LEAVES} layers`);
+    if (++this.leaves > MAX_EXPANDED) throw new ShapeError(`more than ${MAX_EXPANDED} layers`);
     const op = leafOp(spec, x.shape);
     if (!(prod(op.out) <= MAX_ELEMENTS)) throw new ShapeError(`output [${op.out.join(', ')}] is too large`);
     const d = this.d;
@@ -246,9 +253,8 @@ export function analyze(net: Network, dtypes: Dtypes): AnalyzeResult {
     if (net.input.length === 0 || !net.input.every((v) => Number.isInteger(v) && v >= 1 && v <= 2 ** 31)) {
       return { ok: false, error: `input shape must be positive integers, got [${net.input.join(', ')}]`, path: '' };
     }
-    if (countLeaves(net.layers, MAX_LEAVES) > MAX_LEAVES) {
-      return { ok: false, error: `more than ${MAX_LEAVES} layers after expanding repeats`, path: '' };
-    }
+    const tooBig = expansionError(net.layers);
+    if (tooBig) return { ok: false, error: tooBig, path: '' };
     let x = w.tensor(net.input, dtypes.input);
     for (const { spec, path } of topUnits(net.layers)) {
       const unit: Unit = { inputId: x.id, saved: new Set() };

@@ -4,7 +4,7 @@
  * would see. Encoder layout follows torch/nn/modules/transformer.py TransformerEncoderLayer
  * (module names self_attn, dropout1, norm1, linear1, dropout, linear2, dropout2, norm2).
  */
-import type { EncoderSpec, LayerSpec } from './spec';
+import type { EncoderSpec, LayerSpec, RepeatSpec } from './spec';
 
 /** The layers of one TransformerEncoderLayer, as blocks with residual adds. */
 export function encoderLayers(e: EncoderSpec): LayerSpec[] {
@@ -34,14 +34,15 @@ export function encoderLayers(e: EncoderSpec): LayerSpec[] {
 export function expand(spec: Extract<LayerSpec, { kind: 'sequential' | 'repeat' | 'encoder' }>): LayerSpec[] {
   if (spec.kind === 'sequential') return spec.body;
   if (spec.kind === 'encoder') return encoderLayers(spec);
-  const out: LayerSpec[] = [];
-  const n = Math.max(0, Math.floor(spec.times));
-  for (let i = 0; i < n; i++) {
-    out.push(spec.body.length === 1
-      ? { ...spec.body[0], name: String(i) }
-      : { kind: 'sequential', name: String(i), body: spec.body });
-  }
-  return out;
+  return Array.from({ length: repeatTimes(spec) }, (_, i) => repeatCopy(spec, i));
+}
+
+/** Copies a repeat makes (its `times`, whole and non-negative). */
+export const repeatTimes = (spec: RepeatSpec): number => Math.max(0, Math.floor(spec.times));
+
+/** Copy i of a repeat: the single body layer renamed, or a sequential around the body. */
+export function repeatCopy(spec: RepeatSpec, i: number): LayerSpec {
+  return spec.body.length === 1 ? { ...spec.body[0], name: String(i) } : { kind: 'sequential', name: String(i), body: spec.body };
 }
 
 /** Top-level modules with nested sequential/repeat containers flattened, each with its path. */
@@ -56,16 +57,37 @@ export function topUnits(layers: LayerSpec[], prefix = ''): { spec: LayerSpec; p
   return out;
 }
 
-/** Leaf count after expansion, stopping early past `limit` (guards nested repeats). */
-export function countLeaves(layers: LayerSpec[], limit: number): number {
+/**
+ * Most nodes a layer list may expand to: every leaf, container, block merge row and repeat copy.
+ * One limit for the page's layer table and every estimate (page and CLI), so a share link such
+ * as `rep99999[rep99999[linear 1 1]]` is refused before anything is expanded.
+ */
+export const MAX_EXPANDED = 100_000;
+
+/**
+ * Nodes after expansion (as walked by analyze.ts and the page's table), counted without
+ * expanding: a repeat costs times × its body. Stops early once past `limit`, so the work is
+ * linear in the size of the written list however deep repeats nest.
+ */
+export function countExpanded(layers: readonly LayerSpec[], limit: number): number {
   let n = 0;
   for (const l of layers) {
     if (n > limit) break;
-    if (l.kind === 'block') n += countLeaves([...l.body, ...(l.shortcut ?? []), ...(l.post ?? [])], limit) + 1;
-    else if (l.kind === 'sequential') n += countLeaves(l.body, limit);
-    else if (l.kind === 'repeat') n += Math.max(0, Math.floor(l.times)) * countLeaves(l.body, limit);
-    else if (l.kind === 'encoder') n += 12;
-    else n += 1;
+    n += 1;
+    if (l.kind === 'block') n += 1 + countExpanded([...l.body, ...(l.shortcut ?? []), ...(l.post ?? [])], limit - n);
+    else if (l.kind === 'sequential') n += countExpanded(l.body, limit - n);
+    else if (l.kind === 'encoder') n += countExpanded(encoderLayers(l), limit - n);
+    else if (l.kind === 'repeat') {
+      const times = repeatTimes(l);
+      // one copy (repeatCopy): the single body layer renamed, or a sequential around the body
+      const copy = times === 0 ? 0 : (l.body.length === 1 ? 0 : 1) + countExpanded(l.body, limit - n);
+      n += times * copy;
+    }
   }
   return n;
+}
+
+/** The one message for a list past MAX_EXPANDED, or null when it fits. */
+export function expansionError(layers: readonly LayerSpec[]): string | null {
+  return countExpanded(layers, MAX_EXPANDED) > MAX_EXPANDED ? `more than ${MAX_EXPANDED} layers after expanding repeats` : null;
 }

@@ -14,7 +14,10 @@ export interface TorchinfoImport { network: Network; notes: Message[]; unparsed:
 
 interface Row { type: string; depth: number; out: number[] | null; params: number; children: Row[]; line: number }
 
-const ROW = /^([│|\s]*)(?:[├└][─-]+)?\s*([A-Za-z_][\w.]*)(?::\s*(\d+)-\d+)?\s+(\[[\d,\s]*\]|--)\s+([\d,]+|--|\(recursive\))?\s*$/;
+// No two neighbouring quantifiers can match the same characters (the tree prefix takes all leading
+// blanks, the optional Param # column brings its own leading blanks), so a failing line costs
+// linear time: an earlier `[│|\s]*` + `\s*` pair took 35 s on a 200 KB line of spaces.
+const ROW = /^[│|\s]*(?:[├└][─-]+\s*)?([A-Za-z_][\w.]*)(?::\s*(\d+)-\d+)?\s+(\[[\d,\s]*\]|--)(?:\s+([\d,]+|--|\(recursive\)))?\s*$/;
 const ACT: Record<string, LayerSpec['kind']> = { ReLU: 'relu', ReLU6: 'relu6', GELU: 'gelu', SiLU: 'silu', Sigmoid: 'sigmoid', Tanh: 'tanh' };
 const KEEP_SHAPE = new Set(['BatchNorm1d', 'BatchNorm2d', 'LayerNorm', 'GroupNorm', 'Dropout', ...Object.keys(ACT)]);
 
@@ -30,10 +33,10 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
     if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
     const m = ROW.exec(s);
     if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
-    const depth = m[3] === undefined ? 0 : Number(m[3]);
+    const depth = m[2] === undefined ? 0 : Number(m[2]);
     if (depth > 64) { unparsed.push({ line: i + 1, text: raw }); return; }
-    const out = m[4] === '--' ? null : m[4].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31).slice(1);
-    const row: Row = { type: m[2], depth, out, params: /^[\d,]+$/.test(m[5] ?? '') ? Number(m[5].replace(/,/g, '')) : 0, children: [], line: i + 1 };
+    const out = m[3] === '--' ? null : m[3].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31).slice(1);
+    const row: Row = { type: m[1], depth, out, params: /^[\d,]+$/.test(m[4] ?? '') ? Number(m[4].replace(/,/g, '')) : 0, children: [], line: i + 1 };
     while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
     if (stack.length) stack[stack.length - 1].children.push(row);
     else if (!root) root = row;

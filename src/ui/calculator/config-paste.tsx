@@ -24,7 +24,8 @@ export function ConfigPaste() {
     setDone(null);
     let raw: unknown;
     try {
-      raw = JSON.parse(json);
+      // a UTF-8 byte-order mark (Windows editors write one) is not JSON; a file read drops it, a paste keeps it
+      raw = JSON.parse(json.replace(/^\uFEFF/, ''));
     } catch (e) {
       setErrors([t('config.badJson', { detail: e instanceof Error ? e.message : String(e) })]);
       return;

@@ -5,6 +5,8 @@
  */
 export const LAB_CORE_ZH: Record<string, string> = {
   'oom-not-found': '没有找到 PyTorch 的显存不足报错。请粘贴报错那一行（带不带 traceback 均可），形如示例。',
+  'oom-too-long': '文本超过 {max}；请只粘贴报错附近的那部分日志。',
+  'oom-out-of-range': '{field}：{shown} 超出范围（最大 {max}）',
 
   'oom-field.requested': 'Tried to allocate：向驱动申请的段大小（分配器取整后的请求），不是张量本身的大小',
   'oom-field.device': '设备编号',
@@ -60,6 +62,7 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'advice.raise-memory-fraction.why': '显卡上还有足够的空闲显存；是每进程上限拒绝了新段。',
 
   'summary-not-found': '没有找到 torch.cuda.memory_summary() 表格（应有形如 “| Allocated memory      |  86016 KiB | …” 的行）。',
+  'summary-out-of-range': '{where}：{shown} 超出范围（最大 {max}）',
   'summary.fragmented': '预留的 {reserved} 中有 {nonReleasable} 是部分使用的段中的空闲空洞：只有放得进某个空洞的张量才能使用它们，empty_cache() 也无法释放。',
   'summary.cached': '有 {releasable} 缓存在整段空闲的段中：PyTorch 会复用它们，empty_cache() 会把它们交给其他进程。',
   'summary.tight': '缓存中空闲显存很少：预留的显存大多是存活张量。',

@@ -43,7 +43,7 @@ export function OomPanel({ text, onText }: OomPanelProps) {
           <pre>{decoded.example}</pre>
         </div>
       )}
-      {decoded?.found && <OomResult oom={decoded.oom} others={decoded.others.length} />}
+      {decoded?.found && <OomResult oom={decoded.oom} others={decoded.count - 1} />}
     </section>
   );
 }

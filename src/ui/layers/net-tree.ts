@@ -6,7 +6,7 @@
  * exactly, with no reliance on module names (which may repeat).
  */
 import type { NetworkLayerRow } from '../../core/layers/estimate';
-import { expand } from '../../core/layers/expand';
+import { expand, repeatCopy, repeatTimes } from '../../core/layers/expand';
 import type { LayerSpec } from '../../core/layers/spec';
 import { addrText, type Step } from './net-edits';
 
@@ -86,15 +86,16 @@ class Attacher {
     } else if (spec.kind === 'sequential') {
       n.children = sub(this.list(spec.body, path, at, 'body'));
     } else if (spec.kind === 'repeat') {
-      const copies = expand(spec);
-      n.copies = copies.length;
-      const first = copies[0];
+      n.copies = repeatTimes(spec);
       // copy 0 is shown with the template's addresses; later copies only add to the total
-      const shown = !first ? [] : spec.body.length === 1
-        ? [this.node(first, join(path, '0'), at ? [...at, { list: 'body', i: 0 }] : null, 'body', 0, 1)]
+      const shown = n.copies === 0 ? [] : spec.body.length === 1
+        ? [this.node(repeatCopy(spec, 0), join(path, '0'), at ? [...at, { list: 'body', i: 0 }] : null, 'body', 0, 1)]
         : this.list(spec.body, join(path, '0'), at, 'body');
       n.children = sub(shown);
-      for (const c of copies.slice(1)) sub([this.node(c, join(path, c.name ?? ''), null, 'body', 0, 1)]);
+      // Later copies are walked only to take their rows: with rows the list was analysed, so it is
+      // within MAX_EXPANDED (src/core/layers/expand.ts); without rows they add nothing, and a
+      // hostile repeat count costs nothing.
+      if (this.rows) for (let i = 1; i < n.copies; i++) sub([this.node(repeatCopy(spec, i), join(path, String(i)), null, 'body', 0, 1)]);
     } else if (spec.kind === 'encoder') {
       sub(this.list(expand(spec), path, null, 'body'));
     } else {

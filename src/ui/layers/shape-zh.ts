@@ -28,6 +28,8 @@ const DETAIL: Rule[] = [
   [/^add: body gives \[(.*)\], shortcut gives \[(.*)\]$/, '相加：主分支输出 [$1]，捷径分支输出 [$2]'],
   [/^concat: \[(.*)\] and \[(.*)\] differ beyond dim 0$/, '拼接：[$1] 与 [$2] 在第 0 维之外不一致'],
   [/^output \[(.*)\] is too large$/, '输出 [$1] 过大'],
+  [/^more than (\d+) layers after expanding repeats$/, '展开重复后超过 $1 层'],
+  [/^more than (\d+) layers$/, '超过 $1 层'],
 ];
 
 /** validate.ts value descriptions after "expected". */
