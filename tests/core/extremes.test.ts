@@ -128,8 +128,12 @@ describe('solvers terminate on the extremes', () => {
   };
 
   test('max context of Llama-3.1-405B on 8 × 141 GB: the boundary fits and one more token does not', () => {
-    const s = scenario({ model: L405, tp: '8', gpus: '8', weights: 'fp8', gen: '0' });
+    const published = scenario({ model: L405, tp: '8', gpus: '8', weights: 'fp8', gen: '0' });
     const cap = 141e9;
+    // as published the prompt stops at max_position_embeddings = 131,072; lift it to find memory's bound
+    const capped = maxContext(published, cap);
+    expect(capped.ok && capped.value).toBe(131_072);
+    const s = { ...published, arch: { ...published.arch, maxContext: 2 ** 24 } };
     const r = timedOk(() => maxContext(s, cap));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
