@@ -60,7 +60,8 @@ test('the calculator shows the error band next to its totals and links to the Ac
   const band = w.page.getByTestId('error-band');
   await band.waitFor();
   // it sits with the allocated total: nearly all rows measured torch.cuda.max_memory_allocated
-  expect(await band.locator('xpath=..').locator('.k').textContent()).toBe('Allocated');
+  // (issue 12 labels that card in words first: "In live tensors", the torch name under it)
+  expect(await band.locator('xpath=..').locator('.k').textContent()).toBe('In live tensors');
   expect(await band.textContent()).toMatch(/^± [\d.]+ % typical \(p90 [\d.]+ %, \d+ measured rows\)/);
   expect(await band.getAttribute('title')).toContain('inference · HF transformers · 16/32-bit weights');
   await w.page.locator('.headline').screenshot({ path: `${SCREENS}/accuracy-band-en-light.png` });

@@ -102,13 +102,15 @@ describe('calculator: forms -> store -> results', () => {
   });
 
   test('a GPU from the catalogue shows fit and headroom against its real capacity', async () => {
+    // the page now opens with an RTX 4090 (issue 12): start from no GPU to add one by hand
+    useApp.getState().setGpus([]);
     render(<App />);
     fireEvent.change(screen.getByLabelText('Catalogue'), { target: { value: 'rtx-4090' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add GPU' }));
     expect(useApp.getState().gpus).toEqual(['rtx-4090']);
-    // nvidia-smi reports 24564 MiB for an RTX 4090 = 23.99 GiB, shown as 24.0 GiB
-    const fit = screen.getByRole('list', { name: 'Fit per GPU' });
-    expect(fit.textContent).toContain('GeForce RTX 4090 (24.0 GiB)');
+    // nvidia-smi reports 24564 MiB for an RTX 4090 = 23.99 GiB, shown as 24.0 GiB; the verdict replaced the one-line fit list
+    expect(screen.getByTestId('verdict-big').textContent).toContain('Fits on GeForce RTX 4090');
+    expect(screen.getByTestId('verdict-sub').textContent).toContain('of 24.0 GiB');
     fireEvent.change(screen.getByLabelText('Custom capacity'), { target: { value: 'lots' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add custom' }));
     expect(screen.getByText('Enter a capacity between 1 MiB and 64 TiB.')).toBeTruthy();

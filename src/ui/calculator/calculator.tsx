@@ -16,6 +16,7 @@ import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
 import { estimateOf } from './use-estimate';
 import { useSettled } from './use-settled';
+import { Verdict } from './verdict';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 
 // the two tables (with @tanstack/table-core) are fetched as soon as this module runs, in parallel
@@ -25,11 +26,17 @@ const compareModule = import('./gpu-compare');
 const BreakdownTable = lazy(() => breakdownModule.then((m) => ({ default: m.BreakdownTable })));
 const GpuCompare = lazy(() => compareModule.then((m) => ({ default: m.GpuCompare })));
 
-/** The calculator view: inputs on the left, results on the right (stacked when narrow). */
+/**
+ * The calculator view: the verdict on top of the results on the right, inputs on the left. On a
+ * phone the verdict comes first (and stays in view), then the inputs, then the results.
+ */
 export function Calculator() {
   const embed = useApp((s) => s.embed);
   return (
     <div className="calc">
+      <div className="verdict-slot">
+        <B name="verdict"><Verdict /></B>
+      </div>
       <div className="inputs">
         <B name="model"><ModelPicker /></B>
         <B name="scenario"><ScenarioForm /></B>

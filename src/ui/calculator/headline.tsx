@@ -3,16 +3,13 @@ import type { Estimate } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
-import { FitMark } from './fit-mark';
-import { fitsOf } from './fits';
-import { gpuName, resolveAll } from './gpu-list';
 import { useActiveEstimate } from './use-estimate';
 import { useSettled } from './use-settled';
 
 // measured-error band from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
 const ErrorBand = lazy(() => import('../accuracy/error-band'));
 
-/** Fits or not on each chosen GPU, and the three totals with what each one means. */
+/** The three totals with what each one means (the fit verdict is Verdict's, above). */
 export function Headline() {
   const t = useT();
   const r = useActiveEstimate();
@@ -36,7 +33,6 @@ function Totals({ est }: { est: Estimate }) {
   const t = useT();
   const unit = useApp((s) => s.unit);
   const s = useApp(selectActive);
-  const specs = useApp((st) => st.gpus);
   const settled = useSettled(s);
   // the same element while the settled scenario stands, so React skips the band on every slider step
   const band = useMemo(
@@ -47,11 +43,11 @@ function Totals({ est }: { est: Estimate }) {
     ),
     [settled],
   );
-  const fits = fitsOf(s, resolveAll(specs));
   const b = (n: number) => formatBytes(n, unit, t.lang);
+  const split = s.gpus > 1;
   return (
     <section className="panel" aria-labelledby="result-h">
-      <h2 id="result-h">{t('result.title')}</h2>
+      <h2 id="result-h">{split ? t('result.titlePerGpu', { n: s.gpus }) : t('result.title')}</h2>
       <div className="headline">
         <div className="stat">
           <div className="k">{t('total.device')}</div>
@@ -61,11 +57,13 @@ function Totals({ est }: { est: Estimate }) {
         <div className="stat">
           <div className="k">{t('total.reserved')}</div>
           <div className="v">{b(est.reservedBytes)}</div>
+          <TorchName name="torch.cuda.max_memory_reserved()" />
           <p>{t('total.reservedHelp')}</p>
         </div>
         <div className="stat">
           <div className="k">{t('total.allocated')}</div>
           <div className="v">{b(est.allocatedBytes)}</div>
+          <TorchName name="torch.cuda.max_memory_allocated()" />
           <p>{t('total.allocatedHelp')}</p>
           {band}
         </div>
@@ -77,19 +75,6 @@ function Totals({ est }: { est: Estimate }) {
           </p>
         </div>
       </div>
-      {fits.length === 0 ? (
-        <p className="small muted">{t('fit.pickGpu')}</p>
-      ) : (
-        <ul className="fitlist" aria-label={t('fit.title')}>
-          {fits.map((f) => (
-            <li key={f.spec}>
-              <FitMark fits={f.fits} />{' '}
-              {gpuName(f)} ({b(f.gpu.capacityBytes)}):{' '}
-              {f.fits ? t('fit.headroom', { bytes: b(f.headroom) }) : t('fit.short', { bytes: b(-f.headroom) })}
-            </li>
-          ))}
-        </ul>
-      )}
       {est.engine && <EngineLine est={est} />}
       {est.notes.length > 0 && (
         <ul className="small muted">
@@ -99,6 +84,21 @@ function Totals({ est }: { est: Estimate }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** A torch API name that may wrap only after a '.' or '_', never inside a word. */
+function TorchName({ name }: { name: string }) {
+  const parts = name.split(/(?<=[._])/);
+  return (
+    <code className="torch">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </code>
   );
 }
 

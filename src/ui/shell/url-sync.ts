@@ -4,7 +4,8 @@
  * history.replaceState (debounced; never pushState, so editing does not flood the history).
  */
 import { decodeUrl, encodeUrl, PASSTHROUGH_PREFIXES } from '../../state/url-codec';
-import { MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
+import { serializeScenario } from '../../core/scenario';
+import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
 import { translateCore } from '../i18n';
 
 /** The query string (without '?') for the state: every scenario column, the GPUs, page settings. */
@@ -30,9 +31,13 @@ export function readUrl(search: string): string[] {
   const view = VIEWS.includes(d.extra.view as ViewId) ? (d.extra.view as ViewId) : 'calculator';
   const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
   const compare = d.extra.compare ?? [];
-  const first = d.scenario.gpu;
+  // a blank link (no version, no scenario key, no GPU list: the bare page, `?lang=zh`) is not a share
+  // link: it opens with the default GPU. Every share link carries `v`, and one without `gpu` means no GPU.
+  const blank = d.version === 0 && compare.length === 0 && !d.extra.vs && Object.keys(serializeScenario(d.scenario)).length === 0;
+  const scenario = blank ? { ...d.scenario, gpu: DEFAULT_GPU } : d.scenario;
+  const first = scenario.gpu;
   useApp.setState({
-    scenarios: [d.scenario, ...(d.extra.vs ?? [])].slice(0, MAX_SCENARIOS),
+    scenarios: [scenario, ...(d.extra.vs ?? [])].slice(0, MAX_SCENARIOS),
     active: 0,
     lang,
     embed: !!d.extra.embed,
