@@ -23,8 +23,11 @@ export function MakeItFit({ s }: { s: Scenario }) {
     <ol className="fixes">
         {fixes.map((f, i) => (
           <li key={i}>
-            {t(f.key, f.params)} → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
-            {target && <> <FitMark fits={f.fits} /></>}{' '}
+            {t(f.key, f.params)}{' '}
+            <span className="fix-result">
+              → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
+              {target && <> <FitMark fits={f.fits} /></>}
+            </span>{' '}
             <button type="button" onClick={() => patch(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
               {t('fix.apply')}
             </button>
