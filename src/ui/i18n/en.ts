@@ -230,6 +230,7 @@ export const en = {
   'sweep.context': 'Context length',
   'sweep.best': 'Largest {axis} that fits on {gpu}: {value} (green line).',
   'sweep.none': 'Even the smallest value does not fit on {gpu}.',
+  'sweep.clipped': 'The axis stops at {top}, near the chosen GPUs; from {from} on, the totals run above it (red dots on the top edge).',
   'primer.title': 'New to this? Parameters and precision in two minutes',
   'primer.params': 'A model is a pile of numbers (parameters). Memory for the weights is parameters × bytes per parameter, so the storage format matters most.',
   'primer.tableCaption': 'Bytes per parameter by format',

@@ -232,6 +232,7 @@ export const zh: Record<MessageKey, string> = {
   'sweep.context': '上下文长度',
   'sweep.best': '{gpu} 上能放下的最大{axis}：{value}（绿线）。',
   'sweep.none': '即使最小值也放不进 {gpu}。',
+  'sweep.clipped': '纵轴只画到 {top}（接近所选 GPU 的容量）；从 {from} 起总量超出上沿（上沿的红点）。',
   'primer.title': '刚入门？两分钟了解参数与精度',
   'primer.params': '模型就是一大堆数字（参数）。权重显存 = 参数量 × 每个参数的字节数，所以存储格式影响最大。',
   'primer.tableCaption': '各格式每个参数的字节数',
