@@ -79,6 +79,18 @@ describe('calculator: forms -> store -> results', () => {
     expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(4);
   });
 
+  test('picking QLoRA applies the recipe people run, and Llama-3.1-8B then fits the default RTX 4090', () => {
+    render(<App />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
+    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'qlora' } });
+    // QLoRA paper / PEFT prepare_model_for_kbit_training: nf4 base, bf16 compute, checkpointing, paged 8-bit AdamW
+    expect(active()).toMatchObject({ method: 'qlora', weights: 'nf4', bnbCompute: 'bf16', gradCkpt: 'full', optimizer: 'paged-adamw-8bit' });
+    expect(screen.getByTestId('verdict-big').textContent).toBe('✓ Fits on GeForce RTX 4090');
+    // LoRA keeps the other settings as they were
+    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'lora' } });
+    expect(active()).toMatchObject({ method: 'lora', optimizer: 'paged-adamw-8bit', gradCkpt: 'full' });
+  });
+
   test('a bare parameter count: 7b in bf16 is 7e9 x 2 bytes of weights', async () => {
     render(<App />);
     fireEvent.change(box('Or a bare parameter count'), { target: { value: '7b' } });

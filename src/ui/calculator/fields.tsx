@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react';
-import type { LoraTarget, Scenario } from '../../core/types';
+import type { LoraTarget, Method, Scenario } from '../../core/types';
 import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
@@ -7,6 +7,7 @@ import { SelectField } from '../forms/select-field';
 import { useT, type T } from '../i18n';
 import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
 import { fieldReason, optionReason, repair } from './compat';
+import { methodChange } from './recipes';
 import { useFieldError } from './use-estimate';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
@@ -71,7 +72,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       disabled={!!why}
       disabledReason={why && t(why)}
       options={options}
-      onChange={(v) => change({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>)}
+      onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : ({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>))}
     />
   );
 }
