@@ -91,6 +91,21 @@ describe('calculator: forms -> store -> results', () => {
     expect(active()).toMatchObject({ method: 'lora', optimizer: 'paged-adamw-8bit', gradCkpt: 'full' });
   });
 
+  test('tensor parallel brings the GPU count with it; a count that cannot be split says so once, in words', () => {
+    render(<App />);
+    // world size = dp x tp x pp (Megatron-LM, DeepSpeed): tp 2 on 1 GPU needs 2 GPUs; tp 2 x pp 3 then needs 6
+    fireEvent.change(box('Tensor parallel'), { target: { value: '2' } });
+    expect(active()).toMatchObject({ tp: 2, gpus: 2 });
+    fireEvent.change(box('Pipeline parallel'), { target: { value: '3' } });
+    expect(active()).toMatchObject({ tp: 2, pp: 3, gpus: 6 });
+    // typing 8 GPUs by hand: 8 is not a multiple of 6
+    fireEvent.change(box('GPUs in total'), { target: { value: '8' } });
+    expect(screen.getByTestId('verdict').textContent).toContain('8 GPUs cannot be split into groups of tensor parallel 2 × pipeline parallel 3 = 6');
+    expect(screen.getByTestId('verdict').textContent).not.toContain('does not fit');
+    // nothing else claims a fit or a miss for a scenario that cannot be estimated
+    expect(screen.queryByText(/does not fit/)).toBeNull();
+  });
+
   test('a bare parameter count: 7b in bf16 is 7e9 x 2 bytes of weights', async () => {
     render(<App />);
     fireEvent.change(box('Or a bare parameter count'), { target: { value: '7b' } });

@@ -78,15 +78,16 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
         </B>
       )}
       {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
-      <B name="make-it-fit"><MakeItFit s={s} /></B>
-      {!embed && (
+      {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}
+      {r.ok && <B name="make-it-fit"><MakeItFit s={s} /></B>}
+      {!embed && r.ok && (
         <B name="gpu-compare">
           <Suspense fallback={null}>
             <GpuCompare s={s} />
           </Suspense>
         </B>
       )}
-      {!embed && <B name="sweep"><SweepPanel s={s} /></B>}
+      {!embed && r.ok && <B name="sweep"><SweepPanel s={s} /></B>}
       {!embed && <B name="share"><SharePanel s={s} /></B>}
       {!embed && r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
       {!embed && <B name="primer"><Primer /></B>}

@@ -6,7 +6,7 @@ import { NumberField } from '../forms/number-field';
 import { SelectField } from '../forms/select-field';
 import { useT, type T } from '../i18n';
 import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
-import { fieldReason, optionReason, repair } from './compat';
+import { fieldReason, optionReason, repair, withGridGpus } from './compat';
 import { methodChange } from './recipes';
 import { useFieldError } from './use-estimate';
 
@@ -21,6 +21,12 @@ function help(t: T, prop: Prop): string {
 export function useChange() {
   const patch = useApp((st) => st.patch);
   return (p: Partial<Scenario>) => patch(repair({ ...selectActive(useApp.getState()), ...p }));
+}
+
+/** A tp or pp change with the GPU count it needs (see withGridGpus). */
+function gridChange(prop: 'tp' | 'pp', v: number): Partial<Scenario> {
+  const s = withGridGpus({ ...selectActive(useApp.getState()), [prop]: v });
+  return { [prop]: v, gpus: s.gpus };
 }
 
 /**
@@ -110,7 +116,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       error={error}
       disabled={!!why || (nullable && raw === null)}
       disabledReason={why && t(why)}
-      onChange={(v) => change({ [prop]: v } as Partial<Scenario>)}
+      onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v as number) : ({ [prop]: v } as Partial<Scenario>))}
     />
   );
   if (!nullable) return field;
