@@ -159,3 +159,21 @@ test('on a phone, in both languages, tables neither clip nor wrap a word per lin
     expectClean(w);
   }
 });
+
+test('Apply in "How to make it fit" is a history entry: the verdict changes in view, and Back undoes it', async () => {
+  const w = await open(chromium.browser(), base(), '?v=1&mode=training&gpu=rtx-4090');
+  expect(await w.page.getByTestId('verdict-big').textContent()).toMatch(/^✗ Short by/);
+  const before = await settledQuery(w.page);
+  const apply = w.page.locator('ol.fixes li', { hasText: /✓ fits/ }).first().getByRole('button', { name: /Apply/ });
+  await apply.click();
+  await expect.poll(async () => w.page.getByTestId('verdict-big').textContent()).toBe('✓ Fits on GeForce RTX 4090');
+  // the verdict is on screen where the Apply happened (it sticks to the top)
+  const box = (await w.page.getByTestId('verdict').boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(-1);
+  expect(box.y + box.height).toBeLessThan(900);
+  expect(await settledQuery(w.page)).not.toBe(before);
+  await w.page.goBack();
+  await expect.poll(async () => w.page.getByTestId('verdict-big').textContent()).toMatch(/^✗ Short by/);
+  expect(new URL(w.page.url()).search).toBe(before);
+  expectClean(w);
+});

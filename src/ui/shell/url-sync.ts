@@ -1,7 +1,8 @@
 /**
  * The page's only link to the address bar: read the URL once at start (bad parts -> defaults plus
  * a notice naming what was ignored), then mirror the store into the query with
- * history.replaceState (debounced; never pushState, so editing does not flood the history).
+ * history.replaceState (debounced, so editing does not flood the history). Only deliberate steps
+ * (changeAsNewEntry) push an entry; Back and Forward read the URL again.
  */
 import { decodeUrl, encodeUrl, PASSTHROUGH_PREFIXES } from '../../state/url-codec';
 import { serializeScenario } from '../../core/scenario';
@@ -64,11 +65,31 @@ export function passThrough(search: string): string[] {
     });
 }
 
-/** Keep the address bar in step with the store, leaving other views' pairs as they are. Returns the unsubscribe. */
+const currentQuery = () => [queryOf(useApp.getState()), ...passThrough(location.search)].join('&');
+
+/** Writes what a debounced sync still owes the address bar; set while syncUrl runs. */
+let flushPending: (() => void) | undefined;
+
+/**
+ * A deliberate change (such as "Apply" in how-to-make-it-fit) as its own history entry, so the
+ * browser's Back undoes it: the entry before it is brought up to date first, then the change gets a
+ * new one (pushState). Slider drags and typing keep replacing the current entry.
+ */
+export function changeAsNewEntry(change: () => void): void {
+  flushPending?.();
+  change();
+  const q = currentQuery();
+  if (`?${q}` !== location.search) history.pushState(history.state, '', `${location.pathname}?${q}${location.hash}`);
+}
+
+/**
+ * Keep the address bar in step with the store, leaving other views' pairs as they are, and read the
+ * URL again when Back or Forward moves to another entry. Returns the unsubscribe.
+ */
 export function syncUrl(delayMs = 120): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const write = () => {
-    const q = [queryOf(useApp.getState()), ...passThrough(location.search)].join('&');
+    const q = currentQuery();
     if (`?${q}` === location.search) return;
     history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash}`);
   };
@@ -77,8 +98,20 @@ export function syncUrl(delayMs = 120): () => void {
     clearTimeout(timer);
     timer = setTimeout(write, delayMs);
   });
+  const flush = () => {
+    clearTimeout(timer);
+    write();
+  };
+  const onPop = () => {
+    clearTimeout(timer);
+    readUrl(location.search);
+  };
+  flushPending = flush;
+  addEventListener('popstate', onPop);
   return () => {
     clearTimeout(timer);
     unsub();
+    removeEventListener('popstate', onPop);
+    if (flushPending === flush) flushPending = undefined;
   };
 }
