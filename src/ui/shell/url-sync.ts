@@ -8,6 +8,7 @@ import { decodeUrl, encodeUrl, PASSTHROUGH_PREFIXES } from '../../state/url-code
 import { serializeScenario } from '../../core/scenario';
 import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
 import { translateCore } from '../i18n';
+import { preferredLang } from './lang-pref';
 
 /** The query string (without '?') for the state: every scenario column, the GPUs, page settings. */
 export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view'>): string {
@@ -28,7 +29,8 @@ export function shareLink(loc: Pick<Location, 'origin' | 'pathname' | 'search'> 
 /** Apply the URL to the store; returns what was ignored (for tests). */
 export function readUrl(search: string): string[] {
   const d = decodeUrl(search);
-  const lang = d.extra.lang === 'zh' || d.extra.lang?.startsWith('zh-') ? 'zh' : 'en';
+  // the link's language, else the one picked here before, else the browser's
+  const lang = d.extra.lang ? (d.extra.lang === 'zh' || d.extra.lang.startsWith('zh-') ? 'zh' : 'en') : preferredLang();
   const view = VIEWS.includes(d.extra.view as ViewId) ? (d.extra.view as ViewId) : 'calculator';
   const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
   const compare = d.extra.compare ?? [];
