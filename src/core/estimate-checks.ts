@@ -38,7 +38,7 @@ export function checkRanges(s: Scenario): FieldError[] {
 export function checkCombinations(s: Scenario): FieldError[] {
   const out: FieldError[] = [];
   const grid = s.tp * s.pp;
-  if (s.gpus % grid !== 0) out.push(err('gpus', 'grid-mismatch', `gpus (${s.gpus}) must be a multiple of tp × pp (${grid})`, { gpus: s.gpus, tp: s.tp, pp: s.pp }));
+  if (s.gpus % grid !== 0) out.push(err('gpus', 'grid-mismatch', `${s.gpus} GPUs cannot be split into groups of tensor parallel ${s.tp} × pipeline parallel ${s.pp} = ${grid}: use a multiple of ${grid} GPUs`, { gpus: s.gpus, tp: s.tp, pp: s.pp, grid }));
   if (s.mode === 'training') {
     if (s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
       out.push(err('weights', 'qlora-needs-quantized', `QLoRA trains adapters over a quantized base: choose ${ADAPTER_QUANTIZED.join(', ')} weights (a float base is method lora)`));

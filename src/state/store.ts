@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { Scenario, TermId } from '../core/types';
-import { DEFAULT_SCENARIO, defaultScenario } from '../core/scenario/schema';
+import { defaultScenario } from '../core/scenario/schema';
 import type { ByteUnit, Lang } from '../ui/i18n/format';
 import type { MessageKey } from '../ui/i18n/en';
 
@@ -49,16 +49,23 @@ export interface AppState {
 
 export type AppData = Pick<AppState, 'scenarios' | 'active' | 'lang' | 'unit' | 'embed' | 'view' | 'gpus' | 'term' | 'notices'>;
 
+/**
+ * The GPU a fresh page (a blank link) opens with: a common 24 GB card, so the first screen answers
+ * "will it fit?". The scenario schema's own default stays "no GPU" (DEFAULT_SCENARIO.gpu = ''), so
+ * a share link without `gpu=` still means what it meant; the page always writes `gpu=` when one is chosen.
+ */
+export const DEFAULT_GPU = 'rtx-4090';
+
 /** The state a fresh page starts from (before the URL is read). */
 export function initialData(): AppData {
   return {
-    scenarios: [defaultScenario()],
+    scenarios: [{ ...defaultScenario(), gpu: DEFAULT_GPU }],
     active: 0,
     lang: 'en',
     unit: 'GiB',
     embed: false,
     view: 'calculator',
-    gpus: DEFAULT_SCENARIO.gpu ? [DEFAULT_SCENARIO.gpu] : [],
+    gpus: [DEFAULT_GPU],
     term: null,
     notices: [],
   };

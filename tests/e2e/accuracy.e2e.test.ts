@@ -62,7 +62,7 @@ test('the calculator shows the error band next to its totals and links to the Ac
   // each total carries its own 80 % band; the allocated one sits with the allocated total
   const allocated = w.page.getByTestId('band-allocated');
   await allocated.waitFor();
-  expect(await allocated.locator('xpath=..').locator('.k').textContent()).toBe('Allocated');
+  expect(await allocated.locator('xpath=..').locator('.k').textContent()).toBe('In live tensors');
   expect(await allocated.textContent()).toMatch(/^\(80 %: [\d.]+–[\d.]+\)$/);
   expect(await w.page.getByTestId('band-device').textContent()).toMatch(/^\(80 %: [\d.]+–[\d.]+\)$/);
   // the line under the totals says what the bands rest on (the old "± x % typical" line quoted the tuned-to rows)

@@ -5,9 +5,11 @@ import { DEFAULT_SCENARIO } from '../../src/core/scenario/schema';
 afterEach(() => useApp.setState(initialData()));
 
 describe('store', () => {
-  test('starts from the schema defaults, one scenario', () => {
+  test('starts from the schema defaults, one scenario, on the default GPU', () => {
     const s = useApp.getState();
-    expect(s.scenarios).toEqual([{ ...DEFAULT_SCENARIO, loraTargets: [...DEFAULT_SCENARIO.loraTargets] }]);
+    // issue 12: a fresh page opens with a GeForce RTX 4090 chosen; every other key is the schema default
+    expect(s.scenarios).toEqual([{ ...DEFAULT_SCENARIO, loraTargets: [...DEFAULT_SCENARIO.loraTargets], gpu: 'rtx-4090' }]);
+    expect(s.gpus).toEqual(['rtx-4090']);
     expect(s.active).toBe(0);
     expect(s.lang).toBe('en');
     expect(s.unit).toBe('GiB');

@@ -79,6 +79,33 @@ describe('calculator: forms -> store -> results', () => {
     expect(screen.getAllByText('Only used by LoRA and QLoRA.')).toHaveLength(5);
   });
 
+  test('picking QLoRA applies the recipe people run, and Llama-3.1-8B then fits the default RTX 4090', () => {
+    render(<App />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
+    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'qlora' } });
+    // QLoRA paper / PEFT prepare_model_for_kbit_training: nf4 base, bf16 compute, checkpointing, paged 8-bit AdamW
+    expect(active()).toMatchObject({ method: 'qlora', weights: 'nf4', bnbCompute: 'bf16', gradCkpt: 'full', optimizer: 'paged-adamw-8bit' });
+    expect(screen.getByTestId('verdict-big').textContent).toBe('✓ Fits on GeForce RTX 4090');
+    // LoRA keeps the other settings as they were
+    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'lora' } });
+    expect(active()).toMatchObject({ method: 'lora', optimizer: 'paged-adamw-8bit', gradCkpt: 'full' });
+  });
+
+  test('tensor parallel brings the GPU count with it; a count that cannot be split says so once, in words', () => {
+    render(<App />);
+    // world size = dp x tp x pp (Megatron-LM, DeepSpeed): tp 2 on 1 GPU needs 2 GPUs; tp 2 x pp 3 then needs 6
+    fireEvent.change(box('Tensor parallel'), { target: { value: '2' } });
+    expect(active()).toMatchObject({ tp: 2, gpus: 2 });
+    fireEvent.change(box('Pipeline parallel'), { target: { value: '3' } });
+    expect(active()).toMatchObject({ tp: 2, pp: 3, gpus: 6 });
+    // typing 8 GPUs by hand: 8 is not a multiple of 6
+    fireEvent.change(box('GPUs in total'), { target: { value: '8' } });
+    expect(screen.getByTestId('verdict').textContent).toContain('8 GPUs cannot be split into groups of tensor parallel 2 × pipeline parallel 3 = 6');
+    expect(screen.getByTestId('verdict').textContent).not.toContain('does not fit');
+    // nothing else claims a fit or a miss for a scenario that cannot be estimated
+    expect(screen.queryByText(/does not fit/)).toBeNull();
+  });
+
   test('a bare parameter count: 7b in bf16 is 7e9 x 2 bytes of weights', async () => {
     render(<App />);
     fireEvent.change(box('Or a bare parameter count'), { target: { value: '7b' } });
@@ -102,13 +129,15 @@ describe('calculator: forms -> store -> results', () => {
   });
 
   test('a GPU from the catalogue shows fit and headroom against its real capacity', async () => {
+    // the page now opens with an RTX 4090 (issue 12): start from no GPU to add one by hand
+    useApp.getState().setGpus([]);
     render(<App />);
     fireEvent.change(screen.getByLabelText('Catalogue'), { target: { value: 'rtx-4090' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add GPU' }));
     expect(useApp.getState().gpus).toEqual(['rtx-4090']);
-    // nvidia-smi reports 24564 MiB for an RTX 4090 = 23.99 GiB, shown as 24.0 GiB
-    const fit = screen.getByRole('list', { name: 'Fit per GPU' });
-    expect(fit.textContent).toContain('GeForce RTX 4090 (24.0 GiB)');
+    // nvidia-smi reports 24564 MiB for an RTX 4090 = 23.99 GiB, shown as 24.0 GiB; the verdict replaced the one-line fit list
+    expect(screen.getByTestId('verdict-big').textContent).toContain('Fits on GeForce RTX 4090');
+    expect(screen.getByTestId('verdict-sub').textContent).toContain('of 24.0 GiB');
     fireEvent.change(screen.getByLabelText('Custom capacity'), { target: { value: 'lots' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add custom' }));
     expect(screen.getByText('Enter a capacity between 1 MiB and 64 TiB.')).toBeTruthy();

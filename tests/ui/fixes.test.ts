@@ -72,3 +72,23 @@ describe('how to make it fit', () => {
     expect(total(s) - fused!.deviceBytes).toBeGreaterThanOrEqual(4 * 8_030_261_248 * 0.99);
   });
 });
+
+describe('more GPUs only when nothing on one GPU reaches it (issue 12)', () => {
+  test('Llama-3.1-8B full fine-tuning on a 4090: single-GPU changes fit, so no "split over n GPUs"', () => {
+    const s: Scenario = { ...defaultScenario(), mode: 'training', gpu: 'rtx-4090' };
+    const fixes = rankFixes(s, rtx4090, 50);
+    expect(fixes.some((f) => f.fits && f.scenario.gpus === 1)).toBe(true);
+    expect(fixes.filter((f) => f.scenario.gpus > 1)).toEqual([]);
+    // no GPU chosen: nothing to judge a split against
+    expect(rankFixes({ ...s, gpu: '' }, null, 50).filter((f) => f.scenario.gpus > 1)).toEqual([]);
+  });
+
+  test('a model no single-GPU change fits: splitting over GPUs is offered', () => {
+    // Llama-3.1-70B (70.55B params) QLoRA: nf4 weights alone are 70.55e9 x 0.5 B = 32.9 GiB > 24 GiB
+    const s: Scenario = { ...defaultScenario(), model: 'meta-llama/Llama-3.1-70B', mode: 'training', method: 'qlora', weights: 'nf4', gpu: 'rtx-4090' };
+    expect(70.55e9 * 0.5).toBeGreaterThan(rtx4090);
+    const fixes = rankFixes(s, rtx4090, 50);
+    expect(fixes.some((f) => f.fits && f.scenario.gpus === 1)).toBe(false);
+    expect(fixes.some((f) => f.scenario.gpus > 1)).toBe(true);
+  });
+});

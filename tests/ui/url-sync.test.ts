@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, test } from 'vitest';
 import { initialData, useApp } from '../../src/state/store';
-import { passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../src/ui/shell/url-sync';
+import { changeAsNewEntry, passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../src/ui/shell/url-sync';
 
 afterEach(() => useApp.setState(initialData()));
 
@@ -50,5 +50,60 @@ describe('URL <-> store', () => {
     useApp.getState().set('batch', 7);
     await new Promise((r) => setTimeout(r, 20));
     expect(location.search).toContain('batch=6');
+  });
+});
+
+describe('the default GPU and old links (issue 12)', () => {
+  test('a blank link opens with the GeForce RTX 4090 and writes it into the link', () => {
+    useApp.setState({ ...initialData(), gpus: [], scenarios: [{ ...initialData().scenarios[0], gpu: '' }] });
+    expect(readUrl('')).toEqual([]);
+    expect(useApp.getState().gpus).toEqual(['rtx-4090']);
+    expect(useApp.getState().scenarios[0].gpu).toBe('rtx-4090');
+    expect(queryOf(useApp.getState())).toBe('v=1&gpu=rtx-4090');
+    // only page extras: still a blank link
+    readUrl('?lang=zh');
+    expect(useApp.getState().gpus).toEqual(['rtx-4090']);
+  });
+
+  test('a share link of the page before the default GPU, without gpu=, still means no GPU', () => {
+    // a link the page wrote before issue 12: the default scenario with batch 8 and no GPU chosen
+    expect(readUrl('?v=1&batch=8')).toEqual([]);
+    expect(useApp.getState().gpus).toEqual([]);
+    expect(useApp.getState().scenarios[0]).toMatchObject({ batch: 8, gpu: '' });
+    // and so does the bare default scenario's link, and a v0 link with a scenario key
+    readUrl('?v=1');
+    expect(useApp.getState().gpus).toEqual([]);
+    readUrl('?bs=4');
+    expect(useApp.getState().gpus).toEqual([]);
+    expect(useApp.getState().scenarios[0].batch).toBe(4);
+    // it writes back as it came: no gpu key
+    expect(queryOf(useApp.getState())).toBe('v=1&batch=4');
+  });
+
+  test('a link that names a GPU keeps it', () => {
+    readUrl('?v=1&gpu=a100-80gb-sxm4');
+    expect(useApp.getState().gpus).toEqual(['a100-80gb-sxm4']);
+  });
+});
+
+describe('Apply as a history entry (issue 12)', () => {
+  test('changeAsNewEntry pushes one entry; Back reads the previous URL into the store', async () => {
+    history.replaceState(null, '', '/app/?v=1&batch=3&gpu=rtx-4090');
+    readUrl(location.search);
+    const stop = syncUrl(0);
+    const before = history.length;
+    // a slider step replaces the entry ...
+    useApp.getState().set('batch', 4);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(history.length).toBe(before);
+    // ... an Apply pushes one, after bringing the current entry up to date
+    changeAsNewEntry(() => useApp.getState().patch({ batch: 1, gradCkpt: 'full' }));
+    expect(history.length).toBe(before + 1);
+    expect(location.search).toContain('grad-ckpt=full');
+    history.back();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(location.search).toContain('batch=4');
+    expect(useApp.getState().scenarios[0]).toMatchObject({ batch: 4, gradCkpt: 'none' });
+    stop();
   });
 });

@@ -26,7 +26,7 @@ export function BreakdownTable({ est }: { est: Estimate }) {
           </button>
         ),
       }),
-      col.accessor('level', { header: () => t('table.level'), cell: (c) => t(`level.${c.getValue()}`) }),
+      col.accessor('level', { header: () => t('table.level'), cell: (c) => t(`level.${c.getValue()}`), meta: { className: 'nowrap' } }),
       col.accessor('bytes', {
         header: () => t('table.bytes'),
         cell: (c) => formatBytes(c.getValue(), unit, t.lang),
@@ -38,7 +38,8 @@ export function BreakdownTable({ est }: { est: Estimate }) {
         cell: (c) => formatShare(est.deviceBytes > 0 ? c.row.original.bytes / est.deviceBytes : 0, t.lang),
         meta: { num: true },
       }),
-      col.accessor((r) => r.derivation.formula, { id: 'formula', header: () => t('table.formula'), cell: (c) => <code>{c.getValue()}</code> }),
+      // on a phone the formula column is left out (opening a term shows its formula in full)
+      col.accessor((r) => r.derivation.formula, { id: 'formula', header: () => t('table.formula'), cell: (c) => <code>{c.getValue()}</code>, meta: { className: 'formula-col' } }),
     ],
     [t, unit, open, current, est.deviceBytes],
   );

@@ -17,6 +17,7 @@ import { SweepPanel } from './sweep-panel';
 import { TimelinePanel } from './timeline-panel';
 import { replayedEstimateOf } from './use-replay';
 import { useSettled } from './use-settled';
+import { Verdict } from './verdict';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 
 // the two tables (with @tanstack/table-core) are fetched as soon as this module runs, in parallel
@@ -26,11 +27,17 @@ const compareModule = import('./gpu-compare');
 const BreakdownTable = lazy(() => breakdownModule.then((m) => ({ default: m.BreakdownTable })));
 const GpuCompare = lazy(() => compareModule.then((m) => ({ default: m.GpuCompare })));
 
-/** The calculator view: inputs on the left, results on the right (stacked when narrow). */
+/**
+ * The calculator view: the verdict on top of the results on the right, inputs on the left. On a
+ * phone the verdict comes first (and stays in view), then the inputs, then the results.
+ */
 export function Calculator() {
   const embed = useApp((s) => s.embed);
   return (
     <div className="calc">
+      <div className="verdict-slot">
+        <B name="verdict"><Verdict /></B>
+      </div>
       <div className="inputs">
         <B name="model"><ModelPicker /></B>
         <B name="scenario"><ScenarioForm /></B>
@@ -74,15 +81,16 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
       )}
       {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
       {r.ok && <B name="timeline"><TimelinePanel s={s} /></B>}
-      <B name="make-it-fit"><MakeItFit s={s} /></B>
-      {!embed && (
+      {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}
+      {r.ok && <B name="make-it-fit"><MakeItFit s={s} /></B>}
+      {!embed && r.ok && (
         <B name="gpu-compare">
           <Suspense fallback={null}>
             <GpuCompare s={s} />
           </Suspense>
         </B>
       )}
-      {!embed && <B name="sweep"><SweepPanel s={s} /></B>}
+      {!embed && r.ok && <B name="sweep"><SweepPanel s={s} /></B>}
       {!embed && <B name="share"><SharePanel s={s} /></B>}
       {!embed && r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
       {!embed && <B name="primer"><Primer /></B>}

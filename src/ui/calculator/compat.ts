@@ -9,6 +9,9 @@ import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import { kbitPrepApplies } from '../../core/training/kbit-prep';
 import type { MessageKey } from '../i18n/en';
 
+const gpusKind = SCENARIO_FIELDS.find((f) => f.prop === 'gpus')!.kind;
+const GPUS_MAX = gpusKind.type === 'int' ? gpusKind.max : 1;
+
 const NAME = new Map<keyof Scenario, string>(SCENARIO_FIELDS.map((f) => [f.prop, f.name]));
 /** Keys treated as given by the user, so the rules check them and never adjust gpus silently. */
 const GIVEN = new Set(SCENARIO_FIELDS.map((f) => f.name).filter((n) => n !== 'lora-rank' && n !== 'lora-targets'));
@@ -100,4 +103,16 @@ export function repair(s: Scenario): Scenario {
   const out = { ...s };
   for (const p of touched) (out as Record<string, unknown>)[p] = fixed[p];
   return out;
+}
+
+/**
+ * After a tensor- or pipeline-parallel change, the GPU count follows: the smallest multiple of
+ * tp · pp at or above it (world size = dp · tp · pp in Megatron-LM and DeepSpeed). The same rule a
+ * link applies when it names tp or pp without gpus (rules.ts parallelRules), so form and link agree.
+ */
+export function withGridGpus(s: Scenario): Scenario {
+  const grid = s.tp * s.pp;
+  if (!(grid >= 1) || s.gpus % grid === 0) return s;
+  const gpus = Math.ceil(s.gpus / grid) * grid;
+  return gpus <= GPUS_MAX ? { ...s, gpus } : s;
 }

@@ -1,12 +1,13 @@
 import { useId, useMemo } from 'react';
-import type { LoraTarget, Scenario } from '../../core/types';
+import type { LoraTarget, Method, Scenario } from '../../core/types';
 import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
 import { SelectField } from '../forms/select-field';
 import { useT, type T } from '../i18n';
 import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
-import { fieldReason, optionReason, repair } from './compat';
+import { fieldReason, optionReason, repair, withGridGpus } from './compat';
+import { methodChange } from './recipes';
 import { useFieldError } from './use-estimate';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
@@ -20,6 +21,12 @@ function help(t: T, prop: Prop): string {
 export function useChange() {
   const patch = useApp((st) => st.patch);
   return (p: Partial<Scenario>) => patch(repair({ ...selectActive(useApp.getState()), ...p }));
+}
+
+/** A tp or pp change with the GPU count it needs (see withGridGpus). */
+function gridChange(prop: 'tp' | 'pp', v: number): Partial<Scenario> {
+  const s = withGridGpus({ ...selectActive(useApp.getState()), [prop]: v });
+  return { [prop]: v, gpus: s.gpus };
 }
 
 /**
@@ -71,7 +78,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       disabled={!!why}
       disabledReason={why && t(why)}
       options={options}
-      onChange={(v) => change({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>)}
+      onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : ({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>))}
     />
   );
 }
@@ -109,7 +116,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       error={error}
       disabled={!!why || (nullable && raw === null)}
       disabledReason={why && t(why)}
-      onChange={(v) => change({ [prop]: v } as Partial<Scenario>)}
+      onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v as number) : ({ [prop]: v } as Partial<Scenario>))}
     />
   );
   if (!nullable) return field;

@@ -72,14 +72,16 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
 /**
  * Candidates that are valid and lower the device total (or make a scenario that does not fit
  * fit: vLLM's pool is sized to the device, so a smaller KV type changes what it holds, not its
- * size), estimated, ranked (fitting first). Fit is the core's one rule, fitsWithin.
+ * size), estimated, ranked (fitting first). Fit is the core's one rule, fitsWithin. Changes that
+ * add GPUs (tensor parallel, ZeRO-3 across n) are offered only when a GPU is chosen and nothing
+ * on the current GPU count makes it fit.
  */
 export function rankFixes(s: Scenario, capacityBytes: number | null, limit = 8): Fix[] {
   const fitsOn = (x: Scenario, e: Estimate) => capacityBytes !== null && fitsWithin(x, e, capacityBytes);
   const base = estimateOf(s);
   const now = base.ok ? base.value.deviceBytes : Infinity;
   const baseFits = base.ok && fitsOn(s, base.value);
-  const fixes: Fix[] = [];
+  let fixes: Fix[] = [];
   for (const c of candidates(s)) {
     const r = estimateOf(c.scenario);
     if (!r.ok) continue;
@@ -87,6 +89,10 @@ export function rankFixes(s: Scenario, capacityBytes: number | null, limit = 8):
     if (r.value.deviceBytes >= now && (baseFits || !fits)) continue;
     fixes.push({ ...c, deviceBytes: r.value.deviceBytes, fits });
   }
+  // more GPUs only when a GPU is chosen and no change on the GPUs already there reaches it
+  const moreGpus = (f: Fix) => f.scenario.gpus > s.gpus;
+  const reachable = fixes.some((f) => f.fits && !moreGpus(f));
+  if (capacityBytes === null || reachable) fixes = fixes.filter((f) => !moreGpus(f));
   // fitting changes first, the gentlest (highest total that still fits) on top; then the rest, lowest total first
   fixes.sort((a, b) => Number(b.fits) - Number(a.fits) || (a.fits ? b.deviceBytes - a.deviceBytes : a.deviceBytes - b.deviceBytes));
   return fixes.slice(0, limit);

@@ -3,9 +3,6 @@ import type { Estimate } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
-import { FitMark } from './fit-mark';
-import { fitsOf } from './fits';
-import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
 
@@ -13,7 +10,7 @@ import { useSettled } from './use-settled';
 const ErrorBand = lazy(() => import('../accuracy/error-band'));
 const BandRange = lazy(() => import('../accuracy/error-band').then((m) => ({ default: m.BandRange })));
 
-/** Fits or not on each chosen GPU, and the three totals with what each one means. */
+/** The three totals with what each one means (the fit verdict is Verdict's, above). */
 export function Headline() {
   const t = useT();
   const r = useShownEstimate(useApp(selectActive));
@@ -37,7 +34,6 @@ function Totals({ est }: { est: Estimate }) {
   const t = useT();
   const unit = useApp((s) => s.unit);
   const s = useApp(selectActive);
-  const specs = useApp((st) => st.gpus);
   const settled = useSettled(s);
   // the same element while the settled scenario stands, so React skips the band on every slider step
   const band = useMemo(
@@ -48,16 +44,16 @@ function Totals({ est }: { est: Estimate }) {
     ),
     [settled],
   );
-  const fits = fitsOf(s, resolveAll(specs));
   const b = (n: number) => formatBytes(n, unit, t.lang);
   const range = (bytes: number, total: string) => (
     <Suspense fallback={<div className="v-band" />}>
       <BandRange s={settled} bytes={bytes} testId={`band-${total}`} />
     </Suspense>
   );
+  const split = s.gpus > 1;
   return (
     <section className="panel" aria-labelledby="result-h">
-      <h2 id="result-h">{t('result.title')}</h2>
+      <h2 id="result-h">{split ? t('result.titlePerGpu', { n: s.gpus }) : t('result.title')}</h2>
       <div className="headline">
         <div className="stat">
           <div className="k">{t('total.device')}</div>
@@ -68,12 +64,14 @@ function Totals({ est }: { est: Estimate }) {
         <div className="stat">
           <div className="k">{t('total.reserved')}</div>
           <div className="v">{b(est.reservedBytes)}</div>
+          <TorchName name="torch.cuda.max_memory_reserved()" />
           {range(est.reservedBytes, 'reserved')}
           <p>{t('total.reservedHelp')}</p>
         </div>
         <div className="stat">
           <div className="k">{t('total.allocated')}</div>
           <div className="v">{b(est.allocatedBytes)}</div>
+          <TorchName name="torch.cuda.max_memory_allocated()" />
           {range(est.allocatedBytes, 'allocated')}
           <p>{t('total.allocatedHelp')}</p>
         </div>
@@ -86,19 +84,6 @@ function Totals({ est }: { est: Estimate }) {
         </div>
       </div>
       {band}
-      {fits.length === 0 ? (
-        <p className="small muted">{t('fit.pickGpu')}</p>
-      ) : (
-        <ul className="fitlist" aria-label={t('fit.title')}>
-          {fits.map((f) => (
-            <li key={f.spec}>
-              <FitMark fits={f.fits} />{' '}
-              {gpuName(f)} ({b(f.gpu.capacityBytes)}):{' '}
-              {f.fits ? t('fit.headroom', { bytes: b(f.headroom) }) : t('fit.short', { bytes: b(-f.headroom) })}
-            </li>
-          ))}
-        </ul>
-      )}
       {est.engine && <EngineLine est={est} />}
       {est.notes.length > 0 && (
         <ul className="small muted">
@@ -108,6 +93,21 @@ function Totals({ est }: { est: Estimate }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** A torch API name that may wrap only after a '.' or '_', never inside a word. */
+function TorchName({ name }: { name: string }) {
+  const parts = name.split(/(?<=[._])/);
+  return (
+    <code className="torch">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </code>
   );
 }
 

@@ -6,6 +6,7 @@ import { formatBytes } from '../i18n/format';
 import { FitMark } from './fit-mark';
 import { fitsOf } from './fits';
 import { rankFixes } from './fixes';
+import { changeAsNewEntry } from '../shell/url-sync';
 import { gpuName, resolveAll } from './gpu-list';
 
 /** Ranked changes that lower memory, each with its new total and whether it then fits the first GPU. */
@@ -18,14 +19,22 @@ export function MakeItFit({ s }: { s: Scenario }) {
   const capacity = target ? target.gpu.capacityBytes : null;
   // each candidate is a new scenario object (a fresh estimate): rank once per scenario and capacity, not on every unit or language switch
   const fixes = useMemo(() => rankFixes(s, capacity), [s, capacity]);
+  // a new history entry (Back undoes it), then the verdict brought into view with its new answer
+  const apply = (x: Scenario) => {
+    changeAsNewEntry(() => patch(x));
+    document.querySelector('[data-testid="verdict"]')?.scrollIntoView?.({ block: 'nearest' });
+  };
   if (fixes.length === 0) return null;
   const list = (
     <ol className="fixes">
         {fixes.map((f, i) => (
           <li key={i}>
-            {t(f.key, f.params)} → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
-            {target && <> <FitMark fits={f.fits} /></>}{' '}
-            <button type="button" onClick={() => patch(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
+            {t(f.key, f.params)}{' '}
+            <span className="fix-result">
+              → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
+              {target && <> <FitMark fits={f.fits} /></>}
+            </span>{' '}
+            <button type="button" onClick={() => apply(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
               {t('fix.apply')}
             </button>
           </li>

@@ -15,25 +15,27 @@ export function Primer() {
     <details className="panel">
       <summary>{t('primer.title')}</summary>
       <p>{t('primer.params')}</p>
-      <table>
-        <caption className="visually-hidden">{t('primer.tableCaption')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('primer.format')}</th>
-            <th scope="col" className="num">{t('primer.bytes')}</th>
-            <th scope="col" className="num">{t('primer.seven')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ROWS.map(([name, format]) => (
-            <tr key={name}>
-              <td>{name}</td>
-              <td className="num">{formatNumber(bytesPerParamNominal(format), t.lang)}</td>
-              <td className="num">{formatBytes(7e9 * bytesPerParamNominal(format), unit, t.lang)}</td>
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">{t('primer.tableCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('primer.format')}</th>
+              <th scope="col" className="num">{t('primer.bytes')}</th>
+              <th scope="col" className="num">{t('primer.seven')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {ROWS.map(([name, format]) => (
+              <tr key={name}>
+                <td>{name}</td>
+                <td className="num">{formatNumber(bytesPerParamNominal(format), t.lang)}</td>
+                <td className="num">{formatBytes(7e9 * bytesPerParamNominal(format), unit, t.lang)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p>{t('primer.training')}</p>
       <p>{t('primer.inference')}</p>
       <p>{t('primer.totals')}</p>

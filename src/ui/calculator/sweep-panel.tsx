@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useCallback, useId, useMemo, useState } from 'react';
 import { maxBatch, maxContext, sweep } from '../../core/solve';
 import type { Scenario } from '../../core/types';
-import { powersOfTwo, sweepRowsOf } from '../charts/chart-data';
+import { powersOfTwo, sweepAxis, sweepRowsOf } from '../charts/chart-data';
 import { useChartKit } from '../charts/use-chart-kit';
 import { formatNumber } from '../i18n/format';
 import { onGpu } from './fits';
@@ -29,6 +29,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [curveKey, axis, unitBytes],
   );
+  const yAxis = useMemo(() => sweepAxis(rows, lines, terms), [rows, lines, terms]);
   const formatX = useCallback((v: number) => formatNumber(v, t.lang, 0), [t]);
   const best = useMemo(() => {
     const first = gpus[0];
@@ -57,11 +58,17 @@ export function SweepPanel({ s }: { s: Scenario }) {
             ? t('sweep.none', { gpu: gpuName(gpus[0]) })
             : t('sweep.best', { axis: xLabel, value: formatNumber(best, t.lang, 0), gpu: gpuName(gpus[0]) })}
       </p>
+      {yAxis.clipped.length > 0 && (
+        <p className="small muted" data-testid="sweep-clipped">
+          {t('sweep.clipped', { top: `${format(yAxis.max)} ${unit}`, from: formatX(yAxis.clipped[0]) })}
+        </p>
+      )}
       <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
         <SweepChart
           rows={rows}
           terms={terms}
           lines={lines}
+          axis={yAxis}
           best={bestMark}
           xLabel={xLabel}
           unit={unit}

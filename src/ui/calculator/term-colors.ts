@@ -1,23 +1,28 @@
 import type { TermId } from '../../core/types';
 
-/** One colour per term, readable on both light and dark backgrounds (same order as the chart stack). */
+/**
+ * One colour per term, from the Okabe–Ito and Paul Tol "muted" palettes (both designed to stay apart
+ * under the common colour-vision deficiencies). Terms that share a chart get different hues or clearly
+ * different lightness; the overheads (context, allocator slack) are greys. Legend and table text stay
+ * in the page's text colour: these colours fill swatches, bars and areas only.
+ */
 export const TERM_COLOR: Record<TermId, string> = {
-  weights: '#4e79a7',
-  'lora-adapters': '#59a14f',
-  'kv-cache': '#f28e2b',
-  activations: '#e15759',
-  logits: '#ff9da7',
-  workspace: '#b07aa1',
-  gradients: '#76b7b2',
-  optimizer: '#edc948',
-  'master-weights': '#9c755f',
-  'dequant-buffer': '#86bcb6',
-  'load-copy': '#b6992d',
-  'comm-buffers': '#d37295',
-  'zero-grad-buffers': '#c05780',
-  'zero-gathered-params': '#e49ab8',
-  'zero-step-grads': '#4b9a95',
-  'cuda-context': '#8c8c8c',
-  'allocator-reserve': '#bab0ac',
-  'engine-reserve': '#a0cbe8',
+  weights: '#0072b2', // Okabe–Ito blue
+  'lora-adapters': '#117733', // Tol green
+  'kv-cache': '#e69f00', // Okabe–Ito orange
+  activations: '#d55e00', // Okabe–Ito vermillion
+  logits: '#56b4e9', // Okabe–Ito sky blue
+  workspace: '#882255', // Tol wine
+  gradients: '#009e73', // Okabe–Ito bluish green
+  optimizer: '#f0e442', // Okabe–Ito yellow
+  'master-weights': '#cc79a7', // Okabe–Ito reddish purple
+  'dequant-buffer': '#999933', // Tol olive
+  'load-copy': '#ddcc77', // Tol sand
+  'comm-buffers': '#332288', // Tol indigo
+  'zero-grad-buffers': '#44aa99', // Tol teal
+  'zero-gathered-params': '#88ccee', // Tol cyan
+  'zero-step-grads': '#661100', // Tol dark red
+  'cuda-context': '#7f7f7f',
+  'allocator-reserve': '#c4c4c4',
+  'engine-reserve': '#aa4499', // Tol purple
 };

@@ -1,11 +1,15 @@
 import { flexRender, type Table } from '@tanstack/react-table';
 
-/** Column meta the tables use: right-aligned numbers. */
+/** Column meta the tables use: right-aligned numbers, and a class of the column's own (e.g. to hide it on phones). */
 export interface ColumnMeta {
   num?: boolean;
+  className?: string;
 }
 
-const numClass = (meta: unknown) => ((meta as ColumnMeta | undefined)?.num ? 'num' : undefined);
+const numClass = (meta: unknown) => {
+  const m = meta as ColumnMeta | undefined;
+  return [m?.num ? 'num' : '', m?.className ?? ''].filter(Boolean).join(' ') || undefined;
+};
 
 /**
  * A @tanstack/react-table table as plain HTML with a caption for screen readers. With `sortable`,

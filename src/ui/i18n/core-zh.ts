@@ -25,7 +25,7 @@ export const CORE_ZH: Record<string, string> = {
   incompatible: '{key} 与其他设置不兼容',
   'capacity-range': '容量必须在 1 MiB 到 64 TiB 之间',
   // estimate checks (src/core/estimate-checks.ts)
-  'grid-mismatch': 'GPU 总数必须是 tp × pp 的整数倍',
+  'grid-mismatch': '{gpus} 个 GPU 无法分成张量并行 {tp} × 流水线并行 {pp} = {grid} 的组：GPU 总数请用 {grid} 的整数倍',
   'qlora-needs-quantized': 'QLoRA 在量化底座上训练适配器：请选择 nf4、fp4、int8、gptq-int4、gptq-int8 或 awq-int4 权重（浮点底座请用 lora）',
   'full-needs-dense': '全量微调要更新每个权重，量化存储无法训练：请选择 fp32、fp16 或 bf16',
   'gguf-not-trainable': 'GGUF 文件仅用于 llama.cpp 推理，PyTorch 训练无法使用',

@@ -1,6 +1,7 @@
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import type { ByteUnit, Lang } from '../i18n/format';
+import { rememberLang } from './lang-pref';
 
 const LANGS: { id: Lang; name: string }[] = [
   { id: 'en', name: 'English' },
@@ -21,7 +22,10 @@ export function Header() {
       <div className="settings">
         <div className="seg" role="group" aria-label={t('lang.label')}>
           {LANGS.map((l) => (
-            <button key={l.id} type="button" lang={l.id === 'zh' ? 'zh-CN' : 'en'} aria-pressed={t.lang === l.id} onClick={() => setLang(l.id)}>
+            <button key={l.id} type="button" lang={l.id === 'zh' ? 'zh-CN' : 'en'} aria-pressed={t.lang === l.id} onClick={() => {
+              setLang(l.id);
+              rememberLang(l.id);
+            }}>
               {l.name}
             </button>
           ))}

@@ -1,11 +1,14 @@
 /**
  * The page's only link to the address bar: read the URL once at start (bad parts -> defaults plus
  * a notice naming what was ignored), then mirror the store into the query with
- * history.replaceState (debounced; never pushState, so editing does not flood the history).
+ * history.replaceState (debounced, so editing does not flood the history). Only deliberate steps
+ * (changeAsNewEntry) push an entry; Back and Forward read the URL again.
  */
 import { decodeUrl, encodeUrl, PASSTHROUGH_PREFIXES } from '../../state/url-codec';
-import { MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
+import { serializeScenario } from '../../core/scenario';
+import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
 import { translateCore } from '../i18n';
+import { preferredLang } from './lang-pref';
 
 /** The query string (without '?') for the state: every scenario column, the GPUs, page settings. */
 export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view'>): string {
@@ -26,13 +29,18 @@ export function shareLink(loc: Pick<Location, 'origin' | 'pathname' | 'search'> 
 /** Apply the URL to the store; returns what was ignored (for tests). */
 export function readUrl(search: string): string[] {
   const d = decodeUrl(search);
-  const lang = d.extra.lang === 'zh' || d.extra.lang?.startsWith('zh-') ? 'zh' : 'en';
+  // the link's language, else the one picked here before, else the browser's
+  const lang = d.extra.lang ? (d.extra.lang === 'zh' || d.extra.lang.startsWith('zh-') ? 'zh' : 'en') : preferredLang();
   const view = VIEWS.includes(d.extra.view as ViewId) ? (d.extra.view as ViewId) : 'calculator';
   const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
   const compare = d.extra.compare ?? [];
-  const first = d.scenario.gpu;
+  // a blank link (no version, no scenario key, no GPU list: the bare page, `?lang=zh`) is not a share
+  // link: it opens with the default GPU. Every share link carries `v`, and one without `gpu` means no GPU.
+  const blank = d.version === 0 && compare.length === 0 && !d.extra.vs && Object.keys(serializeScenario(d.scenario)).length === 0;
+  const scenario = blank ? { ...d.scenario, gpu: DEFAULT_GPU } : d.scenario;
+  const first = scenario.gpu;
   useApp.setState({
-    scenarios: [d.scenario, ...(d.extra.vs ?? [])].slice(0, MAX_SCENARIOS),
+    scenarios: [scenario, ...(d.extra.vs ?? [])].slice(0, MAX_SCENARIOS),
     active: 0,
     lang,
     embed: !!d.extra.embed,
@@ -59,11 +67,31 @@ export function passThrough(search: string): string[] {
     });
 }
 
-/** Keep the address bar in step with the store, leaving other views' pairs as they are. Returns the unsubscribe. */
+const currentQuery = () => [queryOf(useApp.getState()), ...passThrough(location.search)].join('&');
+
+/** Writes what a debounced sync still owes the address bar; set while syncUrl runs. */
+let flushPending: (() => void) | undefined;
+
+/**
+ * A deliberate change (such as "Apply" in how-to-make-it-fit) as its own history entry, so the
+ * browser's Back undoes it: the entry before it is brought up to date first, then the change gets a
+ * new one (pushState). Slider drags and typing keep replacing the current entry.
+ */
+export function changeAsNewEntry(change: () => void): void {
+  flushPending?.();
+  change();
+  const q = currentQuery();
+  if (`?${q}` !== location.search) history.pushState(history.state, '', `${location.pathname}?${q}${location.hash}`);
+}
+
+/**
+ * Keep the address bar in step with the store, leaving other views' pairs as they are, and read the
+ * URL again when Back or Forward moves to another entry. Returns the unsubscribe.
+ */
 export function syncUrl(delayMs = 120): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const write = () => {
-    const q = [queryOf(useApp.getState()), ...passThrough(location.search)].join('&');
+    const q = currentQuery();
     if (`?${q}` === location.search) return;
     history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash}`);
   };
@@ -72,8 +100,20 @@ export function syncUrl(delayMs = 120): () => void {
     clearTimeout(timer);
     timer = setTimeout(write, delayMs);
   });
+  const flush = () => {
+    clearTimeout(timer);
+    write();
+  };
+  const onPop = () => {
+    clearTimeout(timer);
+    readUrl(location.search);
+  };
+  flushPending = flush;
+  addEventListener('popstate', onPop);
   return () => {
     clearTimeout(timer);
     unsub();
+    removeEventListener('popstate', onPop);
+    if (flushPending === flush) flushPending = undefined;
   };
 }

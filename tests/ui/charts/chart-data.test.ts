@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { axisMax, powersOfTwo } from '../../../src/ui/charts/chart-data';
+import { axisMax, niceAxis, powersOfTwo, sweepAxis } from '../../../src/ui/charts/chart-data';
 
 test('value axis: the tallest stack or capacity line plus 8 %, for bars and sweep points alike', () => {
   const bars = [{ label: 'A', weights: 2, 'kv-cache': 3 }, { label: 'B', weights: 1 }];
@@ -14,4 +14,33 @@ test('value axis: the tallest stack or capacity line plus 8 %, for bars and swee
 test('powers of two from lo, always ending at hi', () => {
   expect(powersOfTwo(1, 512)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
   expect(powersOfTwo(256, 1000)).toEqual([256, 512, 1000]);
+});
+
+test('nice ticks: steps of 1, 2, 2.5 or 5 x 10^k, the axis ending on a step at or above the top', () => {
+  // top 25.9 (a 24 GiB card plus 8 %): 25.9 / 5 = 5.18 -> step 10 (first of 1,2,2.5,5,10 x 1 >= 5.18) -> 0..30
+  expect(niceAxis(25.9)).toEqual({ max: 30, ticks: [0, 10, 20, 30] });
+  // top 17.4: 3.48 -> step 5 -> 0, 5, 10, 15, 20
+  expect(niceAxis(17.4)).toEqual({ max: 20, ticks: [0, 5, 10, 15, 20] });
+  // top 1089: 217.8 -> step 250 -> 0..1250
+  expect(niceAxis(1089).ticks).toEqual([0, 250, 500, 750, 1000, 1250]);
+  // below one unit: 0.54 / 5 = 0.108 -> step 0.2
+  expect(niceAxis(0.54)).toEqual({ max: 0.6, ticks: [0, 0.2, 0.4, 0.6] });
+  // exactly on a step: 20 / 5 = 4 -> step 5, four steps, no empty fifth
+  expect(niceAxis(20).ticks).toEqual([0, 5, 10, 15, 20]);
+  expect(niceAxis(0).max).toBe(1);
+  expect(niceAxis(Number.NaN).max).toBe(1);
+});
+
+test('sweep axis: bounded at 1.5 x the largest capacity when the curve runs far above it, the points past the top listed', () => {
+  // a 24 GiB card, totals 10, 20, 40, 80, 1089 GiB along batch 1..16
+  const rows = [1, 2, 4, 8, 16].map((x, i) => ({ x, weights: [10, 20, 40, 80, 1089][i] }));
+  const a = sweepAxis(rows, [{ label: '4090', value: 24 }], ['weights']);
+  // 1.5 x 24 = 36 -> 36 / 5 = 7.2 -> step 10 -> 0..40; 80 and 1089 lie above 40
+  expect(a.max).toBe(40);
+  expect(a.clipped).toEqual([8, 16]);
+  // no GPU: the whole curve, 1089 x 1.08 = 1176.1 -> step 250 -> 1250
+  expect(sweepAxis(rows, [], ['weights']).max).toBe(1250);
+  // a curve that stays within 1.5 x the card: the full range, nothing clipped (30 x 1.08 = 32.4 -> step 10 -> 40)
+  const low = sweepAxis([{ x: 1, weights: 30 }], [{ label: '4090', value: 24 }], ['weights']);
+  expect(low).toEqual({ max: 40, ticks: [0, 10, 20, 30, 40], clipped: [] });
 });

@@ -6,7 +6,17 @@ import type { CapacityLine } from './chart-data';
  * reference lines and tooltips in its own store and re-registers one (a store update, then another
  * synchronous render of the chart) whenever a prop object or function it was given is new.
  */
-export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid var(--border)' };
+export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' };
+/** Tooltip title and rows in the page's text colour (recharts' defaults are black, unreadable on a dark panel). */
+export const TOOLTIP_LABEL_STYLE = { color: 'var(--text)', fontWeight: 600 };
+export const TOOLTIP_ITEM_STYLE = { color: 'var(--text)' };
+/** The hover band behind a bar: the page's row tint, not recharts' light grey (a glare on the dark theme). */
+export const TOOLTIP_CURSOR = { fill: 'var(--row)' };
+
+/** Legend entries: the term's colour on the swatch only, the text in the page's own text colour (≥ 4.5:1 on either theme). */
+export function legendText(name: string) {
+  return <span style={{ color: 'var(--text)' }}>{name}</span>;
+}
 
 /** The value axis title: the display unit, rotated, inside the left edge. */
 export function useUnitLabel(unit: string) {
