@@ -38,6 +38,12 @@ export function checkCombinations(s: Scenario): FieldError[] {
   const out: FieldError[] = [];
   const grid = s.tp * s.pp;
   if (s.gpus % grid !== 0) out.push(err('gpus', 'grid-mismatch', `gpus (${s.gpus}) must be a multiple of tp × pp (${grid})`, { gpus: s.gpus, tp: s.tp, pp: s.pp }));
+  // split=layers is one process spreading one model (scenario/rules.ts layerSplitRules)
+  if (s.split === 'layers') {
+    if (grid > 1) out.push(err('split', 'split-grid', 'Layer split (device_map="auto") runs one process over all GPUs: set tp = 1 and pp = 1'));
+    if (s.mode === 'training') out.push(err('split', 'split-training', 'Layer split (device_map="auto") is estimated for inference only; training with it is not modelled yet'));
+    if (s.mode === 'inference' && s.engine !== 'transformers') out.push(err('split', 'split-engine', 'Layer split is transformers\' device_map="auto": choose the transformers engine'));
+  }
   if (s.mode === 'training') {
     if (s.method === 'qlora' && s.weights !== 'nf4' && s.weights !== 'fp4') {
       out.push(err('weights', 'qlora-needs-4bit', 'QLoRA trains adapters on a bitsandbytes 4-bit base: choose nf4 or fp4 weights'));

@@ -70,6 +70,7 @@ function InferenceFields() {
         <ScenarioNumber prop="gpus" log sliderMax={1024} />
         <ScenarioNumber prop="tp" log sliderMax={64} />
         <ScenarioNumber prop="pp" log sliderMax={64} />
+        <ScenarioSelect prop="split" />
       </details>
     </>
   );
@@ -128,6 +129,7 @@ function TrainingFields() {
         <ScenarioSelect prop="offload" />
         <ScenarioNumber prop="tp" log sliderMax={64} />
         <ScenarioNumber prop="pp" log sliderMax={64} />
+        <ScenarioSelect prop="split" />
       </details>
       <details open={deepspeed || undefined}>
         <summary>{t('form.deepspeed')}</summary>
