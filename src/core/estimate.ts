@@ -16,7 +16,7 @@ import { term } from './estimate-context';
 import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
 import { kvBytesPerElement, weightBytes } from './formats/weights';
 import { resolveGpu } from './gpus';
-import { layerSplit, type LayerSplitInput } from './inference/device-map';
+import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/device-map';
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
@@ -149,6 +149,16 @@ function splitInput(w: WeightParts, layers: number, shapes: readonly LinearShape
   return { embedding: w.embedding, block: w.blocks / Math.max(1, layers), layers, norm: 0, head: w.head, leafModules: linears + 2 * layers + 2 + (w.head > 0 ? 1 : 0) };
 }
 
+/** One-entry memo of the placement: sweeps call estimate() with the same model and GPUs. */
+let splitMemo: { weights: WeightParts; gpus: number; free: number; value: LayerSplit } | null = null;
+
+function splitCached(weights: WeightParts, layers: number, shapes: readonly LinearShape[], gpus: number, free: number): LayerSplit {
+  if (splitMemo && splitMemo.weights === weights && splitMemo.gpus === gpus && splitMemo.free === free) return splitMemo.value;
+  const value = layerSplit(splitInput(weights, layers, shapes), gpus, free);
+  splitMemo = { weights, gpus, free, value };
+  return value;
+}
+
 /** What get_max_memory reads on a fresh GPU (torch.cuda.mem_get_info): capacity less the CUDA context. */
 function freeBytes(capacity: number | null): number {
   return capacity === null ? Number.POSITIVE_INFINITY : Math.max(0, capacity - CUDA_CONTEXT_BYTES);
@@ -181,7 +191,7 @@ export function estimate(s: Scenario): Result<Estimate> {
     weights,
     kvElementBytes: kvBytesPerElement(s.kv),
     capacityBytes,
-    split: s.split === 'layers' && s.gpus > 1 ? layerSplit(splitInput(weights, arch.layers, shapes), s.gpus, freeBytes(capacityBytes)) : null,
+    split: s.split === 'layers' && s.gpus > 1 ? splitCached(weights, arch.layers, shapes, s.gpus, freeBytes(capacityBytes)) : null,
   };
   const built = build(ctx);
   const terms: Term[] = [...built.terms];
