@@ -39,6 +39,12 @@ export function checkCombinations(s: Scenario): FieldError[] {
   const out: FieldError[] = [];
   const grid = s.tp * s.pp;
   if (s.gpus % grid !== 0) out.push(err('gpus', 'grid-mismatch', `${s.gpus} GPUs cannot be split into groups of tensor parallel ${s.tp} × pipeline parallel ${s.pp} = ${grid}: use a multiple of ${grid} GPUs`, { gpus: s.gpus, tp: s.tp, pp: s.pp, grid }));
+  // split=layers is one process spreading one model (scenario/rules.ts layerSplitRules)
+  if (s.split === 'layers') {
+    if (grid > 1) out.push(err('split', 'split-grid', 'Layer split (device_map="auto") runs one process over all GPUs: set tp = 1 and pp = 1'));
+    if (s.mode === 'training') out.push(err('split', 'split-training', 'Layer split (device_map="auto") is estimated for inference only; training with it is not modelled yet'));
+    if (s.mode === 'inference' && s.engine !== 'transformers') out.push(err('split', 'split-engine', 'Layer split is transformers\' device_map="auto": choose the transformers engine'));
+  }
   if (s.mode === 'training') {
     if (s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
       out.push(err('weights', 'qlora-needs-quantized', `QLoRA trains adapters over a quantized base: choose ${ADAPTER_QUANTIZED.join(', ')} weights (a float base is method lora)`));

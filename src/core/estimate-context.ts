@@ -5,6 +5,7 @@
 import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from './runtime';
 import type { ActivationTotal } from './training/activations';
+import type { LayerSplit } from './inference/device-map';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
 export interface WeightParts {
@@ -28,6 +29,8 @@ export interface Ctx {
   kvElementBytes: number;
   /** device capacity when a GPU is chosen (vLLM fills it) */
   capacityBytes: number | null;
+  /** split=layers over several GPUs: accelerate's device_map="auto" placement (inference/device-map.ts) */
+  split: LayerSplit | null;
 }
 
 /** A builder's result: terms, the peak of live bytes, and the tensors live at that peak. */
@@ -37,6 +40,8 @@ export interface Built {
   allocatedBytes: number;
   /** tensors live at the peak, for the allocator's segment rounding */
   live: TensorGroup[];
+  /** split=layers: allocated bytes of every GPU (the estimate is the largest) */
+  perGpu?: number[];
   /** engine bookkeeping beyond the caching allocator (vLLM fill) */
   engineReserveBytes?: number;
   /** false for runtimes without PyTorch's caching allocator (llama.cpp) */

@@ -16,6 +16,7 @@ import { term } from './estimate-context';
 import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
 import { kvBytesPerElement, weightBytes } from './formats/weights';
 import { resolveGpu } from './gpus';
+import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/device-map';
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
@@ -138,6 +139,31 @@ function linearShapes(arch: ModelArch): LinearShape[] {
   return blockKinds(arch).flatMap((k) => k.linears.map((t) => ({ elements: t.din * t.dout, count: k.count * t.copies })));
 }
 
+/**
+ * Module sizes accelerate sees (compute_module_sizes): the embedding, L equal blocks (final norm
+ * folded into them), the untied head; leaf modules = block Linears + 2 norms per block + embedding,
+ * final norm and head, for get_balanced_memory's mean of final modules.
+ */
+function splitInput(w: WeightParts, layers: number, shapes: readonly LinearShape[]): LayerSplitInput {
+  const linears = shapes.reduce((n, t) => n + t.count, 0);
+  return { embedding: w.embedding, block: w.blocks / Math.max(1, layers), layers, norm: 0, head: w.head, leafModules: linears + 2 * layers + 2 + (w.head > 0 ? 1 : 0) };
+}
+
+/** One-entry memo of the placement: sweeps call estimate() with the same model and GPUs. */
+let splitMemo: { weights: WeightParts; gpus: number; free: number; value: LayerSplit } | null = null;
+
+function splitCached(weights: WeightParts, layers: number, shapes: readonly LinearShape[], gpus: number, free: number): LayerSplit {
+  if (splitMemo && splitMemo.weights === weights && splitMemo.gpus === gpus && splitMemo.free === free) return splitMemo.value;
+  const value = layerSplit(splitInput(weights, layers, shapes), gpus, free);
+  splitMemo = { weights, gpus, free, value };
+  return value;
+}
+
+/** What get_max_memory reads on a fresh GPU (torch.cuda.mem_get_info): capacity less the CUDA context. */
+function freeBytes(capacity: number | null): number {
+  return capacity === null ? Number.POSITIVE_INFINITY : Math.max(0, capacity - CUDA_CONTEXT_BYTES);
+}
+
 function build(ctx: Ctx): Built {
   if (ctx.s.mode === 'training') return buildTraining(ctx);
   if (ctx.s.engine === 'vllm') return buildVllm(ctx);
@@ -171,11 +197,16 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   const { arch, params, guessed, notes, weights, shapes } = resolved.value;
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
   if (s.gpu && !gpu) return { ok: false, errors: [{ key: 'gpu', code: 'unknown-gpu', message: `Unknown GPU '${s.gpu.slice(0, 40)}': pick a catalogue id or a capacity such as 24GiB` }] };
+  if (s.split === 'layers' && s.gpus > arch.layers) {
+    return { ok: false, errors: [{ key: 'split', code: 'split-layers', message: `Layer split puts whole layers on each GPU: gpus (${s.gpus}) exceeds the ${arch.layers} layers`, params: { layers: arch.layers } }] };
+  }
+  const capacityBytes = gpu ? gpu.capacityBytes : null;
   const ctx: Ctx = {
     s, arch, params, guessed,
     weights,
     kvElementBytes: kvBytesPerElement(s.kv),
-    capacityBytes: gpu ? gpu.capacityBytes : null,
+    capacityBytes,
+    split: s.split === 'layers' && s.gpus > 1 ? splitCached(weights, arch.layers, shapes, s.gpus, freeBytes(capacityBytes)) : null,
   };
   const built = build(ctx);
   const terms: Term[] = [...built.terms];
@@ -209,6 +240,7 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
     notes: [...notes, ...built.notes],
   };
   if (built.engine) value.engine = built.engine;
+  if (built.perGpu) value.perGpu = built.perGpu;
   return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
 

@@ -53,6 +53,8 @@ export type CompileMode = 'none' | 'inductor';
  * 'in-backward' = per-parameter step from a post-accumulate-grad hook (torchtune `optimizer_in_bwd`).
  */
 export type OptimStep = 'after-backward' | 'in-backward';
+/** How a single process spreads the model over its GPUs: 'layers' = transformers device_map="auto". */
+export type LayerSplitMode = 'none' | 'layers';
 /** Saved activations: kept on the GPU ('none') or moved to pinned CPU memory ('cpu', torchtune OffloadActivations). */
 export type ActOffload = 'none' | 'cpu';
 /**
@@ -229,6 +231,8 @@ export interface Estimate {
   /** what nvidia-smi shows: reserved + CUDA context (+ non-torch). Fit decisions use this. */
   deviceBytes: number;
   engine?: EngineInfo;
+  /** split=layers: torch.cuda.max_memory_allocated of each GPU, first to last (the totals above are the largest) */
+  perGpu?: number[];
   /** Things the user should know (shape guesses, unknown terms). */
   notes: Message[];
 }
@@ -331,6 +335,8 @@ export interface Scenario {
   zero: ZeroStage;
   tp: number;
   pp: number;
+  /** 'layers': one process, model spread over all `gpus` by transformers device_map="auto" (accelerate) */
+  split: LayerSplitMode;
   offload: Offload;
   /** framework behind `zero`: DeepSpeed (its buffers, below) or FSDP */
   zeroImpl: ZeroImpl;

@@ -3,11 +3,14 @@
  * the largest forward transient. The peak is the later of two moments:
  * end of prefill (KV of the prompt + prefill transient) and the last decode step
  * (KV of prompt + generated tokens + one layer's torch.cat copy + a 1-token transient).
- * `device_map="auto"` across GPUs is a naive pipeline split: set pp = gpus.
+ * `device_map="auto"` across GPUs (split=layers): every GPU is priced with its own layers
+ * (inference/device-map.ts) and the most-loaded one is reported.
  * `max_memory_allocated` counts from process start, so a transient of loading also counts
  * when it exceeds the generate peak (awqTiedHeadCopy).
  */
 import type { Built, Ctx, InferencePhases } from '../estimate-context';
+import type { Message } from '../types';
+import type { LayerSplit } from './device-map';
 import { term, workspaceTerm } from '../estimate-context';
 import { ENCODER_ONLY } from '../model/families';
 import { bnbDequantBytes } from '../formats/quantized';
@@ -55,6 +58,54 @@ function awqTiedHeadCopy(ctx: Ctx): number {
   return (arch.vocab * arch.hidden * 2) / s.tp;
 }
 
+/**
+ * What one GPU holds under transformers' device_map="auto" (accelerate places whole modules;
+ * transformers' DynamicCache keeps each layer's K/V on that layer's device, and the hidden
+ * states move GPU to GPU through accelerate's AlignDevicesHook, so one GPU computes at a time).
+ */
+interface GpuShare {
+  weights: number;
+  /** fraction of the KV-holding layers on this GPU */
+  frac: number;
+  /** runs decoder layers (their transient, cuBLAS workspace, bnb dequant) */
+  layers: boolean;
+  /** holds the LM head: the logits are made here */
+  head: boolean;
+  /** holds the embedding (a tied AWQ head's loading copy lands here) */
+  embedding: boolean;
+}
+
+/** One share per GPU under split=layers; else the most-loaded GPU of the tp × pp grid. */
+function gpuShares(ctx: Ctx): GpuShare[] {
+  const split = ctx.split;
+  if (!split) return [{ weights: weightsPerGpu(ctx, ctx.s.tp, ctx.s.pp), frac: stageLayerFraction(ctx, ctx.s.pp), layers: true, head: true, embedding: true }];
+  const L = Math.max(1, ctx.arch.layers);
+  return split.perGpu.map((weights, g) => ({
+    weights,
+    frac: split.layersPerGpu[g] / L,
+    layers: split.layersPerGpu[g] > 0,
+    head: g === split.lastGpu,
+    embedding: g === 0,
+  }));
+}
+
+/** The per-GPU list of a layer split, for the weights term (GiB, first GPU to last). */
+export function layerSplitNote(split: LayerSplit, perGpu: readonly number[]): Message {
+  const list = perGpu.map((b) => (b / 2 ** 30).toFixed(2)).join(' / ');
+  const layers = split.layersPerGpu.join(' / ');
+  return {
+    code: 'inference.layer-split',
+    params: { list, layers },
+    text: `device_map="auto" puts ${layers} layers on the GPUs; allocated per GPU: ${list} GiB. The estimate is the most-loaded GPU.`,
+  };
+}
+
+/** Modules that fit on no GPU: accelerate sends them to the CPU (slow, and not in this estimate). */
+export function layerSplitOffloadNotes(split: LayerSplit | null): Message[] {
+  if (!split || split.offloaded <= 0) return [];
+  return [{ code: 'inference.layer-split-offload', params: { bytes: split.offloaded }, text: 'The weights do not fit on the GPUs under accelerate\'s balanced budget: device_map="auto" would offload the remaining modules to the CPU.' }];
+}
+
 export function buildTransformers(ctx: Ctx): Built {
   const { s, arch } = ctx;
   const tp = s.tp;
@@ -63,31 +114,61 @@ export function buildTransformers(ctx: Ctx): Built {
   const policy = { mlaLatent: false, windowed: HYBRID_CACHE_FAMILIES.has(arch.family), tp };
   // encoder-only models (BERT) run one forward over the input: no KV cache, no decoding
   const encoder = ENCODER_ONLY.has(arch.family);
-  const frac = encoder ? 0 : stageLayerFraction(ctx, pp);
   const tokens = s.prompt + s.gen;
-  const kvFull = kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy) * frac;
-  const kvPrompt = kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy) * frac;
+  const kvAll = encoder ? 0 : kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy);
+  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy);
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
   const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequant = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? bnbDequantBytes(s.bnbCompute, ctx.params.largestLinear) / tp : 0;
+  const dequantAll = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? bnbDequantBytes(s.bnbCompute, ctx.params.largestLinear) / tp : 0;
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
-  const catCopy = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
-  const weights = weightsPerGpu(ctx, tp, pp);
-  const atPrefill = kvPrompt + prefill.bytes + dequant;
-  const atDecode = kvFull + decode.bytes + catCopy;
+  const catAll = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
   // cuBLAS creates its workspace at the first matmul, after loading has finished
-  const loadCopy = awqTiedHeadCopy(ctx);
-  const allocatedBytes = weights + Math.max(CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode), loadCopy);
+  const loadCopyAll = awqTiedHeadCopy(ctx);
+  const shares = gpuShares(ctx);
+  // split=layers: a GPU without the head sees only the layer transient (no logits rows)
+  const layerOnly = shares.length > 1
+    ? { prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0).bytes, decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0).bytes, logitsPrefill: s.batch * head.rows * arch.vocab * head.perLogit / tp, logitsDecode: s.batch * arch.vocab * head.perLogit / tp }
+    : null;
+  const peakOn = (g: GpuShare) => {
+    const pre = !layerOnly || g.head && g.layers ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill : 0, g.head ? layerOnly.logitsPrefill : 0);
+    const dec = !layerOnly || g.head && g.layers ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
+    const atPrefill = kvPromptAll * g.frac + pre + (g.layers ? dequantAll : 0);
+    const atDecode = kvAll * g.frac + dec + (g.layers ? catAll : 0);
+    const loadCopy = g.embedding ? loadCopyAll : 0;
+    const workspace = g.layers || g.head ? CUBLAS_WORKSPACE_BYTES : 0;
+    return { atPrefill, atDecode, pre, loadCopy, bytes: g.weights + Math.max(workspace + Math.max(atPrefill, atDecode), loadCopy) };
+  };
+  let at = 0;
+  let best = peakOn(shares[0]);
+  const perGpu = shares.length > 1 ? [best.bytes] : undefined;
+  for (let g = 1; g < shares.length; g++) {
+    const p = peakOn(shares[g]);
+    perGpu!.push(p.bytes);
+    if (p.bytes > best.bytes) { best = p; at = g; }
+  }
+  const share = shares[at];
+  const frac = encoder ? 0 : share.frac;
+  const kvFull = kvAll * frac;
+  const dequant = share.layers ? dequantAll : 0;
+  const weights = share.weights;
+  const { atPrefill, atDecode, loadCopy } = best;
+  const allocatedBytes = best.bytes;
   const logitBytes = s.batch * head.rows * arch.vocab * head.perLogit / tp;
   const L = kvLayers(arch);
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
   const terms = [
-    term(ctx, 'weights', weights, {
+    ctx.split ? term(ctx, 'weights', weights, {
+      formula: 'W on GPU g: modules placed in order while used + size ≤ ⌊W/N⌋ + 1.25·W_block (GPU 0 less the largest layer; the last GPU its free memory)',
+      values: { W: ctx.weights.total, N: s.gpus, gpu: at, layers: ctx.split.layersPerGpu[at], format: s.weights },
+      source: 'accelerate utils/modeling.py get_balanced_memory + infer_auto_device_map (transformers integrations/accelerate.py _get_device_map)',
+      confidence: 'derived',
+      note: layerSplitNote(ctx.split, perGpu!),
+    }) : term(ctx, 'weights', weights, {
       formula: pp > 1 || tp > 1 ? '(W_blocks/p + W_embedding|head)/t' : 'W (storage format)',
       values: { W: ctx.weights.total, p: pp, t: tp, format: s.weights },
       source: ctx.weights.derivation.source,
@@ -99,7 +180,7 @@ export function buildTransformers(ctx: Ctx): Built {
       source: 'formulas.md §3.1; HF DynamicCache keeps every token',
       confidence: 'exact',
     }),
-    term(ctx, 'activations', prefill.bytes, {
+    term(ctx, 'activations', best.pre, {
       formula: prefill.formula,
       values: { ...prefill.values, peak: prefill.kind },
       source: 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)',
@@ -110,7 +191,7 @@ export function buildTransformers(ctx: Ctx): Built {
         text: 'Prefill transients are freed before decoding ends: the peak is weights + max(prompt KV + prefill transient, full KV + decode step), not the sum of all terms.',
       },
     }),
-    term(ctx, 'logits', logitBytes, {
+    term(ctx, 'logits', share.head ? logitBytes : 0, {
       formula: head.formula,
       values: { b: s.batch, s: head.rows, V: arch.vocab, e, path: s.logitsPath },
       source: head.source,
@@ -143,8 +224,8 @@ export function buildTransformers(ctx: Ctx): Built {
     { bytes: CUBLAS_WORKSPACE_BYTES, count: 1 },
   ];
   const phases: InferencePhases = {
-    weights, workspace: CUBLAS_WORKSPACE_BYTES, layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)), kvPrompt, kvFull,
-    prefill: prefill.bytes, decode: decode.bytes, dequant, prompt: s.prompt, gen: encoder ? 0 : s.gen, atPrefill, atDecode,
+    weights, workspace: CUBLAS_WORKSPACE_BYTES, layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)), kvPrompt: kvPromptAll * frac, kvFull,
+    prefill: best.pre, decode: decode.bytes, dequant, prompt: s.prompt, gen: encoder ? 0 : s.gen, atPrefill, atDecode,
   };
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: [], inference: phases };
+  return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: layerSplitOffloadNotes(ctx.split), inference: phases, ...(perGpu ? { perGpu } : {}) };
 }

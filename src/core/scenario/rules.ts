@@ -93,6 +93,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   if (training) trainingRules(s, bad);
   else inferenceRules(s, bad);
   parallelRules(s, given, bad);
+  layerSplitRules(s, given, bad, warn);
   contextRule(s, warn);
 }
 
@@ -224,6 +225,25 @@ function parallelRules(s: Scenario, given: Set<string>, bad: Emit): void {
     bad('pp', 'layers', `pp = ${s.pp} exceeds the model's ${a.layers} layers`);
     s.pp = 1;
   }
+}
+
+/**
+ * split=layers: one process holding the whole model spread over its GPUs by transformers
+ * device_map="auto" (accelerate infer_auto_device_map). No tp/pp grid, only transformers loads
+ * models that way, and only inference is estimated so far.
+ */
+function layerSplitRules(s: Scenario, given: Set<string>, bad: Emit, warn: (k: string, c: string, m: string, p: Record<string, string | number>) => void): void {
+  if (s.split !== 'layers') return;
+  const reject = (other: string, message: string) => {
+    bad('split', other, message);
+    s.split = 'none';
+  };
+  if (s.tp > 1 || s.pp > 1) return reject(s.tp > 1 ? 'tp' : 'pp', `split=layers (device_map="auto") runs one process over all GPUs: it needs tp = 1 and pp = 1, not tp = ${s.tp}, pp = ${s.pp}`);
+  if (s.mode === 'training') return reject('mode', 'split=layers is estimated for inference (transformers generate) only; training with a device_map="auto" model is not modelled yet');
+  if (s.mode === 'inference' && s.engine !== 'transformers') return reject('engine', `split=layers is transformers' device_map="auto"; engine=${s.engine} spreads a model with its own options (vLLM tensor/pipeline parallel, llama.cpp --split-mode)`);
+  const layers = effectiveArch(s)?.layers;
+  if (layers && s.gpus > layers) return reject('gpus', `split=layers puts whole layers on each GPU: gpus = ${s.gpus} exceeds the model's ${layers} layers`);
+  if (s.gpus === 1 && given.has('split')) warn('split', 'unused-key', 'split=layers spreads the model over several GPUs; with gpus = 1 it changes nothing', { with: 'gpus' });
 }
 
 /** Beyond max_position_embeddings the model was not trained: allowed, but flagged. */

@@ -71,6 +71,7 @@ function InferenceFields() {
         <ScenarioNumber prop="gpus" log sliderMax={1024} />
         <ScenarioNumber prop="tp" log sliderMax={64} />
         <ScenarioNumber prop="pp" log sliderMax={64} />
+        <ScenarioSelect prop="split" />
       </details>
     </>
   );
@@ -135,6 +136,7 @@ function TrainingFields() {
         <ScenarioSelect prop="offload" />
         <ScenarioNumber prop="tp" log sliderMax={64} />
         <ScenarioNumber prop="pp" log sliderMax={64} />
+        <ScenarioSelect prop="split" />
       </details>
       <details open={deepspeed || undefined}>
         <summary>{t('form.deepspeed')}</summary>
