@@ -11,6 +11,7 @@ import { bump, cloneDeviceStats, decrease, increase, newDeviceStats, type Device
 import { tryAllocateExpandable } from './expandable';
 import { garbageCollect, releaseAvailable, releaseCached } from './release';
 import { cloneAllocatorState } from './clone';
+import type { AllocatorState } from './allocator-state';
 
 /** The simulated card. */
 export interface DeviceSpec {
@@ -47,7 +48,7 @@ const ADDRESS_BASE = 0x7f0000000000;
 /** Segment placement alignment (cudaMalloc returns 2 MiB aligned ranges for large sizes). */
 const ADDRESS_ALIGN = 2 * 1024 * 1024;
 
-export class CachingAllocator {
+export class CachingAllocator implements AllocatorState {
   stats: DeviceStats = newDeviceStats();
   /** live segments ordered by address */
   segments: Segment[] = [];

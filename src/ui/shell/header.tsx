@@ -1,6 +1,5 @@
-import { useApp } from '../../state/store';
+import { useApp, type ByteUnit, type Lang } from '../../state/store';
 import { useT } from '../i18n';
-import type { ByteUnit, Lang } from '../i18n/format';
 
 const LANGS: { id: Lang; name: string }[] = [
   { id: 'en', name: 'English' },
