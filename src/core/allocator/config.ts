@@ -126,7 +126,7 @@ function parseTokens(t: string[]): AllocatorConfig {
     } else if (key === 'roundup_power2_divisions') {
       next = parseRoundup(t, i + 2, c.roundupPower2Divisions);
     } else if (key === 'garbage_collection_threshold') {
-      const g = val !== undefined && /^\d*\.?\d+$/.test(val) ? Number(val) : NaN;
+      const g = val !== undefined && /^(?:\d+(?:\.\d+)?|\.\d+)$/.test(val) ? Number(val) : NaN;
       if (!(g > 0 && g < 1)) fail('conf-gc-threshold', 'garbage_collect_threshold is invalid, set it in (0.0, 1.0)');
       c.garbageCollectionThreshold = g;
     } else if (BOOL_KEYS.has(key)) {
@@ -159,7 +159,7 @@ function parseTokens(t: string[]): AllocatorConfig {
 export function parseAllocConf(text: string): Result<AllocatorConfig> {
   const body = text
     .trim()
-    .replace(/^(export\s+)?PYTORCH_(CUDA_|HIP_)?ALLOC_CONF=/, '')
+    .replace(/^(?:export\s+)?PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF=/, '')
     .replace(/^(['"])(.*)\1$/, '$2');
   try {
     return { ok: true, value: parseTokens(lex(body)) };

@@ -119,7 +119,7 @@ const UNIT: Record<string, number> = { B: 1, KiB: 1024, KB: 1024, MiB: MiB, MB: 
 const COUNT: Record<string, number> = { '': 1, K: 1000, M: 1e6 };
 
 function cell(text: string): SummaryCell | null {
-  const m = /^(\d+) ?(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|K|M)?$/.exec(text.trim().replace(/\s+/g, ' '));
+  const m = /^(\d+) ?(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|[KM])?$/.exec(text.trim().replace(/\s+/g, ' '));
   if (!m) return null;
   const unit = m[2] ?? '';
   const mult = UNIT[unit] ?? COUNT[unit] ?? 1;

@@ -43,7 +43,7 @@ export type TraceParse = { ok: true; trace: Trace } | { ok: false; errors: Trace
 
 /** At most this many errors are reported for one text. */
 const MAX_ERRORS = 50;
-const NAME = /^[A-Za-z0-9_.:@#$\-[\]/]+$/;
+const NAME = /^[\w.:@#$\-[\]/]+$/;
 
 /** The line without a `#` comment (a `#` at the start or after whitespace; names may contain `#`). */
 function stripComment(raw: string): string {
@@ -82,7 +82,7 @@ export function parseTrace(text: string): TraceParse {
       }
       if (op === 'conf') settings.conf = arg;
       else if (op === 'fraction') {
-        const f = /^\d*\.?\d+$/.test(arg) ? Number(arg) : NaN;
+        const f = /^(?:\d+(?:\.\d+)?|\.\d+)$/.test(arg) ? Number(arg) : NaN;
         if (!(f > 0 && f <= 1)) err('trace-bad-fraction', `fraction must be a number in (0, 1], got '${arg}'`);
         else settings.fraction = f;
       } else {

@@ -14,7 +14,7 @@ export interface TorchinfoImport { network: Network; notes: Message[]; unparsed:
 
 interface Row { type: string; depth: number; out: number[] | null; params: number; children: Row[]; line: number }
 
-const ROW = /^([│|\s]*)(?:[├└][─-]+)?\s*([A-Za-z_][\w.]*)(?::\s*(\d+)-\d+)?\s+(\[[\d,\s]*\]|--)\s+([\d,]+|--|\(recursive\))?\s*$/;
+const ROW = /^[│|\s]*(?:[├└][─-]+\s*)?([A-Za-z_][\w.]*)(?::\s*(\d+)-\d+)?\s+(\[[\d,\s]*\]|--)\s+(?:([\d,]+|--|\(recursive\))\s*)?$/;
 const ACT: Record<string, LayerSpec['kind']> = { ReLU: 'relu', ReLU6: 'relu6', GELU: 'gelu', SiLU: 'silu', Sigmoid: 'sigmoid', Tanh: 'tanh' };
 const KEEP_SHAPE = new Set(['BatchNorm1d', 'BatchNorm2d', 'LayerNorm', 'GroupNorm', 'Dropout', ...Object.keys(ACT)]);
 
@@ -27,13 +27,13 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
     const s = raw.trimEnd();
     const t = /^Total params:\s*([\d,]+)/.exec(s.trim());
     if (t) { total = Number(t[1].replace(/,/g, '')); return; }
-    if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
+    if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(?:Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
     const m = ROW.exec(s);
     if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
-    const depth = m[3] === undefined ? 0 : Number(m[3]);
+    const depth = m[2] === undefined ? 0 : Number(m[2]);
     if (depth > 64) { unparsed.push({ line: i + 1, text: raw }); return; }
-    const out = m[4] === '--' ? null : m[4].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31).slice(1);
-    const row: Row = { type: m[2], depth, out, params: /^[\d,]+$/.test(m[5] ?? '') ? Number(m[5].replace(/,/g, '')) : 0, children: [], line: i + 1 };
+    const out = m[3] === '--' ? null : m[3].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31).slice(1);
+    const row: Row = { type: m[1], depth, out, params: /^[\d,]+$/.test(m[4] ?? '') ? Number(m[4].replace(/,/g, '')) : 0, children: [], line: i + 1 };
     while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
     if (stack.length) stack[stack.length - 1].children.push(row);
     else if (!root) root = row;
@@ -194,7 +194,7 @@ function total(r: Row): number { return r.children.length ? Math.max(r.params, r
 
 /** True when text looks like a torchinfo summary table. */
 export function isTorchinfo(text: string): boolean {
-  return /Layer \(type(:depth-idx)?\)/.test(text) && /Param #/.test(text);
+  return /Layer \(type(?::depth-idx)?\)/.test(text) && /Param #/.test(text);
 }
 
 /** Import a torchinfo summary for a per-sample input shape. Never throws. */

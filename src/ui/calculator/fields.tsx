@@ -71,7 +71,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       disabled={!!why}
       disabledReason={why && t(why)}
       options={options}
-      onChange={(v) => change({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>)}
+      onChange={(v) => change({ [prop]: prop === 'zero' ? Number(v) : v })}
     />
   );
 }
@@ -109,7 +109,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       error={error}
       disabled={!!why || (nullable && raw === null)}
       disabledReason={why && t(why)}
-      onChange={(v) => change({ [prop]: v } as Partial<Scenario>)}
+      onChange={(v) => change({ [prop]: v })}
     />
   );
   if (!nullable) return field;
@@ -129,7 +129,7 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
           type="checkbox"
           checked={p.isNull}
           disabled={p.disabled}
-          onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback } as Partial<Scenario>)}
+          onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })}
         />{' '}
         {t(p.token === 'all' ? 'field.nullAll' : 'field.nullAuto')}
       </label>
