@@ -193,7 +193,7 @@ function stripNames(ls: LayerSpec[]): LayerSpec[] {
   return ls.map((l) => {
     const c = { ...l };
     delete c.name;
-    if (c.kind === 'block') return { ...c, body: stripNames(c.body), shortcut: c.shortcut && stripNames(c.shortcut), post: c.post && stripNames(c.post) };
+    if (c.kind === 'block') return { ...c, body: stripNames(c.body), ...(c.shortcut && { shortcut: stripNames(c.shortcut) }), ...(c.post && { post: stripNames(c.post) }) };
     if (c.kind === 'repeat' || c.kind === 'sequential') return { ...c, body: stripNames(c.body) };
     return c;
   });

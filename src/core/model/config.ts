@@ -142,7 +142,8 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
     if (n !== undefined) arch.positionEmbeddings = n + (POSITION_OFFSET[family] ?? 0);
   }
   if (ENCODER_ONLY.has(family)) {
-    arch.typeVocab = r.int(['type_vocab_size'], 2, 0);
+    const typeVocab = r.int(['type_vocab_size'], 2, 0);
+    if (typeVocab !== undefined) arch.typeVocab = typeVocab;
     arch.pooler = true;
   }
   if (t.qkNorm || r.bool('use_qk_norm')) arch.qkNorm = true;
