@@ -40,7 +40,7 @@ const NO_FRAME_TICK = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
 /** gzip bytes of the JS the page loads before any interaction. */
 function firstLoadGzip(dist = DIST): number {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const srcs = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((m) => m[1]);
+  const srcs = [...html.matchAll(/<(?:script[^>]+\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((m) => m[1]);
   return srcs.reduce((sum, src) => sum + gzipSync(readFileSync(join(dist, src.replace(/^\.\//, '')))).length, 0);
 }
 

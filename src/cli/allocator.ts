@@ -60,7 +60,7 @@ function options(flags: Map<string, string | true>): { ok: true; value: SimOptio
   }
   const fr = str('fraction');
   if (fr !== undefined) {
-    const f = /^\d*\.?\d+$/.test(fr) ? Number(fr) : NaN;
+    const f = /^(?:\d+(?:\.\d+)?|\.\d+)$/.test(fr) ? Number(fr) : NaN;
     if (!(f > 0 && f <= 1)) return { ok: false, error: `--fraction must be in (0, 1], got ${quoteArg(fr, 60)}` };
     o.fraction = f;
   }

@@ -39,7 +39,7 @@ function unknownFlag(name: string): string {
 
 /** Parse argv (without the node/script prefix). */
 export function parseArgs(argv: readonly string[]): ArgsResult {
-  const args: CliArgs = { record: Object.create(null), json: false, help: false, recommend: false, solve: false, url: null };
+  const args: CliArgs = { record: Object.create(null) as Record<string, string>, json: false, help: false, recommend: false, solve: false, url: null };
   const fail = (error: string): ArgsResult => ({ ok: false, error });
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -72,6 +72,7 @@ function readScenario(record: Record<string, string>, url: string | null): Parse
 }
 
 /** Run the CLI on argv (without node and script); returns exit code and output, never throws. */
+// eslint-disable-next-line @typescript-eslint/require-await -- a Promise API: the tests and the entry point await it
 export async function main(argv: readonly string[]): Promise<CliResult> {
   if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
   const parsed = parseArgs(argv);

@@ -81,7 +81,7 @@ function load(spec: string, input: number[] | undefined): Loaded | string {
     if (t.network.layers.length === 0) return `${label}: no torchinfo rows recognised`;
     return { net: t.network, notes: t.notes, unparsed: t.unparsed, statedTotal: t.statedTotal };
   }
-  if (!/^\s*[A-Za-z_][\w.]*\(/.test(text)) {
+  if (!/^\s*[A-Z_][\w.]*\(/i.test(text)) {
     const r = parseLayerText(text, input);
     return r.ok ? { net: r.value, notes: [], unparsed: [] } : first(r);
   }
@@ -99,7 +99,7 @@ export function runNetwork(argv: string[]): CliResult {
   if (!f.network) return fail('--network is required (a preset id or a file)');
   let input: number[] | undefined;
   if (f.input !== undefined) {
-    if (!/^\d+(x\d+)*$/.test(f.input) || f.input.split('x').some((d) => Number(d) < 1 || Number(d) > 2 ** 31)) {
+    if (!/^\d+(?:x\d+)*$/.test(f.input) || f.input.split('x').some((d) => Number(d) < 1 || Number(d) > 2 ** 31)) {
       return fail(`--input must be a per-sample shape like 3x224x224; got ${quoteArg(f.input, 60)}`);
     }
     input = f.input.split('x').map(Number);

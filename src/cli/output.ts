@@ -16,6 +16,7 @@ export interface CliResult {
  * Characters never written raw: C0 controls (incl. CR, LF, TAB), DEL, C1 controls (U+009B is an
  * 8-bit CSI), U+2028/U+2029 line breaks, bidi marks, embeddings, overrides and isolates, and lone surrogates.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -58,11 +58,11 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
       headDim: a.headDim ?? (heads > 0 ? Math.floor((a.hidden ?? 0) / heads) : 0), ffn: a.ffn ?? 0, vocab: a.vocab ?? 0,
       gatedMlp: a.gatedMlp ?? true, norm: a.norm ?? 'rmsnorm', normsPerLayer: a.normsPerLayer ?? 2, tiedEmbeddings: a.tiedEmbeddings ?? false,
       qkvBias: a.qkvBias ?? false, oBias: a.oBias ?? false, mlpBias: a.mlpBias ?? false, ...defined(a),
-    } as ModelArch;
+    };
   } else {
     const preset = findPreset(s.model);
     if (!preset) return fail('model', 'unknown-model', `Unknown model '${s.model.slice(0, 80)}': pick a preset, 'custom', or leave it empty and give params`);
-    arch = s.arch ? ({ ...preset.arch, ...defined(s.arch) } as ModelArch) : preset.arch;
+    arch = s.arch ? ({ ...preset.arch, ...defined(s.arch) }) : preset.arch;
   }
   const archErrors = checkArch(s, arch);
   if (archErrors.length > 0) return { ok: false, errors: archErrors };
@@ -71,7 +71,7 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
 
 /** The keys of a partial arch that hold a value (undefined never overrides a default). */
 function defined(a: Partial<ModelArch>): Partial<ModelArch> {
-  return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as Partial<ModelArch>;
+  return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
 }
 
 /**

@@ -125,7 +125,7 @@ export interface ModelArch {
     routerBias?: boolean;    // e_score_correction_bias
     /** Qwen2-MoE: sigmoid gate Linear(h, 1) on the shared expert. */
     sharedExpertGate?: boolean;
-  };
+  } | undefined;
   mla?: {
     qLoraRank: number | null;
     kvLoraRank: number;
@@ -136,7 +136,7 @@ export interface ModelArch {
   /** BERT-style pooler after the encoder: one h×h Linear with bias. */
   pooler?: boolean;
   /** Encoder-decoder (T5): `layers` counts encoder blocks; the decoder adds this many blocks with cross-attention. */
-  encoderDecoder?: { decoderLayers: number };
+  encoderDecoder?: { decoderLayers: number } | undefined;
   /** T5 relative-position bias: buckets × heads parameters in the first block of each stack. */
   relPosBuckets?: number;
   /** Multimodal: parameters of the vision tower and its projector (e.g. Gemma-3's SigLIP), counted in `other`. */
@@ -164,7 +164,7 @@ export interface Derivation {
 /** A translatable message: a stable code plus parameters; `text` is the English default. */
 export interface Message {
   code: string;
-  params?: Record<string, number | string>;
+  params?: Record<string, number | string> | undefined;
   text: string;
 }
 

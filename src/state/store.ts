@@ -4,18 +4,23 @@
  */
 import { create } from 'zustand';
 import type { Scenario, TermId } from '../core/types';
-import { defaultScenario } from '../core/scenario/schema';
-import type { ByteUnit, Lang } from '../ui/i18n/format';
-import type { MessageKey } from '../ui/i18n/en';
+import { DEFAULT_SCENARIO, defaultScenario } from '../core/scenario/schema';
 
+/** Page language (the UI holds a table of strings for each). */
+export type Lang = 'en' | 'zh';
+/** How byte counts are shown: binary GiB (PyTorch, nvidia-smi) or decimal GB (vendors). */
+export type ByteUnit = 'GiB' | 'GB';
 export type ViewId = 'calculator' | 'lab' | 'layers' | 'accuracy';
 export const VIEWS: readonly ViewId[] = ['calculator', 'lab', 'layers', 'accuracy'];
 /** At most this many scenarios side by side. */
 export const MAX_SCENARIOS = 4;
 
+/** The page-level notices; the UI translates each key (its string tables must hold them). */
+export type NoticeKey = 'notice.urlIgnored' | 'notice.savedCorrupt';
+
 export interface Notice {
   id: string;
-  key: MessageKey;
+  key: NoticeKey;
   params?: Record<string, string | number>;
 }
 
@@ -79,7 +84,7 @@ function updateActive(s: AppState, p: Partial<Scenario>): Partial<AppState> {
 
 export const useApp = create<AppState>()((set) => ({
   ...initialData(),
-  set: (key, value) => set((s) => updateActive(s, { [key]: value } as Partial<Scenario>)),
+  set: (key, value) => set((s) => updateActive(s, { [key]: value })),
   patch: (p) => set((s) => updateActive(s, p)),
   addScenario: () =>
     set((s) =>

@@ -40,9 +40,9 @@ export const PASSTHROUGH_PREFIXES = ['lab.', 'net.'] as const;
 /** Limits that keep a hostile link cheap: pairs read, key length, pass-through value length. */
 export const URL_LIMITS = { pairs: 200, keyLength: 64, viewValueLength: 8192, input: 256 * 1024, compare: 8, vs: 3 } as const;
 
-const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
+const LANG = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/;
 const VIEW = /^[a-z][a-z0-9-]{0,31}$/;
-const VIEW_KEY = /^[A-Za-z0-9._-]+$/;
+const VIEW_KEY = /^[\w.-]+$/;
 
 /** Replace lone UTF-16 surrogates (which encodeURIComponent rejects) with U+FFFD. */
 function wellFormed(s: string): string {
@@ -155,7 +155,7 @@ function readCompare(v: string, ignored: string[]): string[] {
 function readVs(v: string, version: number): Scenario | null {
   const errors: FieldError[] = [];
   const pairs = migrate(readPairs(v, [], errors), version);
-  const record: Record<string, string> = Object.create(null);
+  const record = Object.create(null) as Record<string, string>;
   for (const [k, val] of pairs) record[k] = val;
   const parsed = parseScenario(record);
   return errors.length === 0 && parsed.errors.length === 0 ? parsed.scenario : null;
@@ -171,7 +171,7 @@ export function decodeUrl(search: string): DecodedUrl {
   const version = readVersion(first, errors, warnings);
   const pairs = migrate(first.filter(([k]) => k !== 'v'), version);
   const extra: UrlExtra = {};
-  const record: Record<string, string> = Object.create(null);
+  const record = Object.create(null) as Record<string, string>;
   for (const [k, v] of pairs) {
     if (k === 'lang' && LANG.test(v)) extra.lang = v;
     else if (k === 'embed' && (v === '1' || v === 'true')) extra.embed = true;

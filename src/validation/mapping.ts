@@ -157,7 +157,7 @@ export function mapRow(row: Row): MapResult {
       return { ok: true, value: { scenario, measured, total: 'device', sumGpus: 1, contextBytes: context, source: sourceLabel(row), mode: 'load' } };
     }
     const amp = row.precision.startsWith('fp16');
-    const optim = String(st.optim ?? 'adamw');
+    const optim = typeof st.optim === 'string' ? st.optim : 'adamw';
     const optimizer = optim === 'adafactor' ? 'adafactor' : optim.includes('8bit') ? 'adamw-8bit' : 'adamw';
     const scenario: Scenario = {
       ...base, mode: 'training', method: 'full', weights: 'fp32', precision: amp ? 'amp-fp16' : 'fp32', optimizer,

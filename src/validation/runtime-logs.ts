@@ -95,7 +95,7 @@ export function logScenario(row: LogRow): Scenario {
     const seqs = num(st.n_seq) ?? 1;
     s.engine = 'llama.cpp';
     s.weights = (st.weights as WeightFormat | undefined) ?? 'fp16';
-    s.kv = KV_TYPE[String(st.type_k ?? 'f16')] ?? 'fp16';
+    s.kv = KV_TYPE[typeof st.type_k === 'string' ? st.type_k : 'f16'] ?? 'fp16';
     s.batch = seqs;
     s.prompt = Math.round((num(st.n_ctx) ?? 4096) / seqs);
     s.attn = st.flash_attn === true ? 'flash' : 'sdpa';
@@ -107,7 +107,7 @@ export function logScenario(row: LogRow): Scenario {
     s.engine = 'vllm';
     s.weights = (st.weights as WeightFormat | undefined) ?? dtype;
     s.kv = dtype === 'fp32' ? 'fp32' : (dtype as KvFormat);
-    s.gpu = String(st.gpu ?? '');
+    s.gpu = typeof st.gpu === 'string' ? st.gpu : '';
     s.gpuUtil = num(st.gpu_memory_utilization) ?? 0.9;
     s.tp = tp;
     s.gpus = tp;

@@ -78,7 +78,7 @@ describe('allocator CLI', () => {
     [[], /^error: give one trace file/],
     [[file('h.json', '{"nope": 1}')], /^error: .*no 'device_traces' list/],
   ])('bad input %j exits 2 with one line on stderr', (args, re) => {
-    const r = run(args as string[]);
+    const r = run(args);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd()).toMatch(re);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

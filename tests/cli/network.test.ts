@@ -111,7 +111,7 @@ describe('bad input: exit code 2, one stderr line', () => {
     [['--batch', '3'], /--network is required/],
     [['--network'], /--network needs a value/],
   ])('%j', (argv, msg) => {
-    expect(bad(argv as string[])).toMatch(msg as RegExp);
+    expect(bad(argv)).toMatch(msg);
   });
 
   test('a shape misfit names the layer', () => {

@@ -17,6 +17,7 @@ const H_ESCAPED = '\\u001b[31mred\\r\\u0007\\ud800';
 const noStdin = () => '';
 
 /** Raw C0 (except the final newline), DEL, C1, or a lone surrogate. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function oneClearLine(r: { code: number | null; stdout: string; stderr: string }): string {

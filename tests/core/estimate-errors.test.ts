@@ -47,7 +47,7 @@ describe('no input yields NaN or Infinity', () => {
       optimizer: fc.constantFrom(...OPTIMIZERS), attn: fc.constantFrom(...ATTNS), gradCkpt: fc.constantFrom(...GRAD_CKPTS),
       batch: fc.oneof(fc.integer({ min: -2, max: 512 }), fc.constant(Number.NaN)),
       prompt: fc.integer({ min: 0, max: 200_000 }), gen: fc.integer({ min: 0, max: 4096 }), seq: fc.integer({ min: 0, max: 65536 }),
-      gpus: fc.constantFrom(1, 2, 8, 64), zero: fc.constantFrom(0, 1, 2, 3) as fc.Arbitrary<0 | 1 | 2 | 3>, tp: fc.constantFrom(1, 2, 8), pp: fc.constantFrom(1, 2),
+      gpus: fc.constantFrom(1, 2, 8, 64), zero: fc.constantFrom<0 | 1 | 2 | 3>(0, 1, 2, 3), tp: fc.constantFrom(1, 2, 8), pp: fc.constantFrom(1, 2),
       loraRank: fc.integer({ min: 0, max: 512 }), gpuUtil: fc.double({ min: 0, max: 1.2 }), gpu: fc.constantFrom('', 'a100-80gb-sxm4', '24GiB'),
       ngl: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 200 })),
       arch: fc.constantFrom(null, { hidden: 1024, layers: 4, heads: 8, ffn: 4096, vocab: 1000 }, { hidden: 0, layers: 4, heads: 8, ffn: 1, vocab: 1 }),

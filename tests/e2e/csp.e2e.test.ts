@@ -42,7 +42,7 @@ async function watch(): Promise<Watch> {
 
 test('the built page carries the policy as its first <head> element, and the browser enforces it', async () => {
   const html = await (await fetch(base())).text();
-  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  expect(html).not.toMatch(/<script(?![^>]+\bsrc=)[^>]*>/);
   const w = await watch();
   const page = await w.context.newPage();
   await page.goto(base());

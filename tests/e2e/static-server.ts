@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
@@ -14,7 +14,8 @@ const TYPES: Record<string, string> = {
 
 /** Serves `root` under `prefix` (to prove the build works from a sub-path) on 127.0.0.1. */
 export async function serveStatic(root: string, prefix = '/'): Promise<{ server: Server; url: string }> {
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void serve(req, res));
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
     if (!path.startsWith(prefix)) {
       res.writeHead(404).end();
@@ -36,7 +37,7 @@ export async function serveStatic(root: string, prefix = '/'): Promise<{ server:
     } catch {
       res.writeHead(404).end();
     }
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

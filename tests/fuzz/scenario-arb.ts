@@ -31,7 +31,7 @@ function valueFor(kind: FieldKind | ArchKind): fc.Arbitrary<string> {
 
 const hostile = fc.constantFrom('', '-1', '0', 'NaN', 'Infinity', '1e309', '1e-309', '0x10', ' 7 ', '1,5', 'null', '∞', '9'.repeat(25));
 
-const FIELDS = [...SCENARIO_FIELDS.map((f) => ({ name: f.name, kind: f.kind as FieldKind | ArchKind })), ...ARCH_FIELDS.map((f) => ({ name: f.name, kind: f.kind }))];
+const FIELDS = [...SCENARIO_FIELDS.map((f) => ({ name: f.name, kind: f.kind })), ...ARCH_FIELDS.map((f) => ({ name: f.name, kind: f.kind }))];
 
 /** One schema key with a value of its kind (1 in 10 hostile). */
 export const pairArb: fc.Arbitrary<[string, string]> = fc.constantFrom(...FIELDS).chain((f) =>

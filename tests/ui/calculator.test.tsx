@@ -10,7 +10,7 @@ beforeAll(() => Promise.all([import('../../src/ui/calculator/breakdown-table'), 
 beforeEach(() => useApp.setState(initialData()));
 afterEach(() => cleanup());
 
-const box = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+const box = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
 const active = () => useApp.getState().scenarios[useApp.getState().active];
 
 /** The Size cell of a breakdown row, once the (settled) table shows it. */
@@ -68,7 +68,7 @@ describe('calculator: forms -> store -> results', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
     fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'qlora' } });
     expect(active().weights).toBe('nf4');
-    const bf16 = within(screen.getByLabelText('Weight format')).getByRole('option', { name: /^bf16/ }) as HTMLOptionElement;
+    const bf16 = within(screen.getByLabelText('Weight format')).getByRole<HTMLOptionElement>('option', { name: /^bf16/ });
     expect(bf16.disabled).toBe(true);
     expect(bf16.textContent).toContain('not with this training method');
     // LoRA rank is live for QLoRA, dead for full fine-tuning
@@ -123,7 +123,7 @@ describe('calculator: forms -> store -> results', () => {
     fireEvent.click(within(table).getByRole('button', { name: 'KV cache' }));
     const panel = screen.getByRole('heading', { name: /How KV cache is computed/ }).closest('section')!;
     expect(panel.querySelector('pre')!.textContent).toMatch(/L/);
-    expect(within(panel).getByText('Source:').parentElement!.textContent!.length).toBeGreaterThan('Source: '.length);
+    expect(within(panel).getByText('Source:').parentElement!.textContent.length).toBeGreaterThan('Source: '.length);
     // the user's own values appear: 32 layers
     expect(within(panel).getAllByText('32').length).toBeGreaterThan(0);
   });
@@ -170,7 +170,7 @@ describe('calculator: comparison and checks', () => {
   test('"Check it on your GPU" prints the two torch counters and the nvidia-smi query', async () => {
     render(<App />);
     fireEvent.click(await screen.findByText('Check it on your GPU'));
-    const pre = screen.getByText(/max_memory_allocated\(\)/, { selector: 'pre' }).textContent!;
+    const pre = screen.getByText(/max_memory_allocated\(\)/, { selector: 'pre' }).textContent;
     expect(pre).toContain('torch.cuda.max_memory_reserved()');
     expect(pre).toContain('meta-llama/Llama-3.1-8B');
     expect(screen.getByText(/nvidia-smi --query-gpu=/, { selector: 'pre' }).textContent).toContain('memory.used');

@@ -9,9 +9,9 @@ describe('translations', () => {
   test('every schema key has a label in both languages and Chinese help', () => {
     for (const f of SCENARIO_FIELDS) {
       if (f.prop === 'arch') continue;
-      expect(FIELD_LABEL.en[f.prop as keyof typeof FIELD_LABEL.en], f.prop).toBeTruthy();
-      expect(FIELD_LABEL.zh[f.prop as keyof typeof FIELD_LABEL.zh], f.prop).toBeTruthy();
-      expect(HELP_ZH[f.prop as keyof typeof HELP_ZH], f.prop).toBeTruthy();
+      expect(FIELD_LABEL.en[f.prop], f.prop).toBeTruthy();
+      expect(FIELD_LABEL.zh[f.prop], f.prop).toBeTruthy();
+      expect(HELP_ZH[f.prop], f.prop).toBeTruthy();
     }
     for (const f of ARCH_FIELDS) {
       expect(ARCH_LABEL.en[f.prop], f.prop).toBeTruthy();

@@ -30,7 +30,7 @@ describe('NumberField', () => {
   test('a half-typed number stays in the box and is not sent', () => {
     const onChange = vi.fn();
     render(<Harness onChange={onChange} />);
-    const box = screen.getByLabelText('Batch size') as HTMLInputElement;
+    const box = screen.getByLabelText<HTMLInputElement>('Batch size');
     fireEvent.change(box, { target: { value: '' } });
     expect(box.value).toBe('');
     expect(screen.getByRole('alert').textContent).toBe('Enter a number.');
@@ -44,7 +44,7 @@ describe('NumberField', () => {
   test('out-of-range text is explained next to the field and not applied', () => {
     const onChange = vi.fn();
     render(<Harness onChange={onChange} />);
-    const box = screen.getByLabelText('Batch size') as HTMLInputElement;
+    const box = screen.getByLabelText<HTMLInputElement>('Batch size');
     fireEvent.change(box, { target: { value: '5000' } });
     expect(onChange).not.toHaveBeenCalled();
     const alert = screen.getByRole('alert');
@@ -61,8 +61,8 @@ describe('NumberField', () => {
 
   test('moving the log slider updates the box: the ends are min and max', () => {
     render(<Harness />);
-    const slider = screen.getByLabelText('Batch size (slider)') as HTMLInputElement;
-    const box = screen.getByLabelText('Batch size') as HTMLInputElement;
+    const slider = screen.getByLabelText<HTMLInputElement>('Batch size (slider)');
+    const box = screen.getByLabelText<HTMLInputElement>('Batch size');
     fireEvent.change(slider, { target: { value: '1000' } });
     expect(box.value).toBe('1024');
     fireEvent.change(slider, { target: { value: '0' } });

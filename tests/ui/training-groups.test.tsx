@@ -28,7 +28,7 @@ test('a link that sets a key inside a group opens that group, so the setting is 
 test('raising gradient accumulation disables "fused into backward" at once (torchtune requires gradient_accumulation_steps=1 for optimizer_in_bwd)', () => {
   useApp.getState().patch({ mode: 'training' });
   render(<ScenarioForm />);
-  const option = () => screen.getByRole('option', { name: /Fused into backward/ }) as HTMLOptionElement;
+  const option = () => screen.getByRole<HTMLOptionElement>('option', { name: /Fused into backward/ });
   expect(option().disabled).toBe(false);
   act(() => useApp.getState().patch({ gradAccum: 4 }));
   expect(option().disabled).toBe(true);

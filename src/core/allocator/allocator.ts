@@ -11,6 +11,7 @@ import { bump, cloneDeviceStats, decrease, increase, newDeviceStats, type Device
 import { tryAllocateExpandable } from './expandable';
 import { garbageCollect, releaseAvailable, releaseCached } from './release';
 import { cloneAllocatorState } from './clone';
+import type { AllocatorState } from './allocator-state';
 
 /** The simulated card. */
 export interface DeviceSpec {
@@ -59,7 +60,7 @@ function lowerBoundAddr(list: readonly Segment[], addr: number): number {
   return lo;
 }
 
-export class CachingAllocator {
+export class CachingAllocator implements AllocatorState {
   stats: DeviceStats = newDeviceStats();
   /** live segments ordered by address */
   segments: Segment[] = [];

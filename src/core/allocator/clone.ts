@@ -3,10 +3,10 @@
  * (allocator.md §10 asks for a deterministic one-stream model, so a copy replays identically).
  */
 import type { Block, Segment } from './blocks';
-import type { CachingAllocator } from './allocator';
+import type { AllocatorState } from './allocator-state';
 
 /** Copies the block graph of `src` into the empty allocator `dst` (stats are copied by the caller). */
-export function cloneAllocatorState(src: CachingAllocator, dst: CachingAllocator): void {
+export function cloneAllocatorState(src: AllocatorState, dst: AllocatorState): void {
   const map = new Map<Block, Block>();
   for (const seg of src.segments) {
     const s: Segment = { ...seg };

@@ -160,7 +160,7 @@ function parseTokens(t: string[]): AllocatorConfig {
 export function parseAllocConf(text: string): Result<AllocatorConfig> {
   const body = text
     .trim()
-    .replace(/^(export\s+)?PYTORCH_(CUDA_|HIP_)?ALLOC_CONF=/, '')
+    .replace(/^(?:export\s+)?PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF=/, '')
     .replace(/^(['"])(.*)\1$/, '$2');
   try {
     return { ok: true, value: parseTokens(lex(body)) };

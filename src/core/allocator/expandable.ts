@@ -5,7 +5,7 @@
  */
 import { kLargePage, kSmallPage, type PoolKind } from './constants';
 import { newBlock, splice, type Block } from './blocks';
-import type { CachingAllocator } from './allocator';
+import type { AllocatorState } from './allocator-state';
 import { bump } from './stats';
 
 const pageOf = (pool: PoolKind): number => (pool === 'small' ? kSmallPage : kLargePage);
@@ -26,7 +26,7 @@ function hasRoom(b: Block | null, size: number): boolean {
  * find_expandable_block: the lowest-address unmapped block (or the free block right before it)
  * with enough room after it; otherwise a new segment reserving 9/8 of the card, in whole pages.
  */
-function findExpandable(a: CachingAllocator, pool: PoolKind, size: number): Block {
+function findExpandable(a: AllocatorState, pool: PoolKind, size: number): Block {
   for (const u of a.unmapped[pool].blocks) {
     const c = allocatable(u.prev) ? u.prev : u;
     if (hasRoom(c, size)) return c;
@@ -41,7 +41,7 @@ function findExpandable(a: CachingAllocator, pool: PoolKind, size: number): Bloc
 }
 
 /** map_block: maps whole pages covering `size` bytes at the start of unmapped block `u`. */
-function mapBlock(a: CachingAllocator, u: Block, size: number): boolean {
+function mapBlock(a: AllocatorState, u: Block, size: number): boolean {
   const page = pageOf(u.seg.pool);
   const mapped = Math.min(u.size, Math.ceil(size / page) * page);
   if (!a.deviceHasRoom(mapped)) return false;
@@ -66,7 +66,7 @@ function mapBlock(a: CachingAllocator, u: Block, size: number): boolean {
  * try_allocate_expandable_block: maps pages after the chosen block until a free run of ≥ `size`
  * exists; returns that run removed from the free pool, or null when mapping runs out of memory.
  */
-export function tryAllocateExpandable(a: CachingAllocator, pool: PoolKind, size: number): Block | null {
+export function tryAllocateExpandable(a: AllocatorState, pool: PoolKind, size: number): Block | null {
   let c = findExpandable(a, pool, size);
   if (!c.mapped && !mapBlock(a, c, Math.min(c.size, size))) return null;
   while (c.size < size) {
@@ -79,7 +79,7 @@ export function tryAllocateExpandable(a: CachingAllocator, pool: PoolKind, size:
 }
 
 /** unmap_block: returns the whole pages inside free block `b` to the driver. */
-function unmapBlock(a: CachingAllocator, b: Block): void {
+function unmapBlock(a: AllocatorState, b: Block): void {
   const page = pageOf(b.seg.pool);
   const base = b.seg.addr;
   const start = base + Math.ceil((b.addr - base) / page) * page;
@@ -114,7 +114,7 @@ function unmapBlock(a: CachingAllocator, b: Block): void {
 }
 
 /** The expandable half of release_blocks: unmap every free expandable block's whole pages. */
-export function releaseExpandableFree(a: CachingAllocator, pool: PoolKind): void {
+export function releaseExpandableFree(a: AllocatorState, pool: PoolKind): void {
   const toUnmap = a.pools[pool].blocks.filter((b) => b.seg.expandable);
   for (const b of toUnmap) unmapBlock(a, b);
 }

@@ -57,7 +57,7 @@ export function importMemoryHistory(json: string, device?: number): HistoryParse
   let realDeviceAllocs = 0;
   let realOoms = 0;
   for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
+    const e: unknown = entries[i];
     if (!isRecord(e) || typeof e.action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
     if (e.action === 'segment_alloc' || e.action === 'segment_map') realDeviceAllocs++;
     if (e.action === 'oom') realOoms++;

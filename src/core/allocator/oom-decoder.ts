@@ -72,12 +72,16 @@ export const OOM_EXAMPLE =
 
 const SZ = '(\\d+(?:\\.\\d+)?)(bytes|KiB|MiB|GiB)';
 const UNIT: Record<string, number> = { bytes: 1, KiB: KiB, MiB: MiB, GiB: GiB };
-const ANCHOR = /(?:(CUDA|HIP)o|O)utofmemory\.Triedtoallocate|(CUDA|HIP)error:outofmemory/g;
+const ANCHOR = /(?:(?:CUDA|HIP)o|O)utofmemory\.Triedtoallocate|(?:CUDA|HIP)error:outofmemory/g;
 const PREFIX = /(torch\.cuda\.OutOfMemoryError|torch\.OutOfMemoryError|OutOfMemoryError|RuntimeError)\s*:\s*$/;
 
-/** Removes ANSI escape sequences (colours, OSC links). */
+/**
+ * Removes ANSI escape sequences (colours, OSC links): OSC ESC ] … BEL|ST, and CSI ESC [ with
+ * parameter bytes, intermediate bytes 0x20–0x2F and one final byte 0x40–0x7E (ECMA-48 §5.4).
+ */
 export function stripAnsi(text: string): string {
-  return text.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
+  // eslint-disable-next-line no-control-regex -- matching ESC and BEL is the point
+  return text.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').replace(/\x1b\[[\d;?]*[\x20-\x2f]*[\x40-\x7e]/g, '');
 }
 
 /** Text without whitespace plus the original index of each kept character (no per-character string building: linear, little garbage). */
@@ -141,7 +145,7 @@ function decodeAt(s: string, start: number, end: number): { oom: Omit<DecodedOom
   const backend: 'cuda' | 'hip' = w.startsWith('HIP') ? 'hip' : 'cuda';
   const none = { reserved: null, unallocated: null, assumedSelfPid: null, nonPyTorch: null, otherProcesses: null, usedOutsideAllocator: null, request: null };
   const version = (code: string, text: string): Message => ({ code: `version.${code}`, text });
-  if (/^(CUDA|HIP)error:outofmemory/.test(w)) {
+  if (/^(?:CUDA|HIP)error:outofmemory/.test(w)) {
     const oom = { kind: 'driver' as const, complete: true, backend, format: null, version: version('driver', 'a CUDA driver error outside the caching allocator (no allocator figures)'), fields: [], processes: [], derived: none };
     return { oom, last: start + w.indexOf('memory') + 6 };
   }

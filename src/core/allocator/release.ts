@@ -5,12 +5,12 @@
  */
 import type { PoolKind } from './constants';
 import { isSplit, type Block } from './blocks';
-import type { CachingAllocator } from './allocator';
+import type { AllocatorState } from './allocator-state';
 import { releaseExpandableFree } from './expandable';
 import { bump, decrease } from './stats';
 
 /** release_block: cudaFree of a whole free segment (allocator.md §4). */
-function releaseBlock(a: CachingAllocator, b: Block): void {
+function releaseBlock(a: AllocatorState, b: Block): void {
   const pool = b.seg.pool;
   a.pools[pool].remove(b);
   a.removeSegment(b.seg);
@@ -25,7 +25,7 @@ function releaseBlock(a: CachingAllocator, b: Block): void {
  * release_available_cached_blocks: frees oversize cached blocks only (allocator.md §3).
  * Only unsplit blocks are cudaFree-able; with M in whole MB a free split block never reaches M.
  */
-export function releaseAvailable(a: CachingAllocator, pool: PoolKind, size: number): boolean {
+export function releaseAvailable(a: AllocatorState, pool: PoolKind, size: number): boolean {
   if (a.M === Infinity) return false;
   const key = Math.max(size, a.M);
   const list = a.pools[pool].blocks;
@@ -46,7 +46,7 @@ export function releaseAvailable(a: CachingAllocator, pool: PoolKind, size: numb
 }
 
 /** release_cached_blocks: the full flush behind empty_cache() (allocator.md §3, §5). */
-export function releaseCached(a: CachingAllocator): true {
+export function releaseCached(a: AllocatorState): true {
   a.stats.num_sync_all_streams += 1;
   for (const pool of ['large', 'small'] as const) {
     const list = a.pools[pool].blocks;
@@ -60,7 +60,7 @@ export function releaseCached(a: CachingAllocator): true {
 }
 
 /** garbage_collect_cached_blocks: frees old whole free large segments (allocator.md §3). */
-export function garbageCollect(a: CachingAllocator): void {
+export function garbageCollect(a: AllocatorState): void {
   const threshold = Math.floor(a.config.garbageCollectionThreshold * (a.allowedMax ?? 0));
   if (a.reserved <= threshold) return;
   const target = a.reserved - threshold;

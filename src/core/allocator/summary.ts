@@ -132,7 +132,7 @@ class OutOfRange extends Error {
 const cut = (num: string) => (num.length > 20 ? `${num.slice(0, 20)}…` : num);
 
 function cell(text: string, where: () => string): SummaryCell | null {
-  const m = /^(\d+) ?(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|K|M)?$/.exec(text.trim().replace(/\s+/g, ' '));
+  const m = /^(\d+) ?(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|[KM])?$/.exec(text.trim().replace(/\s+/g, ' '));
   if (!m) return null;
   const unit = m[2] ?? '';
   const mult = UNIT[unit] ?? COUNT[unit] ?? 1;

@@ -43,7 +43,7 @@ export type TraceParse = { ok: true; trace: Trace } | { ok: false; errors: Trace
 
 /** At most this many errors are reported for one text. */
 const MAX_ERRORS = 50;
-const NAME = /^[A-Za-z0-9_.:@#$\-[\]/]+$/;
+const NAME = /^[\w.:@#$\-[\]/]+$/;
 
 /** The line without a `#` comment (a `#` at the start or after whitespace; names may contain `#`). */
 function stripComment(raw: string): string {

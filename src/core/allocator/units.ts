@@ -42,7 +42,7 @@ const bad = (message: string): SizeParse => ({ ok: false, message });
 export function parseByteSize(text: string): SizeParse {
   const t = text.trim().replace(/\s+/g, ' ');
   if (/^\d{1,15}$/.test(t)) return { ok: true, bytes: Number(t) };
-  const plain = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]+)?$/.exec(t);
+  const plain = /^(\d+(?:\.\d+)?)\s*([a-z]+)?$/i.exec(t);
   if (plain) {
     const unit = (plain[2] ?? 'b').toLowerCase();
     const mult = UNITS[unit];
@@ -52,7 +52,7 @@ export function parseByteSize(text: string): SizeParse {
     if (!Number.isInteger(bytes)) return bad(`'${t}' is not a whole number of bytes`);
     return { ok: true, bytes };
   }
-  const shaped = /^[([]?\s*(\d+(?:\s*[x×*,]\s*\d+)*)\s*,?\s*[)\]]?\s+(?:torch\.)?([a-z0-9_]+)$/i.exec(t);
+  const shaped = /^[([]?\s*(\d+(?:\s*[x×*,]\s*\d+)*)(?:\s*,)?(?:\s*[)\]])?\s+(?:torch\.)?(\w+)$/i.exec(t);
   if (shaped) {
     const itemsize = DTYPES[shaped[2].toLowerCase()];
     if (itemsize === undefined) return bad(`unknown dtype '${shaped[2]}' (e.g. float32, bf16, fp16, int8)`);

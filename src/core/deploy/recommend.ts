@@ -9,7 +9,8 @@
  * price, which rises with memory within a class). Apple silicon and TPUs are listed but never
  * ranked first: the estimate models PyTorch on CUDA.
  */
-import { GPUS, type Gpu, type GpuCategory } from '../gpus';
+import { GPUS } from '../gpus';
+import type { Gpu, GpuCategory } from '../gpu-types';
 import { estimate } from '../estimate';
 import { fitsWithin, minGpusBy, type GpuPlan } from '../solve';
 import type { Estimate, Result, Scenario } from '../types';

@@ -15,7 +15,7 @@
  *   2022 §5). Step time = FLOPs per step / (N · peak · MFU), MFU as defined in the PaLM paper
  *   (Chowdhery et al. 2022, arXiv 2204.02311 App. B), 40 % by default.
  */
-import type { Gpu } from '../gpus';
+import type { Gpu } from '../gpu-types';
 import type { Estimate, ModelArch, Scenario, WeightFormat } from '../types';
 import { kvBytesPerElement } from '../formats/weights';
 import { kvCacheBytes } from '../inference/kv';
@@ -35,7 +35,7 @@ export interface Speed {
   notes: string[];
 }
 
-type PeakKey = keyof Gpu['tflops'];
+type PeakKey = 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 
 /**
  * The tensor-core dtype a weight format computes in: 16-bit formats in their own dtype; fp8

@@ -49,7 +49,7 @@ function splitTop(s: string): string[] {
 export function parseValue(s: string): Value {
   const t = s.trim();
   // a number that overflows float64 (1e309) stays text: the importer then reports it unreadable
-  if (/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) && Number.isFinite(Number(t))) return Number(t);
+  if (/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i.test(t) && Number.isFinite(Number(t))) return Number(t);
   if (t === 'True') return true;
   if (t === 'False') return false;
   if (t === 'None') return null;
@@ -70,7 +70,7 @@ function node(name: string, type: string, times: string | undefined, args: strin
   const pos: Value[] = [];
   const kw: Record<string, Value> = {};
   for (const part of splitTop(args)) {
-    const m = /^([A-Za-z_]\w*)\s*=\s*([\s\S]*)$/.exec(part);
+    const m = /^([A-Z_]\w*)\s*=([\s\S]*)$/i.exec(part); // parseValue trims the value
     if (m) kw[m[1]] = parseValue(m[2]); else pos.push(parseValue(part));
   }
   return { name, type, pos, kw, children: leaf ? null : [], times: times ? Math.min(Number(times), 1e6) : 1, line };

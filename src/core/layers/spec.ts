@@ -10,8 +10,8 @@ export type Pair = number | [number, number];
 export type ActivationKind = 'relu' | 'relu6' | 'gelu' | 'silu' | 'sigmoid' | 'tanh';
 
 interface Named {
-  /** module name as in print(model), e.g. 'conv1'; rows are labelled with the dotted path */
-  name?: string;
+  /** module name as in print(model), e.g. 'conv1'; rows are labelled with the dotted path; undefined = unnamed */
+  name?: string | undefined;
 }
 
 export interface LinearSpec extends Named { kind: 'linear'; in: number; out: number; bias?: boolean }

@@ -10,7 +10,7 @@
  * gelu / prenorm / dropP (encoder). Field meanings are those of spec.ts; range checks are
  * validate.ts's. Parsing never throws.
  */
-import type { FieldError, Result } from '../types';
+import type { Result } from '../types';
 import type { LayerSpec, Pair } from './spec';
 import { LAYER_KINDS, validateNetwork } from './validate';
 
@@ -37,7 +37,7 @@ const FLAG: Record<string, [string, unknown]> = {
 
 /** '3' → 3, '3x5' → [3, 5] (shape fields keep lists). */
 function dims(t: string, list: boolean): Pair | number[] | null {
-  if (!/^\d+(x\d+)*$/.test(t)) return null;
+  if (!/^\d+(?:x\d+)*$/.test(t)) return null;
   const v = t.split('x').map(Number);
   if (list) return v;
   return v.length === 1 ? v[0] : v.length === 2 ? [v[0], v[1]] : null;
@@ -62,7 +62,7 @@ class Parser {
   }
 
   item(depth: number): LayerSpec {
-    const m = /^([a-z][a-z0-9]*)(!?)(?:@([A-Za-z0-9_#-]*))?/.exec(this.s.slice(this.i, this.i + 240));
+    const m = /^([a-z][a-z0-9]*)(!?)(?:@([\w#-]*))?/.exec(this.s.slice(this.i, this.i + 240));
     if (!m) this.err(`expected a layer kind, got '${this.s.slice(this.i, this.i + 12)}'`);
     const start = this.i;
     this.i += m[0].length;
@@ -123,7 +123,7 @@ class TextError extends Error {}
 
 /** Parse the terse text form into a validated network for `input`. Never throws. */
 export function parseLayerText(text: string, input: readonly number[]): Result<{ layers: LayerSpec[]; input: number[] }> {
-  const bad = (message: string): Result<never> => ({ ok: false, errors: [{ key: 'network', code: 'network.text', message } as FieldError] });
+  const bad = (message: string): Result<never> => ({ ok: false, errors: [{ key: 'network', code: 'network.text', message }] });
   if (text.length > MAX_TEXT) return bad(`text longer than ${MAX_TEXT} characters`);
   const p = new Parser(text);
   let layers: LayerSpec[];
@@ -191,9 +191,9 @@ export function layerText(layers: LayerSpec[], names = true): string {
 
 function stripNames(ls: LayerSpec[]): LayerSpec[] {
   return ls.map((l) => {
-    const c = { ...l } as LayerSpec & { name?: string };
+    const c = { ...l };
     delete c.name;
-    if (c.kind === 'block') return { ...c, body: stripNames(c.body), shortcut: c.shortcut && stripNames(c.shortcut), post: c.post && stripNames(c.post) };
+    if (c.kind === 'block') return { ...c, body: stripNames(c.body), ...(c.shortcut && { shortcut: stripNames(c.shortcut) }), ...(c.post && { post: stripNames(c.post) }) };
     if (c.kind === 'repeat' || c.kind === 'sequential') return { ...c, body: stripNames(c.body) };
     return c;
   });

@@ -30,7 +30,7 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
     const s = raw.trimEnd();
     const t = /^Total params:\s*([\d,]+)/.exec(s.trim());
     if (t) { total = Number(t[1].replace(/,/g, '')); return; }
-    if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
+    if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(?:Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
     const m = ROW.exec(s);
     if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
     const depth = m[2] === undefined ? 0 : Number(m[2]);
@@ -197,7 +197,7 @@ function total(r: Row): number { return r.children.length ? Math.max(r.params, r
 
 /** True when text looks like a torchinfo summary table. */
 export function isTorchinfo(text: string): boolean {
-  return /Layer \(type(:depth-idx)?\)/.test(text) && /Param #/.test(text);
+  return /Layer \(type(?::depth-idx)?\)/.test(text) && /Param #/.test(text);
 }
 
 /** Import a torchinfo summary for a per-sample input shape. Never throws. */

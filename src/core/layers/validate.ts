@@ -69,7 +69,7 @@ function checkField(t: F, v: unknown): string | null {
     case 'act': return v === 'relu' || v === 'gelu' ? null : "'relu' or 'gelu'";
     case 'merge': return v === 'add' || v === 'concat' ? null : "'add' or 'concat'";
     // the characters the terse layer text (text.ts) can write after '@', so every valid network round-trips
-    case 'name': return typeof v === 'string' && /^[A-Za-z0-9_#-]{0,200}$/.test(v) ? null : 'a name of letters, digits, _ - # (at most 200)';
+    case 'name': return typeof v === 'string' && /^[\w#-]{0,200}$/.test(v) ? null : 'a name of letters, digits, _ - # (at most 200)';
     case 'layers': return Array.isArray(v) ? null : 'a list of layers';
   }
 }

@@ -33,7 +33,7 @@ function flatten(raw: Json): Json {
 export function familyOf(cfg: Json): string {
   const mt = typeof cfg.model_type === 'string' ? cfg.model_type.toLowerCase().match(/^[a-z0-9_]+/) : null;
   if (mt) return mt[0].startsWith('refinedweb') ? 'falcon' : mt[0];
-  const arch = Array.isArray(cfg.architectures) ? cfg.architectures[0] : undefined;
+  const arch: unknown = Array.isArray(cfg.architectures) ? cfg.architectures[0] : undefined;
   if (typeof arch === 'string') {
     const hit = ARCH_PREFIX.find(([prefix]) => arch.startsWith(prefix));
     if (hit) return hit[1];
@@ -49,7 +49,7 @@ function isGated(r: FieldReader, t: FamilyTraits): boolean {
   const key = r.pick(ACT);
   const act = key ? r.str(key) ?? '' : '';
   // Llama-style configs say silu; GPT-style plain MLPs say gelu/relu. Unknown: modern default (gated).
-  return !/^(gelu|relu|quick_gelu|tanh)/.test(act);
+  return !/^(?:gelu|relu|quick_gelu|tanh)/.test(act);
 }
 
 function normKind(r: FieldReader, t: FamilyTraits): 'rmsnorm' | 'layernorm' {
@@ -142,7 +142,8 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
     if (n !== undefined) arch.positionEmbeddings = n + (POSITION_OFFSET[family] ?? 0);
   }
   if (ENCODER_ONLY.has(family)) {
-    arch.typeVocab = r.int(['type_vocab_size'], 2, 0);
+    const typeVocab = r.int(['type_vocab_size'], 2, 0);
+    if (typeVocab !== undefined) arch.typeVocab = typeVocab;
     arch.pooler = true;
   }
   if (t.qkNorm || r.bool('use_qk_norm')) arch.qkNorm = true;

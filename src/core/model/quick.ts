@@ -16,7 +16,7 @@ const SUFFIX: Record<string, number> = {
 };
 
 const COUNT_RE =
-  /^([0-9][0-9,_]*(?:\.[0-9]+)?|\.[0-9]+)(?:e([+-]?[0-9]{1,3}))?\s*([a-z]+)?(?:\s+param(?:eter)?s?)?$/;
+  /^(\d[0-9,_]*(?:\.\d+)?|\.\d+)(?:e([+-]?\d{1,3}))?(?:\s*([a-z]+))?(?:\s+param(?:eter)?s?)?$/;
 
 /** Largest count accepted: 1e15 parameters (1000× the largest published dense model). */
 export const MAX_QUICK_PARAMS = 1e15;
@@ -31,7 +31,7 @@ export function parseQuickCount(text: string): number | null {
   if (!m) return null;
   const digits = m[1];
   // Commas only as thousands separators ('7,000,000'), never as a decimal comma ('7,5b').
-  if (digits.includes(',') && !/^[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$/.test(digits)) return null;
+  if (digits.includes(',') && !/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(digits)) return null;
   const mult = m[3] === undefined ? 1 : SUFFIX[m[3]];
   if (mult === undefined) return null;
   const n = Number(digits.replace(/[,_]/g, '')) * 10 ** Number(m[2] ?? 0) * mult;

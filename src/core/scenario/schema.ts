@@ -67,7 +67,7 @@ export const MAX_TOKENS = 2 ** 24;
 /** Value types a key can hold; `nullToken` is the external spelling of null ('all', 'auto'). */
 export type FieldKind =
   | { type: 'enum'; values: readonly string[] }
-  | { type: 'int'; min: number; max: number; nullToken?: string }
+  | { type: 'int'; min: number; max: number; nullToken?: string | undefined }
   | { type: 'float'; min: number; max: number }
   | { type: 'targets' }
   | { type: 'count' }

@@ -22,6 +22,8 @@ function formatValue(prop: keyof Scenario, v: unknown, nullToken?: string): stri
   if (v === null) return nullToken ?? '';
   if (prop === 'loraTargets') return formatTargets(v as Scenario['loraTargets']);
   if (prop === 'params') return formatCount(v as number);
+  // every other key holds a string, number or boolean
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return String(v);
 }
 
@@ -29,9 +31,11 @@ function same(a: unknown, b: unknown): boolean {
   return Array.isArray(a) && Array.isArray(b) ? formatTargets(a) === formatTargets(b) : a === b;
 }
 
-function archValue(a: Partial<ModelArch> | undefined, f: ArchFieldSpec): unknown {
+/** An architecture field's value; every field in ARCH_FIELDS holds a number, string or boolean. */
+function archValue(a: Partial<ModelArch> | undefined, f: ArchFieldSpec): string | number | boolean | undefined {
   if (!a) return undefined;
-  return f.prop.startsWith('moe.') ? (a.moe as Record<string, unknown> | undefined)?.[f.prop.slice(4)] : a[f.prop as keyof ModelArch];
+  const v = f.prop.startsWith('moe.') ? (a.moe as Record<string, unknown> | undefined)?.[f.prop.slice(4)] : a[f.prop as keyof ModelArch];
+  return v as string | number | boolean | undefined;
 }
 
 /** Architecture keys that differ from what the model alone would give. */

@@ -56,7 +56,7 @@ export function parseInteger(key: string, raw: string, min: number, max: number,
 /** A decimal fraction in [min, max]. */
 export function parseDecimal(key: string, raw: string, min: number, max: number): Parsed<number> {
   const v = raw.trim();
-  if (!/^(\d{1,10}(\.\d{0,20})?|\.\d{1,20})$/.test(v)) return invalid(key, raw, `a number from ${min} to ${max}`);
+  if (!/^(?:\d{1,10}(?:\.\d{0,20})?|\.\d{1,20})$/.test(v)) return invalid(key, raw, `a number from ${min} to ${max}`);
   const n = Number(v);
   return n < min || n > max ? outOfRange(key, n, min, max) : ok(n);
 }
@@ -92,7 +92,7 @@ export function parseTargets(key: string, raw: string): Parsed<LoraTarget[]> {
 /** Free-text label: letters, digits, '_', '.', '-' (1–40 chars). */
 export function parseLabel(key: string, raw: string): Parsed<string> {
   const v = raw.trim();
-  return /^[A-Za-z0-9_.-]{1,40}$/.test(v) ? ok(v) : invalid(key, raw, 'letters, digits, _ . - (at most 40)');
+  return /^[\w.-]{1,40}$/.test(v) ? ok(v) : invalid(key, raw, 'letters, digits, _ . - (at most 40)');
 }
 
 /** Canonical writing of a LoRA target list ('all' when every target). */

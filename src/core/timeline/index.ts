@@ -52,7 +52,7 @@ function capacityOf(s: Scenario): { capacity: number | null } {
 /** Training step lengths: two at `seq` (optimizer states appear in the first), or drawn. */
 export function replayLengths(s: Scenario, steps?: number): number[] {
   if (s.lengths !== 'varied') return Array.from({ length: Math.max(1, steps ?? 2) }, () => s.seq);
-  return stepLengths({ seq: s.seq, batch: s.batch, mean: s.lenMean, spread: s.lenSpread, steps });
+  return stepLengths({ seq: s.seq, batch: s.batch, mean: s.lenMean, spread: s.lenSpread, ...(steps !== undefined ? { steps } : {}) });
 }
 
 /** The replayed timeline of a scenario; errors are the estimate's. */

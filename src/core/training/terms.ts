@@ -245,7 +245,7 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
   const upcast = kbitUpcasts(s) ? { attn: amp || s.attn === 'flash' ? dt.e : 4 } : undefined;
   const lora = {
     targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp,
-    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16', upcast,
+    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16', ...(upcast ? { upcast } : {}),
     ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
   };
   return {

@@ -3,7 +3,7 @@
  * Chinese, kept beside the view so the main bundle does not carry them. Publication names,
  * model ids and storage formats stay as their authors spell them.
  */
-import type { Lang } from '../i18n/format';
+import type { Lang } from '../../state/store';
 import { makeTranslator, type Translate } from '../i18n/make-translator';
 import type { Message } from '../../core/types';
 

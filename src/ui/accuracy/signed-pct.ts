@@ -1,4 +1,5 @@
-import { formatNumber, type Lang } from '../i18n/format';
+import type { Lang } from '../../state/store';
+import { formatNumber } from '../i18n/format';
 
 /** Signed % to one decimal: "+1.2 %", "-3 %"; anything that rounds to zero reads "0 %". */
 export function signedPct(x: number, lang: Lang): string {

@@ -94,7 +94,7 @@ function ArchInput({ spec, value, onChange }: { spec: ArchFieldSpec; value: unkn
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="text" value={String(value ?? '')} onChange={(e) => onChange(e.target.value.replace(/[^\w.-]/g, '').slice(0, 40))} />
+      <input id={id} type="text" value={String((value as string | number | undefined) ?? '')} onChange={(e) => onChange(e.target.value.replace(/[^\w.-]/g, '').slice(0, 40))} />
     </div>
   );
 }

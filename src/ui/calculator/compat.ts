@@ -41,7 +41,7 @@ function reasonFor(e: FieldError): Reason {
 /** Why `value` cannot be chosen for `prop` given the rest of `s`; undefined when it can. */
 export function optionReason(s: Scenario, prop: keyof Scenario, value: string): Reason | undefined {
   const v = prop === 'zero' ? Number(value) : value;
-  const { errors } = conflicts({ ...s, [prop]: v } as Scenario);
+  const { errors } = conflicts({ ...s, [prop]: v });
   const e = errors.find((x) => x.key === NAME.get(prop) && x.code === 'incompatible');
   return e && reasonFor(e);
 }

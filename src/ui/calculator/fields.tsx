@@ -136,7 +136,7 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
           type="checkbox"
           checked={p.isNull}
           disabled={p.disabled}
-          onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback } as Partial<Scenario>)}
+          onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })}
         />{' '}
         {t(p.token === 'all' ? 'field.nullAll' : 'field.nullAuto')}
       </label>

@@ -16,7 +16,7 @@ const memo = new WeakMap<Scenario, Map<string, Scenario>>();
 export function onGpu(s: Scenario, spec: string): Scenario {
   if (s.gpu === spec) return s;
   let m = memo.get(s);
-  if (!m) memo.set(s, (m = new Map()));
+  if (!m) memo.set(s, (m = new Map<string, Scenario>()));
   let x = m.get(spec);
   if (!x) m.set(spec, (x = { ...s, gpu: spec }));
   return x;

@@ -1,4 +1,5 @@
-import { resolveGpu, type Gpu } from '../../core/gpus';
+import type { Gpu } from '../../core/gpu-types';
+import { resolveGpu } from '../../core/gpus';
 
 export interface ChosenGpu {
   /** what the user picked: catalogue id or a capacity like '24gib' */

@@ -36,7 +36,7 @@ export function SharePanel({ s }: { s: Scenario }) {
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('share.title')}</h2>
       <div className="row">
-        <button type="button" className="primary" onClick={copy}>
+        <button type="button" className="primary" onClick={() => void copy()}>
           {t('share.copy')}
         </button>
         <span role="status" className="small">

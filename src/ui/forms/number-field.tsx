@@ -46,7 +46,7 @@ function fromSlider(p: number, min: number, max: number, log: boolean, integer: 
 /** Parses what the user typed; accepts grouping commas/spaces and a trailing decimal point. */
 export function parseTyped(text: string): number | null {
   const t = text.replace(/[,\s_]/g, '');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return null;
+  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(t)) return null;
   const n = Number(t);
   return Number.isFinite(n) ? n : null;
 }

@@ -1,6 +1,5 @@
 /** Locale-aware number and byte formatting for the page (Intl.NumberFormat, no hand-made separators). */
-export type Lang = 'en' | 'zh';
-export type ByteUnit = 'GiB' | 'GB';
+import type { ByteUnit, Lang } from '../../state/store';
 
 const LOCALE: Record<Lang, string> = { en: 'en-US', zh: 'zh-CN' };
 

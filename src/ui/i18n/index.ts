@@ -1,7 +1,7 @@
 import { en, type MessageKey } from './en';
 import { zh } from './zh';
 import { CORE_ZH } from './core-zh';
-import type { Lang } from './format';
+import type { Lang } from '../../state/store';
 import { makeTranslator, translateCoreWith, type CoreText, type Params, type Translate } from './make-translator';
 
 /** Translate a message from the core (Message / FieldError): by its code, else its English text. */

@@ -4,8 +4,7 @@
  * stable function per language (safe in hook dependencies), and a hook that follows the page
  * language in the store. Core messages (Message / FieldError) are translated by their stable code.
  */
-import { useApp } from '../../state/store';
-import type { Lang } from './format';
+import { useApp, type Lang } from '../../state/store';
 
 export type Params = Record<string, string | number>;
 
@@ -59,7 +58,8 @@ export function makeTranslator<
       const table = tables[lang];
       const f = ((key: K, params?: Params) => fill(table[key], params)) as Translate<K>;
       f.lang = lang;
-      t = Object.assign(f, extend?.(f, table)) as Translate<K> & X;
+      // without `extend` X is `object` and there is nothing to add
+      t = Object.assign<Translate<K>, X>(f, extend?.(f, table) as X);
       made.set(lang, t);
     }
     return t;

@@ -4,7 +4,7 @@
  */
 import type { Scenario } from '../../core/types';
 import type { ArchFieldSpec } from '../../core/scenario/arch-fields';
-import type { Lang } from './format';
+import type { Lang } from '../../state/store';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
 

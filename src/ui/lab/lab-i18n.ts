@@ -3,7 +3,8 @@
  * comes from the store; core messages are translated by their stable code, falling back to
  * the English text the core wrote.
  */
-import { formatNumber, type Lang } from '../i18n/format';
+import type { Lang } from '../../state/store';
+import { formatNumber } from '../i18n/format';
 import { makeTranslator, translateCoreWith, type CoreText, type ShowParam, type Translate } from '../i18n/make-translator';
 import { humanBytes } from '../../core/allocator/units';
 import { labEn, type LabKey } from './lab-en';

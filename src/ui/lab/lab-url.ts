@@ -56,7 +56,7 @@ const keyOf = (chunk: string) => dec(chunk.split('=')[0]) ?? '';
 
 /** Reads the lab's keys; anything malformed falls back to the default. Never throws. */
 export function readLabState(search: string): LabUrlState {
-  const v: Record<string, string> = Object.create(null);
+  const v = Object.create(null) as Record<string, string>;
   for (const c of chunks(search)) {
     const k = keyOf(c);
     const name = k.slice(PREFIX.length);

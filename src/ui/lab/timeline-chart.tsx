@@ -39,7 +39,7 @@ export default function TimelineChart(p: TimelineChartProps) {
           <YAxis stroke="var(--muted)" width={64} tickFormatter={(v: number) => p.format(v)} label={{ value: unit, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} />
           <Tooltip
             formatter={(v, name) => [fmt(Number(v)), String(name)]}
-            labelFormatter={(l) => `${p.names.step} ${String(l)}`}
+            labelFormatter={(l) => `${p.names.step} ${String(l as number)}`}
             contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
           />
           <Legend />

@@ -38,7 +38,7 @@ function Arg({ kind, field, type, value, onValue }: ArgProps) {
     return (
       <div className="net-arg">
         <label htmlFor={id}>{name}</label>
-        <select id={id} value={String(value ?? dflt)} onChange={(e) => onValue(e.target.value)}>
+        <select id={id} value={fieldText(value ?? dflt)} onChange={(e) => onValue(e.target.value)}>
           {choices.map((c) => <option key={c} value={c}>{c}</option>)}
         </select>
       </div>

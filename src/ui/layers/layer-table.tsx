@@ -161,7 +161,7 @@ export function LayerTable({ r }: { r: NetResult }) {
                   {row.getVisibleCells().map((c) => <td key={c.id} className={c.column.columnDef.meta === 'num' ? 'num' : undefined}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>)}
                 </tr>
                 {bad && r.error && (
-                  <tr className="net-err-row"><td colSpan={span} role="alert">{t('err.row', { msg: coreMessage(t.lang, r.error.message) })}</td></tr>
+                  <tr className="net-err-row"><td colSpan={span}><span role="alert">{t('err.row', { msg: coreMessage(t.lang, r.error.message) })}</span></td></tr>
                 )}
                 {editNode && editNode.id === row.original.id && editNode.at && editNode.spec && (
                   <tr className="net-edit-row"><td colSpan={span}>

@@ -3,7 +3,7 @@
  * main bundle does not carry them). torch.nn class and argument names stay as PyTorch spells
  * them in both languages.
  */
-import type { Lang } from '../i18n/format';
+import type { Lang } from '../../state/store';
 import { makeTranslator, type Translate } from '../i18n/make-translator';
 
 const en = {

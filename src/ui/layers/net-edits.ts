@@ -51,8 +51,8 @@ function valueText(v: FieldValue): string {
 
 function parseValue(key: string, t: string): FieldValue | null {
   if (t === 't' || t === 'f') return t === 't';
-  if (/^-?\d+(\.\d+)?$/.test(t)) return key === 'shape' ? [Number(t)] : Number(t);
-  if (/^\d+(_\d+){1,7}$/.test(t)) return t.split('_').map(Number);
+  if (/^-?\d+(?:\.\d+)?$/.test(t)) return key === 'shape' ? [Number(t)] : Number(t);
+  if (/^\d+(?:_\d+){1,7}$/.test(t)) return t.split('_').map(Number);
   return WORD.test(t) ? t : null;
 }
 
@@ -66,7 +66,7 @@ function parseFields(t: string): Fields | null {
   for (const part of body.split(',')) {
     const c = part.indexOf(':');
     const k = part.slice(0, c);
-    const v = c > 0 && /^[A-Za-z]{1,20}$/.test(k) ? parseValue(k, part.slice(c + 1)) : null;
+    const v = c > 0 && /^[A-Z]{1,20}$/i.test(k) ? parseValue(k, part.slice(c + 1)) : null;
     if (v === null || k === '__proto__') return null;
     out[k] = v;
   }

@@ -1,4 +1,5 @@
-import { formatNumber, type ByteUnit, type Lang } from '../i18n/format';
+import type { ByteUnit, Lang } from '../../state/store';
+import { formatNumber } from '../i18n/format';
 import { CLASS_NAME } from './layer-fields';
 import type { LT } from './layers-i18n';
 import type { TreeNode } from './net-tree';

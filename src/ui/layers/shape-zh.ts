@@ -3,7 +3,7 @@
  * validate.ts write them in English). Each known sentence form is matched whole; anything not
  * matched is shown in English as written, so a new core message is never lost.
  */
-import type { Lang } from '../i18n/format';
+import type { Lang } from '../../state/store';
 
 type Rule = [RegExp, string];
 

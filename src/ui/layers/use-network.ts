@@ -8,7 +8,8 @@ import { estimatePrepared, maxBatch, prepareNetwork, type NetworkEstimate, type 
 import { findNetworkPreset } from '../../core/layers/presets';
 import type { LayerSpec } from '../../core/layers/spec';
 import { validateNetwork } from '../../core/layers/validate';
-import { resolveGpu, type Gpu } from '../../core/gpus';
+import type { Gpu } from '../../core/gpu-types';
+import { resolveGpu } from '../../core/gpus';
 import { applyEdits, addrText, type Step } from './net-edits';
 import { baseOf, type NetState } from './net-url';
 import { buildTree, nodeForPath, type TreeNode } from './net-tree';

@@ -1,6 +1,5 @@
-import { useApp } from '../../state/store';
+import { useApp, type ByteUnit, type Lang } from '../../state/store';
 import { useT } from '../i18n';
-import type { ByteUnit, Lang } from '../i18n/format';
 import { rememberLang } from './lang-pref';
 
 const LANGS: { id: Lang; name: string }[] = [

@@ -3,7 +3,7 @@
  * browser's own (navigator.languages: a zh, zh-CN, zh-Hans… browser opens in Chinese).
  */
 import { browserStorage } from '../../state/storage/browser-storage';
-import type { Lang } from '../i18n/format';
+import type { Lang } from '../../state/store';
 
 /** localStorage key of the language the user picked. */
 export const LANG_KEY = 'gpumem.lang';

@@ -168,7 +168,7 @@ describe('what autograd saves, per op (derivatives.yaml)', () => {
 
 describe('gradient checkpointing (torch.utils.checkpoint.checkpoint_sequential, √n segments)', () => {
   test('9 equal Linear layers: 3 segments of 3; keeps 2 segment inputs + last segment, recomputes one', () => {
-    const layers: LayerSpec[] = Array.from({ length: 9 }, () => ({ kind: 'linear', in: 256, out: 256, bias: false }) as LayerSpec);
+    const layers: LayerSpec[] = Array.from({ length: 9 }, () => ({ kind: 'linear', in: 256, out: 256, bias: false }));
     const t = 256 * 4; // one fp32 activation
     expect(allSaved(est({ layers, input: [256] }, { batch: 1 }))).toBe(9 * t);
     // inputs of segments 1 and 2 (2t) + the last segment's three saved inputs (3t) = 5t;

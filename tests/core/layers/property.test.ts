@@ -47,7 +47,7 @@ describe('property: layer lists never throw, never give NaN', () => {
       (layers, input, mode, precision, gradCkpt, batch) => {
         const v = validateNetwork({ layers, input });
         if (!v.ok) return true;
-        const r = estimateNetwork(v.value, { mode: mode as 'training', precision: precision as 'fp32', optimizer: 'adamw', gradCkpt: gradCkpt as 'none', batch });
+        const r = estimateNetwork(v.value, { mode: mode, precision: precision, optimizer: 'adamw', gradCkpt: gradCkpt, batch });
         return r.ok ? finite(r.value) : r.errors.length === 1 && r.errors[0].message.length > 0;
       }), { numRuns: RUNS });
   });

@@ -30,7 +30,7 @@ describe('parseScenario properties (fast-check)', () => {
         const { scenario: s } = parseScenario(rec);
         expect(allFinite(s)).toBe(true);
         for (const f of SCENARIO_FIELDS) {
-          if (f.kind.type === 'enum') expect(f.kind.values).toContain(String(s[f.prop]));
+          if (f.kind.type === 'enum') expect(f.kind.values).toContain(String(s[f.prop] as string | number));
         }
         expect(s.gpus % (s.tp * s.pp)).toBe(0);
         const again = parseScenario(serializeScenario(s));

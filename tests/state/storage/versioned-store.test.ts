@@ -69,7 +69,7 @@ describe('bad entries', () => {
     expect(saveEntry(kv, NOTES, 'b', { text: 'b', tags: [] })).toBeNull();
     expect(loadStore(kv, NOTES).items.map((i) => i.name)).toEqual(['__proto__', 'b']);
     expect(saveEntry(kv, NOTES, long, { text: 'b', tags: [] })).toBe('invalid');
-    expect(saveEntry(kv, NOTES, 'x', { text: 1 } as unknown as Note)).toBe('invalid');
+    expect(saveEntry(kv, NOTES, 'x', { text: 1 })).toBe('invalid');
   });
 });
 

@@ -7,7 +7,7 @@ type Key = keyof typeof ACCURACY_DICTS.en;
 describe('Accuracy strings', () => {
   test('Chinese strings are written in Chinese, except proper names kept as spelled', () => {
     const same = new Set(['what.device', 'engine.transformers', 'engine.vllm', 'engine.llama.cpp', 'method.lora', 'method.qlora']);
-    for (const [key, en] of Object.entries(ACCURACY_DICTS.en)) {
+    for (const key of Object.keys(ACCURACY_DICTS.en)) {
       if (same.has(key)) continue;
       expect(ACCURACY_DICTS.zh[key as Key], key).toMatch(/[\u4e00-\u9fff]/);
     }

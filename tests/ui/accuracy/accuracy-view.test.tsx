@@ -41,8 +41,8 @@ describe('Accuracy view', () => {
     // the error cell agrees with the estimate cell: 100 · (estimate − 0.97) / 0.97, to the shown precision
     // columns: row, model, measured, estimate, error, …
     expect(cells[2]).toBe('0.97 GiB');
-    const est = Number(cells[3]!.replace(' GiB', ''));
-    const err = Number(cells[4]!.replace(' %', ''));
+    const est = Number(cells[3].replace(' GiB', ''));
+    const err = Number(cells[4].replace(' %', ''));
     expect(Math.abs(err - (100 * (est - 0.97)) / 0.97)).toBeLessThan(0.6);
   });
 
@@ -65,7 +65,7 @@ describe('Accuracy view', () => {
     const expected = fixture.filter((r) => r.model === 'Qwen2.5-7B-Instruct').map((r) => r.id);
     expect(ids.sort()).toEqual(expected.sort());
     const header = within(screen.getByTestId('acc-rows')).getByRole('button', { name: /Error/ });
-    const errs = () => [...screen.getByTestId('acc-rows').querySelectorAll('tbody tr td:nth-child(5)')].map((td) => Number(td.textContent!.replace(' %', '')));
+    const errs = () => [...screen.getByTestId('acc-rows').querySelectorAll('tbody tr td:nth-child(5)')].map((td) => Number(td.textContent.replace(' %', '')));
     fireEvent.click(header);
     expect(header.closest('th')!.getAttribute('aria-sort')).toBe('descending');
     expect(errs()).toEqual([...errs()].sort((a, b) => b - a));
@@ -80,7 +80,7 @@ describe('Accuracy view', () => {
     const shown = new Set([...table.querySelectorAll('tbody tr td:first-child')].map((td) => td.textContent));
     expect([...shown].sort()).toEqual(logs.rows.map((r) => r.id).sort());
     // llama_kv_cache_init: CUDA0 KV buffer size = 256.00 MiB (fedora-copr/logdetective PR 106)
-    const kv = [...table.querySelectorAll('tbody tr')].find((tr) => tr.textContent!.startsWith('lcpp-mistral7b-v02-f16kv-ctx2048') && tr.textContent!.includes('kv-buffer'))!;
+    const kv = [...table.querySelectorAll('tbody tr')].find((tr) => tr.textContent.startsWith('lcpp-mistral7b-v02-f16kv-ctx2048') && tr.textContent.includes('kv-buffer'))!;
     expect(kv.querySelectorAll('td')[3].textContent).toBe('256 MiB');
   });
 

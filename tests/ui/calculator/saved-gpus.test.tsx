@@ -38,7 +38,7 @@ describe('saved custom GPUs in the GPU picker', () => {
   test('save needs a capacity that parses and a sane bandwidth', () => {
     render(<GpuPicker />);
     fireEvent.change(within(panel()).getByLabelText('GPU name'), { target: { value: 'x' } });
-    const save = within(panel()).getByRole('button', { name: 'Save GPU' }) as HTMLButtonElement;
+    const save = within(panel()).getByRole<HTMLButtonElement>('button', { name: 'Save GPU' });
     expect(save.disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('Custom capacity'), { target: { value: '80' } });
     expect(save.disabled).toBe(false);
@@ -65,7 +65,7 @@ describe('saved custom GPUs in the GPU picker', () => {
     expect(within(panel()).getByRole('alert').textContent).toContain('newer version of this page');
     expect(within(panel()).getByRole('button', { name: 'future' })).toBeTruthy();
     expect(within(panel()).queryByRole('button', { name: 'Delete future' })).toBeNull();
-    expect((within(panel()).getByRole('button', { name: 'Save GPU' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(panel()).getByRole<HTMLButtonElement>('button', { name: 'Save GPU' }).disabled).toBe(true);
     expect(localStorage.getItem('gpumem.gpus')).toBe(newer);
   });
 

@@ -6,7 +6,7 @@ import { TextFileInput } from '../../../src/ui/forms/text-file-input';
 afterEach(() => cleanup());
 
 function pick(file: File) {
-  const input = screen.getByLabelText('upload') as HTMLInputElement;
+  const input = screen.getByLabelText<HTMLInputElement>('upload');
   Object.defineProperty(input, 'files', { value: [file], configurable: true });
   fireEvent.change(input);
 }

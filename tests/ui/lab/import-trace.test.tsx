@@ -27,7 +27,7 @@ test('a pasted memory history replaces the trace and runs', async () => {
   expect((await screen.findByText(/^Imported device 0/)).textContent).toBe(
     'Imported device 0: 2 allocations, 1 frees; the real run made 1 segment allocations and 0 OOMs.',
   );
-  expect((screen.getByLabelText('Trace') as HTMLTextAreaElement).value).toContain('alloc 0x7000000000 4194304');
+  expect(screen.getByLabelText<HTMLTextAreaElement>('Trace').value).toContain('alloc 0x7000000000 4194304');
   await screen.findByText('Step 3 of 3');
   // 4 MiB and 2 MiB are 1–10 MiB requests: one 20 MiB segment, split twice (allocator.md §1, §4);
   // after freeing the 4 MiB tensor, 2 MiB stay allocated in 20 MiB reserved
@@ -58,5 +58,5 @@ test('a history longer than the editor takes runs as imported; the notice offers
   expect(stat('reserved_bytes.all.current')).toBe(exactEn(2 * 2 * MiB));
   expect(stat('allocated_bytes.all.current')).toBe(exactEn(5001 * 512));
   fireEvent.click(screen.getByRole('button', { name: 'Back to the presets' }));
-  expect((screen.getByLabelText('Preset') as HTMLSelectElement).value).toBe('classic');
+  expect(screen.getByLabelText<HTMLSelectElement>('Preset').value).toBe('classic');
 });

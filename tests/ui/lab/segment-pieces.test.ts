@@ -7,7 +7,7 @@ const MiB = 2 ** 20;
 function segment(blocks: Omit<BlockView, 'addr'>[]): SegmentView {
   let addr = 0;
   const placed = blocks.map((b) => {
-    const x = { ...b, addr } as BlockView;
+    const x = { ...b, addr };
     addr += b.size;
     return x;
   });

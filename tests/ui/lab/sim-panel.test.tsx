@@ -84,7 +84,7 @@ describe('simulator panel', () => {
     expect(items.map((li) => li.getAttribute('data-line'))).toEqual(['2', '3']);
     expect(items[0].textContent).toMatch(/^line 2:/);
     expect(document.querySelector('.lab-gutter .bad')?.textContent?.trim()).toBe('2');
-    expect((screen.getByLabelText('Preset') as HTMLSelectElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLSelectElement>('Preset').value).toBe('');
   });
 
   test('capacity and PYTORCH_CUDA_ALLOC_CONF override the trace; bad settings are named', async () => {

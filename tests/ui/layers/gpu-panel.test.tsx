@@ -13,7 +13,7 @@ describe('Layer builder GPU panel', () => {
   test('offers the GPUs saved in the calculator and shows a picked one by its name', () => {
     render(<LayersView />);
     const panel = screen.getByRole('heading', { name: 'GPUs to compare' }).closest('section') as HTMLElement;
-    const select = within(panel).getByRole('combobox') as HTMLSelectElement;
+    const select = within(panel).getByRole<HTMLSelectElement>('combobox');
     // 24 GiB written as the spec parseCapacity reads back to 25,769,803,776 bytes
     fireEvent.change(select, { target: { value: '24gib' } });
     fireEvent.click(within(panel).getByRole('button', { name: 'Add' }));

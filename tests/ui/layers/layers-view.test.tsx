@@ -90,7 +90,7 @@ describe('Layer builder view', () => {
     fireEvent.change(screen.getByLabelText('Custom capacity, e.g. 24gib or 16gb'), { target: { value: '12 GiB' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add capacity' }));
     expect(useNet.getState().gpus).toEqual(['12gib']);
-    const shown = screen.getByText(/^largest batch /).textContent!;
+    const shown = screen.getByText(/^largest batch /).textContent;
     const n = Number(shown.replace(/\D/g, ''));
     const at = (batch: number) => computeNet({ ...netStateOf(useNet.getState()), batch }).estimate!.deviceBytes;
     expect(at(n)).toBeLessThanOrEqual(12 * 2 ** 30);
