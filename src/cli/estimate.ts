@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { recommend } from '../core/deploy/recommend';
 import { rooflineSpeed } from '../core/deploy/speed';
-import { estimate, resolveModel } from '../core/estimate';
+import { resolveModel } from '../core/estimate';
 import { fitsWithin, solveOn } from '../core/solve';
 import { estimateWithReplay, stepTimeline } from '../core/timeline';
 import { resolveGpu } from '../core/gpus';

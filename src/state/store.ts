@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { Scenario, TermId } from '../core/types';
-import { DEFAULT_SCENARIO, defaultScenario } from '../core/scenario/schema';
+import { defaultScenario } from '../core/scenario/schema';
 
 /** Page language (the UI holds a table of strings for each). */
 export type Lang = 'en' | 'zh';

@@ -20,8 +20,8 @@ async function splitWords(page: Page, selector: string): Promise<string[]> {
         const text = n.textContent ?? '';
         for (const m of text.matchAll(/\S+/g)) {
           const r = document.createRange();
-          r.setStart(n, m.index!);
-          r.setEnd(n, m.index! + m[0].length);
+          r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length);
           const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
           if (tops.size > 1) out.push(m[0]);
         }
@@ -127,7 +127,7 @@ test('on a phone, in both languages, tables neither clip nor wrap a word per lin
   for (const lang of ['en', 'zh']) {
     const w = await open(chromium.browser(), base(), `?v=1&mode=training&gpu=rtx-4090${lang === 'zh' ? '&lang=zh' : ''}`);
     await w.page.setViewportSize({ width: 390, height: 844 });
-    await w.page.$$eval('details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    await w.page.$$eval('details', (ds) => ds.forEach((d) => ((d).open = true)));
     // panels below the fold skip layout (content-visibility: auto) until scrolled near: lay them all out
     await w.page.$$eval('section.panel', (ss) => ss.forEach((x) => ((x as HTMLElement).style.contentVisibility = 'visible')));
     await w.page.locator('td.nowrap').first().waitFor();

@@ -128,7 +128,7 @@ describe('calculator: forms -> store -> results', () => {
     expect(within(panel).getAllByText('32').length).toBeGreaterThan(0);
   });
 
-  test('a GPU from the catalogue shows fit and headroom against its real capacity', async () => {
+  test('a GPU from the catalogue shows fit and headroom against its real capacity', () => {
     // the page now opens with an RTX 4090 (issue 12): start from no GPU to add one by hand
     useApp.getState().setGpus([]);
     render(<App />);

@@ -37,7 +37,7 @@ test('raising gradient accumulation disables "fused into backward" at once (torc
 test('the "All linear (PEFT all-linear)" button adapts every projection and is disabled once all are on', () => {
   useApp.getState().patch({ mode: 'training', method: 'lora' });
   render(<ScenarioForm />);
-  const button = () => screen.getByRole('button', { name: 'All linear (PEFT all-linear)' }) as HTMLButtonElement;
+  const button = () => screen.getByRole<HTMLButtonElement>('button', { name: 'All linear (PEFT all-linear)' });
   expect(button().disabled).toBe(false);
   act(() => button().click());
   const s = useApp.getState();

@@ -96,7 +96,7 @@ export interface DsBuffers {
  * gathered parameter element.
  */
 export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: number, wGather: number): DsBuffers {
-  const { s, params } = ctx;
+  const { s } = ctx;
   const cfg = dsConfig(ctx);
   const n = Math.max(1, dp);
   const offloaded = s.offload !== 'none';

@@ -78,7 +78,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       disabled={!!why}
       disabledReason={why && t(why)}
       options={options}
-      onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : ({ [prop]: prop === 'zero' ? Number(v) : v } as Partial<Scenario>))}
+      onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : ({ [prop]: prop === 'zero' ? Number(v) : v }))}
     />
   );
 }
@@ -116,7 +116,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       error={error}
       disabled={!!why || (nullable && raw === null)}
       disabledReason={why && t(why)}
-      onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v as number) : ({ [prop]: v } as Partial<Scenario>))}
+      onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v) : ({ [prop]: v }))}
     />
   );
   if (!nullable) return field;

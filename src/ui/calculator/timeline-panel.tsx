@@ -5,7 +5,7 @@
  * lengths, from the settled scenario), never while a slider moves.
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { CATEGORIES, stepTimeline, type Category, type StepTimeline } from '../../core/timeline';
+import { CATEGORIES, stepTimeline, type StepTimeline } from '../../core/timeline';
 import type { Result, Scenario } from '../../core/types';
 import { useChartKit } from '../charts/use-chart-kit';
 import type { TimelineRow } from '../charts/timeline-chart';
@@ -49,7 +49,7 @@ function TimelineBody({ s }: { s: Scenario }) {
     const rows: TimelineRow[] = tl.points.map((p, i) => {
       if (p.allocated > tl.points[peak].allocated) peak = i;
       const row = { t: p.t, allocated: p.allocated / unitBytes, reserved: p.reserved / unitBytes } as TimelineRow;
-      for (const c of CATEGORIES) row[c as Category] = p.byCategory[c] / unitBytes;
+      for (const c of CATEGORIES) row[c] = p.byCategory[c] / unitBytes;
       return row;
     });
     return { rows, used, peak, tl };

@@ -98,9 +98,9 @@ describe('Accuracy view', () => {
     const under = scored.find((r) => r.errPct < -1)!;
     const over = scored.find((r) => r.errPct > 1)!;
     const errCell = (id: string) => screen.getByTestId('acc-rows').querySelector(`tr[data-row="${id}"] td:nth-child(5) span`)!;
-    expect(errCell(under.row.id).textContent!.startsWith('-')).toBe(true);
+    expect(errCell(under.row.id).textContent.startsWith('-')).toBe(true);
     expect(errCell(under.row.id).getAttribute('title')).toBe('the estimate is below the measurement (under-estimate)');
-    expect(errCell(over.row.id).textContent!.startsWith('+')).toBe(true);
+    expect(errCell(over.row.id).textContent.startsWith('+')).toBe(true);
     expect(errCell(over.row.id).getAttribute('title')).toBe('the estimate is above the measurement (over-estimate)');
     // the group of the GPTQ-int4 Qwen rows: nearest-rank median / p10 / p90 of its signed errors, to one decimal
     const g = 'Qwen2.5 speed benchmark / gptq-int4';

@@ -73,6 +73,6 @@ describe('calculator error band', () => {
     render(<ErrorBand s={{ ...defaultScenario(), model: '', params: 7e9 }} />);
     const band = screen.getByTestId('error-band');
     expect(band.dataset.basis).toBe('guessed-shape');
-    expect(band.textContent!.startsWith('模型结构由参数量推测：没有精确区间')).toBe(true);
+    expect(band.textContent.startsWith('模型结构由参数量推测：没有精确区间')).toBe(true);
   });
 });
