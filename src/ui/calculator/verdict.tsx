@@ -1,8 +1,11 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
+import { rooflineSpeed } from '../../core/deploy/speed';
+import { resolveModel } from '../../core/estimate';
 import { GPUS } from '../../core/gpus';
+import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { formatBytes, formatShare } from '../i18n/format';
+import { formatBytes, formatNumber, formatShare } from '../i18n/format';
 import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
@@ -40,7 +43,10 @@ export function Verdict() {
               <p className="verdict-sub">{t('fit.pickGpu')}</p>
             </>
           ) : (
-            <MainFit f={main} split={split} gpus={s.gpus} b={b} />
+            <>
+              <MainFit f={main} split={split} gpus={s.gpus} b={b} />
+              <SpeedLine s={s} f={main} />
+            </>
           )}
         </div>
         <GpuSelect />
@@ -88,6 +94,32 @@ function MainFit({ f, split, gpus, b }: { f: Fit; split: boolean; gpus: number; 
       <Gauge used={used} cap={cap} fits={f.fits} label={t('verdict.gauge', { share: formatShare(used / cap, t.lang) })} />
     </>
   );
+}
+
+/**
+ * How fast at best on the verdict's GPU (core/deploy/speed.ts): roofline bounds, labelled so, with
+ * their formulas in the tooltip. Only for catalogue GPUs (a typed capacity has no bandwidth).
+ */
+function SpeedLine({ s, f }: { s: Scenario; f: Fit }) {
+  const t = useT();
+  const speed = useMemo(() => {
+    if (!f.est || f.gpu.category === 'custom') return null;
+    const m = resolveModel(s);
+    return m.ok ? rooflineSpeed(s, f.est, m.value.arch, f.gpu, s.mfu) : null;
+  }, [s, f.est, f.gpu]);
+  if (!speed) return null;
+  const n = (v: number) => formatNumber(v, t.lang, v >= 10 ? 0 : 2);
+  const { decodeTokensPerSecond: dec, prefillTokensPerSecond: pre, stepSeconds: step } = speed;
+  const text = step
+    ? t('verdict.speedTrain', { s: n(step.value), mfu: formatShare(s.mfu, t.lang) })
+    : dec && pre
+      ? t('verdict.speedInfer', { decode: n(dec.value), prefill: n(pre.value) })
+      : dec
+        ? t('verdict.speedDecode', { decode: n(dec.value) })
+        : null;
+  if (!text) return null;
+  const title = [dec, pre, step].filter((x) => x !== null).map((x) => `${x.formula} — ${x.source}`).join('\n');
+  return <p className="verdict-sub small muted" data-testid="verdict-speed" title={title}>{text}</p>;
 }
 
 /** A bar filled to used / capacity; past the capacity it is full and its overflow is marked. */
