@@ -4,11 +4,10 @@ import { useApp } from '../../state/store';
 import { URL_LIMITS } from '../../state/url-codec';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
+import { CatalogueOptions } from './catalogue-options';
 import { gpuName, resolveAll } from './gpu-list';
 import { readSavedGpus, SavedGpus, savedGpuName } from './saved-gpus';
 import { useLoaded } from '../forms/saved-list';
-
-const CATEGORIES = [...new Set(GPUS.map((g) => String(g.category)))];
 
 /** Pick several GPUs from the catalogue, or type a custom capacity in GiB or GB. */
 export function GpuPicker() {
@@ -55,15 +54,7 @@ export function GpuPicker() {
         <div className="field">
           <label htmlFor={`${id}-cat`}>{t('gpu.catalogue')}</label>
           <select id={`${id}-cat`} value={pick} onChange={(e) => setPick(e.target.value)}>
-            {CATEGORIES.map((c) => (
-              <optgroup key={c} label={c}>
-                {GPUS.filter((g) => g.category === c).map((g) => (
-                  <option key={g.id} value={g.id}>
-                    {g.name} — {g.memoryStated}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            <CatalogueOptions />
           </select>
         </div>
         <button type="button" onClick={() => setGpus([...specs, pick])} disabled={full || specs.includes(pick)}>

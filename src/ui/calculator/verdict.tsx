@@ -6,11 +6,10 @@ import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatNumber, formatShare } from '../i18n/format';
+import { CatalogueOptions } from './catalogue-options';
 import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
-
-const CATEGORIES = [...new Set(GPUS.map((g) => String(g.category)))];
 
 /**
  * The answer first: "Fits on GeForce RTX 4090: 16.1 of 24.0 GiB, 7.9 GiB to spare" in large type,
@@ -151,15 +150,7 @@ function GpuSelect() {
       <select id={id} value={first} onChange={(e) => pick(e.target.value)}>
         <option value="">{t('verdict.noGpu')}</option>
         {first !== '' && !inCatalogue && chosen && <option value={first}>{gpuName(chosen)}</option>}
-        {CATEGORIES.map((c) => (
-          <optgroup key={c} label={c}>
-            {GPUS.filter((g) => g.category === c).map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name} — {g.memoryStated}
-              </option>
-            ))}
-          </optgroup>
-        ))}
+        <CatalogueOptions />
       </select>
     </div>
   );
