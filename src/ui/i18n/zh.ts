@@ -137,7 +137,7 @@ export const zh: Record<MessageKey, string> = {
   'verdict.gauge': '占 GPU 显存的 {share}',
   'verdict.speedInfer': '最快约 {decode} token/s 解码、约 {prefill} token/s 预填充（屋顶线上界：显存带宽、张量核心峰值）',
   'verdict.speedDecode': '最快约 {decode} token/s 解码（屋顶线上界：显存带宽）',
-  'verdict.speedTrain': '每个优化器步至少约 {s} 秒（MFU {mfu}；屋顶线上界：每 token 6·P FLOPs）',
+  'verdict.speedTrain': '每个优化器步至少约 {s} 秒（MFU {mfu}；屋顶线上界：按张量核心峰值计算每 token 的 FLOPs）',
   'engine.kvTokens': 'KV 缓存池：{n} 个 token',
   'engine.concurrency': '满长度时最大并发 {n} 倍',
   'engine.gpuLayers': 'GPU 上 {n} 层',
