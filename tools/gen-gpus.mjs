@@ -2,7 +2,7 @@
 /**
  * Generates src/core/gpus.data.ts from the reference catalogue gpus.json.
  *
- *   node tools/gen-gpus.mjs [path/to/gpus.json]   (default /work/shared/reference/gpus.json)
+ *   node tools/gen-gpus.mjs path/to/gpus.json   (the reference catalogue; not shipped in this repo)
  *
  * Capacity rule (documented in src/core/gpus.ts):
  *  - nvidia-smi total known (memory_mib_reported): capacityBytes = MiB · 2^20, basis 'reported'.
@@ -14,7 +14,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const src = process.argv[2] ?? '/work/shared/reference/gpus.json';
+const src = process.argv[2];
+if (!src) {
+  console.error('usage: node tools/gen-gpus.mjs path/to/gpus.json');
+  process.exit(2);
+}
 const out = new URL('../src/core/gpus.data.ts', import.meta.url);
 const list = JSON.parse(readFileSync(src, 'utf8'));
 const MIB = 2 ** 20;

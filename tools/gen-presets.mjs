@@ -3,7 +3,7 @@
  * Generates src/core/model/presets-data.ts from the reference model list
  * (HF config.json copies with official parameter counts).
  *
- *   node tools/gen-presets.mjs [path/to/models.json]   (default /work/shared/reference/models.json)
+ *   node tools/gen-presets.mjs path/to/models.json   (the reference model list; not shipped in this repo)
  *
  * Clean-ups, each because the reference file annotates rather than copies a field:
  * - `attention_bias` given as an explanatory string (Qwen2 rows) is dropped: Qwen2's bias layout is fixed in code.
@@ -11,7 +11,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const src = process.argv[2] ?? '/work/shared/reference/models.json';
+const src = process.argv[2];
+if (!src) {
+  console.error('usage: node tools/gen-presets.mjs path/to/models.json');
+  process.exit(2);
+}
 const out = new URL('../src/core/model/presets-data.ts', import.meta.url).pathname;
 const SKIP = new Set(['THUDM/chatglm-6b']);
 

@@ -1,7 +1,7 @@
 /**
  * PYTORCH_CUDA_ALLOC_CONF parser for the native caching allocator's options.
- * Source: pytorch/pytorch c10/cuda/CUDAAllocatorConfig.cpp (2.x), error texts and ranges as
- * restated in /work/shared/reference/allocator.md §8.
+ * Source: pytorch/pytorch c10/cuda/CUDAAllocatorConfig.cpp (2.x): its option names, ranges and
+ * error texts (parseArgs, parseMaxSplitSize, parseGarbageCollectionThreshold, parseRoundUpPower2Divisions).
  */
 import type { FieldError, Result } from '../types';
 import { isPowerOf2, kLargeBuffer, MiB } from './constants';

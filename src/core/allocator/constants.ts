@@ -1,7 +1,7 @@
 /**
  * Constants, size rounding and size formatting of PyTorch's CUDA caching allocator.
- * Source: pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (2.x), restated in
- * /work/shared/reference/allocator.md §1 and §7.1.
+ * Source: pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (2.x): kMinBlockSize, kSmallSize,
+ * kSmallBuffer, kLargeBuffer, kMinLargeAlloc, kRoundLarge, round_size and format_size.
  */
 
 /** 1 KiB / 1 MiB / 1 GiB in bytes. */

@@ -1,7 +1,7 @@
 /**
  * Public API of the caching-allocator simulator, trace tools, OOM decoder and memory_summary reader.
- * Behaviour specified in /work/shared/reference/allocator.md (from pytorch/pytorch
- * c10/cuda/CUDACachingAllocator.cpp, CUDAAllocatorConfig.cpp, torch/cuda/memory.py).
+ * Behaviour from pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp, CUDAAllocatorConfig.cpp and
+ * torch/cuda/memory.py (see docs/methodology.md, Allocator simulator).
  */
 export { GiB, KiB, MiB, allocationSize, formatSize, poolFor, roundSize, type PoolKind } from './constants';
 export { defaultConfig, parseAllocConf, type AllocatorConfig } from './config';
