@@ -6,6 +6,7 @@ import { INDEPENDENT_CHECK, INDEPENDENT_CLASSES } from '../../validation/indepen
 import type { ScoredRow } from '../../validation/score';
 import { type AKey, useAT } from './accuracy-i18n';
 import { signedPct } from './signed-pct';
+import { StatHeads } from './summary-tables';
 
 /** The independent check's latest figures per class, with its date and commit (src/validation/independent-check). */
 export function IndependentCheck() {
@@ -21,10 +22,7 @@ export function IndependentCheck() {
           <thead>
             <tr>
               <th scope="col">{t('ind.class')}</th>
-              <th scope="col" className="num">{t('sum.n')}</th>
-              <th scope="col" className="num">{t('sum.median')}</th>
-              <th scope="col" className="num">{t('sum.p90')}</th>
-              <th scope="col" className="num">{t('sum.bias')}</th>
+              <StatHeads />
             </tr>
           </thead>
           <tbody>

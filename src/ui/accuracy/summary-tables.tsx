@@ -11,6 +11,19 @@ type Line = [label: string, abs: ErrorStats, signed: SignedStats | undefined];
  * median and p90 of |error|, and the signed side — bias (median signed error: + over, − under)
  * and the 10th–90th percentile of the signed error.
  */
+/** Column heads shared by the development and independent tables: rows, median, p90, bias. */
+export function StatHeads() {
+  const t = useAT();
+  return (
+    <>
+      <th scope="col" className="num">{t('sum.n')}</th>
+      <th scope="col" className="num">{t('sum.median')}</th>
+      <th scope="col" className="num">{t('sum.p90')}</th>
+      <th scope="col" className="num">{t('sum.bias')}</th>
+    </>
+  );
+}
+
 export function SummaryTables({ data }: { data: AccuracyData }) {
   const t = useAT();
   const all: Line | null = data.all && [t('sum.all'), data.all, data.signedAll ?? undefined];
@@ -46,10 +59,7 @@ function StatsTable({ head, rows, all, testId }: { head: string; rows: Line[]; a
         <thead>
           <tr>
             <th scope="col">{head}</th>
-            <th scope="col" className="num">{t('sum.n')}</th>
-            <th scope="col" className="num">{t('sum.median')}</th>
-            <th scope="col" className="num">{t('sum.p90')}</th>
-            <th scope="col" className="num">{t('sum.bias')}</th>
+            <StatHeads />
             <th scope="col" className="num">{t('sum.signedRange')}</th>
           </tr>
         </thead>
