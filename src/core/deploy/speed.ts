@@ -17,8 +17,6 @@
  */
 import type { Gpu } from '../gpu-types';
 import type { Estimate, ModelArch, Scenario, WeightFormat } from '../types';
-import { kvBytesPerElement } from '../formats/weights';
-import { kvCacheBytes } from '../inference/kv';
 
 export interface SpeedBound {
   value: number;
@@ -72,9 +70,13 @@ function decodeBound(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gpu): Speed
   const weights = e.terms.find((t) => t.id === 'weights')?.bytes ?? 0;
   if (weights <= 0 || gpu.bandwidthGBs <= 0) return null;
   const frac = weightReadFraction(arch, e.params.total, e.params.active, s.batch);
-  // the cache grows from prompt to prompt + gen: on average prompt + gen/2 tokens are read
+  // the cache grows from prompt to prompt + gen: on average prompt + gen/2 tokens are read. Bytes per
+  // token come from the engine's own kv-cache term (its layout: MLA latent, windows, tp split); vLLM's
+  // term is its whole pool, of engine.kvTokens tokens
   const context = s.prompt + s.gen / 2;
-  const kv = kvCacheBytes(arch, context, s.batch, kvBytesPerElement(s.kv), { mlaLatent: s.engine !== 'transformers', windowed: s.engine !== 'transformers', tp: s.tp });
+  const kvTerm = e.terms.find((t) => t.id === 'kv-cache')?.bytes ?? 0;
+  const held = e.engine?.kvTokens ?? s.batch * (s.prompt + s.gen);
+  const kv = held > 0 ? (kvTerm / held) * s.batch * context : 0;
   const perStep = weights * frac + kv;
   return {
     value: (s.batch * gpu.bandwidthGBs * 1e9) / perStep,
