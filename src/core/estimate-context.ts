@@ -129,7 +129,8 @@ export function term(
     : d.note;
   const derivation: Derivation = { ...d, confidence };
   if (note) derivation.note = note;
-  return { id, bytes: Math.max(0, Number.isFinite(bytes) ? bytes : 0), level, derivation };
+  // bytes are whole numbers: a fractional share (bits per weight, a GPU's part of a tensor) rounds up
+  return { id, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.ceil(bytes) : 0, level, derivation };
 }
 
 /** The cuBLAS workspace PyTorch allocates through the caching allocator (runtime.ts). */

@@ -42,11 +42,7 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
   if (s.model === '') {
     if (s.params === null) return fail('params', 'missing-model', 'Choose a model preset, a custom architecture, or give a parameter count such as 7b');
     const arch = guessArch(s.params);
-    const counted = countParams(arch);
-    // keep the user's count exact: the guess's rounding goes into the block Linears
-    const delta = s.params - counted.total;
-    const params = { ...counted, total: s.params, active: s.params, blockLinear: Math.max(0, counted.blockLinear + delta) };
-    return { ok: true, value: { arch, params, guessed: true, notes: [shapeGuessNote(s.params, arch)] } };
+    return { ok: true, value: { arch, params: honourCount(countParams(arch), s.params), guessed: true, notes: [shapeGuessNote(s.params, arch)] } };
   }
   let arch: ModelArch;
   if (s.model === 'custom') {
@@ -69,6 +65,20 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
   return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: [] } };
 }
 
+/**
+ * The guessed shape's breakdown with the user's count kept exact. The guess's rounding goes into
+ * the block Linears; a count smaller than the guess's embedding and head (under ~100M, where the
+ * smallest template's 32k × 768 tables alone overshoot) scales every part down, so the weights
+ * priced from the breakdown are the count given.
+ */
+export function honourCount(counted: ParamBreakdown, params: number): ParamBreakdown {
+  const delta = params - counted.total;
+  if (counted.blockLinear + delta >= 0) return { ...counted, total: params, active: params, blockLinear: counted.blockLinear + delta };
+  const f = params / counted.total;
+  const parts = { embedding: counted.embedding * f, lmHead: counted.lmHead * f, other: counted.other * f };
+  return { ...counted, ...parts, total: params, active: params, blockLinear: Math.max(0, params - parts.embedding - parts.lmHead - parts.other) };
+}
+
 /** The keys of a partial arch that hold a value (undefined never overrides a default). */
 function defined(a: Partial<ModelArch>): Partial<ModelArch> {
   return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
@@ -81,7 +91,9 @@ function defined(a: Partial<ModelArch>): Partial<ModelArch> {
  * V·h parameters prices the output tensor alone.
  */
 function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightParts {
-  const whole = weightBytes(arch, b, s.weights);
+  // honourCount scaled a tiny guessed count below the shape's own tables: price the breakdown, not the shape
+  const scaled = b.embedding < arch.vocab * arch.hidden;
+  const whole = weightBytes(scaled ? null : arch, b, s.weights);
   const shell: ModelArch = { ...arch, layers: 0, encoderDecoder: undefined, moe: undefined };
   const zero = { ...b, blockLinear: 0, other: 0, perLayer: 0, largestLinear: 0 };
   const outer = weightBytes(shell, { ...zero, total: b.embedding + b.lmHead, active: b.embedding + b.lmHead }, s.weights).bytes;
@@ -240,10 +252,11 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
     notes: [...notes, ...built.notes],
   };
   if (built.engine) value.engine = built.engine;
-  if (built.perGpu) value.perGpu = built.perGpu;
+  if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
   return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
 
+/** A total as whole bytes (a fractional share rounds up); never NaN, Infinity or negative. */
 function finite(n: number): number {
-  return Number.isFinite(n) && n > 0 ? n : 0;
+  return Number.isFinite(n) && n > 0 ? Math.ceil(n) : 0;
 }
