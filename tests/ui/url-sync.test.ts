@@ -33,6 +33,14 @@ describe('URL <-> store', () => {
     expect(s.notices[0].key).toBe('notice.urlIgnored');
   });
 
+  test('what the CLI warns about in a link is a notice too: a newer version, tokens beyond the context (Llama-2: 4,096)', () => {
+    readUrl('?v=999&model=meta-llama/Llama-2-7b-hf&mode=inference&prompt=8000&gen=1000');
+    const warn = useApp.getState().notices.find((n) => n.id === 'url-warn');
+    expect(warn?.key).toBe('notice.urlWarnings');
+    expect(warn?.params?.list).toContain('v999');
+    expect(warn?.params?.list).toContain("9000 tokens exceed the model's context of 4096");
+  });
+
   test('syncing replaces the entry (no new history), keeps other views\u2019 pairs, and stops on unsubscribe', async () => {
     history.replaceState(null, '', '/app/?lab.preset=classic&net.x=1&batch=3');
     const before = history.length;

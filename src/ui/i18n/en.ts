@@ -14,6 +14,7 @@ export const en = {
   'view.accuracy': 'Accuracy',
   'notice.dismiss': 'Dismiss',
   'notice.urlIgnored': 'Some settings in the link were ignored and defaults used instead: {list}',
+  'notice.urlWarnings': 'The link was read, with a caution: {list}',
   'notice.savedCorrupt': 'A saved custom model could not be read and was ignored ({name}).',
   'field.outOfRange': 'Must be between {min} and {max}.',
   'field.notNumber': 'Enter a number.',

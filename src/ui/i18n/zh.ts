@@ -16,6 +16,7 @@ export const zh: Record<MessageKey, string> = {
   'view.accuracy': '准确度',
   'notice.dismiss': '关闭',
   'notice.urlIgnored': '链接中的部分设置无法识别，已改用默认值：{list}',
+  'notice.urlWarnings': '链接已读取，但请注意：{list}',
   'notice.savedCorrupt': '一个已保存的自定义模型无法读取，已忽略（{name}）。',
   'field.outOfRange': '必须在 {min} 到 {max} 之间。',
   'field.notNumber': '请输入数字。',

@@ -48,6 +48,9 @@ export function readUrl(search: string): string[] {
     gpus: first && !compare.includes(first) ? [first, ...compare] : compare.length ? compare : first ? [first] : [],
   });
   if (problems.length > 0) useApp.getState().notify({ id: 'url', key: 'notice.urlIgnored', params: { list: problems.join('; ') } });
+  // what the CLI prints as `warning:` for the same link (a newer link version, tokens beyond the model's context, …)
+  const warnings = [...new Set(d.warnings.map((w) => translateCore(lang, w)))];
+  if (warnings.length > 0) useApp.getState().notify({ id: 'url-warn', key: 'notice.urlWarnings', params: { list: warnings.join('; ') } });
   return problems;
 }
 
