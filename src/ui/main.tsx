@@ -13,7 +13,10 @@ readUrl(location.search);
 syncUrl();
 if (useApp.getState().embed) reportHeight();
 // the arch editor (where saved models are listed) starts closed, so unreadable ones are named up here too
-const saved = loadSavedModels(browserStorage());
+const storage = browserStorage();
+// a sandboxed frame (sandbox="allow-scripts" without allow-same-origin) or a locked-down browser: no saved data
+if (storage === null && !useApp.getState().embed) useApp.getState().notify({ id: 'storage', key: 'notice.noStorage' });
+const saved = loadSavedModels(storage);
 const unread = saved.state === 'unreadable' ? [MODELS_STORE.key] : saved.bad;
 if (unread.length > 0) useApp.getState().notify({ id: 'saved', key: 'notice.savedCorrupt', params: { name: namesText(unread) } });
 

@@ -58,3 +58,15 @@ test('unreadable saved GPUs and networks: notices beside the lists, both views s
   expect(await w.page.getByRole('group', { name: 'Saved networks' }).getByRole('alert').textContent()).toContain('newer version of this page');
   expectClean(w);
 });
+
+test('inside a sandboxed iframe (allow-scripts only, where storage throws) the page answers and says nothing is saved', async () => {
+  const w = await open(chromium.browser(), base());
+  const p = w.page;
+  await p.evaluate((src) => {
+    document.body.innerHTML = `<iframe sandbox="allow-scripts" src="${src}" width="1200" height="900"></iframe>`;
+  }, `${base()}?v=1&model=meta-llama/Llama-2-7b-hf`);
+  const frame = p.frameLocator('iframe');
+  await frame.getByTestId('device-total').first().waitFor();
+  await frame.getByText('This browser blocks storage here, so nothing is saved').waitFor();
+  expect(w.consoleErrors.filter((e) => !e.includes('404'))).toEqual([]);
+});

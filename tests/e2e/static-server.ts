@@ -32,7 +32,8 @@ export async function serveStatic(root: string, prefix = '/'): Promise<{ server:
     try {
       const s = await stat(file);
       if (!s.isFile()) throw new Error('not a file');
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      // as GitHub Pages and most static hosts do: a sandboxed frame (origin 'null') may load the modules
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' });
       res.end(await readFile(file));
     } catch {
       res.writeHead(404).end();
