@@ -8,9 +8,12 @@
  * - an envelope from a newer page is shown read-only and never overwritten;
  * - an unreadable blob (bad JSON, another app's data) is copied aside to `<key>.unreadable`
  *   before the first write replaces it;
- * - storage that is absent, refused or full gives a reason, never an exception.
+ * - storage that is absent, refused or full gives a reason, never an exception;
+ * - every entry a change leaves alone is written back as its own stored text (raw-members.ts), so
+ *   numbers JSON cannot hold (1e400, integers past 2^53) and same-named entries survive.
  */
 import { failureOf, type KeyValue } from './browser-storage';
+import { envelopeText, rawMembersOf } from './raw-members';
 
 /**
  * Why a write did not happen: storage full; storage refused or absent; the key holds data of a
@@ -50,11 +53,19 @@ export interface Loaded<T> {
 /** Longest entry name kept (longer ones are reported, never read). */
 export const MAX_NAME = 80;
 
+/** One stored entry: its value (migrated to the current version) and its stored text while unchanged. */
+interface Member {
+  name: string;
+  value: unknown;
+  /** the entry's text as stored; null once a migration or a save changed it */
+  raw: string | null;
+}
+
 type Opened =
   | { kind: 'unavailable' }
   | { kind: 'absent' }
   | { kind: 'unreadable'; raw: string }
-  | { kind: 'newer' | 'current'; entries: Map<string, unknown> };
+  | { kind: 'newer' | 'current'; members: Member[] };
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -91,25 +102,30 @@ function open<T>(kv: KeyValue | null, spec: StoreSpec<T>): Opened {
   const { version } = env;
   const body = env[spec.field];
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1 || !isRecord(body)) return { kind: 'unreadable', raw };
-  if (version > spec.version) return { kind: 'newer', entries: new Map(Object.entries(body)) };
-  const entries = new Map<string, unknown>();
-  for (const [name, e] of Object.entries(body)) entries.set(name, version < spec.version ? migrateEntry(e, version, spec) : e);
-  return { kind: 'current', entries };
+  const members: Member[] = (rawMembersOf(raw, spec.field) ?? []).map((m) => {
+    const value: unknown = JSON.parse(m.raw);
+    if (version >= spec.version) return { name: m.name, value, raw: m.raw };
+    const migrated = migrateEntry(value, version, spec);
+    return { name: m.name, value: migrated, raw: migrated === value ? m.raw : null };
+  });
+  return { kind: version > spec.version ? 'newer' : 'current', members };
 }
 
-function readAll<T>(entries: Map<string, unknown>, spec: StoreSpec<T>): Pick<Loaded<T>, 'items' | 'bad'> {
+/** Readable entries; of same-named ones the last is used (as JSON.parse would) and the earlier are named as bad. */
+function readAll<T>(members: readonly Member[], spec: StoreSpec<T>): Pick<Loaded<T>, 'items' | 'bad'> {
   const items: Loaded<T>['items'] = [];
   const bad: string[] = [];
-  for (const [name, e] of entries) {
+  const lastOf = new Map(members.map((m, i) => [m.name, i]));
+  members.forEach((m, i) => {
     let value: T | null = null;
     try {
-      value = name.length > 0 && name.length <= MAX_NAME ? spec.read(e) : null;
+      value = lastOf.get(m.name) === i && m.name.length > 0 && m.name.length <= MAX_NAME ? spec.read(m.value) : null;
     } catch {
       value = null;
     }
-    if (value === null) bad.push(name);
-    else items.push({ name, value });
-  }
+    if (value === null) bad.push(m.name);
+    else items.push({ name: m.name, value });
+  });
   items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { items, bad };
 }
@@ -122,8 +138,8 @@ export function loadStore<T>(kv: KeyValue | null, spec: StoreSpec<T>): Loaded<T>
     case 'absent': return { items: [], bad: [], state: 'ok' };
     case 'unreadable': return { items: [], bad: [], state: 'unreadable' };
     // a newer page may have changed the shape: show what this page can read, report nothing as bad
-    case 'newer': return { items: readAll(o.entries, spec).items, bad: [], state: 'newer' };
-    case 'current': return { ...readAll(o.entries, spec), state: 'ok' };
+    case 'newer': return { items: readAll(o.members, spec).items, bad: [], state: 'newer' };
+    case 'current': return { ...readAll(o.members, spec), state: 'ok' };
   }
 }
 
@@ -150,7 +166,7 @@ function backUp(kv: KeyValue, key: string, raw: string): WriteFailure | null {
 }
 
 /** Read, change, write back: every entry the change leaves alone is written back as it was stored. */
-function update<T>(kv: KeyValue | null, spec: StoreSpec<T>, change: (entries: Map<string, unknown>) => void): WriteFailure | null {
+function update<T>(kv: KeyValue | null, spec: StoreSpec<T>, change: (members: Member[]) => void): WriteFailure | null {
   const o = open(kv, spec);
   if (!kv || o.kind === 'unavailable') return 'blocked';
   if (o.kind === 'newer') return 'newer';
@@ -158,23 +174,40 @@ function update<T>(kv: KeyValue | null, spec: StoreSpec<T>, change: (entries: Ma
     const kept = backUp(kv, spec.key, o.raw);
     if (kept) return kept;
   }
-  const entries = o.kind === 'current' ? o.entries : new Map<string, unknown>();
-  change(entries);
+  const members = o.kind === 'current' ? o.members : [];
+  change(members);
+  const text = envelopeText(spec.version, spec.field, members.map((m) => ({ name: m.name, raw: m.raw ?? JSON.stringify(m.value) })));
   try {
-    kv.setItem(spec.key, JSON.stringify({ version: spec.version, [spec.field]: Object.fromEntries(entries) }));
+    kv.setItem(spec.key, text);
     return null;
   } catch (e) {
     return failureOf(e);
   }
 }
 
+/** Index of the last entry called `name` (the one readAll shows), or -1. */
+function lastNamed(members: readonly Member[], name: string): number {
+  for (let i = members.length - 1; i >= 0; i--) if (members[i].name === name) return i;
+  return -1;
+}
+
 /** Save (or replace) `name` with an entry in its stored form (checked with spec.read first). Null when stored, else why not. */
 export function saveEntry<T>(kv: KeyValue | null, spec: StoreSpec<T>, name: string, entry: unknown): WriteFailure | null {
   if (name.length === 0 || name.length > MAX_NAME || spec.read(entry) === null) return 'invalid';
-  return update(kv, spec, (m) => void m.set(name, entry));
+  return update(kv, spec, (members) => {
+    // replaces the entry shown under this name (the last of same-named ones)
+    const at = lastNamed(members, name);
+    const member = { name, value: entry, raw: null };
+    if (at >= 0) members[at] = member;
+    else members.push(member);
+  });
 }
 
 /** Delete `name`. Null when done (or nothing to delete), else why not. */
 export function deleteEntry<T>(kv: KeyValue | null, spec: StoreSpec<T>, name: string): WriteFailure | null {
-  return update(kv, spec, (m) => void m.delete(name));
+  // removes the entry shown under this name; an earlier same-named one then shows
+  return update(kv, spec, (members) => {
+    const at = lastNamed(members, name);
+    if (at >= 0) members.splice(at, 1);
+  });
 }
