@@ -49,6 +49,11 @@ export const usageError = (message: string): CliResult => ({ code: 2, stdout: ''
 
 /** Writes a result to the process (unsafe characters escaped) and sets the exit code. */
 export function emit(r: CliResult): void {
+  // a reader that stops early (`| head`) closes the pipe: the rest is not wanted, not an error
+  // (node: an unhandled EPIPE 'error' event on process.stdout would crash with a stack trace)
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
   process.stdout.write(cleanOutput(r.stdout));
   process.stderr.write(cleanOutput(r.stderr));
   process.exitCode = r.code;
