@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Content-Security-Policy of the built page (docs/embedding.md): scripts, styles, images and
@@ -28,9 +29,29 @@ function csp(): Plugin {
   };
 }
 
+/**
+ * Offline: a Workbox service worker precaches the whole build (every chunk, so the other views and
+ * charts load offline too). It sits beside index.html and controls only that directory, so the
+ * page works from any sub-path. Updates wait (registerType 'prompt'): a new worker takes over only
+ * once every tab of the old version is closed, so an open page never loses the chunks it was built
+ * with; the page says a new version is ready (src/ui/shell/offline.ts). Query strings are ignored
+ * when matching the precache: every share link opens the cached page.
+ */
+const offline = VitePWA({
+  registerType: 'prompt',
+  injectRegister: false,
+  manifest: false,
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,json}'],
+    ignoreURLParametersMatching: [/.*/],
+    navigateFallback: 'index.html',
+    cleanupOutdatedCaches: true,
+  },
+});
+
 // base './' makes the build work from any sub-path of any static host.
 export default defineConfig({
   base: './',
-  plugins: [react(), csp()],
+  plugins: [react(), csp(), offline],
   build: { target: 'es2022', sourcemap: false },
 });

@@ -16,7 +16,7 @@ export const VIEWS: readonly ViewId[] = ['calculator', 'lab', 'layers', 'accurac
 export const MAX_SCENARIOS = 4;
 
 /** The page-level notices; the UI translates each key (its string tables must hold them). */
-export type NoticeKey = 'notice.urlIgnored' | 'notice.urlWarnings' | 'notice.savedCorrupt' | 'notice.noStorage';
+export type NoticeKey = 'notice.urlIgnored' | 'notice.urlWarnings' | 'notice.savedCorrupt' | 'notice.noStorage' | 'notice.updateReady';
 
 export interface Notice {
   id: string;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useApp } from '../state/store';
 import { useT } from './i18n';
 import { Header } from './shell/header';
@@ -6,11 +6,12 @@ import { ViewTabs } from './shell/view-tabs';
 import { Notices } from './shell/notices';
 import { Calculator } from './calculator/calculator';
 import { PanelBoundary } from './shell/panel-boundary';
+import { lazyRetry } from './shell/lazy-retry';
 
-// other views load on demand, so the calculator's first load stays small
-const LabView = lazy(() => import('./lab/lab-view'));
-const LayersView = lazy(() => import('./layers/layers-view'));
-const AccuracyView = lazy(() => import('./accuracy/accuracy-view'));
+// other views load on demand, so the calculator's first load stays small; a failed load retries on "Try again"
+const LabView = lazyRetry(() => import('./lab/lab-view'));
+const LayersView = lazyRetry(() => import('./layers/layers-view'));
+const AccuracyView = lazyRetry(() => import('./accuracy/accuracy-view'));
 
 /** Page composition: header and view tabs (hidden when embedded), notices, the chosen view. */
 export function App() {

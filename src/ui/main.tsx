@@ -6,12 +6,14 @@ import { useApp } from '../state/store';
 import { App } from './app';
 import { namesText } from './forms/saved-list';
 import { reportHeight } from './shell/embed-height';
+import { registerOffline } from './shell/offline';
 import { readUrl, syncUrl } from './shell/url-sync';
 import './styles.css';
 
 readUrl(location.search);
 syncUrl();
 if (useApp.getState().embed) reportHeight();
+registerOffline();
 // the arch editor (where saved models are listed) starts closed, so unreadable ones are named up here too
 const storage = browserStorage();
 // a sandboxed frame (sandbox="allow-scripts" without allow-same-origin) or a locked-down browser: no saved data

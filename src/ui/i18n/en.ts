@@ -16,6 +16,7 @@ export const en = {
   'notice.urlIgnored': 'Some settings in the link were ignored and defaults used instead: {list}',
   'notice.urlWarnings': 'The link was read, with a caution: {list}',
   'notice.noStorage': 'This browser blocks storage here, so nothing is saved: custom models, GPUs and the language last until the page closes. Share links still work.',
+  'notice.updateReady': 'A new version of this page is ready. It opens the next time every tab of this page is closed and opened again.',
   'notice.savedCorrupt': 'A saved custom model could not be read and was ignored ({name}).',
   'field.outOfRange': 'Must be between {min} and {max}.',
   'field.notNumber': 'Enter a number.',

@@ -18,6 +18,7 @@ export const zh: Record<MessageKey, string> = {
   'notice.urlIgnored': '链接中的部分设置无法识别，已改用默认值：{list}',
   'notice.urlWarnings': '链接已读取，但请注意：{list}',
   'notice.noStorage': '此浏览器在这里禁止存储，因此不会保存任何内容：自定义模型、GPU 和语言设置只在页面关闭前有效。分享链接仍然可用。',
+  'notice.updateReady': '本页面的新版本已就绪。关闭本页面的所有标签页后再次打开即可使用。',
   'notice.savedCorrupt': '一个已保存的自定义模型无法读取，已忽略（{name}）。',
   'field.outOfRange': '必须在 {min} 到 {max} 之间。',
   'field.notNumber': '请输入数字。',
