@@ -157,17 +157,17 @@ export class CachingAllocator implements AllocatorState {
   /** get_free_block: best fit, expandable tweak, oversize rules (allocator.md §3). */
   private getFreeBlock(pool: PoolKind, size: number): Block | null {
     if (this.gcActive) this.gcCalls[pool] += 1;
-    const list = this.pools[pool].blocks;
-    let i = this.pools[pool].firstAtLeast(size);
+    const list = this.pools[pool];
+    let i = list.firstAtLeast(size);
     if (i >= list.length) return null;
-    if (list[i].seg.expandable) {
-      const expSize = (b: Block) => b.size + (b.next && !b.next.mapped ? b.next.size : 0);
-      while (list[i].seg.expandable && i + 1 < list.length && expSize(list[i + 1]) < expSize(list[i])) i++;
+    let b = list.at(i);
+    if (b.seg.expandable) {
+      const expSize = (x: Block) => x.size + (x.next && !x.next.mapped ? x.next.size : 0);
+      while (b.seg.expandable && i + 1 < list.length && expSize(list.at(i + 1)) < expSize(b)) b = list.at(++i);
     }
-    const b = list[i];
     if (size < this.M && b.size >= this.M) return null;
     if (size >= this.M && b.size >= size + this.config.maxNonSplitRounding) return null;
-    list.splice(i, 1);
+    list.remove(b);
     return b;
   }
 

@@ -52,23 +52,81 @@ function lowerBoundSize(list: Block[], size: number, addr: number): number {
   return lo;
 }
 
-/** Free blocks of one pool ordered by (size, address): best fit is the first block ≥ size. */
-export class SizeOrderedPool {
-  readonly blocks: Block[] = [];
+/** Largest chunk of SizeOrderedPool; a full one splits in two halves. */
+const CHUNK = 1024;
 
-  /** Index of the smallest block with size ≥ `size` (blocks.length when none). */
+const before = (a: Block, size: number, addr: number): boolean => a.size < size || (a.size === size && a.addr < addr);
+
+/**
+ * Free blocks of one pool ordered by (size, address): best fit is the first block ≥ size.
+ * PyTorch keeps them in a std::set (a balanced tree: every insert and erase logarithmic). A flat
+ * sorted array moves half of itself on each insert or removal, which made 200,000 fragmented
+ * blocks quadratic; sorted chunks of at most 1,024 blocks bound each move by the chunk, and
+ * positions are found by binary search over the chunks' last blocks, then inside one chunk.
+ */
+export class SizeOrderedPool {
+  private chunks: Block[][] = [];
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** A copy of every block in order (for whole-pool passes: empty_cache, GC, cloning). */
+  get blocks(): Block[] {
+    return this.chunks.flat();
+  }
+
+  /** Index of the first chunk whose last block is at or after (size, addr); chunks.length when none. */
+  private chunkFor(size: number, addr: number): number {
+    let lo = 0;
+    let hi = this.chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.chunks[mid];
+      if (before(c[c.length - 1], size, addr)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Index of the smallest block with size ≥ `size` (length when none). */
   firstAtLeast(size: number): number {
-    return lowerBoundSize(this.blocks, size, 0);
+    const c = this.chunkFor(size, 0);
+    let at = 0;
+    for (let k = 0; k < c; k++) at += this.chunks[k].length;
+    return c === this.chunks.length ? at : at + lowerBoundSize(this.chunks[c], size, 0);
+  }
+
+  /** The block at index i (0 ≤ i < length). */
+  at(i: number): Block {
+    for (const c of this.chunks) {
+      if (i < c.length) return c[i];
+      i -= c.length;
+    }
+    throw new Error(`allocator invariant: pool index ${i} past its end`);
   }
 
   insert(b: Block): void {
-    this.blocks.splice(lowerBoundSize(this.blocks, b.size, b.addr), 0, b);
+    this.count++;
+    if (this.chunks.length === 0) {
+      this.chunks.push([b]);
+      return;
+    }
+    const k = Math.min(this.chunkFor(b.size, b.addr), this.chunks.length - 1);
+    const c = this.chunks[k];
+    c.splice(lowerBoundSize(c, b.size, b.addr), 0, b);
+    if (c.length > CHUNK) this.chunks.splice(k + 1, 0, c.splice(CHUNK / 2));
   }
 
   remove(b: Block): void {
-    const i = lowerBoundSize(this.blocks, b.size, b.addr);
-    if (this.blocks[i] !== b) throw new Error(`allocator invariant: block at ${b.addr} missing from its pool`);
-    this.blocks.splice(i, 1);
+    const k = this.chunkFor(b.size, b.addr);
+    const c = this.chunks[k];
+    const i = c ? lowerBoundSize(c, b.size, b.addr) : -1;
+    if (!c || c[i] !== b) throw new Error(`allocator invariant: block at ${b.addr} missing from its pool`);
+    c.splice(i, 1);
+    if (c.length === 0) this.chunks.splice(k, 1);
+    this.count--;
   }
 }
 

@@ -22,7 +22,7 @@ export function cloneAllocatorState(src: AllocatorState, dst: AllocatorState): v
   }
   const get = (b: Block) => map.get(b) as Block;
   for (const pool of ['small', 'large'] as const) {
-    dst.pools[pool].blocks.push(...src.pools[pool].blocks.map(get));
+    for (const b of src.pools[pool].blocks) dst.pools[pool].insert(get(b));
     dst.unmapped[pool].blocks.push(...src.unmapped[pool].blocks.map(get));
   }
   for (const [name, b] of src.live) dst.live.set(name, get(b));

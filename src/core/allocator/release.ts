@@ -28,15 +28,18 @@ function releaseBlock(a: AllocatorState, b: Block): void {
 export function releaseAvailable(a: AllocatorState, pool: PoolKind, size: number): boolean {
   if (a.M === Infinity) return false;
   const key = Math.max(size, a.M);
-  const list = a.pools[pool].blocks;
-  const i = a.pools[pool].firstAtLeast(key);
-  if (i < list.length && !list[i].seg.expandable && !isSplit(list[i])) {
-    releaseBlock(a, list[i]);
+  const p = a.pools[pool];
+  const i = p.firstAtLeast(key);
+  const fit = i < p.length ? p.at(i) : null;
+  if (fit && !fit.seg.expandable && !isSplit(fit)) {
+    releaseBlock(a, fit);
     return true;
   }
+  // the blocks below the key, largest first, while they are oversize (a copy: releasing removes)
+  const below = i > 0 ? p.blocks.slice(0, i) : [];
   let total = 0;
-  for (let j = i - 1; j >= 0 && total < key && list[j].size >= a.M; j--) {
-    const b = list[j];
+  for (let j = below.length - 1; j >= 0 && total < key && below[j].size >= a.M; j--) {
+    const b = below[j];
     if (!b.seg.expandable && !isSplit(b)) {
       total += b.size;
       releaseBlock(a, b);
@@ -49,10 +52,11 @@ export function releaseAvailable(a: AllocatorState, pool: PoolKind, size: number
 export function releaseCached(a: AllocatorState): true {
   a.stats.num_sync_all_streams += 1;
   for (const pool of ['large', 'small'] as const) {
+    // a copy, largest first: releasing removes blocks from the pool
     const list = a.pools[pool].blocks;
-    // Backwards, so releasing block i leaves the indices still to visit in place.
     for (let i = list.length - 1; i >= 0; i--) {
-      if (!list[i].seg.expandable && !isSplit(list[i])) releaseBlock(a, list[i]);
+      const b = list[i];
+      if (!b.seg.expandable && !isSplit(b)) releaseBlock(a, b);
     }
     if (a.config.expandableSegments) releaseExpandableFree(a, pool);
   }
@@ -78,7 +82,7 @@ export function garbageCollect(a: AllocatorState): void {
   while (reclaimed < target && freed && count > 0) {
     const threshAge = totalAge / count;
     freed = false;
-    for (const b of [...a.pools.large.blocks]) {
+    for (const b of a.pools.large.blocks) {
       if (!isSplit(b) && !b.seg.expandable && age(b) >= threshAge) {
         freed = true;
         reclaimed += b.size;

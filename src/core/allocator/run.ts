@@ -201,7 +201,7 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
     }
     // A copy costs about one event per block, so copying at most once per max(every, 2 × blocks)
     // events keeps the copy work below half an event's worth per event.
-    const blocks = a.live.size + a.pools.small.blocks.length + a.pools.large.blocks.length;
+    const blocks = a.live.size + a.pools.small.length + a.pools.large.length;
     if (i - checkpoints[checkpoints.length - 1].step >= Math.max(every, 2 * blocks) && i + 1 < n) {
       checkpoints.push({ step: i, state: a.clone() });
     }
