@@ -1,5 +1,5 @@
 /**
- * Maps a published measurement (fixtures/measured-dev.json, copied from the reference set) to a
+ * Maps a published measurement (fixtures/measured-dev.json, the published rows shipped with the project) to a
  * Scenario and to the estimate total it measured. Shared by the validation test and the page's
  * Accuracy view, so both always score the same rows the same way. Pure: no DOM, no Node APIs.
  *

@@ -1,6 +1,6 @@
 // Fuzz: the OOM-message decoder (src/core/allocator/oom-decoder.ts) and the memory_summary()
 // reader (summary.ts). Inputs: arbitrary text, and real texts — every OOM template of
-// allocator.md §7 printed by formatOomMessage for random figures, wrapped in tracebacks, ANSI
+// docs/reference/allocator.md §7 printed by formatOomMessage for random figures, wrapped in tracebacks, ANSI
 // colours and line breaks; memory_summary() tables printed by formatMemorySummary after random
 // allocator work — with random edits. No throw, bounded time, no NaN/Infinity, sane figures.
 import { describe, expect, test } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Finds and decodes a PyTorch CUDA/HIP out-of-memory message in pasted text: tracebacks, logs,
- * ANSI colours, wrapped lines. Accepts every template of allocator.md §7.2–§7.3 (≤2.0 old form,
+ * ANSI colours, wrapped lines. Accepts every template of docs/reference/allocator.md §7.2–§7.3 (≤2.0 old form,
  * 2.1 "capacty", 2.2+, 2.4 private pools, later docs.pytorch.org link, HIP, four exception
  * prefixes, the 1 EiB guard and the driver's "CUDA error: out of memory").
  */

@@ -1,6 +1,6 @@
 /**
  * torch.cuda.memory_summary(): the text table (writer, for the simulator) and a reader for pasted
- * tables. Layout and unit rules from torch/cuda/memory.py, restated in allocator.md §6.2.
+ * tables. Layout and unit rules from torch/cuda/memory.py, restated in docs/reference/allocator.md §6.2.
  */
 import type { Message } from '../types';
 import { GiB, MiB } from './constants';

@@ -10,7 +10,7 @@
  *   empty_cache
  *   # comment (also after an event)
  *
- * Settings must precede the first event. Operations mirror torch.cuda semantics (allocator.md §3–§5, §8).
+ * Settings must precede the first event. Operations mirror torch.cuda semantics (docs/reference/allocator.md §3–§5, §8).
  */
 import { DECIMAL, parseByteSize } from './units';
 

@@ -1,4 +1,4 @@
-// garbage_collection_threshold, worked by hand from allocator.md §3 (GC needs a memory fraction;
+// garbage_collection_threshold, worked by hand from docs/reference/allocator.md §3 (GC needs a memory fraction;
 // ages count get_free_block calls of the large pool; blocks at or above the average age go first).
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
