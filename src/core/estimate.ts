@@ -27,6 +27,7 @@ import { guessArch, shapeGuessNote } from './model/quick';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { buildTraining } from './training/terms';
 import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
+import { MiB } from './units';
 
 export interface ResolvedModel {
   arch: ModelArch;
@@ -224,7 +225,7 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   }
   terms.push(term(ctx, 'cuda-context', CUDA_CONTEXT_BYTES, {
     formula: 'CUDA context + kernels (lazy loading)',
-    values: { MiB: CUDA_CONTEXT_BYTES / 2 ** 20 },
+    values: { MiB: CUDA_CONTEXT_BYTES / MiB },
     source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); docs/reference/formulas.md §3.3 default 500 MiB',
     confidence: 'heuristic',
   }, 'device', false));

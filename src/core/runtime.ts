@@ -7,7 +7,7 @@
  * 20 MiB segments for 1–10 MiB requests, 2 MiB rounding above 10 MiB).
  */
 
-const MiB = 2 ** 20;
+import { MiB } from './units';
 
 /**
  * CUDA context + loaded kernels, invisible to torch's counters. PyTorch PR #86509 measured

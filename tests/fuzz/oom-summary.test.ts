@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { CachingAllocator } from '../../src/core/allocator/allocator';
-import { GiB, MiB } from '../../src/core/allocator/constants';
+import { GiB, MiB } from '../../src/core/units';
 import { decodeOom, OOM_EXAMPLE } from '../../src/core/allocator/oom-decoder';
 import { formatOomMessage, oomExceptionName, OOM_VERSIONS } from '../../src/core/allocator/oom-message';
 import { toMemoryStats } from '../../src/core/allocator/stats';

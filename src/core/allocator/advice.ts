@@ -6,8 +6,8 @@
  * Thresholds marked heuristic are ours, not PyTorch's.
  */
 import type { Message } from '../types';
-import { GiB, MiB } from './constants';
-import { humanBytes } from './units';
+import { GiB, MiB } from '../units';
+import { humanBytes } from '../units';
 
 export type DiagnosisCode = 'fraction-limit' | 'fragmentation' | 'other-process' | 'real-shortage';
 

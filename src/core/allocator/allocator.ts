@@ -12,6 +12,7 @@ import { tryAllocateExpandable } from './expandable';
 import { garbageCollect, releaseAvailable, releaseCached } from './release';
 import { cloneAllocatorState } from './clone';
 import type { AllocatorState } from './allocator-state';
+import { MiB } from '../units';
 
 /** The simulated card. */
 export interface DeviceSpec {
@@ -46,7 +47,7 @@ export type MallocOutcome = { ok: true; block: Block } | { ok: false; oom: OomFa
 /** Base of the fake device address space (looks like a CUDA pointer; far below 2^53). */
 const ADDRESS_BASE = 0x7f0000000000;
 /** Segment placement alignment (cudaMalloc returns 2 MiB aligned ranges for large sizes). */
-const ADDRESS_ALIGN = 2 * 1024 * 1024;
+const ADDRESS_ALIGN = 2 * MiB;
 
 /** Index of the first segment at or above `addr` in an address-ordered list. */
 function lowerBoundAddr(list: readonly Segment[], addr: number): number {

@@ -4,8 +4,9 @@
  * error texts (parseArgs, parseMaxSplitSize, parseGarbageCollectionThreshold, parseRoundUpPower2Divisions).
  */
 import type { FieldError, Result } from '../types';
-import { isPowerOf2, kLargeBuffer, MiB } from './constants';
-import { DECIMAL } from './units';
+import { isPowerOf2, kLargeBuffer } from './constants';
+import { MiB } from '../units';
+import { DECIMAL } from './size-text';
 
 /** Parsed allocator settings. Byte values in bytes. */
 export interface AllocatorConfig {

@@ -4,10 +4,7 @@
  * kSmallBuffer, kLargeBuffer, kMinLargeAlloc, kRoundLarge, round_size and format_size.
  */
 
-/** 1 KiB / 1 MiB / 1 GiB in bytes. */
-export const KiB = 1024;
-export const MiB = 1024 * 1024;
-export const GiB = 1024 * MiB;
+import { GiB, KiB, MiB } from '../units';
 
 /** kMinBlockSize: every request is rounded to a multiple of 512 B (docs/reference/allocator.md §1). */
 export const kMinBlockSize = 512;
@@ -83,8 +80,8 @@ export function allocationSize(size: number): number {
  * (docs/reference/allocator.md §7.1). 0 → "0 bytes", 1 MiB → "1024.00 KiB".
  */
 export function formatSize(bytes: number): string {
-  if (bytes <= 1024) return `${bytes} bytes`;
-  if (bytes <= MiB) return `${fixed2(bytes / 1024)} KiB`;
+  if (bytes <= KiB) return `${bytes} bytes`;
+  if (bytes <= MiB) return `${fixed2(bytes / KiB)} KiB`;
   if (bytes <= GiB) return `${fixed2(bytes / MiB)} MiB`;
   return `${fixed2(bytes / GiB)} GiB`;
 }

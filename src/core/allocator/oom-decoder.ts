@@ -5,7 +5,7 @@
  * prefixes, the 1 EiB guard and the driver's "CUDA error: out of memory").
  */
 import type { Message } from '../types';
-import { GiB, KiB, MiB } from './constants';
+import { GiB, KiB, MiB } from '../units';
 import { diagnoseOom, type Diagnosis } from './advice';
 import { describeRequest, type RequestMeaning } from './request-meaning';
 
@@ -59,7 +59,7 @@ export type OomDecode =
   | { found: false; message: Message; example: string };
 
 /** Longest text decoded (characters): the CLI's input cap; a longer paste is refused with a message. */
-export const MAX_OOM_TEXT = 64 * 2 ** 20;
+export const MAX_OOM_TEXT = 64 * MiB;
 /** Messages decoded per text; the rest are only counted (a log of thousands repeats the same one). */
 export const MAX_OOM_MESSAGES = 100;
 /** Largest figure read: a signed 64-bit byte count (2^63 B = 8 EiB); PyTorch refuses requests over 1 EiB. */

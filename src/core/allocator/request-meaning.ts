@@ -5,7 +5,7 @@
  */
 import type { Message } from '../types';
 import { kLargeBuffer, kMinLargeAlloc, kRoundLarge, kSmallBuffer, kSmallSize } from './constants';
-import { humanBytes } from './units';
+import { humanBytes } from '../units';
 
 export interface RequestMeaning {
   /** the segment size printed */

@@ -6,7 +6,7 @@
 import type { FieldError, Message, Result } from '../types';
 import { CachingAllocator, type OomFacts } from './allocator';
 import { parseAllocConf, type AllocatorConfig } from './config';
-import { GiB } from './constants';
+import { GiB } from '../units';
 import { formatOomMessage, oomExceptionName, type OomVersion } from './oom-message';
 import type { Trace, TraceEvent } from './trace';
 import { viewAllocator, type AllocatorView } from './view';

@@ -13,6 +13,8 @@ import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGr
 import { checkpointed } from './checkpoint';
 import { backwardPeak, optimizerStateBytes } from './states';
 import type { LayerSpec, Network } from './spec';
+import { MiB } from '../units';
+import { kMinLargeAlloc, kSmallSize } from '../allocator/constants';
 
 export interface NetworkOptions {
   mode: Mode;
@@ -144,7 +146,7 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
   const slack = segmentWaste(segmentGroups(live));
   terms.push(term('allocator-reserve', slack, 'reserved', 'Σ segment rounding of live tensors', { tensors: live.length },
     'docs/reference/allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', 'derived'));
-  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: CUDA_CONTEXT_BYTES / 2 ** 20 }, 'docs/reference/formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
+  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: CUDA_CONTEXT_BYTES / MiB }, 'docs/reference/formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
   const reserved = allocated + slack;
   return {
     params: { total: P, trainable: training ? P : 0, active: P },
@@ -173,8 +175,8 @@ function segmentGroups(sizes: number[]): TensorGroup[] {
   const large = new Map<number, number>();
   for (const x of sizes) {
     if (!(x > 0)) continue;
-    if (x <= 2 ** 20) small.push(x);
-    else if (x < 10 * 2 ** 20) mid.push(x);
+    if (x <= kSmallSize) small.push(x);
+    else if (x < kMinLargeAlloc) mid.push(x);
     else large.set(x, (large.get(x) ?? 0) + 1);
   }
   const mean = (xs: number[]): TensorGroup[] => xs.length ? [{ bytes: xs.reduce((p, q) => p + q, 0) / xs.length, count: xs.length }] : [];

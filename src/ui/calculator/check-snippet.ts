@@ -6,7 +6,7 @@
  * chunked loss, ...) is named in a comment instead of silently left out.
  */
 import { kbitUpcasts } from '../../core/training/kbit-prep';
-import { MiB } from '../../core/allocator/constants';
+import { MiB } from '../../core/units';
 import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/types';
 
 /** Bytes as whole MiB, the unit the script and nvidia-smi print. */

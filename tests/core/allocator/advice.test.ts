@@ -4,7 +4,7 @@
 // native-allocator option that ROCm builds read too (PYTORCH_HIP_ALLOC_CONF is accepted, §8).
 import { describe, expect, it } from 'vitest';
 import { diagnoseOom, type OomFigures } from '../../../src/core/allocator/advice';
-import { GiB } from '../../../src/core/allocator/constants';
+import { GiB } from '../../../src/core/units';
 
 // 2 GiB asked, 3 GiB cached but unallocated, 2 GiB free: fragmentation alone explains the OOM, and
 // 3 + 2 GiB ≥ 2 × 2 GiB leaves room, so no smaller batch is advised.

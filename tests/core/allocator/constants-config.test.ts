@@ -1,6 +1,7 @@
 // Rounding, segment sizes and format_size (docs/reference/allocator.md §1, §7.1); PYTORCH_CUDA_ALLOC_CONF (§8).
 import { describe, expect, it } from 'vitest';
-import { allocationSize, formatSize, GiB, MiB, poolFor, roundSize } from '../../../src/core/allocator/constants';
+import { allocationSize, formatSize, poolFor, roundSize } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { parseAllocConf } from '../../../src/core/allocator/config';
 
 const table = (d: number) => new Array<number>(16).fill(d);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
 import { defaultConfig, parseAllocConf } from '../../../src/core/allocator/config';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { viewAllocator } from '../../../src/core/allocator/view';
 
 function run(conf: string, fraction: number | null) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeOom, type DecodedOom } from '../../../src/core/allocator/oom-decoder';
 import { formatOomMessage, oomExceptionName, OOM_VERSIONS } from '../../../src/core/allocator/oom-message';
 import type { OomFacts } from '../../../src/core/allocator/allocator';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 
 const decoded = (text: string): DecodedOom => {
   const r = decodeOom(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { formatMemorySummary, parseMemorySummary } from '../../../src/core/allocator/summary';
 import { viewAllocator } from '../../../src/core/allocator/view';
 

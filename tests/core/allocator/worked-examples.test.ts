@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
 import { parseAllocConf, defaultConfig, type AllocatorConfig } from '../../../src/core/allocator/config';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { formatOomMessage } from '../../../src/core/allocator/oom-message';
 import { viewAllocator } from '../../../src/core/allocator/view';
 
