@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activationBytes, ampCastCopies, korthikantiTable2, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
+import { activationBytes, ampCastCopies, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
+import { korthikantiTable2 } from './korthikanti';
 import { GPT_LIKE, LLAMA2_7B, LLAMA3_8B } from '../inference/archs';
 import type { ModelArch } from '../../../src/core/types';
 

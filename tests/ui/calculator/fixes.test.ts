@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { candidates, rankFixes } from '../../src/ui/calculator/fixes';
-import { estimate } from '../../src/core/estimate';
-import { defaultScenario } from '../../src/core/scenario/schema';
-import { findGpu } from '../../src/core/gpus';
-import type { Scenario } from '../../src/core/types';
+import { candidates, rankFixes } from '../../../src/ui/calculator/fixes';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import { findGpu } from '../../../src/core/gpus';
+import type { Scenario } from '../../../src/core/types';
 
 const rtx4090 = findGpu('rtx-4090')!.capacityBytes; // 24564 MiB as nvidia-smi reports it
 const total = (s: Scenario) => {
