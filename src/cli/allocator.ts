@@ -7,10 +7,11 @@
  * Exit codes: 0 ran without OOM, 1 ran and hit an OOM, 2 bad input.
  */
 import {
-  compareConfs, findPreset, formatMemorySummary, humanBytes, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
+  compareConfs, findPreset, formatMemorySummary, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
   stepAt, TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
 } from '../core/allocator';
 import type { Message } from '../core/types';
+import { humanBytes } from '../core/units';
 import { readInput, runIfMain, splitFlags, table } from './allocator-io';
 import { oneLine, quoteArg, usageError, type CliResult } from './output';
 

@@ -18,10 +18,10 @@ export interface Extras {
   timeline?: StepTimeline;
 }
 import type { StepTimeline } from '../core/timeline';
+import { fixedIn } from '../core/units';
 
-const GIB = 2 ** 30;
-const gib = (b: number) => (b / GIB).toFixed(2);
-const gb = (b: number) => (b / 1e9).toFixed(2);
+const gib = (b: number) => fixedIn(b, 'GiB');
+const gb = (b: number) => fixedIn(b, 'GB');
 const both = (b: number) => `${gib(b)} GiB (${gb(b)} GB)`;
 const count = (n: number) => `${(n / 1e9).toFixed(2)} B (${Math.round(n).toLocaleString('en-US')})`;
 

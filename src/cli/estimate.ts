@@ -24,6 +24,7 @@ import { renderJson, renderText, renderTimelineText, usage, type Extras } from '
 import { runNetwork } from './network';
 import { readTextFile } from './read-input';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
+import { MiB } from '../core/units';
 
 function firstError(errors: readonly FieldError[]): CliResult {
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
@@ -41,7 +42,7 @@ function isConfigPath(model: string): boolean {
 }
 
 /** A config.json is a few kB; anything past 1 MiB is not one. */
-const MAX_CONFIG_BYTES = 2 ** 20;
+const MAX_CONFIG_BYTES = MiB;
 
 function loadConfig(path: string): { ok: true; arch: ModelArch } | { ok: false; error: string } {
   const text = readTextFile(path, MAX_CONFIG_BYTES);

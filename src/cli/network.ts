@@ -21,6 +21,7 @@ import type { GpuFit, Message } from '../core/types';
 import type { Unparsed } from '../core/layers/repr-parse';
 import { readTextFile } from './read-input';
 import { oneLine, quoteArg, usageError as fail, type CliResult } from './output';
+import { formatIn } from '../core/units';
 
 const FLAGS = ['network', 'input', 'batch', 'mode', 'precision', 'optimizer', 'grad-ckpt', 'gpu'] as const;
 const SWITCHES = ['json', 'help'] as const;
@@ -137,8 +138,8 @@ export function runNetwork(argv: string[]): CliResult {
   return { code: 0, stdout: table(f.network, loaded, e, o, fit), stderr: '' };
 }
 
-const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
-const mib = (b: number) => (b === 0 ? '-' : `${(b / 2 ** 20).toFixed(1)} MiB`);
+const gib = (b: number) => formatIn(b, 'GiB');
+const mib = (b: number) => (b === 0 ? '-' : formatIn(b, 'MiB', 1));
 
 function table(name: string, l: Loaded, e: NetworkEstimate, o: NetworkOptions, fit?: GpuFit & { maxBatch: number }): string {
   const rows = e.layers.map((r) => [`${'  '.repeat(Math.max(0, r.depth))}${r.path}`, r.kind, r.outShape.join('x'),

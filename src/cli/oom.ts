@@ -5,7 +5,8 @@
  * table) and explains it: the figures and what they mean, derived figures, diagnosis, advice.
  * Exit codes: 0 decoded, 2 bad input (no message found, unreadable file, bad flag).
  */
-import { decodeOom, humanBytes, OOM_EXAMPLE, parseMemorySummary, type Advice, type DecodedOom, type SummaryReading } from '../core/allocator';
+import { decodeOom, OOM_EXAMPLE, parseMemorySummary, type Advice, type DecodedOom, type SummaryReading } from '../core/allocator';
+import { humanBytes } from '../core/units';
 import { readInput, runIfMain, splitFlags, table } from './allocator-io';
 import { usageError, type CliResult } from './output';
 

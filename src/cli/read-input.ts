@@ -14,16 +14,17 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { isatty } from 'node:tty';
 import { quoteArg } from './output';
+import { formatIn, MiB } from '../core/units';
 
 /** Largest input read (bytes): a 100k-entry memory history is about 10 MB of JSON, logs are smaller. */
-export const MAX_INPUT_BYTES = 64 * 2 ** 20;
+export const MAX_INPUT_BYTES = 64 * MiB;
 
 export type Read = { ok: true; text: string } | { ok: false; error: string };
 
 const CHUNK = 1 << 16;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-const mib = (n: number) => `${(n / 2 ** 20).toFixed(n % 2 ** 20 === 0 ? 0 : 1)} MiB`;
+const mib = (n: number) => formatIn(n, 'MiB', n % MiB === 0 ? 0 : 1);
 
 /** Every byte of an open fd up to `cap`; false when there is more than `cap`. */
 function readFd(fd: number, cap: number): Buffer | false {

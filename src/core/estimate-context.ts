@@ -138,7 +138,7 @@ export function workspaceTerm(ctx: Ctx): Term {
   return term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
     formula: '2·4 MiB + 8·16 KiB',
     values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
-    source: 'formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
+    source: 'docs/reference/formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
     confidence: 'heuristic',
   }, 'allocated', false);
 }

@@ -1,5 +1,5 @@
 /**
- * estimate(scenario): the memory model's single entry point (formulas.md §8).
+ * estimate(scenario): the memory model's single entry point (docs/reference/formulas.md §8).
  *
  * 1. Checks ranges and impossible combinations (estimate-checks.ts) → FieldErrors.
  * 2. Resolves the model: a preset (findPreset) with `arch` overrides, 'custom' (s.arch), or a
@@ -27,6 +27,7 @@ import { guessArch, shapeGuessNote } from './model/quick';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { buildTraining } from './training/terms';
 import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
+import { MiB } from './units';
 
 export interface ResolvedModel {
   arch: ModelArch;
@@ -230,14 +231,14 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
     terms.push(term(ctx, 'allocator-reserve', reserve, {
       formula: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)',
       values: { tensors: built.live.length },
-      source: 'allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
+      source: 'docs/reference/allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
       confidence: 'heuristic',
     }, 'reserved', false));
   }
   terms.push(term(ctx, 'cuda-context', CUDA_CONTEXT_BYTES, {
     formula: 'CUDA context + kernels (lazy loading)',
-    values: { MiB: CUDA_CONTEXT_BYTES / 2 ** 20 },
-    source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); formulas.md §3.3 default 500 MiB',
+    values: { MiB: CUDA_CONTEXT_BYTES / MiB },
+    source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); docs/reference/formulas.md §3.3 default 500 MiB',
     confidence: 'heuristic',
   }, 'device', false));
   const allocatedBytes = finite(built.allocatedBytes);

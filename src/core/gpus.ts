@@ -10,6 +10,7 @@
  */
 import type { Gpu } from './gpu-types';
 import { GPU_DATA } from './gpus.data';
+import { formatIn, GB, MiB, parseBytes, TiB } from './units';
 
 /** The catalogue, in reference order (consumer → workstation → datacenter → others). */
 export const GPUS: readonly Gpu[] = GPU_DATA;
@@ -79,21 +80,21 @@ export function findGpu(id: string): Gpu | undefined {
 }
 
 /** Largest capacity we accept for a custom device: 64 TiB (well above any single device). */
-export const MAX_CUSTOM_CAPACITY = 2 ** 46;
+export const MAX_CUSTOM_CAPACITY = 64 * TiB;
 
 /**
  * A user-defined device of the given capacity in bytes (clamped to [1 MiB, 64 TiB]; non-finite
  * input becomes 1 MiB so a fit check never sees NaN).
  */
 export function customGpu(capacityBytes: number): Gpu {
-  const c = Number.isFinite(capacityBytes) ? Math.min(Math.max(Math.round(capacityBytes), 2 ** 20), MAX_CUSTOM_CAPACITY) : 2 ** 20;
+  const c = Number.isFinite(capacityBytes) ? Math.min(Math.max(Math.round(capacityBytes), MiB), MAX_CUSTOM_CAPACITY) : MiB;
   return {
     id: 'custom',
     name: 'Custom GPU',
     vendor: 'custom',
     category: 'custom',
-    memoryStated: `${(c / 2 ** 30).toFixed(2)} GiB`,
-    memoryGb: c / 1e9,
+    memoryStated: formatIn(c, 'GiB'),
+    memoryGb: c / GB,
     reportedMib: null,
     capacityBytes: c,
     capacityBasis: 'custom',
@@ -104,17 +105,15 @@ export function customGpu(capacityBytes: number): Gpu {
   };
 }
 
-const UNIT: Record<string, number> = { mb: 1e6, gb: 1e9, tb: 1e12, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
-
 /**
  * Parse a capacity such as "24GB", "24 GiB", "81920MiB" (unit required, decimal GB vs binary GiB
  * as written) into bytes; null when not a positive finite capacity of at most 64 TiB.
  */
 export function parseCapacity(text: string): number | null {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(mb|gb|tb|mib|gib|tib)\s*$/i.exec(text);
-  if (!m) return null;
-  const bytes = Math.round(Number(m[1]) * UNIT[m[2].toLowerCase()]);
-  return bytes >= 2 ** 20 && bytes <= MAX_CUSTOM_CAPACITY ? bytes : null;
+  const p = parseBytes(text, true);
+  if (!p.ok) return null;
+  const bytes = Math.round(p.bytes);
+  return bytes >= MiB && bytes <= MAX_CUSTOM_CAPACITY ? bytes : null;
 }
 
 /** A catalogue id or a custom capacity ("24GiB") to a device; undefined when neither. */

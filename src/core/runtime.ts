@@ -2,17 +2,17 @@
  * Runtime overheads outside the model's own tensors: CUDA context, cuBLAS workspace, and the
  * PyTorch caching allocator's segment rounding (reserved − allocated).
  *
- * Sources: formulas.md §3.3 (PyTorch PR #86509 context sizes; cuBLAS workspace snapshot),
- * allocator.md §1 (`round_size`, `get_allocation_size`: 512 B blocks, 2 MiB small segments,
+ * Sources: docs/reference/formulas.md §3.3 (PyTorch PR #86509 context sizes; cuBLAS workspace snapshot),
+ * docs/reference/allocator.md §1 (`round_size`, `get_allocation_size`: 512 B blocks, 2 MiB small segments,
  * 20 MiB segments for 1–10 MiB requests, 2 MiB rounding above 10 MiB).
  */
 
-const MiB = 2 ** 20;
+import { MiB } from './units';
 
 /**
  * CUDA context + loaded kernels, invisible to torch's counters. PyTorch PR #86509 measured
  * 666,632,192 B eager vs 287,047,680 B with CUDA_MODULE_LOADING=LAZY (default since CUDA 12.2);
- * libraries (cuBLAS, cuDNN, NCCL) add more. formulas.md §3.3 suggests 500 MiB (range 300–1000).
+ * libraries (cuBLAS, cuDNN, NCCL) add more. docs/reference/formulas.md §3.3 suggests 500 MiB (range 300–1000).
  */
 export const CUDA_CONTEXT_BYTES = 500 * MiB;
 
@@ -21,18 +21,18 @@ export const CUDA_CONTEXT_BYTES = 500 * MiB;
  * vLLM multiplies by gpu_memory_utilization) reports a total this far below nvidia-smi's.
  * RTX 3090: nvidia-smi 24576 MiB vs vLLM's printed total_gpu_memory 23.58 GiB (430 ± 5 MiB,
  * vllm-project/vllm#10517); H100 SXM: 81559 MiB vs 79.22 GiB (438 ± 5 MiB, vllm PR #10511);
- * both agree on 433–435 MiB. GPU totals: shared/reference/gpus.json (nvidia-smi).
+ * both agree on 433–435 MiB. GPU totals: data/gpus.json (nvidia-smi).
  */
 export const DRIVER_RESERVED_BYTES = 434 * MiB;
 
 /**
  * cuBLAS workspace PyTorch allocates through the caching allocator on the first matmul:
  * 8,519,680 B = 2·4 MiB + 8·16 KiB (`:4096:2:16:8` form of CUBLAS_WORKSPACE_CONFIG), per
- * handle/stream (formulas.md §3.3, PyTorch forum memory snapshot).
+ * handle/stream (docs/reference/formulas.md §3.3, PyTorch forum memory snapshot).
  */
 export const CUBLAS_WORKSPACE_BYTES = 8_519_680;
 
-/** allocator.md §1 constants */
+/** docs/reference/allocator.md §1 constants */
 const MIN_BLOCK = 512;
 const SMALL_SIZE = MiB;
 const SMALL_BUFFER = 2 * MiB;
@@ -61,7 +61,7 @@ export interface TensorGroup {
 /**
  * Reserved-but-unallocated bytes when the given tensors are live together and each group fills
  * its own segments: tensors ≥ 10 MiB get a private segment rounded to 2 MiB; smaller ones are
- * split out of shared 2 MiB / 20 MiB segments (best fit, allocator.md §3–4), so a segment holds
+ * split out of shared 2 MiB / 20 MiB segments (best fit, docs/reference/allocator.md §3–4), so a segment holds
  * floor(segment / size) of them. Fragmentation from differently-sized transients freed earlier
  * is not modelled, so this is a lower bound on max_memory_reserved − max_memory_allocated.
  */

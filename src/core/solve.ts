@@ -7,6 +7,8 @@
 import { estimate, resolveModel } from './estimate';
 import type { Estimate, FieldError, Result, Scenario } from './types';
 import { MAX_TOKENS } from './scenario/schema';
+import { fixedIn, MiB } from './units';
+import { MAX_CUSTOM_CAPACITY } from './gpus';
 
 /** Largest batch the schema accepts. */
 const MAX_BATCH = 65536;
@@ -15,11 +17,11 @@ const MAX_GPUS = 4096;
 
 /** The scenario with the device set to a custom capacity (vLLM fills it, so it must know it). */
 function onDevice(s: Scenario, capacityBytes: number): Scenario {
-  return { ...s, gpu: `${(capacityBytes / 2 ** 20).toFixed(6)}MiB` };
+  return { ...s, gpu: `${fixedIn(capacityBytes, 'MiB', 6)}MiB` };
 }
 
 function badCapacity(capacityBytes: number): FieldError[] | null {
-  return Number.isFinite(capacityBytes) && capacityBytes >= 2 ** 20 && capacityBytes <= 2 ** 46
+  return Number.isFinite(capacityBytes) && capacityBytes >= MiB && capacityBytes <= MAX_CUSTOM_CAPACITY
     ? null
     : [{ key: 'gpu', code: 'capacity-range', message: 'capacity must be between 1 MiB and 64 TiB' }];
 }

@@ -1,5 +1,5 @@
 /**
- * Maps a published measurement (fixtures/measured-dev.json, copied from the reference set) to a
+ * Maps a published measurement (fixtures/measured-dev.json, the published rows shipped with the project) to a
  * Scenario and to the estimate total it measured. Shared by the validation test and the page's
  * Accuracy view, so both always score the same rows the same way. Pure: no DOM, no Node APIs.
  *
@@ -25,6 +25,7 @@
 import type { Message, Scenario, WeightFormat } from '../core/types';
 import { defaultScenario } from '../core/scenario/schema';
 import { torchtuneScenario } from './torchtune';
+import { GiB, MiB } from '../core/units';
 
 export interface Row {
   id: string;
@@ -77,9 +78,9 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 function unitBytes(unit: string): number | null {
   const u = unit.toLowerCase();
-  if (u.startsWith('gb (script divides bytes by 1024^3')) return 2 ** 30;
-  if (u.startsWith('gib')) return 2 ** 30;
-  if (u.startsWith('mb (nvml used//1024^2')) return 2 ** 20;
+  if (u.startsWith('gb (script divides bytes by 1024^3')) return GiB;
+  if (u.startsWith('gib')) return GiB;
+  if (u.startsWith('mb (nvml used//1024^2')) return MiB;
   return null;
 }
 
@@ -151,7 +152,7 @@ export function mapRow(row: Row): MapResult {
     return { ok: true, value: { scenario, measured, total: 'allocated', sumGpus: 1, contextBytes: null, source: sourceLabel(row), mode: weights } };
   }
   if (row.source.includes('model_memory_anatomy') || row.source.includes('perf_train_gpu_one')) {
-    const context = (num(st.cuda_context_MB) ?? 0) * 2 ** 20;
+    const context = (num(st.cuda_context_MB) ?? 0) * MiB;
     if (row.mode.startsWith('model load')) {
       const scenario: Scenario = { ...base, mode: 'inference', engine: 'transformers', weights: 'fp32', kv: 'fp32', attn: 'sdpa', batch: 1, prompt: 1, gen: 0 };
       return { ok: true, value: { scenario, measured, total: 'device', sumGpus: 1, contextBytes: context, source: sourceLabel(row), mode: 'load' } };

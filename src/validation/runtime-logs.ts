@@ -26,6 +26,7 @@ import { findPreset } from '../core/model/presets';
 import { defaultScenario } from '../core/scenario/schema';
 import type { Estimate, KvFormat, ModelArch, Scenario, TermId, WeightFormat } from '../core/types';
 import { quantile } from './score';
+import { GiB, MiB } from '../core/units';
 
 export interface LogRow {
   id: string;
@@ -79,8 +80,6 @@ export interface Check {
   source: string;
 }
 
-const MiB = 2 ** 20;
-const GiB = 2 ** 30;
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 

@@ -1,4 +1,4 @@
-// The allocator CLI, spawned as a process; expected figures are allocator.md §9.
+// The allocator CLI, spawned as a process; expected figures are docs/reference/allocator.md §9.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

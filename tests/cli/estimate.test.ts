@@ -15,7 +15,7 @@ const json = async (argv: string[]) => {
 };
 const termBytes = (out: { terms: { id: string; bytes: number }[] }, id: string) => out.terms.find((t) => t.id === id)!.bytes;
 
-// Llama-2-7b: 6,738,415,616 parameters (Meta model card / HF safetensors index; reference models.json).
+// Llama-2-7b: 6,738,415,616 parameters (Meta model card / HF safetensors index; data/models.json).
 const LLAMA2 = ['--model', 'meta-llama/Llama-2-7b-hf'];
 const LLAMA2_PARAMS = 6_738_415_616;
 
@@ -27,14 +27,14 @@ describe('estimate CLI values', () => {
     expect(out.params.total).toBe(7e9);
   });
 
-  test('Llama-2-7b nf4: published count; weights from QLoRA double-quant bits (formulas.md §2)', async () => {
+  test('Llama-2-7b nf4: published count; weights from QLoRA double-quant bits (docs/reference/formulas.md §2)', async () => {
     const out = await json([...LLAMA2, '--mode', 'inference', '--weights', 'nf4', '--batch', '1', '--prompt', '2048', '--gen', '256', '--json']);
     expect(out.params).toEqual({ total: LLAMA2_PARAMS, trainable: 0, active: LLAMA2_PARAMS });
     // block Linears 32·(4·4096² + 3·4096·11008) at 4 + 0.127 bits; embedding + head 2·32000·4096 and norms 65·4096 stay bf16
     const linear = 32 * (4 * 4096 ** 2 + 3 * 4096 * 11008);
     const expected = (linear * 4.127) / 8 + (2 * 32000 * 4096 + 65 * 4096) * 2;
     expect(termBytes(out, 'weights') / expected).toBeCloseTo(1, 2);
-    // KV cache 2 · L · g · d · (prompt + gen) · b · 2 B (formulas.md §3)
+    // KV cache 2 · L · g · d · (prompt + gen) · b · 2 B (docs/reference/formulas.md §3)
     expect(termBytes(out, 'kv-cache')).toBe(2 * 32 * 32 * 128 * (2048 + 256) * 1 * 2);
     expect(out.allocatedBytes).toBeLessThanOrEqual(out.reservedBytes);
     expect(out.reservedBytes).toBeLessThanOrEqual(out.deviceBytes);

@@ -28,7 +28,7 @@ describe('runNetwork --json', () => {
   test('ResNet-50 training: the LLM estimate shape plus a per-layer table', () => {
     const out = json(['--network', 'resnet-50', '--input', '3x224x224', '--batch', '32', '--mode', 'training', '--precision', 'fp32', '--optimizer', 'sgd-momentum']);
     expect(out.params).toEqual({ total: 25_557_032, trainable: 25_557_032, active: 25_557_032 });
-    // SGD with momentum in fp32: 4 B of momentum per parameter (formulas.md §4.1); gradients at
+    // SGD with momentum in fp32: 4 B of momentum per parameter (docs/reference/formulas.md §4.1); gradients at
     // the backward peak are at most the 4 B per parameter of a full set
     expect(out.terms.find((t: { id: string }) => t.id === 'optimizer').bytes).toBe(4 * 25_557_032);
     expect(out.terms.find((t: { id: string }) => t.id === 'gradients').bytes).toBeLessThanOrEqual(4 * 25_557_032);

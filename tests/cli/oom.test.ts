@@ -1,4 +1,4 @@
-// The oom CLI, spawned as a process. Messages follow allocator.md §7.2 / §9 (ii).
+// The oom CLI, spawned as a process. Messages follow docs/reference/allocator.md §7.2 / §9 (ii).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { spawnCli } from './allocator-cli-spawn';
 
 const run = (args: string[], stdin = '') => spawnCli('src/cli/oom.ts', args, stdin);
 
-// allocator.md §9 (ii), PyTorch 2.2+ text.
+// docs/reference/allocator.md §9 (ii), PyTorch 2.2+ text.
 const MSG =
   'CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
 const LOG = `epoch 1\nTraceback (most recent call last):\n  File "train.py", line 9, in <module>\n\x1b[31mtorch.OutOfMemoryError\x1b[0m: ${MSG}\n`;

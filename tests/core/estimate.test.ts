@@ -5,7 +5,7 @@ import type { Estimate, Scenario } from '../../src/core/types';
 
 const MiB = 2 ** 20;
 const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
-const P_LLAMA2 = 6_738_415_616; // formulas.md §1.1, published count
+const P_LLAMA2 = 6_738_415_616; // docs/reference/formulas.md §1.1, published count
 
 function run(over: Partial<Scenario>): Estimate {
   const r = estimate({ ...defaultScenario(), ...over });

@@ -1,8 +1,8 @@
 // The largest published models at the largest settings the schema takes: Llama-3.1-405B and
 // DeepSeek-V3 (671B) with 1M-token contexts, 1,024 GPUs, batch 4,096, ZeRO-3 + TP + PP.
 // Every figure must be finite and positive, ordered as physics demands, the KV cache must match
-// 2·L·g·d·s·bytes computed here from the published configs (formulas.md §3.1; configs in
-// shared/reference/models.json), model states must match the ZeRO paper's 16 bytes/parameter
+// 2·L·g·d·s·bytes computed here from the published configs (docs/reference/formulas.md §3.1; configs in
+// data/models.json), model states must match the ZeRO paper's 16 bytes/parameter
 // (arXiv 1910.02054 §3.1) split over the GPUs, and the solvers must terminate.
 import { describe, expect, test } from 'vitest';
 import { estimate } from '../../src/core/estimate';

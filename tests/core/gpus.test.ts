@@ -5,7 +5,7 @@ import { parseScenario, serializeScenario } from '../../src/core/scenario';
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;
 
-// nvidia-smi totals from the sources cited in reference gpus.json / reference-data.md §1:
+// nvidia-smi totals from the sources cited in data/gpus.json / docs/reference/catalogues.md §1:
 // modal-labs/modal-client PR #2797 (H100 81559, A100-80GB 81920, A100-40GB 40960, A10G 23028,
 // L40S 46068, L4 23034, T4 15360 MiB), RLinf #255 (RTX 4090 24564 MiB), club-3090 #1128 (3090 24576 MiB),
 // NVIDIA/cuda-samples #311 (H200 143771 MiB), TensorRT-LLM #10278 (B200 183359 MiB).

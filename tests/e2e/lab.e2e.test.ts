@@ -3,7 +3,7 @@ import { beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserPerFile, watchedPage } from './browser';
 
-/** allocator.md §9 (ii), the 2.2+ message, verbatim. */
+/** docs/reference/allocator.md §9 (ii), the 2.2+ message, verbatim. */
 const OOM =
   'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
 const SCREENS = '.tmp/screens';
@@ -22,7 +22,7 @@ test('lab: run a preset, step, paste an OOM message; state in lab.* keys; no con
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${base}?view=lab&lab.panel=sim&lab.preset=classic`);
   await page.getByText('Step 16 of 16').waitFor();
-  // allocator.md §9 (i) step C: reserved 104 MiB = 109,051,904 B, allocated 84 MiB = 88,080,384 B
+  // docs/reference/allocator.md §9 (i) step C: reserved 104 MiB = 109,051,904 B, allocated 84 MiB = 88,080,384 B
   expect(await stat(page, 'reserved_bytes.all.current')).toBe('109,051,904 B');
   expect(await stat(page, 'allocated_bytes.all.current')).toBe('88,080,384 B');
   await page.locator('.lab-chart svg').first().waitFor();

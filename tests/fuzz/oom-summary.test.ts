@@ -1,12 +1,12 @@
 // Fuzz: the OOM-message decoder (src/core/allocator/oom-decoder.ts) and the memory_summary()
 // reader (summary.ts). Inputs: arbitrary text, and real texts — every OOM template of
-// allocator.md §7 printed by formatOomMessage for random figures, wrapped in tracebacks, ANSI
+// docs/reference/allocator.md §7 printed by formatOomMessage for random figures, wrapped in tracebacks, ANSI
 // colours and line breaks; memory_summary() tables printed by formatMemorySummary after random
 // allocator work — with random edits. No throw, bounded time, no NaN/Infinity, sane figures.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { CachingAllocator } from '../../src/core/allocator/allocator';
-import { GiB, MiB } from '../../src/core/allocator/constants';
+import { GiB, MiB } from '../../src/core/units';
 import { decodeOom, OOM_EXAMPLE } from '../../src/core/allocator/oom-decoder';
 import { formatOomMessage, oomExceptionName, OOM_VERSIONS } from '../../src/core/allocator/oom-message';
 import { toMemoryStats } from '../../src/core/allocator/stats';

@@ -2,7 +2,7 @@
 // plus torch.cuda.memory._snapshot() history import (history-import.ts). Random text, valid
 // traces (every setting, size spelling and op) and valid traces with random edits: parsing never
 // throws; an accepted trace prints back to the same events; its simulation keeps the allocator's
-// invariants (tests/core/allocator/invariants.ts; allocator.md §2–§6) and every figure is finite.
+// invariants (tests/core/allocator/invariants.ts; docs/reference/allocator.md §2–§6) and every figure is finite.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { importMemoryHistory } from '../../src/core/allocator/history-import';

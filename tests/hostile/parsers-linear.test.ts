@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { parseAllocConf } from '../../src/core/allocator/config';
 import { importMemoryHistory } from '../../src/core/allocator/history-import';
 import { parseTrace } from '../../src/core/allocator/trace';
-import { parseByteSize } from '../../src/core/allocator/units';
+import { parseByteSize } from '../../src/core/allocator/size-text';
 import { importTorchRepr } from '../../src/core/layers/repr-import';
 import { parseLayerText } from '../../src/core/layers/text';
 import { importTorchinfo, isTorchinfo } from '../../src/core/layers/torchinfo-import';

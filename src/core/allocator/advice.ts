@@ -1,13 +1,13 @@
 /**
  * Diagnosis and advice from an OOM's figures or a memory_summary() table. The rules follow the
- * allocator's behaviour in allocator.md §3–§5 and §7.2 ("fragmentation hint = unallocated ≥ size";
+ * allocator's behaviour in docs/reference/allocator.md §3–§5 and §7.2 ("fragmentation hint = unallocated ≥ size";
  * oversize blocks are never split and are released before the retry; expandable segments remap
  * whole free pages, on CUDA only: ROCm builds of PyTorch 2.x warn and keep them off, §5 "Limits").
  * Thresholds marked heuristic are ours, not PyTorch's.
  */
 import type { Message } from '../types';
-import { GiB, MiB } from './constants';
-import { humanBytes } from './units';
+import { GiB, MiB } from '../units';
+import { humanBytes } from '../units';
 
 export type DiagnosisCode = 'fraction-limit' | 'fragmentation' | 'other-process' | 'real-shortage';
 
@@ -63,7 +63,7 @@ export function suggestMaxSplitMb(requestBytes: number): number | null {
 
 const envName = (b: 'cuda' | 'hip') => (b === 'hip' ? 'PYTORCH_HIP_ALLOC_CONF' : 'PYTORCH_CUDA_ALLOC_CONF');
 
-/** PYTORCH_*_ALLOC_CONF=expandable_segments:True (allocator.md §5): worth setting on CUDA builds. */
+/** PYTORCH_*_ALLOC_CONF=expandable_segments:True (docs/reference/allocator.md §5): worth setting on CUDA builds. */
 export function expandableAdvice(backend: 'cuda' | 'hip'): Advice {
   const env = envName(backend);
   return {
@@ -75,7 +75,7 @@ export function expandableAdvice(backend: 'cuda' | 'hip'): Advice {
 }
 
 /**
- * Why the message's own hint does not help on ROCm: allocator.md §5 "Limits" (expandable segments
+ * Why the message's own hint does not help on ROCm: docs/reference/allocator.md §5 "Limits" (expandable segments
  * are CUDA-only in PyTorch 2.x; elsewhere PyTorch warns and acts as if they were off). No `value`
  * param, so no one is shown a line to export.
  */
@@ -89,7 +89,7 @@ function expandableUnsupportedAdvice(): Advice {
   };
 }
 
-/** max_split_size_mb (allocator.md §4, §8): the alternative to expandable segments on CUDA, the remedy on ROCm. */
+/** max_split_size_mb (docs/reference/allocator.md §4, §8): the alternative to expandable segments on CUDA, the remedy on ROCm. */
 export function maxSplitAdvice(backend: 'cuda' | 'hip', mb: number): Advice {
   const env = envName(backend);
   return {
@@ -114,7 +114,7 @@ function smallerBatch(shortBytes: number, variant?: 'fragmentation'): Advice {
   };
 }
 
-/** Diagnoses an OOM from its figures (allocator.md §7.2 derived values). */
+/** Diagnoses an OOM from its figures (docs/reference/allocator.md §7.2 derived values). */
 export function diagnoseOom(f: OomFigures): Diagnosis {
   const short = f.requested - f.free - f.unallocated;
   const advice: Advice[] = [];

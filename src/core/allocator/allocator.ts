@@ -1,7 +1,7 @@
 /**
  * A one-device, one-stream model of PyTorch's native CUDA caching allocator
  * (DeviceCachingAllocator in c10/cuda/CUDACachingAllocator.cpp, 2.x): malloc path, best fit,
- * split/merge, oversize rules, release paths, GC and the OOM decision. allocator.md §3–§4.
+ * split/merge, oversize rules, release paths, GC and the OOM decision. docs/reference/allocator.md §3–§4.
  * Expandable segments live in expandable.ts, the release paths in release.ts.
  */
 import { allocationSize, kOneEiB, kMinBlockSize, kSmallSize, poolFor, roundSize, type PoolKind } from './constants';
@@ -12,6 +12,7 @@ import { tryAllocateExpandable } from './expandable';
 import { garbageCollect, releaseAvailable, releaseCached } from './release';
 import { cloneAllocatorState } from './clone';
 import type { AllocatorState } from './allocator-state';
+import { MiB } from '../units';
 
 /** The simulated card. */
 export interface DeviceSpec {
@@ -23,7 +24,7 @@ export interface DeviceSpec {
   fraction: number | null;
 }
 
-/** Figures the allocator has at hand when it raises OutOfMemoryError (allocator.md §3, §7.2). */
+/** Figures the allocator has at hand when it raises OutOfMemoryError (docs/reference/allocator.md §3, §7.2). */
 export interface OomFacts {
   /** true for the "more than 1EB" guard in allocate() */
   overOneEiB: boolean;
@@ -46,7 +47,7 @@ export type MallocOutcome = { ok: true; block: Block } | { ok: false; oom: OomFa
 /** Base of the fake device address space (looks like a CUDA pointer; far below 2^53). */
 const ADDRESS_BASE = 0x7f0000000000;
 /** Segment placement alignment (cudaMalloc returns 2 MiB aligned ranges for large sizes). */
-const ADDRESS_ALIGN = 2 * 1024 * 1024;
+const ADDRESS_ALIGN = 2 * MiB;
 
 /** Index of the first segment at or above `addr` in an address-ordered list. */
 function lowerBoundAddr(list: readonly Segment[], addr: number): number {
@@ -82,7 +83,7 @@ export class CachingAllocator implements AllocatorState {
     this.allowedMax = device.fraction === null ? null : Math.floor(device.fraction * device.capacity);
   }
 
-  /** GC runs only with a threshold and a memory fraction (allocator.md §3). */
+  /** GC runs only with a threshold and a memory fraction (docs/reference/allocator.md §3). */
   private get gcActive(): boolean {
     return this.allowedMax !== null && this.config.garbageCollectionThreshold > 0;
   }
@@ -154,7 +155,7 @@ export class CachingAllocator implements AllocatorState {
     this.pools[b.seg.pool].insert(b);
   }
 
-  /** get_free_block: best fit, expandable tweak, oversize rules (allocator.md §3). */
+  /** get_free_block: best fit, expandable tweak, oversize rules (docs/reference/allocator.md §3). */
   private getFreeBlock(pool: PoolKind, size: number): Block | null {
     if (this.gcActive) this.gcCalls[pool] += 1;
     const list = this.pools[pool];
@@ -171,7 +172,7 @@ export class CachingAllocator implements AllocatorState {
     return b;
   }
 
-  /** alloc_block: a new segment from cudaMalloc, or mapped pages when expandable (allocator.md §3). */
+  /** alloc_block: a new segment from cudaMalloc, or mapped pages when expandable (docs/reference/allocator.md §3). */
   private allocBlock(pool: PoolKind, size: number, allocSz: number, retry: boolean): Block | null {
     if (retry) this.stats.num_alloc_retries += 1;
     if (this.allowedMax !== null && this.reserved + allocSz > this.allowedMax) return null;
@@ -252,14 +253,14 @@ export class CachingAllocator implements AllocatorState {
     return i;
   }
 
-  /** should_split (allocator.md §4). */
+  /** should_split (docs/reference/allocator.md §4). */
   private shouldSplit(b: Block, size: number): boolean {
     const remaining = b.size - size;
     if (b.seg.pool === 'small' || this.config.expandableSegments) return remaining >= kMinBlockSize;
     return size < this.M && remaining > kSmallSize;
   }
 
-  /** alloc_found_block: split, inactive_split bookkeeping, counters (allocator.md §4). */
+  /** alloc_found_block: split, inactive_split bookkeeping, counters (docs/reference/allocator.md §4). */
   private allocFound(found: Block, size: number, orig: number, name: string): Block {
     const pool = found.seg.pool;
     const exp = found.seg.expandable;
@@ -308,7 +309,7 @@ export class CachingAllocator implements AllocatorState {
     return src.size;
   }
 
-  /** free_block: merge with both neighbours, return to the pool, stats (allocator.md §4). */
+  /** free_block: merge with both neighbours, return to the pool, stats (docs/reference/allocator.md §4). */
   private freeBlock(b: Block): void {
     const pool = b.seg.pool;
     const origSize = b.size;

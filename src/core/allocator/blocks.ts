@@ -1,7 +1,7 @@
 /**
  * Segments, blocks and the sorted free-block pools of the caching allocator.
  * Source: c10/cuda/CUDACachingAllocator.cpp (Block, BlockPool, BlockComparatorSize /
- * BlockComparatorAddress); allocator.md §2. One stream, so the (stream, size, address)
+ * BlockComparatorAddress); docs/reference/allocator.md §2. One stream, so the (stream, size, address)
  * order reduces to (size, address).
  */
 import type { PoolKind } from './constants';

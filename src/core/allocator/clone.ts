@@ -1,6 +1,6 @@
 /**
  * Deep copy of an allocator's segments, blocks and pools, used for stepping checkpoints
- * (allocator.md §10 asks for a deterministic one-stream model, so a copy replays identically).
+ * (docs/reference/allocator.md §10 asks for a deterministic one-stream model, so a copy replays identically).
  */
 import type { Block, Segment } from './blocks';
 import type { AllocatorState } from './allocator-state';

@@ -1,7 +1,7 @@
 /**
  * The same trace under several PYTORCH_CUDA_ALLOC_CONF values, side by side: the what-if table
  * behind "fragmentation OOMs unless max_split_size_mb or expandable_segments changes"
- * (allocator.md §9 ii).
+ * (docs/reference/allocator.md §9 ii).
  */
 import type { FieldError, Result } from '../types';
 import { simulateTrace, type SimOptions } from './run';

@@ -4,8 +4,9 @@
  * error texts (parseArgs, parseMaxSplitSize, parseGarbageCollectionThreshold, parseRoundUpPower2Divisions).
  */
 import type { FieldError, Result } from '../types';
-import { isPowerOf2, kLargeBuffer, MiB } from './constants';
-import { DECIMAL } from './units';
+import { isPowerOf2, kLargeBuffer } from './constants';
+import { MiB } from '../units';
+import { DECIMAL } from './size-text';
 
 /** Parsed allocator settings. Byte values in bytes. */
 export interface AllocatorConfig {
@@ -23,7 +24,7 @@ export interface AllocatorConfig {
   releaseLockOnCudaMalloc: boolean;
 }
 
-/** Defaults of every option (allocator.md §8). */
+/** Defaults of every option (docs/reference/allocator.md §8). */
 export function defaultConfig(): AllocatorConfig {
   return {
     maxSplitSize: null,
@@ -155,7 +156,7 @@ function parseTokens(t: string[]): AllocatorConfig {
 /**
  * Parses a PYTORCH_CUDA_ALLOC_CONF value such as `max_split_size_mb:128,expandable_segments:True`.
  * A leading `PYTORCH_CUDA_ALLOC_CONF=` (or HIP / PYTORCH_ALLOC_CONF) and surrounding quotes are accepted.
- * Errors reuse PyTorch's own texts (allocator.md §8).
+ * Errors reuse PyTorch's own texts (docs/reference/allocator.md §8).
  */
 export function parseAllocConf(text: string): Result<AllocatorConfig> {
   const body = text

@@ -4,26 +4,23 @@
  * kSmallBuffer, kLargeBuffer, kMinLargeAlloc, kRoundLarge, round_size and format_size.
  */
 
-/** 1 KiB / 1 MiB / 1 GiB in bytes. */
-export const KiB = 1024;
-export const MiB = 1024 * 1024;
-export const GiB = 1024 * MiB;
+import { GiB, KiB, MiB } from '../units';
 
-/** kMinBlockSize: every request is rounded to a multiple of 512 B (allocator.md §1). */
+/** kMinBlockSize: every request is rounded to a multiple of 512 B (docs/reference/allocator.md §1). */
 export const kMinBlockSize = 512;
-/** kSmallSize: largest request served by the small pool, inclusive (allocator.md §1). */
+/** kSmallSize: largest request served by the small pool, inclusive (docs/reference/allocator.md §1). */
 export const kSmallSize = MiB;
-/** kSmallBuffer: segment size for small requests (allocator.md §1). */
+/** kSmallBuffer: segment size for small requests (docs/reference/allocator.md §1). */
 export const kSmallBuffer = 2 * MiB;
-/** kMinLargeAlloc: large requests below this get a kLargeBuffer segment (allocator.md §1). */
+/** kMinLargeAlloc: large requests below this get a kLargeBuffer segment (docs/reference/allocator.md §1). */
 export const kMinLargeAlloc = 10 * MiB;
-/** kLargeBuffer: 20 MiB segment for 1–10 MiB requests; default oversize-reuse slack (allocator.md §1). */
+/** kLargeBuffer: 20 MiB segment for 1–10 MiB requests; default oversize-reuse slack (docs/reference/allocator.md §1). */
 export const kLargeBuffer = 20 * MiB;
-/** kRoundLarge: requests ≥ 10 MiB get segments rounded up to 2 MiB (allocator.md §1). */
+/** kRoundLarge: requests ≥ 10 MiB get segments rounded up to 2 MiB (docs/reference/allocator.md §1). */
 export const kRoundLarge = 2 * MiB;
-/** `allocate()` refuses requests of 1 EiB or more (allocator.md §1). */
+/** `allocate()` refuses requests of 1 EiB or more (docs/reference/allocator.md §1). */
 export const kOneEiB = 2 ** 60;
-/** Expandable-segment page sizes: 2 MiB small pool, 20 MiB large pool (allocator.md §5). */
+/** Expandable-segment page sizes: 2 MiB small pool, 20 MiB large pool (docs/reference/allocator.md §5). */
 export const kSmallPage = kSmallBuffer;
 export const kLargePage = kLargeBuffer;
 
@@ -43,7 +40,7 @@ export function isPowerOf2(n: number): boolean {
 
 /**
  * Index into the 16-entry roundup_power2_divisions table: floor(log2 n) − 20, clamped to 0..15
- * (CUDAAllocatorConfig::roundup_power2_divisions; allocator.md §1 step 2).
+ * (CUDAAllocatorConfig::roundup_power2_divisions; docs/reference/allocator.md §1 step 2).
  */
 export function roundupIntervalIndex(n: number): number {
   return Math.min(15, Math.max(0, Math.floor(Math.log2(n)) - 20));
@@ -51,7 +48,7 @@ export function roundupIntervalIndex(n: number): number {
 
 /**
  * DeviceCachingAllocator::round_size: 512 B rounding, or power-of-two division rounding when
- * the interval's division count d > 1 and n > 512·d (allocator.md §1).
+ * the interval's division count d > 1 and n > 512·d (docs/reference/allocator.md §1).
  */
 export function roundSize(n: number, divisions: readonly number[]): number {
   if (n < kMinBlockSize) return kMinBlockSize;
@@ -66,12 +63,12 @@ export function roundSize(n: number, divisions: readonly number[]): number {
   return ceilTo(n, kMinBlockSize);
 }
 
-/** get_pool: rounded sizes ≤ 1 MiB use the small pool (allocator.md §1). */
+/** get_pool: rounded sizes ≤ 1 MiB use the small pool (docs/reference/allocator.md §1). */
 export function poolFor(size: number): PoolKind {
   return size <= kSmallSize ? 'small' : 'large';
 }
 
-/** get_allocation_size: the segment size asked of cudaMalloc, also the OOM "Tried to allocate" figure (allocator.md §1). */
+/** get_allocation_size: the segment size asked of cudaMalloc, also the OOM "Tried to allocate" figure (docs/reference/allocator.md §1). */
 export function allocationSize(size: number): number {
   if (size <= kSmallSize) return kSmallBuffer;
   if (size < kMinLargeAlloc) return kLargeBuffer;
@@ -80,11 +77,11 @@ export function allocationSize(size: number): number {
 
 /**
  * C++ format_size used in OOM messages: inclusive thresholds, 2 decimals, no TiB
- * (allocator.md §7.1). 0 → "0 bytes", 1 MiB → "1024.00 KiB".
+ * (docs/reference/allocator.md §7.1). 0 → "0 bytes", 1 MiB → "1024.00 KiB".
  */
 export function formatSize(bytes: number): string {
-  if (bytes <= 1024) return `${bytes} bytes`;
-  if (bytes <= MiB) return `${fixed2(bytes / 1024)} KiB`;
+  if (bytes <= KiB) return `${bytes} bytes`;
+  if (bytes <= MiB) return `${fixed2(bytes / KiB)} KiB`;
   if (bytes <= GiB) return `${fixed2(bytes / MiB)} MiB`;
   return `${fixed2(bytes / GiB)} GiB`;
 }

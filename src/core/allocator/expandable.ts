@@ -1,7 +1,7 @@
 /**
  * expandable_segments:True — one growing virtual range per pool, physical pages mapped on demand.
  * Source: c10/cuda/CUDACachingAllocator.cpp (Note [Expandable Segments], find_expandable_block,
- * map_block, try_allocate_expandable_block, unmap_block, release_blocks); allocator.md §5.
+ * map_block, try_allocate_expandable_block, unmap_block, release_blocks); docs/reference/allocator.md §5.
  */
 import { kLargePage, kSmallPage, type PoolKind } from './constants';
 import { newBlock, splice, type Block } from './blocks';

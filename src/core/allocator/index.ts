@@ -3,14 +3,14 @@
  * Behaviour from pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp, CUDAAllocatorConfig.cpp and
  * torch/cuda/memory.py (see docs/methodology.md, Allocator simulator).
  */
-export { GiB, KiB, MiB, allocationSize, formatSize, poolFor, roundSize, type PoolKind } from './constants';
+export { allocationSize, formatSize, poolFor, roundSize, type PoolKind } from './constants';
 export { defaultConfig, parseAllocConf, type AllocatorConfig } from './config';
 export { CachingAllocator, type DeviceSpec, type MallocOutcome, type OomFacts } from './allocator';
 export { toMemoryStats, type MemoryStats } from './stats';
 export { viewAllocator, type AllocatorView, type BlockState, type BlockView, type SegmentView } from './view';
 export { formatOomMessage, oomExceptionName, OOM_VERSIONS, type OomContext, type OomVersion } from './oom-message';
 export { parseTrace, traceToText, type Trace, type TraceError, type TraceEvent, type TraceParse, type TraceSettings } from './trace';
-export { humanBytes, parseByteSize, type SizeParse } from './units';
+export { parseByteSize, type SizeParse } from './size-text';
 export { findPreset, TRACE_PRESETS, type TracePreset } from './presets';
 export { importMemoryHistory, type HistoryImport, type HistoryParse } from './history-import';
 export { compareConfs, DEFAULT_COMPARISON, type ConfComparison } from './compare';

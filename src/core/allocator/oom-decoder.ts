@@ -1,11 +1,11 @@
 /**
  * Finds and decodes a PyTorch CUDA/HIP out-of-memory message in pasted text: tracebacks, logs,
- * ANSI colours, wrapped lines. Accepts every template of allocator.md §7.2–§7.3 (≤2.0 old form,
+ * ANSI colours, wrapped lines. Accepts every template of docs/reference/allocator.md §7.2–§7.3 (≤2.0 old form,
  * 2.1 "capacty", 2.2+, 2.4 private pools, later docs.pytorch.org link, HIP, four exception
  * prefixes, the 1 EiB guard and the driver's "CUDA error: out of memory").
  */
 import type { Message } from '../types';
-import { GiB, KiB, MiB } from './constants';
+import { GiB, KiB, MiB } from '../units';
 import { diagnoseOom, type Diagnosis } from './advice';
 import { describeRequest, type RequestMeaning } from './request-meaning';
 
@@ -59,7 +59,7 @@ export type OomDecode =
   | { found: false; message: Message; example: string };
 
 /** Longest text decoded (characters): the CLI's input cap; a longer paste is refused with a message. */
-export const MAX_OOM_TEXT = 64 * 2 ** 20;
+export const MAX_OOM_TEXT = 64 * MiB;
 /** Messages decoded per text; the rest are only counted (a log of thousands repeats the same one). */
 export const MAX_OOM_MESSAGES = 100;
 /** Largest figure read: a signed 64-bit byte count (2^63 B = 8 EiB); PyTorch refuses requests over 1 EiB. */

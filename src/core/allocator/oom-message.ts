@@ -2,7 +2,7 @@
  * The OutOfMemoryError text PyTorch prints, by release.
  * Source: c10/cuda/CUDACachingAllocator.cpp (malloc's TORCH_CHECK_WITH(OutOfMemoryError …)),
  * PRs #99699 (2.1), #113481 (2.2), #124673 (2.4), #83146 / #121702 (exception class);
- * templates restated in allocator.md §7.2–§7.3.
+ * templates restated in docs/reference/allocator.md §7.2–§7.3.
  */
 import { formatSize } from './constants';
 import type { OomFacts } from './allocator';
@@ -10,7 +10,7 @@ import type { OomFacts } from './allocator';
 /**
  * Message families: '1.9' (≤1.9, no advice tail), '2.0' (1.10–2.0 old form), '2.1' (new form,
  * "capacty"), '2.2' (expandable_segments advice), '2.4' (CUDA Graphs private-pool clause),
- * '2.8' (docs.pytorch.org link; first release approximate per allocator.md §7.2).
+ * '2.8' (docs.pytorch.org link; first release approximate per docs/reference/allocator.md §7.2).
  */
 export type OomVersion = '1.9' | '2.0' | '2.1' | '2.2' | '2.4' | '2.8';
 export const OOM_VERSIONS: readonly OomVersion[] = ['1.9', '2.0', '2.1', '2.2', '2.4', '2.8'];
@@ -33,7 +33,7 @@ const TAIL_22 =
 const TAIL_28 =
   ' If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)';
 
-/** The Python exception class printed before the message (allocator.md §7.3). */
+/** The Python exception class printed before the message (docs/reference/allocator.md §7.3). */
 export function oomExceptionName(v: OomVersion): string {
   if (v === '1.9') return 'RuntimeError';
   if (v === '2.4' || v === '2.8') return 'torch.OutOfMemoryError';

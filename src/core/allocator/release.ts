@@ -1,7 +1,7 @@
 /**
  * The caching allocator's ways of giving memory back to the driver: release_block,
  * release_available_cached_blocks, release_cached_blocks (empty_cache) and
- * garbage_collect_cached_blocks. Source: c10/cuda/CUDACachingAllocator.cpp; allocator.md §3–§5.
+ * garbage_collect_cached_blocks. Source: c10/cuda/CUDACachingAllocator.cpp; docs/reference/allocator.md §3–§5.
  */
 import type { PoolKind } from './constants';
 import { isSplit, type Block } from './blocks';
@@ -9,7 +9,7 @@ import type { AllocatorState } from './allocator-state';
 import { releaseExpandableFree } from './expandable';
 import { bump, decrease } from './stats';
 
-/** release_block: cudaFree of a whole free segment (allocator.md §4). */
+/** release_block: cudaFree of a whole free segment (docs/reference/allocator.md §4). */
 function releaseBlock(a: AllocatorState, b: Block): void {
   const pool = b.seg.pool;
   a.pools[pool].remove(b);
@@ -22,7 +22,7 @@ function releaseBlock(a: AllocatorState, b: Block): void {
 }
 
 /**
- * release_available_cached_blocks: frees oversize cached blocks only (allocator.md §3).
+ * release_available_cached_blocks: frees oversize cached blocks only (docs/reference/allocator.md §3).
  * Only unsplit blocks are cudaFree-able; with M in whole MB a free split block never reaches M.
  */
 export function releaseAvailable(a: AllocatorState, pool: PoolKind, size: number): boolean {
@@ -48,7 +48,7 @@ export function releaseAvailable(a: AllocatorState, pool: PoolKind, size: number
   return total >= key;
 }
 
-/** release_cached_blocks: the full flush behind empty_cache() (allocator.md §3, §5). */
+/** release_cached_blocks: the full flush behind empty_cache() (docs/reference/allocator.md §3, §5). */
 export function releaseCached(a: AllocatorState): true {
   a.stats.num_sync_all_streams += 1;
   for (const pool of ['large', 'small'] as const) {
@@ -63,7 +63,7 @@ export function releaseCached(a: AllocatorState): true {
   return true;
 }
 
-/** garbage_collect_cached_blocks: frees old whole free large segments (allocator.md §3). */
+/** garbage_collect_cached_blocks: frees old whole free large segments (docs/reference/allocator.md §3). */
 export function garbageCollect(a: AllocatorState): void {
   const threshold = Math.floor(a.config.garbageCollectionThreshold * (a.allowedMax ?? 0));
   if (a.reserved <= threshold) return;

@@ -1,11 +1,11 @@
 /**
  * What the "Tried to allocate X" figure says about the tensor: X is get_allocation_size of the
- * rounded request (allocator.md §1 "Decoding tip"): 2 MiB for ≤ 1 MiB, 20 MiB for 1–10 MiB,
+ * rounded request (docs/reference/allocator.md §1 "Decoding tip"): 2 MiB for ≤ 1 MiB, 20 MiB for 1–10 MiB,
  * otherwise the request rounded up to 2 MiB.
  */
 import type { Message } from '../types';
 import { kLargeBuffer, kMinLargeAlloc, kRoundLarge, kSmallBuffer, kSmallSize } from './constants';
-import { humanBytes } from './units';
+import { humanBytes } from '../units';
 
 export interface RequestMeaning {
   /** the segment size printed */

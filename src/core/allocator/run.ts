@@ -1,12 +1,12 @@
 /**
  * Runs a trace through the allocator model, recording per-step figures for a timeline and
  * periodic checkpoints so any step's full state can be rebuilt quickly (step forward/back).
- * Model: allocator.ts (allocator.md §3–§5); OOM text: oom-message.ts (allocator.md §7).
+ * Model: allocator.ts (docs/reference/allocator.md §3–§5); OOM text: oom-message.ts (docs/reference/allocator.md §7).
  */
 import type { FieldError, Message, Result } from '../types';
 import { CachingAllocator, type OomFacts } from './allocator';
 import { parseAllocConf, type AllocatorConfig } from './config';
-import { GiB } from './constants';
+import { GiB } from '../units';
 import { formatOomMessage, oomExceptionName, type OomVersion } from './oom-message';
 import type { Trace, TraceEvent } from './trace';
 import { viewAllocator, type AllocatorView } from './view';

@@ -1,7 +1,7 @@
 /**
  * The allocator's statistics and their memory_stats() flattening.
  * Source: c10/cuda/CUDACachingAllocator.h (Stat, StatArray, DeviceStats) and
- * torch/csrc/cuda/Module.cpp `_cuda_memoryStats`; allocator.md §6.1.
+ * torch/csrc/cuda/Module.cpp `_cuda_memoryStats`; docs/reference/allocator.md §6.1.
  */
 import type { PoolKind } from './constants';
 
@@ -33,7 +33,7 @@ export interface StatArray {
   small_pool: Stat;
 }
 
-/** Names of the array statistics, in memory_summary() row order (allocator.md §6.2). */
+/** Names of the array statistics, in memory_summary() row order (docs/reference/allocator.md §6.2). */
 export const ARRAY_STATS = [
   'allocated_bytes',
   'active_bytes',
@@ -106,7 +106,7 @@ const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
 
 /**
  * Flattens DeviceStats into torch.cuda.memory_stats() keys. `maxSplitSize` null (unlimited)
- * reads −1 because PyTorch casts SIZE_MAX to int64 (allocator.md §6.1).
+ * reads −1 because PyTorch casts SIZE_MAX to int64 (docs/reference/allocator.md §6.1).
  */
 export function toMemoryStats(s: DeviceStats, maxSplitSize: number | null): MemoryStats {
   const out: MemoryStats = {};

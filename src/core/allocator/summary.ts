@@ -1,12 +1,12 @@
 /**
  * torch.cuda.memory_summary(): the text table (writer, for the simulator) and a reader for pasted
- * tables. Layout and unit rules from torch/cuda/memory.py, restated in allocator.md §6.2.
+ * tables. Layout and unit rules from torch/cuda/memory.py, restated in docs/reference/allocator.md §6.2.
  */
 import type { Message } from '../types';
-import { GiB, MiB } from './constants';
+import { GiB, KiB, MiB, TiB } from '../units';
 import { ARRAY_STATS, type ArrayStatName, type MemoryStats } from './stats';
 import { expandableAdvice, type Advice } from './advice';
-import { humanBytes } from './units';
+import { humanBytes } from '../units';
 
 const ROW_NAMES: Record<ArrayStatName, string> = {
   allocated_bytes: 'Allocated memory',
@@ -115,7 +115,7 @@ export interface SummaryReading {
 export type SummaryParse = { ok: true; value: SummaryReading } | { ok: false; message: Message };
 
 const LABEL_TO_STAT = new Map<string, string>([...ARRAY_STATS.map((k) => [ROW_NAMES[k], k] as [string, string]), ...OVERSIZE.map(([k, l]) => [l, k] as [string, string])]);
-const UNIT: Record<string, number> = { B: 1, KiB: 1024, KB: 1024, MiB: MiB, MB: MiB, GiB: GiB, GB: GiB, TiB: 1024 * GiB, PiB: 1024 ** 5 };
+const UNIT: Record<string, number> = { B: 1, KiB, KB: KiB, MiB, MB: MiB, GiB, GB: GiB, TiB, PiB: KiB * TiB };
 const COUNT: Record<string, number> = { '': 1, K: 1000, M: 1e6 };
 
 /** Largest figure read: a signed 64-bit byte count (2^63 B = 8 EiB). */

@@ -10,9 +10,9 @@
  *   empty_cache
  *   # comment (also after an event)
  *
- * Settings must precede the first event. Operations mirror torch.cuda semantics (allocator.md §3–§5, §8).
+ * Settings must precede the first event. Operations mirror torch.cuda semantics (docs/reference/allocator.md §3–§5, §8).
  */
-import { DECIMAL, parseByteSize } from './units';
+import { DECIMAL, parseByteSize } from './size-text';
 
 export type TraceEvent =
   | { op: 'alloc'; name: string; size: number; line: number }

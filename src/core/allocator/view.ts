@@ -1,6 +1,6 @@
 /**
  * Plain-data views of the allocator state for pages and CLIs: segments with their blocks,
- * memory_stats() counters and the card's free memory (allocator.md §2, §6.1, §10).
+ * memory_stats() counters and the card's free memory (docs/reference/allocator.md §2, §6.1, §10).
  */
 import type { PoolKind } from './constants';
 import type { CachingAllocator } from './allocator';

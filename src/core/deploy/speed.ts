@@ -17,6 +17,7 @@
  */
 import type { Gpu } from '../gpu-types';
 import type { Estimate, ModelArch, Scenario, WeightFormat } from '../types';
+import { GB } from '../units';
 
 export interface SpeedBound {
   value: number;
@@ -79,7 +80,7 @@ function decodeBound(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gpu): Speed
   const kv = held > 0 ? (kvTerm / held) * s.batch * context : 0;
   const perStep = weights * frac + kv;
   return {
-    value: (s.batch * gpu.bandwidthGBs * 1e9) / perStep,
+    value: (s.batch * gpu.bandwidthGBs * GB) / perStep,
     formula: 'b · BW / (W_read + KV_read)',
     values: { b: s.batch, BW_GBs: gpu.bandwidthGBs, W_read: Math.round(weights * frac), KV_read: Math.round(kv), context_avg: context },
     source: `${ROOFLINE}: each decode step reads the weights it uses (MoE: experts routed to) and the KV cache once`,

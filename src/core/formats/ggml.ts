@@ -1,7 +1,7 @@
 /**
  * ggml block types and llama.cpp's per-tensor type choice for the named GGUF mixes.
  * Block sizes: ggml-org/llama.cpp `ggml/src/ggml-common.h` (block_q8_0, block_q6_K, …),
- * tabulated in formulas.md §2.4. Type rules: llama.cpp `src/llama-quant.cpp`
+ * tabulated in docs/reference/formulas.md §2.4. Type rules: llama.cpp `src/llama-quant.cpp`
  * `llama_tensor_get_type` (use_more_bits, attn_v / ffn_down bumps, output Q6_K,
  * 8-expert and 70B rules, fallback when a row length is not a multiple of the block).
  */

@@ -1,7 +1,7 @@
 /**
  * GGUF weight bytes: llama.cpp's per-tensor types (ggml.ts) applied to every tensor of the
  * architecture, or an average bits-per-weight when only a count is known.
- * Source: formulas.md §2.4 (rules from llama.cpp `src/llama-quant.cpp`; checked against the
+ * Source: docs/reference/formulas.md §2.4 (rules from llama.cpp `src/llama-quant.cpp`; checked against the
  * Llama-3-8B sizes listed in `tools/quantize/quantize.cpp` QUANT_OPTIONS). 1-D tensors (norms,
  * biases), the MoE router `ffn_gate_inp` and position / token-type embeddings stay F32
  * (convert_hf_to_gguf.py keeps them F32; llama-quant.cpp never quantizes them).
@@ -12,7 +12,7 @@ import { blockKinds, isMoeLayer, type BlockKind } from '../model/tensors';
 import { blockTensorType, embeddingType, ggmlBytes, outputType, type GgmlType, type GgufMix, type MixContext } from './ggml';
 
 /**
- * Average bits per weight over all parameters of Llama-3-8B for each mix (formulas.md §2.4
+ * Average bits per weight over all parameters of Llama-3-8B for each mix (docs/reference/formulas.md §2.4
  * table, "average bpw over all 8.03B params"): the fallback when the architecture is unknown.
  * Model-dependent: the Q6_K head weighs more when V·h is a larger share of the model.
  */

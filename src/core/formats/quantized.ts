@@ -1,13 +1,13 @@
 /**
  * Bytes of one quantized Linear weight (din → dout) in each weight-only scheme, from the
  * buffers each library allocates. Only block Linears are quantized; embeddings, LM head,
- * norms, biases and routers stay in the 16-bit compute dtype (formulas.md §2.2, §2.3).
+ * norms, biases and routers stay in the 16-bit compute dtype (docs/reference/formulas.md §2.2, §2.3).
  * - bitsandbytes LLM.int8 (`Int8Params`: CB int8 [out, in] + SCB fp32 [out]) and 4-bit
  *   (`Params4bit` / `functional.quantize_4bit`: packed 4-bit, absmax per 64 weights, fp32 or,
- *   with double quantization, uint8 + fp32 absmax per 256 blocks + fp32 offset): formulas.md §2.2.
+ *   with double quantization, uint8 + fp32 absmax per 256 blocks + fp32 offset): docs/reference/formulas.md §2.2.
  * - GPTQ (AutoGPTQ `QuantLinear`: qweight, qzeros, scales, g_idx) and AWQ (AutoAWQ
- *   `WQLinear_GEMM`: qweight, qzeros, scales): formulas.md §2.3.
- * - FP8 (vLLM `Fp8LinearMethod`): 1 B per weight + one fp32 per-tensor scale: formulas.md §2.1.
+ *   `WQLinear_GEMM`: qweight, qzeros, scales): docs/reference/formulas.md §2.3.
+ * - FP8 (vLLM `Fp8LinearMethod`): 1 B per weight + one fp32 per-tensor scale: docs/reference/formulas.md §2.1.
  */
 import type { BnbCompute } from '../types';
 import type { ModelArch } from '../types';

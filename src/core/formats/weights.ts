@@ -1,6 +1,6 @@
 /**
  * Weight storage bytes for every WeightFormat, with the derivation shown on the page.
- * Dense formats: formulas.md §2.1. bitsandbytes: §2.2. GPTQ/AWQ: §2.3. GGUF: §2.4.
+ * Dense formats: docs/reference/formulas.md §2.1. bitsandbytes: §2.2. GPTQ/AWQ: §2.3. GGUF: §2.4.
  * KV-cache element sizes: §3.1 and ggml-common.h (block_q8_0 = 34 B / 32, block_q4_0 = 18 B / 32).
  */
 import type { Derivation, KvFormat, ModelArch, ParamBreakdown, WeightFormat } from '../types';
@@ -75,7 +75,7 @@ interface Scheme {
 }
 
 function scheme(format: WeightFormat, dq: boolean, g: number): Scheme | null {
-  const bnbSrc = 'bitsandbytes bitsandbytes/nn/modules.py (Int8Params, Params4bit); formulas.md §2.2';
+  const bnbSrc = 'bitsandbytes bitsandbytes/nn/modules.py (Int8Params, Params4bit); docs/reference/formulas.md §2.2';
   switch (format) {
     case 'int8': return { linear: bnbInt8, bits: nominalBits('int8', 8, g), formula: 'd_in·d_out + 4·d_out', source: bnbSrc };
     case 'nf4': case 'fp4': return {
@@ -85,15 +85,15 @@ function scheme(format: WeightFormat, dq: boolean, g: number): Scheme | null {
     case 'gptq-int4': case 'gptq-int8': {
       const w = format === 'gptq-int4' ? 4 : 8;
       return {
-        linear: gptq(w, g), bits: nominalBits('gptq', w, g), source: 'AutoGPTQ QuantLinear buffers; formulas.md §2.3',
+        linear: gptq(w, g), bits: nominalBits('gptq', w, g), source: 'AutoGPTQ QuantLinear buffers; docs/reference/formulas.md §2.3',
         formula: `d_in·d_out·${w}/8 + ⌈d_in/G⌉·d_out·(2 + ${w}/8) + 4·d_in`,
       };
     }
     case 'awq-int4': return {
-      linear: awq(4, g), bits: nominalBits('awq', 4, g), source: 'AutoAWQ WQLinear_GEMM buffers; formulas.md §2.3',
+      linear: awq(4, g), bits: nominalBits('awq', 4, g), source: 'AutoAWQ WQLinear_GEMM buffers; docs/reference/formulas.md §2.3',
       formula: 'd_in·d_out·4/8 + ⌈d_in/G⌉·d_out·(2 + 4/8)',
     };
-    case 'fp8': return { linear: fp8, bits: 8, formula: 'd_in·d_out + 4', source: 'vLLM Fp8LinearMethod; formulas.md §2.1' };
+    case 'fp8': return { linear: fp8, bits: 8, formula: 'd_in·d_out + 4', source: 'vLLM Fp8LinearMethod; docs/reference/formulas.md §2.1' };
     default: return null;
   }
 }
@@ -111,7 +111,7 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
     return {
       bytes: sum(parts),
       parts,
-      derivation: { formula: 'P · b', values: { P, b: dense }, source: 'IEEE 754 / bfloat16 widths; formulas.md §2.1', confidence: 'exact' },
+      derivation: { formula: 'P · b', values: { P, b: dense }, source: 'IEEE 754 / bfloat16 widths; docs/reference/formulas.md §2.1', confidence: 'exact' },
     };
   }
   if (format.startsWith('gguf-')) return gguf(arch, breakdown, format.slice(5) as GgufMix);
@@ -136,7 +136,7 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
 }
 
 function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): WeightBytes {
-  const source = 'llama.cpp src/llama-quant.cpp llama_tensor_get_type; ggml/src/ggml-common.h; formulas.md §2.4';
+  const source = 'llama.cpp src/llama-quant.cpp llama_tensor_get_type; ggml/src/ggml-common.h; docs/reference/formulas.md §2.4';
   const exact = arch ? ggufBytesFromArch(arch, breakdown, mix) : null;
   if (exact) {
     const values: Record<string, number | string> = { mix };

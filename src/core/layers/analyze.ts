@@ -1,8 +1,8 @@
 /**
  * Walks a layer list: shape inference, per-layer rows, the set of tensors autograd keeps
  * (deduplicated by storage, so in-place ReLU and a Conv saving the ReLU output it follows are
- * counted once, formulas.md §7.3), and the live-tensor peak of a no_grad forward
- * (formulas.md §7 "Inference peak for feed-forward CNNs"). Everything is per sample except
+ * counted once, docs/reference/formulas.md §7.3), and the live-tensor peak of a no_grad forward
+ * (docs/reference/formulas.md §7 "Inference peak for feed-forward CNNs"). Everything is per sample except
  * `fixed` bytes (per-channel BatchNorm statistics), which do not scale with the batch.
  */
 import { leafOp, ShapeError, type OpInfo } from './ops';

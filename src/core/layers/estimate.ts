@@ -1,8 +1,8 @@
 /**
- * Memory estimate of a layer-list network (the classic per-layer method, formulas.md §7),
+ * Memory estimate of a layer-list network (the classic per-layer method, docs/reference/formulas.md §7),
  * returned in the same Estimate shape as the LLM path (src/core/types.ts) plus a per-layer table.
  *
- * Training: model states (formulas.md §4.1 via src/core/training/optimizer.ts) + tensors
+ * Training: model states (docs/reference/formulas.md §4.1 via src/core/training/optimizer.ts) + tensors
  * autograd keeps (§7.3) + the gradient pair live in backward. Inference (no_grad): weights +
  * the largest set of simultaneously live tensors (§7 "Inference peak for feed-forward CNNs").
  */
@@ -13,6 +13,8 @@ import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGr
 import { checkpointed } from './checkpoint';
 import { backwardPeak, optimizerStateBytes } from './states';
 import type { LayerSpec, Network } from './spec';
+import { MiB } from '../units';
+import { kMinLargeAlloc, kSmallSize } from '../allocator/constants';
 
 export interface NetworkOptions {
   mode: Mode;
@@ -101,13 +103,13 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
       { P, P_cast: a.castParams, bytes_buffers: bufBytes }, 'fp32 params + autocast weight-cast cache (autocast_mode.cpp cached_cast)', 'derived'));
   } else {
     terms.push(term('weights', pB * P + bufBytes, 'allocated', 'bytes_param · P + bytes_buffers',
-      { bytes_param: pB, P, bytes_buffers: bufBytes }, 'formulas.md §7.1', 'exact'));
+      { bytes_param: pB, P, bytes_buffers: bufBytes }, 'docs/reference/formulas.md §7.1', 'exact'));
   }
   if (training) {
     const optBytes = optimizerStateBytes(a.rows, o.optimizer, precision);
     terms.push(term('optimizer', optBytes, 'allocated', 'Σ over parameter tensors of state bytes',
       { bytes_opt_per_param: P > 0 ? optBytes / P : 0, P, optimizer: o.optimizer },
-      'formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)', 'exact'));
+      'docs/reference/formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)', 'exact'));
     live.push(optBytes);
     if (o.gradCkpt === 'selective') {
       notes.push({ code: 'network.selectiveAsFull', text: 'Selective recomputation has no standard form for these layers; counted as full checkpointing.' });
@@ -120,7 +122,7 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
       terms.push(term('activations', kept.bytes, 'allocated', 'Σ segment inputs + max recomputed segment (√n segments)',
         { b, units: a.units.length }, 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174', 'derived'));
       terms.push(term('workspace', a.gradPair * b + CUBLAS_WORKSPACE_BYTES, 'allocated', 'max_l (in_l + out_l) · b + cuBLAS workspace',
-        { b, gradPair: a.gradPair, cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3, §7.3', 'heuristic'));
+        { b, gradPair: a.gradPair, cublas: CUBLAS_WORKSPACE_BYTES }, 'docs/reference/formulas.md §3.3, §7.3', 'heuristic'));
     } else {
       // the backward sweep: saved tensors still needed + gradients produced so far + this layer's gradient pair
       const pk = backwardPeak(a.rows, b, ms.gradients);
@@ -128,23 +130,23 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
       terms.push(term('gradients', pk.grads, 'allocated', 'bytes_grad · P_done (parameters whose backward has run at the peak)',
         { bytes_grad: ms.gradients, P, P_done: Math.round(pk.grads / ms.gradients) }, `${ms.source}; zero_grad(set_to_none=True)`, 'derived'));
       terms.push(term('activations', pk.saved, 'allocated', 'Σ saved tensors still needed at the peak',
-        { b, allSaved: sumBytes(a, a.saved, b) }, 'formulas.md §7.3', 'derived'));
+        { b, allSaved: sumBytes(a, a.saved, b) }, 'docs/reference/formulas.md §7.3', 'derived'));
       terms.push(term('workspace', pk.transient + CUBLAS_WORKSPACE_BYTES, 'allocated', '(grad_in + grad_out) of the peak layer + cuBLAS workspace',
-        { b, cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3, §7.3', 'heuristic'));
+        { b, cublas: CUBLAS_WORKSPACE_BYTES }, 'docs/reference/formulas.md §3.3, §7.3', 'heuristic'));
     }
     live.push(CUBLAS_WORKSPACE_BYTES);
   } else {
     terms.push(term('activations', a.inferPeak * b, 'allocated', 'max_l (held + in_l + out_l) · b',
-      { b, perSample: a.inferPeak }, 'formulas.md §7 inference peak', 'derived'));
+      { b, perSample: a.inferPeak }, 'docs/reference/formulas.md §7 inference peak', 'derived'));
     live.push(...a.inferPeakTensors.map((x) => x * b), CUBLAS_WORKSPACE_BYTES);
-    terms.push(term('workspace', CUBLAS_WORKSPACE_BYTES, 'allocated', 'cuBLAS workspace', { cublas: CUBLAS_WORKSPACE_BYTES }, 'formulas.md §3.3', 'heuristic'));
+    terms.push(term('workspace', CUBLAS_WORKSPACE_BYTES, 'allocated', 'cuBLAS workspace', { cublas: CUBLAS_WORKSPACE_BYTES }, 'docs/reference/formulas.md §3.3', 'heuristic'));
   }
   notes.push({ code: 'network.cudnnWorkspace', text: 'cuDNN convolution workspace depends on the algorithm chosen and is not included.' });
   const allocated = terms.reduce((s, t) => s + t.bytes, 0);
   const slack = segmentWaste(segmentGroups(live));
   terms.push(term('allocator-reserve', slack, 'reserved', 'Σ segment rounding of live tensors', { tensors: live.length },
-    'allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', 'derived'));
-  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: CUDA_CONTEXT_BYTES / 2 ** 20 }, 'formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
+    'docs/reference/allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', 'derived'));
+  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: CUDA_CONTEXT_BYTES / MiB }, 'docs/reference/formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
   const reserved = allocated + slack;
   return {
     params: { total: P, trainable: training ? P : 0, active: P },
@@ -164,7 +166,7 @@ const CAST_KINDS = ['linear', 'conv1d', 'conv2d', 'convtranspose2d', 'mha'];
 /**
  * Tensors grouped for segmentWaste: the caching allocator packs every request ≤ 1 MiB into
  * shared 2 MiB segments and 1–10 MiB requests into shared 20 MiB ones whatever their sizes
- * (allocator.md §1), so each of those two classes is one group of its mean size; larger
+ * (docs/reference/allocator.md §1), so each of those two classes is one group of its mean size; larger
  * tensors get private segments and are grouped by exact size.
  */
 function segmentGroups(sizes: number[]): TensorGroup[] {
@@ -173,8 +175,8 @@ function segmentGroups(sizes: number[]): TensorGroup[] {
   const large = new Map<number, number>();
   for (const x of sizes) {
     if (!(x > 0)) continue;
-    if (x <= 2 ** 20) small.push(x);
-    else if (x < 10 * 2 ** 20) mid.push(x);
+    if (x <= kSmallSize) small.push(x);
+    else if (x < kMinLargeAlloc) mid.push(x);
     else large.set(x, (large.get(x) ?? 0) + 1);
   }
   const mean = (xs: number[]): TensorGroup[] => xs.length ? [{ bytes: xs.reduce((p, q) => p + q, 0) / xs.length, count: xs.length }] : [];

@@ -1,7 +1,7 @@
 /**
- * What each leaf layer does to memory: output shape (PyTorch docs formulas, formulas.md §7.2),
- * learnable parameters and buffers (formulas.md §7.1), forward FLOPs, and what autograd saves
- * for backward (formulas.md §7.3; pytorch/pytorch tools/autograd/derivatives.yaml).
+ * What each leaf layer does to memory: output shape (PyTorch docs formulas, docs/reference/formulas.md §7.2),
+ * learnable parameters and buffers (docs/reference/formulas.md §7.1), forward FLOPs, and what autograd saves
+ * for backward (docs/reference/formulas.md §7.3; pytorch/pytorch tools/autograd/derivatives.yaml).
  * Shapes are per sample (no batch dim). Throws ShapeError with a plain message on misfit;
  * the walker adds the layer's path.
  */

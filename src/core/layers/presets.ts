@@ -1,6 +1,6 @@
 /**
  * Preset networks, layer for layer as torchvision / the PyTorch tutorials define them
- * (module names kept so rows read like print(model)). Structures: reference-data.md §3;
+ * (module names kept so rows read like print(model)). Structures: docs/reference/catalogues.md §3;
  * torchvision models/resnet.py, vgg.py, mobilenetv2.py, vision_transformer.py;
  * pytorch/tutorials beginner_source/basics/quickstart_tutorial.py (MLP);
  * pytorch/examples mnist/main.py (CNN).
@@ -154,10 +154,10 @@ const mnist = [1, 28, 28];
 
 /** The presets; `params` is the published count each build must reproduce (tested). */
 export const NETWORK_PRESETS: readonly NetworkPreset[] = [
-  { id: 'resnet-50', label: 'ResNet-50', params: 25_557_032, source: 'torchvision models/resnet.py; reference-data.md §3', build: () => ({ layers: resnet50(), input: img }) },
-  { id: 'vgg-16', label: 'VGG-16', params: 138_357_544, source: 'torchvision models/vgg.py (config D); reference-data.md §3', build: () => ({ layers: vgg16(), input: img }) },
-  { id: 'mobilenet-v2', label: 'MobileNetV2', params: 3_504_872, source: 'torchvision models/mobilenetv2.py; reference-data.md §3', build: () => ({ layers: mobilenetV2(), input: img }) },
-  { id: 'vit-b-16', label: 'ViT-B/16', params: 86_567_656, source: 'torchvision models/vision_transformer.py; reference-data.md §3', build: () => ({ layers: vitB16(), input: img }) },
+  { id: 'resnet-50', label: 'ResNet-50', params: 25_557_032, source: 'torchvision models/resnet.py; docs/reference/catalogues.md §3', build: () => ({ layers: resnet50(), input: img }) },
+  { id: 'vgg-16', label: 'VGG-16', params: 138_357_544, source: 'torchvision models/vgg.py (config D); docs/reference/catalogues.md §3', build: () => ({ layers: vgg16(), input: img }) },
+  { id: 'mobilenet-v2', label: 'MobileNetV2', params: 3_504_872, source: 'torchvision models/mobilenetv2.py; docs/reference/catalogues.md §3', build: () => ({ layers: mobilenetV2(), input: img }) },
+  { id: 'vit-b-16', label: 'ViT-B/16', params: 86_567_656, source: 'torchvision models/vision_transformer.py; docs/reference/catalogues.md §3', build: () => ({ layers: vitB16(), input: img }) },
   { id: 'mlp', label: 'MLP (PyTorch quickstart)', params: 669_706, source: 'pytorch/tutorials quickstart_tutorial.py', build: () => ({ layers: mlp(), input: mnist }) },
   { id: 'cnn', label: 'CNN (PyTorch MNIST example)', params: 1_199_882, source: 'pytorch/examples mnist/main.py', build: () => ({ layers: cnn(), input: mnist }) },
 ];

@@ -1,5 +1,5 @@
 /**
- * Layer-list description of a network (the classic per-layer memory method, formulas.md §7).
+ * Layer-list description of a network (the classic per-layer memory method, docs/reference/formulas.md §7).
  * Field names follow the torch.nn constructor arguments (PyTorch docs). Shapes are per sample:
  * the batch dimension is never written, e.g. [3, 224, 224] for an RGB image.
  */

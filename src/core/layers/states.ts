@@ -7,7 +7,7 @@
  *   smaller tensors keep fp32 states); every other optimizer from src/core/training/optimizer.ts;
  * - the backward sweep: with zero_grad(set_to_none=True) (PyTorch ≥ 2.0 default) gradients
  *   appear as backward runs from the last layer to the first, while each saved tensor is freed
- *   once the first layer that saved it has run its backward (formulas.md §7.3).
+ *   once the first layer that saved it has run its backward (docs/reference/formulas.md §7.3).
  */
 import type { Optimizer, Precision } from '../types';
 import { optimizerBytesPerParam } from '../training/optimizer';

@@ -2,7 +2,7 @@
  * Import a torchinfo `summary(model, input_size)` table (TylerYep/torchinfo, default columns
  * "Layer (type:depth-idx) | Output Shape | Param #"). Rows are in call order with output shapes,
  * so constructor arguments are solved from shapes and counts with the formulas of
- * formulas.md §7.1/§7.2 (square kernels, dilation 1). Functional ops are not rows: a shape
+ * docs/reference/formulas.md §7.1/§7.2 (square kernels, dilation 1). Functional ops are not rows: a shape
  * change between rows is filled with a pool or flatten, and F.relu / residual adds are added
  * only inside torchvision blocks. Every guess is in `notes`, every unread line in `unparsed`.
  */

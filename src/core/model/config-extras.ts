@@ -1,6 +1,6 @@
 /**
  * The optional parts of parseHfConfig: Mixture of Experts, DeepSeek MLA and sliding-window
- * attention. Field meanings: formulas.md §1.2 (MoE), §1.3 (MLA); HF transformers
+ * attention. Field meanings: docs/reference/formulas.md §1.2 (MoE), §1.3 (MLA); HF transformers
  * `configuration_{mixtral,qwen2_moe,qwen3_moe,deepseek_v3,qwen2,gemma2,gemma3}.py`.
  */
 import type { ModelArch } from '../types';
@@ -53,7 +53,7 @@ export function parseMoe(r: FieldReader, family: string, arch: ModelArch): Moe |
   return moe;
 }
 
-/** DeepSeek Multi-head Latent Attention (formulas.md §1.3); present when `kv_lora_rank` is set. */
+/** DeepSeek Multi-head Latent Attention (docs/reference/formulas.md §1.3); present when `kv_lora_rank` is set. */
 export function parseMla(r: FieldReader): Mla | undefined {
   if (r.pick(['kv_lora_rank']) === undefined) return undefined;
   const kvLoraRank = r.int(['kv_lora_rank']) ?? 1;

@@ -1,6 +1,6 @@
 /**
  * parseHfConfig: normalise any Hugging Face config.json family into a ModelArch.
- * Field spellings and family defaults: formulas.md §1.1–§1.4; HF transformers
+ * Field spellings and family defaults: docs/reference/formulas.md §1.1–§1.4; HF transformers
  * `configuration_*.py` / `modeling_*.py` of each family (see families.ts).
  */
 import type { FieldError, ModelArch, Result } from '../types';
@@ -23,7 +23,7 @@ function fail(key: string, code: string, message: string): Result<ModelArch> {
   return { ok: false, errors: [{ key, code, message }] };
 }
 
-/** Multimodal configs nest the language model under `text_config` (formulas.md §1.4). */
+/** Multimodal configs nest the language model under `text_config` (docs/reference/formulas.md §1.4). */
 function flatten(raw: Json): Json {
   const text = raw.text_config ?? raw.llm_config;
   return isObject(text) ? { ...raw, ...text } : raw;

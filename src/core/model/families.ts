@@ -3,7 +3,7 @@
  * file of each family fixes them in code rather than in the config.
  * Source: huggingface/transformers `src/transformers/models/<family>/{configuration,modeling}_<family>.py`
  * (class defaults of `tie_word_embeddings`, Linear `bias=` arguments, norm classes, MLP shape);
- * formulas.md §1.1 and §1.4.
+ * docs/reference/formulas.md §1.1 and §1.4.
  */
 
 export interface FamilyTraits {

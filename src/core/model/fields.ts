@@ -2,7 +2,7 @@
  * Typed readers for untrusted config.json objects. Each reader records a FieldError named
  * after the config key (e.g. "hidden_size: expected a positive integer, got -3") instead of
  * throwing, so a parser can report every bad field at once.
- * Source: HF config.json conventions (formulas.md §1, notation table).
+ * Source: HF config.json conventions (docs/reference/formulas.md §1, notation table).
  */
 import type { FieldError } from '../types';
 

@@ -1,7 +1,7 @@
 /**
  * LoRA trainable parameters: r·(d_in + d_out) per adapted Linear (A is r×d_in, B is d_out×r;
  * bias frozen). Source: PEFT `src/peft/tuners/lora/layer.py` (LoraLayer.update_layer);
- * Hu et al. 2021 (arXiv 2106.09685); formulas.md §6.1 (Llama-2-7b r=16 all-linear = 39,976,960).
+ * Hu et al. 2021 (arXiv 2106.09685); docs/reference/formulas.md §6.1 (Llama-2-7b r=16 all-linear = 39,976,960).
  *
  * Target mapping (PEFT matches module-name suffixes):
  * - k/v use d_out = g·d under GQA; T5 cross-attention q/k/v/o are adapted too (same names).

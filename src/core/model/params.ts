@@ -1,6 +1,6 @@
 /**
  * countParams: exact parameter counts by role from a ModelArch.
- * Formulas: formulas.md §1.1 (dense decoder; checked against Llama-2-7b 6,738,415,616 and
+ * Formulas: docs/reference/formulas.md §1.1 (dense decoder; checked against Llama-2-7b 6,738,415,616 and
  * Llama-3-8B 8,030,261,248), §1.2 (MoE total/active; Mixtral 46,702,792,704 / 12,879,925,248),
  * §1.3 (MLA; DeepSeek-V3 671,026,419,200). Structure equals Megatron-LM
  * `megatron/training/theoretical_memory_usage.py` plus the biases and norms it ignores.

@@ -3,7 +3,7 @@
  * guess for it, so the estimators that need h, L, heads (KV cache, activations) still run.
  * Shape table: GPT-2 paper (Radford et al. 2019, Table 2), LLaMA paper (arXiv 2302.13971, Table 2),
  * Llama-2 (arXiv 2307.09288), Llama-3 herd (arXiv 2407.21783, Table 3); MLP width rule of
- * Meta's llama `model.py` (ffn = 256·⌈(8h/3)/256⌉); formulas.md §1.1 for the count.
+ * Meta's llama `model.py` (ffn = 256·⌈(8h/3)/256⌉); docs/reference/formulas.md §1.1 for the count.
  */
 import type { FieldError, Message, ModelArch, Result } from '../types';
 import { countParams } from './params';

@@ -2,8 +2,8 @@
  * The weight tensors of one transformer block, by role, as the checkpoint stores them.
  * One enumeration feeds parameter counts (params.ts), storage formats (formats/) and LoRA
  * (lora.ts), so all three agree. Role names follow llama.cpp's GGUF tensor names
- * (`src/llama-arch.cpp` LLM_TENSOR_*), whose quantization rules key on them (formulas.md §2.4).
- * Shapes: formulas.md §1.1 (attention, MLP), §1.2 (MoE), §1.3 (MLA).
+ * (`src/llama-arch.cpp` LLM_TENSOR_*), whose quantization rules key on them (docs/reference/formulas.md §2.4).
+ * Shapes: docs/reference/formulas.md §1.1 (attention, MLP), §1.2 (MoE), §1.3 (MLA).
  */
 import type { ModelArch } from '../types';
 import { FAMILIES } from './families';

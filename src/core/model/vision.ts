@@ -1,6 +1,6 @@
 /**
  * Vision towers of multimodal configs (`vision_config`), counted so a preset's total matches
- * the published one (formulas.md §1.4: "Vision towers must be counted separately").
+ * the published one (docs/reference/formulas.md §1.4: "Vision towers must be counted separately").
  * Supported: SigLIP (`siglip_vision_model`, HF `modeling_siglip.py`: Conv2d patch embedding
  * with bias, learned positions, pre-norm encoder layers with biased q/k/v/o and fc1/fc2,
  * post LayerNorm, optional attention-pooling head) and Gemma-3's projector (`modeling_gemma3.py`

@@ -1,6 +1,6 @@
 /**
  * Architecture keys of the schema: a custom model (`model=custom`) or overrides on top of a
- * preset. Names follow config.json meanings (hidden_size, num_key_value_heads, …; formulas.md §1).
+ * preset. Names follow config.json meanings (hidden_size, num_key_value_heads, …; docs/reference/formulas.md §1).
  */
 import type { ModelArch } from '../types';
 

@@ -1,6 +1,6 @@
 /**
  * Architecture keys -> Partial<ModelArch>: overrides on a preset, or a custom model whose unset
- * fields default llama-style (MHA, head_dim = hidden / heads, SwiGLU, RMSNorm; formulas.md §1).
+ * fields default llama-style (MHA, head_dim = hidden / heads, SwiGLU, RMSNorm; docs/reference/formulas.md §1).
  */
 import type { FieldError, ModelArch } from '../types';
 import { ARCH_FIELDS, REQUIRED_CUSTOM, moeDefaults, type ArchFieldSpec } from './arch-fields';

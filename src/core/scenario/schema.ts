@@ -4,7 +4,7 @@
  * docs/url-schema.md all read this table; nothing else lists the keys.
  *
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
- * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
+ * PEFT's Llama target modules q_proj/v_proj — docs/reference/formulas.md §6.1).
  */
 import type { AdapterDtype, KbitPrep, LogitsPath, LoraSave, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
 

@@ -115,7 +115,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const terms = est.terms.map((t) => t.id !== 'allocator-reserve' ? t : term(d.value.ctx, 'allocator-reserve', reserve, {
     formula: 'max_memory_reserved − max_memory_allocated of a replay through the caching-allocator model',
     values: { steps: tl.lengths.length, shortest: Math.min(...tl.lengths), longest: Math.max(...tl.lengths), mean_tokens: s.lenMean ?? s.seq / 2, spread: s.lenSpread },
-    source: 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts); lengths lognormal, clipped at seq (assumption)',
+    source: 'core/timeline (docs/reference/allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts); lengths lognormal, clipped at seq (assumption)',
     confidence: 'heuristic',
   }, 'reserved', false));
   const device = est.deviceBytes - est.reservedBytes + reservedBytes;

@@ -142,22 +142,6 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
   return { linear, scores, style: 'gpt', formula: 'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]' };
 }
 
-/**
- * Korthikanti et al. 2022 Table 2, per-layer bytes (16-bit activations, 1-byte masks).
- * Used to cross-check `layerActivation` in tests.
- */
-export function korthikantiTable2(s: number, b: number, h: number, a: number, t: number, setting: 'none' | 'tp' | 'tp-sp' | 'tp-selective' | 'tp-sp-selective' | 'full'): number {
-  const sbh = s * b * h;
-  switch (setting) {
-    case 'none': return sbh * (34 + (5 * a * s) / h);
-    case 'tp': return sbh * (10 + 24 / t + (5 * a * s) / (h * t));
-    case 'tp-sp': return (sbh / t) * (34 + (5 * a * s) / h);
-    case 'tp-selective': return sbh * (10 + 24 / t);
-    case 'tp-sp-selective': return (34 * sbh) / t;
-    case 'full': return 2 * sbh;
-  }
-}
-
 export interface ActivationTotal {
   bytes: number;
   perLayer: number;

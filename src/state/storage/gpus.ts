@@ -7,6 +7,7 @@
 import { MAX_CUSTOM_CAPACITY, parseCapacity } from '../../core/gpus';
 import type { KeyValue } from './browser-storage';
 import { deleteEntry, loadStore, saveEntry, type EntryMigration, type Loaded, type StoreSpec, type WriteFailure } from './versioned-store';
+import { GB, GiB, MB, MiB } from '../../core/units';
 
 export interface SavedGpu {
   capacityBytes: number;
@@ -28,7 +29,7 @@ export const GPU_MIGRATIONS: readonly EntryMigration[] = [];
 export function readSavedGpu(e: unknown): SavedGpu | null {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return null;
   const { capacityBytes: c, bandwidthGBs: bw, savedAt } = e as Record<string, unknown>;
-  if (typeof c !== 'number' || !Number.isInteger(c) || c < 2 ** 20 || c > MAX_CUSTOM_CAPACITY) return null;
+  if (typeof c !== 'number' || !Number.isInteger(c) || c < MiB || c > MAX_CUSTOM_CAPACITY) return null;
   if (typeof savedAt !== 'number' || !Number.isFinite(savedAt)) return null;
   if (bw === undefined) return { capacityBytes: c, savedAt };
   return typeof bw === 'number' && bw > 0 && bw <= MAX_BANDWIDTH_GBS ? { capacityBytes: c, bandwidthGBs: bw, savedAt } : null;
@@ -43,10 +44,10 @@ export const GPUS_STORE: StoreSpec<SavedGpu> = {
  * GB, whole MiB, else decimal MB (bytes / 10^6 has at most six decimals, so it rounds back).
  */
 export function capacitySpec(bytes: number): string {
-  if (bytes % 2 ** 30 === 0) return `${bytes / 2 ** 30}gib`;
-  if (bytes % 1e9 === 0) return `${bytes / 1e9}gb`;
-  if (bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20}mib`;
-  return `${bytes / 1e6}mb`;
+  if (bytes % GiB === 0) return `${bytes / GiB}gib`;
+  if (bytes % GB === 0) return `${bytes / GB}gb`;
+  if (bytes % MiB === 0) return `${bytes / MiB}mib`;
+  return `${bytes / MB}mb`;
 }
 
 /** Every readable saved GPU (by name), plus unreadable names and the store's state. */

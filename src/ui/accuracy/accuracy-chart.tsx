@@ -4,7 +4,8 @@
  */
 import { CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp } from '../../state/store';
-import { UNIT_BYTES, formatNumber } from '../i18n/format';
+import { formatNumber } from '../i18n/format';
+import { UNIT_BYTES } from '../../core/units';
 import type { AccuracyRow } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
 import { signedPct } from './signed-pct';

@@ -6,7 +6,7 @@
  * chunked loss, ...) is named in a comment instead of silently left out.
  */
 import { kbitUpcasts } from '../../core/training/kbit-prep';
-import { MiB } from '../../core/allocator/constants';
+import { MiB } from '../../core/units';
 import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/types';
 
 /** Bytes as whole MiB, the unit the script and nvidia-smi print. */
@@ -14,7 +14,7 @@ export const mib = (b: number) => Math.round(b / MiB);
 
 const TORCH_DTYPE = { fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' } as const;
 const ATTN = { flash: 'flash_attention_2', sdpa: 'sdpa', eager: 'eager' } as const;
-/** PEFT target module names of Llama-style models (formulas.md §6.1). */
+/** PEFT target module names of Llama-style models (docs/reference/formulas.md §6.1). */
 const MODULE: Record<LoraTarget, string> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'o_proj', gate: 'gate_proj', up: 'up_proj', down: 'down_proj' };
 
 /** `from_pretrained` keyword arguments for a storage format; null when transformers does not load it this way. */

@@ -3,9 +3,10 @@ import { parseHfConfig } from '../../core/model/config';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { TextFileInput } from '../forms/text-file-input';
+import { MiB } from '../../core/units';
 
 /** A config.json is a few kB; anything past 1 MiB is not one. */
-const MAX_CONFIG_BYTES = 2 ** 20;
+const MAX_CONFIG_BYTES = MiB;
 
 /**
  * Paste or upload a Hugging Face config.json. Errors name the config field they come from

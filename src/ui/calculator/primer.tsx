@@ -4,7 +4,7 @@ import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatNumber } from '../i18n/format';
 
-/** Each row's nominal width, from the core (formulas.md §2.1–2.2: IEEE fp32/fp16, bf16; int8; 4-bit NF4). */
+/** Each row's nominal width, from the core (docs/reference/formulas.md §2.1–2.2: IEEE fp32/fp16, bf16; int8; 4-bit NF4). */
 const ROWS: [string, WeightFormat][] = [['fp32', 'fp32'], ['fp16 / bf16', 'bf16'], ['int8 / fp8', 'int8'], ['nf4 / int4', 'nf4']];
 
 /** A short primer on parameters, precision and the three totals, for newcomers. */

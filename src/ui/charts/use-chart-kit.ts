@@ -3,7 +3,8 @@ import type { TermId } from '../../core/types';
 import { useApp } from '../../state/store';
 import { gpuName, resolveAll } from '../calculator/gpu-list';
 import { useT } from '../i18n';
-import { formatNumber, UNIT_BYTES } from '../i18n/format';
+import { formatNumber } from '../i18n/format';
+import { UNIT_BYTES } from '../../core/units';
 import type { CapacityLine } from './chart-data';
 
 /**

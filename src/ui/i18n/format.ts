@@ -1,5 +1,6 @@
 /** Locale-aware number and byte formatting for the page (Intl.NumberFormat, no hand-made separators). */
 import type { ByteUnit, Lang } from '../../state/store';
+import { UNIT_BYTES } from '../../core/units';
 
 const LOCALE: Record<Lang, string> = { en: 'en-US', zh: 'zh-CN' };
 
@@ -20,13 +21,11 @@ export function formatNumber(n: number, lang: Lang, digits = 2): string {
   return nf(lang, { maximumFractionDigits: digits }).format(n);
 }
 
-/** Bytes per unit: GiB = 2^30 B (what PyTorch and nvidia-smi "MiB" use), GB = 10^9 B (what vendors sell). */
-export const UNIT_BYTES: Record<ByteUnit, number> = { GiB: 2 ** 30, GB: 1e9 };
 
 /** Byte count in the chosen unit, two decimals below 10, one below 100, none above. */
 export function formatBytes(bytes: number, unit: ByteUnit, lang: Lang): string {
   if (!Number.isFinite(bytes)) return '–';
-  const v = bytes / UNIT_BYTES[unit];
+  const v = bytes / UNIT_BYTES[unit]; // GiB = 2^30 B (PyTorch, nvidia-smi), GB = 10^9 B (vendors)
   const a = Math.abs(v);
   const digits = a < 10 ? 2 : a < 100 ? 1 : 0;
   return `${nf(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v)} ${unit}`;

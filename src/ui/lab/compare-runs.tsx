@@ -4,7 +4,7 @@ import type { Trace } from '../../core/allocator/trace';
 import type { FieldError } from '../../core/types';
 import { useLabT, type LabKey } from './lab-i18n';
 
-/** The settings compared by default: allocator.md §9's three cases. */
+/** The settings compared by default: docs/reference/allocator.md §9's three cases. */
 export const DEFAULT_COMPARE = ['', 'expandable_segments:True', 'max_split_size_mb:128'] as const;
 
 type Metric = { key: LabKey; get: (r: SimRun) => number; bytes: boolean };

@@ -4,9 +4,10 @@ import type { Trace } from '../../core/allocator/trace';
 import type { Message } from '../../core/types';
 import { useLabT } from './lab-i18n';
 import { TextFileInput } from '../forms/text-file-input';
+import { MiB } from '../../core/units';
 
 /** Largest file read (bytes): a 100k-entry history is about 10 MB of JSON. */
-const MAX_FILE = 64 * 1024 * 1024;
+const MAX_FILE = 64 * MiB;
 
 /** Import of a real allocation history (docs/allocator-traces.md) into the trace editor. */
 export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {

@@ -6,7 +6,7 @@
 import type { Lang } from '../../state/store';
 import { formatNumber } from '../i18n/format';
 import { makeTranslator, translateCoreWith, type CoreText, type ShowParam, type Translate } from '../i18n/make-translator';
-import { humanBytes } from '../../core/allocator/units';
+import { humanBytes } from '../../core/units';
 import { labEn, type LabKey } from './lab-en';
 import { labZh } from './lab-zh';
 import { LAB_CORE_ZH } from './lab-core-zh';

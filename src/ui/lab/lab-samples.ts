@@ -1,7 +1,7 @@
 /**
  * Sample texts for the lab's example buttons. The OOM samples follow PyTorch's message templates
- * word for word (allocator.md §7.2–§7.3); the fragmentation one is the exact message of
- * allocator.md §9 (ii), the others carry illustrative figures chosen to show each diagnosis.
+ * word for word (docs/reference/allocator.md §7.2–§7.3); the fragmentation one is the exact message of
+ * docs/reference/allocator.md §9 (ii), the others carry illustrative figures chosen to show each diagnosis.
  */
 
 const TAIL_22 =

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useDeferredValue, useId, useMemo } from 'react';
 import { parseTrace, traceToText, type Trace, type TraceParse } from '../../core/allocator/trace';
 import { simulateTrace, stepAt, viewAt } from '../../core/allocator/run';
-import { parseByteSize } from '../../core/allocator/units';
+import { parseByteSize } from '../../core/allocator/size-text';
 import { formatNumber } from '../i18n/format';
 import { useLabT } from './lab-i18n';
 import { TraceEditor } from './trace-editor';

@@ -6,7 +6,7 @@ import { simulateTrace } from '../../core/allocator/run';
 import { useLabT, type LabKey, type LabT } from './lab-i18n';
 import { useParsed } from './use-parsed';
 
-/** The example: memory_summary() of the simulated fragmentation preset (allocator.md §9 ii) after its OOM. */
+/** The example: memory_summary() of the simulated fragmentation preset (docs/reference/allocator.md §9 ii) after its OOM. */
 export function exampleSummary(): string {
   const p = parseTrace(findPreset('fragmentation-oom')?.text ?? '');
   const r = p.ok ? simulateTrace(p.trace) : null;

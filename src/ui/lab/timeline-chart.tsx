@@ -1,5 +1,6 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TimelinePoint } from './timeline-data';
+import { GiB, KiB, MiB } from '../../core/units';
 
 export interface TimelineChartProps {
   points: TimelinePoint[];
@@ -13,9 +14,9 @@ export interface TimelineChartProps {
 }
 
 const UNITS = [
-  ['GiB', 2 ** 30],
-  ['MiB', 2 ** 20],
-  ['KiB', 2 ** 10],
+  ['GiB', GiB],
+  ['MiB', MiB],
+  ['KiB', KiB],
 ] as const;
 
 /** The binary unit the axis counts in, so ticks are round numbers of it. */

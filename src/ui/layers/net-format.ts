@@ -3,6 +3,7 @@ import { formatNumber } from '../i18n/format';
 import { CLASS_NAME } from './layer-fields';
 import type { LT } from './layers-i18n';
 import type { TreeNode } from './net-tree';
+import { GB, GiB, KB, KiB, MB, MiB } from '../../core/units';
 
 const SI: [number, string][] = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
 
@@ -14,8 +15,8 @@ export function formatFlops(n: number, lang: Lang): string {
 }
 
 const STEPS: Record<ByteUnit, [number, string][]> = {
-  GiB: [[2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB']],
-  GB: [[1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']],
+  GiB: [[GiB, 'GiB'], [MiB, 'MiB'], [KiB, 'KiB']],
+  GB: [[GB, 'GB'], [MB, 'MB'], [KB, 'kB']],
 };
 
 /** Bytes in the largest unit of the page's family (binary or decimal) that keeps the value ≥ 1; '–' for 0. */

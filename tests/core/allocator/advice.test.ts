@@ -1,16 +1,16 @@
-// Advice per platform. allocator.md §5 "Limits": expandable segments are CUDA only in PyTorch 2.x
+// Advice per platform. docs/reference/allocator.md §5 "Limits": expandable segments are CUDA only in PyTorch 2.x
 // (not ROCm; on unsupported builds PyTorch warns "expandable_segments not supported on this platform"
 // and acts as off), so a ROCm OOM must not be told to turn them on. §4/§8: max_split_size_mb is a
 // native-allocator option that ROCm builds read too (PYTORCH_HIP_ALLOC_CONF is accepted, §8).
 import { describe, expect, it } from 'vitest';
 import { diagnoseOom, type OomFigures } from '../../../src/core/allocator/advice';
-import { GiB } from '../../../src/core/allocator/constants';
+import { GiB } from '../../../src/core/units';
 
 // 2 GiB asked, 3 GiB cached but unallocated, 2 GiB free: fragmentation alone explains the OOM, and
 // 3 + 2 GiB ≥ 2 × 2 GiB leaves room, so no smaller batch is advised.
 const fragmented: OomFigures = { requested: 2 * GiB, free: 2 * GiB, allocated: 20 * GiB, unallocated: 3 * GiB, reserved: 23 * GiB, others: null, nonPyTorch: null, allowed: null, backend: 'cuda' };
 
-describe('fragmentation advice by platform (allocator.md §5 Limits)', () => {
+describe('fragmentation advice by platform (docs/reference/allocator.md §5 Limits)', () => {
   it('CUDA: expandable segments first, max_split_size_mb as the alternative', () => {
     const d = diagnoseOom(fragmented);
     expect(d.code).toBe('fragmentation');

@@ -1,11 +1,12 @@
-// Rounding, segment sizes and format_size (allocator.md §1, §7.1); PYTORCH_CUDA_ALLOC_CONF (§8).
+// Rounding, segment sizes and format_size (docs/reference/allocator.md §1, §7.1); PYTORCH_CUDA_ALLOC_CONF (§8).
 import { describe, expect, it } from 'vitest';
-import { allocationSize, formatSize, GiB, MiB, poolFor, roundSize } from '../../../src/core/allocator/constants';
+import { allocationSize, formatSize, poolFor, roundSize } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { parseAllocConf } from '../../../src/core/allocator/config';
 
 const table = (d: number) => new Array<number>(16).fill(d);
 
-describe('round_size (allocator.md §1 examples)', () => {
+describe('round_size (docs/reference/allocator.md §1 examples)', () => {
   it('512 B multiples by default', () => {
     expect(roundSize(1, table(0))).toBe(512);
     expect(roundSize(1000, table(0))).toBe(1024);
@@ -33,7 +34,7 @@ describe('pools and segment sizes', () => {
   });
 });
 
-describe('format_size (allocator.md §7.1 edge cases)', () => {
+describe('format_size (docs/reference/allocator.md §7.1 edge cases)', () => {
   it.each([
     [0, '0 bytes'],
     [1024, '1024 bytes'],

@@ -1,9 +1,9 @@
-// garbage_collection_threshold, worked by hand from allocator.md §3 (GC needs a memory fraction;
+// garbage_collection_threshold, worked by hand from docs/reference/allocator.md §3 (GC needs a memory fraction;
 // ages count get_free_block calls of the large pool; blocks at or above the average age go first).
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
 import { defaultConfig, parseAllocConf } from '../../../src/core/allocator/config';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { viewAllocator } from '../../../src/core/allocator/view';
 
 function run(conf: string, fraction: number | null) {

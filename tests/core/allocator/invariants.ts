@@ -1,5 +1,5 @@
 // Structural invariants of the allocator model, checked from first principles over its blocks
-// (allocator.md §2, §4, §6.1): blocks tile segments, free neighbours are merged, pools hold
+// (docs/reference/allocator.md §2, §4, §6.1): blocks tile segments, free neighbours are merged, pools hold
 // exactly the free blocks, and every statistic equals the sum it names.
 import type { CachingAllocator } from '../../../src/core/allocator/allocator';
 import type { Block } from '../../../src/core/allocator/blocks';
@@ -79,7 +79,7 @@ export function invariantViolations(a: CachingAllocator): string[] {
   if (s.reserved_bytes.all.current < s.allocated_bytes.all.current) bad.push('reserved < allocated');
   if (a.reserved > a.device.capacity - a.device.overhead) bad.push('reserved exceeds the card');
   // alloc_block checks the fraction against alloc_size, but expandable segments then map whole
-  // 20 MiB pages (allocator.md §3 step 2, §5), so only cudaMalloc'd segments obey the limit exactly.
+  // 20 MiB pages (docs/reference/allocator.md §3 step 2, §5), so only cudaMalloc'd segments obey the limit exactly.
   if (a.allowedMax !== null && !a.config.expandableSegments && a.reserved > a.allowedMax) bad.push('reserved exceeds the allowed fraction');
   return bad;
 }

@@ -1,10 +1,10 @@
-// OOM messages of every release, built from the templates of allocator.md §7.2 with realistic
+// OOM messages of every release, built from the templates of docs/reference/allocator.md §7.2 with realistic
 // figures, plus hand-written log excerpts in the shapes §7.2–§7.3 describe.
 import { describe, expect, it } from 'vitest';
 import { decodeOom, type DecodedOom } from '../../../src/core/allocator/oom-decoder';
 import { formatOomMessage, oomExceptionName, OOM_VERSIONS } from '../../../src/core/allocator/oom-message';
 import type { OomFacts } from '../../../src/core/allocator/allocator';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 
 const decoded = (text: string): DecodedOom => {
   const r = decodeOom(text);

@@ -12,7 +12,7 @@ const runPreset = (id: string, conf?: string): SimRun => {
   return r.value;
 };
 
-describe('presets reproduce allocator.md §9', () => {
+describe('presets reproduce docs/reference/allocator.md §9', () => {
   it('every preset parses and simulates', () => {
     for (const p of TRACE_PRESETS) expect(runPreset(p.id).timeline.reserved.length).toBeGreaterThan(0);
   });

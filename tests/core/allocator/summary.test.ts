@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { formatMemorySummary, parseMemorySummary } from '../../../src/core/allocator/summary';
 import { viewAllocator } from '../../../src/core/allocator/view';
 
-/** allocator.md §9 (i) after step C. */
+/** docs/reference/allocator.md §9 (i) after step C. */
 function exampleIStats() {
   const a = new CachingAllocator({ capacity: 80 * GiB, overhead: 0, fraction: null });
   for (let i = 0; i < 10; i++) a.malloc(`t${i}`, 4 * MiB);
@@ -13,7 +13,7 @@ function exampleIStats() {
   return viewAllocator(a).stats;
 }
 
-describe('formatMemorySummary matches the exact lines of allocator.md §6.2', () => {
+describe('formatMemorySummary matches the exact lines of docs/reference/allocator.md §6.2', () => {
   const text = formatMemorySummary(exampleIStats());
   const lines = text.split('\n');
   it('every line is 75 characters between the bars', () => {

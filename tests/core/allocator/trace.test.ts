@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTrace, traceToText } from '../../../src/core/allocator/trace';
-import { parseByteSize } from '../../../src/core/allocator/units';
+import { parseByteSize } from '../../../src/core/allocator/size-text';
 
 describe('parseByteSize', () => {
   it('reads plain bytes, SI and binary units', () => {

@@ -1,8 +1,8 @@
-// Every worked example of allocator.md §9, byte for byte.
+// Every worked example of docs/reference/allocator.md §9, byte for byte.
 import { describe, expect, it } from 'vitest';
 import { CachingAllocator } from '../../../src/core/allocator/allocator';
 import { parseAllocConf, defaultConfig, type AllocatorConfig } from '../../../src/core/allocator/config';
-import { GiB, MiB } from '../../../src/core/allocator/constants';
+import { GiB, MiB } from '../../../src/core/units';
 import { formatOomMessage } from '../../../src/core/allocator/oom-message';
 import { viewAllocator } from '../../../src/core/allocator/view';
 
@@ -24,7 +24,7 @@ function exampleI(a: CachingAllocator, upto: 'A' | 'B' | 'C') {
   expect(a.malloc('big', 64 * MiB).ok).toBe(true);
 }
 
-describe('allocator.md §9 (i): 10 × 4 MiB, free every other one, then 64 MiB', () => {
+describe('docs/reference/allocator.md §9 (i): 10 × 4 MiB, free every other one, then 64 MiB', () => {
   it('step A: two 20 MiB segments, t4 takes the last 4 MiB without split', () => {
     const a = make(80 * GiB);
     exampleI(a, 'A');
@@ -128,7 +128,7 @@ describe('allocator.md §9 (i): 10 × 4 MiB, free every other one, then 64 MiB',
   });
 });
 
-describe('allocator.md §9 (ii): fragmentation OOM on a 1 GiB card', () => {
+describe('docs/reference/allocator.md §9 (ii): fragmentation OOM on a 1 GiB card', () => {
   const run = (c: AllocatorConfig) => {
     const a = make(GiB, c);
     expect(a.malloc('a', 943_718_400).ok).toBe(true);
@@ -201,7 +201,7 @@ describe('allocator.md §9 (ii): fragmentation OOM on a 1 GiB card', () => {
   });
 });
 
-describe('allocator.md §9 extra unit vectors', () => {
+describe('docs/reference/allocator.md §9 extra unit vectors', () => {
   it('a 1000 B request takes 1024 B from a new 2 MiB small segment', () => {
     const a = make(GiB);
     a.malloc('x', 1000);

@@ -14,7 +14,7 @@ const llama3 = preset('meta-llama/Meta-Llama-3-8B');
 const llama2 = preset('meta-llama/Llama-2-7b-hf');
 
 describe('GGUF mixes with llama.cpp per-tensor rules', () => {
-  // llama.cpp tools/quantize/quantize.cpp QUANT_OPTIONS sizes for Llama-3-8B (GiB), formulas.md §2.4.
+  // llama.cpp tools/quantize/quantize.cpp QUANT_OPTIONS sizes for Llama-3-8B (GiB), docs/reference/formulas.md §2.4.
   test.each([
     ['gguf-q8_0', 7.96], ['gguf-q6_k', 6.14], ['gguf-q5_k_m', 5.33], ['gguf-q4_k_m', 4.58],
     ['gguf-q4_k_s', 4.37], ['gguf-q4_0', 4.34], ['gguf-q3_k_m', 3.74], ['gguf-q2_k', 2.96],
@@ -47,7 +47,7 @@ describe('GGUF mixes with llama.cpp per-tensor rules', () => {
     expect(g.paramsByType.f32).toBe(32 * 2 * 4096 + 4096);
   });
 
-  test('without an architecture: average bpw of formulas.md §2.4, flagged heuristic', () => {
+  test('without an architecture: average bpw of docs/reference/formulas.md §2.4, flagged heuristic', () => {
     const w = weightBytes(null, llama3.b, 'gguf-q4_k_m');
     expect(w.bytes).toBeCloseTo((8_030_261_248 * 4.89) / 8, -3);
     expect(w.derivation.confidence).toBe('heuristic');
@@ -67,12 +67,12 @@ describe('bitsandbytes, GPTQ, AWQ', () => {
     expect(bits('fp4')).toBe(4.5);
   });
 
-  test('Llama-2-7b NF4-DQ ≈ 3.87 GB (formulas.md §2.2)', () => {
+  test('Llama-2-7b NF4-DQ ≈ 3.87 GB (docs/reference/formulas.md §2.2)', () => {
     expect(weightBytes(llama2.arch, llama2.b, 'nf4').bytes / 1e9).toBeCloseTo(3.87, 1);
     expect(Math.abs(weightBytes(llama2.arch, llama2.b, 'nf4').bytes / 3.87e9 - 1)).toBeLessThan(0.005);
   });
 
-  test('Llama-2-7b GPTQ 4-bit g128 ≈ 3.89 GB (formulas.md §2.3)', () => {
+  test('Llama-2-7b GPTQ 4-bit g128 ≈ 3.89 GB (docs/reference/formulas.md §2.3)', () => {
     expect(Math.abs(weightBytes(llama2.arch, llama2.b, 'gptq-int4').bytes / 3.89e9 - 1)).toBeLessThan(0.005);
   });
 

@@ -1,4 +1,4 @@
-/** Architectures from the models' published config.json files (values in formulas.md §1). */
+/** Architectures from the models' published config.json files (values in docs/reference/formulas.md §1). */
 import type { ModelArch } from '../../../src/core/types';
 
 const base = {

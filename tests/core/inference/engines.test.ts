@@ -16,7 +16,7 @@ function kvOf(p: Partial<Scenario>): number {
   return r.value.terms.find((t) => t.id === 'kv-cache')?.bytes ?? 0;
 }
 
-describe('vLLM pool (formulas.md §3.4)', () => {
+describe('vLLM pool (docs/reference/formulas.md §3.4)', () => {
   it('fills utilization × capacity and counts whole 16-token blocks', () => {
     const cap = 80 * GiB;
     const perTok = 131_072; // Llama-3-8B bf16
@@ -43,7 +43,7 @@ describe('vLLM pool (formulas.md §3.4)', () => {
   });
 });
 
-describe('llama.cpp buffers (formulas.md §3.5, printed logs)', () => {
+describe('llama.cpp buffers (docs/reference/formulas.md §3.5, printed logs)', () => {
   const mistral = { hidden: 4096, heads: 32, ffn: 14336, vocab: 32000, ubatch: 512, flash: false, outputOnGpu: true };
   it('graphs pad n_kv to 256 cells', () => {
     expect(graphKvCells(4000)).toBe(4096);

@@ -4,7 +4,7 @@ import { DEEPSEEK_V3, LLAMA2_7B, LLAMA3_8B, MISTRAL_7B, QWEN25_7B } from './arch
 
 const full = { mlaLatent: false, windowed: false, tp: 1 };
 
-describe('KV cache per token (formulas.md §3.1)', () => {
+describe('KV cache per token (docs/reference/formulas.md §3.1)', () => {
   it('Llama-2-7b fp16: 2·32·32·128·2 = 0.5 MiB per token; 4096 tokens = 2 GiB', () => {
     expect(kvBytesPerToken(LLAMA2_7B, 2, full)).toBe(0.5 * 2 ** 20);
     expect(kvCacheBytes(LLAMA2_7B, 4096, 1, 2, full)).toBe(2 * 2 ** 30);

@@ -3,7 +3,7 @@ import { CUBLAS_WORKSPACE_BYTES, roundSize, segmentSize, segmentWaste } from '..
 
 const MiB = 2 ** 20;
 
-describe('caching-allocator rounding (allocator.md §1)', () => {
+describe('caching-allocator rounding (docs/reference/allocator.md §1)', () => {
   it('requests round to 512 B, minimum 512', () => {
     expect(roundSize(1)).toBe(512);
     expect(roundSize(1200)).toBe(1536);

@@ -29,7 +29,7 @@ function smallCnn(inplace: boolean): Network {
   return { layers, input: [3, 32, 32] };
 }
 
-describe('hand-worked small CNN (formulas.md §7.3)', () => {
+describe('hand-worked small CNN (docs/reference/formulas.md §7.3)', () => {
   const x = 3 * 32 * 32; // input elements
   const m = 8 * 32 * 32; // conv / BN / ReLU map
   const pooled = 8 * 16 * 16;
@@ -57,7 +57,7 @@ describe('hand-worked small CNN (formulas.md §7.3)', () => {
     expect(termBytes(e, 'workspace') - 8_519_680).toBe(pair);
   });
 
-  test('out-of-place ReLU keeps the same saved bytes (BN output freed) — formulas.md §7.3', () => {
+  test('out-of-place ReLU keeps the same saved bytes (BN output freed) — docs/reference/formulas.md §7.3', () => {
     expect(allSaved(est(smallCnn(false)))).toBe(allSaved(est(smallCnn(true))));
   });
 
@@ -76,7 +76,7 @@ describe('hand-worked small CNN (formulas.md §7.3)', () => {
     expect(termBytes(e, 'activations')).toBe(4 * 784);
   });
 
-  test('AdamW keeps two fp32 moments: 8 B per parameter (formulas.md §4.1)', () => {
+  test('AdamW keeps two fp32 moments: 8 B per parameter (docs/reference/formulas.md §4.1)', () => {
     expect(termBytes(est(smallCnn(true), { optimizer: 'adamw' }), 'optimizer')).toBe(8 * P);
   });
 

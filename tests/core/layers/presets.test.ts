@@ -14,7 +14,7 @@ const row = (id: string, path: string) => run(id).rows.find((r) => r.path === pa
 const paramsUnder = (id: string, prefix: string) =>
   run(id).rows.filter((r) => r.path === prefix || r.path.startsWith(`${prefix}.`)).reduce((s, r) => s + r.params, 0);
 
-describe('preset parameter counts (published, reference-data.md §3 / torchvision)', () => {
+describe('preset parameter counts (published, docs/reference/catalogues.md §3 / torchvision)', () => {
   test.each([
     ['resnet-50', 25_557_032],
     ['vgg-16', 138_357_544],
@@ -36,7 +36,7 @@ describe('preset parameter counts (published, reference-data.md §3 / torchvisio
     for (const p of NETWORK_PRESETS) expect(run(p.id).params).toBe(p.params);
   });
 
-  test('ResNet-50 breakdown per stage (reference-data.md §3)', () => {
+  test('ResNet-50 breakdown per stage (docs/reference/catalogues.md §3)', () => {
     expect(paramsUnder('resnet-50', 'conv1') + paramsUnder('resnet-50', 'bn1')).toBe(9_536);
     expect(paramsUnder('resnet-50', 'layer1')).toBe(215_808);
     expect(paramsUnder('resnet-50', 'layer2')).toBe(1_219_584);

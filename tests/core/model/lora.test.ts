@@ -6,7 +6,7 @@ import type { LoraTarget } from '../../../src/core/types';
 const arch = (id: string) => findPreset(id)!.arch;
 const ALL: LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 
-describe('LoRA trainable parameters (formulas.md §6.1)', () => {
+describe('LoRA trainable parameters (docs/reference/formulas.md §6.1)', () => {
   test('Llama-2-7b r=16 all-linear = 39,976,960 (PEFT print_trainable_parameters)', () => {
     expect(loraTrainableParams(arch('meta-llama/Llama-2-7b-hf'), 16, ALL)).toBe(39_976_960);
   });

@@ -12,7 +12,7 @@ function arch(id: string): ModelArch {
   return p.arch;
 }
 
-// Published totals: keras-hub *_presets.py exact 'params' (formulas.md §1.1/§1.2 tables).
+// Published totals: keras-hub *_presets.py exact 'params' (docs/reference/formulas.md §1.1/§1.2 tables).
 describe('published parameter totals', () => {
   test.each([
     ['meta-llama/Llama-2-7b-hf', 6_738_415_616],
@@ -24,7 +24,7 @@ describe('published parameter totals', () => {
     expect(countParams(arch(id)).total).toBe(total);
   });
 
-  test('Mixtral-8x7B active = 12,879,925,248 (2 of 8 experts; formulas.md §1.2)', () => {
+  test('Mixtral-8x7B active = 12,879,925,248 (2 of 8 experts; docs/reference/formulas.md §1.2)', () => {
     expect(countParams(arch('mistralai/Mixtral-8x7B-v0.1')).active).toBe(12_879_925_248);
   });
 
@@ -35,7 +35,7 @@ describe('published parameter totals', () => {
     expect(p.active / 1e9).toBeLessThan(38);
   });
 
-  // Rows of shared/reference/models.json (copied by tools/gen-presets.mjs) whose exact published
+  // Rows of data/models.json (copied by tools/gen-presets.mjs) whose exact published
   // count exists and was reproduced by the reference's own computation (computed_matches_exact).
   const exact = PRESET_ROWS.filter((r) => r.publishedParams !== null && r.exactChecked);
   test('the loop covers most of models.json', () => expect(exact.length).toBeGreaterThanOrEqual(35));
@@ -83,7 +83,7 @@ describe('MoE variants against their model cards', () => {
 });
 
 describe('breakdown by role', () => {
-  // formulas.md §1.1: "embedding 131,072,000 + LM head 131,072,000 + 32 layers 6,476,267,520 + final norm 4,096"
+  // docs/reference/formulas.md §1.1: "embedding 131,072,000 + LM head 131,072,000 + 32 layers 6,476,267,520 + final norm 4,096"
   test('Llama-2-7b roles', () => {
     const p = countParams(arch('meta-llama/Llama-2-7b-hf'));
     expect(p.embedding).toBe(32000 * 4096);
@@ -99,7 +99,7 @@ describe('breakdown by role', () => {
     expect(countParams(arch('Qwen/Qwen2.5-0.5B')).lmHead).toBe(0);
   });
 
-  test('MLA attention of DeepSeek-V3 is 187,107,328 per layer (formulas.md §1.3)', () => {
+  test('MLA attention of DeepSeek-V3 is 187,107,328 per layer (docs/reference/formulas.md §1.3)', () => {
     const a = arch('deepseek-ai/DeepSeek-V3');
     const dense = { ...a, moe: undefined, mla: a.mla };
     const noMlp = countParams({ ...dense, ffn: 0, layers: 1, vocab: 1, tiedEmbeddings: true });

@@ -6,7 +6,7 @@
  * checkpointing, no activation offloading. There the replay's peak of requested bytes equals
  * the closed form's allocated peak within 0.1 % (fractional weight shares rounded up to whole
  * bytes). The allocator's own peak is above it by the blocks' slack: 512-byte rounding and a
- * large-pool remainder of up to 1 MiB left unsplit (allocator.md §4, `should_split`), which
+ * large-pool remainder of up to 1 MiB left unsplit (docs/reference/allocator.md §4, `should_split`), which
  * torch.cuda.max_memory_allocated counts and the closed form does not — up to ~10 % when the
  * saved tensors are just under 10 MiB (two per 20 MiB segment, the 1 MiB rest absorbed).
  *

@@ -1,11 +1,11 @@
-/** The timeline's replay driver over the caching-allocator model: allocator.md §9 (i), by hand. */
+/** The timeline's replay driver over the caching-allocator model: docs/reference/allocator.md §9 (i), by hand. */
 import { describe, expect, it } from 'vitest';
 import { Replay } from '../../../src/core/timeline/replay';
 
 const MiB = 1024 * 1024;
 
 describe('Replay', () => {
-  it('reproduces allocator.md §9 (i): 10 × 4 MiB, free every other one, then 64 MiB', () => {
+  it('reproduces docs/reference/allocator.md §9 (i): 10 × 4 MiB, free every other one, then 64 MiB', () => {
     const r = new Replay(null);
     const t = Array.from({ length: 10 }, () => r.alloc('activations', 4 * MiB));
     r.mark('forward');

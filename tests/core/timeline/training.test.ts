@@ -1,10 +1,10 @@
 /**
  * Training step timeline of a tiny 2-layer Llama-style model, checked against hand arithmetic:
  * h = 512, a = g = 8, d = 64, f = 1024, V = 1000, s = 128, b = 1, pure bf16 (e = e_res = 2).
- * Saved per layer (activations.ts layerActivation, Llama style, formulas.md §5.3):
+ * Saved per layer (activations.ts layerActivation, Llama style, docs/reference/formulas.md §5.3):
  *   s·b·(2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f)) = 128·(16·512 + 2·(1024 + 1024 + 4096)) = 2,621,440 B,
  * as 4 s·b·f·e = 262,144 B tensors and 12 s·b·h·e = 131,072 B tensors (all ≤ 1 MiB: small pool,
- * blocks of exactly the request since both are multiples of 512, allocator.md §1, §4).
+ * blocks of exactly the request since both are multiples of 512, docs/reference/allocator.md §1, §4).
  */
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
@@ -84,7 +84,7 @@ describe('training step timeline', () => {
       const tl = timeline(s);
       // requested bytes: fractional weight shares round up to whole bytes, nothing else differs
       expect(Math.abs(tl.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
-      // blocks add ≤ 1 MiB of unsplit slack per large-pool tensor (allocator.md §4): a few % on a 70 MB model
+      // blocks add ≤ 1 MiB of unsplit slack per large-pool tensor (docs/reference/allocator.md §4): a few % on a 70 MB model
       expect(tl.peakAllocated).toBeGreaterThanOrEqual(tl.peakRequested);
       expect(tl.peakReserved).toBeGreaterThanOrEqual(tl.peakAllocated);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activationBytes, ampCastCopies, korthikantiTable2, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
+import { activationBytes, ampCastCopies, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
+import { korthikantiTable2 } from './korthikanti';
 import { GPT_LIKE, LLAMA2_7B, LLAMA3_8B } from '../inference/archs';
 import type { ModelArch } from '../../../src/core/types';
 
@@ -25,15 +26,15 @@ describe('Korthikanti et al. 2022 (arXiv 2205.05198) Table 2', () => {
   it('full recompute stores only the layer input, 2sbh per layer', () => {
     expect(korthikantiTable2(s, b, h, a, 1, 'full')).toBe(2 * s * b * h);
   });
-  it('Llama-2-7b shapes in the GPT formula at s = 4096: 5as/h = 160 and 104 GB for 32 layers (formulas.md §5.1)', () => {
+  it('Llama-2-7b shapes in the GPT formula at s = 4096: 5as/h = 160 and 104 GB for 32 layers (docs/reference/formulas.md §5.1)', () => {
     const perLayer = korthikantiTable2(4096, 1, 4096, 32, 1, 'none');
     expect((5 * 32 * 4096) / 4096).toBe(160);
     expect((32 * perLayer) / 1e9).toBeCloseTo(104, 0);
   });
 });
 
-describe('Llama-style layer (formulas.md §5.3)', () => {
-  /** eager HF/torchtune RMSNorm: +4 B·sbh per norm over the fused-kernel count (formulas.md §5.3) */
+describe('Llama-style layer (docs/reference/formulas.md §5.3)', () => {
+  /** eager HF/torchtune RMSNorm: +4 B·sbh per norm over the fused-kernel count (docs/reference/formulas.md §5.3) */
   const eagerNorms = (s: number, b: number, h: number) => 2 * 4 * s * b * h;
   it('Llama-2-7b: 8h + 4ad + 4gd + 8f = 37.5·sbh = 629 MB per layer at s = 4096 (fused norms), plus the norm upcasts', () => {
     const l = layerActivation(LLAMA2_7B, 4096, 1, uniform(2), 'flash', 1);
@@ -81,7 +82,7 @@ describe('Llama-style layer (formulas.md §5.3)', () => {
   });
 });
 
-describe('logits and loss (formulas.md §5.3)', () => {
+describe('logits and loss (docs/reference/formulas.md §5.3)', () => {
   it('Llama-3-8B at s = 8192: s·b·V ≈ 1.05e9, ≈ 10.5 GB peak with bf16 logits, fp32 upcast and log-softmax', () => {
     const { peak, held } = logitsBytes(8192, 1, 128256, 2);
     expect(8192 * 128256).toBeCloseTo(1.05e9, -7);

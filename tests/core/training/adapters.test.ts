@@ -3,7 +3,7 @@ import { adapterStateBytes, modelStateBytes } from '../../../src/core/training/o
 import type { Estimate, Scenario } from '../../../src/core/types';
 import { run as llama2 } from './llama2';
 
-// Llama-2-7b, r = 16 on all linear layers: 39,976,960 trainable parameters (formulas.md §6.1;
+// Llama-2-7b, r = 16 on all linear layers: 39,976,960 trainable parameters (docs/reference/formulas.md §6.1;
 // PEFT print_trainable_parameters as widely reported).
 const P_LORA = 39_976_960;
 const allLinear: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
@@ -12,7 +12,7 @@ const run = (over: Partial<Scenario>): Estimate => llama2({ method: 'lora', lora
 const bytes = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
 
 describe('LoRA adapter states (PEFT autocast_adapter_dtype: 16-bit adapters become fp32)', () => {
-  it('pure bf16 base: adapters, gradients and AdamW moments are fp32, 4 + 4 + 8 = 16 B per adapter parameter (formulas.md §6.2)', () => {
+  it('pure bf16 base: adapters, gradients and AdamW moments are fp32, 4 + 4 + 8 = 16 B per adapter parameter (docs/reference/formulas.md §6.2)', () => {
     const e = run({ precision: 'bf16', optimizer: 'adamw' });
     expect(e.params.trainable).toBe(P_LORA);
     expect(bytes(e, 'lora-adapters')).toBe(4 * P_LORA);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepspeedZero2, deepspeedZero3 } from '../../../src/core/training/deepspeed';
+import { deepspeedZero2, deepspeedZero3 } from './deepspeed-estimators';
 
 /** DeepSpeed memory.rst example: t5-3b, 2851M params, 32M largest layer, 1 node × 8 GPUs; "GB" there is GiB. */
 const t5 = { params: 2851e6, largestLayer: 32e6, gpusPerNode: 8, nodes: 1 };

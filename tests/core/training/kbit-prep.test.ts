@@ -1,6 +1,6 @@
 /**
  * PEFT prepare_model_for_kbit_training (src/core/training/kbit-prep.ts) on Llama-2-7b (h 4096,
- * f 11008, 32 layers, a = g = 32, d 128, V 32000; formulas.md §1.1), nf4 base, LoRA r 16 on q, v,
+ * f 11008, 32 layers, a = g = 32, d 128, V 32000; docs/reference/formulas.md §1.1), nf4 base, LoRA r 16 on q, v,
  * s = 1024, b = 1, SDPA. Expected bytes are written from the sources:
  * - peft utils/other.py: every fp16/bf16 parameter that is not Params4bit becomes fp32 (not for GPTQ);
  * - transformers LlamaRMSNorm.forward `weight * x.to(input_dtype)`: fp32 weight → fp32 norm output;

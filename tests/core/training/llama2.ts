@@ -4,7 +4,7 @@ import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Estimate, Scenario } from '../../../src/core/types';
 
 export const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
-/** Llama-2-7b, published count (formulas.md §1.1) */
+/** Llama-2-7b, published count (docs/reference/formulas.md §1.1) */
 export const P = 6_738_415_616;
 
 /** Estimate of a Llama-2-7b training scenario; throws on a rejected scenario. */

@@ -1,6 +1,6 @@
 /**
  * Saved activations with a frozen base (src/core/training/lora-activations.ts), Llama-2-7b
- * (h 4096, f 11008, 32 layers, a = g = 32, d 128; formulas.md §1.1). Expected bytes are built here
+ * (h 4096, f 11008, 32 layers, a = g = 32, d 128; docs/reference/formulas.md §1.1). Expected bytes are built here
  * from the derivation: a frozen Linear saves no input (torch mm derivative + gen_variable_type.py
  * guard_for), the norm's `weight * x̂` mul saves x̂ only for a trainable weight, lora_A saves its input
  * (x itself, or its own copy when PEFT / autocast casts or dropout runs) and lora_B the r-wide output.

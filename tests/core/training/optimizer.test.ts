@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modelStateBytes, optimizerBytesPerParam, totalStateBytes } from '../../../src/core/training/optimizer';
 
-describe('model-state bytes per parameter (formulas.md §4.1)', () => {
+describe('model-state bytes per parameter (docs/reference/formulas.md §4.1)', () => {
   it('mixed-precision Adam under ZeRO is 2 + 2 + 12 = 16 B (ZeRO paper §3.1, K = 12)', () => {
     const m = modelStateBytes('amp-fp16', 'adamw', true);
     expect(m.weights).toBe(2);
@@ -33,7 +33,7 @@ describe('model-state bytes per parameter (formulas.md §4.1)', () => {
     const h = 4096;
     expect(optimizerBytesPerParam('adafactor', 'fp32', h) * h * h).toBeCloseTo(4 * (h + h), 6);
   });
-  it('Llama-2-7b (6,738,415,616 params) at 16 B/param = 107.8 GB (formulas.md §4.1 check)', () => {
+  it('Llama-2-7b (6,738,415,616 params) at 16 B/param = 107.8 GB (docs/reference/formulas.md §4.1 check)', () => {
     const bytes = 6_738_415_616 * totalStateBytes(modelStateBytes('amp-bf16', 'adamw', true));
     expect(bytes / 1e9).toBeCloseTo(107.8, 1);
   });

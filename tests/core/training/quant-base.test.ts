@@ -1,6 +1,6 @@
 /**
  * LoRA over quantized bases (src/core/training/quant-base.ts), Llama-2-7b (h 4096, f 11008, 32 layers,
- * a = g = 32, d 128; formulas.md §1.1), s = 1024, b = 1, rank 16 on q, v, 16-bit adapters, SDPA.
+ * a = g = 32, d 128; docs/reference/formulas.md §1.1), s = 1024, b = 1, rank 16 on q, v, 16-bit adapters, SDPA.
  * Each expected value is the plain-LoRA inventory (lora-activations.ts) plus what the library's
  * quantized Linear keeps, written from its source:
  * - auto-gptq qlinear_cuda_old QuantLinear.forward: torch.matmul(x, weights) with x requiring grad

@@ -14,7 +14,7 @@ describe('ZeRO partitioning (Rajbhandari et al. 2020, Fig. 1)', () => {
     expect(sum(shardStates(psi, zeroPaper, 2, 64, 'none')) / 1e9).toBeCloseTo(16.6, 1);
     expect(sum(shardStates(psi, zeroPaper, 3, 64, 'none')) / 1e9).toBeCloseTo(1.9, 1);
   });
-  it('Llama-2-7b on 8 GPUs: ZeRO-1 37.1, ZeRO-2 25.3, ZeRO-3 13.5 GB (formulas.md §4.2 check)', () => {
+  it('Llama-2-7b on 8 GPUs: ZeRO-1 37.1, ZeRO-2 25.3, ZeRO-3 13.5 GB (docs/reference/formulas.md §4.2 check)', () => {
     const p = 6_738_415_616;
     expect(sum(shardStates(p, zeroPaper, 1, 8, 'none')) / 1e9).toBeCloseTo(37.1, 1);
     expect(sum(shardStates(p, zeroPaper, 2, 8, 'none')) / 1e9).toBeCloseTo(25.3, 1);

@@ -29,7 +29,7 @@ test('a pasted memory history replaces the trace and runs', async () => {
   );
   expect(screen.getByLabelText<HTMLTextAreaElement>('Trace').value).toContain('alloc 0x7000000000 4194304');
   await screen.findByText('Step 3 of 3');
-  // 4 MiB and 2 MiB are 1–10 MiB requests: one 20 MiB segment, split twice (allocator.md §1, §4);
+  // 4 MiB and 2 MiB are 1–10 MiB requests: one 20 MiB segment, split twice (docs/reference/allocator.md §1, §4);
   // after freeing the 4 MiB tensor, 2 MiB stay allocated in 20 MiB reserved
   expect(stat('reserved_bytes.all.current')).toBe(exactEn(20 * MiB));
   expect(stat('allocated_bytes.all.current')).toBe(exactEn(2 * MiB));
@@ -45,7 +45,7 @@ test('JSON without device traces is refused by name', async () => {
 });
 
 test('a history longer than the editor takes runs as imported; the notice offers the text or the presets', async () => {
-  // 5001 tensors of 512 B: small-pool blocks, 4096 to a 2 MiB segment (allocator.md §1), so 2 segments
+  // 5001 tensors of 512 B: small-pool blocks, 4096 to a 2 MiB segment (docs/reference/allocator.md §1), so 2 segments
   const entries = Array.from({ length: 5001 }, (_, i) => ({ action: 'alloc', addr: 0x7000000000 + 512 * i, size: 512, stream: 0 }));
   render(<LabView />);
   fireEvent.click(screen.getByText('Import a real trace (memory history JSON)'));

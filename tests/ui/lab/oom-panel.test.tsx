@@ -5,7 +5,7 @@ import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB } from './lab-page';
 import { useApp } from '../../../src/state/store';
 
-/** allocator.md §9 (ii), the 2.2+ message (NVML lists only this process), verbatim. */
+/** docs/reference/allocator.md §9 (ii), the 2.2+ message (NVML lists only this process), verbatim. */
 const MSG_22 =
   'CUDA out of memory. Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free. Including non-PyTorch memory, this process has 900.00 MiB memory in use. Of the allocated memory 500.00 MiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
 
@@ -34,7 +34,7 @@ describe('OOM decoder panel', () => {
     expect(screen.getByText('Reserved by PyTorch (allocated + unallocated)').nextElementSibling?.textContent).toContain('900.00 MiB');
     expect(screen.getByText(/this process outside PyTorch/i).nextElementSibling?.textContent).toContain('0 B');
     expect(screen.getByText('torch.OutOfMemoryError')).toBeTruthy();
-    // diagnosis: 400 MiB cached ≥ 200 MiB asked, so fragmentation (allocator.md §7.2 "fragmentation hint")
+    // diagnosis: 400 MiB cached ≥ 200 MiB asked, so fragmentation (docs/reference/allocator.md §7.2 "fragmentation hint")
     expect(screen.getByText(/^Fragmentation:/).textContent).toContain('400.00 MiB');
     const advice = document.querySelectorAll('.lab-advice li');
     expect(advice[0].getAttribute('data-advice')).toBe('expandable-segments');

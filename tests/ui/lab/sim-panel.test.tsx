@@ -9,7 +9,7 @@ import { startAt, MiB, stat, exactEn } from './lab-page';
 startAt('?view=lab&lab.panel=sim&lab.preset=classic');
 
 describe('simulator panel', () => {
-  test('the classic preset ends with allocator.md §9 (i) step C figures, and steps back and forward', async () => {
+  test('the classic preset ends with docs/reference/allocator.md §9 (i) step C figures, and steps back and forward', async () => {
     render(<LabView />);
     await screen.findByText('Step 16 of 16');
     // Step C: reserved 104 MiB, allocated 84 MiB, 3 segments, allocation cur/peak/allocated/freed 6/10/11/5
@@ -56,7 +56,7 @@ describe('simulator panel', () => {
     render(<LabView />);
     fireEvent.change(screen.getByLabelText('Preset'), { target: { value: 'fragmentation-oom' } });
     await screen.findByText(/OUT OF MEMORY/);
-    // allocator.md §9 (ii): no state change on OOM, reserved 900 MiB, allocated 500 MiB, num_ooms 1, one retry
+    // docs/reference/allocator.md §9 (ii): no state change on OOM, reserved 900 MiB, allocated 500 MiB, num_ooms 1, one retry
     expect(stat('reserved_bytes.all.current')).toBe(exactEn(900 * MiB));
     expect(stat('allocated_bytes.all.current')).toBe(exactEn(500 * MiB));
     expect(stat('num_ooms')).toBe('1');
@@ -91,7 +91,7 @@ describe('simulator panel', () => {
     render(<LabView />);
     fireEvent.change(screen.getByLabelText('Preset'), { target: { value: 'fragmentation-oom' } });
     fireEvent.click(screen.getByRole('button', { name: 'max_split_size_mb:128' }));
-    // allocator.md §9 (ii) with max_split_size_mb:128: no OOM, final reserved = allocated = 700 MiB
+    // docs/reference/allocator.md §9 (ii) with max_split_size_mb:128: no OOM, final reserved = allocated = 700 MiB
     await screen.findByText('Step 16 of 16');
     expect(stat('reserved_bytes.all.current')).toBe(exactEn(734_003_200));
     expect(stat('max_split_size')).toBe(exactEn(128 * MiB));

@@ -6,7 +6,7 @@ import { startAt, MiB, exactEn } from './lab-page';
 import { timelinePoints } from '../../../src/ui/lab/timeline-data';
 
 
-/** The full lines of allocator.md §6.2 (example (i) after step C). */
+/** The full lines of docs/reference/allocator.md §6.2 (example (i) after step C). */
 const TABLE = `|===========================================================================|
 |                  PyTorch CUDA memory summary, device ID 0                 |
 |---------------------------------------------------------------------------|
@@ -33,7 +33,7 @@ startAt('?view=lab&lab.panel=summary');
 const figure = (label: RegExp) => [...document.querySelectorAll('.lab-dl dt')].find((d) => label.test(d.textContent ?? ''))?.nextElementSibling?.textContent ?? '';
 
 describe('memory_summary() reader panel', () => {
-  test('the allocator.md §6.2 table: figures in exact bytes, rows under memory_stats() keys', async () => {
+  test('the docs/reference/allocator.md §6.2 table: figures in exact bytes, rows under memory_stats() keys', async () => {
     render(<LabView />);
     fireEvent.change(screen.getByLabelText(/Paste the output of print/), { target: { value: TABLE } });
     await screen.findByText('Fragmentation figures');
@@ -52,7 +52,7 @@ describe('memory_summary() reader panel', () => {
     render(<LabView />);
     fireEvent.click(screen.getByRole('button', { name: 'Load an example' }));
     await screen.findByText('Fragmentation figures');
-    // allocator.md §9 (ii) after step 3: reserved 900 MiB, inactive_split_bytes 400 MiB
+    // docs/reference/allocator.md §9 (ii) after step 3: reserved 900 MiB, inactive_split_bytes 400 MiB
     expect(figure(/^Non-releasable/)).toContain(exactEn(400 * MiB));
     expect(figure(/^Reserved \(reserved_bytes/)).toContain(exactEn(900 * MiB));
     expect(screen.getByText('Device 0: 1 OOMs, 1 cudaMalloc retries')).toBeTruthy();

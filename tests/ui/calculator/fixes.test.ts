@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { candidates, rankFixes } from '../../src/ui/calculator/fixes';
-import { estimate } from '../../src/core/estimate';
-import { defaultScenario } from '../../src/core/scenario/schema';
-import { findGpu } from '../../src/core/gpus';
-import type { Scenario } from '../../src/core/types';
+import { candidates, rankFixes } from '../../../src/ui/calculator/fixes';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import { findGpu } from '../../../src/core/gpus';
+import type { Scenario } from '../../../src/core/types';
 
 const rtx4090 = findGpu('rtx-4090')!.capacityBytes; // 24564 MiB as nvidia-smi reports it
 const total = (s: Scenario) => {
@@ -16,7 +16,7 @@ describe('how to make it fit', () => {
   test('full fine-tuning an 8B model on a 24 GiB card: every listed change lowers memory and is re-estimated', () => {
     const s: Scenario = { ...defaultScenario(), mode: 'training', seq: 2048, batch: 4, gpu: 'rtx-4090' };
     const now = total(s);
-    // 8.03B params x (2 weights + 2 grads + 12 AdamW/master) bytes alone exceed 24 GiB (formulas.md §4.1)
+    // 8.03B params x (2 weights + 2 grads + 12 AdamW/master) bytes alone exceed 24 GiB (docs/reference/formulas.md §4.1)
     expect(8_030_261_248 * 16).toBeGreaterThan(rtx4090);
     expect(now).toBeGreaterThan(rtx4090);
     const fixes = rankFixes(s, rtx4090, 50);
@@ -53,7 +53,7 @@ describe('how to make it fit', () => {
 
   test('vLLM, Llama-3.1-8B on a 24 GiB card, 8 requests × 8,192 tokens: the pool is too small, fp8 KV makes it fit', () => {
     // vLLM sizes its pool to gpu_memory_utilization, so an fp8 cache leaves the device total alone and
-    // holds twice the tokens (1 B instead of 2 B per element, formulas.md §3.1)
+    // holds twice the tokens (1 B instead of 2 B per element, docs/reference/formulas.md §3.1)
     const s: Scenario = { ...defaultScenario(), engine: 'vllm', gpu: 'rtx-4090', batch: 8, prompt: 8192, kv: 'fp16' };
     const need = s.batch * (s.prompt + s.gen);
     const base = estimate(s);

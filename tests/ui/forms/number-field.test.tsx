@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { NumberField, parseTyped } from '../../src/ui/forms/number-field';
-import { useApp, initialData } from '../../src/state/store';
+import { NumberField, parseTyped } from '../../../src/ui/forms/number-field';
+import { useApp, initialData } from '../../../src/state/store';
 
 afterEach(() => {
   cleanup();

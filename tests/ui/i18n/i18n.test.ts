@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { FIELD_LABEL, HELP_ZH, ARCH_LABEL } from '../../src/ui/i18n/scenario-labels';
-import { SCENARIO_FIELDS } from '../../src/core/scenario/schema';
-import { ARCH_FIELDS } from '../../src/core/scenario/arch-fields';
-import { formatBytes, formatCount } from '../../src/ui/i18n/format';
-import { translate } from '../../src/ui/i18n';
+import { FIELD_LABEL, HELP_ZH, ARCH_LABEL } from '../../../src/ui/i18n/scenario-labels';
+import { SCENARIO_FIELDS } from '../../../src/core/scenario/schema';
+import { ARCH_FIELDS } from '../../../src/core/scenario/arch-fields';
+import { formatBytes, formatCount } from '../../../src/ui/i18n/format';
+import { translate } from '../../../src/ui/i18n';
 
 describe('translations', () => {
   test('every schema key has a label in both languages and Chinese help', () => {

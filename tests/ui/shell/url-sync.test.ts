@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, test } from 'vitest';
-import { initialData, useApp } from '../../src/state/store';
-import { changeAsNewEntry, passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../src/ui/shell/url-sync';
+import { initialData, useApp } from '../../../src/state/store';
+import { changeAsNewEntry, passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../../src/ui/shell/url-sync';
 
 afterEach(() => useApp.setState(initialData()));
 

@@ -2,7 +2,9 @@
  * DeepSpeed's own model-state estimators (microsoft/DeepSpeed docs/code-docs/source/memory.rst;
  * `deepspeed/runtime/zero/stage_1_and_2.py::estimate_zero2_model_states_mem_needs`,
  * `deepspeed/runtime/zero/stage3.py::estimate_zero3_model_states_mem_needs`), reproduced so the
- * page can show DeepSpeed's figure beside ours. Model states only: no activations.
+ * tests can check the ZeRO formulas against DeepSpeed's documented figures (docs/reference/formulas.md
+ * §4.2). Test-only: the calculator models DeepSpeed's buffers in src/core/training/zero-deepspeed.ts.
+ * Model states only: no activations.
  * N = total GPUs; additional_buffer_factor = 1.5 on the CPU side.
  */
 

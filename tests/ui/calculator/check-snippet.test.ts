@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { estimate } from '../../src/core/estimate';
-import { defaultScenario } from '../../src/core/scenario/schema';
-import type { Scenario } from '../../src/core/types';
-import { checkSnippet } from '../../src/ui/calculator/check-snippet';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import type { Scenario } from '../../../src/core/types';
+import { checkSnippet } from '../../../src/ui/calculator/check-snippet';
 
 function snippet(p: Partial<Scenario>): string {
   const s = { ...defaultScenario(), ...p };

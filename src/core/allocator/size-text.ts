@@ -1,20 +1,9 @@
 /**
  * Byte sizes written by people: `4194304`, `4 MiB`, `1.5GB`, or a tensor shape and dtype such as
  * `1024x1024 float32` / `4096x4096 bf16`. Element sizes follow torch dtype itemsize
- * (torch.finfo/iinfo bits / 8); SI units are powers of 1000, binary units powers of 1024.
+ * (torch.finfo/iinfo bits / 8); the units are those of src/core/units.ts.
  */
-
-const UNITS: Record<string, number> = {
-  b: 1,
-  kb: 1e3,
-  kib: 1024,
-  mb: 1e6,
-  mib: 1024 ** 2,
-  gb: 1e9,
-  gib: 1024 ** 3,
-  tb: 1e12,
-  tib: 1024 ** 4,
-};
+import { parseBytes, UNIT_NAMES } from '../units';
 
 /** Bytes per element of torch dtypes (itemsize), by the names people write. */
 const DTYPES: Record<string, number> = {
@@ -42,16 +31,14 @@ const bad = (message: string): SizeParse => ({ ok: false, message });
 export function parseByteSize(text: string): SizeParse {
   const t = text.trim().replace(/\s+/g, ' ');
   if (/^\d{1,15}$/.test(t)) return { ok: true, bytes: Number(t) };
-  const plain = /^(\d+(?:\.\d+)?)\s*([a-z]+)?$/i.exec(t);
-  if (plain) {
-    const unit = (plain[2] ?? 'b').toLowerCase();
-    const mult = UNITS[unit];
-    if (mult === undefined) return bad(`unknown unit '${plain[2]}' (use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB)`);
-    const bytes = Number(plain[1]) * mult;
+  const plain = parseBytes(t);
+  if (plain.ok) {
+    const bytes = plain.bytes;
     if (bytes > MAX_BYTES) return bad(`'${t}' is too large (more than 2^64 bytes)`);
     if (!Number.isInteger(bytes)) return bad(`'${t}' is not a whole number of bytes`);
     return { ok: true, bytes };
   }
+  if (plain.reason === 'unit') return bad(`unknown unit '${plain.unit}' (use ${UNIT_NAMES})`);
   const shaped = /^[([]?\s*(\d+(?:\s*[x×*,]\s*\d+)*)(?:\s*,)?(?:\s*[)\]])?\s+(?:torch\.)?(\w+)$/i.exec(t);
   if (shaped) {
     const itemsize = DTYPES[shaped[2].toLowerCase()];
@@ -62,18 +49,4 @@ export function parseByteSize(text: string): SizeParse {
     return { ok: true, bytes };
   }
   return bad(`cannot read size '${t}' (expected e.g. 4194304, 4 MiB, 1.5GB or 1024x1024 float32)`);
-}
-
-/** Short human form for CLI/page output: 1536 → "1.50 KiB", 0 → "0 B". */
-export function humanBytes(bytes: number): string {
-  const abs = Math.abs(bytes);
-  if (abs < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(2)} ${units[i]}`;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { en } from '../../src/ui/i18n/en';
-import { zh } from '../../src/ui/i18n/zh';
-import { labEn } from '../../src/ui/lab/lab-en';
-import { labZh } from '../../src/ui/lab/lab-zh';
-import { ACCURACY_DICTS } from '../../src/ui/accuracy/accuracy-i18n';
-import { LAYER_DICTS } from '../../src/ui/layers/layers-i18n';
+import { en } from '../../../src/ui/i18n/en';
+import { zh } from '../../../src/ui/i18n/zh';
+import { labEn } from '../../../src/ui/lab/lab-en';
+import { labZh } from '../../../src/ui/lab/lab-zh';
+import { ACCURACY_DICTS } from '../../../src/ui/accuracy/accuracy-i18n';
+import { LAYER_DICTS } from '../../../src/ui/layers/layers-i18n';
 
 type Table = Readonly<Record<string, string>>;
 

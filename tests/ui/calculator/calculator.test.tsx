@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from '../../src/ui/app';
-import { initialData, useApp } from '../../src/state/store';
+import { App } from '../../../src/ui/app';
+import { initialData, useApp } from '../../../src/state/store';
 
 const GiB = 2 ** 30;
 // the tables are lazy chunks: transform them once up front so the first test's 5 s are not spent on it
-beforeAll(() => Promise.all([import('../../src/ui/calculator/breakdown-table'), import('../../src/ui/calculator/gpu-compare')]), 30_000);
+beforeAll(() => Promise.all([import('../../../src/ui/calculator/breakdown-table'), import('../../../src/ui/calculator/gpu-compare')]), 30_000);
 beforeEach(() => useApp.setState(initialData()));
 afterEach(() => cleanup());
 
@@ -203,8 +203,8 @@ describe('calculator: preset search', () => {
 
 describe('calculator: every scenario option has a control', () => {
   test('each schema key is in the Inference or the Training tab (model, count and GPU have their own panels)', async () => {
-    const { SCENARIO_FIELDS } = await import('../../src/core/scenario/schema');
-    const { FIELD_LABEL } = await import('../../src/ui/i18n/scenario-labels');
+    const { SCENARIO_FIELDS } = await import('../../../src/core/scenario/schema');
+    const { FIELD_LABEL } = await import('../../../src/ui/i18n/scenario-labels');
     render(<App />);
     const seen = new Set<string>();
     const collect = () => {

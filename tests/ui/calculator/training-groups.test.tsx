@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { ScenarioForm } from '../../src/ui/calculator/scenario-form';
-import { initialData, useApp } from '../../src/state/store';
+import { ScenarioForm } from '../../../src/ui/calculator/scenario-form';
+import { initialData, useApp } from '../../../src/state/store';
 
 beforeEach(() => useApp.setState(initialData()));
 afterEach(() => cleanup());
