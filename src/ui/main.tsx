@@ -6,11 +6,13 @@ import { useApp } from '../state/store';
 import { App } from './app';
 import { namesText } from './forms/saved-list';
 import { reportHeight } from './shell/embed-height';
+import { followTheme } from './shell/theme';
 import { readUrl, syncUrl } from './shell/url-sync';
 import './styles.css';
 
 readUrl(location.search);
 syncUrl();
+followTheme();
 if (useApp.getState().embed) reportHeight();
 // the arch editor (where saved models are listed) starts closed, so unreadable ones are named up here too
 const saved = loadSavedModels(browserStorage());
