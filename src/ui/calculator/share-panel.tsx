@@ -19,9 +19,10 @@ export function SharePanel({ s }: { s: Scenario }) {
   const id = useId();
   const scenarios = useApp((st) => st.scenarios.length);
   const gpus = useApp((st) => st.gpus);
+  const unit = useApp((st) => st.unit);
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const settledLink = useMemo(() => shareLink(), [s, scenarios, gpus, t]);
+  const settledLink = useMemo(() => shareLink(), [s, scenarios, gpus, unit, t]);
   // "Copy link" always takes the state as it is now, even mid-edit, and shows what it copied
   const [copiedLink, setCopiedLink] = useState<string | null>(null);
   const link = copiedLink ?? settledLink;

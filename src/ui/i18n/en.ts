@@ -75,6 +75,7 @@ export const en = {
   'savedGpu.title': 'Saved GPUs',
   'savedGpu.name': 'GPU name',
   'savedGpu.save': 'Save GPU',
+  'savedGpu.open': 'Save a custom GPU under a name…',
   'savedGpu.help': 'Saves the custom capacity above under a name; pick it again later from this list.',
   'savedGpu.bandwidth': 'Memory bandwidth, GB/s (optional)',
   'savedGpu.badBandwidth': 'Enter a bandwidth above 0 and at most 100,000 GB/s, or leave it empty.',

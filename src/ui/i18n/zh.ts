@@ -77,6 +77,7 @@ export const zh: Record<MessageKey, string> = {
   'savedGpu.title': '已保存的 GPU',
   'savedGpu.name': 'GPU 名称',
   'savedGpu.save': '保存 GPU',
+  'savedGpu.open': '为自定义 GPU 命名并保存…',
   'savedGpu.help': '把上面的自定义容量以一个名称保存；之后可以从此列表再次选用。',
   'savedGpu.bandwidth': '显存带宽，GB/s（可选）',
   'savedGpu.badBandwidth': '请输入大于 0 且不超过 100,000 GB/s 的带宽，或留空。',
