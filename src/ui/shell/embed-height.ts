@@ -11,7 +11,8 @@ export function reportHeight(target: Window = window.parent): () => void {
   let last = -1;
   const send = () => {
     const h = Math.ceil(document.body.getBoundingClientRect().height);
-    if (h === last) return;
+    // nothing is drawn yet before React's first render: no height to report
+    if (h === last || h === 0) return;
     last = h;
     target.postMessage({ type: HEIGHT_MESSAGE, height: h }, '*');
   };
