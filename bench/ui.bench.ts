@@ -1,7 +1,10 @@
 // The page's two budgets, measured on the real build in headless Chromium:
 // - slider input-to-paint p95 (target ≤ 16 ms: the page's whole response to one input fits in one
 //   60 Hz frame), for arrow keys and for a mouse drag across the slider;
-// - first-load JavaScript, gzip (target ≤ 150 KB): the entry script plus its modulepreloads, not lazy chunks.
+// - first-load JavaScript, gzip (target ≤ 150 KB): the entry script plus its modulepreloads, not lazy chunks;
+// - the first screen's weight: every script the default page fetches until its term chart is drawn
+//   (gzip, target ≤ 220 KB), the entry script alone (≤ 100 KB), and the time from navigation to the
+//   first drawn bar with the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate), a mid-range phone.
 // Alone: `npm run bench -- ui`; another build: BENCH_SKIP_BUILD=1 BENCH_DIST=<dir>; BENCH_PRESSES, BENCH_QUERY.
 //
 // "Paint" is the end of the frame that shows the new value, on the page's thread: a
@@ -42,6 +45,49 @@ function firstLoadGzip(dist = DIST): number {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const srcs = [...html.matchAll(/<(?:script[^>]+\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((m) => m[1]);
   return srcs.reduce((sum, src) => sum + gzipSync(readFileSync(join(dist, src.replace(/^\.\//, '')))).length, 0);
+}
+
+/** gzip bytes of one built file, named by its URL on the static server. */
+function gzipOf(dist: string, url: string): number {
+  return gzipSync(readFileSync(join(dist, new URL(url).pathname.replace(/^\/sub\/path\//, '')))).length;
+}
+
+/** Records, in the page, the time the first bar of the term chart is in the document. */
+const FIRST_BAR = `(() => {
+  const seen = () => document.querySelector('.chart-box .recharts-bar-rectangle');
+  new MutationObserver((_, obs) => {
+    if (!seen()) return;
+    window.__firstBar = performance.now();
+    obs.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
+/**
+ * The default page opened cold in a fresh browser with the CPU slowed 4×: the gzip bytes of every
+ * script it fetched until the term chart's first bar was drawn, the entry script's share, and the
+ * time from navigation start to that bar.
+ */
+export async function firstScreen(url: string, dist = DIST): Promise<{ total: number; entry: number; ms: number }> {
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    await page.addInitScript(FIRST_BAR);
+    await page.goto(url);
+    await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor({ timeout: 60000 });
+    const ms = await page.evaluate(() => (window as unknown as { __firstBar: number }).__firstBar);
+    const html = readFileSync(join(dist, 'index.html'), 'utf8');
+    const entrySrc = /<script[^>]+\bsrc="\.\/([^"]+\.js)"/.exec(html)![1];
+    const total = scripts.reduce((sum, u) => sum + gzipOf(dist, u), 0);
+    return { total, entry: gzipSync(readFileSync(join(dist, entrySrc))).length, ms };
+  } finally {
+    await browser.close();
+  }
 }
 
 /**
@@ -177,6 +223,7 @@ export default async function uiBench(): Promise<BenchRow[]> {
   const presses = Number(process.env.BENCH_PRESSES ?? 160);
   const { server, url } = await serveStatic(DIST, '/sub/path/');
   try {
+    const first = await firstScreen(url);
     const own = await openCalculator(url, NO_FRAME_TICK);
     const keys = (await keyLatencies(own.page, presses, false)).fromEvent;
     await bareSlider(own.page);
@@ -201,6 +248,9 @@ export default async function uiBench(): Promise<BenchRow[]> {
       { name: 'ui: harness floor (bare slider page): arrow keys input-to-paint p95', value: p95(bareKeys), unit: 'ms' },
       { name: 'ui: harness floor (bare slider page): 60 Hz drag dispatch-to-paint p95', value: p95(bareDrag.fromDispatch), unit: 'ms' },
       { name: 'ui: first-load JS (gzip)', value: firstLoadGzip() / 1024, unit: 'KiB', target: 150 },
+      { name: 'ui: first screen, chart drawn: all JS fetched (gzip)', value: first.total / 1024, unit: 'KiB', target: 220 },
+      { name: 'ui: first screen: entry script (gzip)', value: first.entry / 1024, unit: 'KiB', target: 100 },
+      { name: 'ui: first screen: navigation to first chart bar, CPU 4× slower', value: first.ms, unit: 'ms' },
     ];
   } finally {
     server.close();

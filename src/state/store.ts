@@ -10,6 +10,8 @@ import { defaultScenario } from '../core/scenario/schema';
 export type Lang = 'en' | 'zh';
 /** How byte counts are shown: binary GiB (PyTorch, nvidia-smi) or decimal GB (vendors). */
 export type ByteUnit = 'GiB' | 'GB';
+/** Colour scheme: the system's ('auto'), or one forced by the link (`theme=light|dark`). */
+export type Theme = 'auto' | 'light' | 'dark';
 export type ViewId = 'calculator' | 'lab' | 'layers' | 'accuracy';
 export const VIEWS: readonly ViewId[] = ['calculator', 'lab', 'layers', 'accuracy'];
 /** At most this many scenarios side by side. */
@@ -30,6 +32,9 @@ export interface AppState {
   lang: Lang;
   unit: ByteUnit;
   embed: boolean;
+  theme: Theme;
+  /** scenario keys (URL names) the embed shows as inputs; none = the result alone */
+  controls: string[];
   view: ViewId;
   /** GPUs compared: catalogue ids and custom entries ('custom-<bytes>') */
   gpus: string[];
@@ -52,7 +57,7 @@ export interface AppState {
   dismiss: (id: string) => void;
 }
 
-export type AppData = Pick<AppState, 'scenarios' | 'active' | 'lang' | 'unit' | 'embed' | 'view' | 'gpus' | 'term' | 'notices'>;
+export type AppData = Pick<AppState, 'scenarios' | 'active' | 'lang' | 'unit' | 'embed' | 'theme' | 'controls' | 'view' | 'gpus' | 'term' | 'notices'>;
 
 /**
  * The GPU a fresh page (a blank link) opens with: a common 24 GB card, so the first screen answers
@@ -69,6 +74,8 @@ export function initialData(): AppData {
     lang: 'en',
     unit: 'GiB',
     embed: false,
+    theme: 'auto',
+    controls: [],
     view: 'calculator',
     gpus: [DEFAULT_GPU],
     term: null,

@@ -7,6 +7,7 @@
 import type { FieldError, Scenario } from '../core/types';
 import { parseScenario, serializeScenario } from '../core/scenario';
 import { findGpu, parseCapacity } from '../core/gpus';
+import { SCENARIO_FIELDS } from '../core/scenario/schema';
 import { URL_VERSION, migrate, type Pairs } from './migrations';
 
 export interface UrlExtra {
@@ -16,6 +17,12 @@ export interface UrlExtra {
   embed?: boolean;
   /** which view is open, e.g. 'lab' */
   view?: string;
+  /** byte unit of the figures (key `unit`, written only for 'GB'; GiB is the default) */
+  unit?: 'GiB' | 'GB';
+  /** colour scheme (key `theme`, written only when not 'auto', which follows the system) */
+  theme?: 'light' | 'dark';
+  /** the scenario keys an embedded widget shows as inputs, e.g. ['batch', 'prompt'] (key `controls`) */
+  controls?: string[];
   /** GPUs compared side by side: catalogue ids or capacities such as '24gib' (key `compare`) */
   compare?: string[];
   /** up to MAX_VS more scenarios shown as columns (repeated key `vs`, each an encoded query) */
@@ -62,6 +69,19 @@ function dec(s: string): string | null {
   }
 }
 
+/** Scenario keys an embed may show as controls: the schema's keys (`model` and `gpu` are the pickers). */
+const CONTROL_KEYS: ReadonlySet<string> = new Set(SCENARIO_FIELDS.map((f) => f.name));
+
+/** `controls` value: known keys, in the given order, once each; unknown ones are ignored by name. */
+function readControls(v: string, ignored: string[]): string[] {
+  const out: string[] = [];
+  for (const k of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!CONTROL_KEYS.has(k)) ignored.push(`controls=${k}`);
+    else if (!out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
 const isViewKey = (k: string) => PASSTHROUGH_PREFIXES.some((p) => k.startsWith(p) && k.length > p.length);
 
 /** Canonical spelling of a compared GPU (catalogue id or capacity), null when neither. */
@@ -83,6 +103,10 @@ export function encodeUrl(s: Scenario, extra: UrlExtra = {}): string {
   if (extra.lang && LANG.test(extra.lang)) parts.push(`lang=${extra.lang}`);
   if (extra.embed) parts.push('embed=1');
   if (extra.view && VIEW.test(extra.view)) parts.push(`view=${extra.view}`);
+  if (extra.unit === 'GB') parts.push('unit=gb');
+  if (extra.theme === 'light' || extra.theme === 'dark') parts.push(`theme=${extra.theme}`);
+  const controls = (extra.controls ?? []).filter((k) => CONTROL_KEYS.has(k));
+  if (controls.length > 0) parts.push(`controls=${controls.join(',')}`);
   const compare = (extra.compare ?? []).map(gpuSpec).filter((g): g is string => g !== null).slice(0, URL_LIMITS.compare);
   if (compare.length > 0) parts.push(`compare=${compare.map(enc).join(',')}`);
   for (const v of (extra.vs ?? []).slice(0, URL_LIMITS.vs)) parts.push(`vs=${enc(scenarioQuery(v))}`);
@@ -176,13 +200,21 @@ export function decodeUrl(search: string): DecodedUrl {
     if (k === 'lang' && LANG.test(v)) extra.lang = v;
     else if (k === 'embed' && (v === '1' || v === 'true')) extra.embed = true;
     else if (k === 'view' && VIEW.test(v)) extra.view = v;
-    else if (k === 'compare') extra.compare = readCompare(v, ignored);
+    else if (k === 'unit' && /^(?:gib|gb)$/i.test(v)) {
+      if (v.toLowerCase() === 'gb') extra.unit = 'GB';
+    } else if (k === 'theme' && /^(?:light|dark|auto)$/i.test(v)) {
+      const th = v.toLowerCase();
+      if (th !== 'auto') extra.theme = th as 'light' | 'dark';
+    } else if (k === 'controls') {
+      const c = readControls(v, ignored);
+      if (c.length > 0) extra.controls = c;
+    } else if (k === 'compare') extra.compare = readCompare(v, ignored);
     else if (k === 'vs') {
       const col = (extra.vs?.length ?? 0) < URL_LIMITS.vs ? readVs(v, version) : null;
       if (col) (extra.vs ??= []).push(col);
       else ignored.push('vs');
     } else if (isViewKey(k) && VIEW_KEY.test(k) && v.length <= URL_LIMITS.viewValueLength) (extra.views ??= {})[k] = v;
-    else if (k === 'lang' || k === 'embed' || k === 'view' || isViewKey(k)) ignored.push(k);
+    else if (k === 'lang' || k === 'embed' || k === 'view' || k === 'unit' || k === 'theme' || isViewKey(k)) ignored.push(k);
     else record[k] = v;
   }
   const parsed = parseScenario(record);

@@ -7,11 +7,13 @@ import { App } from './app';
 import { namesText } from './forms/saved-list';
 import { reportHeight } from './shell/embed-height';
 import { registerOffline } from './shell/offline';
+import { followTheme } from './shell/theme';
 import { readUrl, syncUrl } from './shell/url-sync';
 import './styles.css';
 
 readUrl(location.search);
 syncUrl();
+followTheme();
 if (useApp.getState().embed) reportHeight();
 registerOffline();
 // the arch editor (where saved models are listed) starts closed, so unreadable ones are named up here too

@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { expect, test } from 'vitest';
+import { expect, inject, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserPerFile, watchedPage, type Watched } from './browser';
 import { quickstartRepr } from '../ui/layers/quickstart-repr';
@@ -165,9 +165,10 @@ test('import print(model), see what was not read, edit a layer; every control is
 });
 
 test('the Layer builder is not in the first-load bundle', () => {
-  const assets = readdirSync('dist/assets').filter((f) => f.endsWith('.js'));
-  const html = readFileSync('dist/index.html', 'utf8');
+  const dist = inject('distDir');
+  const assets = readdirSync(`${dist}/assets`).filter((f) => f.endsWith('.js'));
+  const html = readFileSync(`${dist}/index.html`, 'utf8');
   const entry = assets.filter((f) => html.includes(f));
   expect(entry.length).toBeGreaterThan(0);
-  for (const f of entry) expect(readFileSync(`dist/assets/${f}`, 'utf8')).not.toContain('Where the activation memory goes');
+  for (const f of entry) expect(readFileSync(`${dist}/assets/${f}`, 'utf8')).not.toContain('Where the activation memory goes');
 });

@@ -10,6 +10,8 @@ test('a saved custom GPU and a saved network survive a reload, saved by keyboard
   const p = w.page;
   // calculator: a named 24 GiB GPU with its bandwidth, saved with Enter
   await p.getByLabel('Custom capacity', { exact: true }).fill('24');
+  // the save form is closed until asked for
+  await p.getByRole('button', { name: 'Save a custom GPU under a name…' }).click();
   await p.getByLabel('Memory bandwidth, GB/s (optional)').fill('936');
   await p.getByLabel('GPU name', { exact: true }).fill('lab box');
   await p.getByLabel('GPU name', { exact: true }).press('Enter');

@@ -28,6 +28,18 @@ describe('encodeUrl', () => {
     expect(d.extra).toEqual({ lang: 'zh-CN', embed: true, view: 'lab', compare: ['rtx-4090', '24gib'], vs: [vs], views: { 'net.layers': 'conv3x3,relu' } });
     expect(d.errors).toEqual([]);
   });
+
+  test('widget extras: unit, theme and controls travel; the defaults (GiB, auto) are not written', () => {
+    const q = encodeUrl(defaultScenario(), { embed: true, unit: 'GB', theme: 'dark', controls: ['batch', 'prompt', 'gpu'] });
+    expect(q).toBe('v=1&embed=1&unit=gb&theme=dark&controls=batch,prompt,gpu');
+    expect(decodeUrl(q).extra).toEqual({ embed: true, unit: 'GB', theme: 'dark', controls: ['batch', 'prompt', 'gpu'] });
+    expect(encodeUrl(defaultScenario(), { unit: 'GiB' })).toBe('v=1');
+    expect(decodeUrl('?unit=GiB&theme=auto').extra).toEqual({});
+    // unknown controls are dropped by name, repeats kept once; a bad unit or theme is ignored
+    const d = decodeUrl('?controls=batch,nope,batch,seq&unit=mb&theme=blue');
+    expect(d.extra).toEqual({ controls: ['batch', 'seq'] });
+    expect(d.ignored).toEqual(['controls=nope', 'unit', 'theme']);
+  });
 });
 
 describe('decodeUrl', () => {

@@ -4,6 +4,7 @@ import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { CheckOnGpu } from './check-on-gpu';
 import { DerivationPanel } from './derivation-panel';
+import { EmbedWidget } from './embed-widget';
 import { GpuPicker } from './gpu-picker';
 import { Headline } from './headline';
 import { MakeItFit } from './make-it-fit';
@@ -29,10 +30,12 @@ const GpuCompare = lazy(() => compareModule.then((m) => ({ default: m.GpuCompare
 
 /**
  * The calculator view: the verdict on top of the results on the right, inputs on the left. On a
- * phone the verdict comes first (and stays in view), then the inputs, then the results.
+ * phone the verdict comes first (and stays in view), then the inputs, then the results. Embedded
+ * (`?embed=1`), the widget instead.
  */
 export function Calculator() {
   const embed = useApp((s) => s.embed);
+  if (embed) return <EmbedWidget />;
   return (
     <div className="calc">
       <div className="verdict-slot">
@@ -44,9 +47,9 @@ export function Calculator() {
         <B name="gpus"><GpuPicker /></B>
       </div>
       <div className="results">
-        {!embed && <B name="columns"><ScenarioColumns /></B>}
+        <B name="columns"><ScenarioColumns /></B>
         <B name="headline"><Headline /></B>
-        <Deferred embed={embed} />
+        <Deferred />
       </div>
     </div>
   );
@@ -56,13 +59,13 @@ export function Calculator() {
  * Everything below the headline renders from a settled copy of the scenarios: while a slider
  * moves, the field and the totals repaint at once; charts and tables catch up when it pauses.
  */
-function Deferred({ embed }: { embed: boolean }) {
+function Deferred() {
   const s = useSettled(useApp(selectActive));
   const all = useSettled(useApp((st) => st.scenarios));
-  return <Details s={s} all={all} embed={embed} />;
+  return <Details s={s} all={all} />;
 }
 
-const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Scenario[]; embed: boolean }) {
+const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[] }) {
   const t = useT();
   // settled: a varied-length replay runs here, after the slider has paused
   const r = replayedEstimateOf(s);
@@ -83,17 +86,17 @@ const Details = memo(function Details({ s, all, embed }: { s: Scenario; all: Sce
       {r.ok && <B name="timeline"><TimelinePanel s={s} /></B>}
       {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}
       {r.ok && <B name="make-it-fit"><MakeItFit s={s} /></B>}
-      {!embed && r.ok && (
+      {r.ok && (
         <B name="gpu-compare">
           <Suspense fallback={null}>
             <GpuCompare s={s} />
           </Suspense>
         </B>
       )}
-      {!embed && r.ok && <B name="sweep"><SweepPanel s={s} /></B>}
-      {!embed && <B name="share"><SharePanel s={s} /></B>}
-      {!embed && r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
-      {!embed && <B name="primer"><Primer /></B>}
+      {r.ok && <B name="sweep"><SweepPanel s={s} /></B>}
+      <B name="share"><SharePanel s={s} /></B>
+      {r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
+      <B name="primer"><Primer /></B>
     </>
   );
 });

@@ -39,7 +39,7 @@ export function SavedGpus({ saved, refresh, capacity, onPick }: Props) {
     formatBytes(g.capacityBytes, unit, t.lang) + (g.bandwidthGBs === undefined ? '' : `, ${formatNumber(g.bandwidthGBs, t.lang)} GB/s`);
   return (
     <SavedList loaded={saved} refresh={refresh} backupKey={backupKeys(GPUS_STORE.key)[0]} canSave={capacity !== null && !bwBad}
-      labels={{ title: t('savedGpu.title'), name: t('savedGpu.name'), save: t('savedGpu.save') }} help={t('savedGpu.help')}
+      labels={{ title: t('savedGpu.title'), name: t('savedGpu.name'), save: t('savedGpu.save') }} help={t('savedGpu.help')} openLabel={t('savedGpu.open')}
       onSave={(name) => (capacity === null ? 'invalid' : saveGpu(browserStorage(), name, capacity, bwValue))}
       onDelete={(name) => deleteGpu(browserStorage(), name)}
       onLoad={(_, g) => onPick(capacitySpec(g.capacityBytes))} detail={detail}>

@@ -22,6 +22,8 @@ export function Verdict() {
   const s = useApp(selectActive);
   const specs = useApp((st) => st.gpus);
   const unit = useApp((st) => st.unit);
+  // the embedded widget shows the GPU choice only when its link lists `gpu` among its controls
+  const gpuChoice = useApp((st) => !st.embed || st.controls.includes('gpu'));
   const b = (n: number) => formatBytes(n, unit, t.lang);
   const split = s.gpus > 1;
   const fits = r.ok ? fitsOf(s, resolveAll(specs)) : [];
@@ -48,7 +50,7 @@ export function Verdict() {
             </>
           )}
         </div>
-        <GpuSelect />
+        {gpuChoice && <GpuSelect />}
       </div>
       {others.length > 0 && (
         <ul className="fitlist small" aria-label={t('fit.title')}>

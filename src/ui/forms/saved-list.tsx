@@ -30,6 +30,8 @@ interface Props<V> {
   help?: string;
   /** extra inputs saved with the name */
   children?: ReactNode;
+  /** the save form starts closed behind a button with this label (the saved names stay listed) */
+  openLabel?: string;
 }
 
 /** A store's Loaded state, re-read on demand. */
@@ -63,6 +65,7 @@ export function SavedList<V>(p: Props<V>) {
   const id = useId();
   const [name, setName] = useState('');
   const [failure, setFailure] = useState<WriteFailure | null>(null);
+  const [open, setOpen] = useState(p.openLabel === undefined);
   const readOnly = p.loaded.state === 'newer' || p.loaded.state === 'unavailable';
   const act = (f: WriteFailure | null) => {
     setFailure(f);
@@ -72,8 +75,13 @@ export function SavedList<V>(p: Props<V>) {
   return (
     <fieldset className="saved-list">
       <legend>{p.labels.title}</legend>
-      {p.help && <p className="field-help">{p.help}</p>}
-      <form className="row" onSubmit={(e) => {
+      {!open && (
+        <button type="button" className="linkish" aria-expanded={false} aria-controls={`${id}-form`} onClick={() => setOpen(true)}>
+          {p.openLabel}
+        </button>
+      )}
+      {open && p.help && <p className="field-help">{p.help}</p>}
+      {open && <form id={`${id}-form`} className="row" onSubmit={(e) => {
         e.preventDefault();
         if (name.trim() && p.canSave && !readOnly) act(p.onSave(name.trim()));
       }}>
@@ -83,7 +91,7 @@ export function SavedList<V>(p: Props<V>) {
         </div>
         {p.children}
         <button type="submit" disabled={!name.trim() || !p.canSave || readOnly}>{p.labels.save}</button>
-      </form>
+      </form>}
       {notices.length > 0 && (
         <div role="alert">
           {notices.map((n) => <p key={n} className="field-msg">{n}</p>)}

@@ -11,11 +11,14 @@ import { translateCore } from '../i18n';
 import { preferredLang } from './lang-pref';
 
 /** The query string (without '?') for the state: every scenario column, the GPUs, page settings. */
-export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view'>): string {
+export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view' | 'unit' | 'theme' | 'controls'>): string {
   return encodeUrl(s.scenarios[0], {
     lang: s.lang === 'en' ? undefined : s.lang,
     embed: s.embed || undefined,
     view: s.view === 'calculator' ? undefined : s.view,
+    unit: s.unit,
+    theme: s.theme === 'auto' ? undefined : s.theme,
+    controls: s.controls,
     compare: s.gpus.length > 1 ? s.gpus : undefined,
     vs: s.scenarios.length > 1 ? s.scenarios.slice(1) : undefined,
   });
@@ -24,6 +27,14 @@ export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed
 /** The full shareable link for the current state. */
 export function shareLink(loc: Pick<Location, 'origin' | 'pathname' | 'search'> = location): string {
   return `${loc.origin}${loc.pathname}?${[queryOf(useApp.getState()), ...passThrough(loc.search)].join('&')}`;
+}
+
+/**
+ * The widget's link (`embed=1`) for the current state, showing the inputs named in `controls`
+ * (URL keys; unknown ones are dropped by the codec).
+ */
+export function embedLink(controls: string[], loc: Pick<Location, 'origin' | 'pathname'> = location): string {
+  return `${loc.origin}${loc.pathname}?${queryOf({ ...useApp.getState(), embed: true, view: 'calculator', controls })}`;
 }
 
 /** Apply the URL to the store; returns what was ignored (for tests). */
@@ -44,6 +55,9 @@ export function readUrl(search: string): string[] {
     active: 0,
     lang,
     embed: !!d.extra.embed,
+    unit: d.extra.unit ?? 'GiB',
+    theme: d.extra.theme ?? 'auto',
+    controls: d.extra.controls ?? [],
     view,
     gpus: first && !compare.includes(first) ? [first, ...compare] : compare.length ? compare : first ? [first] : [],
   });

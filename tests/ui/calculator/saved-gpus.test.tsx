@@ -14,11 +14,24 @@ afterEach(() => {
 });
 
 const panel = () => screen.getByRole('group', { name: 'Saved GPUs' });
+/** The save form is closed until asked for (#12 §11). */
+const openForm = () => fireEvent.click(within(panel()).getByRole('button', { name: 'Save a custom GPU under a name…' }));
 
 describe('saved custom GPUs in the GPU picker', () => {
+  test('the save form is closed until asked for; the button opens it', () => {
+    render(<GpuPicker />);
+    expect(within(panel()).queryByLabelText('GPU name')).toBeNull();
+    const open = within(panel()).getByRole('button', { name: 'Save a custom GPU under a name…' });
+    expect(open.getAttribute('aria-expanded')).toBe('false');
+    openForm();
+    expect(within(panel()).getByLabelText('GPU name')).toBeTruthy();
+    expect(within(panel()).queryByRole('button', { name: 'Save a custom GPU under a name…' })).toBeNull();
+  });
+
   test('save a typed capacity under a name, reload, pick it again: it is compared and shown by name', () => {
     const first = render(<GpuPicker />);
     fireEvent.change(screen.getByLabelText('Custom capacity'), { target: { value: '24' } });
+    openForm();
     fireEvent.change(within(panel()).getByLabelText('GPU name'), { target: { value: 'lab box' } });
     fireEvent.change(within(panel()).getByLabelText('Memory bandwidth, GB/s (optional)'), { target: { value: '936' } });
     fireEvent.click(within(panel()).getByRole('button', { name: 'Save GPU' }));
@@ -37,6 +50,7 @@ describe('saved custom GPUs in the GPU picker', () => {
 
   test('save needs a capacity that parses and a sane bandwidth', () => {
     render(<GpuPicker />);
+    openForm();
     fireEvent.change(within(panel()).getByLabelText('GPU name'), { target: { value: 'x' } });
     const save = within(panel()).getByRole<HTMLButtonElement>('button', { name: 'Save GPU' });
     expect(save.disabled).toBe(true);
@@ -52,6 +66,7 @@ describe('saved custom GPUs in the GPU picker', () => {
     render(<GpuPicker />);
     expect(within(panel()).getByRole('alert').textContent).toContain('could not be read. Nothing was deleted');
     fireEvent.change(screen.getByLabelText('Custom capacity'), { target: { value: '16' } });
+    openForm();
     fireEvent.change(within(panel()).getByLabelText('GPU name'), { target: { value: 'v100' } });
     fireEvent.click(within(panel()).getByRole('button', { name: 'Save GPU' }));
     expect(localStorage.getItem('gpumem.gpus.unreadable')).toBe('["not", "ours"]');
@@ -65,6 +80,7 @@ describe('saved custom GPUs in the GPU picker', () => {
     expect(within(panel()).getByRole('alert').textContent).toContain('newer version of this page');
     expect(within(panel()).getByRole('button', { name: 'future' })).toBeTruthy();
     expect(within(panel()).queryByRole('button', { name: 'Delete future' })).toBeNull();
+    openForm();
     expect(within(panel()).getByRole<HTMLButtonElement>('button', { name: 'Save GPU' }).disabled).toBe(true);
     expect(localStorage.getItem('gpumem.gpus')).toBe(newer);
   });

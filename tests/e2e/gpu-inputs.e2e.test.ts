@@ -1,0 +1,32 @@
+import { expect, test } from 'vitest';
+import { browserPerFile } from './browser';
+import { deviceTotal, expectClean, open, settledQuery } from './page';
+
+// #12 §11: the GPU inputs.
+const chromium = browserPerFile();
+const base = chromium.base;
+
+test('the saved-GPU form is closed until asked for', async () => {
+  const w = await open(chromium.browser(), base());
+  const saved = w.page.getByRole('group', { name: 'Saved GPUs' });
+  expect(await saved.getByLabel('GPU name', { exact: true }).count()).toBe(0);
+  await saved.getByRole('button', { name: 'Save a custom GPU under a name…' }).click();
+  expect(await saved.getByLabel('GPU name', { exact: true }).count()).toBe(1);
+  expectClean(w);
+});
+
+test('the GiB / GB choice travels in the share link', async () => {
+  const w = await open(chromium.browser(), base(), '?gpu=rtx-4090');
+  expect(await deviceTotal(w.page)).toMatch(/GiB$/);
+  await w.page.getByRole('button', { name: 'GB', exact: true }).click();
+  expect(await deviceTotal(w.page)).toMatch(/ GB$/);
+  expect(await settledQuery(w.page)).toMatch(/[?&]unit=gb(&|$)/);
+  expect(await w.page.getByRole('textbox', { name: 'Link to this configuration' }).inputValue()).toMatch(/[?&]unit=gb(&|$)/);
+  // a fresh page opened on that link shows GB
+  const again = await open(chromium.browser(), base(), new URL(w.page.url()).search);
+  expect(await deviceTotal(again.page)).toMatch(/ GB$/);
+  await again.page.getByRole('button', { name: 'GiB', exact: true }).click();
+  expect(await settledQuery(again.page)).not.toContain('unit=');
+  expectClean(w);
+  expectClean(again);
+});
