@@ -99,6 +99,10 @@ export interface TrainingPhases {
   gradsHeld: boolean;
   /** LM-head gradient, the first one backward makes (full fine-tune) */
   headGrad: number;
+  /** embedding gradient, made after the layers' (full fine-tune, untied) */
+  embedGrad: number;
+  /** weight-gradient bytes each layer's backward makes (training/layer-backward.ts) */
+  layerGrad: number;
   /** optimizer step in backward: the largest gradient and its step temporary */
   inBackward: { gradient: number; temp: number } | null;
   acts: ActivationTotal;
@@ -111,6 +115,8 @@ export interface TrainingPhases {
   stepTemp: number;
   atForward: number;
   atBackward: number;
+  /** inside the layers' backward (training/layer-backward.ts) */
+  atLayers: number;
   atStep: number;
 }
 

@@ -12,9 +12,9 @@
  * - the loss: logits and log-softmax held, the fp32 upcast freed; its backward's gradient buffers,
  *   then the LM-head backward's input (training/loss.ts, per logits-path);
  * - backward in reverse layer order: the LM-head gradient first, the loss buffers freed; per
- *   layer the recomputed inventory (full checkpointing) is rebuilt and freed, then each weight
- *   gradient is made as that layer's saved tensors are released (autograd frees a node's
- *   SavedVariables after it runs);
+ *   layer the recomputed inventory (full checkpointing) is rebuilt, the layer's weight gradients
+ *   are made, then its saved and recomputed tensors are released (training/layer-backward.ts);
+ *   the embedding's gradient last;
  * - optimizer step: states created on the first step (torch/optim/adamw.py `_init_group`,
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
  *   `zero_grad(set_to_none=True)` frees the gradients.
@@ -184,31 +184,23 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
   r.freeAll(head);
   r.free(incoming);
   r.mark('backward');
-  const layerGrads = grads ? Math.max(0, p.gradients - p.headGrad) : 0;
-  const outerNoHead = grads && p.headGrad > 0 ? split.outer.slice(1) : split.outer;
-  const layerShare = split.layer.reduce((a, b) => a + b, 0) * L;
-  const perLayerGrad = layerShare > 0 ? (layerGrads * layerShare) / (layerShare + outerNoHead.reduce((a, b) => a + b, 0)) / L : 0;
+  // per layer (training/layer-backward.ts, the closed form's atLayers): the recomputed inventory
+  // (full checkpointing), the dequantized weights made and freed, the layer's weight gradients,
+  // then its saved and recomputed tensors released
   const layerSum = split.layer.reduce((a, b) => a + b, 0) || 1;
   for (let i = L - 1; i >= 0; i--) {
     gatherUnit();
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
-    if (full && recompute > 0) r.freeAll(r.allocSplit('temporary', recompute, units));
+    const again = full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
-    // each weight gradient appears as the layer's saved tensors are released, last ones first
-    const n = Math.max(grads ? split.layer.length : 0, mine.length);
-    for (let j = 0; j < n; j++) {
-      if (grads && j < split.layer.length) grads.push(r.alloc('gradients', (perLayerGrad * split.layer[j]) / layerSum) as Handle);
-      if (j < mine.length) r.free(mine[mine.length - 1 - j]);
-    }
+    if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
+    r.freeAll(again);
+    for (let j = mine.length - 1; j >= 0; j--) r.free(mine[j]);
     saved[i] = null;
     r.mark('backward');
   }
-  if (grads && outerNoHead.length > 0) {
-    const outerBytes = Math.max(0, layerGrads - perLayerGrad * L);
-    const outerSum = outerNoHead.reduce((a, b) => a + b, 0) || 1;
-    for (const f of outerNoHead) grads.push(r.alloc('gradients', (outerBytes * f) / outerSum) as Handle);
-  }
+  if (grads && p.embedGrad > 0) grads.push(r.alloc('gradients', p.embedGrad) as Handle);
   r.freeAll(gather.splice(0));
   r.mark('backward');
   // optimizer step

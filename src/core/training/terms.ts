@@ -29,6 +29,7 @@ import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
+import { layerBackward } from './layer-backward';
 import { resolveLogitsPath } from '../logits-path';
 import { lossBytes, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
@@ -112,16 +113,19 @@ export function buildTraining(ctx: Ctx): Built {
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
   // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
-  // have freed the logits, so it and the loss buffers are never live together
-  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + Math.max(acts.recompute, extra));
-  const atForward = withLogits(logits.peak) + gathered + (deq?.forward ?? 0);
+  // have freed the logits and the head's input (layer-backward.ts), never next to them
+  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + extra);
+  // a dequantized weight lives only inside its Linear (bitsandbytes MatMul4Bit.forward / backward):
+  // inside the layers (atLayers), not at the loss — the LM head stays unquantized
+  const atForward = withLogits(logits.peak) + gathered;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + (deq?.backward ?? 0) + (ds ? ds.backward : 0);
+  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + (ds ? ds.backward : 0);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
-  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu + savedOnGpu))) : 0;
+  // stepped in backward: one tensor's temporary at a time (inBwd.temp), no step over the whole list
+  const foreachTemp = torchAdam && !inBwd ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu + savedOnGpu))) : 0;
   // DeepSpeed ZeRO-3 keeps its gradient partition buffer allocated from initialisation on
   const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1 || (ds?.gradsPersistent ?? false));
   const gradsNow = gradsHeld ? 0 : states.gradients;
@@ -132,7 +136,11 @@ export function buildTraining(ctx: Ctx): Built {
     : gradsNow + foreachTemp;
   const atEndOfBackward = ds ? gradsNow + ds.backward : 0;
   const held = gradsHeld ? states.gradients : 0;
-  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep, atEndOfBackward);
+  // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
+  const embedGrad = full ? ((params.embedding - (params.lmHead > 0 ? 0 : arch.vocab * arch.hidden)) * per.gradients) / s.tp : 0;
+  const layers = layerBackward(acts, arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0), gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, dequant);
+  const atLayers = s.pp > 1 ? 0 : layers.peak + gathered + (ds ? ds.backward : 0);
+  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward);
   const terms: Term[] = [];
   if (full) {
     terms.push(term(ctx, 'weights', states.weights, {
@@ -217,7 +225,7 @@ export function buildTraining(ctx: Ctx): Built {
   } else {
     notes.push({
       code: 'training.peak-not-sum',
-      params: { forward: atForward, backward: atBackward, step: atStep },
+      params: { forward: atForward, backward: atBackward, layers: atLayers, step: atStep },
       text: 'Gradients appear as activations are freed: the peak is persistent states + max(activations + logits, gradients), not the sum of all terms.',
     });
   }
@@ -226,7 +234,7 @@ export function buildTraining(ctx: Ctx): Built {
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
   const phases: TrainingPhases = {
     weights: baseWeights + stepWeights, adapters: adapterWeights, master: states.master, optimizer: paged ? 0 : states.optimizer, comm, workspace: CUBLAS_WORKSPACE_BYTES,
-    gradients: inBwd ? 0 : states.gradients, gradsHeld, headGrad, inBackward: inBwd, acts, logits, gathered, dequant, stepTemp: foreachTemp, atForward, atBackward, atStep,
+    gradients: inBwd ? 0 : states.gradients, gradsHeld, headGrad, embedGrad, layerGrad: layers.perLayerGrad, inBackward: inBwd, acts, logits, gathered, dequant, stepTemp: foreachTemp, atForward, atBackward, atLayers, atStep,
   };
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0, phases };
 }
