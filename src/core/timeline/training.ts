@@ -62,12 +62,12 @@ function weightSplit(groups: readonly TensorGroup[], layers: number): TensorSpli
 }
 
 /** LoRA A (r×d_in) and B (d_out×r) per adapted projection (PEFT LoraLayer), as fractions. */
-function adapterSplit(arch: ModelArch, s: Scenario): TensorSplit {
+function adapterSplit(arch: ModelArch, s: Scenario, layers: number): TensorSplit {
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const f = mlpWidth(arch, false);
   const io: Record<string, [number, number]> = { q: [h, a * d], k: [h, g * d], v: [h, g * d], o: [a * d, h], gate: [h, f], up: [h, f], down: [f, h] };
   const sizes = s.loraTargets.flatMap((t) => (io[t] ? [io[t][0] * s.loraRank, io[t][1] * s.loraRank] : []));
-  const sum = sizes.reduce((x, y) => x + y, 0) * Math.max(1, arch.layers) || 1;
+  const sum = sizes.reduce((x, y) => x + y, 0) * Math.max(1, layers) || 1;
   return { layer: sizes.map((x) => x / sum), outer: [], linears: [] };
 }
 
@@ -106,11 +106,12 @@ function statesPerParam(s: Scenario): number {
  */
 export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights: readonly TensorGroup[], steps: readonly StepShape[]): void {
   if (steps.length === 0) return;
-  const L = Math.max(1, arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0));
   const first = steps[0].phases;
-  const wSplit = weightSplit(weights, arch.layers);
+  // the GPU's own blocks (split=layers: those accelerate placed on the most-loaded GPU)
+  const L = Math.max(1, first.layers);
+  const wSplit = weightSplit(weights, L);
   const adapters = s.method === 'lora' || s.method === 'qlora';
-  const trainSplit = adapters ? adapterSplit(arch, s) : wSplit;
+  const trainSplit = adapters ? adapterSplit(arch, s, L) : wSplit;
   const tp = Math.max(1, s.tp);
   // persistent: weights in load order, adapters, master copy, buffers
   allocAll(r, 'weights', first.weights, wSplit, L);
