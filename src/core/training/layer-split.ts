@@ -33,10 +33,19 @@ export function buildTrainingSplit(ctx: Ctx): Built {
   let best: Built | null = null;
   let trainable = 0;
   const perGpu: number[] = [];
+  // GPUs holding the same modules (middle GPUs with as many blocks) cost one build
+  const seen = new Map<string, Built>();
   split.perGpu.forEach((weights, g) => {
     const n = split.layersPerGpu[g];
     const embedding = g === 0;
     const head = g === split.lastGpu;
+    const key = `${n}:${embedding}:${head}:${weights}`;
+    const again = seen.get(key);
+    if (again) {
+      perGpu.push(again.allocatedBytes);
+      trainable += again.trainable;
+      return;
+    }
     const f = n / L;
     const params: ParamBreakdown = {
       ...p,
@@ -49,6 +58,7 @@ export function buildTrainingSplit(ctx: Ctx): Built {
     };
     const parts = { ...w, total: weights, blocks: w.blocks * f, embedding: embedding ? w.embedding : 0, head: head ? w.head : 0 };
     const built = buildTraining({ ...ctx, arch: { ...ctx.arch, layers: n }, params, weights: parts, stage: { embedding, head } });
+    seen.set(key, built);
     perGpu.push(built.allocatedBytes);
     trainable += built.trainable;
     if (!best || built.allocatedBytes > best.allocatedBytes) best = built;
