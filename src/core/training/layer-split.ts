@@ -20,7 +20,7 @@
  */
 import type { Built, Ctx } from '../estimate-context';
 import type { ParamBreakdown } from '../types';
-import { layerSplitNote } from '../inference/transformers';
+import { layerSplitNote, layerSplitOffloadNotes } from '../inference/transformers';
 import { buildTraining } from './terms';
 
 /** The per-GPU training builds of a layer split, the most-loaded one first in the result. */
@@ -64,5 +64,5 @@ export function buildTrainingSplit(ctx: Ctx): Built {
     if (!best || built.allocatedBytes > best.allocatedBytes) best = built;
   });
   const top = best as unknown as Built;
-  return { ...top, trainable, perGpu, notes: [...top.notes, layerSplitNote(split, perGpu)] };
+  return { ...top, trainable, perGpu, notes: [...top.notes, layerSplitNote(split, perGpu), ...layerSplitOffloadNotes(split)] };
 }
