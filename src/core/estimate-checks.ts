@@ -42,7 +42,7 @@ export function checkCombinations(s: Scenario): FieldError[] {
   // split=layers is one process spreading one model (scenario/rules.ts layerSplitRules)
   if (s.split === 'layers') {
     if (grid > 1) out.push(err('split', 'split-grid', 'Layer split (device_map="auto") runs one process over all GPUs: set tp = 1 and pp = 1'));
-    if (s.mode === 'training') out.push(err('split', 'split-training', 'Layer split (device_map="auto") is estimated for inference only; training with it is not modelled yet'));
+    if (s.mode === 'training' && s.zero > 0) out.push(err('split', 'split-zero', 'A device_map="auto" model trains in one process: accelerate refuses it for DeepSpeed / FSDP; set ZeRO to 0'));
     if (s.mode === 'inference' && s.engine !== 'transformers') out.push(err('split', 'split-engine', 'Layer split is transformers\' device_map="auto": choose the transformers engine'));
   }
   if (s.mode === 'training') {

@@ -31,6 +31,11 @@ export interface Ctx {
   capacityBytes: number | null;
   /** split=layers over several GPUs: accelerate's device_map="auto" placement (inference/device-map.ts) */
   split: LayerSplit | null;
+  /**
+   * Training under split=layers: the modules of the GPU being priced (training/layer-split.ts);
+   * absent for a whole model (or a pipeline stage, which `pp` describes)
+   */
+  stage?: { embedding: boolean; head: boolean };
 }
 
 /** A builder's result: terms, the peak of live bytes, and the tensors live at that peak. */
@@ -99,6 +104,12 @@ export interface TrainingPhases {
   gradsHeld: boolean;
   /** LM-head gradient, the first one backward makes (full fine-tune) */
   headGrad: number;
+  /** decoder (and encoder) blocks on this GPU: all of them, or a split=layers GPU's */
+  layers: number;
+  /** embedding gradient, made after the layers' (full fine-tune, untied) */
+  embedGrad: number;
+  /** weight-gradient bytes each layer's backward makes (training/layer-backward.ts) */
+  layerGrad: number;
   /** optimizer step in backward: the largest gradient and its step temporary */
   inBackward: { gradient: number; temp: number } | null;
   acts: ActivationTotal;
@@ -111,6 +122,8 @@ export interface TrainingPhases {
   stepTemp: number;
   atForward: number;
   atBackward: number;
+  /** inside the layers' backward (training/layer-backward.ts) */
+  atLayers: number;
   atStep: number;
 }
 

@@ -26,6 +26,7 @@ import { findPreset } from './model/presets';
 import { guessArch, shapeGuessNote } from './model/quick';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { buildTraining } from './training/terms';
+import { buildTrainingSplit } from './training/layer-split';
 import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
 import { MiB } from './units';
 
@@ -178,7 +179,7 @@ function freeBytes(capacity: number | null): number {
 }
 
 function build(ctx: Ctx): Built {
-  if (ctx.s.mode === 'training') return buildTraining(ctx);
+  if (ctx.s.mode === 'training') return ctx.split ? buildTrainingSplit(ctx) : buildTraining(ctx);
   if (ctx.s.engine === 'vllm') return buildVllm(ctx);
   if (ctx.s.engine === 'llama.cpp') return buildLlamaCpp(ctx);
   return buildTransformers(ctx);

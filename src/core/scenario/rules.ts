@@ -230,7 +230,7 @@ function parallelRules(s: Scenario, given: Set<string>, bad: Emit): void {
 /**
  * split=layers: one process holding the whole model spread over its GPUs by transformers
  * device_map="auto" (accelerate infer_auto_device_map). No tp/pp grid, only transformers loads
- * models that way, and only inference is estimated so far.
+ * models that way; training it is one process (no ZeRO / FSDP, training/layer-split.ts).
  */
 function layerSplitRules(s: Scenario, given: Set<string>, bad: Emit, warn: (k: string, c: string, m: string, p: Record<string, string | number>) => void): void {
   if (s.split !== 'layers') return;
@@ -239,7 +239,8 @@ function layerSplitRules(s: Scenario, given: Set<string>, bad: Emit, warn: (k: s
     s.split = 'none';
   };
   if (s.tp > 1 || s.pp > 1) return reject(s.tp > 1 ? 'tp' : 'pp', `split=layers (device_map="auto") runs one process over all GPUs: it needs tp = 1 and pp = 1, not tp = ${s.tp}, pp = ${s.pp}`);
-  if (s.mode === 'training') return reject('mode', 'split=layers is estimated for inference (transformers generate) only; training with a device_map="auto" model is not modelled yet');
+  // accelerate.py prepare_model: a device_map="auto" model cannot train in any distributed mode
+  if (s.mode === 'training' && s.zero > 0) return reject('zero', `split=layers trains a device_map="auto" model in one process, which accelerate refuses for DeepSpeed / FSDP: set zero = 0, not ${s.zero}`);
   if (s.mode === 'inference' && s.engine !== 'transformers') return reject('engine', `split=layers is transformers' device_map="auto"; engine=${s.engine} spreads a model with its own options (vLLM tensor/pipeline parallel, llama.cpp --split-mode)`);
   const layers = effectiveArch(s)?.layers;
   if (layers && s.gpus > layers) return reject('gpus', `split=layers puts whole layers on each GPU: gpus = ${s.gpus} exceeds the model's ${layers} layers`);

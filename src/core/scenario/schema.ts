@@ -125,7 +125,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
   { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
   { prop: 'pp', name: 'pp', kind: int(1, 4096), help: 'Pipeline-parallel degree' },
-  { prop: 'split', name: 'split', kind: oneOf(SPLITS), help: "Inference with transformers: 'layers' = one process loads the model with device_map=\"auto\", accelerate's balanced split of the layers over all gpus (tp = pp = 1); the estimate is the most-loaded GPU" },
+  { prop: 'split', name: 'split', kind: oneOf(SPLITS), help: "'layers' = one process loads the model with transformers device_map=\"auto\", accelerate's balanced split of the layers over all gpus (tp = pp = 1; training: naive model parallelism, no ZeRO); the estimate is the most-loaded GPU" },
   { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU' },
   { prop: 'zeroImpl', name: 'zero-impl', kind: oneOf(ZERO_IMPLS), help: "Framework behind zero: 'deepspeed' (its flat buffers, reduce bucket and ZeRO-3 parameter fetching, below) or 'fsdp' (PyTorch FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3, the current and the prefetched block gathered)" },
   { prop: 'dsReduceBucket', name: 'ds-reduce-bucket', kind: int(1, MAX_DS_ELEMENTS, 'auto'), help: "DeepSpeed reduce_bucket_size in elements (DeepSpeed's default 500000000); 'auto' = HF Trainer's fill-in hidden² (integrations/deepspeed.py trainer_config_finalize)" },

@@ -12,9 +12,9 @@
  * - the loss: logits and log-softmax held, the fp32 upcast freed; its backward's gradient buffers,
  *   then the LM-head backward's input (training/loss.ts, per logits-path);
  * - backward in reverse layer order: the LM-head gradient first, the loss buffers freed; per
- *   layer the recomputed inventory (full checkpointing) is rebuilt and freed, then each weight
- *   gradient is made as that layer's saved tensors are released (autograd frees a node's
- *   SavedVariables after it runs);
+ *   layer the recomputed inventory (full checkpointing) is rebuilt, the layer's weight gradients
+ *   are made, then its saved and recomputed tensors are released (training/layer-backward.ts);
+ *   the embedding's gradient last;
  * - optimizer step: states created on the first step (torch/optim/adamw.py `_init_group`,
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
  *   `zero_grad(set_to_none=True)` frees the gradients.
@@ -62,12 +62,12 @@ function weightSplit(groups: readonly TensorGroup[], layers: number): TensorSpli
 }
 
 /** LoRA A (r×d_in) and B (d_out×r) per adapted projection (PEFT LoraLayer), as fractions. */
-function adapterSplit(arch: ModelArch, s: Scenario): TensorSplit {
+function adapterSplit(arch: ModelArch, s: Scenario, layers: number): TensorSplit {
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const f = mlpWidth(arch, false);
   const io: Record<string, [number, number]> = { q: [h, a * d], k: [h, g * d], v: [h, g * d], o: [a * d, h], gate: [h, f], up: [h, f], down: [f, h] };
   const sizes = s.loraTargets.flatMap((t) => (io[t] ? [io[t][0] * s.loraRank, io[t][1] * s.loraRank] : []));
-  const sum = sizes.reduce((x, y) => x + y, 0) * Math.max(1, arch.layers) || 1;
+  const sum = sizes.reduce((x, y) => x + y, 0) * Math.max(1, layers) || 1;
   return { layer: sizes.map((x) => x / sum), outer: [], linears: [] };
 }
 
@@ -106,11 +106,12 @@ function statesPerParam(s: Scenario): number {
  */
 export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights: readonly TensorGroup[], steps: readonly StepShape[]): void {
   if (steps.length === 0) return;
-  const L = Math.max(1, arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0));
   const first = steps[0].phases;
-  const wSplit = weightSplit(weights, arch.layers);
+  // the GPU's own blocks (split=layers: those accelerate placed on the most-loaded GPU)
+  const L = Math.max(1, first.layers);
+  const wSplit = weightSplit(weights, L);
   const adapters = s.method === 'lora' || s.method === 'qlora';
-  const trainSplit = adapters ? adapterSplit(arch, s) : wSplit;
+  const trainSplit = adapters ? adapterSplit(arch, s, L) : wSplit;
   const tp = Math.max(1, s.tp);
   // persistent: weights in load order, adapters, master copy, buffers
   allocAll(r, 'weights', first.weights, wSplit, L);
@@ -184,31 +185,23 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
   r.freeAll(head);
   r.free(incoming);
   r.mark('backward');
-  const layerGrads = grads ? Math.max(0, p.gradients - p.headGrad) : 0;
-  const outerNoHead = grads && p.headGrad > 0 ? split.outer.slice(1) : split.outer;
-  const layerShare = split.layer.reduce((a, b) => a + b, 0) * L;
-  const perLayerGrad = layerShare > 0 ? (layerGrads * layerShare) / (layerShare + outerNoHead.reduce((a, b) => a + b, 0)) / L : 0;
+  // per layer (training/layer-backward.ts, the closed form's atLayers): the recomputed inventory
+  // (full checkpointing), the dequantized weights made and freed, the layer's weight gradients,
+  // then its saved and recomputed tensors released
   const layerSum = split.layer.reduce((a, b) => a + b, 0) || 1;
   for (let i = L - 1; i >= 0; i--) {
     gatherUnit();
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
-    if (full && recompute > 0) r.freeAll(r.allocSplit('temporary', recompute, units));
+    const again = full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
-    // each weight gradient appears as the layer's saved tensors are released, last ones first
-    const n = Math.max(grads ? split.layer.length : 0, mine.length);
-    for (let j = 0; j < n; j++) {
-      if (grads && j < split.layer.length) grads.push(r.alloc('gradients', (perLayerGrad * split.layer[j]) / layerSum) as Handle);
-      if (j < mine.length) r.free(mine[mine.length - 1 - j]);
-    }
+    if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
+    r.freeAll(again);
+    for (let j = mine.length - 1; j >= 0; j--) r.free(mine[j]);
     saved[i] = null;
     r.mark('backward');
   }
-  if (grads && outerNoHead.length > 0) {
-    const outerBytes = Math.max(0, layerGrads - perLayerGrad * L);
-    const outerSum = outerNoHead.reduce((a, b) => a + b, 0) || 1;
-    for (const f of outerNoHead) grads.push(r.alloc('gradients', (outerBytes * f) / outerSum) as Handle);
-  }
+  if (grads && p.embedGrad > 0) grads.push(r.alloc('gradients', p.embedGrad) as Handle);
   r.freeAll(gather.splice(0));
   r.mark('backward');
   // optimizer step

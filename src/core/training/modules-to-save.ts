@@ -37,7 +37,7 @@ export function savedModules(ctx: Ctx, upcast: boolean): SavedModules | null {
   if ((s.method !== 'lora' && s.method !== 'qlora') || s.loraSave === 'none') return null;
   const embed = trainsEmbed(s.loraSave);
   const head = trainsHead(s.loraSave);
-  const tied = params.lmHead === 0;
+  const tied = ctx.arch.tiedEmbeddings;
   const count = tied ? params.embedding : (embed ? params.embedding : 0) + (head ? params.lmHead : 0);
   // quantized formats keep the embedding and head in 16-bit; a dense base in its own width
   const w = upcast || s.weights === 'fp32' ? 4 : 2;

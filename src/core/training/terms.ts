@@ -29,6 +29,7 @@ import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
+import { layerBackward } from './layer-backward';
 import { resolveLogitsPath } from '../logits-path';
 import { lossBytes, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
@@ -57,7 +58,9 @@ export function trainingDtypes(ctx: Ctx): ActDtypes {
 export function buildTraining(ctx: Ctx): Built {
   const { s, arch, params } = ctx;
   const notes: Message[] = [];
-  const dp = Math.max(1, Math.floor(s.gpus / (s.tp * s.pp)));
+  // split=layers is one process over the GPUs (training/layer-split.ts): no data parallelism
+  const dp = ctx.stage ? 1 : Math.max(1, Math.floor(s.gpus / (s.tp * s.pp)));
+  const stage = ctx.stage ?? { embedding: true, head: true };
   // prepare_model_for_kbit_training: fp32 embeddings make the residual stream fp32 (kbit-prep.ts)
   const upcast = kbitUpcasts(s);
   const dt = upcast ? { ...trainingDtypes(ctx), eRes: 4 } : trainingDtypes(ctx);
@@ -83,13 +86,15 @@ export function buildTraining(ctx: Ctx): Built {
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
   const compiled = s.compile === 'inductor';
-  const acts = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}) });
+  const actsAll = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}) });
+  // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
+  const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
-  const logits = encoder
+  const logits = !stage.head ? NO_LOSS : encoder
     ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, backward: s.batch * 2 * 4, headBackward: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
     : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
-  const deq = adapters ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
+  const deq = adapters && arch.layers > 0 ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
   // DeepSpeed ZeRO (zero-deepspeed.ts): reduce buckets, ZeRO-3 fetching, step-time gradient copies
   const ds: DsBuffers | null = s.zero > 0 && s.zeroImpl === 'deepspeed'
@@ -107,21 +112,26 @@ export function buildTraining(ctx: Ctx): Built {
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
   const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + CUBLAS_WORKSPACE_BYTES;
   // the head's gradient exists from the start of backward (full fine-tune, or a trained head copy)
-  const headGrad = full ? (arch.vocab * arch.hidden * per.gradients) / s.tp
-    : saved && (saved.head || params.lmHead === 0) ? (arch.vocab * arch.hidden * saved.w) / s.tp : 0;
+  // (split=layers: on the GPU holding the head's weight — the embedding's when tied)
+  const headWeightHere = arch.tiedEmbeddings ? stage.embedding : stage.head;
+  const headGrad = !headWeightHere ? 0 : full ? (arch.vocab * arch.hidden * per.gradients) / s.tp
+    : saved && (saved.head || arch.tiedEmbeddings) ? (arch.vocab * arch.hidden * saved.w) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
   // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
-  // have freed the logits, so it and the loss buffers are never live together
-  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + Math.max(acts.recompute, extra));
-  const atForward = withLogits(logits.peak) + gathered + (deq?.forward ?? 0);
+  // have freed the logits and the head's input (layer-backward.ts), never next to them
+  const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + extra);
+  // a dequantized weight lives only inside its Linear (bitsandbytes MatMul4Bit.forward / backward):
+  // inside the layers (atLayers), not at the loss — the LM head stays unquantized
+  const atForward = withLogits(logits.peak) + gathered;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + (deq?.backward ?? 0) + (ds ? ds.backward : 0);
+  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + (ds ? ds.backward : 0);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
-  const foreachTemp = torchAdam ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu + savedOnGpu))) : 0;
+  // stepped in backward: one tensor's temporary at a time (inBwd.temp), no step over the whole list
+  const foreachTemp = torchAdam && !inBwd ? adamStepTemp(s.optimImpl, states.optimizer / 2, largestTrainableElements(ctx, dp) * (states.optimizer / 2 / Math.max(1, trainOnGpu + savedOnGpu))) : 0;
   // DeepSpeed ZeRO-3 keeps its gradient partition buffer allocated from initialisation on
   const gradsHeld = !inBwd && (s.gradAccum > 1 || s.gradZero === 'zeros' || s.pp > 1 || (ds?.gradsPersistent ?? false));
   const gradsNow = gradsHeld ? 0 : states.gradients;
@@ -132,7 +142,12 @@ export function buildTraining(ctx: Ctx): Built {
     : gradsNow + foreachTemp;
   const atEndOfBackward = ds ? gradsNow + ds.backward : 0;
   const held = gradsHeld ? states.gradients : 0;
-  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atStep, atEndOfBackward);
+  // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
+  const embedGrad = full && stage.embedding ? (Math.max(0, params.embedding - (arch.tiedEmbeddings ? arch.vocab * arch.hidden : 0)) * per.gradients) / s.tp : 0;
+  const blocks = arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
+  const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, dequant);
+  const atLayers = s.pp > 1 ? 0 : layers.peak + gathered + (ds ? ds.backward : 0);
+  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward);
   const terms: Term[] = [];
   if (full) {
     terms.push(term(ctx, 'weights', states.weights, {
@@ -217,7 +232,7 @@ export function buildTraining(ctx: Ctx): Built {
   } else {
     notes.push({
       code: 'training.peak-not-sum',
-      params: { forward: atForward, backward: atBackward, step: atStep },
+      params: { forward: atForward, backward: atBackward, layers: atLayers, step: atStep },
       text: 'Gradients appear as activations are freed: the peak is persistent states + max(activations + logits, gradients), not the sum of all terms.',
     });
   }
@@ -226,7 +241,7 @@ export function buildTraining(ctx: Ctx): Built {
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
   const phases: TrainingPhases = {
     weights: baseWeights + stepWeights, adapters: adapterWeights, master: states.master, optimizer: paged ? 0 : states.optimizer, comm, workspace: CUBLAS_WORKSPACE_BYTES,
-    gradients: inBwd ? 0 : states.gradients, gradsHeld, headGrad, inBackward: inBwd, acts, logits, gathered, dequant, stepTemp: foreachTemp, atForward, atBackward, atStep,
+    gradients: inBwd ? 0 : states.gradients, gradsHeld, headGrad, layers: blocks, embedGrad, layerGrad: layers.perLayerGrad, inBackward: inBwd, acts, logits, gathered, dequant, stepTemp: foreachTemp, atForward, atBackward, atLayers, atStep,
   };
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0, phases };
 }
@@ -282,6 +297,9 @@ function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): Loss
     source: `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
   };
 }
+
+/** No LM head on this GPU (split=layers): no logits, no loss buffers. */
+const NO_LOSS: LossBytes = { peak: 0, held: 0, backward: 0, headBackward: 0, formula: 'no LM head on this GPU', source: 'accelerate infer_auto_device_map (the head sits on the last GPU)' };
 
 /** Adapter states plus the modules_to_save copies' states. */
 function withSaved(a: StateBytes, b: StateBytes | null): StateBytes {

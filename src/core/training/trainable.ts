@@ -32,8 +32,11 @@ export function trainableParams(ctx: Ctx): Trainable {
     };
   }
   if (s.method === 'freeze') {
-    const head = params.lmHead > 0 ? params.lmHead : params.embedding;
-    const count = params.perLayer + head;
+    // split=layers (training/layer-split.ts): counted on the GPU holding the head (and, as an
+    // approximation, the last block)
+    const onHeadGpu = !ctx.stage || ctx.stage.head;
+    const head = !onHeadGpu ? 0 : ctx.stage ? (arch.tiedEmbeddings ? arch.vocab * arch.hidden : params.lmHead) : params.lmHead > 0 ? params.lmHead : params.embedding;
+    const count = onHeadGpu ? params.perLayer + head : 0;
     return {
       count,
       formula: 'P_last_block + P_head',

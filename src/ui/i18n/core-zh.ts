@@ -27,7 +27,7 @@ export const CORE_ZH: Record<string, string> = {
   // estimate checks (src/core/estimate-checks.ts)
   'grid-mismatch': '{gpus} 个 GPU 无法分成张量并行 {tp} × 流水线并行 {pp} = {grid} 的组：GPU 总数请用 {grid} 的整数倍',
   'split-grid': '按层切分（device_map="auto"）是单个进程使用全部 GPU：请设 tp = 1、pp = 1',
-  'split-training': '按层切分（device_map="auto"）目前只估算推理；训练时的按层切分尚未建模',
+  'split-zero': 'device_map="auto" 加载的模型在单个进程中训练：accelerate 不允许它与 DeepSpeed / FSDP 同用；请把 ZeRO 设为 0',
   'split-engine': '按层切分是 transformers 的 device_map="auto"：请选择 transformers 引擎',
   'split-layers': '按层切分时每张 GPU 至少放一整层：GPU 数超过了模型层数',
   'qlora-needs-quantized': 'QLoRA 在量化底座上训练适配器：请选择 nf4、fp4、int8、gptq-int4、gptq-int8 或 awq-int4 权重（浮点底座请用 lora）',

@@ -9,11 +9,17 @@ describe('split=layers (transformers device_map="auto")', () => {
     expect(r.errors).toEqual([]);
     expect(r.scenario.split).toBe('layers');
   });
-  test('refused with tp, pp, another engine, training, or more GPUs than layers', () => {
+  test('training runs too (one process, accelerate naive model parallelism)', () => {
+    const r = parseScenario({ split: 'layers', gpus: '2', mode: 'training' });
+    expect(r.errors).toEqual([]);
+    expect(r.scenario.split).toBe('layers');
+  });
+  test('refused with tp, pp, another engine, ZeRO / FSDP training, or more GPUs than layers', () => {
     expect(errs({ split: 'layers', gpus: '4', tp: '2' })).toEqual(['split:incompatible:tp']);
     expect(errs({ split: 'layers', gpus: '4', pp: '2' })).toEqual(['split:incompatible:pp']);
     expect(errs({ split: 'layers', gpus: '2', engine: 'vllm' })).toEqual(['split:incompatible:engine']);
-    expect(errs({ split: 'layers', gpus: '2', mode: 'training' })).toEqual(['split:incompatible:mode']);
+    // accelerate.py prepare_model refuses a device_map="auto" model in any distributed mode
+    expect(errs({ split: 'layers', gpus: '2', mode: 'training', zero: '2' })).toEqual(['split:incompatible:zero']);
     // Llama-3.1-8B (the default model) has 32 layers
     expect(errs({ split: 'layers', gpus: '64' })).toEqual(['split:incompatible:gpus']);
     expect(parseScenario({ split: 'layers', gpus: '64' }).scenario.split).toBe('none');

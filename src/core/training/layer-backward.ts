@@ -1,0 +1,41 @@
+/**
+ * The moment inside the layers' backward pass (formulas.md §5; one GPU's stage, no pipeline).
+ *
+ * PyTorch autograd runs a layer's nodes in reverse order. Each node's saved tensors are released
+ * right after it runs (torch/csrc/autograd/engine.cpp `call_function`: `fn.release_variables()`
+ * unless `retain_graph`), and each weight gradient is stored as the parameter's `.grad` when its
+ * node produces it (torch/csrc/autograd/functions/accumulate_grad.h `AccumulateGrad::accumulateGrad`:
+ * with `.grad` unset it keeps the incoming tensor, no copy). So while layer i is differentiated,
+ * the gradients of the layers above it (and the LM head's) coexist with the saved tensors of
+ * layers 0…i. Under full checkpointing layer i's inventory is first rebuilt by re-running its
+ * forward (torch/utils/checkpoint.py non-reentrant `_checkpoint_hook` unpack → recompute), next to
+ * the checkpoint inputs of the layers below. We count layer i's own weight gradients as all made
+ * before its saved tensors go (an upper bound: its MLP tensors go once the MLP's gradients exist,
+ * before q/k/v's). Live bytes are linear in i, so the peak is at the first layer differentiated
+ * (i = L−1: every layer's saved tensors + one layer's gradients) or the last (i = 0: nearly every
+ * gradient + one layer's saved tensors) — the full fine-tune's end-of-backward moment.
+ * A bitsandbytes / GPTQ dequantized weight (quant-base.ts) is made and freed inside the layer
+ * before its gradients: max(dequant, G) on top.
+ */
+import type { ActivationTotal } from './activations';
+
+export interface LayerBackward {
+  /** weight-gradient bytes one layer adds (0 when gradients are held or stepped in backward) */
+  perLayerGrad: number;
+  /** live bytes at the layers' backward peak, beyond the persistent states */
+  peak: number;
+}
+
+/**
+ * `grads`: the trainable gradients made in this backward (0 when held or stepped in backward);
+ * `headGrad`: the LM head's, made before the layers; `embedGrad`: the embedding's, made after them.
+ */
+export function layerBackward(acts: ActivationTotal, layers: number, grads: number, headGrad: number, embedGrad: number, dequant: number): LayerBackward {
+  const L = Math.max(1, layers);
+  const saved = Math.max(0, acts.bytes - acts.head - acts.recompute);
+  const one = saved / Math.max(1, acts.layersOnGpu);
+  const perLayerGrad = grads > 0 ? Math.max(0, grads - headGrad - embedGrad) / L : 0;
+  const head = grads > 0 ? headGrad : 0;
+  const peak = head + acts.recompute + Math.max(dequant, perLayerGrad) + Math.max(saved, one + (L - 1) * perLayerGrad);
+  return { perLayerGrad, peak };
+}
