@@ -20,6 +20,7 @@ import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/d
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
+import { unknownFamilyNote } from './model/families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
@@ -66,7 +67,8 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
   }
   const archErrors = checkArch(s, arch);
   if (archErrors.length > 0) return { ok: false, errors: archErrors };
-  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: [] } };
+  const note = unknownFamilyNote(arch.family);
+  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: note ? [note] : [] } };
 }
 
 /** The keys of a partial arch that hold a value (undefined never overrides a default). */
