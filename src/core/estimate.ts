@@ -239,12 +239,18 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
     allocatedBytes,
     reservedBytes,
     deviceBytes,
-    notes: [...notes, ...built.notes],
+    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : [])],
   };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu;
   return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
+
+/** Training a hybrid: the saved activations of its mixer layers have no model of their own yet. */
+const HYBRID_TRAINING_NOTE: Message = {
+  code: 'training.hybrid-activations',
+  text: 'The saved activations of the Mamba / linear-attention layers are not modelled on their own: each such layer is counted as a transformer layer of the same width.',
+};
 
 function finite(n: number): number {
   return Number.isFinite(n) && n > 0 ? n : 0;

@@ -61,6 +61,7 @@ export const CORE_ZH: Record<string, string> = {
   'inference.peak-not-sum': '预填充的临时张量在解码结束前已释放：峰值是权重 + max(提示词 KV + 预填充临时量, 完整 KV + 解码步)，而不是所有项之和。',
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
+  'training.hybrid-activations': 'Mamba / 线性注意力层在训练时保存的激活值尚未单独建模：每个这样的层按同宽度的 Transformer 层计算。',
   'model.unknown-family': 'model_type “{family}” 不在本计算器已知的模型族中：参数量和 KV 缓存按配置里的标准字段、以 Llama 式解码器（每层注意力 + MLP）计算，请与模型卡核对。',
   'term.guessed-shape': '形状由参数量推测；选择预设模型可得到精确数值。',
 };
