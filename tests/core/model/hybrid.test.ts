@@ -187,6 +187,16 @@ describe('families the core does not model', () => {
   });
 });
 
+describe('training a hybrid', () => {
+  it('says the mixer layers are counted as transformer layers; a Llama gets no such note', () => {
+    const t = (model: string) => estimate({ ...defaultScenario(), mode: 'training', model, method: 'lora', weights: 'bf16', precision: 'bf16', seq: 512 });
+    const hy = t('ibm-ai-platform/Bamba-9B');
+    const ll = t('meta-llama/Llama-2-7b-hf');
+    expect(hy.ok && hy.value.notes.some((n) => n.code === 'training.hybrid-activations')).toBe(true);
+    expect(ll.ok && ll.value.notes.some((n) => n.code === 'training.hybrid-activations')).toBe(false);
+  });
+});
+
 describe('saved hybrid architectures', () => {
   it('every hybrid preset is a valid ModelArch; a block list that does not sum to the layers is not', () => {
     for (const row of HYBRID_PRESET_ROWS) expect(isModelArch(arch(row.id))).toBe(true);
