@@ -104,6 +104,11 @@ describe('Nemotron-H-8B (hybrid_override_pattern; ssm state fp32 by NemotronHCon
   // 24 M, 24 -, 4 *; one RMSNorm per block + final
   const total = 2 * 131072 * h + 24 * mamba + 24 * mlp + 4 * attn + 52 * h + h;
 
+  it('reads the attention head size from attention_head_dim', () => {
+    const r = parseHfConfig({ ...HYBRID_PRESET_ROWS.find((x) => x.id === 'nvidia/Nemotron-H-8B-Base-8K')!.config, attention_head_dim: 64 });
+    expect(r.ok && r.value.headDim).toBe(64);
+  });
+
   it('counts about 8.1 B from the 52-character pattern', () => {
     expect(countParams(arch('nvidia/Nemotron-H-8B-Base-8K')).total).toBe(total);
     expect(total / 1e9).toBeCloseTo(8.1, 1);
