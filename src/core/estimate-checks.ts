@@ -91,6 +91,15 @@ export function checkArch(s: Scenario, arch: ModelArch): FieldError[] {
   if (arch.kvHeads > arch.heads) out.push(err('arch', 'arch-kv-heads', 'arch.kvHeads cannot exceed arch.heads'));
   if (s.tp > 1 && arch.heads % s.tp !== 0) out.push(err('tp', 'tp-heads', `tp (${s.tp}) must divide the ${arch.heads} attention heads`, { heads: arch.heads }));
   if (s.pp > arch.layers) out.push(err('pp', 'pp-layers', `pp (${s.pp}) exceeds the ${arch.layers} layers`, { layers: arch.layers }));
+  const h = arch.hybrid;
+  if (h) {
+    // the layer pattern (hybrid-config.ts) fixes which layer is which: a bare layer count cannot change it
+    const pattern = h.blocks.reduce((n, b) => n + b.count, 0);
+    if (pattern !== arch.layers) out.push(err('layers', 'hybrid-layers', `layers (${arch.layers}) cannot differ from the ${pattern} layers of this hybrid model's layer pattern`, { layers: pattern }));
+    if (s.mode === 'inference' && s.engine === 'llama.cpp') {
+      out.push(err('engine', 'llamacpp-hybrid', `llama.cpp's recurrent-state cache (llama-memory-recurrent) for ${arch.family} is not modelled yet: choose the transformers or vLLM engine`, { family: arch.family }));
+    }
+  }
   return out;
 }
 

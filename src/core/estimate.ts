@@ -20,6 +20,7 @@ import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/d
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
+import { unknownFamilyNote } from './model/families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
@@ -64,7 +65,8 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
   }
   const archErrors = checkArch(s, arch);
   if (archErrors.length > 0) return { ok: false, errors: archErrors };
-  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: [] } };
+  const note = unknownFamilyNote(arch.family);
+  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: note ? [note] : [] } };
 }
 
 /**
@@ -251,12 +253,18 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
     allocatedBytes,
     reservedBytes,
     deviceBytes,
-    notes: [...notes, ...built.notes],
+    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : [])],
   };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
   return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
+
+/** Training a hybrid: the saved activations of its mixer layers have no model of their own yet. */
+const HYBRID_TRAINING_NOTE: Message = {
+  code: 'training.hybrid-activations',
+  text: 'The saved activations of the Mamba / linear-attention layers are not modelled on their own: each such layer is counted as a transformer layer of the same width.',
+};
 
 /** A total as whole bytes (a fractional share rounds up); never NaN, Infinity or negative. */
 function finite(n: number): number {

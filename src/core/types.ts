@@ -145,6 +145,47 @@ export interface ModelArch {
   slidingWindow?: { window: number; layers: number };
   /** config.json names its own modeling code (`auto_map` → AutoModelForCausalLM): trust_remote_code models. */
   remoteCode?: boolean;
+  /** Hybrid / linear-attention model: recurrent mixer layers next to (or instead of) attention (model/hybrid.ts). */
+  hybrid?: HybridArch;
+}
+
+/** What one block of a hybrid model holds; `count` blocks share it (sum of counts = layers). */
+export interface HybridBlock {
+  /** softmax attention (holds a KV cache) */
+  attn: boolean;
+  /** recurrent mixer (holds conv + SSM / delta state) */
+  ssm: boolean;
+  ffn: 'dense' | 'moe' | 'none';
+  count: number;
+}
+
+/**
+ * Recurrent mixer of a hybrid model, from its config fields. Mamba-1 (Jamba), Mamba-2 (Bamba,
+ * granite-4.0-h, Nemotron-H, Falcon-H1) or Gated DeltaNet (Qwen3-Next).
+ */
+export interface HybridArch {
+  mixer: 'mamba' | 'mamba2' | 'gdn';
+  blocks: HybridBlock[];
+  /** mamba: expand·h; mamba2: heads·head_dim; gdn: value heads·value head dim */
+  dInner: number;
+  /** mamba / mamba2: d_state N; gdn: key head dim */
+  dState: number;
+  /** mamba2: SSM heads; gdn: value heads; mamba: 0 */
+  ssmHeads: number;
+  /** mamba2: n_groups (B and C groups); gdn: key heads; mamba: 0 */
+  groups: number;
+  /** depthwise conv1d kernel size */
+  convKernel: number;
+  /** mamba: dt_rank; others 0 */
+  dtRank: number;
+  convBias: boolean;
+  projBias: boolean;
+  /** mamba2: gated RMSNorm of d_inner before out_proj (Falcon-H1 only with mamba_rms_norm) */
+  gatedNorm: boolean;
+  /** the cache keeps the SSM state in fp32 whatever the model dtype (config mamba_ssm_cache_dtype) */
+  stateFp32: boolean;
+  /** attention q_proj also emits a sigmoid output gate: 2·a·d outputs (Qwen3-Next) */
+  attnGate: boolean;
 }
 
 /** Where a term's number comes from: shown verbatim on the page (Explain). */
@@ -172,6 +213,7 @@ export type TermId =
   | 'weights'
   | 'lora-adapters'
   | 'kv-cache'
+  | 'recurrent-state'
   | 'activations'
   | 'logits'
   | 'workspace'

@@ -79,7 +79,12 @@ export function ggufBytesFromArch(arch: ModelArch, breakdown: ParamBreakdown, mi
   };
   const dense = kinds.find((k) => k.kind === 'dense');
   const moe = kinds.find((k) => k.kind === 'moe');
-  for (let i = 0; i < arch.layers; i++) walk(isMoeLayer(arch, i) ? moe : dense, i);
+  if (arch.hybrid) {
+    let i = 0;
+    for (const k of kinds) for (let j = 0; j < k.count; j++) walk(k, i++);
+  } else {
+    for (let i = 0; i < arch.layers; i++) walk(isMoeLayer(arch, i) ? moe : dense, i);
+  }
   const dec = kinds.find((k) => k.kind === 'decoder');
   for (let i = 0; i < (arch.encoderDecoder?.decoderLayers ?? 0); i++) walk(dec, i);
   // A vision tower ships as a separate F16 mmproj file (llama.cpp tools/mtmd); norms, biases

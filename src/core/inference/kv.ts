@@ -2,6 +2,7 @@
  * KV-cache size (formulas.md §3.1): K and V per layer per token, GQA-aware, MLA latent,
  * sliding windows, tensor-parallel head split.
  */
+import { attentionLayers } from '../model/hybrid';
 import type { ModelArch } from '../types';
 
 /** How a runtime lays out the cache. */
@@ -33,8 +34,9 @@ export function kvBytesPerToken(arch: ModelArch, bytesPerElement: number, policy
   return kvLayers(arch) * kvBytesPerTokenPerLayer(arch, bytesPerElement, policy);
 }
 
-/** Decoder layers that hold a KV cache (T5: decoder self-attention only). */
+/** Decoder layers that hold a KV cache (T5: decoder self-attention only; hybrids: attention layers only). */
 export function kvLayers(arch: ModelArch): number {
+  if (arch.hybrid) return attentionLayers(arch.hybrid);
   return arch.encoderDecoder ? arch.encoderDecoder.decoderLayers : arch.layers;
 }
 

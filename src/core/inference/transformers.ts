@@ -16,6 +16,8 @@ import { ENCODER_ONLY } from '../model/families';
 import { bnbDequantBytes } from '../formats/quantized';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
+import { stateTensors, stateTerm } from './state';
+import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 
@@ -117,6 +119,9 @@ export function buildTransformers(ctx: Ctx): Built {
   const tokens = s.prompt + s.gen;
   const kvAll = encoder ? 0 : kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy);
   const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy);
+  // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
+  const state = arch.hybrid ? recurrentState(arch.hybrid, 'transformers', e, tp) : null;
+  const stateAll = state ? state.bytes * s.batch : 0;
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
   const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
@@ -137,8 +142,8 @@ export function buildTransformers(ctx: Ctx): Built {
   const peakOn = (g: GpuShare) => {
     const pre = !layerOnly || g.head && g.layers ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill : 0, g.head ? layerOnly.logitsPrefill : 0);
     const dec = !layerOnly || g.head && g.layers ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
-    const atPrefill = kvPromptAll * g.frac + pre + (g.layers ? dequantAll : 0);
-    const atDecode = kvAll * g.frac + dec + (g.layers ? catAll : 0);
+    const atPrefill = (kvPromptAll + stateAll) * g.frac + pre + (g.layers ? dequantAll : 0);
+    const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
     const workspace = g.layers || g.head ? CUBLAS_WORKSPACE_BYTES : 0;
     return { atPrefill, atDecode, pre, loadCopy, bytes: g.weights + Math.max(workspace + Math.max(atPrefill, atDecode), loadCopy) };
@@ -180,6 +185,7 @@ export function buildTransformers(ctx: Ctx): Built {
       source: 'formulas.md §3.1; HF DynamicCache keeps every token',
       confidence: 'exact',
     }),
+    ...(state ? [stateTerm(ctx, arch.hybrid!, state, stateAll * frac, 'transformers')] : []),
     term(ctx, 'activations', best.pre, {
       formula: prefill.formula,
       values: { ...prefill.values, peak: prefill.kind },
@@ -222,6 +228,7 @@ export function buildTransformers(ctx: Ctx): Built {
     { bytes: (s.batch * s.prompt * arch.ffn * e) / tp, count: mlpTensors },
     { bytes: s.batch * s.prompt * arch.hidden * e, count: 4 },
     { bytes: CUBLAS_WORKSPACE_BYTES, count: 1 },
+    ...(state ? stateTensors(arch.hybrid!, state, s.batch * frac, e) : []),
   ];
   const phases: InferencePhases = {
     weights, workspace: CUBLAS_WORKSPACE_BYTES, layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)), kvPrompt: kvPromptAll * frac, kvFull,

@@ -12,6 +12,8 @@ import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, DRIVER_RESERVED_BYTES } from '../runtime';
 import type { Message } from '../types';
 import { kvBytesPerToken, kvCacheBytes } from './kv';
+import { stateTerm } from './state';
+import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
 import { inferenceElementBytes, stageLayerFraction, weightsPerGpu } from './transformers';
 
@@ -109,15 +111,24 @@ export function buildVllm(ctx: Ctx): Built {
   const context = s.prompt + s.gen;
   const needTokens = s.batch * context;
   const needBytes = kvCacheBytes(arch, context, s.batch, ctx.kvElementBytes, policy) * frac;
+  // hybrids: one recurrent-state slot per running sequence, taken from the same pool as the KV blocks
+  const state = arch.hybrid ? recurrentState(arch.hybrid, 'vllm', e, s.tp) : null;
+  const perSeqState = state ? state.bytes * frac : 0;
+  let stateBytes = s.batch * perSeqState;
+  // bytes that KV blocks and state slots share: the whole pool with a GPU, else this batch's need
+  let shared = needBytes + stateBytes;
   const notes: Message[] = [];
   let kvBytes: number;
   let kvTokens: number;
   let engineReserveBytes = 0;
   if (ctx.capacityBytes !== null) {
-    const pool = vllmPool(vllmVisibleTotal(ctx.capacityBytes), s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES, perToken);
+    const total = vllmVisibleTotal(ctx.capacityBytes);
+    shared = vllmPool(total, s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES, perToken).kvPoolBytes;
+    stateBytes = Math.min(stateBytes, shared);
+    const pool = vllmPool(total, s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES + stateBytes, perToken);
     kvBytes = pool.kvPoolBytes;
     kvTokens = pool.kvTokens;
-    engineReserveBytes = Math.max(0, pool.requestedBytes - CUDA_CONTEXT_BYTES - nonKv - kvBytes);
+    engineReserveBytes = Math.max(0, pool.requestedBytes - CUDA_CONTEXT_BYTES - nonKv - stateBytes - kvBytes);
     if (kvTokens < needTokens) {
       notes.push({
         code: 'vllm.kv-short',
@@ -152,6 +163,7 @@ export function buildVllm(ctx: Ctx): Built {
       source: 'vllm profile_run over max_num_batched_tokens, then the sampler warm-up (formulas.md §3.4; checked on vllm #10517, PR #10511)',
       confidence: 'heuristic',
     }),
+    ...(state ? [stateTerm(ctx, arch.hybrid!, state, stateBytes, 'vllm')] : []),
     workspaceTerm(ctx),
   ];
   if (engineReserveBytes > 0) {
@@ -164,12 +176,13 @@ export function buildVllm(ctx: Ctx): Built {
   }
   return {
     terms,
-    allocatedBytes: nonKv + kvBytes,
+    allocatedBytes: nonKv + kvBytes + stateBytes,
     live: [],
     engineReserveBytes,
     torchAllocator: true,
     trainable: 0,
-    engine: { kvTokens, concurrency: kvTokens / Math.max(1, context) },
+    // a hybrid sequence needs its KV tokens and one state slot: (pool + state) / (kv_token·context + state per sequence)
+    engine: { kvTokens, concurrency: state ? shared / Math.max(1, perToken * context + perSeqState) : kvTokens / Math.max(1, context) },
     notes,
   };
 }

@@ -45,6 +45,23 @@ function isMla(m: unknown): boolean {
   return (m.qLoraRank === null || int(m.qLoraRank, 0)) && ['kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'].every((k) => int(m[k], 0));
 }
 
+const MIXERS: readonly unknown[] = ['mamba', 'mamba2', 'gdn'];
+const FFNS: readonly unknown[] = ['dense', 'moe', 'none'];
+
+/** Hybrid mixer sizes and a block list whose counts sum to the layer count (types.ts HybridArch). */
+function isHybrid(m: unknown, layers: number): boolean {
+  if (!isRec(m) || !MIXERS.includes(m.mixer) || !Array.isArray(m.blocks)) return false;
+  const sizes: [string, number][] = [['dInner', 1], ['dState', 1], ['ssmHeads', 0], ['groups', 0], ['convKernel', 1], ['dtRank', 0]];
+  if (!sizes.every(([k, min]) => int(m[k], min))) return false;
+  if (!['convBias', 'projBias', 'gatedNorm', 'stateFp32', 'attnGate'].every((k) => typeof m[k] === 'boolean')) return false;
+  let total = 0;
+  for (const b of m.blocks as unknown[]) {
+    if (!isRec(b) || typeof b.attn !== 'boolean' || typeof b.ssm !== 'boolean' || !FFNS.includes(b.ffn) || !int(b.count, 0)) return false;
+    total += b.count as number;
+  }
+  return total === layers;
+}
+
 /**
  * True when `x` has every required ModelArch field with the right type and a sane value, and each
  * optional field present is well formed (moe: k ≤ E, layerFreq ≥ 1; slidingWindow: layers ≤ L).
@@ -61,6 +78,7 @@ export function isModelArch(x: unknown): x is ModelArch {
   if ('moe' in x && !isMoe(x.moe)) return false;
   if ('mla' in x && !isMla(x.mla)) return false;
   if ('encoderDecoder' in x && !(isRec(x.encoderDecoder) && int(x.encoderDecoder.decoderLayers, 0))) return false;
+  if ('hybrid' in x && !isHybrid(x.hybrid, x.layers as number)) return false;
   if ('slidingWindow' in x) {
     const s = x.slidingWindow;
     if (!isRec(s) || !int(s.window, 1) || !int(s.layers, 0) || (s.layers as number) > (x.layers as number)) return false;

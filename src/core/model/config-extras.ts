@@ -49,7 +49,7 @@ export function parseMoe(r: FieldReader, family: string, arch: ModelArch): Moe |
     layerFreq: r.int(['moe_layer_freq', 'decoder_sparse_step'], 1) ?? 1,
   };
   if (family === 'deepseek_v3' || r.str('topk_method') === 'noaux_tc') moe.routerBias = true;
-  if (family === 'qwen2_moe' && sharedExperts > 0) moe.sharedExpertGate = true;
+  if ((family === 'qwen2_moe' || family === 'qwen3_next') && sharedExperts > 0) moe.sharedExpertGate = true;
   return moe;
 }
 

@@ -7,13 +7,15 @@ import type { FieldError, ModelArch, Result } from '../types';
 import { ARCH_PREFIX, ENCODER_ONLY, FAMILIES, POSITION_OFFSET, type FamilyTraits } from './families';
 import { FieldReader, MAX_LAYERS, isObject, type Json } from './fields';
 import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
+import { HYBRID_FAMILIES, UNMODELLED_FAMILIES, parseHybrid } from './hybrid-config';
 import { parseVisionTower } from './vision';
 
 const HIDDEN = ['hidden_size', 'n_embd', 'd_model'];
 const LAYERS = ['num_hidden_layers', 'n_layer', 'num_layers'];
 const HEADS = ['num_attention_heads', 'n_head', 'num_heads'];
 const KV_HEADS = ['num_key_value_heads', 'num_kv_heads', 'n_head_kv', 'multi_query_group_num'];
-const HEAD_DIM = ['head_dim', 'd_kv', 'kv_channels'];
+// attention_head_dim: Nemotron-H (NemotronHAttention.head_dim)
+const HEAD_DIM = ['head_dim', 'd_kv', 'kv_channels', 'attention_head_dim'];
 const FFN = ['intermediate_size', 'n_inner', 'ffn_dim', 'd_ff', 'ffn_hidden_size', 'inner_hidden_size'];
 const VOCAB = ['vocab_size', 'padded_vocab_size', 'n_vocab'];
 const CONTEXT = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx'];
@@ -108,6 +110,10 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (!isObject(raw)) return fail('config', 'not-object', 'config: not a JSON object');
   const r = new FieldReader(flatten(raw));
   const family = familyOf(r.cfg);
+  if (UNMODELLED_FAMILIES.has(family)) {
+    return { ok: false, errors: [{ key: 'model_type', code: 'unmodelled-family', params: { family },
+      message: `model_type: '${family}' is a recurrent / non-transformer family whose layers this calculator does not model yet` }] };
+  }
   const t = FAMILIES[family] ?? {};
 
   const hidden = r.int(HIDDEN);
@@ -153,6 +159,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   }
   const moe = parseMoe(r, family, arch);
   if (moe) arch.moe = moe;
+  if (HYBRID_FAMILIES.has(family)) hybridParts(r, family, arch);
   const mla = parseMla(r);
   if (mla) {
     arch.mla = mla;
@@ -164,6 +171,28 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (vision !== undefined) arch.visionParams = vision;
   if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
+}
+
+/**
+ * Hybrid families: the layer pattern and mixer (hybrid-config.ts), plus the FFN fields their
+ * modeling files read under other names. granitemoehybrid: every layer has a shared gated MLP of
+ * `shared_intermediate_size` (GraniteMoeHybridDecoderLayer.shared_mlp), next to the experts when
+ * `num_local_experts` > 0. nemotron_h: shared experts of `moe_shared_expert_intermediate_size`.
+ * qwen3_next: Qwen2-MoE-style sigmoid gate on the shared expert (Qwen3NextSparseMoeBlock).
+ */
+function hybridParts(r: FieldReader, family: string, arch: ModelArch): void {
+  if (family === 'granitemoehybrid') {
+    const shared = r.int(['shared_intermediate_size'], 1024) ?? 1024;
+    if (arch.moe) Object.assign(arch.moe, { sharedExperts: 1, sharedFfn: shared });
+    else arch.ffn = shared;
+  }
+  if (family === 'nemotron_h' && arch.moe) {
+    arch.moe.sharedFfn = r.int(['moe_shared_expert_intermediate_size'], arch.moe.expertFfn) ?? arch.moe.expertFfn;
+  }
+  const hybrid = parseHybrid(r, family, arch.hidden, arch.layers, arch.moe !== undefined);
+  if (!hybrid) return;
+  arch.hybrid = hybrid;
+  arch.layers = hybrid.blocks.reduce((n, b) => n + b.count, 0);
 }
 
 /**

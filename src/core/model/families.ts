@@ -5,6 +5,7 @@
  * (class defaults of `tie_word_embeddings`, Linear `bias=` arguments, norm classes, MLP shape);
  * docs/reference/formulas.md §1.1 and §1.4.
  */
+import type { Message } from '../types';
 
 export interface FamilyTraits {
   /** SwiGLU/GeGLU gate+up+down (true) vs plain fc1/fc2 (false); undefined = decide by hidden_act. */
@@ -67,6 +68,14 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // Falcon: `bias` field (default False) decides all biases; fused query_key_value.
   falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true },
   chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true },
+  // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per
+  // block and a plain relu² MLP (NemotronHBlock, NemotronHMLP up_proj / down_proj)
+  jamba: LLAMA_LIKE,
+  bamba: LLAMA_LIKE,
+  granitemoehybrid: LLAMA_LIKE,
+  falcon_h1: LLAMA_LIKE,
+  nemotron_h: { gated: false, norm: 'rmsnorm', tied: false, normsPerLayer: 1 },
+  qwen3_next: { ...LLAMA_LIKE, qkNorm: true },
   t5: { norm: 'rmsnorm', tied: true },
   mt5: { norm: 'rmsnorm', tied: false },
 };
@@ -85,3 +94,18 @@ export const ARCH_PREFIX: [string, string][] = [
   ['GPTNeoX', 'gpt_neox'], ['Falcon', 'falcon'], ['Bert', 'bert'], ['Roberta', 'roberta'],
   ['T5', 't5'], ['DeepseekV3', 'deepseek_v3'], ['DeepseekV2', 'deepseek_v2'], ['OPT', 'opt'],
 ];
+
+/**
+ * A note for a config whose `model_type` has no entry above: it is counted from its standard
+ * config fields as a Llama-style decoder (attention + MLP in every layer), which a model with
+ * other layers (recurrent mixers, shared blocks) would not be. Null for known families and for
+ * architectures typed in by hand ('custom').
+ */
+export function unknownFamilyNote(family: string): Message | null {
+  if (family === 'custom' || Object.hasOwn(FAMILIES, family)) return null;
+  return {
+    code: 'model.unknown-family',
+    params: { family },
+    text: `model_type '${family}' is not a family the calculator knows: its parameters and KV cache are counted from the config's standard fields as a Llama-style decoder (attention + MLP in every layer). Check them against the model card.`,
+  };
+}

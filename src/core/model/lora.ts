@@ -25,6 +25,8 @@ const TARGETS: Record<TensorRole, readonly LoraTarget[]> = {
   ffn_up: ['up'], ffn_up_exps: ['up'], ffn_up_shexp: ['up'],
   ffn_gate_up: ['gate', 'up'],
   ffn_down: ['down'], ffn_down_exps: ['down'], ffn_down_shexp: ['down'],
+  // recurrent mixers' in_proj / out_proj: no q/k/v/o/gate/up/down name matches them
+  ssm_in: [], ssm_x: [], ssm_dt: [], ssm_ba: [], ssm_out: [],
 };
 
 /** Trainable LoRA parameters for rank r on the given target modules; 0 for a rank that is not a positive integer. */

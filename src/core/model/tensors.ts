@@ -7,13 +7,15 @@
  */
 import type { ModelArch } from '../types';
 import { FAMILIES } from './families';
+import { hybridMoeLayers, mixerTensors } from './hybrid';
 
 export type TensorRole =
   | 'attn_q' | 'attn_k' | 'attn_v' | 'attn_qkv' | 'attn_output'
   | 'attn_q_a' | 'attn_q_b' | 'attn_kv_a_mqa' | 'attn_kv_b'
   | 'ffn_gate' | 'ffn_up' | 'ffn_gate_up' | 'ffn_down'
   | 'ffn_gate_exps' | 'ffn_up_exps' | 'ffn_down_exps'
-  | 'ffn_gate_shexp' | 'ffn_up_shexp' | 'ffn_down_shexp';
+  | 'ffn_gate_shexp' | 'ffn_up_shexp' | 'ffn_down_shexp'
+  | 'ssm_in' | 'ssm_x' | 'ssm_dt' | 'ssm_ba' | 'ssm_out';
 
 /** A Linear weight of din → dout elements, repeated `copies` times in the block (experts). */
 export interface LinearTensor {
@@ -46,6 +48,7 @@ export function isMoeLayer(arch: ModelArch, i: number): boolean {
 export function moeLayerCount(arch: ModelArch): number {
   const m = arch.moe;
   if (!m) return 0;
+  if (arch.hybrid) return hybridMoeLayers(arch.hybrid);
   const f = m.layerFreq;
   return Math.max(0, Math.floor(arch.layers / f) - Math.floor(m.denseLayers / f));
 }
@@ -71,9 +74,11 @@ function attention(arch: ModelArch, cross: boolean): { linears: LinearTensor[]; 
     };
   }
   const fused = FAMILIES[arch.family]?.fusedQkv === true;
+  // Qwen3-Next q_proj emits query and output gate: 2·a·d (Qwen3NextAttention)
+  const q = arch.hybrid?.attnGate ? 2 * a * d : a * d;
   const qkv = fused
     ? [lin('attn_qkv', h, (a + 2 * g) * d)]
-    : [lin('attn_q', h, a * d), lin('attn_k', h, g * d), lin('attn_v', h, g * d)];
+    : [lin('attn_q', h, q), lin('attn_k', h, g * d), lin('attn_v', h, g * d)];
   const bias = (arch.qkvBias ? (a + 2 * g) * d : 0) + (arch.oBias ? h : 0);
   const qkNorm = arch.qkNorm && !cross ? 2 * d : 0;
   return { linears: [...qkv, lin('attn_output', a * d, h)], other: bias + qkNorm };
@@ -116,6 +121,7 @@ export function blockKinds(arch: ModelArch): BlockKind[] {
   const self = attention(arch, false);
   const mlp = denseMlp(arch);
   const norms = arch.normsPerLayer * n;
+  if (arch.hybrid) return hybridKinds(arch, arch.hybrid, self, mlp, norms);
   const moeCount = moeLayerCount(arch);
   const kinds: BlockKind[] = [];
   if (arch.layers - moeCount > 0) {
@@ -140,6 +146,26 @@ export function blockKinds(arch: ModelArch): BlockKind[] {
     });
   }
   return kinds;
+}
+
+type Part = { linears: LinearTensor[]; other: number };
+
+/** Hybrid blocks: each composition (attention / mixer / both, dense / MoE / no FFN) is one kind. */
+function hybridKinds(arch: ModelArch, m: NonNullable<ModelArch['hybrid']>, self: Part, mlp: Part, norms: number): BlockKind[] {
+  const mixer = mixerTensors(arch, m);
+  const e = arch.moe ? experts(arch, arch.moe) : null;
+  return m.blocks.filter((b) => b.count > 0).map((b) => {
+    const parts: Part[] = [];
+    if (b.attn) parts.push(self);
+    if (b.ssm) parts.push(mixer);
+    const moe = b.ffn === 'moe' && e !== null;
+    if (moe) parts.push(e);
+    else if (b.ffn !== 'none') parts.push(mlp);
+    return {
+      kind: moe ? 'moe' : 'dense', count: b.count, linears: parts.flatMap((p) => p.linears),
+      other: parts.reduce((s, p) => s + p.other, norms), expertParams: moe ? e.expert : 0,
+    };
+  });
 }
 
 /** Elements of all Linear weights of one block kind. */

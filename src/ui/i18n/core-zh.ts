@@ -7,6 +7,8 @@ export const CORE_ZH: Record<string, string> = {
   missing: '缺少字段 {key}',
   'not-integer': '{key}：应为正整数',
   'invalid-json': 'config：不是合法的 JSON',
+  'unmodelled-family': 'model_type：“{family}” 是循环 / 非 Transformer 结构，本计算器尚未为其层建模',
+  'invalid-layer': '{key}：层类型无法识别',
   'not-object': 'config：不是 JSON 对象',
   // scenario schema and URL (src/core/scenario, src/state/url-codec.ts)
   'invalid-value': '{key}：取值无效',
@@ -44,6 +46,8 @@ export const CORE_ZH: Record<string, string> = {
   'arch-kv-heads': 'KV 头数不能超过注意力头数',
   'tp-heads': '张量并行度必须整除注意力头数',
   'pp-layers': '流水线并行度不能超过层数',
+  'hybrid-layers': '混合模型的层数由其层类型序列决定（{layers} 层），不能单独修改',
+  'llamacpp-hybrid': '{family} 在 llama.cpp 中的循环状态缓存（llama-memory-recurrent）尚未建模：请选择 transformers 或 vLLM 引擎',
   // estimate notes (src/core/inference, training, model/quick.ts)
   'vllm.kv-short': 'KV 缓存池只能容纳 {kvTokens} 个 token，少于批大小 × (提示词 + 生成) = {needTokens}：请求会排队或被抢占。',
   'vllm.no-gpu': '未选择 GPU：vLLM 会按 gpu_memory_utilization 占满设备；这里显示的 KV 池只是本批次所需。',
@@ -57,5 +61,7 @@ export const CORE_ZH: Record<string, string> = {
   'inference.peak-not-sum': '预填充的临时张量在解码结束前已释放：峰值是权重 + max(提示词 KV + 预填充临时量, 完整 KV + 解码步)，而不是所有项之和。',
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
+  'training.hybrid-activations': 'Mamba / 线性注意力层在训练时保存的激活值尚未单独建模：每个这样的层按同宽度的 Transformer 层计算。',
+  'model.unknown-family': 'model_type “{family}” 不在本计算器已知的模型族中：参数量和 KV 缓存按配置里的标准字段、以 Llama 式解码器（每层注意力 + MLP）计算，请与模型卡核对。',
   'term.guessed-shape': '形状由参数量推测；选择预设模型可得到精确数值。',
 };
