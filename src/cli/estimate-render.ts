@@ -154,7 +154,7 @@ function ruleLines(r: RuleOfThumb | undefined): string[] {
   const out = ['', `Rule of thumb (every parameter at ${r.dtype}, ${r.bytesPerParam} B): ${both(r.bytes)}${r.largestBatch !== null ? `; largest batch on the GPU: ${r.largestBatch}` : ''}`];
   for (const t of r.terms) out.push(`  ${t.id.padEnd(12)} ${gb(t.bytes).padStart(8)} GB  ${t.formula}`);
   out.push('  Against the estimate (GB, rule vs estimate):');
-  for (const c of r.comparison) out.push(`  ${c.id.padEnd(12)} ${gb(c.rule).padStart(8)} vs ${gb(c.estimate).padStart(8)}  ${c.reason}`);
+  for (const c of r.comparison) out.push(`  ${c.id.padEnd(12)} ${gb(c.rule).padStart(8)} vs ${gb(c.estimate).padStart(8)}  ${c.reason.text}`);
   return out;
 }
 

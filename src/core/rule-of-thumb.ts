@@ -9,7 +9,7 @@
 import { bytesPerParamNominal } from './formats/weights';
 import { resolveGpu } from './gpus';
 import { classicMaxBatch, classicTraining } from './training/quick';
-import type { Estimate, ModelArch, Result, Scenario, TermId } from './types';
+import type { Estimate, Message, ModelArch, Result, Scenario, TermId } from './types';
 
 export const RULE_DTYPES = ['fp64', 'fp32', 'fp16', 'bf16', 'int8', 'int4'] as const;
 export type RuleDtype = (typeof RULE_DTYPES)[number];
@@ -30,7 +30,8 @@ export interface RuleComparison {
   estimate: number;
   /** the estimate's terms counted here */
   terms: TermId[];
-  reason: string;
+  /** code `rule.why.<id>` (the page translates it) */
+  reason: Message;
 }
 
 export interface RuleOfThumb {
@@ -51,8 +52,8 @@ const KIND: Record<RuleTermId, TermId[]> = {
   activations: ['activations'],
 };
 
-/** English reasons (the page translates them by id: ruleOfThumb.why.<id>). */
-export const RULE_REASONS: Record<RuleTermId | 'other', string> = {
+/** Why each kind differs (English; the page translates by the code rule.why.<id>). */
+const RULE_REASONS: Record<RuleTermId | 'other', string> = {
   weights: 'The rule prices every weight at one width; the estimate uses the scenario’s storage format, and LoRA / QLoRA keep a frozen base.',
   gradients: 'The rule gives every weight a gradient at that width; the estimate counts gradients of the trained parameters only, in the training dtype.',
   optimizer: 'The rule keeps AdamW’s two moments at the weight width; PyTorch keeps them in the parameter dtype (fp32 under AMP), plus an fp32 master copy in mixed precision.',
@@ -92,11 +93,11 @@ export function ruleOfThumb(s: Scenario, arch: ModelArch, e: Estimate, dtype: st
     const ids = KIND[t.id].filter((id) => e.terms.some((x) => x.id === id));
     for (const id of ids) counted.add(id);
     const estimate = e.terms.filter((x) => ids.includes(x.id)).reduce((a, x) => a + x.bytes, 0);
-    return { id: t.id, rule: t.bytes, estimate, terms: ids, reason: RULE_REASONS[t.id] };
+    return { id: t.id, rule: t.bytes, estimate, terms: ids, reason: { code: `rule.why.${t.id}`, text: RULE_REASONS[t.id] } };
   });
   const rest = e.terms.filter((x) => !counted.has(x.id));
   // the rest of the device total (reserved cache, context) lies in its level terms
   const other = e.deviceBytes - comparison.reduce((a, x) => a + x.estimate, 0);
-  comparison.push({ id: 'other', rule: 0, estimate: Math.max(0, other), terms: rest.map((x) => x.id), reason: RULE_REASONS.other });
+  comparison.push({ id: 'other', rule: 0, estimate: Math.max(0, other), terms: rest.map((x) => x.id), reason: { code: 'rule.why.other', text: RULE_REASONS.other } });
   return { ok: true, value: { dtype, bytesPerParam: b, bytes, terms, largestBatch, comparison } };
 }

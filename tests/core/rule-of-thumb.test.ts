@@ -42,7 +42,7 @@ describe("the guides' rule of thumb: weights + gradients + 2× optimizer + batch
     expect(c.weights.rule).toBe(2 * P);
     expect(c.other.rule).toBe(0);
     expect(c.other.estimate).toBeGreaterThan(0);
-    for (const x of r.value.comparison) expect(x.reason.length).toBeGreaterThan(20);
+    for (const x of r.value.comparison) expect([x.reason.code, x.reason.text.length > 20]).toEqual([`rule.why.${x.id}`, true]);
   });
 
   test('at inference the rule is the weights alone: 7b fp64 = 7e9 · 8 B', () => {

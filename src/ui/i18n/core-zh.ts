@@ -39,6 +39,12 @@ export const CORE_ZH: Record<string, string> = {
   'plain-not-trainable': '{weights} 不能用于训练：纯整数存储无法求梯度，fp64 也不是这里的训练精度；可在 bnb-int8、nf4、gptq-int8、gptq-int4 或 awq-int4 底座上训练 LoRA',
   'plain-engine': '{engine} 不支持 {weights} 权重（纯 int8 / int4 与 fp64 只在 transformers 中估算）',
   'weights.plain-int': '纯 {format} 存储：每个参数（含词嵌入和 LM 头）都按名义位宽存储，不含缩放因子。bitsandbytes LLM.int8（bnb-int8）则把词嵌入和 LM 头保留为 16 位。',
+  // rule of thumb beside the estimate (src/core/rule-of-thumb.ts)
+  'rule.why.weights': '经验法则把每个权重按同一位宽计；估算按场景的存储格式计，LoRA / QLoRA 的底座是冻结的。',
+  'rule.why.gradients': '经验法则给每个权重一份同位宽的梯度；估算只计被训练参数的梯度，且按训练精度存储。',
+  'rule.why.optimizer': '经验法则把 AdamW 的两个动量按权重位宽计；PyTorch 按参数的 dtype 存它们（AMP 下为 fp32），混合精度还有一份 fp32 主权重。',
+  'rule.why.activations': '经验法则每层每个 token 只存 (h + i) 个值；估算按 autograd 实际保存的计：注意力的输入输出、归一化、MLP 的 gate / up / 激活输出。',
+  'rule.why.other': '经验法则未计入 logits 与损失、KV 缓存、工作区、分配器缓存的块以及 CUDA 上下文。',
   'llamacpp-format': 'llama.cpp 载入 GGUF 文件：请选择 gguf-* 格式',
   'kv-engine': '{engine} 不能以 {kv} 存储 KV 缓存（可选：{allowed}）',
   'gguf-needs-llamacpp': '此引擎不能运行 GGUF 量化权重：请选择 llama.cpp 引擎',
