@@ -22,6 +22,7 @@ export const en = {
   'field.nullAll': 'All layers',
   'field.nullAuto': 'Engine default',
   'why.weights.method': 'not with this training method',
+  'why.weights.mode': 'inference only: not trainable',
   'why.weights.engine': 'not with this engine',
   'why.kv.engine': 'this engine cannot store it',
   'why.offload.zero': 'needs a higher ZeRO stage',

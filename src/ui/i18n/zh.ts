@@ -24,6 +24,7 @@ export const zh: Record<MessageKey, string> = {
   'field.nullAll': '全部层',
   'field.nullAuto': '引擎默认值',
   'why.weights.method': '当前训练方法不支持',
+  'why.weights.mode': '仅用于推理，不能训练',
   'why.weights.engine': '当前推理引擎不支持',
   'why.kv.engine': '当前引擎无法存储此格式',
   'why.offload.zero': '需要更高的 ZeRO 阶段',
