@@ -76,7 +76,7 @@ export function checkCombinations(s: Scenario): FieldError[] {
   }
   const kvAllowed = KV_BY_ENGINE[s.engine];
   if (!kvAllowed.includes(s.kv)) out.push(err('kv', 'kv-engine', `${s.engine} cannot store a ${s.kv} KV cache (allowed: ${kvAllowed.join(', ')})`, { engine: s.engine, kv: s.kv, allowed: kvAllowed.join(', ') }));
-  if (s.weights === 'fp32' && s.attn === 'flash' && s.engine === 'transformers') out.push(err('attn', 'flash-needs-16bit', 'FlashAttention runs in fp16/bf16 only; use sdpa or eager with fp32 weights'));
+  if ((s.weights === 'fp32' || s.weights === 'fp64') && s.attn === 'flash' && s.engine === 'transformers') out.push(err('attn', 'flash-needs-16bit', `FlashAttention runs in fp16/bf16 only; use sdpa or eager with ${s.weights} weights`));
   return out;
 }
 

@@ -213,8 +213,8 @@ function inferenceRules(s: Scenario, bad: Emit): void {
     bad('kv', 'engine', `engine=${s.engine} cannot store a ${s.kv} KV cache (allowed: ${KV_BY_ENGINE[s.engine].join(', ')})`);
     s.kv = DEFAULT_SCENARIO.kv;
   }
-  if (s.engine === 'transformers' && s.attn === 'flash' && s.weights === 'fp32') {
-    bad('attn', 'weights', 'attn=flash needs fp16 or bf16 activations, not fp32 weights');
+  if (s.engine === 'transformers' && s.attn === 'flash' && (s.weights === 'fp32' || s.weights === 'fp64')) {
+    bad('attn', 'weights', `attn=flash needs fp16 or bf16 activations, not ${s.weights} weights`);
     s.attn = 'sdpa';
   }
 }

@@ -38,3 +38,8 @@ describe('fp64 and plain int8 / int4: transformers inference only', () => {
     expect(errs({ engine: 'vllm', weights: 'bnb-int8' })).toEqual([]);
   });
 });
+
+test('fp64 weights cannot use FlashAttention (fp16 / bf16 kernels only, Dao-AILab/flash-attention README)', () => {
+  expect(errs({ weights: 'fp64', attn: 'flash' })).toEqual(['attn:incompatible:weights']);
+  expect(estimateErrs({ weights: 'fp64', attn: 'flash' })).toEqual(['attn:flash-needs-16bit']);
+});
