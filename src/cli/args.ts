@@ -1,7 +1,7 @@
 /**
  * Command-line flags -> the scenario record (external key names, as in the URL).
  * Grammar: `--key value` or `--key=value` for every schema key (src/core/scenario), bare boolean
- * architecture flags (`--tied`), meta flags `--json`, `--timeline` and `--help`, or one share URL / query string
+ * architecture flags (`--tied`), meta flags `--json`, `--timeline`, `--rule-of-thumb DTYPE` and `--help`, or one share URL / query string
  * as the only argument. Pure: no I/O, never throws.
  */
 import { ARCH_FIELDS, ALL_KEYS, closest } from '../core/scenario';
@@ -20,6 +20,8 @@ export interface CliArgs {
   solve: boolean;
   /** a share link or its query string, given as the only argument */
   url: string | null;
+  /** --rule-of-thumb DTYPE: the guides' rule of thumb at that width beside the estimate (src/core/rule-of-thumb.ts) */
+  ruleOfThumb?: string;
 }
 
 export type ArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
@@ -27,13 +29,15 @@ export type ArgsResult = { ok: true; args: CliArgs } | { ok: false; error: strin
 const KEYS = new Set(ALL_KEYS);
 const BOOL_KEYS = new Set(ARCH_FIELDS.filter((f) => f.kind.type === 'bool').map((f) => f.name));
 const META = new Set(['json', 'help', 'recommend', 'solve', 'timeline']);
+/** Meta flags that take a value. */
+const META_VALUED = new Set(['rule-of-thumb']);
 /** Longest argument we read (a share URL can be long; anything beyond is abuse). */
 const MAX_ARG = 64 * 1024;
 
 const looksLikeUrl = (a: string) => /^https?:\/\//i.test(a) || a.startsWith('?') || /^[\w.-]+=/.test(a);
 
 function unknownFlag(name: string): string {
-  const near = closest(name, [...ALL_KEYS, ...META], 1);
+  const near = closest(name, [...ALL_KEYS, ...META, ...META_VALUED], 1);
   return `unknown flag ${quoteArg(`--${name}`, 42, true)}${near.length ? ` (did you mean --${near[0]}?)` : ''}; see --help`;
 }
 
@@ -59,6 +63,13 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
       else if (name === 'solve') args.solve = true;
       else if (name === 'timeline') args.timeline = true;
       else args.help = true;
+      continue;
+    }
+    if (META_VALUED.has(name)) {
+      if (args.ruleOfThumb !== undefined) return fail(`--${name} is given twice`);
+      const value = eq >= 0 ? a.slice(eq + 1) : i + 1 < argv.length && !String(argv[i + 1]).startsWith('--') ? String(argv[++i]) : undefined;
+      if (value === undefined || value === '') return fail(`--${name} needs a dtype (fp64, fp32, fp16, bf16, int8, int4)`);
+      args.ruleOfThumb = value.toLowerCase();
       continue;
     }
     if (!KEYS.has(name)) return fail(unknownFlag(name));

@@ -4,6 +4,7 @@
  */
 import { ARCH_FIELDS, SCENARIO_FIELDS } from '../core/scenario';
 import type { Recommendation } from '../core/deploy/recommend';
+import type { RuleOfThumb } from '../core/rule-of-thumb';
 import type { Speed } from '../core/deploy/speed';
 import type { Solved } from '../core/solve';
 import type { Estimate, GpuFit, Scenario } from '../core/types';
@@ -16,6 +17,8 @@ export interface Extras {
   recommend?: Recommendation[];
   /** --timeline: the replayed step timeline */
   timeline?: StepTimeline;
+  /** --rule-of-thumb DTYPE: the guides' rule beside the estimate */
+  ruleOfThumb?: RuleOfThumb;
 }
 import type { StepTimeline } from '../core/timeline';
 import { fixedIn } from '../core/units';
@@ -55,6 +58,7 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined, band: BandInf
   }
   if (extras.solve) out.solve = extras.solve;
   if (extras.recommend) out.recommend = extras.recommend;
+  if (extras.ruleOfThumb) out.ruleOfThumb = extras.ruleOfThumb;
   out.notes = est.notes.map((n) => n.text);
   const timeline = extras.timeline;
   if (timeline) {
@@ -139,9 +143,19 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
     const verdict = gpu.fits ? `fits, ${both(gpu.headroomBytes)} free` : `does NOT fit, short by ${both(-gpu.headroomBytes)}`;
     lines.push(`GPU:      ${gpuName ?? gpu.id}, ${both(gpu.capacityBytes)}: ${verdict}`);
   }
-  lines.push(...speedLines(extras.speed), ...solveLines(s, extras.solve), ...recommendLines(extras.recommend));
+  lines.push(...speedLines(extras.speed), ...solveLines(s, extras.solve), ...recommendLines(extras.recommend), ...ruleLines(extras.ruleOfThumb));
   for (const n of est.notes) lines.push(`Note:     ${n.text}`);
   return lines.join('\n') + '\n';
+}
+
+/** --rule-of-thumb: the rule's terms beside the estimate's of the same kind, and why they differ. */
+function ruleLines(r: RuleOfThumb | undefined): string[] {
+  if (!r) return [];
+  const out = ['', `Rule of thumb (every parameter at ${r.dtype}, ${r.bytesPerParam} B): ${both(r.bytes)}${r.largestBatch !== null ? `; largest batch on the GPU: ${r.largestBatch}` : ''}`];
+  for (const t of r.terms) out.push(`  ${t.id.padEnd(12)} ${gb(t.bytes).padStart(8)} GB  ${t.formula}`);
+  out.push('  Against the estimate (GB, rule vs estimate):');
+  for (const c of r.comparison) out.push(`  ${c.id.padEnd(12)} ${gb(c.rule).padStart(8)} vs ${gb(c.estimate).padStart(8)}  ${c.reason.text}`);
+  return out;
 }
 
 const rate = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3));
@@ -179,7 +193,7 @@ function recommendLines(rs: Recommendation[] | undefined): string[] {
 export function usage(): string {
   const key = (name: string, help: string) => `  --${name.padEnd(16)} ${help}`;
   return [
-    'Usage: npm run --silent estimate -- [--key value ...] [--json] [--timeline]',
+    'Usage: npm run --silent estimate -- [--key value ...] [--json] [--timeline] [--rule-of-thumb DTYPE]',
     '       npm run --silent estimate -- "<share URL or its query string>"',
     '       npm run --silent estimate -- --network ...   (layer-stack estimate)',
     '',
@@ -194,6 +208,7 @@ export function usage(): string {
     '  --recommend                   rank the whole GPU catalogue for the scenario (fits, headroom, cards needed)',
     '  --solve                       with --gpu: largest batch, longest context (capped at the model\'s), fewest GPUs',
     '  --timeline                    replay the step through the caching-allocator model: allocated / reserved per layer and phase',
+    '  --rule-of-thumb DTYPE         the guides\' rule of thumb beside the estimate, every parameter at DTYPE (fp64, fp32, fp16, bf16, int8, int4): weights + gradients + 2 AdamW moments + batch·(h+i)·seq·L·b',
     '  --help                        this text',
     '',
   ].join('\n');

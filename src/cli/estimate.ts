@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { recommend } from '../core/deploy/recommend';
 import { rooflineSpeed } from '../core/deploy/speed';
 import { resolveModel } from '../core/estimate';
+import { ruleOfThumb } from '../core/rule-of-thumb';
 import { fitsWithin, solveOn } from '../core/solve';
 import { estimateWithReplay, stepTimeline } from '../core/timeline';
 import { resolveGpu } from '../core/gpus';
@@ -78,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
   const parsed = parseArgs(argv);
   if (!parsed.ok) return usageError(parsed.error);
-  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve, timeline } = parsed.args;
+  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve, timeline, ruleOfThumb: ruleDtype } = parsed.args;
   if (help) return { code: 0, stdout: usage(), stderr: '' };
   const read = readScenario(record, url);
   if ('code' in read) return read;
@@ -110,6 +111,13 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     const ranked = recommend(s);
     if (!ranked.ok) return firstError(ranked.errors);
     extras.recommend = ranked.value;
+  }
+  if (ruleDtype !== undefined) {
+    const resolved = resolveModel(s);
+    if (!resolved.ok) return firstError(resolved.errors);
+    const rule = ruleOfThumb(s, resolved.value.arch, est, ruleDtype);
+    if (!rule.ok) return firstError(rule.errors);
+    extras.ruleOfThumb = rule.value;
   }
   const stderr = read.warnings.map((w) => `warning: ${oneLine(w.message)}\n`).join('');
   if (timeline === true) {

@@ -3,6 +3,7 @@
  * combinations no runtime supports. Each problem is a FieldError on the key to fix.
  */
 import { KV_BY_ENGINE, SCENARIO_FIELDS } from './scenario/schema';
+import { plainRefusal } from './formats/plain';
 import { ADAPTER_QUANTIZED } from './training/quant-base';
 import type { FieldError, ModelArch, Scenario, WeightFormat } from './types';
 
@@ -45,11 +46,13 @@ export function checkCombinations(s: Scenario): FieldError[] {
     if (s.mode === 'training' && s.zero > 0) out.push(err('split', 'split-zero', 'A device_map="auto" model trains in one process: accelerate refuses it for DeepSpeed / FSDP; set ZeRO to 0'));
     if (s.mode === 'inference' && s.engine !== 'transformers') out.push(err('split', 'split-engine', 'Layer split is transformers\' device_map="auto": choose the transformers engine'));
   }
+  const plain = s.mode === 'training' ? plainRefusal(s.weights, 'training') : s.engine === 'transformers' ? null : plainRefusal(s.weights, s.engine);
+  if (plain) out.push(err('weights', s.mode === 'training' ? 'plain-not-trainable' : 'plain-engine', plain, { weights: s.weights, engine: s.engine }));
   if (s.mode === 'training') {
-    if (s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
+    if (!plain && s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights)) {
       out.push(err('weights', 'qlora-needs-quantized', `QLoRA trains adapters over a quantized base: choose ${ADAPTER_QUANTIZED.join(', ')} weights (a float base is method lora)`));
     }
-    if (s.method === 'full' && !DENSE.includes(s.weights)) {
+    if (!plain && s.method === 'full' && !DENSE.includes(s.weights)) {
       out.push(err('weights', 'full-needs-dense', 'Full fine-tuning updates every weight: quantized storage cannot be trained; choose fp32, fp16 or bf16'));
     }
     if ((s.method === 'lora' || s.method === 'freeze') && isGguf(s.weights)) {
@@ -67,13 +70,13 @@ export function checkCombinations(s: Scenario): FieldError[] {
     return out;
   }
   if (s.engine === 'llama.cpp') {
-    if (!isGguf(s.weights) && !DENSE.includes(s.weights)) out.push(err('weights', 'llamacpp-format', 'llama.cpp loads GGUF files (or f32/f16/bf16 GGUF): choose a gguf-* format'));
+    if (!plain && !isGguf(s.weights) && !DENSE.includes(s.weights)) out.push(err('weights', 'llamacpp-format', 'llama.cpp loads GGUF files (or f32/f16/bf16 GGUF): choose a gguf-* format'));
   } else {
     if (isGguf(s.weights)) out.push(err('weights', 'gguf-needs-llamacpp', `${s.engine} does not run GGUF quantized weights: choose the llama.cpp engine`));
   }
   const kvAllowed = KV_BY_ENGINE[s.engine];
   if (!kvAllowed.includes(s.kv)) out.push(err('kv', 'kv-engine', `${s.engine} cannot store a ${s.kv} KV cache (allowed: ${kvAllowed.join(', ')})`, { engine: s.engine, kv: s.kv, allowed: kvAllowed.join(', ') }));
-  if (s.weights === 'fp32' && s.attn === 'flash' && s.engine === 'transformers') out.push(err('attn', 'flash-needs-16bit', 'FlashAttention runs in fp16/bf16 only; use sdpa or eager with fp32 weights'));
+  if ((s.weights === 'fp32' || s.weights === 'fp64') && s.attn === 'flash' && s.engine === 'transformers') out.push(err('attn', 'flash-needs-16bit', `FlashAttention runs in fp16/bf16 only; use sdpa or eager with ${s.weights} weights`));
   return out;
 }
 

@@ -74,9 +74,13 @@ export type ZeroImpl = 'deepspeed' | 'fsdp';
 export type OverlapComm = 'auto' | 'on' | 'off';
 export type LoraTarget = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
 
-/** Storage format of the weights (see src/core/formats). */
+/**
+ * Storage format of the weights (see src/core/formats). `int8` / `int4` are plain integer storage
+ * at the nominal width for every parameter; `bnb-int8` is bitsandbytes LLM.int8, which keeps the
+ * embeddings and LM head in 16-bit.
+ */
 export type WeightFormat =
-  | 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'nf4' | 'fp4'
+  | 'fp64' | 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'bnb-int8' | 'nf4' | 'fp4'
   | 'gptq-int4' | 'gptq-int8' | 'awq-int4'
   | 'gguf-q8_0' | 'gguf-q6_k' | 'gguf-q5_k_m' | 'gguf-q4_k_m' | 'gguf-q4_k_s'
   | 'gguf-q4_0' | 'gguf-q3_k_m' | 'gguf-q2_k';

@@ -4,8 +4,8 @@
  * URL_VERSION, add a migration from the previous version, document both in docs/url-schema.md.
  */
 
-/** The version encodeUrl writes (`v=1`). */
-export const URL_VERSION = 1;
+/** The version encodeUrl writes (`v=2`). */
+export const URL_VERSION = 2;
 
 /** Ordered key/value pairs as they appeared in the query string (first occurrence of each key). */
 export type Pairs = Array<[string, string]>;
@@ -39,6 +39,11 @@ export const MIGRATIONS: readonly Migration[] = [
       }
       return out;
     },
+  },
+  {
+    from: 1,
+    summary: 'weights=int8 (bitsandbytes LLM.int8 until v1) -> weights=bnb-int8; int8 / int4 now name plain integer storage',
+    migrate: (pairs) => pairs.map(([k, v]): [string, string] => (k === 'weights' && v === 'int8' ? [k, 'bnb-int8'] : [k, v])),
   },
 ];
 

@@ -64,7 +64,7 @@ export interface Bands {
   deviceBytes: [number, number];
 }
 
-const BNB = new Set(['int8', 'nf4', 'fp4']);
+const BNB = new Set(['bnb-int8', 'nf4', 'fp4']);
 const FLOAT = new Set(['fp32', 'fp16', 'bf16']);
 
 /** The independent check's classes a scenario falls in (several when the scenario cannot tell them apart). */

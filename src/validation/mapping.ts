@@ -147,7 +147,7 @@ export function mapRow(row: Row): MapResult {
   }
   if (row.source.includes('llm_tutorial_optimization')) {
     if (row.seq_in === null) return skip('prompt-unknown', 'long-prompt length not printed');
-    const weights: WeightFormat = row.precision.startsWith('int8') ? 'int8' : row.precision.startsWith('int4') ? 'fp4' : 'bf16';
+    const weights: WeightFormat = row.precision.startsWith('int8') ? 'bnb-int8' : row.precision.startsWith('int4') ? 'fp4' : 'bf16';
     const scenario: Scenario = { ...base, mode: 'inference', engine: 'transformers', weights, kv: 'bf16', attn: 'eager', batch: 1, prompt: row.seq_in, gen: row.seq_out ?? 0 };
     return { ok: true, value: { scenario, measured, total: 'allocated', sumGpus: 1, contextBytes: null, source: sourceLabel(row), mode: weights } };
   }

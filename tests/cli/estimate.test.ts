@@ -240,3 +240,34 @@ describe('estimate CLI --timeline', () => {
     expect(r.stdout).toMatch(/peak: allocated/);
   });
 });
+
+describe('--rule-of-thumb DTYPE (the guides\u2019 rule beside the estimate)', () => {
+  test('Llama-2-7b training, int8, batch 50, seq 2048: ruleOfThumb.bytes = 4·P + 50·(4096 + 11008)·2048·32 ≈ 77 GB', async () => {
+    const out = await json([...LLAMA2, '--mode', 'training', '--rule-of-thumb', 'int8', '--batch', '50', '--seq', '2048', '--json']);
+    expect(out.ruleOfThumb.bytes).toBe(4 * LLAMA2_PARAMS + 50 * (4096 + 11008) * 2048 * 32);
+    expect(Math.round(out.ruleOfThumb.bytes / 1e9)).toBe(76);
+    expect(Math.abs(out.ruleOfThumb.bytes / 77e9 - 1)).toBeLessThan(0.01);
+    expect(out.ruleOfThumb.terms.map((t: { id: string }) => t.id)).toEqual(['weights', 'gradients', 'optimizer', 'activations']);
+    expect(out.ruleOfThumb.largestBatch).toBeNull();
+    // the full estimate is still there beside it
+    expect(out.allocatedBytes).toBeGreaterThan(out.ruleOfThumb.bytes);
+  });
+
+  test.each([
+    ['fp64', 7e9 * 8, '52.15'], ['fp32', 7e9 * 4, '26.08'], ['fp16', 7e9 * 2, '13.04'], ['int8', 7e9, '6.52'], ['int4', 7e9 / 2, '3.26'],
+  ] as const)('--params 7b --weights %s --mode inference: %d B = %s GiB of weights', async (w, bytes, gib) => {
+    const out = await json(['--params', '7b', '--weights', w, '--mode', 'inference', '--json']);
+    expect(termBytes(out, 'weights')).toBe(bytes);
+    expect((termBytes(out, 'weights') / GIB).toFixed(2)).toBe(gib);
+  });
+
+  test('text output lists the rule and the reasons; a bad dtype exits 2', async () => {
+    const r = await main([...LLAMA2, '--mode', 'training', '--rule-of-thumb', 'fp16']);
+    expect(r.stdout).toMatch(/Rule of thumb \(every parameter at fp16, 2 B\)/);
+    expect(r.stdout).toMatch(/master copy/);
+    const bad = await main([...LLAMA2, '--rule-of-thumb', 'int3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/rule-of-thumb: 'int3' is not a dtype/);
+    expect((await main(['--rule-of-thumb'])).code).toBe(2);
+  });
+});

@@ -17,13 +17,13 @@ describe('encodeUrl', () => {
 
   test('readable keys and values: slashes and commas stay literal', () => {
     const s = parseScenario({ model: 'meta-llama/Llama-2-7b-hf', mode: 'training', method: 'lora', 'lora-targets': 'q,k,v', batch: '4' }).scenario;
-    expect(encodeUrl(s)).toBe('v=1&model=meta-llama/Llama-2-7b-hf&mode=training&method=lora&batch=4&lora-targets=q,k,v');
+    expect(encodeUrl(s)).toBe(`v=${URL_VERSION}&model=meta-llama/Llama-2-7b-hf&mode=training&method=lora&batch=4&lora-targets=q,k,v`);
   });
 
   test('extras: lang, embed, view, compared GPUs, side-by-side scenarios, other views', () => {
     const vs = parseScenario({ weights: 'nf4' }).scenario;
     const q = encodeUrl(defaultScenario(), { lang: 'zh-CN', embed: true, view: 'lab', compare: ['RTX-4090', '24 GiB', 'bogus'], vs: [vs], views: { 'net.layers': 'conv3x3,relu' } });
-    expect(q).toBe('v=1&lang=zh-CN&embed=1&view=lab&compare=rtx-4090,24gib&vs=weights%3Dnf4&net.layers=conv3x3,relu');
+    expect(q).toBe(`v=${URL_VERSION}&lang=zh-CN&embed=1&view=lab&compare=rtx-4090,24gib&vs=weights%3Dnf4&net.layers=conv3x3,relu`);
     const d = decodeUrl(q);
     expect(d.extra).toEqual({ lang: 'zh-CN', embed: true, view: 'lab', compare: ['rtx-4090', '24gib'], vs: [vs], views: { 'net.layers': 'conv3x3,relu' } });
     expect(d.errors).toEqual([]);
@@ -86,7 +86,7 @@ describe('decodeUrl', () => {
   });
 
   test('other views\u2019 keys pass through untouched and re-encode identically', () => {
-    const q = 'v=1&batch=4&lab.trace=alloc%20a%201GiB%3Bfree%20a&net.layers=conv3,relu';
+    const q = `v=${URL_VERSION}&batch=4&lab.trace=alloc%20a%201GiB%3Bfree%20a&net.layers=conv3,relu`;
     const d = decodeUrl(q);
     expect(d.extra.views).toEqual({ 'lab.trace': 'alloc a 1GiB;free a', 'net.layers': 'conv3,relu' });
     expect(reencode(q)).toBe(q);
@@ -106,7 +106,7 @@ describe('versions and migrations', () => {
     expect(d.version).toBe(0);
     expect(d.errors).toEqual([]);
     expect([d.scenario.batch, d.scenario.weights, d.scenario.prompt, d.scenario.gradCkpt]).toEqual([4, 'nf4', 8192, 'full']);
-    expect(reencode('bs=4')).toBe('v=1&batch=4');
+    expect(reencode('bs=4')).toBe(`v=${URL_VERSION}&batch=4`);
   });
 
   test('in v1 the old aliases are unknown keys', () => {

@@ -42,7 +42,7 @@ type PeakKey = 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
  * GPTQ/AWQ and llama.cpp kernels), counted at the fp16 peak. fp32 has no tensor-core figure.
  */
 export function computeDtype(w: WeightFormat): PeakKey | null {
-  if (w === 'fp32') return null;
+  if (w === 'fp32' || w === 'fp64') return null;
   if (w === 'bf16') return 'bf16';
   if (w === 'fp8') return 'fp8';
   return 'fp16';

@@ -34,20 +34,28 @@ function uniform(b: ParamBreakdown, perParam: number): WeightParts {
 
 const sum = (p: WeightParts): number => p.embedding + p.lmHead + p.blocks + p.other;
 
-const DENSE: Partial<Record<WeightFormat, number>> = { fp32: 4, fp16: 2, bf16: 2 };
+const DENSE: Partial<Record<WeightFormat, number>> = { fp64: 8, fp32: 4, fp16: 2, bf16: 2 };
+
+/**
+ * Plain integer storage: every parameter, embeddings and LM head included, at the format's nominal
+ * width with no scales or skipped modules — the precision table of the guides (int8 1 B, int4 0.5 B).
+ * No runtime modelled here stores a model this way; bitsandbytes LLM.int8 (`bnb-int8`) keeps
+ * the embeddings and LM head in 16-bit and adds one fp32 scale per output row.
+ */
+export const PLAIN_INT: Partial<Record<WeightFormat, number>> = { int8: 1, int4: 0.5 };
 
 /** Classic quick-method bytes per parameter: the format's nominal width (fp64 8, fp32 4, 16-bit 2, 8-bit 1, 4-bit 0.5). */
-export function bytesPerParamNominal(format: WeightFormat | 'fp64'): number {
+export function bytesPerParamNominal(format: WeightFormat): number {
   switch (format) {
     case 'fp64': return 8;
     case 'fp32': return 4;
     case 'fp16': case 'bf16': return 2;
-    case 'fp8': case 'int8': case 'gptq-int8': case 'gguf-q8_0': return 1;
+    case 'fp8': case 'int8': case 'bnb-int8': case 'gptq-int8': case 'gguf-q8_0': return 1;
     case 'gguf-q6_k': return 6 / 8;
     case 'gguf-q5_k_m': return 5 / 8;
     case 'gguf-q3_k_m': return 3 / 8;
     case 'gguf-q2_k': return 2 / 8;
-    default: return 0.5; // nf4, fp4, gptq-int4, awq-int4, gguf-q4_*
+    default: return 0.5; // int4, nf4, fp4, gptq-int4, awq-int4, gguf-q4_*
   }
 }
 
@@ -77,7 +85,7 @@ interface Scheme {
 function scheme(format: WeightFormat, dq: boolean, g: number): Scheme | null {
   const bnbSrc = 'bitsandbytes bitsandbytes/nn/modules.py (Int8Params, Params4bit); docs/reference/formulas.md §2.2';
   switch (format) {
-    case 'int8': return { linear: bnbInt8, bits: nominalBits('int8', 8, g), formula: 'd_in·d_out + 4·d_out', source: bnbSrc };
+    case 'bnb-int8': return { linear: bnbInt8, bits: nominalBits('int8', 8, g), formula: 'd_in·d_out + 4·d_out', source: bnbSrc };
     case 'nf4': case 'fp4': return {
       linear: bnb4bit(dq), bits: nominalBits(dq ? 'nf4-dq' : 'nf4', 4, g), source: bnbSrc,
       formula: dq ? 'n/2 + ⌈n/64⌉ + 4·⌈n/16384⌉ + 4' : 'n/2 + 4·⌈n/64⌉',
@@ -112,6 +120,18 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
       bytes: sum(parts),
       parts,
       derivation: { formula: 'P · b', values: { P, b: dense }, source: 'IEEE 754 / bfloat16 widths; docs/reference/formulas.md §2.1', confidence: 'exact' },
+    };
+  }
+  const plain = PLAIN_INT[format];
+  if (plain !== undefined) {
+    const parts = uniform(breakdown, plain);
+    return {
+      bytes: sum(parts),
+      parts,
+      derivation: {
+        formula: 'P · b', values: { P, b: plain }, source: 'nominal integer width (1 B int8, 0.5 B int4); formulas.md §2.1', confidence: 'heuristic',
+        note: { code: 'weights.plain-int', params: { format }, text: `Plain ${format}: every parameter at ${plain} B, embeddings and LM head included, no scales. bitsandbytes LLM.int8 (bnb-int8) instead keeps the embeddings and LM head in 16-bit.` },
+      },
     };
   }
   if (format.startsWith('gguf-')) return gguf(arch, breakdown, format.slice(5) as GgufMix);

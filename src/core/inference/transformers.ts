@@ -28,9 +28,9 @@ import { inferenceLogits, resolveLogitsPath } from '../logits-path';
  */
 const HYBRID_CACHE_FAMILIES = new Set(['gemma2', 'gemma3', 'gemma3_text']);
 
-/** Activation element size at inference: fp32 models compute in fp32, everything else in 16-bit. */
+/** Activation element size at inference: fp64 / fp32 models compute in their own dtype, everything else in 16-bit. */
 export function inferenceElementBytes(ctx: Ctx): number {
-  return ctx.s.weights === 'fp32' ? 4 : 2;
+  return ctx.s.weights === 'fp64' ? 8 : ctx.s.weights === 'fp32' ? 4 : 2;
 }
 
 /** Weight bytes on the most-loaded GPU of a tp × pp grid (embedding on the first stage, head on the last). */

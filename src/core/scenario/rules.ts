@@ -5,6 +5,7 @@
  */
 import type { FieldError, ModelArch, Scenario, WeightFormat } from '../types';
 import { findPreset } from '../model/presets';
+import { plainRefusal } from '../formats/plain';
 import { kbitPrepApplies } from '../training/kbit-prep';
 import { ADAPTER_QUANTIZED } from '../training/quant-base';
 import { DEFAULT_SCENARIO, KV_BY_ENGINE, SCENARIO_FIELDS } from './schema';
@@ -37,6 +38,12 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     warnings.push({ key, code, message, params });
   const training = s.mode === 'training';
 
+  // fp64 and plain int8 / int4 are not trained (formats/plain.ts)
+  const untrainable = training ? plainRefusal(s.weights, 'training') : null;
+  if (untrainable) {
+    bad('weights', 'mode', untrainable);
+    s.weights = s.method === 'qlora' ? 'nf4' : DEFAULT_SCENARIO.weights;
+  }
   // QLoRA = LoRA adapters over a quantized frozen base (Dettmers et al. 2023 with bitsandbytes
   // nf4/fp4; PEFT trains the same way over LLM.int8, GPTQ and AWQ Linears: training/quant-base.ts).
   // A float base is plain LoRA; GGUF is llama.cpp's; fp8 weight-only Linears have no backward here.
@@ -70,7 +77,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   }
   // prepare_model_for_kbit_training upcasts bitsandbytes and AWQ bases only (peft utils/other.py skips GPTQ)
   if (given.has('kbit-prep') && !(training && kbitPrepApplies(s))) {
-    warn('kbit-prep', 'unused-key', `kbit-prep changes LoRA / QLoRA training over nf4, fp4, int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`, { with: training ? 'weights' : 'mode' });
+    warn('kbit-prep', 'unused-key', `kbit-prep changes LoRA / QLoRA training over nf4, fp4, bnb-int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`, { with: training ? 'weights' : 'mode' });
   }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {
@@ -186,6 +193,12 @@ function optimStepRules(s: Scenario, bad: Emit): void {
 }
 
 function inferenceRules(s: Scenario, bad: Emit): void {
+  // fp64 and plain int8 / int4 load in transformers only (formats/plain.ts)
+  const plain = s.engine === 'transformers' ? null : plainRefusal(s.weights, s.engine);
+  if (plain) {
+    bad('weights', 'engine', plain);
+    s.weights = DEFAULT_SCENARIO.weights;
+  }
   // llama.cpp loads GGUF files: f32/f16/bf16 or its own block types, not bnb/GPTQ/AWQ/fp8.
   if (s.engine === 'llama.cpp' && !DENSE.includes(s.weights) && !isGguf(s.weights)) {
     bad('weights', 'engine', `engine=llama.cpp runs GGUF weights (or f32/f16/bf16), not ${s.weights}`);
@@ -200,8 +213,8 @@ function inferenceRules(s: Scenario, bad: Emit): void {
     bad('kv', 'engine', `engine=${s.engine} cannot store a ${s.kv} KV cache (allowed: ${KV_BY_ENGINE[s.engine].join(', ')})`);
     s.kv = DEFAULT_SCENARIO.kv;
   }
-  if (s.engine === 'transformers' && s.attn === 'flash' && s.weights === 'fp32') {
-    bad('attn', 'weights', 'attn=flash needs fp16 or bf16 activations, not fp32 weights');
+  if (s.engine === 'transformers' && s.attn === 'flash' && (s.weights === 'fp32' || s.weights === 'fp64')) {
+    bad('attn', 'weights', `attn=flash needs fp16 or bf16 activations, not ${s.weights} weights`);
     s.attn = 'sdpa';
   }
 }

@@ -12,7 +12,7 @@ export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
 export const ENGINES = ['transformers', 'vllm', 'llama.cpp'] as const;
 export const WEIGHT_FORMATS = [
-  'fp32', 'fp16', 'bf16', 'fp8', 'int8', 'nf4', 'fp4',
+  'fp32', 'fp16', 'bf16', 'fp64', 'fp8', 'int8', 'int4', 'bnb-int8', 'nf4', 'fp4',
   'gptq-int4', 'gptq-int8', 'awq-int4',
   'gguf-q8_0', 'gguf-q6_k', 'gguf-q5_k_m', 'gguf-q4_k_m', 'gguf-q4_k_s', 'gguf-q4_0', 'gguf-q3_k_m', 'gguf-q2_k',
 ] as const;
@@ -91,8 +91,8 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'model', name: 'model', kind: { type: 'model' }, help: "Preset Hugging Face id (e.g. meta-llama/Llama-2-7b-hf) or 'custom' with architecture keys" },
   { prop: 'params', name: 'params', kind: { type: 'count' }, help: "Bare parameter count for a quick estimate, e.g. '7b', '350m', '1.5e9' (use without model)" },
   { prop: 'mode', name: 'mode', kind: oneOf(MODES), help: 'Inference (serving / generation) or training' },
-  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (LoRA over a quantized base: bitsandbytes nf4/fp4/int8, GPTQ, AWQ) or freeze (train a subset)' },
-  { prop: 'weights', name: 'weights', kind: oneOf(WEIGHT_FORMATS), help: 'Storage format of the model weights' },
+  { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (LoRA over a quantized base: bitsandbytes nf4/fp4/bnb-int8, GPTQ, AWQ) or freeze (train a subset)' },
+  { prop: 'weights', name: 'weights', kind: oneOf(WEIGHT_FORMATS), help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte; bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit' },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
   { prop: 'batch', name: 'batch', kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)' },
@@ -120,7 +120,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'loraDropout', name: 'lora-dropout', kind: { type: 'float', min: 0, max: 1 }, help: 'LoRA dropout probability (PEFT lora_dropout, default 0). Above 0 each adapter saves its own dropped-out input and a 1-byte mask for backward' },
   { prop: 'adapterDtype', name: 'adapter-dtype', kind: oneOf(ADAPTER_DTYPES), help: "LoRA adapter dtype with a pure bf16/fp16 model: 'fp32' (PEFT autocast_adapter_dtype=True, the default) upcasts adapters, their gradients and optimizer states to fp32; 'base' keeps them in the model dtype (torchtune)" },
   { prop: 'loraSave', name: 'lora-save', kind: oneOf(LORA_SAVES), help: "LoRA: PEFT modules_to_save — 'embed', 'head' or 'embed,head' train a full copy of the embedding / LM head next to the adapters (the original stays, frozen); the copy, its gradient and optimizer states are in the module's dtype, and a trained head saves its input for backward" },
-  { prop: 'kbitPrep', name: 'kbit-prep', kind: oneOf(KBIT_PREPS), help: "LoRA over a bitsandbytes (nf4/fp4/int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key" },
+  { prop: 'kbitPrep', name: 'kbit-prep', kind: oneOf(KBIT_PREPS), help: "LoRA over a bitsandbytes (nf4/fp4/bnb-int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key" },
   { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
   { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },

@@ -27,7 +27,7 @@
 import type { Scenario, WeightFormat } from '../types';
 
 /** Bases whose unquantized parameters prepare_model_for_kbit_training casts to fp32. */
-const UPCAST_BASES: readonly WeightFormat[] = ['nf4', 'fp4', 'int8', 'awq-int4'];
+const UPCAST_BASES: readonly WeightFormat[] = ['nf4', 'fp4', 'bnb-int8', 'awq-int4'];
 
 /** The scenario trains LoRA over a base that prepare_model_for_kbit_training upcasts. */
 export function kbitPrepApplies(s: Scenario): boolean {

@@ -9,7 +9,7 @@
  *   not kept (bitsandbytes PR #1270, "delete useless buffered activation", July 2024; before 0.43.2
  *   it was `(A, B)`); backward `matmul(grad_output, dequantize_4bit(B).to(grad_output.dtype))`
  *   dequantizes again. Temporaries: formats/quantized.ts bnbDequantBytes, forward and backward.
- * - bitsandbytes LLM.int8 (`weights=int8`), `MatMul8bitLt`: forward quantizes the input row-wise
+ * - bitsandbytes LLM.int8 (`weights=bnb-int8`), `MatMul8bitLt`: forward quantizes the input row-wise
  *   to int8 (`int8_vectorwise_quant`, token-sized) and runs an int8 GEMM against the stored CB —
  *   no weight-sized buffer; `if any(ctx.needs_input_grad[:2]): ctx.tensors = (CAt, subA, A)` keeps
  *   the input A itself (CAt is None on the fast path taken when B needs no gradient; subA holds
@@ -36,12 +36,12 @@ import { bnbDequantBytes } from '../formats/quantized';
 export type BaseKernel = 'dense' | 'bnb-4bit' | 'bnb-int8' | 'gptq' | 'awq';
 
 /** Quantized formats PEFT trains LoRA adapters over (QLoRA and its GPTQ / AWQ / LLM.int8 kin). */
-export const ADAPTER_QUANTIZED: readonly WeightFormat[] = ['nf4', 'fp4', 'int8', 'gptq-int4', 'gptq-int8', 'awq-int4'];
+export const ADAPTER_QUANTIZED: readonly WeightFormat[] = ['nf4', 'fp4', 'bnb-int8', 'gptq-int4', 'gptq-int8', 'awq-int4'];
 
 export function baseKernel(w: WeightFormat): BaseKernel {
   switch (w) {
     case 'nf4': case 'fp4': return 'bnb-4bit';
-    case 'int8': return 'bnb-int8';
+    case 'bnb-int8': return 'bnb-int8';
     case 'gptq-int4': case 'gptq-int8': return 'gptq';
     case 'awq-int4': return 'awq';
     default: return 'dense';

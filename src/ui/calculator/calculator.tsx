@@ -11,6 +11,7 @@ import { MakeItFit } from './make-it-fit';
 import { ModelPicker } from './model-picker';
 import { Primer } from './primer';
 import { ResultsChart } from './results-chart';
+import { RuleOfThumbPanel } from './rule-of-thumb-panel';
 import { ScenarioColumns } from './scenario-columns';
 import { ScenarioForm } from './scenario-form';
 import { SharePanel } from './share-panel';
@@ -82,6 +83,7 @@ const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[]
           </section>
         </B>
       )}
+      {r.ok && <B name="rule-of-thumb"><RuleOfThumbPanel s={s} est={r.value} /></B>}
       {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
       {r.ok && <B name="timeline"><TimelinePanel s={s} /></B>}
       {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}

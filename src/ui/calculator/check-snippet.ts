@@ -12,7 +12,7 @@ import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/ty
 /** Bytes as whole MiB, the unit the script and nvidia-smi print. */
 export const mib = (b: number) => Math.round(b / MiB);
 
-const TORCH_DTYPE = { fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' } as const;
+const TORCH_DTYPE = { fp64: 'torch.float64', fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' } as const;
 const ATTN = { flash: 'flash_attention_2', sdpa: 'sdpa', eager: 'eager' } as const;
 /** PEFT target module names of Llama-style models (docs/reference/formulas.md §6.1). */
 const MODULE: Record<LoraTarget, string> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'o_proj', gate: 'gate_proj', up: 'up_proj', down: 'down_proj' };
@@ -21,9 +21,9 @@ const MODULE: Record<LoraTarget, string> = { q: 'q_proj', k: 'k_proj', v: 'v_pro
 function loadArgs(s: Scenario, w: WeightFormat): string | null {
   const compute = TORCH_DTYPE[s.bnbCompute];
   switch (w) {
-    case 'fp32': case 'fp16': case 'bf16':
+    case 'fp64': case 'fp32': case 'fp16': case 'bf16':
       return `torch_dtype=${TORCH_DTYPE[w]}`;
-    case 'int8':
+    case 'bnb-int8':
       return 'quantization_config=BitsAndBytesConfig(load_in_8bit=True), torch_dtype=torch.float16';
     case 'nf4': case 'fp4':
       return `quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${w}", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=${compute}), torch_dtype=torch.bfloat16`;
@@ -87,7 +87,7 @@ function inference(s: Scenario, est: Estimate, model: string): string[] {
     ];
   }
   const load = loadArgs(s, s.weights);
-  const bnb = s.weights === 'int8' || s.weights === 'nf4' || s.weights === 'fp4';
+  const bnb = s.weights === 'bnb-int8' || s.weights === 'nf4' || s.weights === 'fp4';
   return [
     'import torch',
     `from transformers import AutoModelForCausalLM${bnb ? ', BitsAndBytesConfig' : ''}`,
@@ -112,7 +112,7 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   // full fine-tuning: parameters in the training dtype (fp32 masters under AMP); otherwise the frozen base in its storage format
   const base = s.method !== 'full' ? loadArgs(s, s.weights) : s.precision === 'fp32' || amp ? 'torch_dtype=torch.float32' : `torch_dtype=${TORCH_DTYPE[s.precision === 'fp16' ? 'fp16' : 'bf16']}`;
-  const bnbBase = s.method !== 'full' && (s.weights === 'int8' || s.weights === 'nf4' || s.weights === 'fp4');
+  const bnbBase = s.method !== 'full' && (s.weights === 'bnb-int8' || s.weights === 'nf4' || s.weights === 'fp4');
   const peft = s.method === 'lora' || s.method === 'qlora';
   const prep = kbitUpcasts(s);
   const bnbOpt = s.optimizer.includes('8bit') || s.optimizer.startsWith('paged') || s.optimizer === 'lion';

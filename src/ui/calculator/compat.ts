@@ -30,7 +30,7 @@ export interface Reason {
 }
 
 const REASON_KEYS = new Set<string>([
-  'why.weights.method', 'why.weights.engine', 'why.kv.engine', 'why.offload.zero', 'why.attn.precision', 'why.attn.weights',
+  'why.weights.method', 'why.weights.mode', 'why.weights.engine', 'why.kv.engine', 'why.offload.zero', 'why.attn.precision', 'why.attn.weights',
 ]);
 
 function reasonFor(e: FieldError): Reason {

@@ -19,7 +19,7 @@ export interface Fix {
 }
 
 /** Lower-precision weight formats worth trying, most faithful first. */
-const WEIGHT_STEPS: WeightFormat[] = ['fp8', 'int8', 'awq-int4', 'gptq-int4', 'nf4', 'gguf-q8_0', 'gguf-q4_k_m'];
+const WEIGHT_STEPS: WeightFormat[] = ['fp8', 'bnb-int8', 'awq-int4', 'gptq-int4', 'nf4', 'gguf-q8_0', 'gguf-q4_k_m'];
 const KV_STEPS: KvFormat[] = ['fp8', 'int8', 'q8_0', 'int4', 'q4_0'];
 
 function allowed(s: Scenario, prop: keyof Scenario, v: string): boolean {

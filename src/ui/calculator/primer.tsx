@@ -4,8 +4,8 @@ import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatNumber } from '../i18n/format';
 
-/** Each row's nominal width, from the core (docs/reference/formulas.md §2.1–2.2: IEEE fp32/fp16, bf16; int8; 4-bit NF4). */
-const ROWS: [string, WeightFormat][] = [['fp32', 'fp32'], ['fp16 / bf16', 'bf16'], ['int8 / fp8', 'int8'], ['nf4 / int4', 'nf4']];
+/** Each row's nominal width, from the core (docs/reference/formulas.md §2.1: IEEE fp64/fp32/fp16, bf16; plain int8 / int4). */
+const ROWS: [string, WeightFormat][] = [['fp64', 'fp64'], ['fp32', 'fp32'], ['fp16 / bf16', 'bf16'], ['int8', 'int8'], ['int4', 'int4']];
 
 /** A short primer on parameters, precision and the three totals, for newcomers. */
 export function Primer() {
@@ -36,6 +36,7 @@ export function Primer() {
           </tbody>
         </table>
       </div>
+      <p>{t('primer.plainVsBnb')}</p>
       <p>{t('primer.training')}</p>
       <p>{t('primer.inference')}</p>
       <p>{t('primer.totals')}</p>

@@ -86,7 +86,7 @@ describe('bitsandbytes, GPTQ, AWQ', () => {
   test('LLM.int8: 1 byte per weight + 4 bytes per output row', () => {
     const b = llama2.b;
     const rows = 32 * (4 * 4096 + 2 * 11008 + 4096); // q,k,v,o + gate,up (11008 rows) + down (4096 rows)
-    expect(weightBytes(llama2.arch, b, 'int8').bytes).toBe(b.blockLinear + 4 * rows + 2 * (b.total - b.blockLinear));
+    expect(weightBytes(llama2.arch, b, 'bnb-int8').bytes).toBe(b.blockLinear + 4 * rows + 2 * (b.total - b.blockLinear));
   });
 
   test('embeddings, LM head and norms stay 16-bit', () => {

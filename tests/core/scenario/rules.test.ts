@@ -11,7 +11,7 @@ describe('incompatible combinations name both keys and fall back', () => {
     expect(r.scenario.weights).toBe('nf4');
   });
 
-  test.each(['nf4', 'fp4', 'int8', 'gptq-int4', 'gptq-int8', 'awq-int4'])('qlora over a %s base is fine (PEFT trains LoRA over bitsandbytes, GPTQ and AWQ Linears)', (w) => {
+  test.each(['nf4', 'fp4', 'bnb-int8', 'gptq-int4', 'gptq-int8', 'awq-int4'])('qlora over a %s base is fine (PEFT trains LoRA over bitsandbytes, GPTQ and AWQ Linears)', (w) => {
     expect(errs({ ...train, method: 'qlora', weights: w })).toEqual([]);
   });
 
@@ -24,7 +24,7 @@ describe('incompatible combinations name both keys and fall back', () => {
     expect(errs({ ...train, method: 'lora', weights: 'gptq-int4' })).toEqual([]);
     expect(errs({ ...train, method: 'lora', weights: 'gguf-q8_0' })).toEqual(['weights:incompatible:method']);
     expect(errs({ ...train, method: 'full', weights: 'fp8' })).toEqual(['weights:incompatible:method']);
-    expect(errs({ ...train, method: 'freeze', weights: 'int8' })).toEqual([]);
+    expect(errs({ ...train, method: 'freeze', weights: 'bnb-int8' })).toEqual([]);
   });
 
   test('lora-rank / lora-targets with method full', () => {

@@ -76,7 +76,7 @@ describe('fp32 LM head', () => {
 
 describe('other bases', () => {
   it('LLM.int8 with kbit-prep: MatMul8bitLt rebuilds the weight at its fp32 input width in backward', () => {
-    expect(term(run({ ...q, weights: 'int8', precision: 'bf16' }), 'dequant-buffer')).toBe(4 * h * f);
+    expect(term(run({ ...q, weights: 'bnb-int8', precision: 'bf16' }), 'dequant-buffer')).toBe(4 * h * f);
   });
 });
 

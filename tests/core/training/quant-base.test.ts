@@ -53,12 +53,12 @@ describe('GPTQ base (auto-gptq torch dequantization path)', () => {
 describe('bitsandbytes LLM.int8 base (MatMul8bitLt)', () => {
   it('saves each Linear input: the MLP norm output (gate / up, read by no adapter) and the down input; q / k / v share the tensor lora_A keeps; the o input is the SDPA output', () => {
     const e = 2;
-    const got = acts(run({ ...base, precision: 'bf16', weights: 'int8', method: 'qlora' }));
+    const got = acts(run({ ...base, precision: 'bf16', weights: 'bnb-int8', method: 'qlora' }));
     expect(got - plain('bf16')).toBe(L * s * b * (e * h + e * f));
   });
 
   it('backward rebuilds the largest weight at the input width (2 B)', () => {
-    expect(dequant(run({ ...base, precision: 'bf16', weights: 'int8', method: 'qlora' }))).toBe(2 * n);
+    expect(dequant(run({ ...base, precision: 'bf16', weights: 'bnb-int8', method: 'qlora' }))).toBe(2 * n);
   });
 });
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, test } from 'vitest';
 import { initialData, useApp } from '../../../src/state/store';
+import { URL_VERSION } from '../../../src/state/migrations';
 import { changeAsNewEntry, passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../../src/ui/shell/url-sync';
 
 afterEach(() => useApp.setState(initialData()));
@@ -67,7 +68,7 @@ describe('the default GPU and old links (issue 12)', () => {
     expect(readUrl('')).toEqual([]);
     expect(useApp.getState().gpus).toEqual(['rtx-4090']);
     expect(useApp.getState().scenarios[0].gpu).toBe('rtx-4090');
-    expect(queryOf(useApp.getState())).toBe('v=1&gpu=rtx-4090');
+    expect(queryOf(useApp.getState())).toBe(`v=${URL_VERSION}&gpu=rtx-4090`);
     // only page extras: still a blank link
     readUrl('?lang=zh');
     expect(useApp.getState().gpus).toEqual(['rtx-4090']);
@@ -85,7 +86,7 @@ describe('the default GPU and old links (issue 12)', () => {
     expect(useApp.getState().gpus).toEqual([]);
     expect(useApp.getState().scenarios[0].batch).toBe(4);
     // it writes back as it came: no gpu key
-    expect(queryOf(useApp.getState())).toBe('v=1&batch=4');
+    expect(queryOf(useApp.getState())).toBe(`v=${URL_VERSION}&batch=4`);
   });
 
   test('a link that names a GPU keeps it', () => {
