@@ -3,7 +3,8 @@
  * estimate(): the validated scenario plus the resolved model, and what they hand back.
  */
 import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
-import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from './runtime';
+import { CUBLAS_WORKSPACE, type TensorGroup } from './runtime';
+import { derive, evaluate, type DerivationInfo, type Expr } from './formula';
 import type { ActivationTotal } from './training/activations';
 import type { LayerSplit } from './inference/device-map';
 
@@ -127,29 +128,32 @@ export interface TrainingPhases {
   atStep: number;
 }
 
-/** Builds a Term; a guessed architecture downgrades shape-dependent terms to 'guess'. */
+/**
+ * Builds a Term from one expression: its bytes are the expression's value, and the formula and
+ * values shown for it are read from the same expression. A guessed architecture downgrades
+ * shape-dependent terms to 'guess'.
+ */
 export function term(
   ctx: Ctx,
   id: TermId,
-  bytes: number,
-  d: Omit<Derivation, 'confidence'> & { confidence: Derivation['confidence'] },
+  expr: Expr,
+  info: DerivationInfo,
   level: TermLevel = 'allocated',
   shapeDependent = true,
 ): Term {
-  const confidence = ctx.guessed && shapeDependent ? 'guess' : d.confidence;
-  const note = ctx.guessed && shapeDependent && !d.note
+  const guessed = ctx.guessed && shapeDependent;
+  const note = guessed && !info.note
     ? { code: 'term.guessed-shape', text: 'Shape guessed from the parameter count; pick a preset for exact numbers.' }
-    : d.note;
-  const derivation: Derivation = { ...d, confidence };
-  if (note) derivation.note = note;
+    : info.note;
+  const bytes = evaluate(expr);
+  const derivation: Derivation = derive(expr, { values: info.values, source: info.source, confidence: guessed ? 'guess' : info.confidence, note });
   // bytes are whole numbers: a fractional share (bits per weight, a GPU's part of a tensor) rounds up
   return { id, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.ceil(bytes) : 0, level, derivation };
 }
 
 /** The cuBLAS workspace PyTorch allocates through the caching allocator (runtime.ts). */
 export function workspaceTerm(ctx: Ctx): Term {
-  return term(ctx, 'workspace', CUBLAS_WORKSPACE_BYTES, {
-    formula: '2·4 MiB + 8·16 KiB',
+  return term(ctx, 'workspace', CUBLAS_WORKSPACE, {
     values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
     source: 'docs/reference/formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
     confidence: 'heuristic',

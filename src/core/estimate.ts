@@ -13,6 +13,7 @@
  */
 import type { Built, Ctx, WeightParts } from './estimate-context';
 import { term } from './estimate-context';
+import { mul, sym } from './formula';
 import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
 import { kvBytesPerElement, weightBytes } from './formats/weights';
 import { resolveGpu } from './gpus';
@@ -231,17 +232,16 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   const weightTensors = built.torchAllocator ? weightGroups(ctx, weightTerm?.bytes ?? 0, shapes) : [];
   if (built.torchAllocator && built.engineReserveBytes === undefined) {
     reserve = segmentWaste([...weightTensors, ...built.live]);
-    terms.push(term(ctx, 'allocator-reserve', reserve, {
-      formula: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)',
-      values: { tensors: built.live.length },
-      source: 'docs/reference/allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
+    // a sum over every live tensor group (runtime.ts segmentWaste): shown as its total
+    terms.push(term(ctx, 'allocator-reserve', sym('segment_waste', reserve), {
+      values: { rule: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)', tensors: built.live.length },
+      source: 'allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
       confidence: 'heuristic',
     }, 'reserved', false));
   }
-  terms.push(term(ctx, 'cuda-context', CUDA_CONTEXT_BYTES, {
-    formula: 'CUDA context + kernels (lazy loading)',
-    values: { MiB: CUDA_CONTEXT_BYTES / MiB },
-    source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); docs/reference/formulas.md §3.3 default 500 MiB',
+  terms.push(term(ctx, 'cuda-context', mul(CUDA_CONTEXT_BYTES / 2 ** 20, sym('MiB', 2 ** 20)), {
+    values: { what: 'CUDA context + kernels (lazy loading)' },
+    source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); formulas.md §3.3 default 500 MiB',
     confidence: 'heuristic',
   }, 'device', false));
   const allocatedBytes = finite(built.allocatedBytes);

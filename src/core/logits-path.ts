@@ -21,6 +21,7 @@
  *   else 'current'.
  */
 import type { LogitsPath, ModelArch } from './types';
+import { add, sym, type Expr } from './formula';
 
 export type ResolvedLogitsPath = Exclude<LogitsPath, 'auto'>;
 
@@ -34,19 +35,25 @@ export interface InferenceLogits {
   rows: number;
   /** bytes per logit live together (16-bit output + fp32 copy, or the model dtype alone) */
   perLogit: number;
-  formula: string;
+  /** the same two as expressions: rows (s or 1) and bytes per logit (e + 4, or e) */
+  rowsExpr: Expr;
+  perLogitExpr: Expr;
+  /** which positions and copies, in words */
+  what: string;
   source: string;
 }
 
 /** Prefill logits of a `prompt`-token forward with activation element size e (decode: prompt = 1). */
 export function inferenceLogits(path: ResolvedLogitsPath, prompt: number, e: number): InferenceLogits {
-  const upcast = e < 4 ? 4 : 0;
+  const E = sym('e', e);
   if (path === 'upcast-in-model') {
-    return { rows: prompt, perLogit: e + upcast, formula: 'b·s·V·(e + 4) (whole prompt, logits.float() in forward)', source: 'transformers < 4.45 modeling_llama.py LlamaForCausalLM.forward (logits = logits.float(); no num_logits_to_keep)' };
+    // logits.float() returns the same tensor when the logits are already fp32: no copy
+    const upcast = e < 4 ? 4 : 0;
+    return { rows: prompt, perLogit: e + upcast, rowsExpr: sym('s', prompt), perLogitExpr: upcast ? add(E, upcast) : E, what: 'whole prompt, logits.float() in forward', source: 'transformers < 4.45 modeling_llama.py LlamaForCausalLM.forward (logits = logits.float(); no num_logits_to_keep)' };
   }
   if (path === 'remote-code') {
-    return { rows: prompt, perLogit: e, formula: 'b·s·V·e (whole prompt, model dtype)', source: 'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (lm_head over every position; no logits_to_keep)' };
+    return { rows: prompt, perLogit: e, rowsExpr: sym('s', prompt), perLogitExpr: E, what: 'whole prompt, model dtype', source: 'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (lm_head over every position; no logits_to_keep)' };
   }
-  // to(copy=True, dtype=float32) copies even an fp32 row
-  return { rows: 1, perLogit: e + 4, formula: 'b·V·(e + 4) (last position only, fp32 copy in _sample)', source: 'transformers ≥ 4.45 generation/utils.py (logits_to_keep = 1 in prefill; _sample copies the last row to fp32)' };
+// to(copy=True, dtype=float32) copies even an fp32 row
+  return { rows: 1, perLogit: e + 4, rowsExpr: { op: 'num', value: 1 }, perLogitExpr: add(E, 4), what: 'last position only, fp32 copy in _sample', source: 'transformers ≥ 4.45 generation/utils.py (logits_to_keep = 1 in prefill; _sample copies the last row to fp32)' };
 }

@@ -7,6 +7,7 @@
  * 20 MiB segments for 1–10 MiB requests, 2 MiB rounding above 10 MiB).
  */
 
+import { add, evaluate, mul, sym, type Expr } from './formula/expr';
 import { MiB } from './units';
 
 /**
@@ -27,10 +28,11 @@ export const DRIVER_RESERVED_BYTES = 434 * MiB;
 
 /**
  * cuBLAS workspace PyTorch allocates through the caching allocator on the first matmul:
- * 8,519,680 B = 2·4 MiB + 8·16 KiB (`:4096:2:16:8` form of CUBLAS_WORKSPACE_CONFIG), per
- * handle/stream (docs/reference/formulas.md §3.3, PyTorch forum memory snapshot).
+ * 8,519,680 B = 2·4096 KiB + 8·16 KiB (`:4096:2:16:8` form of CUBLAS_WORKSPACE_CONFIG: buffers of
+ * KiB), per handle/stream (formulas.md §3.3, PyTorch forum memory snapshot).
  */
-export const CUBLAS_WORKSPACE_BYTES = 8_519_680;
+export const CUBLAS_WORKSPACE: Expr = add(mul(2, 4096, sym('KiB', 1024)), mul(8, 16, sym('KiB', 1024)));
+export const CUBLAS_WORKSPACE_BYTES = evaluate(CUBLAS_WORKSPACE);
 
 /** docs/reference/allocator.md §1 constants */
 const MIN_BLOCK = 512;

@@ -4,6 +4,7 @@
  */
 import { attentionLayers } from '../model/hybrid';
 import type { ModelArch } from '../types';
+import { add, evaluate, max, min, mul, sub, sym, div, type Expr, type Operand } from '../formula';
 
 /** How a runtime lays out the cache. */
 export interface KvPolicy {
@@ -15,18 +16,27 @@ export interface KvPolicy {
   tp: number;
 }
 
-/** Bytes of K+V per token in ONE full-attention layer, per GPU. */
-export function kvBytesPerTokenPerLayer(arch: ModelArch, bytesPerElement: number, policy: KvPolicy): number {
-  const t = Math.max(1, policy.tp);
+/** Heads on one GPU: max(1, n/t); just n without tensor parallelism. */
+function headsPerGpu(name: string, n: number, tp: number): Expr {
+  const t = Math.max(1, tp);
+  return t === 1 ? sym(name, n) : max(1, div(sym(name, n), sym('t', t)));
+}
+
+/** Bytes of K+V per token in ONE full-attention layer, per GPU, as an expression. */
+export function kvPerLayerExpr(arch: ModelArch, bytesPerElement: Operand, policy: KvPolicy): Expr {
   if (arch.mla) {
     const m = arch.mla;
     // vLLM: "for MLA we only store a single latent vector", head_size = r_kv + d_r (kv_cache_interface.py)
-    if (policy.mlaLatent) return (m.kvLoraRank + m.qkRopeHeadDim) * bytesPerElement;
+    if (policy.mlaLatent) return mul(add(sym('r_kv', m.kvLoraRank), sym('d_r', m.qkRopeHeadDim)), bytesPerElement);
     // HF eager caches expanded key (d_n + d_r) and value (d_v) states for all a heads
-    return (Math.max(1, arch.heads / t) * (m.qkNopeHeadDim + m.qkRopeHeadDim + m.vHeadDim)) * bytesPerElement;
+    return mul(headsPerGpu('a', arch.heads, policy.tp), add(sym('d_n', m.qkNopeHeadDim), sym('d_r', m.qkRopeHeadDim), sym('d_v', m.vHeadDim)), bytesPerElement);
   }
-  const heads = Math.max(1, arch.kvHeads / t);
-  return 2 * heads * arch.headDim * bytesPerElement;
+  return mul(2, headsPerGpu('g', arch.kvHeads, policy.tp), sym('d', arch.headDim), bytesPerElement);
+}
+
+/** Bytes of K+V per token in ONE full-attention layer, per GPU. */
+export function kvBytesPerTokenPerLayer(arch: ModelArch, bytesPerElement: number, policy: KvPolicy): number {
+  return evaluate(kvPerLayerExpr(arch, bytesPerElement, policy));
 }
 
 /** Per-token bytes over all layers when every layer keeps every token (2·L·g·d·bytes). */
@@ -41,10 +51,29 @@ export function kvLayers(arch: ModelArch): number {
 }
 
 /**
- * Cache bytes for `batch` sequences of `tokens` tokens. Sliding-window layers keep
- * min(tokens, windowTokens) when the runtime drops out-of-window entries; `windowTokens`
+ * Cache bytes for `batch` sequences of `tokens` tokens, as an expression. Sliding-window layers
+ * keep min(tokens, windowTokens) when the runtime drops out-of-window entries; `windowTokens`
  * lets llama.cpp pass its padded iSWA size (llama-kv-cache-iswa.cpp).
  */
+export function kvCacheExpr(
+  arch: ModelArch,
+  tokens: Operand,
+  batch: Operand,
+  bytesPerElement: Operand,
+  policy: KvPolicy,
+  windowTokens?: Operand,
+): Expr {
+  const perLayer = kvPerLayerExpr(arch, bytesPerElement, policy);
+  const nL = kvLayers(arch);
+  const L = sym('L', nL);
+  const sw = arch.slidingWindow;
+  if (!sw || !policy.windowed) return mul(L, perLayer, tokens, batch);
+  const swa = sym('L_swa', Math.min(nL, Math.max(0, sw.layers)));
+  const kept = min(tokens, windowTokens ?? sym('W', sw.window));
+  return mul(add(mul(sub(L, swa), tokens), mul(swa, kept)), perLayer, batch);
+}
+
+/** Cache bytes for `batch` sequences of `tokens` tokens (kvCacheExpr's value). */
 export function kvCacheBytes(
   arch: ModelArch,
   tokens: number,
@@ -53,11 +82,5 @@ export function kvCacheBytes(
   policy: KvPolicy,
   windowTokens?: number,
 ): number {
-  const perLayer = kvBytesPerTokenPerLayer(arch, bytesPerElement, policy);
-  const L = kvLayers(arch);
-  const sw = arch.slidingWindow;
-  if (!sw || !policy.windowed) return L * perLayer * tokens * batch;
-  const swaLayers = Math.min(L, Math.max(0, sw.layers));
-  const kept = Math.min(tokens, windowTokens ?? sw.window);
-  return ((L - swaLayers) * tokens + swaLayers * kept) * perLayer * batch;
+  return evaluate(kvCacheExpr(arch, tokens, batch, bytesPerElement, policy, windowTokens));
 }

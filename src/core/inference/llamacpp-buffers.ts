@@ -14,6 +14,8 @@
  * Qwen2.5-3B prints 300.75 MiB (f32 logits + 1 row) and a 12.01 MiB host compute buffer.
  */
 
+import { add, ceil, div, evaluate, mul, sym, type Expr } from '../formula';
+
 /** Graphs pad n_kv (cells attended) to this many cells (llama-kv-cache.cpp, PR #16812). */
 const LLAMACPP_KV_PAD = 256;
 /** default n_ubatch (common/common.h) */
@@ -63,16 +65,26 @@ function kqMaskBytes(x: ComputeBufferInput): number {
  * - ffn: gate and up [f, n_ub] (the SwiGLU product in place), the residual and normed input, and
  *   the mask copy that later layers still read.
  */
-export function computeBuffer(x: ComputeBufferInput): { bytes: number; kind: ComputeNode } {
-  const ub = graphTokens(x);
-  const row = ub * x.hidden * F32;
-  const mask = kqMaskBytes(x);
-  const nodes: [ComputeNode, number][] = [
-    ['logits', x.outputOnGpu ? x.vocab * ub * F32 + row : 0],
-    ['kq', x.flash ? 0 : graphKvCells(x.cells) * ub * x.heads * F32 + mask + 4 * row],
-    ['ffn', 2 * ub * x.ffn * F32 + 2 * row + mask],
+export function computeBufferExpr(x: ComputeBufferInput): { expr: Expr; bytes: number; kind: ComputeNode } {
+  const ub = sym('n_ub', graphTokens(x));
+  const nKv = sym('n_kv', graphKvCells(x.cells));
+  const h = sym('h', x.hidden);
+  const mask = mul(nKv, ceil(div(ub, KQ_MASK_PAD)), KQ_MASK_PAD, F32);
+  const nodes: [ComputeNode, Expr | null][] = [
+    ['logits', x.outputOnGpu ? add(mul(sym('V', x.vocab), ub, F32), mul(ub, h, F32)) : null],
+    ['kq', x.flash ? null : add(mul(nKv, ub, sym('a', x.heads), F32), mask, mul(4, ub, h, F32))],
+    ['ffn', add(mul(2, ub, sym('f', x.ffn), F32), mul(2, ub, h, F32), mask)],
   ];
-  const [kind, bytes] = nodes.reduce((a, b) => (b[1] > a[1] ? b : a));
+  let best: { expr: Expr; bytes: number; kind: ComputeNode } = { expr: { op: 'num', value: 0 }, bytes: 0, kind: 'logits' };
+  for (const [kind, expr] of nodes) {
+    const bytes = expr ? evaluate(expr) : 0;
+    if (expr && bytes > best.bytes) best = { expr, bytes, kind };
+  }
+  return best;
+}
+
+export function computeBuffer(x: ComputeBufferInput): { bytes: number; kind: ComputeNode } {
+  const { bytes, kind } = computeBufferExpr(x);
   return { bytes, kind };
 }
 

@@ -14,9 +14,10 @@
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
+import { add, div, evaluate, mul, sym } from '../formula';
 import type { Message } from '../types';
-import { kvCacheBytes, kvLayers } from './kv';
-import { computeBuffer, graphKvCells, LLAMACPP_DEFAULT_UBATCH } from './llamacpp-buffers';
+import { kvCacheExpr, kvLayers } from './kv';
+import { computeBufferExpr, graphKvCells, LLAMACPP_DEFAULT_UBATCH } from './llamacpp-buffers';
 
 /**
  * Families whose llama.cpp architecture sets `swa_type = LLAMA_SWA_TYPE_STANDARD`
@@ -53,7 +54,9 @@ export function buildLlamaCpp(ctx: Ctx): Built {
   const w = ctx.weights;
   // output.weight is its own tensor (a duplicate of token_embd when tied) and follows -ngl > L
   const headBytes = w.head > 0 ? w.head : w.embedding;
-  const weights = (w.blocks * blockLayers) / Math.max(1, L) + (outputOnGpu ? headBytes : 0);
+  const Lsym = sym('L', Math.max(1, L));
+  const Lgpu = sym('L_gpu', blockLayers);
+  const weightsExpr = add(div(mul(sym('W_blocks', w.blocks), Lgpu), Lsym), ...(outputOnGpu ? [sym('W_output', headBytes)] : []));
   const ubatch = s.ubatch ?? LLAMACPP_DEFAULT_UBATCH;
   const cells = Math.max(1, s.batch * (s.prompt + s.gen));
   const { k, v } = llamaCppKvBytes(ctx.kvElementBytes, s.kv, flash);
@@ -61,28 +64,25 @@ export function buildLlamaCpp(ctx: Ctx): Built {
   const policy = { mlaLatent: true, windowed, tp: 1 };
   const swa = swaCells(cells, arch.slidingWindow?.window ?? cells, s.batch, ubatch);
   // per-cell bytes with K and V element sizes averaged (K and V have equal widths except MLA, where V is absent)
-  const perElement = arch.mla ? k : (k + v) / 2;
-  const kvAll = kvCacheBytes(arch, cells, 1, perElement, policy, swa);
-  const kv = (kvAll * blockLayers) / Math.max(1, L);
-  const compute = computeBuffer({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu });
+  const perElement = arch.mla ? sym('bytes_k', k) : div(add(sym('bytes_k', k), sym('bytes_v', v)), 2);
+  const kvExpr = div(mul(kvCacheExpr(arch, sym('cells', cells), 1, perElement, policy, sym('swa_cells', swa)), Lgpu), Lsym);
+  const compute = computeBufferExpr({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu });
+  const weights = evaluate(weightsExpr);
+  const kv = evaluate(kvExpr);
   const notes: Message[] = [];
   if (k !== v) notes.push({ code: 'llamacpp.v-f16', text: 'A quantized V cache needs flash attention (-fa); without it V stays f16.' });
   const terms = [
-    term(ctx, 'weights', weights, {
-      formula: 'W_blocks·min(ngl, L)/L + (ngl > L ? W_output : 0)',
-      values: { W_blocks: w.blocks, W_output: headBytes, ngl: gpuLayers, L, format: s.weights },
+    term(ctx, 'weights', weightsExpr, {
+      values: { ngl: gpuLayers, format: s.weights },
       source: `${w.derivation.source}; llama.cpp src/llama-model.cpp (token_embd stays on the host)`,
       confidence: w.derivation.confidence,
     }),
-    term(ctx, 'kv-cache', kv, {
-      formula: windowed && arch.slidingWindow ? 'cells·L_gpu·g·d·(bytes_k + bytes_v), SWA layers min(cells, pad256(W·n_seq + n_ub))' : 'cells·L_gpu·g·d·(bytes_k + bytes_v)',
-      values: { cells, swa_cells: windowed ? swa : 'none', L_gpu: blockLayers, g: arch.kvHeads, d: arch.headDim, bytes_k: k, bytes_v: v },
+    term(ctx, 'kv-cache', kvExpr, {
       source: 'llama.cpp src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, PR #16812 (formulas.md §3.5)',
       confidence: 'exact',
     }),
-    term(ctx, 'workspace', compute.bytes, {
-      formula: 'max(V·n_ub·4 + n_ub·h·4, n_kv·n_ub·a·4 + mask + 4·n_ub·h·4 (no -fa), 2·n_ub·f·4 + 2·n_ub·h·4 + mask)',
-      values: { n_ub: Math.min(ubatch, cells), n_kv: graphKvCells(cells), V: arch.vocab, a: arch.heads, f: arch.ffn, h: arch.hidden, dominant: compute.kind },
+    term(ctx, 'workspace', compute.expr, {
+      values: { dominant: compute.kind },
       source: 'llama.cpp llama-context.cpp graph_reserve, llama-graph.cpp, ggml-alloc.c (formulas.md §3.5; checked on logs in src/validation/fixtures/runtime-logs.json)',
       confidence: 'derived',
     }),

@@ -8,6 +8,7 @@
  */
 import type { Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
+import { add, mul, sym } from '../formula';
 import { mixerLayers, type StateSize } from '../model/hybrid';
 import type { TensorGroup } from '../runtime';
 import type { HybridArch, Term } from '../types';
@@ -17,14 +18,15 @@ const SOURCE: Record<'transformers' | 'vllm', string> = {
   vllm: 'vllm model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator (conv k − 1 columns); v1/kv_cache_interface.py MambaSpec (one slot per sequence)',
 };
 
-/** The term: n_mix·(conv·e + ssm·e_ssm)·b, per GPU. */
-export function stateTerm(ctx: Ctx, m: HybridArch, st: StateSize, bytes: number, engine: 'transformers' | 'vllm'): Term {
-  return term(ctx, 'recurrent-state', bytes, {
-    formula: 'n_mix·(conv_dim·k′·e + d_i·N·e_ssm)·b',
-    values: {
-      mixer: m.mixer, n_mix: mixerLayers(m), conv: st.conv, ssm: st.ssm, b: ctx.s.batch,
-      e_ssm: m.stateFp32 ? 4 : 'e', k: m.convKernel, t: ctx.s.tp,
-    },
+/**
+ * The term: n_mix·(conv·e + ssm·e_ssm)·seqs, per GPU. `seqs` = the sequences whose state this GPU
+ * holds (the batch, times the pipeline stage's share of layers; vLLM: the slots the pool grants).
+ */
+export function stateTerm(ctx: Ctx, m: HybridArch, st: StateSize, e: number, seqs: number, engine: 'transformers' | 'vllm'): Term {
+  const eSsm = m.stateFp32 ? 4 : e;
+  const perLayer = add(mul(sym('conv', st.conv), sym('e', e)), mul(sym('ssm', st.ssm), sym('e_ssm', eSsm)));
+  return term(ctx, 'recurrent-state', mul(sym('n_mix', mixerLayers(m)), perLayer, sym('seqs', seqs)), {
+    values: { mixer: m.mixer, k: m.convKernel, t: ctx.s.tp },
     source: SOURCE[engine],
     confidence: 'derived',
   });

@@ -12,10 +12,11 @@ import type { Built, Ctx, InferencePhases } from '../estimate-context';
 import type { Message } from '../types';
 import type { LayerSplit } from './device-map';
 import { term, workspaceTerm } from '../estimate-context';
+import { add, ceil, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
 import { bnbDequantBytes } from '../formats/quantized';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
-import { kvBytesPerTokenPerLayer, kvCacheBytes, kvLayers } from './kv';
+import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers } from './kv';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
@@ -34,17 +35,41 @@ export function inferenceElementBytes(ctx: Ctx): number {
 }
 
 /** Weight bytes on the most-loaded GPU of a tp × pp grid (embedding on the first stage, head on the last). */
-export function weightsPerGpu(ctx: Ctx, tp: number, pp: number): number {
+export function weightsExpr(ctx: Ctx, tp: number, pp: number): Expr {
   const w = ctx.weights;
-  const ends = pp === 1 ? w.embedding + w.head : Math.max(w.embedding, w.head);
-  return (w.blocks / pp + ends + (w.total - w.blocks - w.embedding - w.head) / pp) / tp;
+  if (tp === 1 && pp === 1) return sym('W', w.total);
+  const P = sym('p', pp);
+  const emb = sym('W_embedding', w.embedding);
+  const head = sym('W_head', w.head);
+  // norms, biases outside the blocks, vision towers: split with the stages
+  const other = w.total - w.blocks - w.embedding - w.head;
+  const stage = pp === 1
+    ? add(sym('W_blocks', w.blocks), emb, head, ...(other !== 0 ? [sym('W_other', other)] : []))
+    : add(div(sym('W_blocks', w.blocks), P), max(emb, head), ...(other !== 0 ? [div(sym('W_other', other), P)] : []));
+  return tp === 1 ? stage : div(stage, sym('t', tp));
+}
+
+export function weightsPerGpu(ctx: Ctx, tp: number, pp: number): number {
+  return evaluate(weightsExpr(ctx, tp, pp));
+}
+
+/** The KV-holding layers of the most-loaded pipeline stage as a fraction of all: ceil(L/p)/L. */
+function stageFractionExpr(ctx: Ctx, pp: number): Expr {
+  const L = sym('L', Math.max(1, kvLayers(ctx.arch)));
+  return div(ceil(div(L, sym('p', pp))), L);
 }
 
 /** Fraction of the KV-holding layers on the most-loaded pipeline stage. */
 export function stageLayerFraction(ctx: Ctx, pp: number): number {
-  const L = Math.max(1, kvLayers(ctx.arch));
-  return Math.ceil(L / pp) / L;
+  return pp === 1 ? 1 : evaluate(stageFractionExpr(ctx, pp));
 }
+
+/** `x` (bytes of all KV-holding layers) on the most-loaded pipeline stage. */
+export function stageLayersExpr(ctx: Ctx, pp: number, x: Expr): Expr {
+  return pp === 1 ? x : mul(x, stageFractionExpr(ctx, pp));
+}
+
+const ZERO: Expr = { op: 'num', value: 0 };
 
 /**
  * Bytes briefly held twice while loading an AWQ checkpoint of a tied-embedding model.
@@ -54,10 +79,11 @@ export function stageLayerFraction(ctx: Ctx, pp: number): number {
  * transformers materialises it on the GPU and `tie_weights()` then points the head back at the
  * embedding, freeing it: peak at load = weights + V·h·2. 0 for other formats and untied heads.
  */
-function awqTiedHeadCopy(ctx: Ctx): number {
+function awqTiedHeadCopy(ctx: Ctx): Expr {
   const { s, arch } = ctx;
-  if (s.weights !== 'awq-int4' || !arch.tiedEmbeddings || ENCODER_ONLY.has(arch.family)) return 0;
-  return (arch.vocab * arch.hidden * 2) / s.tp;
+  if (s.weights !== 'awq-int4' || !arch.tiedEmbeddings || ENCODER_ONLY.has(arch.family)) return ZERO;
+  const copy = mul(sym('V', arch.vocab), sym('h', arch.hidden), 2);
+  return s.tp === 1 ? copy : div(copy, sym('t', s.tp));
 }
 
 /**
@@ -117,7 +143,10 @@ export function buildTransformers(ctx: Ctx): Built {
   // encoder-only models (BERT) run one forward over the input: no KV cache, no decoding
   const encoder = ENCODER_ONLY.has(arch.family);
   const tokens = s.prompt + s.gen;
-  const kvAll = encoder ? 0 : kvCacheBytes(arch, tokens, s.batch, ctx.kvElementBytes, policy);
+  const B = sym('b', s.batch);
+  const perT = (x: Expr): Expr => (tp === 1 ? x : div(x, sym('t', tp)));
+  const kvAllExpr = encoder ? ZERO : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
+  const kvAll = evaluate(kvAllExpr);
   const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy);
   // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
   const state = arch.hybrid ? recurrentState(arch.hybrid, 'transformers', e, tp) : null;
@@ -125,22 +154,27 @@ export function buildTransformers(ctx: Ctx): Built {
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
   const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  const logitsExpr = perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequantAll = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? bnbDequantBytes(s.bnbCompute, ctx.params.largestLinear) / tp : 0;
+  const dequantExpr = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1
+    ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear)))
+    : ZERO;
+  const dequantAll = evaluate(dequantExpr);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   const catAll = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
   // cuBLAS creates its workspace at the first matmul, after loading has finished
-  const loadCopyAll = awqTiedHeadCopy(ctx);
+  const loadCopyExpr = awqTiedHeadCopy(ctx);
+  const loadCopyAll = evaluate(loadCopyExpr);
   const shares = gpuShares(ctx);
   // split=layers: a GPU without the head sees only the layer transient (no logits rows)
   const layerOnly = shares.length > 1
-    ? { prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0).bytes, decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0).bytes, logitsPrefill: s.batch * head.rows * arch.vocab * head.perLogit / tp, logitsDecode: s.batch * arch.vocab * head.perLogit / tp }
+    ? { prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0), decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0).bytes, logitsPrefill: evaluate(logitsExpr), logitsDecode: s.batch * arch.vocab * head.perLogit / tp }
     : null;
   const peakOn = (g: GpuShare) => {
-    const pre = !layerOnly || g.head && g.layers ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill : 0, g.head ? layerOnly.logitsPrefill : 0);
+    const pre = !layerOnly || g.head && g.layers ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
     const dec = !layerOnly || g.head && g.layers ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
     const atPrefill = (kvPromptAll + stateAll) * g.frac + pre + (g.layers ? dequantAll : 0);
     const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
@@ -157,38 +191,39 @@ export function buildTransformers(ctx: Ctx): Built {
     if (p.bytes > best.bytes) { best = p; at = g; }
   }
   const share = shares[at];
+  const L = kvLayers(arch);
+  // the KV-holding layers on this GPU: its pipeline stage, or its share of a layer split
+  const kvExpr = encoder ? ZERO
+    : ctx.split ? mul(kvAllExpr, div(sym('L_gpu', ctx.split.layersPerGpu[at]), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
+      : stageLayersExpr(ctx, pp, kvAllExpr);
+  const kvFull = evaluate(kvExpr);
   const frac = encoder ? 0 : share.frac;
-  const kvFull = kvAll * frac;
   const dequant = share.layers ? dequantAll : 0;
   const weights = share.weights;
   const { atPrefill, atDecode, loadCopy } = best;
   const allocatedBytes = best.bytes;
-  const logitBytes = s.batch * head.rows * arch.vocab * head.perLogit / tp;
-  const L = kvLayers(arch);
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
+  const preExpr = !layerOnly || share.head && share.layers ? prefill.expr
+    : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), ZERO);
   const terms = [
-    ctx.split ? term(ctx, 'weights', weights, {
-      formula: 'W on GPU g: modules placed in order while used + size ≤ ⌊W/N⌋ + 1.25·W_block (GPU 0 less the largest layer; the last GPU its free memory)',
-      values: { W: ctx.weights.total, N: s.gpus, gpu: at, layers: ctx.split.layersPerGpu[at], format: s.weights },
+    ctx.split ? term(ctx, 'weights', sym('W_gpu', weights), {
+      values: { placement: 'modules placed in order while used + size ≤ ⌊W/N⌋ + 1.25·W_block (GPU 0 less the largest layer; the last GPU its free memory)', W: ctx.weights.total, N: s.gpus, gpu: at, layers: ctx.split.layersPerGpu[at], format: s.weights },
       source: 'accelerate utils/modeling.py get_balanced_memory + infer_auto_device_map (transformers integrations/accelerate.py _get_device_map)',
       confidence: 'derived',
       note: layerSplitNote(ctx.split, perGpu!),
-    }) : term(ctx, 'weights', weights, {
-      formula: pp > 1 || tp > 1 ? '(W_blocks/p + W_embedding|head)/t' : 'W (storage format)',
-      values: { W: ctx.weights.total, p: pp, t: tp, format: s.weights },
+    }) : term(ctx, 'weights', weightsExpr(ctx, tp, pp), {
+      values: { format: s.weights },
       source: ctx.weights.derivation.source,
       confidence: ctx.weights.derivation.confidence,
     }),
-    term(ctx, 'kv-cache', kvFull, {
-      formula: arch.mla ? 'L·a·(d_n + d_r + d_v)·(s_in + s_out)·b·bytes (HF caches decompressed K/V)' : '2·L·g·d·(s_in + s_out)·b·bytes_kv',
-      values: { L, g: arch.kvHeads, d: arch.headDim, s_in: s.prompt, s_out: s.gen, b: s.batch, bytes_kv: ctx.kvElementBytes, t: tp },
+    term(ctx, 'kv-cache', kvExpr, {
+      ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : {}),
       source: 'formulas.md §3.1; HF DynamicCache keeps every token',
       confidence: 'exact',
     }),
-    ...(state ? [stateTerm(ctx, arch.hybrid!, state, stateAll * frac, 'transformers')] : []),
-    term(ctx, 'activations', best.pre, {
-      formula: prefill.formula,
-      values: { ...prefill.values, peak: prefill.kind },
+    ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
+    term(ctx, 'activations', preExpr, {
+      values: { peak: prefill.kind },
       source: 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)',
       confidence: 'derived',
       note: {
@@ -197,21 +232,18 @@ export function buildTransformers(ctx: Ctx): Built {
         text: 'Prefill transients are freed before decoding ends: the peak is weights + max(prompt KV + prefill transient, full KV + decode step), not the sum of all terms.',
       },
     }),
-    term(ctx, 'logits', share.head ? logitBytes : 0, {
-      formula: head.formula,
-      values: { b: s.batch, s: head.rows, V: arch.vocab, e, path: s.logitsPath },
+    term(ctx, 'logits', share.head ? logitsExpr : ZERO, {
+      values: { logits: head.what, path: s.logitsPath },
       source: head.source,
       confidence: 'derived',
     }),
-    ...(dequant > 0 ? [term(ctx, 'dequant-buffer', dequant, {
-      formula: s.bnbCompute === 'fp32' ? '(2 + 4)·max(d_in·d_out)/t (16-bit dequant + fp32 cast)' : '2·max(d_in·d_out)/t',
-      values: { largest: ctx.params.largestLinear, t: tp, compute: s.bnbCompute },
+    ...(dequant > 0 ? [term(ctx, 'dequant-buffer', dequantExpr, {
+      values: { compute: s.bnbCompute, bytes: s.bnbCompute === 'fp32' ? '16-bit dequant 2 + fp32 cast 4' : '16-bit dequant' },
       source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
       confidence: 'derived',
     })] : []),
-    ...(loadCopy > 0 ? [term(ctx, 'load-copy', loadCopy, {
-      formula: 'V·h·2 (tied lm_head stored twice; held until tie_weights)',
-      values: { V: arch.vocab, h: arch.hidden, t: tp },
+    ...(loadCopy > 0 ? [term(ctx, 'load-copy', loadCopyExpr, {
+      values: { held: 'tied lm_head stored twice; held until tie_weights' },
       source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
       confidence: 'derived',
       note: {

@@ -17,13 +17,14 @@
  */
 import type { Attn, ModelArch } from '../types';
 import { mlpWidth } from '../training/activations';
+import { add, div, evaluate, mul, sym, type Expr } from '../formula';
 
 export interface Transient {
   bytes: number;
   /** which buffer set is the largest */
   kind: 'mlp' | 'attention-scores' | 'logits';
-  formula: string;
-  values: Record<string, number | string>;
+  /** the largest set's bytes as an expression over s, s_kv, b, h, f, a, V, e, t */
+  expr: Expr;
 }
 
 /** Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU. */
@@ -39,19 +40,23 @@ export function forwardTransient(
   hiddenRows = 4,
   perLogit = e + 4,
 ): Transient {
-  const t = Math.max(1, tp);
-  const { hidden: h, heads: a, vocab: V } = arch;
   const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
-  const f = Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0);
-  const mlpTensors = arch.gatedMlp ? 3 : 2;
-  const hiddenStates = hiddenRows * s * b * h * e;
-  const mlp = hiddenStates + (mlpTensors * s * b * f * e) / t;
-  const scores = attn === 'eager' ? hiddenStates + (b * a * s * kvTokens * (2 * e + 4)) / t + b * s * kvTokens * e : 0;
-  const logits = b * logitRows * V * perLogit / t;
-  const values = { s, s_kv: kvTokens, b, h, f, a, V, e, t };
-  if (scores >= mlp && scores >= logits) {
-    return { bytes: scores, kind: 'attention-scores', formula: `${hiddenRows}·s·b·h·e + b·a·s·s_kv·(2e+4)/t + b·s·s_kv·e`, values };
+  const S = sym('s', s);
+  const B = sym('b', b);
+  const E = sym('e', e);
+  const T = sym('t', Math.max(1, tp));
+  const hiddenStates = mul(hiddenRows, S, B, sym('h', arch.hidden), E);
+  const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
+  const mlpExpr = add(hiddenStates, div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T));
+  const mlp = evaluate(mlpExpr);
+  const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
+  const logits = evaluate(logitsExpr);
+  if (attn === 'eager') {
+    const Skv = sym('s_kv', kvTokens);
+    const scoresExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, Skv, add(mul(2, E), 4)), T), mul(B, S, Skv, E));
+    const scores = evaluate(scoresExpr);
+    if (scores >= mlp && scores >= logits) return { bytes: scores, kind: 'attention-scores', expr: scoresExpr };
   }
-  if (logits > mlp) return { bytes: logits, kind: 'logits', formula: 'b·rows·V·bytes/t', values: { ...values, rows: logitRows, bytes: perLogit } };
-  return { bytes: mlp, kind: 'mlp', formula: `${hiddenRows}·s·b·h·e + ${mlpTensors}·s·b·f·e/t`, values };
+  if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
+  return { bytes: mlp, kind: 'mlp', expr: mlpExpr };
 }

@@ -9,13 +9,14 @@
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
+import { add, ceil, div, evaluate, floor, max, mul, sub, sym, type Expr } from '../formula';
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, DRIVER_RESERVED_BYTES } from '../runtime';
 import type { Message } from '../types';
-import { kvBytesPerToken, kvCacheBytes } from './kv';
+import { kvBytesPerToken, kvCacheExpr } from './kv';
 import { stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
-import { inferenceElementBytes, stageLayerFraction, weightsPerGpu } from './transformers';
+import { inferenceElementBytes, stageLayerFraction, stageLayersExpr, weightsExpr } from './transformers';
 
 /** Tokens per KV block (`block_size` default). */
 export const VLLM_BLOCK_SIZE = 16;
@@ -53,8 +54,13 @@ const VLLM_HIDDEN_ROWS = 3;
  * Logits are gathered to full vocabulary on every rank: not ÷ tp. vllm PR #10511 prints the same
  * 1.26 GiB activation peak for Llama-3-8B at tp 1 and tp 2 (this count: 1.22 GiB).
  */
+export function vllmSamplerExpr(sequences: number, vocab: number, e: number, tokens: number, hidden: number): Expr {
+  const E = sym('e', e);
+  return add(mul(sym('seqs', sequences), sym('V', vocab), add(E, 4, Math.max(SORT_PHASE_BYTES, AFTER_SORT_BYTES))), mul(sym('s', tokens), sym('h', hidden), E));
+}
+
 export function vllmSamplerBytes(sequences: number, vocab: number, e: number, tokens: number, hidden: number): number {
-  return sequences * vocab * (e + 4 + Math.max(SORT_PHASE_BYTES, AFTER_SORT_BYTES)) + tokens * hidden * e;
+  return evaluate(vllmSamplerExpr(sequences, vocab, e, tokens, hidden));
 }
 
 /** sorted values 4 + indices 8 + index input 8 + cub alternate keys 4 and values 8 */
@@ -76,17 +82,33 @@ export interface VllmPool {
   kvTokens: number;
 }
 
+/** The pool's quantities as expressions (vllmPool evaluates them; the kv-cache term shows them). */
+interface PoolExprs {
+  requested: Expr;
+  block: Expr;
+  pool: Expr;
+}
+
+/**
+ * KV pool left after weights and the profiling peak (steps 1–4 of formulas.md §3.4): whole blocks
+ * of block_size · kv_token bytes out of ceil(total · util) − used.
+ */
+function poolExprs(total: Expr, util: Expr, used: Expr, perTokenBytes: number): PoolExprs {
+  const kvToken = sym('kv_token', perTokenBytes);
+  const block = mul(sym('block_size', VLLM_BLOCK_SIZE), perTokenBytes >= 1 ? kvToken : max(1, kvToken));
+  const requested = ceil(mul(total, util));
+  return { requested, block, pool: mul(floor(div(max(0, sub(requested, used)), block)), block) };
+}
+
 /**
  * KV pool left after weights and the profiling peak (steps 1–4 of formulas.md §3.4).
  * `capacityBytes` is vLLM's total_gpu_memory (vllmVisibleTotal of the catalogue capacity).
  * `perTokenBytes`: KV bytes per token over all layers on this GPU. Never negative.
  */
 export function vllmPool(capacityBytes: number, util: number, nonKvBytes: number, perTokenBytes: number): VllmPool {
-  const requestedBytes = Math.ceil(Math.max(0, capacityBytes) * Math.min(1, Math.max(0, util)));
-  const kvPoolRaw = Math.max(0, requestedBytes - nonKvBytes);
-  const blockBytes = VLLM_BLOCK_SIZE * Math.max(1, perTokenBytes);
-  const blocks = Math.floor(kvPoolRaw / blockBytes);
-  return { requestedBytes, kvPoolBytes: blocks * blockBytes, kvTokens: blocks * VLLM_BLOCK_SIZE };
+  const p = poolExprs(sym('total', Math.max(0, capacityBytes)), sym('util', Math.min(1, Math.max(0, util))), sym('used', nonKvBytes), perTokenBytes);
+  const kvPoolBytes = evaluate(p.pool);
+  return { requestedBytes: evaluate(p.requested), kvPoolBytes, kvTokens: Math.round(kvPoolBytes / evaluate(p.block)) * VLLM_BLOCK_SIZE };
 }
 
 /**
@@ -104,31 +126,38 @@ export function buildVllm(ctx: Ctx): Built {
   const batched = s.ubatch ?? VLLM_DEFAULT_BATCHED_TOKENS;
   const forward = forwardTransient(arch, batched, batched, 1, e, 'flash', s.tp, 0, VLLM_HIDDEN_ROWS);
   const sequences = Math.min(batched, VLLM_MAX_NUM_SEQS);
-  const sampler = vllmSamplerBytes(sequences, arch.vocab, e, batched, arch.hidden);
+  const samplerExpr = vllmSamplerExpr(sequences, arch.vocab, e, batched, arch.hidden);
+  const sampler = evaluate(samplerExpr);
+  const profileExpr = max(forward.expr, samplerExpr);
   const profileBytes = Math.max(forward.bytes, sampler);
-  const weights = weightsPerGpu(ctx, s.tp, s.pp);
+  const wExpr = weightsExpr(ctx, s.tp, s.pp);
+  const weights = evaluate(wExpr);
   const nonKv = weights + profileBytes + CUBLAS_WORKSPACE_BYTES;
   const context = s.prompt + s.gen;
   const needTokens = s.batch * context;
-  const needBytes = kvCacheBytes(arch, context, s.batch, ctx.kvElementBytes, policy) * frac;
   // hybrids: one recurrent-state slot per running sequence, taken from the same pool as the KV blocks
   const state = arch.hybrid ? recurrentState(arch.hybrid, 'vllm', e, s.tp) : null;
   const perSeqState = state ? state.bytes * frac : 0;
   let stateBytes = s.batch * perSeqState;
   // bytes that KV blocks and state slots share: the whole pool with a GPU, else this batch's need
-  let shared = needBytes + stateBytes;
+  let shared: number;
   const notes: Message[] = [];
-  let kvBytes: number;
+  let kvExpr: Expr;
   let kvTokens: number;
-  let engineReserveBytes = 0;
+  let reserveExpr: Expr | null = null;
   if (ctx.capacityBytes !== null) {
-    const total = vllmVisibleTotal(ctx.capacityBytes);
-    shared = vllmPool(total, s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES, perToken).kvPoolBytes;
+    // vllmPool's steps over named quantities: total_gpu_memory = C − driver (vllmVisibleTotal)
+    const total = ctx.capacityBytes >= DRIVER_RESERVED_BYTES ? sub(sym('C', ctx.capacityBytes), sym('driver', DRIVER_RESERVED_BYTES)) : sym('total', 0);
+    const util = sym('util', Math.min(1, Math.max(0, s.gpuUtil)));
+    const base = add(sym('weights', weights), sym('profile_peak', profileBytes), sym('cublas', CUBLAS_WORKSPACE_BYTES), sym('context', CUDA_CONTEXT_BYTES));
+    shared = evaluate(poolExprs(total, util, base, perToken).pool);
     stateBytes = Math.min(stateBytes, shared);
-    const pool = vllmPool(total, s.gpuUtil, nonKv + CUDA_CONTEXT_BYTES + stateBytes, perToken);
-    kvBytes = pool.kvPoolBytes;
-    kvTokens = pool.kvTokens;
-    engineReserveBytes = Math.max(0, pool.requestedBytes - CUDA_CONTEXT_BYTES - nonKv - stateBytes - kvBytes);
+    const used = stateBytes > 0 ? add(base, sym('state', stateBytes)) : base;
+    const p = poolExprs(total, util, used, perToken);
+    kvExpr = p.pool;
+    kvTokens = Math.round(evaluate(p.pool) / evaluate(p.block)) * VLLM_BLOCK_SIZE;
+    // what the pool's whole blocks leave of the requested fraction: less than one block
+    reserveExpr = sub(sub(p.requested, used), sym('kv_pool', evaluate(p.pool)));
     if (kvTokens < needTokens) {
       notes.push({
         code: 'vllm.kv-short',
@@ -137,40 +166,37 @@ export function buildVllm(ctx: Ctx): Built {
       });
     }
   } else {
-    const blockBytes = VLLM_BLOCK_SIZE * Math.max(1, perToken);
-    kvBytes = Math.ceil(needBytes / blockBytes) * blockBytes;
-    kvTokens = Math.round(kvBytes / Math.max(1, perToken));
+    const need = stageLayersExpr(ctx, s.pp, kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), sym('b', s.batch), sym('bytes_kv', ctx.kvElementBytes), policy));
+    const block = mul(sym('block_size', VLLM_BLOCK_SIZE), sym('kv_token', Math.max(1, perToken)));
+    kvExpr = mul(ceil(div(need, block)), block);
+    shared = evaluate(need) + stateBytes;
+    kvTokens = Math.round(evaluate(kvExpr) / Math.max(1, perToken));
     notes.push({ code: 'vllm.no-gpu', text: 'No GPU chosen: vLLM would fill gpu_memory_utilization of the device; the KV pool shown is only what this batch needs.' });
   }
+  const kvBytes = evaluate(kvExpr);
+  const engineReserveBytes = reserveExpr ? Math.max(0, evaluate(reserveExpr)) : 0;
   const terms = [
-    term(ctx, 'weights', weights, {
-      formula: '(W_blocks/p + W_embedding|head)/t',
-      values: { W: ctx.weights.total, t: s.tp, p: s.pp, format: s.weights },
+    term(ctx, 'weights', wExpr, {
+      values: { format: s.weights },
       source: ctx.weights.derivation.source,
       confidence: ctx.weights.derivation.confidence,
     }),
-    term(ctx, 'kv-cache', kvBytes, {
-      formula: ctx.capacityBytes !== null
-        ? 'floor((util·(C − driver) − context − weights − profile peak) / (16·kv_token))·16·kv_token'
-        : 'ceil(b·(s_in+s_out)·kv_token / block)·block',
-      values: { util: s.gpuUtil, C: ctx.capacityBytes ?? 'none', driver: DRIVER_RESERVED_BYTES, kv_token: perToken, block_size: VLLM_BLOCK_SIZE, kvTokens },
+    term(ctx, 'kv-cache', kvExpr, {
+      values: { kvTokens },
       source: 'vllm v1/worker/gpu_worker.py determine_available_memory; v1/kv_cache_interface.py (formulas.md §3.4)',
       confidence: 'derived',
     }),
-    term(ctx, 'activations', profileBytes, {
-      formula: `max(${forward.formula}, seqs·V·(e + 30))`,
-      values: { ...forward.values, seqs: sequences, max_num_batched_tokens: batched, peak: forward.bytes >= sampler ? 'forward' : 'sampler' },
+    term(ctx, 'activations', profileExpr, {
+      values: { max_num_batched_tokens: batched, peak: forward.bytes >= sampler ? 'forward' : 'sampler' },
       source: 'vllm profile_run over max_num_batched_tokens, then the sampler warm-up (formulas.md §3.4; checked on vllm #10517, PR #10511)',
       confidence: 'heuristic',
     }),
-    ...(state ? [stateTerm(ctx, arch.hybrid!, state, stateBytes, 'vllm')] : []),
+    ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, stateBytes / Math.max(1, state.bytes), 'vllm')] : []),
     workspaceTerm(ctx),
   ];
-  if (engineReserveBytes > 0) {
-    terms.push(term(ctx, 'engine-reserve', engineReserveBytes, {
-      formula: 'util·C − context − allocated (partial KV block)',
-      values: { util: s.gpuUtil },
-      source: 'formulas.md §3.4: vLLM always fills gpu_memory_utilization',
+  if (reserveExpr && engineReserveBytes > 0) {
+    terms.push(term(ctx, 'engine-reserve', reserveExpr, {
+      source: 'formulas.md §3.4: vLLM always fills gpu_memory_utilization (the part of a KV block the pool could not use)',
       confidence: 'derived',
     }, 'reserved', false));
   }

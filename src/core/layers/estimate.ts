@@ -9,7 +9,8 @@
 import type { Estimate, FieldError, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
 import { modelStateBytes } from '../training/optimizer';
 import { analyze, sumBytes, type Analysis, type Dtypes, type LayerRow } from './analyze';
-import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
+import { CUBLAS_WORKSPACE, CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
+import { add, derive, evaluate, mul, sym, type DerivationInfo, type Expr } from '../formula';
 import { checkpointed } from './checkpoint';
 import { backwardPeak, optimizerStateBytes } from './states';
 import type { LayerSpec, Network } from './spec';
@@ -70,9 +71,9 @@ export function prepareNetwork(net: Network, precision: Precision): Result<Prepa
   return { ok: true, value: { net, a: r.value, precision } };
 }
 
-const term = (id: Term['id'], bytes: number, level: Term['level'], formula: string,
-  values: Record<string, number | string>, source: string, confidence: Term['derivation']['confidence']): Term =>
-  ({ id, bytes, level, derivation: { formula, values, source, confidence } });
+/** A term whose bytes and shown formula are one expression (src/core/formula). */
+const term = (id: Term['id'], expr: Expr, level: Term['level'], info: DerivationInfo): Term =>
+  ({ id, bytes: evaluate(expr), level, derivation: derive(expr, info) });
 
 /** Estimate for one batch size from a prepared analysis. */
 export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimate {
@@ -81,7 +82,6 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
   const amp = AMP.includes(precision);
   const pB = HALF.includes(precision) ? 2 : 4;
   const P = a.params;
-  const bufBytes = a.buffers * pB + 8 * a.intBuffers;
   const terms: Term[] = [];
   const notes: Message[] = [];
   const training = o.mode === 'training';
@@ -94,59 +94,74 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
     if (r.params > 0 && amp && CAST_KINDS.includes(r.kind)) live.push(2 * r.params);
     if (r.buffers > 0) live.push(r.buffers * pB, 8);
   }
+  const P_ = sym('P', P);
+  const buffers = add(mul(sym('buffers', a.buffers), sym('bytes_param', pB)), mul(8, sym('int_buffers', a.intBuffers)));
+  const castCache = mul(2, sym('P_cast', a.castParams));
+  const autocast = 'torch autocast weight-cast cache (autocast_mode.cpp cached_cast)';
   if (amp && training) {
-    terms.push(term('weights', 2 * a.castParams + bufBytes, 'allocated', '2 · P_cast + bytes_buffers',
-      { P_cast: a.castParams, bytes_buffers: bufBytes }, 'torch autocast weight-cast cache (autocast_mode.cpp cached_cast)', 'derived'));
-    terms.push(term('master-weights', 4 * P, 'allocated', '4 · P', { P }, ms.source, 'exact'));
+    terms.push(term('weights', add(castCache, buffers), 'allocated', { source: autocast, confidence: 'derived' }));
+    terms.push(term('master-weights', mul(4, P_), 'allocated', { source: ms.source, confidence: 'exact' }));
   } else if (amp) {
-    terms.push(term('weights', 4 * P + 2 * a.castParams + bufBytes, 'allocated', '4 · P + 2 · P_cast + bytes_buffers',
-      { P, P_cast: a.castParams, bytes_buffers: bufBytes }, 'fp32 params + autocast weight-cast cache (autocast_mode.cpp cached_cast)', 'derived'));
+    terms.push(term('weights', add(mul(4, P_), castCache, buffers), 'allocated', { source: `fp32 params + ${autocast}`, confidence: 'derived' }));
   } else {
-    terms.push(term('weights', pB * P + bufBytes, 'allocated', 'bytes_param · P + bytes_buffers',
-      { bytes_param: pB, P, bytes_buffers: bufBytes }, 'docs/reference/formulas.md §7.1', 'exact'));
+    terms.push(term('weights', add(mul(sym('bytes_param', pB), P_), buffers), 'allocated', { source: 'formulas.md §7.1', confidence: 'exact' }));
   }
+  const cublas = CUBLAS_WORKSPACE;
+  const B = sym('b', b);
   if (training) {
     const optBytes = optimizerStateBytes(a.rows, o.optimizer, precision);
-    terms.push(term('optimizer', optBytes, 'allocated', 'Σ over parameter tensors of state bytes',
-      { bytes_opt_per_param: P > 0 ? optBytes / P : 0, P, optimizer: o.optimizer },
-      'docs/reference/formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)', 'exact'));
+    terms.push(term('optimizer', sym('opt_states', optBytes), 'allocated', {
+      values: { rule: 'Σ over parameter tensors of state bytes', optimizer: o.optimizer, P },
+      source: 'formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)', confidence: 'exact',
+    }));
     live.push(optBytes);
     if (o.gradCkpt === 'selective') {
       notes.push({ code: 'network.selectiveAsFull', text: 'Selective recomputation has no standard form for these layers; counted as full checkpointing.' });
     }
+    const G = sym('bytes_grad', ms.gradients);
     if (o.gradCkpt !== 'none') {
       const kept = checkpointed(a, b);
       for (const id of kept.ids) { const z = a.sizes.get(id); if (z) live.push(z.ps * b + z.fixed); }
       live.push(a.gradPair * b);
-      terms.push(term('gradients', ms.gradients * P, 'allocated', 'bytes_grad · P', { bytes_grad: ms.gradients, P }, ms.source, 'exact'));
-      terms.push(term('activations', kept.bytes, 'allocated', 'Σ segment inputs + max recomputed segment (√n segments)',
-        { b, units: a.units.length }, 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174', 'derived'));
-      terms.push(term('workspace', a.gradPair * b + CUBLAS_WORKSPACE_BYTES, 'allocated', 'max_l (in_l + out_l) · b + cuBLAS workspace',
-        { b, gradPair: a.gradPair, cublas: CUBLAS_WORKSPACE_BYTES }, 'docs/reference/formulas.md §3.3, §7.3', 'heuristic'));
+      terms.push(term('gradients', mul(G, P_), 'allocated', { source: ms.source, confidence: 'exact' }));
+      terms.push(term('activations', sym('kept', kept.bytes), 'allocated', {
+        values: { rule: 'Σ segment inputs + max recomputed segment (√n segments)', b, units: a.units.length },
+        source: 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174', confidence: 'derived',
+      }));
+      terms.push(term('workspace', add(mul(sym('gradPair', a.gradPair), B), cublas), 'allocated', {
+        values: { gradPair_is: 'max_l (in_l + out_l) per sample; + cuBLAS workspace' }, source: 'formulas.md §3.3, §7.3', confidence: 'heuristic',
+      }));
     } else {
       // the backward sweep: saved tensors still needed + gradients produced so far + this layer's gradient pair
       const pk = backwardPeak(a.rows, b, ms.gradients);
       live.push(pk.saved, pk.grads, pk.transient);
-      terms.push(term('gradients', pk.grads, 'allocated', 'bytes_grad · P_done (parameters whose backward has run at the peak)',
-        { bytes_grad: ms.gradients, P, P_done: Math.round(pk.grads / ms.gradients) }, `${ms.source}; zero_grad(set_to_none=True)`, 'derived'));
-      terms.push(term('activations', pk.saved, 'allocated', 'Σ saved tensors still needed at the peak',
-        { b, allSaved: sumBytes(a, a.saved, b) }, 'docs/reference/formulas.md §7.3', 'derived'));
-      terms.push(term('workspace', pk.transient + CUBLAS_WORKSPACE_BYTES, 'allocated', '(grad_in + grad_out) of the peak layer + cuBLAS workspace',
-        { b, cublas: CUBLAS_WORKSPACE_BYTES }, 'docs/reference/formulas.md §3.3, §7.3', 'heuristic'));
+      terms.push(term('gradients', mul(G, sym('P_done', pk.grads / ms.gradients)), 'allocated', {
+        values: { P_done_is: 'parameters whose backward has run at the peak', P },
+        source: `${ms.source}; zero_grad(set_to_none=True)`, confidence: 'derived',
+      }));
+      terms.push(term('activations', sym('saved', pk.saved), 'allocated', {
+        values: { rule: 'Σ saved tensors still needed at the peak', b, allSaved: sumBytes(a, a.saved, b) }, source: 'formulas.md §7.3', confidence: 'derived',
+      }));
+      terms.push(term('workspace', add(sym('grad_pair', pk.transient), cublas), 'allocated', {
+        values: { grad_pair_is: '(grad_in + grad_out) of the peak layer; + cuBLAS workspace', b }, source: 'formulas.md §3.3, §7.3', confidence: 'heuristic',
+      }));
     }
     live.push(CUBLAS_WORKSPACE_BYTES);
   } else {
-    terms.push(term('activations', a.inferPeak * b, 'allocated', 'max_l (held + in_l + out_l) · b',
-      { b, perSample: a.inferPeak }, 'docs/reference/formulas.md §7 inference peak', 'derived'));
+    terms.push(term('activations', mul(sym('perSample', a.inferPeak), B), 'allocated', {
+      values: { perSample_is: 'max_l (held + in_l + out_l) per sample' }, source: 'formulas.md §7 inference peak', confidence: 'derived',
+    }));
     live.push(...a.inferPeakTensors.map((x) => x * b), CUBLAS_WORKSPACE_BYTES);
-    terms.push(term('workspace', CUBLAS_WORKSPACE_BYTES, 'allocated', 'cuBLAS workspace', { cublas: CUBLAS_WORKSPACE_BYTES }, 'docs/reference/formulas.md §3.3', 'heuristic'));
+    terms.push(term('workspace', cublas, 'allocated', { values: { what: 'cuBLAS workspace' }, source: 'formulas.md §3.3', confidence: 'heuristic' }));
   }
   notes.push({ code: 'network.cudnnWorkspace', text: 'cuDNN convolution workspace depends on the algorithm chosen and is not included.' });
   const allocated = terms.reduce((s, t) => s + t.bytes, 0);
   const slack = segmentWaste(segmentGroups(live));
-  terms.push(term('allocator-reserve', slack, 'reserved', 'Σ segment rounding of live tensors', { tensors: live.length },
-    'docs/reference/allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', 'derived'));
-  terms.push(term('cuda-context', CUDA_CONTEXT_BYTES, 'device', 'CUDA context', { MiB: CUDA_CONTEXT_BYTES / MiB }, 'docs/reference/formulas.md §3.3; PyTorch PR #86509', 'heuristic'));
+  terms.push(term('allocator-reserve', sym('segment_waste', slack), 'reserved', {
+    values: { rule: 'Σ segment rounding of live tensors', tensors: live.length },
+    source: 'allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', confidence: 'derived',
+  }));
+  terms.push(term('cuda-context', mul(CUDA_CONTEXT_BYTES / 2 ** 20, sym('MiB', 2 ** 20)), 'device', { values: { what: 'CUDA context' }, source: 'formulas.md §3.3; PyTorch PR #86509', confidence: 'heuristic' }));
   const reserved = allocated + slack;
   return {
     params: { total: P, trainable: training ? P : 0, active: P },

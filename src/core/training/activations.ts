@@ -18,6 +18,7 @@
 import type { Attn, GradCkpt, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { moeLayerCount } from '../model/tensors';
+import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -155,7 +156,10 @@ export interface ActivationTotal {
   /** layers whose saved tensors (full checkpointing: inputs) are on the GPU at once (offloading: 2) */
   layersOnGpu: number;
   style: 'llama' | 'gpt';
-  formula: string;
+  /** `bytes` as an expression over L, s, b, h and the per-layer inventories A_layer (A_moe) */
+  expr: Expr;
+  /** how A_layer is counted, in words (the per-layer inventory's formula) */
+  layerFormula: string;
 }
 
 /** Layers of activations one GPU keeps: 1F1B keeps p micro-batches × L/p layers ≈ L (Korthikanti §4.2.3). */
@@ -205,23 +209,30 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   // final norm input + LM-head input
   const head = s * b * (opts.headPerToken ?? arch.hidden * (dt.eRes + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
-  const headNote = opts.headPerToken === undefined ? 's·b·h·(e_res + e)' : 's·b·h·n_norm (frozen LM head)';
-  const offloadNote = opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : '';
-  let bytes: number;
-  let formula: string;
+  const S = sym('s', s);
+  const B = sym('b', b);
+  const H = sym('h', arch.hidden);
+  const Ls = sym('L', L);
+  const E_RES = sym('e_res', dt.eRes);
+  const headExpr = opts.headPerToken === undefined ? mul(S, B, H, add(E_RES, sym('e', dt.e))) : mul(S, B, sym('n_head', opts.headPerToken));
+  // the per-layer inventories (layerActivation / lora-activations.ts) enter as their byte counts
+  const layerSym = (name: string, x: LayerActivation, keepScores: number) => sym(name, x.linear + keepScores * x.scores);
+  let expr: Expr;
   let recompute = 0;
   if (ckpt === 'full') {
     recompute = maxLayer;
-    bytes = (opts.offload ? resident : L) * s * b * arch.hidden * dt.eRes + maxLayer + head;
-    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·s·b·h·e_res + A_layer (one layer recomputed) + ${headNote}${offloadNote}; A_layer = ${dense.formula}`;
+    const largest = moe > 0 && sparse.linear + sparse.scores > dense.linear + dense.scores ? layerSym('A_moe', sparse, 1) : layerSym('A_layer', dense, 1);
+    expr = add(mul(opts.offload ? sym('L_gpu', resident) : Ls, S, B, H, E_RES), largest, headExpr);
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
-    const all = (L - moe) * (dense.linear + keepScores * dense.scores) + moe * (sparse.linear + keepScores * sparse.scores);
-    const largest = Math.max(dense.linear + keepScores * dense.scores, sparse.linear + keepScores * sparse.scores);
-    bytes = (opts.offload ? Math.min(all, resident * largest) : all) + head;
-    formula = `${opts.offload ? 'min(L, 2)' : 'L'}·A_layer${ckpt === 'selective' ? ' (attention core recomputed: no s² term)' : ''} + ${headNote}${offloadNote}; A_layer = ${dense.formula}`;
+    const aDense = layerSym('A_layer', dense, keepScores);
+    const aMoe = layerSym('A_moe', sparse, keepScores);
+    const all = moe > 0 ? add(mul(sub(Ls, sym('L_moe', moe)), aDense), mul(sym('L_moe', moe), aMoe)) : mul(Ls, aDense);
+    const largest = moe > 0 && evaluate(aMoe) > evaluate(aDense) ? aMoe : aDense;
+    expr = add(opts.offload ? min(all, mul(sym('L_gpu', resident), largest)) : all, headExpr);
   }
-  return { bytes, perLayer: maxLayer, recompute, head, layersOnGpu: opts.offload ? resident : L, style: dense.style, formula };
+  const bytes = evaluate(expr);
+  return { bytes, perLayer: maxLayer, recompute, head, layersOnGpu: opts.offload ? resident : L, style: dense.style, expr, layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : '') };
 }
 
 /**

@@ -38,6 +38,8 @@ export function largestTrainableElements(ctx: Ctx, dp: number): number {
 }
 
 export interface InBackwardStep {
+  /** elements of the largest trainable tensor */
+  elements: number;
   /** gradient bytes live at once: the largest parameter's */
   gradient: number;
   /** the per-parameter step's temporary */
@@ -54,5 +56,5 @@ export function inBackwardStep(ctx: Ctx, per: ModelStateBytes, dp: number): InBa
   const s = ctx.s;
   const oneState = (n * per.optimizer) / 2;
   const temp = s.optimizer === 'adamw' && s.offload === 'none' ? adamStepTemp(s.optimImpl, oneState, oneState) : 0;
-  return { gradient: n * per.gradients, temp };
+  return { elements: n, gradient: n * per.gradients, temp };
 }

@@ -55,7 +55,7 @@
  * discard the module that `compile_loss` returns for a non-chunked loss and call the eager one.
  */
 import type { ResolvedLogitsPath } from '../logits-path';
-import { logitsBytes } from './activations';
+import { add, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
 
 export interface LossBytes {
   /** at the loss forward */
@@ -66,77 +66,86 @@ export interface LossBytes {
   backward: number;
   /** live while the LM-head backward runs (its weight gradient comes on top) */
   headBackward: number;
+  /** the four moments as expressions over s, b, V, e (k chunks, c): the numbers above are their values */
+  exprs: LossExprs;
+  /** what each moment holds, in words */
   formula: string;
   source: string;
 }
 
+export type LossExprs = Record<'peak' | 'held' | 'backward' | 'headBackward', Expr>;
+
+/** A LossBytes whose numbers are its expressions' values. */
+export function lossOf(exprs: LossExprs, formula: string, source: string): LossBytes {
+  return { peak: evaluate(exprs.peak), held: evaluate(exprs.held), backward: evaluate(exprs.backward), headBackward: evaluate(exprs.headBackward), exprs, formula, source };
+}
+
 /**
- * Logits + cross-entropy for s·b tokens over a vocabulary slice `vocab`, logits element size e.
- * `amp`: autocast is on (remote-code's 16-bit loss then runs its log-softmax in fp32).
+ * Logits + loss bytes for s positions of b sequences over `vocab` (per GPU) with logits dtype e;
+ * `chunks` > 1 selects torchtune's chunked loss, `compiled` its compiled form.
  */
 export function lossBytes(s: number, b: number, vocab: number, e: number, chunks: number, compiled: boolean, path: ResolvedLogitsPath = 'current', amp = false): LossBytes {
   const k = Math.max(1, Math.min(Math.floor(chunks), s));
-  const sbv = s * b * vocab;
-  if (k === 1) return unchunked(path, sbv, Math.max(0, s - 1) * b * vocab, e, amp);
+  const S = sym('s', s);
+  const B = sym('b', b);
+  const V = sym('V', vocab);
+  const E = sym('e', e);
+  /** n = s·b·V logits times the factors given */
+  const n = (...xs: (Expr | number)[]) => mul(S, B, V, ...xs);
+  if (k === 1) return unchunked(path, n, (...xs) => mul(sub(S, 1), B, V, ...xs), E, e, amp);
+  const K = sym('k', k);
   const source = 'torchtune CEWithChunkedOutputLoss (torchtune/modules/loss/ce_chunked_output_loss.py), training/_compile.py compile_loss';
   if (compiled) {
-    return {
-      peak: sbv * e, held: sbv * e, backward: sbv * e + (sbv * e) / k, headBackward: sbv * e,
-      formula: 's·b·V·e (16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward); + s·b·V·e/k in backward', source,
-    };
+    return lossOf(
+      { peak: n(E), held: n(E), backward: add(n(E), div(n(E), K)), headBackward: n(E) },
+      '16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk\'s gradient in backward', source,
+    );
   }
-  const upcast = e < 4 ? (sbv * 4) / k : 0;
-  return {
-    peak: sbv * (e + 4) + upcast,
-    held: sbv * 4,
-    backward: sbv * 4 + (2 * sbv * 4) / k,
-    headBackward: sbv * 4 - (sbv * 4) / k + (sbv * e) / k,
-    formula: 's·b·V·(e + 4) + s·b·V·4/k peak (logits, every chunk\'s fp32 log-softmax, one chunk\'s upcast); s·b·V·4 held; + 2·s·b·V·4/k in backward',
-    source,
-  };
+  return lossOf({
+    peak: add(n(add(E, 4)), ...(e < 4 ? [div(n(4), K)] : [])),
+    held: n(4),
+    backward: add(n(4), div(mul(2, n(4)), K)),
+    headBackward: add(sub(n(4), div(n(4), K)), div(n(E), K)),
+  }, 'peak: logits, every chunk\'s fp32 log-softmax, one chunk\'s upcast; held: the log-softmax outputs; backward: + two fp32 gradients of one chunk', source);
 }
 
-/** One unchunked loss on path `path`: n = s·b·V logits, n1 = (s − 1)·b·V after a shift. */
-function unchunked(path: ResolvedLogitsPath, n: number, n1: number, e: number, amp: boolean): LossBytes {
-  const u = e < 4 ? 4 : 0;
+type Rows = (...xs: (Expr | number)[]) => Expr;
+
+function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: number, amp: boolean): LossBytes {
+  // u = 4: the fp32 upcast of 16-bit logits; .float() of fp32 logits returns them without a copy
+  const eu = e < 4 ? add(E, 4) : E;
   switch (path) {
     case 'upcast-in-model':
-      return {
-        peak: Math.max(n * (e + u), 4 * n + 8 * n1),
-        held: 4 * n + 4 * n1,
-        backward: Math.max(4 * n + 12 * n1, 8 * n + 4 * n1, n * (8 + (u > 0 ? e : 0))),
-        headBackward: n * (4 + e),
-        formula: "4·s·b·V + 8·(s−1)·b·V peak (fp32 logits, fp32 shift copy, fp32 log-softmax); 4·s·b·V + 4·(s−1)·b·V held; 4·s·b·V + 12·(s−1)·b·V in backward",
-        source: 'transformers 4.36–4.45 modeling_llama.py LlamaForCausalLM.forward (logits.float(), shift_logits.contiguous(), CrossEntropyLoss)',
-      };
+      return lossOf({
+        peak: max(n(eu), add(n(4), n1(8))),
+        held: add(n(4), n1(4)),
+        backward: max(add(n(4), n1(12)), add(n(8), n1(4)), n(e < 4 ? add(8, E) : 8)),
+        headBackward: n(add(4, E)),
+      }, 'fp32 logits, fp32 shift copy, fp32 log-softmax; SliceBackward and ToCopyBackward in backward',
+      'transformers 4.36–4.45 modeling_llama.py LlamaForCausalLM.forward (logits.float(), shift_logits.contiguous(), CrossEntropyLoss)');
     case 'remote-code': {
+      // c: the loss's dtype, fp32 under autocast (log_softmax on the fp32 list), else the logits'
       const c = amp ? 4 : e;
-      const cast = c > e ? c : 0;
-      return {
-        peak: e * n + n1 * (e + cast + c),
-        held: e * n + c * n1,
-        backward: Math.max(e * n + 3 * c * n1, 2 * e * n + e * n1),
-        headBackward: 2 * e * n,
-        formula: 'e·s·b·V + (e + cast + c)·(s−1)·b·V peak (model-dtype logits, shift copy, [autocast fp32 cast], log-softmax); e·s·b·V + c·(s−1)·b·V held; + 2c·(s−1)·b·V in backward; c = 4 under AMP, else e',
-        source: 'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit lm_logits, shift_logits.contiguous(), CrossEntropyLoss); autocast_mode.cpp log_softmax fp32',
-      };
+      const C = sym('c', c);
+      return lossOf({
+        peak: add(n(E), n1(c > e ? add(E, C, C) : add(E, C))),
+        held: add(n(E), n1(C)),
+        backward: max(add(n(E), n1(3, C)), add(n(2, E), n1(E))),
+        headBackward: n(2, E),
+      }, 'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax; c = 4 under AMP, else e',
+      'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit lm_logits, shift_logits.contiguous(), CrossEntropyLoss); autocast_mode.cpp log_softmax fp32');
     }
     case 'torchtune':
-      return {
-        peak: Math.max(n * (e + u), 8 * n),
-        held: 4 * n,
-        backward: 12 * n,
-        headBackward: n * e,
-        formula: 's·b·V·max(e + 4, 8) peak (fp32 model output, fp32 log-softmax); s·b·V·4 held (del logits); s·b·V·12 in backward',
-        source: 'torchtune modules/transformer.py TransformerDecoder (self.output(h).float()); recipes/full_finetune_single_device.py _loss_step (del logits)',
-      };
-    default: {
-      const { peak, held } = logitsBytes(n, 1, 1, e); // n = s·b·V as one row count
-      return {
-        peak, held, backward: held + 8 * n, headBackward: 2 * e * n,
-        formula: 's·b·V·(e + 4 + 4) peak; s·b·V·(e + 4) held into backward; s·b·V·(e + 12) in backward',
-        source: 'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy); formulas.md §5.3',
-      };
-    }
+      return lossOf({ peak: max(n(eu), n(8)), held: n(4), backward: n(12), headBackward: n(E) },
+        'fp32 model output, fp32 log-softmax; del logits after the loss',
+        'torchtune modules/transformer.py TransformerDecoder (self.output(h).float()); recipes/full_finetune_single_device.py _loss_step (del logits)');
+    default:
+      return lossOf({
+        peak: n(e < 4 ? add(E, 4, 4) : add(E, 4)),
+        held: n(add(E, 4)),
+        backward: add(n(add(E, 4)), n(8)),
+        headBackward: n(2, E),
+      }, 'peak: logits, fp32 upcast, fp32 log-softmax; held: logits + log-softmax; backward: + two fp32 gradients',
+      'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy); formulas.md §5.3');
   }
 }

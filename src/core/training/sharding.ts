@@ -10,6 +10,7 @@
  *   (P_transformer/p + V·h)/t parameters, plus another V·h/t when untied and p = 1.
  */
 import type { Offload, ParamBreakdown, ZeroStage } from '../types';
+import { add, div, evaluate, mul, sym, type Expr } from '../formula';
 
 /** Bytes per parameter of each state (see optimizer.ts). */
 export interface StatePerParam {
@@ -33,22 +34,46 @@ export function paramsPerGpu(b: ParamBreakdown, tp: number, pp: number): number 
   return (transformer / p + ends) / t;
 }
 
+/** Per-GPU bytes of each state as expressions. */
+export type StateExprs = { [K in keyof StatePerParam]: Expr };
+
+const ZERO: Expr = { op: 'num', value: 0 };
+
+/**
+ * ZeRO / FSDP partitioning of `params` parameters (already divided by t·p) over `dp` ranks, as
+ * expressions: P·w (weights), P·g (gradients), P·m (fp32 master), P·o (optimizer states), each
+ * ÷ N_d from the stage that partitions it. Offloaded states are 0 (they live in host memory).
+ * `suffix` names the per-parameter bytes of a second group (modules_to_save: w_save, …).
+ */
+export function shardStateExprs(params: Expr, per: StatePerParam, stage: ZeroStage, dp: number, offload: Offload, suffix = ''): StateExprs {
+  const n = Math.max(1, dp);
+  const N = sym('N_d', n);
+  const part = (name: string, bytes: number, on: boolean): Expr => {
+    const x = mul(params, sym(name + suffix, bytes));
+    return on && n > 1 ? div(x, N) : x;
+  };
+  const offloaded = offload !== 'none' && stage >= 1;
+  return {
+    weights: offload === 'params' && stage === 3 ? ZERO : part('w', per.weights, stage >= 3),
+    gradients: offloaded ? ZERO : part('g', per.gradients, stage >= 2),
+    master: offloaded || per.master === 0 ? ZERO : part('m', per.master, stage >= 1),
+    optimizer: offloaded ? ZERO : part('o', per.optimizer, stage >= 1),
+  };
+}
+
+/** Two groups' states added (adapters + modules_to_save copies). */
+export function addStateExprs(a: StateExprs, b: StateExprs | null): StateExprs {
+  return b ? { weights: add(a.weights, b.weights), gradients: add(a.gradients, b.gradients), master: add(a.master, b.master), optimizer: add(a.optimizer, b.optimizer) } : a;
+}
+
+export function evaluateStates(x: StateExprs): StateBytes {
+  return { weights: evaluate(x.weights), gradients: evaluate(x.gradients), master: evaluate(x.master), optimizer: evaluate(x.optimizer) };
+}
+
 /**
  * ZeRO / FSDP partitioning of `params` parameters (already divided by t·p) over `dp` ranks.
  * Returns per-GPU bytes. Offloaded states report 0 (they live in host memory).
  */
 export function shardStates(params: number, per: StatePerParam, stage: ZeroStage, dp: number, offload: Offload): StateBytes {
-  const n = Math.max(1, dp);
-  const div = (on: boolean) => (on ? n : 1);
-  let weights = (params * per.weights) / div(stage >= 3);
-  let gradients = (params * per.gradients) / div(stage >= 2);
-  let master = (params * per.master) / div(stage >= 1);
-  let optimizer = (params * per.optimizer) / div(stage >= 1);
-  if (offload !== 'none' && stage >= 1) {
-    master = 0;
-    optimizer = 0;
-    gradients = 0;
-  }
-  if (offload === 'params' && stage === 3) weights = 0;
-  return { weights, gradients, master, optimizer };
+  return evaluateStates(shardStateExprs(sym('P', params), per, stage, dp, offload));
 }

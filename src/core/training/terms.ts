@@ -31,12 +31,13 @@ import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { layerBackward } from './layer-backward';
 import { resolveLogitsPath } from '../logits-path';
-import { lossBytes, type LossBytes } from './loss';
+import { lossBytes, lossOf, type LossBytes } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { kbitUpcasts, upcastBytes } from './kbit-prep';
 import { savedModules } from './modules-to-save';
 import { baseKernel, baseSaves, dequantTemps } from './quant-base';
-import { paramsPerGpu, shardStates, type StateBytes } from './sharding';
+import { addStateExprs, evaluateStates, paramsPerGpu, shardStateExprs } from './sharding';
+import { add, div, evaluate, max, min, mul, sub, sym, type Expr } from '../formula';
 import { trainableParams } from './trainable';
 import { deepspeedBuffers, type DsBuffers } from './zero-deepspeed';
 
@@ -75,10 +76,15 @@ export function buildTraining(ctx: Ctx): Built {
   // PEFT modules_to_save: trainable copies of the embedding / head, states in their own dtype
   const saved = savedModules(ctx, upcast);
   const savedOnGpu = saved ? saved.params * shareOnGpu : 0;
-  const states = withSaved(shardStates(trainOnGpu, per, s.zero, dp, s.offload), saved ? shardStates(savedOnGpu, saved.per, s.zero, dp, s.offload) : null);
+  const stateExprs = addStateExprs(
+    shardStateExprs(sym('P_train', trainOnGpu), per, s.zero, dp, s.offload),
+    saved ? shardStateExprs(sym('P_save', savedOnGpu), saved.per, s.zero, dp, s.offload, '_save') : null,
+  );
+  const states = evaluateStates(stateExprs);
   // frozen base (LoRA / QLoRA / freeze) in its storage format; ZeRO-3 shards it too
   const upcastWeights = upcast ? upcastBytes(params) : 0;
-  const baseWeights = full ? 0 : ((ctx.weights.total + upcastWeights) * shareOnGpu) / (s.zero === 3 ? dp : 1);
+  const baseExpr = frozenBaseExpr(ctx, upcastWeights, dp);
+  const baseWeights = full ? 0 : evaluate(baseExpr);
   const stepWeights = full ? states.weights : 0;
   // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
   const adapterWeights = adapters ? states.weights : 0;
@@ -90,8 +96,8 @@ export function buildTraining(ctx: Ctx): Built {
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
-  const logits = !stage.head ? NO_LOSS : encoder
-    ? { peak: s.batch * 2 * 4, held: s.batch * 2 * 4, backward: s.batch * 2 * 4, headBackward: s.batch * 2 * 4, formula: 'b·labels·4 (task head)', source: 'task head logits (fp32)' }
+  const logits = encoder
+    ? taskHeadLogits(s.batch)
     : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters && arch.layers > 0 ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
@@ -103,10 +109,12 @@ export function buildTraining(ctx: Ctx): Built {
   // FSDP FULL_SHARD: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2)
   const fsdp = s.zero > 0 && s.zeroImpl === 'fsdp';
-  const gathered = ds ? ds.gathered : fsdp && s.zero === 3 && dp > 1 ? (2 * per.weights * params.perLayer) / s.tp : 0;
-  const comm = s.zero === 0 && dp > 1 ? states.gradients
-    : fsdp && (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? Math.min(FSDP_REDUCE_BUCKET, trainOnGpu) * per.gradients
-      : 0;
+  const fsdpGathered = fsdp && s.zero === 3 && dp > 1 ? div(mul(2, sym('w', per.weights), sym('unit', params.perLayer)), sym('t', s.tp)) : ZERO;
+  const gathered = ds ? ds.gathered : evaluate(fsdpGathered);
+  const commExpr = s.zero === 0 && dp > 1 ? stateExprs.gradients
+    : fsdp && (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? mul(min(sym('bucket', FSDP_REDUCE_BUCKET), sym('P_train', trainOnGpu)), sym('g', per.gradients))
+      : ZERO;
+  const comm = evaluate(commExpr);
   // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
@@ -150,66 +158,60 @@ export function buildTraining(ctx: Ctx): Built {
   const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward);
   const terms: Term[] = [];
   if (full) {
-    terms.push(term(ctx, 'weights', states.weights, {
-      formula: 'P_gpu·w / (ZeRO-3 ? N_d : 1)', values: { P_gpu: trainOnGpu, w: per.weights, N_d: dp, zero: s.zero },
+    terms.push(term(ctx, 'weights', stateExprs.weights, {
+      values: { zero: s.zero },
       source: per.source, confidence: 'exact',
     }, 'allocated', false));
   } else {
-    terms.push(term(ctx, 'weights', baseWeights, {
-      formula: upcast ? 'W_base (frozen, storage format) + 2·(P − P_linear) (prepare_model_for_kbit_training fp32 upcast)' : 'W_base (frozen, storage format)',
-      values: { W: ctx.weights.total, format: s.weights, ...(upcast ? { P: params.total, P_linear: params.blockLinear, upcast: upcastWeights } : {}) },
+    terms.push(term(ctx, 'weights', baseExpr, {
+      values: { format: s.weights, ...(upcast ? { upcast: 'prepare_model_for_kbit_training: non-Linear parameters to fp32' } : {}) },
       source: ctx.weights.derivation.source + (upcast ? '; peft utils/other.py prepare_model_for_kbit_training' : ''), confidence: ctx.weights.derivation.confidence,
     }));
     if (adapterWeights > 0) {
-      terms.push(term(ctx, 'lora-adapters', adapterWeights, {
-        formula: saved ? `${trainable.formula} + P_save·w_save (modules_to_save copies)` : trainable.formula,
-        values: { ...trainable.values, w: per.weights, adapter_dtype: s.adapterDtype, ...(saved ? { P_save: saved.params, w_save: saved.w, lora_save: s.loraSave } : {}) },
+      terms.push(term(ctx, 'lora-adapters', stateExprs.weights, {
+        values: { P_train_count: trainable.formula, ...trainable.values, adapter_dtype: s.adapterDtype, ...(saved ? { lora_save: s.loraSave } : {}) },
         source: trainable.source, confidence: 'exact',
       }));
     }
   }
-  terms.push(term(ctx, 'gradients', inBwd ? inBwd.gradient : states.gradients, inBwd ? {
-    formula: 'max_i P_i·g (each gradient freed by its post-accumulate-grad hook after its step)', values: { P_max: inBwd.gradient / Math.max(1, per.gradients), g: per.gradients, step_temp: inBwd.temp },
+  terms.push(term(ctx, 'gradients', inBwd ? mul(sym('P_max', inBwd.elements), sym('g', per.gradients)) : stateExprs.gradients, inBwd ? {
+    values: { freed: 'each gradient freed by its post-accumulate-grad hook after its step', step_temp: inBwd.temp },
     source: 'torchtune training/memory.py register_optim_in_bwd_hooks (register_post_accumulate_grad_hook)', confidence: 'derived',
   } : {
-    formula: 'P_train·g / (ZeRO ≥ 2 ? N_d : 1)', values: { P_train: trainOnGpu, g: per.gradients, N_d: dp, zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
+    values: { zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
     source: per.source, confidence: 'exact',
   }, 'allocated', !full));
-  terms.push(term(ctx, 'optimizer', states.optimizer, {
-    formula: 'P_train·o / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, o: per.optimizer, optimizer: s.optimizer, N_d: dp, offload: s.offload, impl: s.optimImpl, step_temp: foreachTemp },
+  terms.push(term(ctx, 'optimizer', stateExprs.optimizer, {
+    values: { optimizer: s.optimizer, offload: s.offload, impl: s.optimImpl, step_temp: foreachTemp },
     source: paged ? 'formulas.md §4.1; bitsandbytes paged state: cudaMallocManaged, outside torch\'s allocator (device total only)' : 'formulas.md §4.1 (optimizer state bytes)',
     confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
   }, paged ? 'device' : 'allocated', !full));
   if (states.master > 0) {
-    terms.push(term(ctx, 'master-weights', states.master, {
-      formula: 'P_train·4 / (ZeRO ≥ 1 ? N_d : 1)', values: { P_train: trainOnGpu, N_d: dp },
+    terms.push(term(ctx, 'master-weights', stateExprs.master, {
       source: 'fp32 master copy under AMP (ZeRO paper §3.1)', confidence: 'exact',
     }, 'allocated', !full));
   }
-  terms.push(term(ctx, 'activations', acts.bytes, {
-    formula: acts.formula,
-    values: { s: s.seq, b: s.batch, h: arch.hidden, a: arch.heads, g: arch.kvHeads, d: arch.headDim, f: arch.ffn, L: arch.layers, e, e_res: dt.eRes, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden), compile: s.compile, offload: s.actOffload, ...(adapters ? { targets: s.loraTargets.join(','), r: s.loraRank, lora_dropout: s.loraDropout } : {}) },
+  terms.push(term(ctx, 'activations', acts.expr, {
+    values: { A_layer_counts: acts.layerFormula, a: arch.heads, g_kv: arch.kvHeads, d: arch.headDim, f: arch.ffn, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden), compile: s.compile, offload: s.actOffload, ...(adapters ? { targets: s.loraTargets.join(','), r: s.loraRank, lora_dropout: s.loraDropout } : {}) },
     source: (acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)')
       + (adapters ? '; frozen base: torch derivatives.yaml mm / gen_variable_type.py guard_for, PEFT lora.Linear.forward' : '')
       + (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') + (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
     confidence: 'derived',
   }));
-  terms.push(term(ctx, 'logits', Math.max(logits.peak, logits.backward), {
-    formula: logits.formula,
-    values: { s: s.seq, b: s.batch, V: arch.vocab, e, held: logits.held, backward: logits.backward, chunks: s.lossChunks, compile: s.compile, path: s.logitsPath },
+  terms.push(term(ctx, 'logits', max(logits.exprs.peak, logits.exprs.backward), {
+    values: { moments: logits.formula, held: logits.held, chunks: s.lossChunks, compile: s.compile, path: s.logitsPath },
     source: logits.source, confidence: 'derived',
   }));
   if (deq && dequant > 0) {
-    terms.push(term(ctx, 'dequant-buffer', dequant, {
-      formula: deq.formula, values: { largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, forward: deq.forward, backward: deq.backward, b: s.batch },
+    terms.push(term(ctx, 'dequant-buffer', max(sym('forward', deq.forward), sym('backward', deq.backward)), {
+      values: { temporaries: deq.formula, largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, b: s.batch },
       source: `${deq.source}; formulas.md §6.2`, confidence: 'derived',
     }));
   }
   if (ds) terms.push(...ds.terms);
   else if (comm + gathered > 0) {
-    terms.push(term(ctx, 'comm-buffers', comm + gathered, {
-      formula: s.zero === 0 ? 'DDP gradient buckets: P_train·g (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)·w' : 'reduce bucket min(5e8, P)·g',
-      values: { zero: s.zero, N_d: dp, bucket: FSDP_REDUCE_BUCKET, unit: params.perLayer, w: per.weights },
+    terms.push(term(ctx, 'comm-buffers', add(commExpr, fsdpGathered), {
+      values: { buffers: s.zero === 0 ? 'DDP gradient buckets (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)' : 'reduce bucket', zero: s.zero },
       source: 'formulas.md §4.2 (PyTorch PR #41954; FSDP FULL_SHARD prefetch)', confidence: 'heuristic',
     }));
   }
@@ -290,18 +292,31 @@ function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): Loss
   const loss = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', resolveLogitsPath(s.logitsPath, arch), s.precision.startsWith('amp'));
   if (!headCast) return loss;
   // the copy is saved for the head's backward: live through the loss and head backward too
-  const copy = (arch.vocab * arch.hidden * e) / s.tp;
-  return {
-    peak: loss.peak + copy, held: loss.held + copy, backward: loss.backward + copy, headBackward: loss.headBackward + copy,
-    formula: `${loss.formula}; + V·h·e (autocast copy of the fp32 LM head, saved for backward)`,
-    source: `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
-  };
+  const copy = mul(sym('V', arch.vocab / s.tp), sym('h', arch.hidden), sym('e_cast', e));
+  const x = loss.exprs;
+  return lossOf(
+    { peak: add(x.peak, copy), held: add(x.held, copy), backward: add(x.backward, copy), headBackward: add(x.headBackward, copy) },
+    `${loss.formula}; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)`,
+    `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
+  );
 }
 
-/** No LM head on this GPU (split=layers): no logits, no loss buffers. */
-const NO_LOSS: LossBytes = { peak: 0, held: 0, backward: 0, headBackward: 0, formula: 'no LM head on this GPU', source: 'accelerate infer_auto_device_map (the head sits on the last GPU)' };
+/** Encoder task head (sequence classification): b rows of 2 fp32 logits. */
+function taskHeadLogits(batch: number): LossBytes {
+  const x = mul(sym('b', batch), sym('labels', 2), 4);
+  return lossOf({ peak: x, held: x, backward: x, headBackward: x }, 'task head logits (fp32)', 'task head logits (fp32)');
+}
 
-/** Adapter states plus the modules_to_save copies' states. */
-function withSaved(a: StateBytes, b: StateBytes | null): StateBytes {
-  return b ? { weights: a.weights + b.weights, gradients: a.gradients + b.gradients, master: a.master + b.master, optimizer: a.optimizer + b.optimizer } : a;
+const ZERO: Expr = { op: 'num', value: 0 };
+
+/**
+ * The frozen base (LoRA / QLoRA / freeze) on one GPU: its storage-format bytes (+ the fp32 upcast of
+ * prepare_model_for_kbit_training), the GPU's share of a t × p grid, ÷ N_d under ZeRO-3.
+ */
+function frozenBaseExpr(ctx: Ctx, upcastWeights: number, dp: number): Expr {
+  const { s, params } = ctx;
+  // kbit-prep.ts upcastBytes: the non-Linear parameters go from 16-bit to fp32, 2 B more each
+  const base = add(sym('W', ctx.weights.total), ...(upcastWeights > 0 ? [mul(2, sub(sym('P', params.total), sym('P_linear', params.blockLinear)))] : []));
+  const onGpu = s.tp * s.pp > 1 ? mul(base, div(sym('P_gpu', paramsPerGpu(params, s.tp, s.pp)), sym('P', Math.max(1, params.total)))) : base;
+  return s.zero === 3 && dp > 1 ? div(onGpu, sym('N_d', dp)) : onGpu;
 }

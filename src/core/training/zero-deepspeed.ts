@@ -42,6 +42,7 @@
  */
 import type { Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
+import { add, div, evaluate, min, mul, sym, type Expr } from '../formula';
 import type { Term } from '../types';
 import { largestTrainableElements } from './in-backward';
 import { paramsPerGpu } from './sharding';
@@ -102,34 +103,37 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
   const offloaded = s.offload !== 'none';
   const part = trainOnGpu / n;
   // flatten copy (16-bit) + cast to fp32; with fp32 gradients `.to(fp32)` returns the same tensor
-  const perElementStep = g + (g === 4 ? 0 : 4);
+  const G = sym('g', g);
+  const perElementStep = g === 4 ? G : add(G, 4);
+  const partExpr = n > 1 ? div(sym('P_train', trainOnGpu), sym('N_d', n)) : sym('P_train', trainOnGpu);
+  const bucket = sym('reduce_bucket', cfg.reduceBucket);
   const terms: Term[] = [];
   if (s.zero === 3) {
     const ipg = cfg.reduceBucket * g;
     const scatterCopy = cfg.reduceBucket * g;
-    const sub = Math.min(DS_SUB_GROUP, part);
-    const step = offloaded ? 0 : perElementStep * sub;
+    const stepExpr = offloaded ? ZERO : mul(perElementStep, min(sym('sub_group_size', DS_SUB_GROUP), partExpr));
+    const step = evaluate(stepExpr);
     const fetch = zero3Gathered(ctx, n, cfg);
-    const persist = fetch.persistentElements * wGather;
-    const gathered = fetch.elements * wGather;
-    terms.push(term(ctx, 'zero-grad-buffers', ipg + scatterCopy, {
-      formula: 'reduce_bucket·g (IPG bucket, kept) + reduce_bucket·g (reduce-scatter interleave copy, backward)',
-      values: { reduce_bucket: cfg.reduceBucket, g },
+    const W = sym('w', wGather);
+    const persistExpr = mul(sym('persistent', fetch.persistentElements), W);
+    const gatheredExpr = mul(sym('gathered', fetch.elements), W);
+    const persist = evaluate(persistExpr);
+    const gathered = evaluate(gatheredExpr);
+    terms.push(term(ctx, 'zero-grad-buffers', add(mul(bucket, G), mul(bucket, G)), {
+      values: { buffers: 'IPG bucket (kept) + reduce-scatter interleave copy (backward)' },
       source: 'DeepSpeed stage3.py _setup_for_real_optimizer (__ipg_bucket_flat_buffer); comm/coalesced_collectives.py reduce_scatter_coalesced (torch.cat)',
       confidence: 'derived',
     }, 'allocated', false));
     if (gathered + persist > 0) {
-      terms.push(term(ctx, 'zero-gathered-params', gathered + persist, {
-        formula: 'min(P, reuse window + prefetch)·w + persistent small params·w·(1 − 1/N_d)',
-        values: { window: fetch.window, prefetch: fetch.prefetch, reuse_distance: cfg.reuseDistance, prefetch_bucket: cfg.prefetchBucket, max_live: cfg.maxLive, persistence_threshold: cfg.persistThreshold, persistent: fetch.persistentElements, w: wGather, N_d: n, ckpt: s.gradCkpt },
+      terms.push(term(ctx, 'zero-gathered-params', add(gatheredExpr, persistExpr), {
+        values: { gathered_rule: 'min(P, reuse window + prefetch) elements', persistent_rule: 'small params kept whole: ·(1 − 1/N_d) beyond the partition', window: fetch.window, prefetch: fetch.prefetch, reuse_distance: cfg.reuseDistance, prefetch_bucket: cfg.prefetchBucket, max_live: cfg.maxLive, persistence_threshold: cfg.persistThreshold, N_d: n, ckpt: s.gradCkpt },
         source: 'DeepSpeed partitioned_param_coordinator.py fetch_sub_module / __params_to_release (max_reuse_distance); partition_parameters.py ds_persist',
         confidence: 'heuristic',
       }));
     }
     if (step > 0) {
-      terms.push(term(ctx, 'zero-step-grads', step, {
-        formula: '(g + 4)·min(sub_group_size, P_train/N_d) (16-bit flatten copy + fp32 gradient)',
-        values: { g, sub_group_size: DS_SUB_GROUP, P_train: trainOnGpu, N_d: n },
+      terms.push(term(ctx, 'zero-step-grads', stepExpr, {
+        values: { copies: g === 4 ? 'fp32 flatten copy (already fp32: no cast)' : '16-bit flatten copy + fp32 gradient' },
         source: 'DeepSpeed stage3.py _prepare_fp32_grad_for_sub_group', confidence: 'derived',
       }, 'allocated', false));
     }
@@ -138,23 +142,25 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
   // ZeRO-1/2
   const buffers = cfg.overlapComm ? 2 : 1;
   const ipg = buffers * cfg.reduceBucket * g;
-  const staging = offloaded ? largestTrainableElements(ctx, 1) * g : 0;
-  const step = offloaded ? 0 : perElementStep * part;
-  terms.push(term(ctx, 'zero-grad-buffers', ipg + staging, {
-    formula: offloaded ? 'k·reduce_bucket·g (backward) + largest_param·g (offload staging)' : 'k·reduce_bucket·g, k = 2 with overlap_comm (allocated each backward)',
-    values: { k: buffers, reduce_bucket: cfg.reduceBucket, g, overlap_comm: cfg.overlapComm ? 'on' : 'off', largest_param: offloaded ? staging / g : 0 },
+  const stagingExpr = offloaded ? mul(sym('largest_param', largestTrainableElements(ctx, 1)), G) : ZERO;
+  const staging = evaluate(stagingExpr);
+  const stepExpr = offloaded ? ZERO : mul(perElementStep, partExpr);
+  const step = evaluate(stepExpr);
+  terms.push(term(ctx, 'zero-grad-buffers', add(mul(sym('k', buffers), bucket, G), stagingExpr), {
+    values: { overlap_comm: cfg.overlapComm ? 'on: k = 2' : 'off: k = 1', buffers: offloaded ? 'IPG buckets (backward) + offload staging of the largest parameter' : 'IPG buckets, allocated each backward' },
     source: 'DeepSpeed stage_1_and_2.py backward (ipg_buffer)' + (offloaded ? ', __init__ temp_grad_buffer_for_gpu_offload' : ''),
     confidence: 'derived',
   }, 'allocated', false));
   if (step > 0) {
-    terms.push(term(ctx, 'zero-step-grads', step, {
-      formula: '(g + 4)·P_train/N_d (16-bit flatten copy + fp32 single_grad_partition)',
-      values: { g, P_train: trainOnGpu, N_d: n },
+    terms.push(term(ctx, 'zero-step-grads', stepExpr, {
+      values: { copies: g === 4 ? 'fp32 flatten copy (already fp32: no cast)' : '16-bit flatten copy + fp32 single_grad_partition' },
       source: 'DeepSpeed stage_1_and_2.py step (flatten(averaged_gradients).to(fp32))', confidence: 'derived',
     }, 'allocated', false));
   }
   return { persistent: staging, backward: ipg, gathered: 0, step, gradPartition: part * g, gradsPersistent: false, terms };
 }
+
+const ZERO: Expr = { op: 'num', value: 0 };
 
 interface Zero3Fetch {
   /** gathered elements at the forward→backward turn */
