@@ -32,7 +32,7 @@ export interface Reason {
 
 /** Why `value` cannot be chosen for `prop` given the rest of `s`; undefined when it can. */
 export function optionReason(s: Scenario, prop: keyof Scenario, value: string): Reason | undefined {
-  const next = { ...s, [prop]: prop === 'zero' ? Number(value) : value };
+  const next = { ...s, [prop]: typeof s[prop] === 'number' ? Number(value) : value };
   const arch = ruleArch(next);
   const rule = brokenRules(next, arch).find((r) => r.key === prop);
   return rule && { key: `why.${rule.id}` as MessageKey, detail: rule.words(next, arch) };
