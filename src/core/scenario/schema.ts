@@ -3,10 +3,13 @@
  * allowed values or range, default and help text. The URL codec, the CLI flags, the form and
  * docs/url-schema.md all read this table; nothing else lists the keys.
  *
+ * The scenario's value types (types.ts Mode, WeightFormat, …) are derived from the `as const`
+ * arrays below, so a new value is added here once.
+ *
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — formulas.md §6.1).
  */
-import type { AdapterDtype, KbitPrep, LogitsPath, LoraSave, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
+import type { Scenario } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -40,26 +43,26 @@ export const COMPILE_MODES = ['none', 'inductor'] as const;
 export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
 export const ACT_OFFLOADS = ['none', 'cpu'] as const;
 /** Code path of the LM-head logits and loss (src/core/logits-path.ts). */
-export const LOGITS_PATHS: readonly LogitsPath[] = ['auto', 'current', 'upcast-in-model', 'remote-code', 'torchtune'];
+export const LOGITS_PATHS = ['auto', 'current', 'upcast-in-model', 'remote-code', 'torchtune'] as const;
 /** transformers from_pretrained(device_map="auto"): accelerate's layer split over the GPUs of one process. */
 export const SPLITS = ['none', 'layers'] as const;
 /** torch.optim `foreach` (default on CUDA since PyTorch 2.0) / `fused=True` / `foreach=False`. */
 export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 /** PEFT fp32 upcast (default) or the model dtype (torchtune). */
-export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'base'];
+export const ADAPTER_DTYPES = ['fp32', 'base'] as const;
 /** PEFT prepare_model_for_kbit_training called (QLoRA recipes) or not. */
-export const KBIT_PREPS: readonly KbitPrep[] = ['on', 'off'];
+export const KBIT_PREPS = ['on', 'off'] as const;
 /** PEFT modules_to_save choices. */
-export const LORA_SAVES: readonly LoraSave[] = ['none', 'embed', 'head', 'embed,head'];
+export const LORA_SAVES = ['none', 'embed', 'head', 'embed,head'] as const;
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
-export const ZERO_IMPLS: readonly ZeroImpl[] = ['deepspeed', 'fsdp'];
-export const OVERLAP_COMMS: readonly OverlapComm[] = ['auto', 'on', 'off'];
+export const ZERO_IMPLS = ['deepspeed', 'fsdp'] as const;
+export const OVERLAP_COMMS = ['auto', 'on', 'off'] as const;
 /** Largest DeepSpeed bucket / threshold accepted (elements). */
 const MAX_DS_ELEMENTS = 1e13;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
-export const LORA_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+export const LORA_TARGETS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 
 /** Largest token count accepted for prompt / gen / seq (16 Mi tokens). */
 export const MAX_TOKENS = 2 ** 24;
