@@ -63,11 +63,10 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   if (training && s.engine !== 'transformers' && given.has('engine')) {
     warn('engine', 'unused-key', `engine=${s.engine} serves models; training is estimated for transformers`, { with: 'mode' });
   }
-  // Gradients exist only in training; the keys are kept but change nothing at inference.
-  if (!training) {
-    for (const k of ['grad-accum', 'grad-zero', 'optim-impl', 'compile', 'optim-step', 'act-offload', 'loss-chunks', 'mfu', 'lengths', 'len-mean', 'len-spread']) {
-      if (given.has(k)) warn(k, 'unused-key', `${k} applies to training, not mode=${s.mode}`, { with: 'mode' });
-    }
+  // Keys one mode's estimate reads (the schema's `modes`: gradients, optimizer and precision exist
+  // only in training) are kept, but change nothing in the other mode.
+  for (const f of SCENARIO_FIELDS) {
+    if (f.modes && !f.modes.includes(s.mode) && given.has(f.name)) warn(f.name, 'unused-key', `${f.name} applies to ${f.modes.join(' / ')}, not mode=${s.mode}`, { with: 'mode' });
   }
   // the length distribution only shapes a varied-length replay
   if (training && s.lengths === 'fixed') {
@@ -99,8 +98,8 @@ function deepspeedRules(s: Scenario, given: Set<string>, warn: (key: string, cod
   }
   for (const { key, minStage } of DS_KEYS) {
     if (!given.has(key)) continue;
-    if (!training) warn(key, 'unused-key', `${key} applies to training, not mode=${s.mode}`, { with: 'mode' });
-    else if (s.zeroImpl !== 'deepspeed') warn(key, 'unused-key', `${key} is a DeepSpeed setting; zero-impl=${s.zeroImpl} does not use it`, { with: 'zero-impl' });
+    if (!training) continue; // warned by its schema `modes`
+    if (s.zeroImpl !== 'deepspeed') warn(key, 'unused-key', `${key} is a DeepSpeed setting; zero-impl=${s.zeroImpl} does not use it`, { with: 'zero-impl' });
     else if (s.zero < minStage) warn(key, 'unused-key', minStage === 3 ? `${key} acts in ZeRO-3 only, not zero=${s.zero}` : `${key} needs zero 1, 2 or 3`, { with: 'zero' });
   }
 }

@@ -9,6 +9,8 @@ import { applyRules, ruleArch } from '../../core/scenario/rules';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import { kbitPrepApplies } from '../../core/training/kbit-prep';
 import type { MessageKey } from '../i18n/en';
+import { optionLabel } from '../i18n/scenario-labels';
+import type { Lang } from '../../state/store';
 
 const gpusKind = SCENARIO_FIELDS.find((f) => f.prop === 'gpus')!.kind;
 const GPUS_MAX = gpusKind.type === 'int' ? gpusKind.max : 1;
@@ -38,15 +40,20 @@ export function optionReason(s: Scenario, prop: keyof Scenario, value: string): 
   return rule && { key: `why.${rule.id}` as MessageKey, detail: rule.words(next, arch) };
 }
 
+const ENGINES_OF = new Map(SCENARIO_FIELDS.filter((f) => f.engines).map((f) => [f.prop, f.engines!]));
+
+/** Values for a field's `fieldReason` text: the engines that read the key, by their names. */
+export function reasonParams(lang: Lang, prop: keyof Scenario): { engines: string } | undefined {
+  const engines = ENGINES_OF.get(prop);
+  return engines && { engines: engines.map((e) => optionLabel(lang, 'engine', e)).join(lang === 'zh' ? '、' : ' / ') };
+}
+
 /** Why a whole field does nothing in this scenario (engine-specific or LoRA-only keys). */
 export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | undefined {
+  // engine-specific keys: the schema's `engines` (gpu-util: vLLM, ngl: llama.cpp, ubatch: both)
+  const engines = ENGINES_OF.get(prop);
+  if (engines && !engines.includes(s.engine)) return 'why.engines';
   switch (prop) {
-    case 'gpuUtil':
-      return s.engine === 'vllm' ? undefined : 'why.vllmOnly';
-    case 'ngl':
-      return s.engine === 'llama.cpp' ? undefined : 'why.llamacppOnly';
-    case 'ubatch':
-      return s.engine === 'transformers' ? 'why.ubatchEngine' : undefined;
     case 'bnbCompute':
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
     case 'kbitPrep':
