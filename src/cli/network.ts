@@ -16,19 +16,24 @@ import type { Network } from '../core/layers/spec';
 import { parseLayerText } from '../core/layers/text';
 import { importTorchinfo, isTorchinfo } from '../core/layers/torchinfo-import';
 import { parseNetworkJson } from '../core/layers/validate';
-import { GRAD_CKPTS, MODES, OPTIMIZERS, PRECISIONS } from '../core/scenario/schema';
+import { SCENARIO_FIELDS } from '../core/scenario/schema';
 import type { GpuFit, Message } from '../core/types';
 import type { Unparsed } from '../core/layers/repr-parse';
 import { readTextFile } from './read-input';
 import { oneLine, quoteArg, usageError as fail, type CliResult } from './output';
 import { formatIn } from '../core/units';
 
-const FLAGS = ['network', 'input', 'batch', 'mode', 'precision', 'optimizer', 'grad-ckpt', 'gpu'] as const;
+/** The scenario keys the layer estimate reads (the schema's `network`), each as its schema kind says. */
+const SCENARIO_FLAGS = SCENARIO_FIELDS.filter((f) => f.network);
+const FLAGS: readonly string[] = ['network', 'input', ...SCENARIO_FLAGS.map((f) => f.name)];
 const SWITCHES = ['json', 'help'] as const;
+const ENUMS: [string, readonly string[]][] = SCENARIO_FLAGS.flatMap((f) => (f.kind.type === 'enum' ? [[f.name, f.kind.values] as [string, readonly string[]]] : []));
 
-const HELP = `usage: --network <preset|file> [--input CxHxW] [--batch N] [--mode inference|training]
-  [--precision ${PRECISIONS.join('|')}] [--optimizer ${OPTIMIZERS.join('|')}]
-  [--grad-ckpt ${GRAD_CKPTS.join('|')}] [--gpu <catalogue id or capacity, e.g. 24GiB>] [--json]
+const flagHelp = (name: string) => {
+  const e = ENUMS.find(([k]) => k === name);
+  return `[--${name} ${e ? e[1].join('|') : name === 'gpu' ? '<catalogue id or capacity, e.g. 24GiB>' : 'N'}]`;
+};
+const HELP = `usage: --network <preset|file> [--input CxHxW] ${SCENARIO_FLAGS.map((f) => flagHelp(f.name)).join(' ')} [--json]
 presets: ${NETWORK_PRESETS.map((p) => p.id).join(', ')}
 file: a JSON layer list ({"input": [...], "layers": [...]}), PyTorch print(model) text, a torchinfo
   summary table, or the terse
@@ -42,7 +47,7 @@ function parseArgs(argv: string[]): { flags: Record<string, string>; switches: S
     if (!m) return `unexpected argument ${quoteArg(argv[i], 60)}`;
     const [, key, inline] = m;
     if ((SWITCHES as readonly string[]).includes(key)) { switches.add(key); continue; }
-    if (!(FLAGS as readonly string[]).includes(key)) return `unknown option --${key} (network mode takes --${FLAGS.join(', --')}, --json)`;
+    if (!FLAGS.includes(key)) return `unknown option --${key} (network mode takes --${FLAGS.join(', --')}, --json)`;
     const v = inline ?? argv[++i];
     if (v === undefined) return `--${key} needs a value`;
     flags[key] = v;
@@ -50,7 +55,6 @@ function parseArgs(argv: string[]): { flags: Record<string, string>; switches: S
   return { flags, switches };
 }
 
-const ENUMS: [string, readonly string[]][] = [['mode', MODES], ['precision', PRECISIONS], ['optimizer', OPTIMIZERS], ['grad-ckpt', GRAD_CKPTS]];
 
 interface Loaded { net: Network; notes: Message[]; unparsed: Unparsed[]; statedTotal?: number | null }
 

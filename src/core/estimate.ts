@@ -214,9 +214,8 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   const { arch, params, guessed, notes, weights, shapes } = resolved.value;
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
   if (s.gpu && !gpu) return { ok: false, errors: [{ key: 'gpu', code: 'unknown-gpu', message: `Unknown GPU '${s.gpu.slice(0, 40)}': pick a catalogue id or a capacity such as 24GiB` }] };
-  if (s.split === 'layers' && s.gpus > arch.layers) {
-    return { ok: false, errors: [{ key: 'split', code: 'split-layers', message: `Layer split puts whole layers on each GPU: gpus (${s.gpus}) exceeds the ${arch.layers} layers`, params: { layers: arch.layers } }] };
-  }
+  const shapeErrors = checkCombinations(s, guessed ? { ...arch, guessed } : arch, 'arch');
+  if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
   const capacityBytes = gpu ? gpu.capacityBytes : null;
   const ctx: Ctx = {
     s, arch, params, guessed,

@@ -5,58 +5,57 @@
  * Units: every byte count is a plain number of bytes (float64 is exact to 2^53 B = 8 PiB).
  */
 
-export type Mode = 'inference' | 'training';
-export type Method = 'full' | 'lora' | 'qlora' | 'freeze';
-export type Engine = 'transformers' | 'vllm' | 'llama.cpp';
+import type * as S from './scenario/schema';
+
+/** The value type of one schema array. */
+type Of<T extends readonly unknown[]> = T[number];
+/** '0' | '1' → 0 | 1 */
+type ToNumber<T> = T extends `${infer N extends number}` ? N : never;
+
+export type Mode = Of<typeof S.MODES>;
+export type Method = Of<typeof S.METHODS>;
+export type Engine = Of<typeof S.ENGINES>;
 /** Training recipe: pure fp32, AMP with fp32 master weights, or pure 16-bit. */
-export type Precision = 'fp32' | 'amp-fp16' | 'amp-bf16' | 'bf16' | 'fp16';
-export type Optimizer =
-  | 'adamw'
-  | 'adamw-8bit'
-  | 'paged-adamw'
-  | 'paged-adamw-8bit'
-  | 'sgd'
-  | 'sgd-momentum'
-  | 'adafactor'
-  | 'lion';
-export type GradCkpt = 'none' | 'full' | 'selective';
+export type Precision = Of<typeof S.PRECISIONS>;
+export type Optimizer = Of<typeof S.OPTIMIZERS>;
+export type GradCkpt = Of<typeof S.GRAD_CKPTS>;
 /**
  * How gradients are cleared between optimizer steps: 'none' = `zero_grad(set_to_none=True)`
  * (the default since PyTorch 2.0: gradients freed, re-created in backward); 'zeros' =
  * `set_to_none=False` (the default before 2.0: gradient tensors kept, filled with zeros).
  */
-export type GradZero = 'none' | 'zeros';
+export type GradZero = Of<typeof S.GRAD_ZEROS>;
 /** training sample lengths: all `seq`, or varied (truncated at seq, padded per batch) */
-export type Lengths = 'fixed' | 'varied';
+export type Lengths = Of<typeof S.LENGTHS>;
 /** torch.optim step implementation: multi-tensor (default on CUDA), fused kernel, or per-parameter loop. */
-export type OptimImpl = 'foreach' | 'fused' | 'for-loop';
+export type OptimImpl = Of<typeof S.OPTIM_IMPLS>;
 /** bitsandbytes 4-bit `bnb_4bit_compute_dtype` (transformers BitsAndBytesConfig default: float32). */
-export type BnbCompute = 'fp32' | 'fp16' | 'bf16';
+export type BnbCompute = Of<typeof S.BNB_COMPUTES>;
 /**
  * Element type of LoRA adapters under pure 16-bit training: 'fp32' = PEFT's default upcast
  * (`autocast_adapter_dtype=True`), 'base' = the model dtype (torchtune `LoRALinear`, or PEFT with
  * `autocast_adapter_dtype=False`).
  */
-export type AdapterDtype = 'fp32' | 'base';
+export type AdapterDtype = Of<typeof S.ADAPTER_DTYPES>;
 /**
  * PEFT `prepare_model_for_kbit_training` called on the quantized model ('on', what QLoRA recipes
  * run) or not ('off': torchtune, or plain get_peft_model).
  */
-export type KbitPrep = 'on' | 'off';
+export type KbitPrep = Of<typeof S.KBIT_PREPS>;
 /** PEFT `modules_to_save`: embedding and/or LM head trained in full next to the adapters. */
-export type LoraSave = 'none' | 'embed' | 'head' | 'embed,head';
-export type Attn = 'flash' | 'sdpa' | 'eager';
+export type LoraSave = Of<typeof S.LORA_SAVES>;
+export type Attn = Of<typeof S.ATTNS>;
 /** torch.compile of the transformer layers: 'none' = eager; 'inductor' = AOTAutograd + Inductor (min-cut partitioner). */
-export type CompileMode = 'none' | 'inductor';
+export type CompileMode = Of<typeof S.COMPILE_MODES>;
 /**
  * When the optimizer steps: 'after-backward' = one optimizer.step() over all gradients;
  * 'in-backward' = per-parameter step from a post-accumulate-grad hook (torchtune `optimizer_in_bwd`).
  */
-export type OptimStep = 'after-backward' | 'in-backward';
+export type OptimStep = Of<typeof S.OPTIM_STEPS>;
 /** How a single process spreads the model over its GPUs: 'layers' = transformers device_map="auto". */
-export type LayerSplitMode = 'none' | 'layers';
+export type LayerSplitMode = Of<typeof S.SPLITS>;
 /** Saved activations: kept on the GPU ('none') or moved to pinned CPU memory ('cpu', torchtune OffloadActivations). */
-export type ActOffload = 'none' | 'cpu';
+export type ActOffload = Of<typeof S.ACT_OFFLOADS>;
 /**
  * Which code computes the LM-head logits and the loss (src/core/logits-path.ts): 'current' =
  * transformers ≥ 4.46 (logits in the model dtype, ForCausalLMLoss upcasts; generate keeps the last
@@ -65,28 +64,24 @@ export type ActOffload = 'none' | 'cpu';
  * (16-bit logits and cross-entropy, whole prompt); 'torchtune' = TransformerDecoder + recipe loss;
  * 'auto' = 'remote-code' for configs with an `auto_map`, else 'current'.
  */
-export type LogitsPath = 'auto' | 'current' | 'upcast-in-model' | 'remote-code' | 'torchtune';
-export type ZeroStage = 0 | 1 | 2 | 3;
-export type Offload = 'none' | 'optimizer' | 'params';
+export type LogitsPath = Of<typeof S.LOGITS_PATHS>;
+export type ZeroStage = ToNumber<Of<typeof S.ZERO_STAGES>>;
+export type Offload = Of<typeof S.OFFLOADS>;
 /** Which framework shards under `zero`: DeepSpeed's ZeRO optimizers, or PyTorch FSDP (ZeRO-2/3 equivalents). */
-export type ZeroImpl = 'deepspeed' | 'fsdp';
+export type ZeroImpl = Of<typeof S.ZERO_IMPLS>;
 /** DeepSpeed `overlap_comm`: 'auto' = DeepSpeed's default (on for ZeRO-3 only, zero/config.py overlap_comm_valid). */
-export type OverlapComm = 'auto' | 'on' | 'off';
-export type LoraTarget = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
+export type OverlapComm = Of<typeof S.OVERLAP_COMMS>;
+export type LoraTarget = Of<typeof S.LORA_TARGETS>;
 
 /**
  * Storage format of the weights (see src/core/formats). `int8` / `int4` are plain integer storage
  * at the nominal width for every parameter; `bnb-int8` is bitsandbytes LLM.int8, which keeps the
  * embeddings and LM head in 16-bit.
  */
-export type WeightFormat =
-  | 'fp64' | 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'bnb-int8' | 'nf4' | 'fp4'
-  | 'gptq-int4' | 'gptq-int8' | 'awq-int4'
-  | 'gguf-q8_0' | 'gguf-q6_k' | 'gguf-q5_k_m' | 'gguf-q4_k_m' | 'gguf-q4_k_s'
-  | 'gguf-q4_0' | 'gguf-q3_k_m' | 'gguf-q2_k';
+export type WeightFormat = Of<typeof S.WEIGHT_FORMATS>;
 
 /** Element type of the KV cache. q8_0/q4_0 are llama.cpp's block types. */
-export type KvFormat = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'q8_0' | 'q4_0';
+export type KvFormat = Of<typeof S.KV_FORMATS>;
 
 /**
  * A normalised transformer architecture (decoder-only or encoder), whatever the

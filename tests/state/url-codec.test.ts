@@ -31,7 +31,7 @@ describe('encodeUrl', () => {
 
   test('widget extras: unit, theme and controls travel; the defaults (GiB, auto) are not written', () => {
     const q = encodeUrl(defaultScenario(), { embed: true, unit: 'GB', theme: 'dark', controls: ['batch', 'prompt', 'gpu'] });
-    expect(q).toBe('v=1&embed=1&unit=gb&theme=dark&controls=batch,prompt,gpu');
+    expect(q).toBe(`v=${URL_VERSION}&embed=1&unit=gb&theme=dark&controls=batch,prompt,gpu`);
     expect(decodeUrl(q).extra).toEqual({ embed: true, unit: 'GB', theme: 'dark', controls: ['batch', 'prompt', 'gpu'] });
     expect(encodeUrl(defaultScenario(), { unit: 'GiB' })).toBe('v=1');
     expect(decodeUrl('?unit=GiB&theme=auto').extra).toEqual({});

@@ -3,10 +3,13 @@
  * allowed values or range, default and help text. The URL codec, the CLI flags, the form and
  * docs/url-schema.md all read this table; nothing else lists the keys.
  *
+ * The scenario's value types (types.ts Mode, WeightFormat, …) are derived from the `as const`
+ * arrays below, so a new value is added here once.
+ *
  * Defaults follow each runtime's own default where one exists (vLLM gpu_memory_utilization 0.9,
  * PEFT's Llama target modules q_proj/v_proj — docs/reference/formulas.md §6.1).
  */
-import type { AdapterDtype, KbitPrep, LogitsPath, LoraSave, LoraTarget, OverlapComm, Scenario, ZeroImpl } from '../types';
+import type { Engine, Mode, Scenario } from '../types';
 
 export const MODES = ['inference', 'training'] as const;
 export const METHODS = ['full', 'lora', 'qlora', 'freeze'] as const;
@@ -40,26 +43,26 @@ export const COMPILE_MODES = ['none', 'inductor'] as const;
 export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
 export const ACT_OFFLOADS = ['none', 'cpu'] as const;
 /** Code path of the LM-head logits and loss (src/core/logits-path.ts). */
-export const LOGITS_PATHS: readonly LogitsPath[] = ['auto', 'current', 'upcast-in-model', 'remote-code', 'torchtune'];
+export const LOGITS_PATHS = ['auto', 'current', 'upcast-in-model', 'remote-code', 'torchtune'] as const;
 /** transformers from_pretrained(device_map="auto"): accelerate's layer split over the GPUs of one process. */
 export const SPLITS = ['none', 'layers'] as const;
 /** torch.optim `foreach` (default on CUDA since PyTorch 2.0) / `fused=True` / `foreach=False`. */
 export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 /** PEFT fp32 upcast (default) or the model dtype (torchtune). */
-export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'base'];
+export const ADAPTER_DTYPES = ['fp32', 'base'] as const;
 /** PEFT prepare_model_for_kbit_training called (QLoRA recipes) or not. */
-export const KBIT_PREPS: readonly KbitPrep[] = ['on', 'off'];
+export const KBIT_PREPS = ['on', 'off'] as const;
 /** PEFT modules_to_save choices. */
-export const LORA_SAVES: readonly LoraSave[] = ['none', 'embed', 'head', 'embed,head'];
+export const LORA_SAVES = ['none', 'embed', 'head', 'embed,head'] as const;
 export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
-export const ZERO_IMPLS: readonly ZeroImpl[] = ['deepspeed', 'fsdp'];
-export const OVERLAP_COMMS: readonly OverlapComm[] = ['auto', 'on', 'off'];
+export const ZERO_IMPLS = ['deepspeed', 'fsdp'] as const;
+export const OVERLAP_COMMS = ['auto', 'on', 'off'] as const;
 /** Largest DeepSpeed bucket / threshold accepted (elements). */
 const MAX_DS_ELEMENTS = 1e13;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
-export const LORA_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+export const LORA_TARGETS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 
 /** Largest token count accepted for prompt / gen / seq (16 Mi tokens). */
 export const MAX_TOKENS = 2 ** 24;
@@ -81,8 +84,15 @@ export interface FieldSpec {
   name: string;
   kind: FieldKind;
   help: string;
+  /** the modes whose estimate reads the key (absent: both); given in another mode it warns 'unused-key' */
+  modes?: readonly Mode[];
+  /** the inference engines that read the key (absent: every engine); the form disables it for the others */
+  engines?: readonly Engine[];
+  /** the CLI's `--network` layer estimate takes it too */
+  network?: true;
 }
 
+const TRAINING: readonly Mode[] = ['training'];
 const int = (min: number, max: number, nullToken?: string): FieldKind => ({ type: 'int', min, max, nullToken });
 const oneOf = (values: readonly string[]): FieldKind => ({ type: 'enum', values });
 
@@ -90,30 +100,30 @@ const oneOf = (values: readonly string[]): FieldKind => ({ type: 'enum', values 
 export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'model', name: 'model', kind: { type: 'model' }, help: "Preset Hugging Face id (e.g. meta-llama/Llama-2-7b-hf) or 'custom' with architecture keys" },
   { prop: 'params', name: 'params', kind: { type: 'count' }, help: "Bare parameter count for a quick estimate, e.g. '7b', '350m', '1.5e9' (use without model)" },
-  { prop: 'mode', name: 'mode', kind: oneOf(MODES), help: 'Inference (serving / generation) or training' },
+  { prop: 'mode', name: 'mode', kind: oneOf(MODES), help: 'Inference (serving / generation) or training', network: true },
   { prop: 'method', name: 'method', kind: oneOf(METHODS), help: 'Training method: full fine-tune, LoRA, QLoRA (LoRA over a quantized base: bitsandbytes nf4/fp4/bnb-int8, GPTQ, AWQ) or freeze (train a subset)' },
   { prop: 'weights', name: 'weights', kind: oneOf(WEIGHT_FORMATS), help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte; bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit' },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
-  { prop: 'batch', name: 'batch', kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)' },
+  { prop: 'batch', name: 'batch', kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)', network: true },
   { prop: 'prompt', name: 'prompt', kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence' },
   { prop: 'gen', name: 'gen', kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence' },
   { prop: 'seq', name: 'seq', kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens' },
-  { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit' },
-  { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)' },
-  { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing' },
-  { prop: 'gradAccum', name: 'grad-accum', kind: int(1, 65536), help: 'Training: micro-batches accumulated per optimizer step (gradient_accumulation_steps); gradients stay allocated across them' },
-  { prop: 'optimImpl', name: 'optim-impl', kind: oneOf(OPTIM_IMPLS), help: "Training: optimizer step implementation. 'foreach' (torch.optim default on CUDA) builds one temporary as large as one state over all parameters; 'fused' (fused=True) none; 'for-loop' (foreach=False, transformers' old adamw_hf) one parameter's worth at a time" },
+  { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit', modes: TRAINING, network: true },
+  { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)', modes: TRAINING, network: true },
+  { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing', modes: TRAINING, network: true },
+  { prop: 'gradAccum', name: 'grad-accum', kind: int(1, 65536), help: 'Training: micro-batches accumulated per optimizer step (gradient_accumulation_steps); gradients stay allocated across them', modes: TRAINING },
+  { prop: 'optimImpl', name: 'optim-impl', kind: oneOf(OPTIM_IMPLS), help: "Training: optimizer step implementation. 'foreach' (torch.optim default on CUDA) builds one temporary as large as one state over all parameters; 'fused' (fused=True) none; 'for-loop' (foreach=False, transformers' old adamw_hf) one parameter's worth at a time", modes: TRAINING },
   { prop: 'bnbCompute', name: 'bnb-compute', kind: oneOf(BNB_COMPUTES), help: "bitsandbytes nf4/fp4: bnb_4bit_compute_dtype. The default float32 (transformers BitsAndBytesConfig) casts each dequantized 16-bit weight to fp32 for the matmul; recipes such as QLoRA set bf16" },
-  { prop: 'gradZero', name: 'grad-zero', kind: oneOf(GRAD_ZEROS), help: "Training: zero_grad(set_to_none=True) frees gradients between steps ('none', PyTorch ≥ 2.0 default); 'zeros' keeps them (set_to_none=False, the default before 2.0)" },
+  { prop: 'gradZero', name: 'grad-zero', kind: oneOf(GRAD_ZEROS), help: "Training: zero_grad(set_to_none=True) frees gradients between steps ('none', PyTorch ≥ 2.0 default); 'zeros' keeps them (set_to_none=False, the default before 2.0)", modes: TRAINING },
   { prop: 'attn', name: 'attn', kind: oneOf(ATTNS), help: 'Attention kernel: FlashAttention, PyTorch SDPA or eager (materialises the score matrix)' },
-  { prop: 'compile', name: 'compile', kind: oneOf(COMPILE_MODES), help: "Training: torch.compile of the layers ('inductor'): the min-cut partitioner recomputes cheap pointwise ops (norm internals, SiLU) in backward instead of saving them" },
-  { prop: 'optimStep', name: 'optim-step', kind: oneOf(OPTIM_STEPS), help: "Training: 'in-backward' steps each parameter as soon as its gradient is ready and frees it (torchtune optimizer_in_bwd), so the full gradient set is never held" },
-  { prop: 'actOffload', name: 'act-offload', kind: oneOf(ACT_OFFLOADS), help: "Training: 'cpu' moves saved activations to pinned CPU memory (torchtune enable_activation_offloading; with checkpointing, the layer inputs), keeping only those in flight" },
-  { prop: 'lengths', name: 'lengths', kind: oneOf(LENGTHS), help: "Training: 'fixed' = every sample padded / packed to seq; 'varied' = samples of different lengths truncated at seq and padded per batch (no packing): reserved memory comes from replaying 24 steps through the caching-allocator model" },
-  { prop: 'lenMean', name: 'len-mean', kind: int(1, MAX_TOKENS, 'auto'), help: "Training, lengths=varied: mean sample length in tokens before truncation at seq; 'auto' = seq/2 (an assumption)" },
-  { prop: 'lenSpread', name: 'len-spread', kind: { type: 'float', min: 0, max: 3 }, help: 'Training, lengths=varied: spread of the sample lengths, the σ of a lognormal (default 0.6, an assumption)' },
-  { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked' },
+  { prop: 'compile', name: 'compile', kind: oneOf(COMPILE_MODES), help: "Training: torch.compile of the layers ('inductor'): the min-cut partitioner recomputes cheap pointwise ops (norm internals, SiLU) in backward instead of saving them", modes: TRAINING },
+  { prop: 'optimStep', name: 'optim-step', kind: oneOf(OPTIM_STEPS), help: "Training: 'in-backward' steps each parameter as soon as its gradient is ready and frees it (torchtune optimizer_in_bwd), so the full gradient set is never held", modes: TRAINING },
+  { prop: 'actOffload', name: 'act-offload', kind: oneOf(ACT_OFFLOADS), help: "Training: 'cpu' moves saved activations to pinned CPU memory (torchtune enable_activation_offloading; with checkpointing, the layer inputs), keeping only those in flight", modes: TRAINING },
+  { prop: 'lengths', name: 'lengths', kind: oneOf(LENGTHS), help: "Training: 'fixed' = every sample padded / packed to seq; 'varied' = samples of different lengths truncated at seq and padded per batch (no packing): reserved memory comes from replaying 24 steps through the caching-allocator model", modes: TRAINING },
+  { prop: 'lenMean', name: 'len-mean', kind: int(1, MAX_TOKENS, 'auto'), help: "Training, lengths=varied: mean sample length in tokens before truncation at seq; 'auto' = seq/2 (an assumption)", modes: TRAINING },
+  { prop: 'lenSpread', name: 'len-spread', kind: { type: 'float', min: 0, max: 3 }, help: 'Training, lengths=varied: spread of the sample lengths, the σ of a lognormal (default 0.6, an assumption)', modes: TRAINING },
+  { prop: 'lossChunks', name: 'loss-chunks', kind: int(1, 1024), help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked', modes: TRAINING },
   { prop: 'logitsPath', name: 'logits-path', kind: oneOf(LOGITS_PATHS), help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map, else current" },
   { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
   { prop: 'loraTargets', name: 'lora-targets', kind: { type: 'targets' }, help: "Adapted projections, comma list of q,k,v,o,gate,up,down, or 'all' / 'all-linear' (PEFT's target_modules='all-linear': every Linear of the blocks, not the LM head; PEFT matches nn.Linear subclasses such as bitsandbytes', while GPTQ and AWQ layers must be named)" },
@@ -128,17 +138,17 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'split', name: 'split', kind: oneOf(SPLITS), help: "'layers' = one process loads the model with transformers device_map=\"auto\", accelerate's balanced split of the layers over all gpus (tp = pp = 1; training: naive model parallelism, no ZeRO); the estimate is the most-loaded GPU" },
   { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU' },
   { prop: 'zeroImpl', name: 'zero-impl', kind: oneOf(ZERO_IMPLS), help: "Framework behind zero: 'deepspeed' (its flat buffers, reduce bucket and ZeRO-3 parameter fetching, below) or 'fsdp' (PyTorch FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3, the current and the prefetched block gathered)" },
-  { prop: 'dsReduceBucket', name: 'ds-reduce-bucket', kind: int(1, MAX_DS_ELEMENTS, 'auto'), help: "DeepSpeed reduce_bucket_size in elements (DeepSpeed's default 500000000); 'auto' = HF Trainer's fill-in hidden² (integrations/deepspeed.py trainer_config_finalize)" },
-  { prop: 'dsOverlapComm', name: 'ds-overlap-comm', kind: oneOf(OVERLAP_COMMS), help: "DeepSpeed overlap_comm. ZeRO-1/2 then allocate a second reduce buffer (stage_1_and_2.py backward); 'auto' = DeepSpeed's default, on for ZeRO-3 only" },
-  { prop: 'dsPrefetchBucket', name: 'ds-prefetch-bucket', kind: int(0, MAX_DS_ELEMENTS, 'auto'), help: "ZeRO-3 stage3_prefetch_bucket_size in elements (DeepSpeed's default 50000000); 'auto' = HF's 0.9·hidden²" },
-  { prop: 'dsPersistThreshold', name: 'ds-persist-threshold', kind: int(0, MAX_DS_ELEMENTS, 'auto'), help: "ZeRO-3 stage3_param_persistence_threshold: parameters this small stay whole on every GPU (DeepSpeed's default 100000); 'auto' = HF's 10·hidden" },
-  { prop: 'dsMaxLive', name: 'ds-max-live', kind: int(0, MAX_DS_ELEMENTS), help: 'ZeRO-3 stage3_max_live_parameters: gathered parameters beyond which no more are prefetched (DeepSpeed default 1000000000)' },
-  { prop: 'dsReuseDistance', name: 'ds-reuse-distance', kind: int(0, MAX_DS_ELEMENTS), help: 'ZeRO-3 stage3_max_reuse_distance: a gathered parameter used again within this many parameter elements is not released, so the last layers stay gathered across the forward→backward turn (DeepSpeed default 1000000000)' },
-  { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4), a short name (a100-80gb, h100, 4090) or a capacity such as '24GiB' / '24GB'" },
-  { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)' },
-  { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer" },
-  { prop: 'ubatch', name: 'ubatch', kind: int(1, MAX_TOKENS, 'auto'), help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default" },
-  { prop: 'mfu', name: 'mfu', kind: { type: 'float', min: 0.01, max: 1 }, help: 'Training: model FLOPs utilisation assumed by the step-time bound (fraction of the tensor-core peak; 0.4 is a well-tuned large run, PaLM reports 0.46)' },
+  { prop: 'dsReduceBucket', name: 'ds-reduce-bucket', kind: int(1, MAX_DS_ELEMENTS, 'auto'), help: "DeepSpeed reduce_bucket_size in elements (DeepSpeed's default 500000000); 'auto' = HF Trainer's fill-in hidden² (integrations/deepspeed.py trainer_config_finalize)", modes: TRAINING },
+  { prop: 'dsOverlapComm', name: 'ds-overlap-comm', kind: oneOf(OVERLAP_COMMS), help: "DeepSpeed overlap_comm. ZeRO-1/2 then allocate a second reduce buffer (stage_1_and_2.py backward); 'auto' = DeepSpeed's default, on for ZeRO-3 only", modes: TRAINING },
+  { prop: 'dsPrefetchBucket', name: 'ds-prefetch-bucket', kind: int(0, MAX_DS_ELEMENTS, 'auto'), help: "ZeRO-3 stage3_prefetch_bucket_size in elements (DeepSpeed's default 50000000); 'auto' = HF's 0.9·hidden²", modes: TRAINING },
+  { prop: 'dsPersistThreshold', name: 'ds-persist-threshold', kind: int(0, MAX_DS_ELEMENTS, 'auto'), help: "ZeRO-3 stage3_param_persistence_threshold: parameters this small stay whole on every GPU (DeepSpeed's default 100000); 'auto' = HF's 10·hidden", modes: TRAINING },
+  { prop: 'dsMaxLive', name: 'ds-max-live', kind: int(0, MAX_DS_ELEMENTS), help: 'ZeRO-3 stage3_max_live_parameters: gathered parameters beyond which no more are prefetched (DeepSpeed default 1000000000)', modes: TRAINING },
+  { prop: 'dsReuseDistance', name: 'ds-reuse-distance', kind: int(0, MAX_DS_ELEMENTS), help: 'ZeRO-3 stage3_max_reuse_distance: a gathered parameter used again within this many parameter elements is not released, so the last layers stay gathered across the forward→backward turn (DeepSpeed default 1000000000)', modes: TRAINING },
+  { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4), a short name (a100-80gb, h100, 4090) or a capacity such as '24GiB' / '24GB'", network: true },
+  { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)', engines: ['vllm'] },
+  { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer", engines: ['llama.cpp'] },
+  { prop: 'ubatch', name: 'ubatch', kind: int(1, MAX_TOKENS, 'auto'), help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default", engines: ['vllm', 'llama.cpp'] },
+  { prop: 'mfu', name: 'mfu', kind: { type: 'float', min: 0.01, max: 1 }, help: 'Training: model FLOPs utilisation assumed by the step-time bound (fraction of the tensor-core peak; 0.4 is a well-tuned large run, PaLM reports 0.46)', modes: TRAINING },
 ];
 
 /** The scenario the app opens with (and what every bad value falls back to). */

@@ -96,7 +96,7 @@ export function buildTraining(ctx: Ctx): Built {
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
-  const logits = encoder
+  const logits = !stage.head ? NO_LOSS : encoder
     ? taskHeadLogits(s.batch)
     : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
@@ -308,6 +308,9 @@ function taskHeadLogits(batch: number): LossBytes {
 }
 
 const ZERO: Expr = { op: 'num', value: 0 };
+
+/** No LM head on this GPU (split=layers): no logits, no loss buffers. */
+const NO_LOSS: LossBytes = lossOf({ peak: ZERO, held: ZERO, backward: ZERO, headBackward: ZERO }, 'no LM head on this GPU', 'accelerate infer_auto_device_map (the head sits on the last GPU)');
 
 /**
  * The frozen base (LoRA / QLoRA / freeze) on one GPU: its storage-format bytes (+ the fp32 upcast of

@@ -1,13 +1,16 @@
 /**
- * Which options make no sense together, and why. The decision is the core's own cross-key rules
- * (src/core/scenario/rules.ts applyRules): an option is disabled when choosing it would make the
- * core reject that key as 'incompatible'. The form shows a short translated reason per key pair.
+ * Which options make no sense together, and why. The decision is the core's one combination
+ * table (src/core/scenario/conflicts.ts): an option is disabled when choosing it breaks a rule
+ * whose key it is; the form shows that rule's reason in words (i18n `why.<rule id>`).
  */
 import type { FieldError, Scenario } from '../../core/types';
-import { applyRules } from '../../core/scenario/rules';
+import { brokenRules } from '../../core/scenario/conflicts';
+import { applyRules, ruleArch } from '../../core/scenario/rules';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import { kbitPrepApplies } from '../../core/training/kbit-prep';
 import type { MessageKey } from '../i18n/en';
+import { optionLabel } from '../i18n/scenario-labels';
+import type { Lang } from '../../state/store';
 
 const gpusKind = SCENARIO_FIELDS.find((f) => f.prop === 'gpus')!.kind;
 const GPUS_MAX = gpusKind.type === 'int' ? gpusKind.max : 1;
@@ -29,32 +32,28 @@ export interface Reason {
   detail: string;
 }
 
-const REASON_KEYS = new Set<string>([
-  'why.weights.method', 'why.weights.mode', 'why.weights.engine', 'why.kv.engine', 'why.offload.zero', 'why.attn.precision', 'why.attn.weights',
-]);
-
-function reasonFor(e: FieldError): Reason {
-  const k = `why.${e.key}.${String(e.params?.with ?? '')}`;
-  return { key: (REASON_KEYS.has(k) ? k : 'why.generic') as MessageKey, detail: e.message };
-}
-
 /** Why `value` cannot be chosen for `prop` given the rest of `s`; undefined when it can. */
 export function optionReason(s: Scenario, prop: keyof Scenario, value: string): Reason | undefined {
-  const v = prop === 'zero' ? Number(value) : value;
-  const { errors } = conflicts({ ...s, [prop]: v });
-  const e = errors.find((x) => x.key === NAME.get(prop) && x.code === 'incompatible');
-  return e && reasonFor(e);
+  const next = { ...s, [prop]: typeof s[prop] === 'number' ? Number(value) : value };
+  const arch = ruleArch(next);
+  const rule = brokenRules(next, arch).find((r) => r.key === prop);
+  return rule && { key: `why.${rule.id}` as MessageKey, detail: rule.words(next, arch) };
+}
+
+const ENGINES_OF = new Map(SCENARIO_FIELDS.filter((f) => f.engines).map((f) => [f.prop, f.engines!]));
+
+/** Values for a field's `fieldReason` text: the engines that read the key, by their names. */
+export function reasonParams(lang: Lang, prop: keyof Scenario): { engines: string } | undefined {
+  const engines = ENGINES_OF.get(prop);
+  return engines && { engines: engines.map((e) => optionLabel(lang, 'engine', e)).join(lang === 'zh' ? '、' : ' / ') };
 }
 
 /** Why a whole field does nothing in this scenario (engine-specific or LoRA-only keys). */
 export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | undefined {
+  // engine-specific keys: the schema's `engines` (gpu-util: vLLM, ngl: llama.cpp, ubatch: both)
+  const engines = ENGINES_OF.get(prop);
+  if (engines && !engines.includes(s.engine)) return 'why.engines';
   switch (prop) {
-    case 'gpuUtil':
-      return s.engine === 'vllm' ? undefined : 'why.vllmOnly';
-    case 'ngl':
-      return s.engine === 'llama.cpp' ? undefined : 'why.llamacppOnly';
-    case 'ubatch':
-      return s.engine === 'transformers' ? 'why.ubatchEngine' : undefined;
     case 'bnbCompute':
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
     case 'kbitPrep':

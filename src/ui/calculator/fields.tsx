@@ -6,7 +6,7 @@ import { NumberField } from '../forms/number-field';
 import { SelectField } from '../forms/select-field';
 import { useT, type T } from '../i18n';
 import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
-import { fieldReason, optionReason, repair, withGridGpus } from './compat';
+import { fieldReason, optionReason, reasonParams, repair, withGridGpus } from './compat';
 import { methodChange } from './recipes';
 import { useFieldError } from './use-estimate';
 
@@ -76,7 +76,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       help={help(t, prop)}
       error={error}
       disabled={!!why}
-      disabledReason={why && t(why)}
+      disabledReason={why && t(why, reasonParams(t.lang, prop))}
       options={options}
       onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : ({ [prop]: prop === 'zero' ? Number(v) : v }))}
     />
@@ -115,7 +115,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       help={help(t, prop)}
       error={error}
       disabled={!!why || (nullable && raw === null)}
-      disabledReason={why && t(why)}
+      disabledReason={why && t(why, reasonParams(t.lang, prop))}
       onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v) : ({ [prop]: v }))}
     />
   );

@@ -1,12 +1,10 @@
-import { DEFAULT_SCENARIO } from '../../core/scenario/schema';
+import { DEFAULT_SCENARIO, MODES } from '../../core/scenario/schema';
 import type { Mode, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
 import { LoraTargets, ScenarioNumber, ScenarioSelect, useChange } from './fields';
-
-const MODES: Mode[] = ['inference', 'training'];
 
 /** Inference / Training tabs holding every scenario option of that mode. */
 export function ScenarioForm() {

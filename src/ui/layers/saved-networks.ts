@@ -11,7 +11,7 @@
 import { MAX_BATCH } from '../../core/layers/estimate';
 import { findNetworkPreset } from '../../core/layers/presets';
 import { validateNetwork } from '../../core/layers/validate';
-import { OPTIMIZERS, PRECISIONS } from '../../core/scenario/schema';
+import { MODES, OPTIMIZERS, PRECISIONS } from '../../core/scenario/schema';
 import type { Mode, Optimizer, Precision } from '../../core/types';
 import { browserStorage } from '../../state/storage/browser-storage';
 import { deleteEntry, loadStore, saveEntry, type EntryMigration, type Loaded, type StoreSpec, type WriteFailure } from '../../state/storage/versioned-store';
@@ -24,7 +24,6 @@ export type SavedNetwork = Omit<NetState, 'gpus'> & { savedAt: number };
 /** First version: nothing to migrate. */
 const NETWORK_MIGRATIONS: readonly EntryMigration[] = [];
 
-const MODES: readonly Mode[] = ['inference', 'training'];
 /** 1 to 8 whole numbers in [1, 2^31], what parseShape accepts */
 const isShape = (x: unknown): x is number[] =>
   Array.isArray(x) && x.length >= 1 && x.length <= 8 && x.every((v) => Number.isInteger(v) && v >= 1 && v <= 2 ** 31);

@@ -41,5 +41,5 @@ describe('fp64 and plain int8 / int4: transformers inference only', () => {
 
 test('fp64 weights cannot use FlashAttention (fp16 / bf16 kernels only, Dao-AILab/flash-attention README)', () => {
   expect(errs({ weights: 'fp64', attn: 'flash' })).toEqual(['attn:incompatible:weights']);
-  expect(estimateErrs({ weights: 'fp64', attn: 'flash' })).toEqual(['attn:flash-needs-16bit']);
+  expect(estimateErrs({ weights: 'fp64', attn: 'flash' })).toEqual(['attn:flash-needs-16bit-weights']);
 });
