@@ -238,7 +238,7 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
       confidence: 'heuristic',
     }, 'reserved', false));
   }
-  terms.push(term(ctx, 'cuda-context', mul(CUDA_CONTEXT_BYTES / 2 ** 20, sym('MiB', 2 ** 20)), {
+  terms.push(term(ctx, 'cuda-context', mul(CUDA_CONTEXT_BYTES / MiB, sym('MiB', MiB)), {
     values: { what: 'CUDA context + kernels (lazy loading)' },
     source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); formulas.md §3.3 default 500 MiB',
     confidence: 'heuristic',

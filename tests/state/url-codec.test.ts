@@ -33,7 +33,7 @@ describe('encodeUrl', () => {
     const q = encodeUrl(defaultScenario(), { embed: true, unit: 'GB', theme: 'dark', controls: ['batch', 'prompt', 'gpu'] });
     expect(q).toBe(`v=${URL_VERSION}&embed=1&unit=gb&theme=dark&controls=batch,prompt,gpu`);
     expect(decodeUrl(q).extra).toEqual({ embed: true, unit: 'GB', theme: 'dark', controls: ['batch', 'prompt', 'gpu'] });
-    expect(encodeUrl(defaultScenario(), { unit: 'GiB' })).toBe('v=1');
+    expect(encodeUrl(defaultScenario(), { unit: 'GiB' })).toBe(`v=${URL_VERSION}`);
     expect(decodeUrl('?unit=GiB&theme=auto').extra).toEqual({});
     // unknown controls are dropped by name, repeats kept once; a bad unit or theme is ignored
     const d = decodeUrl('?controls=batch,nope,batch,seq&unit=mb&theme=blue');

@@ -161,7 +161,7 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
     values: { rule: 'Σ segment rounding of live tensors', tensors: live.length },
     source: 'allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', confidence: 'derived',
   }));
-  terms.push(term('cuda-context', mul(CUDA_CONTEXT_BYTES / 2 ** 20, sym('MiB', 2 ** 20)), 'device', { values: { what: 'CUDA context' }, source: 'formulas.md §3.3; PyTorch PR #86509', confidence: 'heuristic' }));
+  terms.push(term('cuda-context', mul(CUDA_CONTEXT_BYTES / MiB, sym('MiB', MiB)), 'device', { values: { what: 'CUDA context' }, source: 'formulas.md §3.3; PyTorch PR #86509', confidence: 'heuristic' }));
   const reserved = allocated + slack;
   return {
     params: { total: P, trainable: training ? P : 0, active: P },

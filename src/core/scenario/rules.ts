@@ -5,7 +5,6 @@
  */
 import type { FieldError, ModelArch, Scenario } from '../types';
 import { findPreset } from '../model/presets';
-import { plainRefusal } from '../formats/plain';
 import { kbitPrepApplies } from '../training/kbit-prep';
 import { guessArch } from '../model/quick';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
