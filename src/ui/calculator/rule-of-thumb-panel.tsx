@@ -43,19 +43,21 @@ export function RuleOfThumbPanel({ s, est }: { s: Scenario; est: Estimate }) {
               <th scope="col">{t('rot.kind')}</th>
               <th scope="col" className="num">{t('rot.rule')}</th>
               <th scope="col" className="num">{t('rot.estimate')}</th>
-              <th scope="col">{t('rot.why')}</th>
             </tr>
           </thead>
-          <tbody>
-            {rule.comparison.map((c) => (
-              <tr key={c.id}>
+          {/* the reason on its own full-width row: four columns do not fit a phone */}
+          {rule.comparison.map((c) => (
+            <tbody key={c.id}>
+              <tr>
                 <th scope="row">{t(`rot.kind.${c.id}`)}</th>
                 <td className="num">{bytes(c.rule)}</td>
                 <td className="num">{bytes(c.estimate)}</td>
-                <td className="small">{t.core(c.reason)}</td>
               </tr>
-            ))}
-          </tbody>
+              <tr>
+                <td colSpan={3} className="small">{t('rot.why', { reason: t.core(c.reason) })}</td>
+              </tr>
+            </tbody>
+          ))}
         </table>
       </div>
     </section>

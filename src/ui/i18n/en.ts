@@ -303,7 +303,7 @@ export const en = {
   'rot.kind': 'Kind',
   'rot.rule': 'Rule of thumb',
   'rot.estimate': 'Estimate',
-  'rot.why': 'Why they differ',
+  'rot.why': 'Why they differ: {reason}',
   'rot.kind.weights': 'Weights',
   'rot.kind.gradients': 'Gradients',
   'rot.kind.optimizer': 'Optimizer state',

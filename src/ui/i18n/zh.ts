@@ -305,7 +305,7 @@ export const zh: Record<MessageKey, string> = {
   'rot.kind': '类别',
   'rot.rule': '经验法则',
   'rot.estimate': '估算',
-  'rot.why': '差异原因',
+  'rot.why': '差异原因：{reason}',
   'rot.kind.weights': '权重',
   'rot.kind.gradients': '梯度',
   'rot.kind.optimizer': '优化器状态',
