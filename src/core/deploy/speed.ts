@@ -123,7 +123,9 @@ export function rooflineSpeed(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gp
   }
   const frozen = s.method !== 'full';
   const k = (frozen ? 4 : 6) + (s.gradCkpt === 'full' ? 2 : 0);
-  const dp = Math.max(1, Math.floor(s.gpus / n));
+  // split=layers (device_map="auto"): one process, its GPUs take turns, so one computes at a time
+  const busy = s.split === 'layers' ? 1 : s.gpus;
+  const dp = Math.max(1, Math.floor(busy / n));
   const tokens = s.batch * s.seq * s.gradAccum * dp;
   // attention has no weights: backward costs twice its forward whatever is frozen
   const attn = 2 * arch.layers * arch.heads * arch.headDim * (s.seq / 2) * (3 + (s.gradCkpt === 'full' ? 1 : 0));
@@ -133,9 +135,9 @@ export function rooflineSpeed(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gp
     decodeTokensPerSecond: null,
     prefillTokensPerSecond: null,
     stepSeconds: peak === null ? null : {
-      value: flops / (s.gpus * peak * u),
+      value: flops / (busy * peak * u),
       formula: '(k·P + attention) · tokens / (N · peak · MFU)',
-      values: { k, P: e.params.total, tokens, N: s.gpus, peak_TFLOPS: peak / 1e12, MFU: u, dtype: dtype ?? '' },
+      values: { k, P: e.params.total, tokens, N: busy, peak_TFLOPS: peak / 1e12, MFU: u, dtype: dtype ?? '' },
       source: 'Kaplan et al. 2020 (arXiv 2001.08361) §2.1: 6 FLOPs per parameter per token; frozen base 4 (no weight gradients); full checkpointing +2 (Korthikanti et al. 2022 §5); MFU: PaLM (arXiv 2204.02311) App. B',
     },
     notes,

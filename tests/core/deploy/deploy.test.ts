@@ -84,6 +84,16 @@ describe('roofline speed bounds', () => {
     expect(loraStep.value).toBeCloseTo(((4 * 6_738_415_616 + attn) * 8 * 2048) / (312e12 * 0.5), 6);
   });
 
+  test('split=layers: the GPUs of one device_map="auto" process take turns, so the step is one GPU\'s', () => {
+    const a100 = findGpu('a100-80gb')!;
+    const s = sc({ model: 'meta-llama/Llama-2-7b-hf', mode: 'training', method: 'full', batch: 1, seq: 2048, gpus: 2, split: 'layers', precision: 'amp-bf16' });
+    const { e, arch } = run(s);
+    const step = rooflineSpeed(s, e, arch, a100, 0.4).stepSeconds!;
+    // one sequence of 2048 tokens, 6·P + attention per token, on ONE A100 (312 TFLOPS bf16) at 40 %
+    const attn = 2 * 32 * 32 * 128 * 1024 * 3;
+    expect(step.value).toBeCloseTo(((6 * 6_738_415_616 + attn) * 2048) / (312e12 * 0.4), 6);
+  });
+
   test('MoE decode reads only the experts routed to: E·(1 − (1 − k/E)^b)', () => {
     expect(expertsTouched(8, 2, 1)).toBeCloseTo(2, 12);
     expect(expertsTouched(8, 2, 2)).toBeCloseTo(8 * (1 - 0.75 ** 2), 12);
