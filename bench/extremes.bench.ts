@@ -15,8 +15,14 @@ export default function bench(): BenchRow[] {
   const rows: [string, Record<string, string>][] = [
     ['Llama-3.1-405B inference, 1M tokens, tp 8', { model: 'meta-llama/Llama-3.1-405B', prompt: '1048000', gen: '576', tp: '8', gpus: '8', weights: 'fp8' }],
     ['DeepSeek-V3 inference, 1M tokens, tp 8', { model: 'deepseek-ai/DeepSeek-V3', prompt: '1048000', gen: '576', tp: '8', gpus: '8', weights: 'fp8' }],
-    ['Llama-3.1-405B training, 1,024 GPUs, ZeRO-3 tp 8 pp 8, batch 4,096', { model: 'meta-llama/Llama-3.1-405B', mode: 'training', seq: '4096', batch: '4096', gpus: '1024', zero: '3', tp: '8', pp: '8', 'grad-ckpt': 'full' }],
-    ['DeepSeek-V3 training, 1,024 GPUs, ZeRO-3 tp 8 pp 16, batch 4,096', { model: 'deepseek-ai/DeepSeek-V3', mode: 'training', seq: '4096', batch: '4096', gpus: '1024', zero: '3', tp: '8', pp: '16', 'grad-ckpt': 'full' }],
+    [
+      'Llama-3.1-405B training, 1,024 GPUs, ZeRO-3 tp 8 pp 8, batch 4,096',
+      { model: 'meta-llama/Llama-3.1-405B', mode: 'training', seq: '4096', batch: '4096', gpus: '1024', zero: '3', tp: '8', pp: '8', 'grad-ckpt': 'full' },
+    ],
+    [
+      'DeepSeek-V3 training, 1,024 GPUs, ZeRO-3 tp 8 pp 16, batch 4,096',
+      { model: 'deepseek-ai/DeepSeek-V3', mode: 'training', seq: '4096', batch: '4096', gpus: '1024', zero: '3', tp: '8', pp: '16', 'grad-ckpt': 'full' },
+    ],
   ];
   const out: BenchRow[] = [{ name: 'estimate(): GPT-2 inference, 512 tokens (small reference)', value: medianMicros(() => estimate(small), 2000, WARMUP), unit: 'µs', target: 20 }];
   for (const [name, rec] of rows) {

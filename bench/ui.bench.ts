@@ -242,7 +242,7 @@ export default async function uiBench(): Promise<BenchRow[]> {
       { name: 'ui: batch slider, arrow keys: input-to-paint median', value: median(keys), unit: 'ms' },
       { name: `ui: batch slider, 60 Hz mouse drag (${drag.fromDispatch.length} moves): dispatch-to-paint p95`, value: p95(drag.fromDispatch), unit: 'ms', target: 16 },
       { name: 'ui: batch slider, 60 Hz mouse drag: dispatch-to-paint median', value: median(drag.fromDispatch), unit: 'ms' },
-      { name: 'ui: 60 Hz mouse drag from the move\'s timestamp (adds the wait for the frame): p95', value: p95(drag.fromEvent), unit: 'ms' },
+      { name: "ui: 60 Hz mouse drag from the move's timestamp (adds the wait for the frame): p95", value: p95(drag.fromEvent), unit: 'ms' },
       { name: 'ui: arrow keys with the 60 Hz frame tick (adds 0–16.7 ms wait): p95', value: p95(keys60), unit: 'ms' },
       { name: 'ui: arrow keys with the 60 Hz frame tick: median', value: median(keys60), unit: 'ms' },
       { name: 'ui: harness floor (bare slider page): arrow keys input-to-paint p95', value: p95(bareKeys), unit: 'ms' },

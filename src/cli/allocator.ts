@@ -7,8 +7,20 @@
  * Exit codes: 0 ran without OOM, 1 ran and hit an OOM, 2 bad input.
  */
 import {
-  compareConfs, findPreset, formatMemorySummary, importMemoryHistory, OOM_VERSIONS, parseByteSize, parseTrace, simulateTrace,
-  stepAt, TRACE_PRESETS, type OomVersion, type SimOptions, type SimRun, type Trace,
+  compareConfs,
+  findPreset,
+  formatMemorySummary,
+  importMemoryHistory,
+  OOM_VERSIONS,
+  parseByteSize,
+  parseTrace,
+  simulateTrace,
+  stepAt,
+  TRACE_PRESETS,
+  type OomVersion,
+  type SimOptions,
+  type SimRun,
+  type Trace,
 } from '../core/allocator';
 import type { Message } from '../core/types';
 import { humanBytes } from '../core/units';
@@ -41,7 +53,10 @@ function loadTrace(arg: string, stdin: () => string): Loaded {
     const h = importMemoryHistory(input.text);
     if (!h.ok) return { ok: false, error: `${source}: ${h.error.text}` };
     const v = h.value;
-    const note = { code: 'history-read', text: `memory history of device ${v.device}: ${v.allocs} allocs, ${v.frees} frees; the real run made ${v.realDeviceAllocs} segment allocations and ${v.realOoms} OOMs` };
+    const note = {
+      code: 'history-read',
+      text: `memory history of device ${v.device}: ${v.allocs} allocs, ${v.frees} frees; the real run made ${v.realDeviceAllocs} segment allocations and ${v.realOoms} OOMs`,
+    };
     return { ok: true, trace: v.trace, source, notes: [note, ...v.notes] };
   }
   const p = parseTrace(input.text);
@@ -83,7 +98,17 @@ const STAT_ROWS: [string, string][] = [
   ['requested_bytes.all.current', 'requested (unrounded)'],
   ['inactive_split_bytes.all.current', 'non-releasable holes'],
 ];
-const COUNT_ROWS = ['segment.all.current', 'allocation.all.current', 'inactive_split.all.current', 'oversize_allocations.current', 'oversize_segments.current', 'num_alloc_retries', 'num_ooms', 'num_device_alloc', 'num_device_free'];
+const COUNT_ROWS = [
+  'segment.all.current',
+  'allocation.all.current',
+  'inactive_split.all.current',
+  'oversize_allocations.current',
+  'oversize_segments.current',
+  'num_alloc_retries',
+  'num_ooms',
+  'num_device_alloc',
+  'num_device_free',
+];
 
 function render(run: SimRun, source: string, notes: Message[], summary: boolean): string {
   const s = run.final.stats;
@@ -137,7 +162,16 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
       const st = stepAt(run, i);
       return { step: i, line: st?.line, name: st?.name, message: st?.oomMessage };
     });
-    const body = { source: loaded.source, settings: run.settings, events: run.events.length, stats: run.final.stats, segments: run.final.segments, deviceFree: run.final.deviceFree, ooms, notes: [...loaded.notes, ...run.notes] };
+    const body = {
+      source: loaded.source,
+      settings: run.settings,
+      events: run.events.length,
+      stats: run.final.stats,
+      segments: run.final.segments,
+      deviceFree: run.final.deviceFree,
+      ooms,
+      notes: [...loaded.notes, ...run.notes],
+    };
     return { code, stdout: `${JSON.stringify(body, null, 2)}\n`, stderr: '' };
   }
   return { code, stdout: render(run, loaded.source, loaded.notes, f.flags.has('summary')), stderr: '' };

@@ -49,7 +49,10 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
   for (let i = 0; i < argv.length; i++) {
     const a = String(argv[i]);
     if (a.length > MAX_ARG) return fail(`argument ${i + 1} is longer than ${MAX_ARG} characters`);
-    if (a === '-h') { args.help = true; continue; }
+    if (a === '-h') {
+      args.help = true;
+      continue;
+    }
     if (!a.startsWith('--') || a === '--') {
       if (a !== '--') positional.push(a);
       continue;

@@ -111,7 +111,7 @@ function describe(s: Scenario): string[] {
 
 const BASIS: Record<BandBasis['kind'], string> = {
   validated: 'development rows of this kind (and the independent check where it found a wider spread)',
-  'not-validated': 'NOT VALIDATED: no development rows of this setting; the independent check\'s wider spread',
+  'not-validated': "NOT VALIDATED: no development rows of this setting; the independent check's wider spread",
   'guessed-shape': 'shape guessed from the parameter count: no precise band; the widest spread',
 };
 
@@ -128,7 +128,11 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
   const rows = est.terms.map((t) => [t.id, t.level, gib(t.bytes), gb(t.bytes), t.derivation.confidence]);
   const head = ['term', 'level', 'GiB', 'GB', 'confidence'];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 3 ? c.padStart(width[i]) : c.padEnd(width[i]))).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i >= 2 && i <= 3 ? c.padStart(width[i]) : c.padEnd(width[i])))
+      .join('  ')
+      .trimEnd();
   lines.push(fmt(head), ...rows.map(fmt), '');
   lines.push(`Allocated (torch max_memory_allocated): ${both(est.allocatedBytes)}`);
   lines.push(`Reserved  (torch max_memory_reserved):  ${both(est.reservedBytes)}`);
@@ -173,8 +177,7 @@ function speedLines(sp: Speed | undefined): string[] {
 function solveLines(s: Scenario, sv: Solved | undefined): string[] {
   if (!sv) return [];
   const key = s.mode === 'training' ? 'seq' : 'prompt';
-  const limit = sv.contextLimit !== null && sv.maxContext === sv.contextLimit
-    ? ` (the model's limit${sv.memoryAllowsLongerContext ? '; memory would allow more' : ''})` : '';
+  const limit = sv.contextLimit !== null && sv.maxContext === sv.contextLimit ? ` (the model's limit${sv.memoryAllowsLongerContext ? '; memory would allow more' : ''})` : '';
   const plan = sv.minGpus ? `${sv.minGpus.gpus} (tp ${sv.minGpus.tp}, pp ${sv.minGpus.pp})` : 'none up to 4096';
   return [`Solve:    largest batch ${sv.maxBatch}; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}; fewest GPUs ${plan}`];
 }
@@ -206,9 +209,9 @@ export function usage(): string {
     '  --model path/to/config.json   load a Hugging Face config.json',
     '  --json                        print one JSON object',
     '  --recommend                   rank the whole GPU catalogue for the scenario (fits, headroom, cards needed)',
-    '  --solve                       with --gpu: largest batch, longest context (capped at the model\'s), fewest GPUs',
+    "  --solve                       with --gpu: largest batch, longest context (capped at the model's), fewest GPUs",
     '  --timeline                    replay the step through the caching-allocator model: allocated / reserved per layer and phase',
-    '  --rule-of-thumb DTYPE         the guides\' rule of thumb beside the estimate, every parameter at DTYPE (fp64, fp32, fp16, bf16, int8, int4): weights + gradients + 2 AdamW moments + batch·(h+i)·seq·L·b',
+    "  --rule-of-thumb DTYPE         the guides' rule of thumb beside the estimate, every parameter at DTYPE (fp64, fp32, fp16, bf16, int8, int4): weights + gradients + 2 AdamW moments + batch·(h+i)·seq·L·b",
     '  --help                        this text',
     '',
   ].join('\n');

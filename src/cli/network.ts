@@ -46,7 +46,10 @@ function parseArgs(argv: string[]): { flags: Record<string, string>; switches: S
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!m) return `unexpected argument ${quoteArg(argv[i], 60)}`;
     const [, key, inline] = m;
-    if ((SWITCHES as readonly string[]).includes(key)) { switches.add(key); continue; }
+    if ((SWITCHES as readonly string[]).includes(key)) {
+      switches.add(key);
+      continue;
+    }
     if (!FLAGS.includes(key)) return `unknown option --${key} (network mode takes --${FLAGS.join(', --')}, --json)`;
     const v = inline ?? argv[++i];
     if (v === undefined) return `--${key} needs a value`;
@@ -55,13 +58,20 @@ function parseArgs(argv: string[]): { flags: Record<string, string>; switches: S
   return { flags, switches };
 }
 
-
-interface Loaded { net: Network; notes: Message[]; unparsed: Unparsed[]; statedTotal?: number | null }
+interface Loaded {
+  net: Network;
+  notes: Message[];
+  unparsed: Unparsed[];
+  statedTotal?: number | null;
+}
 
 /** A preset id, a file (JSON layer list, print(model) text, terse text form) or inline terse text. */
 function load(spec: string, input: number[] | undefined): Loaded | string {
   const preset = findNetworkPreset(spec);
-  if (preset) { const n = preset.build(); return { net: { ...n, input: input ?? n.input }, notes: [], unparsed: [] }; }
+  if (preset) {
+    const n = preset.build();
+    return { net: { ...n, input: input ?? n.input }, notes: [], unparsed: [] };
+  }
   let text: string;
   let label = quoteArg(spec, 200, true);
   if (existsSync(spec)) {
@@ -115,8 +125,11 @@ export function runNetwork(argv: string[]): CliResult {
     if (f[key] !== undefined && !allowed.includes(f[key])) return fail(`--${key} must be one of ${allowed.join(', ')}; got ${quoteArg(f[key], 60)}`);
   }
   const o = {
-    mode: f.mode ?? 'inference', precision: f.precision ?? 'amp-bf16', optimizer: f.optimizer ?? 'adamw',
-    gradCkpt: f['grad-ckpt'] ?? 'none', batch,
+    mode: f.mode ?? 'inference',
+    precision: f.precision ?? 'amp-bf16',
+    optimizer: f.optimizer ?? 'adamw',
+    gradCkpt: f['grad-ckpt'] ?? 'none',
+    batch,
   } as NetworkOptions;
   const gpu = f.gpu === undefined ? undefined : resolveGpu(f.gpu);
   if (f.gpu !== undefined && !gpu) return fail(`--gpu ${quoteArg(f.gpu, 60)} is not a catalogue id or a capacity like 24GiB`);
@@ -127,8 +140,11 @@ export function runNetwork(argv: string[]): CliResult {
   const e = estimatePrepared(p.value, o);
   e.notes.unshift(...loaded.notes);
   if (loaded.statedTotal != null && loaded.statedTotal !== e.params.total) {
-    e.notes.unshift({ code: 'torchinfo.total', params: { stated: loaded.statedTotal, counted: e.params.total },
-      text: `the summary states ${loaded.statedTotal.toLocaleString('en-US')} parameters, the layers give ${e.params.total.toLocaleString('en-US')}` });
+    e.notes.unshift({
+      code: 'torchinfo.total',
+      params: { stated: loaded.statedTotal, counted: e.params.total },
+      text: `the summary states ${loaded.statedTotal.toLocaleString('en-US')} parameters, the layers give ${e.params.total.toLocaleString('en-US')}`,
+    });
   }
   let fit: (GpuFit & { maxBatch: number }) | undefined;
   if (gpu) {
@@ -146,16 +162,26 @@ const gib = (b: number) => formatIn(b, 'GiB');
 const mib = (b: number) => (b === 0 ? '-' : formatIn(b, 'MiB', 1));
 
 function table(name: string, l: Loaded, e: NetworkEstimate, o: NetworkOptions, fit?: GpuFit & { maxBatch: number }): string {
-  const rows = e.layers.map((r) => [`${'  '.repeat(Math.max(0, r.depth))}${r.path}`, r.kind, r.outShape.join('x'),
-    r.params ? r.params.toLocaleString('en-US') : '-', mib(r.outputBytes), mib(r.savedBytes)]);
+  const rows = e.layers.map((r) => [
+    `${'  '.repeat(Math.max(0, r.depth))}${r.path}`,
+    r.kind,
+    r.outShape.join('x'),
+    r.params ? r.params.toLocaleString('en-US') : '-',
+    mib(r.outputBytes),
+    mib(r.savedBytes),
+  ]);
   const head = ['layer', 'kind', 'output', 'params', 'output', o.mode === 'training' ? 'saved' : 'saved (train)'];
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i >= 3 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');
   const lines = [
     `${oneLine(name)}: input ${l.net.input.join('x')}, batch ${o.batch}, ${o.mode}, ${o.precision}${o.mode === 'training' ? `, ${o.optimizer}, grad-ckpt ${o.gradCkpt}` : ''}`,
-    `params ${e.params.total.toLocaleString('en-US')}, forward ${(e.flops / 1e9).toFixed(2)} GFLOPs`, '',
-    fmt(head), ...rows.map(fmt), '',
-    ...e.terms.map((t) => `${t.id.padEnd(18)} ${gib(t.bytes).padStart(12)}  ${t.derivation.formula}`), '',
+    `params ${e.params.total.toLocaleString('en-US')}, forward ${(e.flops / 1e9).toFixed(2)} GFLOPs`,
+    '',
+    fmt(head),
+    ...rows.map(fmt),
+    '',
+    ...e.terms.map((t) => `${t.id.padEnd(18)} ${gib(t.bytes).padStart(12)}  ${t.derivation.formula}`),
+    '',
     `allocated ${gib(e.allocatedBytes)}  reserved ${gib(e.reservedBytes)}  device ${gib(e.deviceBytes)}`,
   ];
   if (fit) lines.push(`${fit.id}: ${gib(fit.capacityBytes)} — ${fit.fits ? 'fits' : 'does not fit'} (headroom ${gib(fit.headroomBytes)}), largest batch ${fit.maxBatch}`);

@@ -23,7 +23,11 @@ function adviceText(advice: readonly Advice[]): string {
 function renderOom(o: DecodedOom, more: number, listed: number): string {
   const head = `PyTorch out-of-memory message: ${o.version.text}${o.exception ? `, raised as ${o.exception}` : ''}${o.backend === 'hip' ? ' (ROCm/HIP)' : ''}`;
   const out = [head, ''];
-  if (o.kind === 'driver') out.push('  CUDA error: out of memory comes from the driver (a kernel launch, cuBLAS/cuDNN handle, NCCL),', '  not from the caching allocator: the card is full, often before PyTorch allocated much.');
+  if (o.kind === 'driver')
+    out.push(
+      '  CUDA error: out of memory comes from the driver (a kernel launch, cuBLAS/cuDNN handle, NCCL),',
+      '  not from the caching allocator: the card is full, often before PyTorch allocated much.',
+    );
   if (o.kind === 'over-1eb') out.push('  A request of 1 EiB or more: a negative or overflowed size reached the allocator (a shape bug, not a memory shortage).');
   if (o.fields.length) {
     const w = Math.max(...o.fields.map((f) => f.text.length));

@@ -38,7 +38,10 @@ function readFd(fd: number, cap: number): Buffer | false {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       // a non-blocking pipe with nothing written yet: wait 5 ms and read again
-      if (code === 'EAGAIN') { Atomics.wait(pause, 0, 0, 5); continue; }
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 5);
+        continue;
+      }
       if (code === 'EOF') break; // Windows: end of a pipe
       throw e;
     }
@@ -55,7 +58,8 @@ export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes); // TextDecoder drops the BOM (ignoreBOM: false)
 }
 
-const kindOf = (s: Stats): string => (s.isDirectory() ? 'a directory' : s.isCharacterDevice() ? 'a character device' : s.isBlockDevice() ? 'a block device' : s.isSocket() ? 'a socket' : 'not a regular file');
+const kindOf = (s: Stats): string =>
+  s.isDirectory() ? 'a directory' : s.isCharacterDevice() ? 'a character device' : s.isBlockDevice() ? 'a block device' : s.isSocket() ? 'a socket' : 'not a regular file';
 
 /** All of stdin; '' when it is a terminal (nothing was piped). */
 export function readStdin(cap = MAX_INPUT_BYTES): Read {

@@ -6,9 +6,7 @@ import { brokenRules, otherKey, type RuleArch } from './scenario/conflicts';
 import { SCENARIO_FIELDS } from './scenario/schema';
 import type { FieldError, ModelArch, Scenario } from './types';
 
-const err = (key: string, code: string, message: string, params?: Record<string, number | string>): FieldError =>
-  params ? { key, code, message, params } : { key, code, message };
-
+const err = (key: string, code: string, message: string, params?: Record<string, number | string>): FieldError => (params ? { key, code, message, params } : { key, code, message });
 
 /** Ranges and enum values of every scalar key (NaN, Infinity and out-of-range numbers included). */
 export function checkRanges(s: Scenario): FieldError[] {
@@ -57,7 +55,11 @@ export function checkArch(s: Scenario, arch: ModelArch): FieldError[] {
     const pattern = h.blocks.reduce((n, b) => n + b.count, 0);
     if (pattern !== arch.layers) out.push(err('layers', 'hybrid-layers', `layers (${arch.layers}) cannot differ from the ${pattern} layers of this hybrid model's layer pattern`, { layers: pattern }));
     if (s.mode === 'inference' && s.engine === 'llama.cpp') {
-      out.push(err('engine', 'llamacpp-hybrid', `llama.cpp's recurrent-state cache (llama-memory-recurrent) for ${arch.family} is not modelled yet: choose the transformers or vLLM engine`, { family: arch.family }));
+      out.push(
+        err('engine', 'llamacpp-hybrid', `llama.cpp's recurrent-state cache (llama-memory-recurrent) for ${arch.family} is not modelled yet: choose the transformers or vLLM engine`, {
+          family: arch.family,
+        }),
+      );
     }
   }
   return out;

@@ -133,18 +133,9 @@ export interface TrainingPhases {
  * values shown for it are read from the same expression. A guessed architecture downgrades
  * shape-dependent terms to 'guess'.
  */
-export function term(
-  ctx: Ctx,
-  id: TermId,
-  expr: Expr,
-  info: DerivationInfo,
-  level: TermLevel = 'allocated',
-  shapeDependent = true,
-): Term {
+export function term(ctx: Ctx, id: TermId, expr: Expr, info: DerivationInfo, level: TermLevel = 'allocated', shapeDependent = true): Term {
   const guessed = ctx.guessed && shapeDependent;
-  const note = guessed && !info.note
-    ? { code: 'term.guessed-shape', text: 'Shape guessed from the parameter count; pick a preset for exact numbers.' }
-    : info.note;
+  const note = guessed && !info.note ? { code: 'term.guessed-shape', text: 'Shape guessed from the parameter count; pick a preset for exact numbers.' } : info.note;
   const bytes = evaluate(expr);
   const derivation: Derivation = derive(expr, { values: info.values, source: info.source, confidence: guessed ? 'guess' : info.confidence, note });
   // bytes are whole numbers: a fractional share (bits per weight, a GPU's part of a tensor) rounds up
@@ -153,9 +144,16 @@ export function term(
 
 /** The cuBLAS workspace PyTorch allocates through the caching allocator (runtime.ts). */
 export function workspaceTerm(ctx: Ctx): Term {
-  return term(ctx, 'workspace', CUBLAS_WORKSPACE, {
-    values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
-    source: 'docs/reference/formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
-    confidence: 'heuristic',
-  }, 'allocated', false);
+  return term(
+    ctx,
+    'workspace',
+    CUBLAS_WORKSPACE,
+    {
+      values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
+      source: 'docs/reference/formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
+      confidence: 'heuristic',
+    },
+    'allocated',
+    false,
+  );
 }

@@ -54,15 +54,27 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
     const a = s.arch;
     const heads = a.heads ?? 0;
     arch = {
-      family: a.family ?? 'custom', hidden: a.hidden ?? 0, layers: a.layers ?? 0, heads, kvHeads: a.kvHeads ?? heads,
-      headDim: a.headDim ?? (heads > 0 ? Math.floor((a.hidden ?? 0) / heads) : 0), ffn: a.ffn ?? 0, vocab: a.vocab ?? 0,
-      gatedMlp: a.gatedMlp ?? true, norm: a.norm ?? 'rmsnorm', normsPerLayer: a.normsPerLayer ?? 2, tiedEmbeddings: a.tiedEmbeddings ?? false,
-      qkvBias: a.qkvBias ?? false, oBias: a.oBias ?? false, mlpBias: a.mlpBias ?? false, ...defined(a),
+      family: a.family ?? 'custom',
+      hidden: a.hidden ?? 0,
+      layers: a.layers ?? 0,
+      heads,
+      kvHeads: a.kvHeads ?? heads,
+      headDim: a.headDim ?? (heads > 0 ? Math.floor((a.hidden ?? 0) / heads) : 0),
+      ffn: a.ffn ?? 0,
+      vocab: a.vocab ?? 0,
+      gatedMlp: a.gatedMlp ?? true,
+      norm: a.norm ?? 'rmsnorm',
+      normsPerLayer: a.normsPerLayer ?? 2,
+      tiedEmbeddings: a.tiedEmbeddings ?? false,
+      qkvBias: a.qkvBias ?? false,
+      oBias: a.oBias ?? false,
+      mlpBias: a.mlpBias ?? false,
+      ...defined(a),
     };
   } else {
     const preset = findPreset(s.model);
     if (!preset) return fail('model', 'unknown-model', `Unknown model '${s.model.slice(0, 80)}': pick a preset, 'custom', or leave it empty and give params`);
-    arch = s.arch ? ({ ...preset.arch, ...defined(s.arch) }) : preset.arch;
+    arch = s.arch ? { ...preset.arch, ...defined(s.arch) } : preset.arch;
   }
   const archErrors = checkArch(s, arch);
   if (archErrors.length > 0) return { ok: false, errors: archErrors };
@@ -103,9 +115,7 @@ function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightPar
   const zero = { ...b, blockLinear: 0, other: 0, perLayer: 0, largestLinear: 0 };
   const outer = weightBytes(shell, { ...zero, total: b.embedding + b.lmHead, active: b.embedding + b.lmHead }, s.weights).bytes;
   const vh = arch.vocab * arch.hidden;
-  const head = b.lmHead > 0
-    ? weightBytes({ ...shell, tiedEmbeddings: true }, { ...zero, total: vh, active: vh, embedding: vh, lmHead: 0 }, s.weights).bytes
-    : 0;
+  const head = b.lmHead > 0 ? weightBytes({ ...shell, tiedEmbeddings: true }, { ...zero, total: vh, active: vh, embedding: vh, lmHead: 0 }, s.weights).bytes : 0;
   const ends = Math.min(outer, whole.bytes);
   return { total: whole.bytes, blocks: Math.max(0, whole.bytes - ends), embedding: Math.max(0, ends - head), head, derivation: whole.derivation };
 }
@@ -144,9 +154,7 @@ let memo: { model: string; params: number | null; arch: Scenario['arch']; weight
 function resolveCached(s: Scenario): Result<Resolved> {
   if (memo && memo.model === s.model && memo.params === s.params && memo.arch === s.arch && memo.weights === s.weights && memo.tp === s.tp && memo.pp === s.pp) return memo.value;
   const r = resolveModel(s);
-  const value: Result<Resolved> = r.ok
-    ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s), shapes: linearShapes(r.value.arch) } }
-    : r;
+  const value: Result<Resolved> = r.ok ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s), shapes: linearShapes(r.value.arch) } } : r;
   memo = { model: s.model, params: s.params, arch: s.arch, weights: s.weights, tp: s.tp, pp: s.pp, value };
   return value;
 }
@@ -218,7 +226,10 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
   const capacityBytes = gpu ? gpu.capacityBytes : null;
   const ctx: Ctx = {
-    s, arch, params, guessed,
+    s,
+    arch,
+    params,
+    guessed,
     weights,
     kvElementBytes: kvBytesPerElement(s.kv),
     capacityBytes,
@@ -232,17 +243,35 @@ export function estimateDetail(s: Scenario): Result<EstimateDetail> {
   if (built.torchAllocator && built.engineReserveBytes === undefined) {
     reserve = segmentWaste([...weightTensors, ...built.live]);
     // a sum over every live tensor group (runtime.ts segmentWaste): shown as its total
-    terms.push(term(ctx, 'allocator-reserve', sym('segment_waste', reserve), {
-      values: { rule: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)', tensors: built.live.length },
-      source: 'allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
-      confidence: 'heuristic',
-    }, 'reserved', false));
+    terms.push(
+      term(
+        ctx,
+        'allocator-reserve',
+        sym('segment_waste', reserve),
+        {
+          values: { rule: 'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)', tensors: built.live.length },
+          source: 'allocator.md §1 (CUDACachingAllocator get_allocation_size); fragmentation across phases not modelled',
+          confidence: 'heuristic',
+        },
+        'reserved',
+        false,
+      ),
+    );
   }
-  terms.push(term(ctx, 'cuda-context', mul(CUDA_CONTEXT_BYTES / MiB, sym('MiB', MiB)), {
-    values: { what: 'CUDA context + kernels (lazy loading)' },
-    source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); formulas.md §3.3 default 500 MiB',
-    confidence: 'heuristic',
-  }, 'device', false));
+  terms.push(
+    term(
+      ctx,
+      'cuda-context',
+      mul(CUDA_CONTEXT_BYTES / MiB, sym('MiB', MiB)),
+      {
+        values: { what: 'CUDA context + kernels (lazy loading)' },
+        source: 'PyTorch PR #86509 (287 MB lazy … 667 MB eager); formulas.md §3.3 default 500 MiB',
+        confidence: 'heuristic',
+      },
+      'device',
+      false,
+    ),
+  );
   const allocatedBytes = finite(built.allocatedBytes);
   const reservedBytes = finite(allocatedBytes + reserve);
   const deviceBytes = finite(reservedBytes + CUDA_CONTEXT_BYTES + (built.outsideAllocatorBytes ?? 0));

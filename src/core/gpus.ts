@@ -59,7 +59,9 @@ const ALIAS = new Map(Object.entries(GPU_ALIASES));
  * vendor words 'nvidia' / 'geforce' dropped, and 'rtxNNNN' split as 'rtx-NNNN' (the ids' spelling).
  */
 function normaliseGpuName(text: string): string {
-  return text.trim().toLowerCase()
+  return text
+    .trim()
+    .toLowerCase()
     .replace(/[\s_]+/g, '-')
     .replace(/^(?:nvidia-|geforce-)+/, '')
     .replace(/^rtx(\d)/, 'rtx-$1');

@@ -49,11 +49,32 @@ export function inferenceLogits(path: ResolvedLogitsPath, prompt: number, e: num
   if (path === 'upcast-in-model') {
     // logits.float() returns the same tensor when the logits are already fp32: no copy
     const upcast = e < 4 ? 4 : 0;
-    return { rows: prompt, perLogit: e + upcast, rowsExpr: sym('s', prompt), perLogitExpr: upcast ? add(E, upcast) : E, what: 'whole prompt, logits.float() in forward', source: 'transformers < 4.45 modeling_llama.py LlamaForCausalLM.forward (logits = logits.float(); no num_logits_to_keep)' };
+    return {
+      rows: prompt,
+      perLogit: e + upcast,
+      rowsExpr: sym('s', prompt),
+      perLogitExpr: upcast ? add(E, upcast) : E,
+      what: 'whole prompt, logits.float() in forward',
+      source: 'transformers < 4.45 modeling_llama.py LlamaForCausalLM.forward (logits = logits.float(); no num_logits_to_keep)',
+    };
   }
   if (path === 'remote-code') {
-    return { rows: prompt, perLogit: e, rowsExpr: sym('s', prompt), perLogitExpr: E, what: 'whole prompt, model dtype', source: 'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (lm_head over every position; no logits_to_keep)' };
+    return {
+      rows: prompt,
+      perLogit: e,
+      rowsExpr: sym('s', prompt),
+      perLogitExpr: E,
+      what: 'whole prompt, model dtype',
+      source: 'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (lm_head over every position; no logits_to_keep)',
+    };
   }
-// to(copy=True, dtype=float32) copies even an fp32 row
-  return { rows: 1, perLogit: e + 4, rowsExpr: { op: 'num', value: 1 }, perLogitExpr: add(E, 4), what: 'last position only, fp32 copy in _sample', source: 'transformers ≥ 4.45 generation/utils.py (logits_to_keep = 1 in prefill; _sample copies the last row to fp32)' };
+  // to(copy=True, dtype=float32) copies even an fp32 row
+  return {
+    rows: 1,
+    perLogit: e + 4,
+    rowsExpr: { op: 'num', value: 1 },
+    perLogitExpr: add(E, 4),
+    what: 'last position only, fp32 copy in _sample',
+    source: 'transformers ≥ 4.45 generation/utils.py (logits_to_keep = 1 in prefill; _sample copies the last row to fp32)',
+  };
 }

@@ -70,7 +70,17 @@ const nonNeg = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
 /** The rule of thumb for `s` on its resolved architecture, set against the estimate `e`. */
 export function ruleOfThumb(s: Scenario, arch: ModelArch, e: Estimate, dtype: string): Result<RuleOfThumb> {
   if (!isRuleDtype(dtype)) {
-    return { ok: false, errors: [{ key: 'rule-of-thumb', code: 'invalid-value', message: `rule-of-thumb: '${dtype.slice(0, 20)}' is not a dtype; expected one of ${RULE_DTYPES.join(', ')}`, params: { allowed: RULE_DTYPES.join(', ') } }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          key: 'rule-of-thumb',
+          code: 'invalid-value',
+          message: `rule-of-thumb: '${dtype.slice(0, 20)}' is not a dtype; expected one of ${RULE_DTYPES.join(', ')}`,
+          params: { allowed: RULE_DTYPES.join(', ') },
+        },
+      ],
+    };
   }
   const b = bytesPerParamNominal(dtype);
   const P = e.params.total;

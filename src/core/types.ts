@@ -90,14 +90,14 @@ export type KvFormat = Of<typeof S.KV_FORMATS>;
 export interface ModelArch {
   /** Free-text family label, e.g. 'llama', 'qwen2', 'gpt2', 'bert', 'deepseek_v3'. */
   family: string;
-  hidden: number;          // h
-  layers: number;          // L
-  heads: number;           // a
-  kvHeads: number;         // g (= a for MHA, 1 for MQA)
-  headDim: number;         // d (often h/a, not always)
-  ffn: number;             // f, dense MLP intermediate size
-  vocab: number;           // V
-  gatedMlp: boolean;       // SwiGLU/GeGLU (3 matrices) vs plain fc1/fc2
+  hidden: number; // h
+  layers: number; // L
+  heads: number; // a
+  kvHeads: number; // g (= a for MHA, 1 for MQA)
+  headDim: number; // d (often h/a, not always)
+  ffn: number; // f, dense MLP intermediate size
+  vocab: number; // V
+  gatedMlp: boolean; // SwiGLU/GeGLU (3 matrices) vs plain fc1/fc2
   norm: 'rmsnorm' | 'layernorm';
   /** Norm modules per layer (2 usual, 4 for Gemma-2/3). */
   normsPerLayer: number;
@@ -112,19 +112,21 @@ export interface ModelArch {
   /** Qwen3-style per-head q/k norms. */
   qkNorm?: boolean;
   maxContext?: number;
-  moe?: {
-    experts: number;         // E
-    expertsPerToken: number; // k
-    expertFfn: number;       // f_e
-    sharedExperts: number;
-    sharedFfn: number;       // intermediate size of one shared expert
-    denseLayers: number;     // first_k_dense_replace: dense layers before MoE ones
-    /** every n-th layer is MoE (moe_layer_freq); 1 = all non-dense layers */
-    layerFreq: number;
-    routerBias?: boolean;    // e_score_correction_bias
-    /** Qwen2-MoE: sigmoid gate Linear(h, 1) on the shared expert. */
-    sharedExpertGate?: boolean;
-  } | undefined;
+  moe?:
+    | {
+        experts: number; // E
+        expertsPerToken: number; // k
+        expertFfn: number; // f_e
+        sharedExperts: number;
+        sharedFfn: number; // intermediate size of one shared expert
+        denseLayers: number; // first_k_dense_replace: dense layers before MoE ones
+        /** every n-th layer is MoE (moe_layer_freq); 1 = all non-dense layers */
+        layerFreq: number;
+        routerBias?: boolean; // e_score_correction_bias
+        /** Qwen2-MoE: sigmoid gate Linear(h, 1) on the shared expert. */
+        sharedExpertGate?: boolean;
+      }
+    | undefined;
   mla?: {
     qLoraRank: number | null;
     kvLoraRank: number;

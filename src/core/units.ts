@@ -25,10 +25,7 @@ const BY_LOWER: Record<string, number> = Object.fromEntries(Object.entries(UNIT_
 /** The unit names a size may be written with, for messages. */
 export const UNIT_NAMES = 'B, KB, KiB, MB, MiB, GB, GiB, TB or TiB';
 
-export type ByteParse =
-  | { ok: true; bytes: number }
-  | { ok: false; reason: 'syntax' }
-  | { ok: false; reason: 'unit'; unit: string };
+export type ByteParse = { ok: true; bytes: number } | { ok: false; reason: 'syntax' } | { ok: false; reason: 'unit'; unit: string };
 
 /**
  * A number with an optional unit: `512`, `512MB`, `80 GiB`, `1.5 tb` (case-insensitive). The result

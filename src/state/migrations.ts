@@ -27,7 +27,7 @@ const V0_BOOL_CKPT: Record<string, string> = { true: 'full', '1': 'full', false:
 export const MIGRATIONS: readonly Migration[] = [
   {
     from: 0,
-    summary: "aliases bs -> batch, quant -> weights, ctx -> prompt; grad-ckpt=true|false -> full|none",
+    summary: 'aliases bs -> batch, quant -> weights, ctx -> prompt; grad-ckpt=true|false -> full|none',
     migrate: (pairs) => {
       const seen = new Set(pairs.map(([k]) => k));
       const out: Pairs = [];

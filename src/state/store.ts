@@ -93,12 +93,7 @@ export const useApp = create<AppState>()((set) => ({
   ...initialData(),
   set: (key, value) => set((s) => updateActive(s, { [key]: value })),
   patch: (p) => set((s) => updateActive(s, p)),
-  addScenario: () =>
-    set((s) =>
-      s.scenarios.length >= MAX_SCENARIOS
-        ? {}
-        : { scenarios: [...s.scenarios, { ...s.scenarios[s.active] }], active: s.scenarios.length },
-    ),
+  addScenario: () => set((s) => (s.scenarios.length >= MAX_SCENARIOS ? {} : { scenarios: [...s.scenarios, { ...s.scenarios[s.active] }], active: s.scenarios.length })),
   removeScenario: (i) =>
     set((s) => {
       if (s.scenarios.length <= 1 || i < 0 || i >= s.scenarios.length) return {};

@@ -75,7 +75,10 @@ const CONTROL_KEYS: ReadonlySet<string> = new Set(SCENARIO_FIELDS.map((f) => f.n
 /** `controls` value: known keys, in the given order, once each; unknown ones are ignored by name. */
 function readControls(v: string, ignored: string[]): string[] {
   const out: string[] = [];
-  for (const k of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const k of v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (!CONTROL_KEYS.has(k)) ignored.push(`controls=${k}`);
     else if (!out.includes(k)) out.push(k);
   }
@@ -93,7 +96,9 @@ function gpuSpec(spec: string): string | null {
 
 /** The scenario's own keys only (no version, no extras): the body of a `vs` entry. */
 function scenarioQuery(s: Scenario): string {
-  return Object.entries(serializeScenario(s)).map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  return Object.entries(serializeScenario(s))
+    .map(([k, v]) => `${enc(k)}=${enc(v)}`)
+    .join('&');
 }
 
 /** Query string (no leading '?') for `s`: `v=1` then non-default scenario keys, extras, view state. */
@@ -107,7 +112,10 @@ export function encodeUrl(s: Scenario, extra: UrlExtra = {}): string {
   if (extra.theme === 'light' || extra.theme === 'dark') parts.push(`theme=${extra.theme}`);
   const controls = (extra.controls ?? []).filter((k) => CONTROL_KEYS.has(k));
   if (controls.length > 0) parts.push(`controls=${controls.join(',')}`);
-  const compare = (extra.compare ?? []).map(gpuSpec).filter((g): g is string => g !== null).slice(0, URL_LIMITS.compare);
+  const compare = (extra.compare ?? [])
+    .map(gpuSpec)
+    .filter((g): g is string => g !== null)
+    .slice(0, URL_LIMITS.compare);
   if (compare.length > 0) parts.push(`compare=${compare.map(enc).join(',')}`);
   for (const v of (extra.vs ?? []).slice(0, URL_LIMITS.vs)) parts.push(`vs=${enc(scenarioQuery(v))}`);
   for (const [k, v] of Object.entries(extra.views ?? {})) {
@@ -193,7 +201,10 @@ export function decodeUrl(search: string): DecodedUrl {
   const input = typeof search === 'string' ? search : '';
   const first = readPairs(input, ignored, errors);
   const version = readVersion(first, errors, warnings);
-  const pairs = migrate(first.filter(([k]) => k !== 'v'), version);
+  const pairs = migrate(
+    first.filter(([k]) => k !== 'v'),
+    version,
+  );
   const extra: UrlExtra = {};
   const record = Object.create(null) as Record<string, string>;
   for (const [k, v] of pairs) {

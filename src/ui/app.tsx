@@ -33,9 +33,7 @@ export function App() {
           {view === 'calculator' || embed ? (
             <Calculator />
           ) : (
-            <Suspense fallback={<p className="panel">{t('chart.loading')}</p>}>
-              {view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <AccuracyView />}
-            </Suspense>
+            <Suspense fallback={<p className="panel">{t('chart.loading')}</p>}>{view === 'lab' ? <LabView /> : view === 'layers' ? <LayersView /> : <AccuracyView />}</Suspense>
           )}
         </PanelBoundary>
       </main>

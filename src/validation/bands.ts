@@ -101,7 +101,9 @@ export function basisFrom(scored: readonly ScoredRow[], k: number, s: Scenario):
   if (sp && oneGpu(s) && !guessed) {
     const dev = widen(sp, k);
     return {
-      kind: 'validated', regime, signedPct: span([dev, independent.signedPct])!,
+      kind: 'validated',
+      regime,
+      signedPct: span([dev, independent.signedPct])!,
       development: { key: sp.key, rows: sp.n, groups: sp.groups, p10: sp.p10, p90: sp.p90, widen: k, signedPct: dev },
       independent,
     };

@@ -15,10 +15,27 @@ import { errorStats, type ScoredRow } from './score';
 export type WeightFamily = 'float' | '8bit' | '4bit' | 'lowbit';
 
 const FAMILY: Record<WeightFormat, WeightFamily> = {
-  fp64: 'float', fp32: 'float', fp16: 'float', bf16: 'float',
-  fp8: '8bit', int8: '8bit', 'bnb-int8': '8bit', int4: '4bit', 'gptq-int8': '8bit', 'gguf-q8_0': '8bit',
-  nf4: '4bit', fp4: '4bit', 'gptq-int4': '4bit', 'awq-int4': '4bit', 'gguf-q4_k_m': '4bit', 'gguf-q4_k_s': '4bit', 'gguf-q4_0': '4bit',
-  'gguf-q6_k': 'lowbit', 'gguf-q5_k_m': 'lowbit', 'gguf-q3_k_m': 'lowbit', 'gguf-q2_k': 'lowbit',
+  fp64: 'float',
+  fp32: 'float',
+  fp16: 'float',
+  bf16: 'float',
+  fp8: '8bit',
+  int8: '8bit',
+  'bnb-int8': '8bit',
+  int4: '4bit',
+  'gptq-int8': '8bit',
+  'gguf-q8_0': '8bit',
+  nf4: '4bit',
+  fp4: '4bit',
+  'gptq-int4': '4bit',
+  'awq-int4': '4bit',
+  'gguf-q4_k_m': '4bit',
+  'gguf-q4_k_s': '4bit',
+  'gguf-q4_0': '4bit',
+  'gguf-q6_k': 'lowbit',
+  'gguf-q5_k_m': 'lowbit',
+  'gguf-q3_k_m': 'lowbit',
+  'gguf-q2_k': 'lowbit',
 };
 
 /** Weight family of a storage format. */

@@ -28,16 +28,7 @@ export const INDEPENDENT_CHECK = {
 } as const;
 
 export type IndependentClassId =
-  | 'infer-current'
-  | 'infer-remote-code'
-  | 'infer-short-bnb'
-  | 'lora-variable-length'
-  | 'lora-fixed-length'
-  | 'lora-bf16-1k'
-  | 'qlora-1k'
-  | 'lora-gptq'
-  | 'full-variable-length'
-  | 'full-zero3';
+  'infer-current' | 'infer-remote-code' | 'infer-short-bnb' | 'lora-variable-length' | 'lora-fixed-length' | 'lora-bf16-1k' | 'qlora-1k' | 'lora-gptq' | 'full-variable-length' | 'full-zero3';
 
 export interface IndependentClass {
   id: IndependentClassId;

@@ -136,7 +136,19 @@ export function mapRow(row: Row): MapResult {
   if (row.source.includes('Qwen2.5')) {
     const weights = qwenWeights(row.precision);
     if (!weights || row.seq_in === null || row.seq_out === null) return skip('precision', 'precision not mapped');
-    const scenario: Scenario = { ...base, mode: 'inference', engine: 'transformers', weights, kv: weights === 'bf16' ? 'bf16' : 'fp16', attn: 'flash', batch: 1, prompt: row.seq_in, gen: row.seq_out, gpus: 1, pp: 1 };
+    const scenario: Scenario = {
+      ...base,
+      mode: 'inference',
+      engine: 'transformers',
+      weights,
+      kv: weights === 'bf16' ? 'bf16' : 'fp16',
+      attn: 'flash',
+      batch: 1,
+      prompt: row.seq_in,
+      gen: row.seq_out,
+      gpus: 1,
+      pp: 1,
+    };
     return { ok: true, value: { scenario, measured, total: 'allocated', sumGpus: gpus, contextBytes: null, source: sourceLabel(row), mode: weights } };
   }
   if (row.source.includes('torchtune')) {
@@ -161,10 +173,19 @@ export function mapRow(row: Row): MapResult {
     const optim = typeof st.optim === 'string' ? st.optim : 'adamw';
     const optimizer = optim === 'adafactor' ? 'adafactor' : optim.includes('8bit') ? 'adamw-8bit' : 'adamw';
     const scenario: Scenario = {
-      ...base, mode: 'training', method: 'full', weights: 'fp32', precision: amp ? 'amp-fp16' : 'fp32', optimizer,
-      attn: 'eager', gradCkpt: st.gradient_checkpointing ? 'full' : 'none', batch: row.batch ?? 1, seq: row.seq_in ?? 512,
+      ...base,
+      mode: 'training',
+      method: 'full',
+      weights: 'fp32',
+      precision: amp ? 'amp-fp16' : 'fp32',
+      optimizer,
+      attn: 'eager',
+      gradCkpt: st.gradient_checkpointing ? 'full' : 'none',
+      batch: row.batch ?? 1,
+      seq: row.seq_in ?? 512,
       // 2022 runs on torch < 2.0: zero_grad(set_to_none=False) kept gradients allocated between steps
-      gradAccum: num(st.gradient_accumulation_steps) ?? 1, gradZero: 'zeros',
+      gradAccum: num(st.gradient_accumulation_steps) ?? 1,
+      gradZero: 'zeros',
       // HF Trainer's 2022 default optim adamw_hf (transformers.optimization.AdamW) steps one tensor at a time
       optimImpl: 'for-loop',
     };

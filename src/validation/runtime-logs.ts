@@ -46,8 +46,7 @@ export interface LogRow {
 export const RUNTIME_LOG_ROWS: readonly LogRow[] = data.rows as unknown as LogRow[];
 
 export type Component =
-  | 'model-buffer' | 'host-embedding' | 'kv-buffer' | 'compute-buffer' | 'host-compute-buffer' | 'output-buffer'
-  | 'weights' | 'activation' | 'kv-cache' | 'kv-tokens' | 'total-memory';
+  'model-buffer' | 'host-embedding' | 'kv-buffer' | 'compute-buffer' | 'host-compute-buffer' | 'output-buffer' | 'weights' | 'activation' | 'kv-cache' | 'kv-tokens' | 'total-memory';
 
 /** Allowed error per component: relative (%) or absolute (in the printed unit), and why. */
 export const TOLERANCES: Record<Component, { pct?: number; abs?: number; why: string }> = {
@@ -55,7 +54,7 @@ export const TOLERANCES: Record<Component, { pct?: number; abs?: number; why: st
   'output-buffer': { abs: 0.005, why: 'n_vocab × n_seq × 4 B, exact to the print' },
   'host-compute-buffer': { abs: 0.05, why: 'embedding rows + mask; position/id inputs (≈0.01 MiB) not modelled' },
   'model-buffer': { pct: 1, why: 'GGUF per-tensor types (formats/ggml.ts)' },
-  'host-embedding': { pct: 1, why: 'token_embd at the mix\'s type' },
+  'host-embedding': { pct: 1, why: "token_embd at the mix's type" },
   'compute-buffer': { pct: 2, why: 'largest live set of the worst-case graph' },
   weights: { pct: 2, why: 'parameter bytes per GPU; vLLM adds small buffers (rotary caches)' },
   'total-memory': { pct: 0.5, why: 'nvidia-smi capacity − 434 MiB driver share' },
@@ -79,7 +78,6 @@ export interface Check {
   gated: boolean;
   source: string;
 }
-
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -192,7 +190,9 @@ export function runtimeLogChecks(rows: readonly LogRow[] = RUNTIME_LOG_ROWS): Ch
  * Per engine and component over the gated checks: count, median and max |error| %, tolerance,
  * failures; `informational` counts the ungated checks left out.
  */
-export function errorSummary(checks: readonly Check[]): { engine: string; component: Component; n: number; medianAbsPct: number; maxAbsPct: number; tolerance: string; failures: number; informational: number }[] {
+export function errorSummary(
+  checks: readonly Check[],
+): { engine: string; component: Component; n: number; medianAbsPct: number; maxAbsPct: number; tolerance: string; failures: number; informational: number }[] {
   const groups = new Map<string, Check[]>();
   for (const c of checks) {
     const key = `${c.engine}|${c.component}`;
@@ -206,7 +206,9 @@ export function errorSummary(checks: readonly Check[]): { engine: string; compon
     const errs = (cs.length > 0 ? cs : all).map((c) => Math.abs(c.errorPct));
     const tol = TOLERANCES[component];
     return {
-      engine, component, n: cs.length,
+      engine,
+      component,
+      n: cs.length,
       medianAbsPct: quantile(errs, 0.5),
       maxAbsPct: Math.max(...errs),
       tolerance: tol.abs !== undefined ? `±${tol.abs} ${all[0].unit}` : `±${tol.pct} %`,

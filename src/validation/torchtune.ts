@@ -39,7 +39,11 @@ const LORA_CONFIGS: Record<string, { rank: number; targets: LoraTarget[]; source
 
 /** torchtune's LoRA module names → our target keys ('mlp' = w1, w2, w3). */
 const MODULES: Record<string, LoraTarget[]> = {
-  q_proj: ['q'], k_proj: ['k'], v_proj: ['v'], output_proj: ['o'], mlp: ['gate', 'up', 'down'],
+  q_proj: ['q'],
+  k_proj: ['k'],
+  v_proj: ['v'],
+  output_proj: ['o'],
+  mlp: ['gate', 'up', 'down'],
 };
 
 export interface TorchtuneRow {
@@ -76,14 +80,19 @@ export function torchtuneScenario(row: TorchtuneRow): TorchtuneMapped {
   const commit = commitOf(row.source);
   if (row.seq_in === null) return { ok: false, code: 'seq-unknown', text: 'unpacked dataset: sequence length unknown' };
   if ((typeof st.num_gpus === 'number' ? st.num_gpus : 1) !== 1) return { ok: false, code: 'multi-gpu', text: 'FSDP2 multi-GPU recipe (CPU offload, per-GPU buffers) not described by the scenario' };
-  if (typeof st.gpu === 'string' && st.gpu.includes('A6000')) return { ok: false, code: 'settings-unknown', text: 'A6000 row restates the 4090 row\'s settings yet measures twice the memory: its real settings are not published' };
+  if (typeof st.gpu === 'string' && st.gpu.includes('A6000'))
+    return { ok: false, code: 'settings-unknown', text: "A6000 row restates the 4090 row's settings yet measures twice the memory: its real settings are not published" };
   const method: Scenario['method'] = row.mode === 'LoRA' ? 'lora' : row.mode === 'QLoRA' ? 'qlora' : 'full';
   const lora = method === 'full' ? null : loraOf(commit, row);
   if (method !== 'full' && !lora) return { ok: false, code: 'lora-unstated', text: 'LoRA rank/targets not stated and no default config known' };
   const chunked = commit === '30b8519e' || st.chunked_ce === true;
   const scenario: Partial<Scenario> = {
-    mode: 'training', method, weights: method === 'qlora' ? 'nf4' : 'bf16', precision: 'bf16',
-    optimizer: optimizerOf(typeof st.optimizer === 'string' ? st.optimizer : ''), attn: 'sdpa',
+    mode: 'training',
+    method,
+    weights: method === 'qlora' ? 'nf4' : 'bf16',
+    precision: 'bf16',
+    optimizer: optimizerOf(typeof st.optimizer === 'string' ? st.optimizer : ''),
+    attn: 'sdpa',
     gradCkpt: st.activation_checkpointing === true ? 'full' : 'none',
     compile: st.compile === true ? 'inductor' : 'none',
     optimStep: st.optimizer_in_bwd === true ? 'in-backward' : 'after-backward',
@@ -91,7 +100,9 @@ export function torchtuneScenario(row: TorchtuneRow): TorchtuneMapped {
     lossChunks: chunked ? 8 : 1,
     // unchunked: the decoder's fp32 output (TransformerDecoder `self.output(h).float()`), deleted after the loss
     logitsPath: 'torchtune',
-    batch: row.batch ?? 1, seq: row.seq_in, gradAccum: 1,
+    batch: row.batch ?? 1,
+    seq: row.seq_in,
+    gradAccum: 1,
     ...(lora ? { loraRank: lora.rank, loraTargets: lora.targets, optimImpl: 'fused' as const, adapterDtype: 'base' as const } : {}),
     // torchtune's QLoRA (torchao NF4) calls no PEFT prepare_model_for_kbit_training
     ...(method === 'qlora' ? { bnbCompute: 'bf16' as const, kbitPrep: 'off' as const } : {}),

@@ -60,7 +60,15 @@ describe('allocator CLI', () => {
   });
 
   it('imports a memory-history JSON', () => {
-    const h = { total_memory: 2 ** 30, device_traces: [[{ action: 'alloc', addr: 4096, size: 1000 }, { action: 'free_completed', addr: 4096, size: 1000 }]] };
+    const h = {
+      total_memory: 2 ** 30,
+      device_traces: [
+        [
+          { action: 'alloc', addr: 4096, size: 1000 },
+          { action: 'free_completed', addr: 4096, size: 1000 },
+        ],
+      ],
+    };
     const r = run([file('hist.json', JSON.stringify(h)), '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);

@@ -19,7 +19,10 @@ describe('parseArgs', () => {
 });
 
 describe('error lines never carry raw control characters', () => {
-  const error = (argv: string[]) => { const r = parseArgs(argv); return r.ok ? '' : r.error; };
+  const error = (argv: string[]) => {
+    const r = parseArgs(argv);
+    return r.ok ? '' : r.error;
+  };
   test('a newline argument is escaped: one line naming "\\n"', () => {
     expect(error(['\n'])).toBe('unexpected argument "\\n" (a share URL must be the only argument besides --json)');
   });
@@ -53,7 +56,13 @@ describe('CLI properties (fast-check)', () => {
         expect(() => parseArgs(argv)).not.toThrow();
         const r = await main(argv);
         expect([0, 2]).toContain(r.code);
-        if (r.code === 2) expect(r.stderr.trimEnd().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+        if (r.code === 2)
+          expect(
+            r.stderr
+              .trimEnd()
+              .split('\n')
+              .filter((l) => l.startsWith('error:')),
+          ).toHaveLength(1);
         else expect(r.stdout.length).toBeGreaterThan(0);
         expect(r.stdout).not.toMatch(/NaN|Infinity/);
       }),

@@ -109,9 +109,18 @@ describe('estimate CLI values', () => {
   test('a config.json file gives the same count as the preset', async () => {
     // meta-llama/Llama-2-7b-hf config.json (the published file's architecture fields)
     const config = {
-      architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 11008,
-      num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 32, vocab_size: 32000,
-      max_position_embeddings: 4096, rms_norm_eps: 1e-5, hidden_act: 'silu', tie_word_embeddings: false,
+      architectures: ['LlamaForCausalLM'],
+      model_type: 'llama',
+      hidden_size: 4096,
+      intermediate_size: 11008,
+      num_attention_heads: 32,
+      num_hidden_layers: 32,
+      num_key_value_heads: 32,
+      vocab_size: 32000,
+      max_position_embeddings: 4096,
+      rms_norm_eps: 1e-5,
+      hidden_act: 'silu',
+      tie_word_embeddings: false,
     };
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const path = join(dir, 'config.json');
@@ -254,7 +263,11 @@ describe('--rule-of-thumb DTYPE (the guides\u2019 rule beside the estimate)', ()
   });
 
   test.each([
-    ['fp64', 7e9 * 8, '52.15'], ['fp32', 7e9 * 4, '26.08'], ['fp16', 7e9 * 2, '13.04'], ['int8', 7e9, '6.52'], ['int4', 7e9 / 2, '3.26'],
+    ['fp64', 7e9 * 8, '52.15'],
+    ['fp32', 7e9 * 4, '26.08'],
+    ['fp16', 7e9 * 2, '13.04'],
+    ['int8', 7e9, '6.52'],
+    ['int4', 7e9 / 2, '3.26'],
   ] as const)('--params 7b --weights %s --mode inference: %d B = %s GiB of weights', async (w, bytes, gib) => {
     const out = await json(['--params', '7b', '--weights', w, '--mode', 'inference', '--json']);
     expect(termBytes(out, 'weights')).toBe(bytes);

@@ -7,7 +7,11 @@ import { resnet50Repr } from '../core/layers/torch-repr-text';
 import { mnistTorchinfo } from '../core/layers/torchinfo-text';
 
 const dir = mkdtempSync(join(tmpdir(), 'net-cli-'));
-const file = (name: string, text: string) => { const p = join(dir, name); writeFileSync(p, text); return p; };
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
 
 function json(argv: string[]) {
   const r = runNetwork([...argv, '--json']);
@@ -84,8 +88,7 @@ describe('terse layer text, inline or in a file', () => {
   });
 
   test('a text file; errors carry the position', () => {
-    expect(json(['--network', file('n.txt', 'conv2d 1 4 k3; relu!; flatten; linear 2704 10'), '--input', '1x28x28']).params.total)
-      .toBe(4 * 9 + 4 + 2704 * 10 + 10);
+    expect(json(['--network', file('n.txt', 'conv2d 1 4 k3; relu!; flatten; linear 2704 10'), '--input', '1x28x28']).params.total).toBe(4 * 9 + 4 + 2704 * 10 + 10);
     expect(bad(['--network', 'linear 4 4; frob', '--input', '4'])).toMatch(/^error: layer text: position 12: unknown layer kind 'frob'/);
   });
 });

@@ -31,7 +31,11 @@ describe('impossible scenarios return FieldErrors on the key to fix', () => {
     ['GGUF weights in transformers', { weights: 'gguf-q4_0' }, 'weights'],
     ['optimizer offload without ZeRO', { mode: 'training', offload: 'optimizer' }, 'offload'],
     ['NaN sliding window override', { model: 'mistralai/Mistral-7B-v0.1', arch: { slidingWindow: { window: Number.NaN, layers: 32 } } }, 'arch'],
-    ['negative MoE override', { model: 'meta-llama/Llama-2-7b-hf', arch: { moe: { experts: -8, expertsPerToken: 2, expertFfn: 100, sharedExperts: 0, sharedFfn: 0, denseLayers: 0, layerFreq: 1 } } }, 'arch'],
+    [
+      'negative MoE override',
+      { model: 'meta-llama/Llama-2-7b-hf', arch: { moe: { experts: -8, expertsPerToken: 2, expertFfn: 100, sharedExperts: 0, sharedFfn: 0, denseLayers: 0, layerFreq: 1 } } },
+      'arch',
+    ],
   ])('%s', (_label, over, key) => {
     expect(keysOf(over)).toContain(key);
   });
@@ -42,23 +46,39 @@ describe('no input yields NaN or Infinity', () => {
     const scenario = fc.record({
       model: fc.constantFrom('', 'meta-llama/Llama-2-7b-hf', 'Qwen/Qwen2.5-7B', 'custom', 'openai-community/gpt2'),
       params: fc.oneof(fc.constant(null), fc.double({ min: -1e16, max: 1e16, noNaN: false })),
-      mode: fc.constantFrom(...MODES), method: fc.constantFrom(...METHODS), weights: fc.constantFrom(...WEIGHT_FORMATS),
-      kv: fc.constantFrom(...KV_FORMATS), engine: fc.constantFrom(...ENGINES), precision: fc.constantFrom(...PRECISIONS),
-      optimizer: fc.constantFrom(...OPTIMIZERS), attn: fc.constantFrom(...ATTNS), gradCkpt: fc.constantFrom(...GRAD_CKPTS),
+      mode: fc.constantFrom(...MODES),
+      method: fc.constantFrom(...METHODS),
+      weights: fc.constantFrom(...WEIGHT_FORMATS),
+      kv: fc.constantFrom(...KV_FORMATS),
+      engine: fc.constantFrom(...ENGINES),
+      precision: fc.constantFrom(...PRECISIONS),
+      optimizer: fc.constantFrom(...OPTIMIZERS),
+      attn: fc.constantFrom(...ATTNS),
+      gradCkpt: fc.constantFrom(...GRAD_CKPTS),
       batch: fc.oneof(fc.integer({ min: -2, max: 512 }), fc.constant(Number.NaN)),
-      prompt: fc.integer({ min: 0, max: 200_000 }), gen: fc.integer({ min: 0, max: 4096 }), seq: fc.integer({ min: 0, max: 65536 }),
-      gpus: fc.constantFrom(1, 2, 8, 64), zero: fc.constantFrom<0 | 1 | 2 | 3>(0, 1, 2, 3), tp: fc.constantFrom(1, 2, 8), pp: fc.constantFrom(1, 2),
-      loraRank: fc.integer({ min: 0, max: 512 }), gpuUtil: fc.double({ min: 0, max: 1.2 }), gpu: fc.constantFrom('', 'a100-80gb-sxm4', '24GiB'),
+      prompt: fc.integer({ min: 0, max: 200_000 }),
+      gen: fc.integer({ min: 0, max: 4096 }),
+      seq: fc.integer({ min: 0, max: 65536 }),
+      gpus: fc.constantFrom(1, 2, 8, 64),
+      zero: fc.constantFrom<0 | 1 | 2 | 3>(0, 1, 2, 3),
+      tp: fc.constantFrom(1, 2, 8),
+      pp: fc.constantFrom(1, 2),
+      loraRank: fc.integer({ min: 0, max: 512 }),
+      gpuUtil: fc.double({ min: 0, max: 1.2 }),
+      gpu: fc.constantFrom('', 'a100-80gb-sxm4', '24GiB'),
       ngl: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 200 })),
       arch: fc.constantFrom(null, { hidden: 1024, layers: 4, heads: 8, ffn: 4096, vocab: 1000 }, { hidden: 0, layers: 4, heads: 8, ffn: 1, vocab: 1 }),
     });
-    fc.assert(fc.property(scenario, (over) => {
-      const r = estimate({ ...defaultScenario(), ...(over as Partial<Scenario>) });
-      if (!r.ok) return r.errors.length > 0;
-      const e = r.value;
-      const nums = [e.allocatedBytes, e.reservedBytes, e.deviceBytes, ...e.terms.map((t) => t.bytes)];
-      return nums.every((n) => Number.isFinite(n) && n >= 0) && e.allocatedBytes <= e.reservedBytes && e.reservedBytes <= e.deviceBytes;
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(scenario, (over) => {
+        const r = estimate({ ...defaultScenario(), ...(over as Partial<Scenario>) });
+        if (!r.ok) return r.errors.length > 0;
+        const e = r.value;
+        const nums = [e.allocatedBytes, e.reservedBytes, e.deviceBytes, ...e.terms.map((t) => t.bytes)];
+        return nums.every((n) => Number.isFinite(n) && n >= 0) && e.allocatedBytes <= e.reservedBytes && e.reservedBytes <= e.deviceBytes;
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

@@ -85,8 +85,17 @@ describe('training on 1,024 GPUs with ZeRO-3 + TP + PP', () => {
     { model: DSV3, P: PDSV3, tp: 8, pp: 16, seq: M_TOKENS, batch: 1 },
   ];
   const rec = (c: (typeof cases)[number], gpus: number) => ({
-    model: c.model, mode: 'training', seq: String(c.seq), batch: String(c.batch), gpus: String(gpus), zero: '3',
-    tp: String(c.tp), pp: String(c.pp), 'grad-ckpt': 'full', precision: 'amp-bf16', optimizer: 'adamw',
+    model: c.model,
+    mode: 'training',
+    seq: String(c.seq),
+    batch: String(c.batch),
+    gpus: String(gpus),
+    zero: '3',
+    tp: String(c.tp),
+    pp: String(c.pp),
+    'grad-ckpt': 'full',
+    precision: 'amp-bf16',
+    optimizer: 'adamw',
   });
 
   test.each(cases)('$model seq $seq batch $batch: model states are 16 B/param over the GPUs, within the stage imbalance', (c) => {

@@ -11,12 +11,36 @@ import { defaultScenario, parseScenario } from '../../src/core/scenario';
 import type { ModelArch, Scenario } from '../../src/core/types';
 
 const QWEN1_7B: Partial<ModelArch> = {
-  family: 'qwen', hidden: 4096, layers: 32, heads: 32, kvHeads: 32, headDim: 128, ffn: 11008, vocab: 151936,
-  gatedMlp: true, norm: 'rmsnorm', tiedEmbeddings: false, qkvBias: true, remoteCode: true,
+  family: 'qwen',
+  hidden: 4096,
+  layers: 32,
+  heads: 32,
+  kvHeads: 32,
+  headDim: 128,
+  ffn: 11008,
+  vocab: 151936,
+  gatedMlp: true,
+  norm: 'rmsnorm',
+  tiedEmbeddings: false,
+  qkvBias: true,
+  remoteCode: true,
 };
 
 function infer(p: Partial<Scenario>) {
-  const r = estimate({ ...defaultScenario(), model: 'custom', arch: QWEN1_7B, mode: 'inference', engine: 'transformers', weights: 'bf16', kv: 'bf16', attn: 'flash', batch: 1, prompt: 8192, gen: 16, ...p });
+  const r = estimate({
+    ...defaultScenario(),
+    model: 'custom',
+    arch: QWEN1_7B,
+    mode: 'inference',
+    engine: 'transformers',
+    weights: 'bf16',
+    kv: 'bf16',
+    attn: 'flash',
+    batch: 1,
+    prompt: 8192,
+    gen: 16,
+    ...p,
+  });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.value;
 }
@@ -40,7 +64,7 @@ describe('inference logits per path (b = 1, s = 8192, V = 151936, bf16)', () => 
     expect(termOf(infer({ logitsPath: 'current' }), 'activations')).toBe(mlp);
     expect(infer({}).allocatedBytes - infer({ logitsPath: 'current' }).allocatedBytes).toBe(8192 * 151936 * 2 - mlp);
   });
-  it('torchtune at inference is estimated as HF generate\'s current path', () => {
+  it("torchtune at inference is estimated as HF generate's current path", () => {
     expect(inferenceLogits('torchtune', 8192, 2)).toEqual(inferenceLogits('current', 8192, 2));
     expect(termOf(infer({ logitsPath: 'torchtune' }), 'logits')).toBe(151936 * 6);
   });
@@ -48,9 +72,15 @@ describe('inference logits per path (b = 1, s = 8192, V = 151936, bf16)', () => 
 
 describe('auto: remote-code when the config names its own AutoModelForCausalLM class', () => {
   const cfg = {
-    architectures: ['QWenLMHeadModel'], model_type: 'qwen',
+    architectures: ['QWenLMHeadModel'],
+    model_type: 'qwen',
     auto_map: { AutoConfig: 'configuration_qwen.QWenConfig', AutoModelForCausalLM: 'modeling_qwen.QWenLMHeadModel' },
-    hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, kv_channels: 128, intermediate_size: 22016, vocab_size: 151936,
+    hidden_size: 4096,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    kv_channels: 128,
+    intermediate_size: 22016,
+    vocab_size: 151936,
   };
   it('parseHfConfig sets remoteCode from auto_map; a native config has none', () => {
     const q = parseHfConfig(cfg);
@@ -79,13 +109,14 @@ describe('remote-code architecture key (a pasted config.json keeps it in the lin
   });
 });
 
-describe('training: the logits term is the loss\'s largest moment', () => {
+describe("training: the logits term is the loss's largest moment", () => {
   const train = (p: Partial<Scenario>) => {
     const r = estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training', method: 'lora', precision: 'amp-bf16', seq: 4096, batch: 1, ...p });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     return r.value.terms.find((t) => t.id === 'logits')?.bytes;
   };
-  const n = 4096 * 32000, n1 = 4095 * 32000;
+  const n = 4096 * 32000,
+    n1 = 4095 * 32000;
   it('current: log-softmax backward, n·(2 + 12)', () => {
     expect(train({})).toBe(n * 14);
   });

@@ -20,7 +20,10 @@ describe("the guides' rule of thumb: weights + gradients + 2× optimizer + batch
     if (!r.ok) throw new Error(r.errors[0].message);
     const perSample = (4096 + 11008) * 2048 * 32 * 1; // 989,855,744 B ≈ 0.99 GB
     expect(r.value.terms.map((t) => [t.id, t.bytes])).toEqual([
-      ['weights', P], ['gradients', P], ['optimizer', 2 * P], ['activations', 50 * perSample],
+      ['weights', P],
+      ['gradients', P],
+      ['optimizer', 2 * P],
+      ['activations', 50 * perSample],
     ]);
     expect(r.value.bytes).toBe(4 * P + 50 * perSample);
     expect(Math.abs(r.value.bytes / 77e9 - 1)).toBeLessThan(0.01);

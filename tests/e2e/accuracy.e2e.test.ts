@@ -45,7 +45,11 @@ test('?view=accuracy lists every published row, scored or skipped, and the sourc
 });
 
 test('Chinese and dark render without console errors; English dark and Chinese light too', async () => {
-  for (const [lang, dark] of [['zh', true], ['en', true], ['zh', false]] as const) {
+  for (const [lang, dark] of [
+    ['zh', true],
+    ['en', true],
+    ['zh', false],
+  ] as const) {
     const w = await open(`?view=accuracy&lang=${lang}`, dark);
     if (lang === 'zh') expect(await w.page.getByRole('heading', { name: '按场景类型的误差' }).count()).toBe(1);
     await w.page.screenshot({ path: `${SCREENS}/accuracy-${lang}-${dark ? 'dark' : 'light'}.png`, fullPage: true });

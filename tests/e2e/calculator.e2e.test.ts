@@ -12,12 +12,14 @@ test('loads with totals, a chart and every control labelled', async () => {
   // capacity line of the chosen GPU
   await w.page.locator('.chart-box .recharts-reference-line').first().waitFor({ state: 'attached' });
   const unlabelled = await w.page.$$eval('input, select, textarea', (els) =>
-    els.filter((e) => {
-      const el = e as HTMLInputElement;
-      if (el.type === 'hidden') return false;
-      const byFor = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
-      return !byFor && !el.closest('label') && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby');
-    }).map((e) => e.outerHTML.slice(0, 80)),
+    els
+      .filter((e) => {
+        const el = e as HTMLInputElement;
+        if (el.type === 'hidden') return false;
+        const byFor = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+        return !byFor && !el.closest('label') && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby');
+      })
+      .map((e) => e.outerHTML.slice(0, 80)),
   );
   expect(unlabelled).toEqual([]);
   expectClean(w);
@@ -164,7 +166,10 @@ test('screenshots: English and Chinese, light and dark', async () => {
   // training that does not fit, with a derivation open, and the embed layout
   const t = await open(chromium.browser(), base(), '?mode=training&seq=4096&batch=4&gpu=rtx-4090&compare=rtx-4090,a100-80gb-sxm4');
   await t.page.setViewportSize({ width: 1400, height: 1000 });
-  await t.page.getByRole('table', { name: /Memory terms/ }).getByRole('button', { name: 'Optimizer state' }).click();
+  await t.page
+    .getByRole('table', { name: /Memory terms/ })
+    .getByRole('button', { name: 'Optimizer state' })
+    .click();
   await t.page.getByRole('heading', { name: /How Optimizer state is computed/ }).waitFor();
   await t.page.screenshot({ path: '.tmp/screens/calc-training-en-light.png', fullPage: true });
   expectClean(t);

@@ -11,11 +11,22 @@ const chromium = browserPerFile();
 const base = chromium.base;
 /** The policy the brief fixes (issue 6): own origin only, no inline script, no plugins, no form posts. */
 const DIRECTIVES = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-  "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
 ];
 
-interface Watch { context: BrowserContext; violations: string[]; foreign: string[]; errors: string[] }
+interface Watch {
+  context: BrowserContext;
+  violations: string[];
+  foreign: string[];
+  errors: string[];
+}
 
 /** A context that records CSP violation events and console messages, and every request leaving the origin. */
 async function watch(): Promise<Watch> {

@@ -153,11 +153,13 @@ test('import print(model), see what was not read, edit a layer; every control is
   expect(await page.locator('tr.net-err-row').textContent()).toMatch(/linear_relu_stack\.4.*512.*256|256.*512/);
   await page.screenshot({ path: `${SCREENS}/layers-import-edit-en-light.png`, fullPage: true });
   const unlabelled = await page.$$eval('input, select, textarea', (els) =>
-    els.filter((e) => {
-      const el = e as HTMLInputElement;
-      const byFor = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
-      return !byFor && !el.closest('label') && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby');
-    }).map((e) => e.outerHTML.slice(0, 80)),
+    els
+      .filter((e) => {
+        const el = e as HTMLInputElement;
+        const byFor = el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
+        return !byFor && !el.closest('label') && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby');
+      })
+      .map((e) => e.outerHTML.slice(0, 80)),
   );
   expect(unlabelled).toEqual([]);
   expect(new URL(await settled(page)).search).toContain('net.p=custom');

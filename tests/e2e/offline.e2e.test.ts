@@ -16,7 +16,9 @@ test('after one visit, an offline reload of a share link opens the calculator, a
   await page.goto(`${chromium.base()}?v=1&model=meta-llama/Llama-2-7b-hf&batch=2`);
   await page.getByTestId('device-total').first().waitFor();
   // the worker installs and precaches everything in the background
-  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
   await context.setOffline(true);
   await page.goto(`${chromium.base()}?v=1&model=meta-llama/Llama-2-7b-hf&batch=4`);
   await page.getByTestId('device-total').first().waitFor();

@@ -97,10 +97,7 @@ test('result cards are labelled in words first, torch names second, no word brok
   await w.page.setViewportSize({ width: 1280, height: 900 });
   const labels = await w.page.$$eval('.headline .stat .k', (els) => els.map((e) => e.textContent));
   expect(labels.slice(0, 3)).toEqual(['On the GPU (nvidia\u2011smi)', 'Reserved by PyTorch', 'In live tensors']);
-  expect(await w.page.$$eval('.headline code.torch', (els) => els.map((e) => e.textContent))).toEqual([
-    'torch.cuda.max_memory_reserved()',
-    'torch.cuda.max_memory_allocated()',
-  ]);
+  expect(await w.page.$$eval('.headline code.torch', (els) => els.map((e) => e.textContent))).toEqual(['torch.cuda.max_memory_reserved()', 'torch.cuda.max_memory_allocated()']);
   for (const width of [1280, 390]) {
     await w.page.setViewportSize({ width, height: 900 });
     expect(await splitWords(w.page, '.headline .stat .k, .headline .stat p, [data-testid="verdict"]')).toEqual([]);
@@ -127,32 +124,38 @@ test('on a phone, in both languages, tables neither clip nor wrap a word per lin
   for (const lang of ['en', 'zh']) {
     const w = await open(chromium.browser(), base(), `?v=1&mode=training&gpu=rtx-4090${lang === 'zh' ? '&lang=zh' : ''}`);
     await w.page.setViewportSize({ width: 390, height: 844 });
-    await w.page.$$eval('details', (ds) => ds.forEach((d) => ((d).open = true)));
+    await w.page.$$eval('details', (ds) => ds.forEach((d) => (d.open = true)));
     // panels below the fold skip layout (content-visibility: auto) until scrolled near: lay them all out
     await w.page.$$eval('section.panel', (ss) => ss.forEach((x) => ((x as HTMLElement).style.contentVisibility = 'visible')));
     await w.page.locator('td.nowrap').first().waitFor();
     // "Counted in" (已分配 / 预留 …) on one line per cell
     const tall = await w.page.$$eval('td.nowrap', (els) =>
-      els.filter((e) => {
-        const r = document.createRange();
-        r.selectNodeContents(e);
-        return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size > 1;
-      }).map((e) => e.textContent),
+      els
+        .filter((e) => {
+          const r = document.createRange();
+          r.selectNodeContents(e);
+          return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size > 1;
+        })
+        .map((e) => e.textContent),
     );
     expect(tall).toEqual([]);
     // the breakdown and the primer's table fit the phone: nothing to scroll sideways, nothing cut off
     // (the seven-column GPU comparison scrolls sideways inside its own box)
-    const over = await w.page.$$eval('.results .table-wrap:not(:has([aria-sort]))', (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.closest('section, details')?.querySelector('h2, summary')?.textContent));
+    const over = await w.page.$$eval('.results .table-wrap:not(:has([aria-sort]))', (els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.closest('section, details')?.querySelector('h2, summary')?.textContent),
+    );
     expect(over).toEqual([]);
     // each fix's result ("→ 18.4 GiB ✓ fits") stays on one line
     const broken = await w.page.$$eval('.fix-result', (els) =>
-      els.filter((e) => {
-        const r = document.createRange();
-        r.selectNodeContents(e);
-        // glyphs of one line may sit a few px apart (bold, ✓); a second line is a line-height lower
-        const tops = [...r.getClientRects()].filter((x) => x.width > 0).map((x) => x.top);
-        return Math.max(...tops) - Math.min(...tops) > parseFloat(getComputedStyle(e).lineHeight) / 2;
-      }).map((e) => e.textContent),
+      els
+        .filter((e) => {
+          const r = document.createRange();
+          r.selectNodeContents(e);
+          // glyphs of one line may sit a few px apart (bold, ✓); a second line is a line-height lower
+          const tops = [...r.getClientRects()].filter((x) => x.width > 0).map((x) => x.top);
+          return Math.max(...tops) - Math.min(...tops) > parseFloat(getComputedStyle(e).lineHeight) / 2;
+        })
+        .map((e) => e.textContent),
     );
     expect(broken).toEqual([]);
     if (lang === 'en') expect(await splitWords(w.page, 'ol.fixes li, .results th')).toEqual([]);
@@ -164,7 +167,10 @@ test('Apply in "How to make it fit" is a history entry: the verdict changes in v
   const w = await open(chromium.browser(), base(), '?v=1&mode=training&gpu=rtx-4090');
   expect(await w.page.getByTestId('verdict-big').textContent()).toMatch(/^✗ Short by/);
   const before = await settledQuery(w.page);
-  const apply = w.page.locator('ol.fixes li', { hasText: /✓ fits/ }).first().getByRole('button', { name: /Apply/ });
+  const apply = w.page
+    .locator('ol.fixes li', { hasText: /✓ fits/ })
+    .first()
+    .getByRole('button', { name: /Apply/ });
   await apply.click();
   await expect.poll(async () => w.page.getByTestId('verdict-big').textContent()).toBe('✓ Fits on GeForce RTX 4090');
   // the verdict is on screen where the Apply happened (it sticks to the top)

@@ -21,7 +21,13 @@ const flagArb = fc.oneof(
 );
 const argvArb = fc.array(flagArb, { maxLength: 10 }).map((a) => a.flat());
 /** Well-formed argv (one `--key=value` per key) as one string, edited, then split on spaces. */
-const editedArgv = mutated(recordArb().map((r) => Object.entries(r).map(([k, v]) => `--${k}=${v}`).join(' '))).map((s) => s.split(' '));
+const editedArgv = mutated(
+  recordArb().map((r) =>
+    Object.entries(r)
+      .map(([k, v]) => `--${k}=${v}`)
+      .join(' '),
+  ),
+).map((s) => s.split(' '));
 
 /** Checks one argv end to end; returns what parseArgs made of it. */
 function check(argv: string[]): ReturnType<typeof parseArgs> {
@@ -48,10 +54,13 @@ describe(`estimate CLI flag parsing fuzz (${RUNS} cases)`, () => {
       editedArgv.map((argv) => ({ argv, record: null })),
       recordArb().map((record) => ({ argv: Object.entries(record).map(([k, v]) => `--${k}=${v}`), record })),
     );
-    fc.assert(fc.property(input, ({ argv, record }) => {
-      const r = check(argv);
-      if (record === null) return;
-      expect(r.ok && { ...r.args.record }).toEqual({ ...record });
-    }), { numRuns: RUNS, examples: [[{ argv: ['\n'], record: null }]] }); // regression: .tmp/requests/trust.md §2 (fixed)
+    fc.assert(
+      fc.property(input, ({ argv, record }) => {
+        const r = check(argv);
+        if (record === null) return;
+        expect(r.ok && { ...r.args.record }).toEqual({ ...record });
+      }),
+      { numRuns: RUNS, examples: [[{ argv: ['\n'], record: null }]] },
+    ); // regression: .tmp/requests/trust.md §2 (fixed)
   });
 });

@@ -42,8 +42,7 @@ function mutate(cfg: Record<string, unknown>, m: Mutation): Record<string, unkno
   return out;
 }
 
-const mutatedConfig = fc.tuple(fc.constantFrom(...configs), fc.array(mutation, { minLength: 1, maxLength: 5 }))
-  .map(([c, ms]) => ms.reduce(mutate, c));
+const mutatedConfig = fc.tuple(fc.constantFrom(...configs), fc.array(mutation, { minLength: 1, maxLength: 5 })).map(([c, ms]) => ms.reduce(mutate, c));
 
 /** The arch as a custom model on default settings, in inference or training. */
 function checkArch(arch: ModelArch, mode: string): void {

@@ -15,16 +15,29 @@ const sizeText = fc.oneof(
   fc.integer({ min: 1, max: 2 ** 31 }).map(String),
   fc.tuple(fc.integer({ min: 1, max: 900 }), fc.constantFrom('KiB', 'MiB', 'GiB', 'MB', 'GB', 'B')).map(([n, u]) => `${n} ${u}`),
   fc.tuple(fc.double({ min: 0.1, max: 40, noNaN: true }), fc.constantFrom('MiB', 'GiB', 'GB')).map(([n, u]) => `${n.toFixed(2)}${u}`),
-  fc.tuple(fc.integer({ min: 1, max: 8192 }), fc.integer({ min: 1, max: 8192 }), fc.constantFrom('float32', 'float16', 'bfloat16', 'int8', 'float64'))
-    .map(([a, b, t]) => `${a}x${b} ${t}`),
+  fc.tuple(fc.integer({ min: 1, max: 8192 }), fc.integer({ min: 1, max: 8192 }), fc.constantFrom('float32', 'float16', 'bfloat16', 'int8', 'float64')).map(([a, b, t]) => `${a}x${b} ${t}`),
 );
-const settingsText = fc.record({
-  capacity: fc.option(fc.constantFrom('1GiB', '8GiB', '24 GiB', '80GiB', '512MiB', '2GB')),
-  overhead: fc.option(fc.constantFrom('0', '300MiB', '1GiB')),
-  fraction: fc.option(fc.constantFrom('0.5', '0.9', '1', '.25')),
-  conf: fc.option(fc.constantFrom('max_split_size_mb:128', 'expandable_segments:True', 'roundup_power2_divisions:4',
-    'garbage_collection_threshold:0.6', 'max_split_size_mb:64,expandable_segments:True', 'bogus:1')),
-}).map((s) => Object.entries(s).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`));
+const settingsText = fc
+  .record({
+    capacity: fc.option(fc.constantFrom('1GiB', '8GiB', '24 GiB', '80GiB', '512MiB', '2GB')),
+    overhead: fc.option(fc.constantFrom('0', '300MiB', '1GiB')),
+    fraction: fc.option(fc.constantFrom('0.5', '0.9', '1', '.25')),
+    conf: fc.option(
+      fc.constantFrom(
+        'max_split_size_mb:128',
+        'expandable_segments:True',
+        'roundup_power2_divisions:4',
+        'garbage_collection_threshold:0.6',
+        'max_split_size_mb:64,expandable_segments:True',
+        'bogus:1',
+      ),
+    ),
+  })
+  .map((s) =>
+    Object.entries(s)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => `${k} ${v}`),
+  );
 type Op = { op: 'alloc'; size: string } | { op: 'free'; pick: number } | { op: 'empty_cache' } | { op: 'comment' };
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: sizeText.map((size) => ({ op: 'alloc' as const, size })) },
@@ -79,12 +92,17 @@ function check(text: string): void {
 }
 
 /** torch.cuda.memory._snapshot()-style history: alloc / free_requested / free_completed entries. */
-const historyJson = fc.array(fc.record({
-  action: fc.constantFrom('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'oom', 'snapshot'),
-  addr: fc.integer({ min: 0, max: 64 }).map((a) => a * 4096),
-  size: fc.oneof(fc.integer({ min: 0, max: 2 ** 32 }), fc.constantFrom(-1, 1e300, 0.5)),
-  stream: fc.constantFrom(0, 7),
-}), { maxLength: 30 }).map((entries) => JSON.stringify({ device_traces: [entries], segments: [] }));
+const historyJson = fc
+  .array(
+    fc.record({
+      action: fc.constantFrom('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'oom', 'snapshot'),
+      addr: fc.integer({ min: 0, max: 64 }).map((a) => a * 4096),
+      size: fc.oneof(fc.integer({ min: 0, max: 2 ** 32 }), fc.constantFrom(-1, 1e300, 0.5)),
+      stream: fc.constantFrom(0, 7),
+    }),
+    { maxLength: 30 },
+  )
+  .map((entries) => JSON.stringify({ device_traces: [entries], segments: [] }));
 
 describe(`allocator trace and history fuzz (${RUNS} cases each)`, () => {
   test('trace: arbitrary text, valid traces and edited ones; simulations keep the allocator invariants', () => {
@@ -94,10 +112,13 @@ describe(`allocator trace and history fuzz (${RUNS} cases each)`, () => {
   });
 
   test('memory history import: random and edited snapshots', () => {
-    fc.assert(fc.property(fc.oneof(historyJson, mutated(historyJson), fc.json({ maxDepth: 3 })), (json) => {
-      const h = timed('importMemoryHistory', LIMIT_MS, () => importMemoryHistory(json));
-      assertFinite('importMemoryHistory', h);
-      if (h.ok) check(traceToText(h.value.trace));
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.oneof(historyJson, mutated(historyJson), fc.json({ maxDepth: 3 })), (json) => {
+        const h = timed('importMemoryHistory', LIMIT_MS, () => importMemoryHistory(json));
+        assertFinite('importMemoryHistory', h);
+        if (h.ok) check(traceToText(h.value.trace));
+      }),
+      { numRuns: RUNS },
+    );
   });
 });

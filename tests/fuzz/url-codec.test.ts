@@ -9,16 +9,50 @@ import type { Scenario } from '../../src/core/types';
 import { LIMIT_MS, RUNS, assertFinite, mutated, soup, timed } from './scan';
 import { recordArb } from './scenario-arb';
 
-const queryArb = recordArb().map((r) => Object.entries(r).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+const queryArb = recordArb().map((r) =>
+  Object.entries(r)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&'),
+);
 const extrasArb = fc.constantFrom('', '&lang=zh', '&embed=1', '&view=lab', '&compare=rtx-4090,24gib', '&lab.trace=alloc%20a%201GiB', '&net.text=linear%204%204', '&v=1', '&v=0', '&v=99');
 /** 400 valid share links (a decoded random record, encoded again, with an extra), built once. */
-const LINKS = fc.sample(fc.tuple(queryArb, extrasArb, fc.constantFrom('', '?', 'https://example.org/sub/?')).map(([q, x, pre]) => {
-  const d = decodeUrl(q + x);
-  return pre + encodeUrl(d.scenario, d.extra);
-}), { numRuns: 400, seed: 6 });
+const LINKS = fc.sample(
+  fc.tuple(queryArb, extrasArb, fc.constantFrom('', '?', 'https://example.org/sub/?')).map(([q, x, pre]) => {
+    const d = decodeUrl(q + x);
+    return pre + encodeUrl(d.scenario, d.extra);
+  }),
+  { numRuns: 400, seed: 6 },
+);
 const linkArb = fc.constantFrom(...LINKS);
-const urlTokens = ['v=1', 'model=', 'custom', 'params=', '7b', 'mode=training', 'batch=', 'gpus=', 'tp=', 'pp=', 'zero=3', 'vs=', 'compare=',
-  'lab.', 'net.', 'hidden=', 'layers=', 'heads=', 'kv-heads=', '&', '=', '%26', '%3D', '%', 'lang=', 'embed=1', 'view='];
+const urlTokens = [
+  'v=1',
+  'model=',
+  'custom',
+  'params=',
+  '7b',
+  'mode=training',
+  'batch=',
+  'gpus=',
+  'tp=',
+  'pp=',
+  'zero=3',
+  'vs=',
+  'compare=',
+  'lab.',
+  'net.',
+  'hidden=',
+  'layers=',
+  'heads=',
+  'kv-heads=',
+  '&',
+  '=',
+  '%26',
+  '%3D',
+  '%',
+  'lang=',
+  'embed=1',
+  'view=',
+];
 
 function checkDecoded(search: string): ReturnType<typeof decodeUrl> {
   const d = timed('decodeUrl', LIMIT_MS, () => decodeUrl(search));
@@ -67,10 +101,7 @@ function checkFixedPoint(d: ReturnType<typeof decodeUrl>): void {
 }
 
 /** Regressions (.tmp/requests/trust.md §1, since fixed): gpus raised to tp·pp past its own maximum. */
-const KNOWN_BUGS: [string][] = [
-  ['model=custom&hidden=65536&layers=8192&heads=4096&kv-heads=4096&ffn=4096&vocab=100&tp=4096&pp=4096'],
-  ['tp=245&pp=4096'],
-];
+const KNOWN_BUGS: [string][] = [['model=custom&hidden=65536&layers=8192&heads=4096&kv-heads=4096&ffn=4096&vocab=100&tp=4096&pp=4096'], ['tp=245&pp=4096']];
 
 describe(`URL codec fuzz (${RUNS} cases)`, () => {
   test('arbitrary strings, random records and edited valid links: no throw, finite, encode∘decode fixed point, finite estimates', () => {
@@ -80,10 +111,13 @@ describe(`URL codec fuzz (${RUNS} cases)`, () => {
       fc.tuple(queryArb, extrasArb).map(([q, x]) => q + x),
       mutated(linkArb),
     );
-    fc.assert(fc.property(input, (s) => {
-      const d = checkDecoded(s);
-      checkFixedPoint(d);
-      checkEstimate(d.scenario);
-    }), { numRuns: RUNS, examples: KNOWN_BUGS });
+    fc.assert(
+      fc.property(input, (s) => {
+        const d = checkDecoded(s);
+        checkFixedPoint(d);
+        checkEstimate(d.scenario);
+      }),
+      { numRuns: RUNS, examples: KNOWN_BUGS },
+    );
   });
 });

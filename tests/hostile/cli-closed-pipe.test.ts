@@ -18,7 +18,9 @@ test('closing stdout after the first bytes: no EPIPE crash, no stack trace', asy
   const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'src/cli/oom.ts', '--json', file], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.stdout.once('data', () => child.stdout.destroy());
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stderr }));

@@ -53,7 +53,19 @@ describe('CLI paths are checked before reading', () => {
 
   test('config.json with a UTF-8 byte-order mark is read like one without', async () => {
     // Llama-2-7b config fields (HF config.json)
-    const cfg = { architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, vocab_size: 32000, max_position_embeddings: 4096, tie_word_embeddings: false, torch_dtype: 'float16' };
+    const cfg = {
+      architectures: ['LlamaForCausalLM'],
+      model_type: 'llama',
+      hidden_size: 4096,
+      intermediate_size: 11008,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      vocab_size: 32000,
+      max_position_embeddings: 4096,
+      tie_word_embeddings: false,
+      torch_dtype: 'float16',
+    };
     const plain = join(dir, 'plain.json');
     const bom = join(dir, 'bom.json');
     writeFileSync(plain, JSON.stringify(cfg));

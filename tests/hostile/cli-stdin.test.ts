@@ -14,14 +14,21 @@ function runPiped(script: string, args: string[], input: Buffer, chunk: number, 
     const child = spawn('npx', ['tsx', script, ...args], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.on('error', () => {}); // the child may exit before reading everything (the bug)
     let at = 0;
     const next = () => {
-      if (at >= input.length) { child.stdin.end(); return; }
+      if (at >= input.length) {
+        child.stdin.end();
+        return;
+      }
       child.stdin.write(input.subarray(at, at + chunk));
       at += chunk;
       setTimeout(next, delayMs);

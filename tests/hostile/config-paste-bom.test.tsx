@@ -10,7 +10,19 @@ afterEach(() => cleanup());
 
 test('config.json pasted with a BOM becomes the custom model', () => {
   // Llama-2-7b config.json fields (Hugging Face)
-  const cfg = { architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, vocab_size: 32000, max_position_embeddings: 4096, tie_word_embeddings: false, torch_dtype: 'float16' };
+  const cfg = {
+    architectures: ['LlamaForCausalLM'],
+    model_type: 'llama',
+    hidden_size: 4096,
+    intermediate_size: 11008,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    num_key_value_heads: 32,
+    vocab_size: 32000,
+    max_position_embeddings: 4096,
+    tie_word_embeddings: false,
+    torch_dtype: 'float16',
+  };
   render(<ConfigPaste />);
   fireEvent.change(screen.getByLabelText('config.json contents'), { target: { value: `\uFEFF${JSON.stringify(cfg)}` } });
   fireEvent.click(screen.getByText('Use this config'));

@@ -34,23 +34,29 @@ function byteFields(e: Estimate): number[] {
 describe('bytes are whole numbers', () => {
   it('every total, term and per-GPU figure of 1,000 random scenarios is an integer', () => {
     let checked = 0;
-    fc.assert(fc.property(fc.record({
-      model: fc.constantFrom('', 'openai-community/gpt2', 'meta-llama/Llama-2-7b-hf', 'Qwen/Qwen3-30B-A3B'),
-      params: fc.constantFrom(1, 123_456_789, 1.3e9, 7e9),
-      mode: fc.constantFrom('training', 'inference'),
-      method: fc.constantFrom('full', 'lora', 'qlora'),
-      weights: fc.constantFrom('bf16', 'fp32', 'nf4', 'gptq-int4', 'awq-int4'),
-      batch: fc.integer({ min: 1, max: 16 }),
-      seq: fc.integer({ min: 1, max: 9000 }),
-      zero: fc.constantFrom(0, 1, 2, 3),
-      gpus: fc.constantFrom(1, 3, 8),
-      engine: fc.constantFrom('transformers', 'vllm'),
-    }) as fc.Arbitrary<Partial<Scenario>>, (o) => {
-      const e = estimate({ ...defaultScenario(), ...o });
-      if (!e.ok) return;
-      checked++;
-      for (const b of byteFields(e.value)) expect(Number.isInteger(b)).toBe(true);
-    }), { numRuns: 1000, seed: 20261125 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          model: fc.constantFrom('', 'openai-community/gpt2', 'meta-llama/Llama-2-7b-hf', 'Qwen/Qwen3-30B-A3B'),
+          params: fc.constantFrom(1, 123_456_789, 1.3e9, 7e9),
+          mode: fc.constantFrom('training', 'inference'),
+          method: fc.constantFrom('full', 'lora', 'qlora'),
+          weights: fc.constantFrom('bf16', 'fp32', 'nf4', 'gptq-int4', 'awq-int4'),
+          batch: fc.integer({ min: 1, max: 16 }),
+          seq: fc.integer({ min: 1, max: 9000 }),
+          zero: fc.constantFrom(0, 1, 2, 3),
+          gpus: fc.constantFrom(1, 3, 8),
+          engine: fc.constantFrom('transformers', 'vllm'),
+        }) as fc.Arbitrary<Partial<Scenario>>,
+        (o) => {
+          const e = estimate({ ...defaultScenario(), ...o });
+          if (!e.ok) return;
+          checked++;
+          for (const b of byteFields(e.value)) expect(Number.isInteger(b)).toBe(true);
+        },
+      ),
+      { numRuns: 1000, seed: 20261125 },
+    );
     expect(checked).toBeGreaterThan(300);
   });
 });

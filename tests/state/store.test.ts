@@ -45,7 +45,7 @@ describe('store', () => {
     expect(useApp.getState().scenarios).toHaveLength(1);
   });
 
-  test('choosing GPUs dedupes them and makes the first one every scenario\'s GPU', () => {
+  test("choosing GPUs dedupes them and makes the first one every scenario's GPU", () => {
     useApp.getState().addScenario();
     useApp.getState().setGpus(['rtx-4090', '24gib', 'rtx-4090']);
     expect(useApp.getState().gpus).toEqual(['rtx-4090', '24gib']);

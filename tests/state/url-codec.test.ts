@@ -122,8 +122,7 @@ describe('versions and migrations', () => {
 });
 
 describe('properties (fast-check)', () => {
-  const finite = (s: Scenario) =>
-    [s.params, s.batch, s.prompt, s.gen, s.seq, s.loraRank, s.gpus, s.tp, s.pp, s.gpuUtil, s.ngl, s.ubatch].every((n) => n === null || Number.isFinite(n));
+  const finite = (s: Scenario) => [s.params, s.batch, s.prompt, s.gen, s.seq, s.loraRank, s.gpus, s.tp, s.pp, s.gpuUtil, s.ngl, s.ubatch].every((n) => n === null || Number.isFinite(n));
   const token = fc.oneof(
     fc.constantFrom(...ALL_KEYS, 'v', 'lang', 'embed', 'view', 'compare', 'vs', 'lab.x', 'net.y', '__proto__', '%', '%E0', '=', '&', '#', '?', '+'),
     fc.string({ maxLength: 12 }),
@@ -145,7 +144,11 @@ describe('properties (fast-check)', () => {
   }, 120_000); // generous: thousands of cases on a loaded CI machine
 
   test('valid scenarios: encode(decode(encode(s))) === encode(s) and decode restores s', () => {
-    const rec = fc.dictionary(fc.constantFrom(...ALL_KEYS), fc.constantFrom('2', '8', '32', '4096', 'training', 'lora', 'qlora', 'nf4', 'vllm', 'llama.cpp', 'fp8', 'all', '7b', 'true', 'full', '3', '0.5', 'custom', 'mistralai/Mixtral-8x7B-v0.1'), { maxKeys: 12 });
+    const rec = fc.dictionary(
+      fc.constantFrom(...ALL_KEYS),
+      fc.constantFrom('2', '8', '32', '4096', 'training', 'lora', 'qlora', 'nf4', 'vllm', 'llama.cpp', 'fp8', 'all', '7b', 'true', 'full', '3', '0.5', 'custom', 'mistralai/Mixtral-8x7B-v0.1'),
+      { maxKeys: 12 },
+    );
     fc.assert(
       fc.property(rec, (r) => {
         const s = parseScenario(r).scenario;

@@ -30,8 +30,6 @@ describe('generated data matches data/', () => {
   }
 
   it('refuses a second input file with its usage line', () => {
-    expect(() =>
-      execFileSync(process.execPath, [join(root, 'tools/gen-gpus.mjs'), 'a.json', 'b.json'], { stdio: 'pipe' }),
-    ).toThrow(/usage: node <generator> \[data\/gpus\.json\]/);
+    expect(() => execFileSync(process.execPath, [join(root, 'tools/gen-gpus.mjs'), 'a.json', 'b.json'], { stdio: 'pipe' })).toThrow(/usage: node <generator> \[data\/gpus\.json\]/);
   });
 });

@@ -71,7 +71,7 @@ describe('leave-one-group-out coverage on the development rows (groups = publica
     expect(nc.covered / nc.n).toBeLessThanOrEqual(0.9);
   });
 
-  test('the band as shipped (spanning the independent check\'s class spread) holds at least 80 % of the rows, not all of them', () => {
+  test("the band as shipped (spanning the independent check's class spread) holds at least 80 % of the rows, not all of them", () => {
     const c = logoBandCoverage(rows);
     expect(c.n).toBe(rows.length);
     expect(c.covered / c.n).toBeGreaterThanOrEqual(0.8);
@@ -104,7 +104,7 @@ describe('signed bands', () => {
     expect(lo).toBeGreaterThan(100);
   });
 
-  test('validated: the development band, spanning the independent check\'s class (full fine-tuning, variable-length data)', () => {
+  test("validated: the development band, spanning the independent check's class (full fine-tuning, variable-length data)", () => {
     const b = basisFrom(rows, 1, full);
     expect(b.kind).toBe('validated');
     expect(b.development).toMatchObject({ rows: 10, groups: 2, p10: -30, p90: -5, widen: 1, signedPct: [-30, -5] });
@@ -121,7 +121,9 @@ describe('signed bands', () => {
     const lora = bandBasis(scenario({ mode: 'training', method: 'lora' }));
     expect(lora.kind).toBe('not-validated');
     expect(lora.reason).toBe('no-rows');
-    const loraRows = validationReport().scored.filter((r) => r.mapped.scenario.method === 'lora').map((r) => r.errPct);
+    const loraRows = validationReport()
+      .scored.filter((r) => r.mapped.scenario.method === 'lora')
+      .map((r) => r.errPct);
     expect(loraRows.length).toBeLessThan(3);
     expect(lora.signedPct).toEqual([-P80_LORA_VARLEN, Math.max(0, ...loraRows)]);
     expect(lora.development!.rows).toBe(loraRows.length);
@@ -151,7 +153,11 @@ describe('signed bands', () => {
     if (!r.ok) throw new Error('estimate failed');
     const { bands, bandBasis: basis } = bandsFor(s, r.value);
     const e = r.value;
-    for (const [k, total] of [['allocatedBytes', e.allocatedBytes], ['reservedBytes', e.reservedBytes], ['deviceBytes', e.deviceBytes]] as const) {
+    for (const [k, total] of [
+      ['allocatedBytes', e.allocatedBytes],
+      ['reservedBytes', e.reservedBytes],
+      ['deviceBytes', e.deviceBytes],
+    ] as const) {
       expect(bands[k][0]).toBeCloseTo(total / (1 + P80_INFER_CURRENT / 100), 0);
       expect(bands[k][1]).toBeCloseTo(total / (1 - P80_INFER_CURRENT / 100), 0);
     }

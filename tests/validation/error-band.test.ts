@@ -11,7 +11,9 @@ const scenario = (p: Partial<Scenario>): Scenario => ({ ...defaultScenario(), ..
 describe('expected error band', () => {
   test('Qwen2.5 bf16 inference: the report figures of its group (inference on HF transformers, 16/32-bit weights)', () => {
     const qwen = validationReport().scored.find((s) => s.row.model === 'Qwen2.5-7B-Instruct' && s.row.precision === 'bf16')!;
-    const group = validationReport().scored.filter((s) => s.mapped.scenario.mode === 'inference' && s.mapped.scenario.engine === 'transformers' && ['fp32', 'fp16', 'bf16'].includes(s.mapped.scenario.weights));
+    const group = validationReport().scored.filter(
+      (s) => s.mapped.scenario.mode === 'inference' && s.mapped.scenario.engine === 'transformers' && ['fp32', 'fp16', 'bf16'].includes(s.mapped.scenario.weights),
+    );
     const abs = group.map((s) => Math.abs(s.errPct));
     const band = expectedErrorBand(qwen.mapped.scenario)!;
     expect(band).toEqual({ n: group.length, medianPct: nearest(abs, 0.5), p90Pct: nearest(abs, 0.9), basis: 'inference/transformers/float' });

@@ -18,9 +18,22 @@ const { scored } = report;
 describe('validation against published measurements', () => {
   it('maps most rows and prints the error table', () => {
     console.log(errorTable(report));
-    console.log('by scenario kind (the calculator\'s error band):\n' + statsBy(scored, (s) => kindKeys(s.mapped.scenario)[1]).map(([k, st]) => `  ${k} | ${st.n} | ${st.medianPct.toFixed(1)} | ${st.p90Pct.toFixed(1)}`).join('\n'));
+    console.log(
+      "by scenario kind (the calculator's error band):\n" +
+        statsBy(scored, (s) => kindKeys(s.mapped.scenario)[1])
+          .map(([k, st]) => `  ${k} | ${st.n} | ${st.medianPct.toFixed(1)} | ${st.p90Pct.toFixed(1)}`)
+          .join('\n'),
+    );
     console.log('skipped:\n' + skippedList(report));
-    if (process.env.VALIDATION_ROWS) console.log(scored.map((s) => `${s.row.id} ${s.mapped.source} / ${s.mapped.mode} measured ${(s.mapped.measured / 2 ** 30).toFixed(2)} GiB predicted ${(s.predicted / 2 ** 30).toFixed(2)} GiB err ${s.errPct.toFixed(1)}%`).join('\n'));
+    if (process.env.VALIDATION_ROWS)
+      console.log(
+        scored
+          .map(
+            (s) =>
+              `${s.row.id} ${s.mapped.source} / ${s.mapped.mode} measured ${(s.mapped.measured / 2 ** 30).toFixed(2)} GiB predicted ${(s.predicted / 2 ** 30).toFixed(2)} GiB err ${s.errPct.toFixed(1)}%`,
+          )
+          .join('\n'),
+      );
     expect(scored.length).toBeGreaterThanOrEqual(115);
   });
   it(`median |error| ≤ ${MEDIAN_TOL} % and p90 ≤ ${P90_TOL} % over all mapped rows`, () => {

@@ -31,7 +31,7 @@ describe('runtime start-up logs (llama.cpp, vLLM)', () => {
     expect(new Set(RUNTIME_LOG_ROWS.map((r) => r.id)).size).toBe(RUNTIME_LOG_ROWS.length);
   });
 
-  it('each printed figure appears in the row\'s own log lines', () => {
+  it("each printed figure appears in the row's own log lines", () => {
     for (const row of RUNTIME_LOG_ROWS) {
       const text = row.lines.join('\n').replace(/,/g, '');
       for (const [key, value] of Object.entries(row.printed)) {

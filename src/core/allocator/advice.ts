@@ -108,9 +108,7 @@ function smallerBatch(shortBytes: number, variant?: 'fragmentation'): Advice {
     ...(variant ? { variant } : {}),
     params: { shortBytes },
     text: `Lower the batch size (or sequence length) so the peak drops by at least ${humanBytes(shortBytes)}; activation checkpointing or lower precision also help.`,
-    why: variant
-      ? 'Even packed perfectly, the card would be nearly full after this request.'
-      : 'Allocated tensors, not the cache, fill the card: even a perfectly packed cache would lack this much.',
+    why: variant ? 'Even packed perfectly, the card would be nearly full after this request.' : 'Allocated tensors, not the cache, fill the card: even a perfectly packed cache would lack this much.',
   };
 }
 
@@ -126,7 +124,12 @@ export function diagnoseOom(f: OomFigures): Diagnosis {
       text: `Raise torch.cuda.set_per_process_memory_fraction: only ${humanBytes(f.allowed)} are allowed.`,
       why: 'The card still has enough free memory; the per-process limit refused the new segment.',
     });
-    return { code: 'fraction-limit', shortBytes: short, advice, message: { code: 'diagnosis.fraction-limit', params: { allowed: f.allowed }, text: 'The per-process memory fraction, not the card, is the limit.' } };
+    return {
+      code: 'fraction-limit',
+      shortBytes: short,
+      advice,
+      message: { code: 'diagnosis.fraction-limit', params: { allowed: f.allowed }, text: 'The per-process memory fraction, not the card, is the limit.' },
+    };
   }
   if (short <= 0 && f.unallocated > 0) {
     advice.push(f.backend === 'hip' ? expandableUnsupportedAdvice() : expandableAdvice(f.backend));
@@ -151,9 +154,14 @@ export function diagnoseOom(f: OomFigures): Diagnosis {
       code: 'empty-cache-elsewhere',
       params: { bytes: others },
       text: 'If another process is your own PyTorch job, call torch.cuda.empty_cache() there when it is idle.',
-      why: 'empty_cache() returns a process\'s unused cached segments to the driver, where this process can use them; calling it in the failing process does not help, because PyTorch already released every whole free segment before raising.',
+      why: "empty_cache() returns a process's unused cached segments to the driver, where this process can use them; calling it in the failing process does not help, because PyTorch already released every whole free segment before raising.",
     });
-    return { code: 'other-process', shortBytes: short, advice, message: { code: 'diagnosis.other-process', params: { others }, text: `Another process holds ${humanBytes(others)} on this GPU; without it the request would fit.` } };
+    return {
+      code: 'other-process',
+      shortBytes: short,
+      advice,
+      message: { code: 'diagnosis.other-process', params: { others }, text: `Another process holds ${humanBytes(others)} on this GPU; without it the request would fit.` },
+    };
   }
   if (foreign > CONTEXT_ALLOWANCE && short - (foreign - CONTEXT_ALLOWANCE) <= 0) {
     advice.push({
@@ -164,5 +172,14 @@ export function diagnoseOom(f: OomFigures): Diagnosis {
     });
   }
   advice.push(smallerBatch(Math.max(0, short)));
-  return { code: 'real-shortage', shortBytes: short, advice, message: { code: 'diagnosis.real-shortage', params: { shortBytes: Math.max(0, short) }, text: `A real shortage: live tensors fill the card; ${humanBytes(Math.max(0, short))} more are needed than free and cached memory together.` } };
+  return {
+    code: 'real-shortage',
+    shortBytes: short,
+    advice,
+    message: {
+      code: 'diagnosis.real-shortage',
+      params: { shortBytes: Math.max(0, short) },
+      text: `A real shortage: live tensors fill the card; ${humanBytes(Math.max(0, short))} more are needed than free and cached memory together.`,
+    },
+  };
 }

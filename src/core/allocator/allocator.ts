@@ -78,7 +78,10 @@ export class CachingAllocator implements AllocatorState {
   readonly M: number;
   readonly allowedMax: number | null;
 
-  constructor(readonly device: DeviceSpec, readonly config: AllocatorConfig = defaultConfig()) {
+  constructor(
+    readonly device: DeviceSpec,
+    readonly config: AllocatorConfig = defaultConfig(),
+  ) {
     this.M = config.maxSplitSize ?? Infinity;
     this.allowedMax = device.fraction === null ? null : Math.floor(device.fraction * device.capacity);
   }
@@ -206,7 +209,10 @@ export class CachingAllocator implements AllocatorState {
     let h = 0;
     for (; h < holes.length; h++) {
       const at = this.segmentIndex(holes[h]);
-      if (holes[h].addr - this.startAfter(at) >= size) { i = at; break; }
+      if (holes[h].addr - this.startAfter(at) >= size) {
+        i = at;
+        break;
+      }
     }
     const seg = { id: this.nextSegmentId++, addr: this.startAfter(i), size, pool, expandable } as Segment;
     this.segments.splice(i, 0, seg);

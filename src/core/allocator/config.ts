@@ -37,12 +37,7 @@ export function defaultConfig(): AllocatorConfig {
   };
 }
 
-const BOOL_KEYS = new Set([
-  'expandable_segments',
-  'release_lock_on_cudamalloc',
-  'pinned_use_cuda_host_register',
-  'pinned_use_background_threads',
-]);
+const BOOL_KEYS = new Set(['expandable_segments', 'release_lock_on_cudamalloc', 'pinned_use_cuda_host_register', 'pinned_use_background_threads']);
 
 /** Splits on `, : [ ]` keeping them as tokens and dropping spaces, like the C++ lexer. */
 function lex(text: string): string[] {
@@ -60,7 +55,10 @@ function lex(text: string): string[] {
 }
 
 class ConfError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -113,7 +111,10 @@ function parseTokens(t: string[]): AllocatorConfig {
   let i = 0;
   while (i < t.length) {
     const key = t[i];
-    if (key === ',') { i++; continue; }
+    if (key === ',') {
+      i++;
+      continue;
+    }
     if (t[i + 1] !== ':') fail('conf-syntax', 'Error parsing CachingAllocator settings, expected :');
     const val = t[i + 2];
     let next = i + 3;

@@ -43,7 +43,12 @@ export function importMemoryHistory(json: string, device?: number): HistoryParse
     return fail('history-no-traces', "no 'device_traces' list: produce the file with the snippet in docs/allocator-traces.md");
   }
   const traces = data.device_traces as unknown[];
-  const dev = device ?? Math.max(0, traces.findIndex((t) => Array.isArray(t) && t.length > 0));
+  const dev =
+    device ??
+    Math.max(
+      0,
+      traces.findIndex((t) => Array.isArray(t) && t.length > 0),
+    );
   const entries = traces[dev];
   if (!Array.isArray(entries)) return fail('history-no-device', `no trace for device ${dev}`, { device: dev });
   const hasCompleted = entries.some((e) => isRecord(e) && e.action === 'free_completed');

@@ -50,12 +50,13 @@ export interface DecodedOom {
 
 export type OomDecode =
   | {
-    found: true; oom: DecodedOom;
-    /** further messages in the same text, at most MAX_OOM_MESSAGES − 1 of them */
-    others: DecodedOom[];
-    /** messages found in the text, decoded or not */
-    count: number;
-  }
+      found: true;
+      oom: DecodedOom;
+      /** further messages in the same text, at most MAX_OOM_MESSAGES − 1 of them */
+      others: DecodedOom[];
+      /** messages found in the text, decoded or not */
+      count: number;
+    }
   | { found: false; message: Message; example: string };
 
 /** Longest text decoded (characters): the CLI's input cap; a longer paste is refused with a message. */
@@ -100,7 +101,11 @@ const SPACE = /[ \t\n\v\f\r\u00a0]+/g;
 
 /** A figure past its range: the decode stops with a message naming the field. */
 class OutOfRange extends Error {
-  constructor(readonly field: OomField['key'], readonly shown: string, readonly max: string) {
+  constructor(
+    readonly field: OomField['key'],
+    readonly shown: string,
+    readonly max: string,
+  ) {
     super(`${field}: ${shown} is out of range (at most ${max})`);
   }
 }
@@ -146,7 +151,16 @@ function decodeAt(s: string, start: number, end: number): { oom: Omit<DecodedOom
   const none = { reserved: null, unallocated: null, assumedSelfPid: null, nonPyTorch: null, otherProcesses: null, usedOutsideAllocator: null, request: null };
   const version = (code: string, text: string): Message => ({ code: `version.${code}`, text });
   if (/^(?:CUDA|HIP)error:outofmemory/.test(w)) {
-    const oom = { kind: 'driver' as const, complete: true, backend, format: null, version: version('driver', 'a CUDA driver error outside the caching allocator (no allocator figures)'), fields: [], processes: [], derived: none };
+    const oom = {
+      kind: 'driver' as const,
+      complete: true,
+      backend,
+      format: null,
+      version: version('driver', 'a CUDA driver error outside the caching allocator (no allocator figures)'),
+      fields: [],
+      processes: [],
+      derived: none,
+    };
     return { oom, last: start + w.indexOf('memory') + 6 };
   }
   const eib = /^(?:CUDA|HIP)?[oO]utofmemory\.Triedtoallocatemorethan1EBmemory\./.exec(w);
@@ -199,7 +213,9 @@ function decodeAt(s: string, start: number, end: number): { oom: Omit<DecodedOom
     if (res) fields.push(field('reserved', size('reserved', res[1], res[2])));
     complete = !!(req && res);
   }
-  const tailNew = find('IfreservedbutunallocatedmemoryislargetrysettingPYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF=expandable_segments:Truetoavoidfragmentation\\.SeedocumentationforMemoryManagement\\((https?://[^)]*)\\)');
+  const tailNew = find(
+    'IfreservedbutunallocatedmemoryislargetrysettingPYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF=expandable_segments:Truetoavoidfragmentation\\.SeedocumentationforMemoryManagement\\((https?://[^)]*)\\)',
+  );
   const tail21 = find('Ifreservedbutunallocatedmemoryislargetrysettingmax_split_size_mbtoavoidfragmentation\\.SeedocumentationforMemoryManagementandPYTORCH_(?:CUDA|HIP)_ALLOC_CONF');
   const tailOld = find('Ifreservedmemoryis(?:>>|&gt;&gt;)allocatedmemorytrysettingmax_split_size_mbtoavoidfragmentation\\.SeedocumentationforMemoryManagementandPYTORCH_(?:CUDA|HIP)_ALLOC_CONF');
   const tailMain = tailNew ? null : find('unallocated\\.SeedocumentationforMemoryManagement\\((https?://[^)]*)\\)');
@@ -244,7 +260,7 @@ function derive(fields: OomField[], processes: { pid: number; bytes: number }[])
   return {
     reserved,
     unallocated,
-    assumedSelfPid: get(fields, 'thisProcess') === null ? guess?.pid ?? null : null,
+    assumedSelfPid: get(fields, 'thisProcess') === null ? (guess?.pid ?? null) : null,
     nonPyTorch: selfBytes !== null && reserved !== null ? Math.max(0, selfBytes - reserved) : null,
     otherProcesses,
     usedOutsideAllocator: total !== null && free !== null && reserved !== null ? Math.max(0, total - free - reserved) : null,
@@ -298,7 +314,14 @@ function diagnose(o: Omit<DecodedOom, 'exception' | 'raw' | 'diagnosis'>): Diagn
   const allocated = get(f, 'allocated');
   if (requested === null || free === null || allocated === null || d.reserved === null || d.unallocated === null) return null;
   return diagnoseOom({
-    requested, free, allocated, unallocated: d.unallocated, reserved: d.reserved, others: d.otherProcesses,
-    nonPyTorch: d.nonPyTorch, allowed: get(f, 'allowed'), backend: o.backend,
+    requested,
+    free,
+    allocated,
+    unallocated: d.unallocated,
+    reserved: d.reserved,
+    others: d.otherProcesses,
+    nonPyTorch: d.nonPyTorch,
+    allowed: get(f, 'allowed'),
+    backend: o.backend,
   });
 }

@@ -14,11 +14,7 @@ export interface TracePreset {
 const lines = (...ls: string[]) => ls.join('\n') + '\n';
 const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
 
-const CLASSIC = [
-  ...range(10, (i) => `alloc t${i} 1024x1024 float32`),
-  ...range(5, (i) => `free t${2 * i}`),
-  'alloc big 4096x4096 float32',
-];
+const CLASSIC = [...range(10, (i) => `alloc t${i} 1024x1024 float32`), ...range(5, (i) => `free t${2 * i}`), 'alloc big 4096x4096 float32'];
 
 const FRAGMENTATION = [
   'capacity 1GiB',

@@ -22,13 +22,19 @@ export function describeRequest(bytes: number, precision: number): RequestMeanin
   const near = (x: number) => Math.abs(bytes - x) <= precision;
   if (near(kSmallBuffer)) {
     return {
-      segment: kSmallBuffer, pool: 'small', tensorMin: 0, tensorMax: kSmallSize,
+      segment: kSmallBuffer,
+      pool: 'small',
+      tensorMin: 0,
+      tensorMax: kSmallSize,
       message: { code: 'request.small', text: 'A new 2 MiB small-pool segment: the tensor is at most 1 MiB. Failing on so small a request means the card is full.' },
     };
   }
   if (near(kLargeBuffer)) {
     return {
-      segment: kLargeBuffer, pool: 'large', tensorMin: kSmallSize, tensorMax: kLargeBuffer,
+      segment: kLargeBuffer,
+      pool: 'large',
+      tensorMin: kSmallSize,
+      tensorMax: kLargeBuffer,
       message: { code: 'request.large-buffer', text: 'A new 20 MiB segment: the tensor is between 1 MiB and 10 MiB (1–10 MiB tensors share 20 MiB segments), or just under 20 MiB.' },
     };
   }
@@ -36,7 +42,10 @@ export function describeRequest(bytes: number, precision: number): RequestMeanin
     const lo = Math.max(kMinLargeAlloc - 1, bytes - kRoundLarge - precision);
     const hi = bytes + precision;
     return {
-      segment: bytes, pool: 'large', tensorMin: lo, tensorMax: hi,
+      segment: bytes,
+      pool: 'large',
+      tensorMin: lo,
+      tensorMax: hi,
       message: {
         code: 'request.large',
         params: { min: lo, max: hi },
@@ -45,7 +54,10 @@ export function describeRequest(bytes: number, precision: number): RequestMeanin
     };
   }
   return {
-    segment: bytes, pool: 'unknown', tensorMin: 0, tensorMax: bytes,
+    segment: bytes,
+    pool: 'unknown',
+    tensorMin: 0,
+    tensorMax: bytes,
     message: { code: 'request.unusual', text: 'Not a size the native caching allocator asks for (2 MiB, 20 MiB, or ≥ 10 MiB in 2 MiB steps); another allocator or an unusual setting printed it.' },
   };
 }

@@ -34,17 +34,7 @@ export interface StatArray {
 }
 
 /** Names of the array statistics, in memory_summary() row order (docs/reference/allocator.md §6.2). */
-export const ARRAY_STATS = [
-  'allocated_bytes',
-  'active_bytes',
-  'requested_bytes',
-  'reserved_bytes',
-  'inactive_split_bytes',
-  'allocation',
-  'active',
-  'segment',
-  'inactive_split',
-] as const;
+export const ARRAY_STATS = ['allocated_bytes', 'active_bytes', 'requested_bytes', 'reserved_bytes', 'inactive_split_bytes', 'allocation', 'active', 'segment', 'inactive_split'] as const;
 export type ArrayStatName = (typeof ARRAY_STATS)[number];
 
 /** DeviceStats of one device. */

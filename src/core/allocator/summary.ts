@@ -124,7 +124,11 @@ const COLUMNS = ['Cur Usage', 'Peak Usage', 'Tot Alloc', 'Tot Freed'];
 
 /** A figure past its range: reading stops with a message naming the row and column. */
 class OutOfRange extends Error {
-  constructor(readonly where: string, readonly shown: string, readonly max: string) {
+  constructor(
+    readonly where: string,
+    readonly shown: string,
+    readonly max: string,
+  ) {
     super(`${where}: ${shown} is out of range (at most ${max})`);
   }
 }
@@ -201,14 +205,29 @@ function adviseSummary(f: SummaryReading['figures']): { diagnosis: Message; advi
   const { reserved, nonReleasable, releasable } = f;
   if (reserved !== null && nonReleasable !== null && nonReleasable >= 0.1 * reserved && nonReleasable >= 256 * MiB) {
     return {
-      diagnosis: { code: 'summary.fragmented', params: { nonReleasable, reserved }, text: `${humanBytes(nonReleasable)} of the ${humanBytes(reserved)} reserved are free holes inside partly used segments: only tensors that fit a hole can use them and empty_cache() cannot release them.` },
+      diagnosis: {
+        code: 'summary.fragmented',
+        params: { nonReleasable, reserved },
+        text: `${humanBytes(nonReleasable)} of the ${humanBytes(reserved)} reserved are free holes inside partly used segments: only tensors that fit a hole can use them and empty_cache() cannot release them.`,
+      },
       advice: [expandableAdvice('cuda')],
     };
   }
   if (releasable !== null && releasable >= 256 * MiB) {
     return {
-      diagnosis: { code: 'summary.cached', params: { releasable }, text: `${humanBytes(releasable)} are cached in wholly free segments: PyTorch reuses them, and empty_cache() would hand them to other processes.` },
-      advice: [{ code: 'empty-cache-elsewhere', params: { bytes: releasable }, text: 'Call torch.cuda.empty_cache() only if another process or library needs this memory.', why: 'The cache is reused by this process anyway; returning it costs new cudaMalloc calls later.' }],
+      diagnosis: {
+        code: 'summary.cached',
+        params: { releasable },
+        text: `${humanBytes(releasable)} are cached in wholly free segments: PyTorch reuses them, and empty_cache() would hand them to other processes.`,
+      },
+      advice: [
+        {
+          code: 'empty-cache-elsewhere',
+          params: { bytes: releasable },
+          text: 'Call torch.cuda.empty_cache() only if another process or library needs this memory.',
+          why: 'The cache is reused by this process anyway; returning it costs new cudaMalloc calls later.',
+        },
+      ],
     };
   }
   return { diagnosis: { code: 'summary.tight', text: 'The cache holds little free memory: reserved memory is mostly live tensors.' }, advice: [] };

@@ -14,10 +14,7 @@
  */
 import { DECIMAL, parseByteSize } from './size-text';
 
-export type TraceEvent =
-  | { op: 'alloc'; name: string; size: number; line: number }
-  | { op: 'free'; name: string; line: number }
-  | { op: 'empty_cache'; line: number };
+export type TraceEvent = { op: 'alloc'; name: string; size: number; line: number } | { op: 'free'; name: string; line: number } | { op: 'empty_cache'; line: number };
 
 export interface TraceSettings {
   capacity: number | null;

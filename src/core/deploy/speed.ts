@@ -101,9 +101,7 @@ function peakOf(gpu: Gpu, dtype: PeakKey | null): number | null {
 /** Roofline bounds for `s` (estimated as `e`) on `gpu`; `mfu` is the training utilisation (0–1]. */
 export function rooflineSpeed(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gpu, mfu: number): Speed {
   const notes: string[] = [];
-  const dtype = s.mode === 'training'
-    ? (s.precision === 'fp32' ? null : s.precision.endsWith('bf16') ? 'bf16' : 'fp16')
-    : computeDtype(s.weights);
+  const dtype = s.mode === 'training' ? (s.precision === 'fp32' ? null : s.precision.endsWith('bf16') ? 'bf16' : 'fp16') : computeDtype(s.weights);
   const peak = peakOf(gpu, dtype);
   if (peak === null) notes.push(`${gpu.name}: no published dense tensor throughput for ${dtype ?? 'fp32'}; no compute bound`);
   const n = Math.max(1, s.tp * s.pp);
@@ -111,12 +109,15 @@ export function rooflineSpeed(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gp
     const flops = forwardFlopsPerToken(arch, e.params.active, s.prompt / 2);
     return {
       decodeTokensPerSecond: decodeBound(s, e, arch, gpu),
-      prefillTokensPerSecond: peak === null ? null : {
-        value: (n * peak) / flops,
-        formula: 'N · peak / (2·P_active + 2·L·a·d·s/2)',
-        values: { N: n, peak_TFLOPS: peak / 1e12, P_active: e.params.active, L: arch.layers, a: arch.heads, d: arch.headDim, s: s.prompt, dtype: dtype ?? '' },
-        source: `${ROOFLINE}: 2 FLOPs per parameter per token (one multiply-add) plus causal attention`,
-      },
+      prefillTokensPerSecond:
+        peak === null
+          ? null
+          : {
+              value: (n * peak) / flops,
+              formula: 'N · peak / (2·P_active + 2·L·a·d·s/2)',
+              values: { N: n, peak_TFLOPS: peak / 1e12, P_active: e.params.active, L: arch.layers, a: arch.heads, d: arch.headDim, s: s.prompt, dtype: dtype ?? '' },
+              source: `${ROOFLINE}: 2 FLOPs per parameter per token (one multiply-add) plus causal attention`,
+            },
       stepSeconds: null,
       notes,
     };
@@ -134,12 +135,16 @@ export function rooflineSpeed(s: Scenario, e: Estimate, arch: ModelArch, gpu: Gp
   return {
     decodeTokensPerSecond: null,
     prefillTokensPerSecond: null,
-    stepSeconds: peak === null ? null : {
-      value: flops / (busy * peak * u),
-      formula: '(k·P + attention) · tokens / (N · peak · MFU)',
-      values: { k, P: e.params.total, tokens, N: busy, peak_TFLOPS: peak / 1e12, MFU: u, dtype: dtype ?? '' },
-      source: 'Kaplan et al. 2020 (arXiv 2001.08361) §2.1: 6 FLOPs per parameter per token; frozen base 4 (no weight gradients); full checkpointing +2 (Korthikanti et al. 2022 §5); MFU: PaLM (arXiv 2204.02311) App. B',
-    },
+    stepSeconds:
+      peak === null
+        ? null
+        : {
+            value: flops / (busy * peak * u),
+            formula: '(k·P + attention) · tokens / (N · peak · MFU)',
+            values: { k, P: e.params.total, tokens, N: busy, peak_TFLOPS: peak / 1e12, MFU: u, dtype: dtype ?? '' },
+            source:
+              'Kaplan et al. 2020 (arXiv 2001.08361) §2.1: 6 FLOPs per parameter per token; frozen base 4 (no weight gradients); full checkpointing +2 (Korthikanti et al. 2022 §5); MFU: PaLM (arXiv 2204.02311) App. B',
+          },
     notes,
   };
 }

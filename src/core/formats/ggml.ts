@@ -6,9 +6,7 @@
  * 8-expert and 70B rules, fallback when a row length is not a multiple of the block).
  */
 
-export type GgmlType =
-  | 'f32' | 'f16' | 'q8_0' | 'q6_k' | 'q5_k' | 'q4_k' | 'q3_k' | 'q2_k'
-  | 'q5_1' | 'q5_0' | 'q4_1' | 'q4_0' | 'iq4_nl';
+export type GgmlType = 'f32' | 'f16' | 'q8_0' | 'q6_k' | 'q5_k' | 'q4_k' | 'q3_k' | 'q2_k' | 'q5_1' | 'q5_0' | 'q4_1' | 'q4_0' | 'iq4_nl';
 
 /** Weights per block and bytes per block (fp16 scales included). */
 export const GGML_BLOCK: Record<GgmlType, { size: number; bytes: number }> = {
@@ -37,8 +35,14 @@ export type GgufMix = 'q8_0' | 'q6_k' | 'q5_k_m' | 'q4_k_m' | 'q4_k_s' | 'q4_0' 
 
 /** Default tensor type of each mix (llama-quant.cpp `default_type` switch). */
 export const MIX_BASE: Record<GgufMix, GgmlType> = {
-  q8_0: 'q8_0', q6_k: 'q6_k', q5_k_m: 'q5_k', q4_k_m: 'q4_k', q4_k_s: 'q4_k',
-  q4_0: 'q4_0', q3_k_m: 'q3_k', q2_k: 'q2_k',
+  q8_0: 'q8_0',
+  q6_k: 'q6_k',
+  q5_k_m: 'q5_k',
+  q4_k_m: 'q4_k',
+  q4_k_s: 'q4_k',
+  q4_0: 'q4_0',
+  q3_k_m: 'q3_k',
+  q2_k: 'q2_k',
 };
 
 /** What the rules need to know about the model (llama.cpp hparams). */
@@ -80,15 +84,19 @@ function attnV(c: MixContext, i: number, base: GgmlType): GgmlType {
 function ffnDown(c: MixContext, i: number, base: GgmlType): GgmlType {
   const n = c.layers;
   switch (c.mix) {
-    case 'q2_k': return 'q3_k';
+    case 'q2_k':
+      return 'q3_k';
     case 'q3_k_m':
       return i < Math.trunc(n / 16) ? 'q5_k' : !c.falcon || useMoreBits(i, n) ? 'q4_k' : 'q3_k';
     case 'q4_k_m':
       if (c.falcon) return i < Math.trunc(n / 16) ? 'q6_k' : useMoreBits(i, n) ? 'q5_k' : 'q4_k';
       return useMoreBits(i, n) ? 'q6_k' : base;
-    case 'q5_k_m': return useMoreBits(i, n) ? 'q6_k' : base;
-    case 'q4_k_s': return !c.falcon && i < Math.trunc(n / 8) ? 'q5_k' : base;
-    default: return base;
+    case 'q5_k_m':
+      return useMoreBits(i, n) ? 'q6_k' : base;
+    case 'q4_k_s':
+      return !c.falcon && i < Math.trunc(n / 8) ? 'q5_k' : base;
+    default:
+      return base;
   }
 }
 
@@ -107,7 +115,11 @@ function attnQkv(c: MixContext, base: GgmlType): GgmlType {
 
 /** llama.cpp's fallback when a row is not a whole number of blocks (`convert_incompatible_tensor`). */
 const FALLBACK: Partial<Record<GgmlType, GgmlType>> = {
-  q2_k: 'iq4_nl', q3_k: 'iq4_nl', q4_k: 'q5_0', q5_k: 'q5_1', q6_k: 'q8_0',
+  q2_k: 'iq4_nl',
+  q3_k: 'iq4_nl',
+  q4_k: 'q5_0',
+  q5_k: 'q5_1',
+  q6_k: 'q8_0',
 };
 
 function fit(t: GgmlType, din: number): GgmlType {

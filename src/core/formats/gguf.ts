@@ -17,7 +17,14 @@ import { blockTensorType, embeddingType, ggmlBytes, outputType, type GgmlType, t
  * Model-dependent: the Q6_K head weighs more when V·h is a larger share of the model.
  */
 export const GGUF_AVG_BPW: Record<GgufMix, number> = {
-  q8_0: 8.5, q6_k: 6.56, q5_k_m: 5.7, q4_k_m: 4.89, q4_k_s: 4.67, q4_0: 4.64, q3_k_m: 4.0, q2_k: 3.16,
+  q8_0: 8.5,
+  q6_k: 6.56,
+  q5_k_m: 5.7,
+  q4_k_m: 4.89,
+  q4_k_s: 4.67,
+  q4_0: 4.64,
+  q3_k_m: 4.0,
+  q2_k: 3.16,
 };
 
 /** Bytes by role (sums to the total). */
@@ -69,8 +76,7 @@ export function ggufBytesFromArch(arch: ModelArch, breakdown: ParamBreakdown, mi
   // Token embedding: rows of h; when tied it is the output tensor and follows the head's rule.
   // Position / token-type tables stay F32.
   const extraEmbed = Math.max(0, breakdown.embedding - vh);
-  const embedding = add(arch.tiedEmbeddings ? outputType(c, h) : embeddingType(c, h), h, arch.vocab)
-    + add('f32', extraEmbed, 1);
+  const embedding = add(arch.tiedEmbeddings ? outputType(c, h) : embeddingType(c, h), h, arch.vocab) + add('f32', extraEmbed, 1);
   const lmHead = arch.tiedEmbeddings ? 0 : add(outputType(c, h), h, arch.vocab);
   const kinds = blockKinds(arch);
   let blocks = 0;

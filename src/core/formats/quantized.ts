@@ -38,8 +38,7 @@ export function bnb4bit(doubleQuant: boolean): LinearBytes {
 export function gptq(bits: number, group: number): LinearBytes {
   return (din, dout) => {
     const groups = Math.ceil(din / group);
-    return 4 * Math.ceil((din * bits) / 32) * dout + 4 * groups * Math.ceil((dout * bits) / 32)
-      + 2 * groups * dout + 4 * din;
+    return 4 * Math.ceil((din * bits) / 32) * dout + 4 * groups * Math.ceil((dout * bits) / 32) + 2 * groups * dout + 4 * din;
   };
 }
 
@@ -70,10 +69,16 @@ export function sumLinears(arch: ModelArch, bytes: LinearBytes): number {
  */
 export function nominalBits(scheme: 'int8' | 'nf4' | 'nf4-dq' | 'gptq' | 'awq' | 'fp8', bits: number, group: number): number {
   switch (scheme) {
-    case 'int8': case 'fp8': return 8;
-    case 'nf4': return 4 + 32 / BNB4_BLOCK;
-    case 'nf4-dq': return 4 + 8 / BNB4_BLOCK + 32 / (BNB4_BLOCK * BNB4_DQ_BLOCK);
-    case 'gptq': case 'awq': return bits + (16 + bits) / group;
+    case 'int8':
+    case 'fp8':
+      return 8;
+    case 'nf4':
+      return 4 + 32 / BNB4_BLOCK;
+    case 'nf4-dq':
+      return 4 + 8 / BNB4_BLOCK + 32 / (BNB4_BLOCK * BNB4_DQ_BLOCK);
+    case 'gptq':
+    case 'awq':
+      return bits + (16 + bits) / group;
   }
 }
 

@@ -47,27 +47,49 @@ export const PLAIN_INT: Partial<Record<WeightFormat, number>> = { int8: 1, int4:
 /** Classic quick-method bytes per parameter: the format's nominal width (fp64 8, fp32 4, 16-bit 2, 8-bit 1, 4-bit 0.5). */
 export function bytesPerParamNominal(format: WeightFormat): number {
   switch (format) {
-    case 'fp64': return 8;
-    case 'fp32': return 4;
-    case 'fp16': case 'bf16': return 2;
-    case 'fp8': case 'int8': case 'bnb-int8': case 'gptq-int8': case 'gguf-q8_0': return 1;
-    case 'gguf-q6_k': return 6 / 8;
-    case 'gguf-q5_k_m': return 5 / 8;
-    case 'gguf-q3_k_m': return 3 / 8;
-    case 'gguf-q2_k': return 2 / 8;
-    default: return 0.5; // int4, nf4, fp4, gptq-int4, awq-int4, gguf-q4_*
+    case 'fp64':
+      return 8;
+    case 'fp32':
+      return 4;
+    case 'fp16':
+    case 'bf16':
+      return 2;
+    case 'fp8':
+    case 'int8':
+    case 'bnb-int8':
+    case 'gptq-int8':
+    case 'gguf-q8_0':
+      return 1;
+    case 'gguf-q6_k':
+      return 6 / 8;
+    case 'gguf-q5_k_m':
+      return 5 / 8;
+    case 'gguf-q3_k_m':
+      return 3 / 8;
+    case 'gguf-q2_k':
+      return 2 / 8;
+    default:
+      return 0.5; // int4, nf4, fp4, gptq-int4, awq-int4, gguf-q4_*
   }
 }
 
 /** Bytes per KV-cache element (llama.cpp q8_0/q4_0 include their fp16 block scale). */
 export function kvBytesPerElement(kv: KvFormat): number {
   switch (kv) {
-    case 'fp32': return 4;
-    case 'fp16': case 'bf16': return 2;
-    case 'fp8': case 'int8': return 1;
-    case 'int4': return 0.5;
-    case 'q8_0': return 34 / 32;
-    case 'q4_0': return 18 / 32;
+    case 'fp32':
+      return 4;
+    case 'fp16':
+    case 'bf16':
+      return 2;
+    case 'fp8':
+    case 'int8':
+      return 1;
+    case 'int4':
+      return 0.5;
+    case 'q8_0':
+      return 34 / 32;
+    case 'q4_0':
+      return 18 / 32;
   }
 }
 
@@ -85,24 +107,37 @@ interface Scheme {
 function scheme(format: WeightFormat, dq: boolean, g: number): Scheme | null {
   const bnbSrc = 'bitsandbytes bitsandbytes/nn/modules.py (Int8Params, Params4bit); docs/reference/formulas.md §2.2';
   switch (format) {
-    case 'bnb-int8': return { linear: bnbInt8, bits: nominalBits('int8', 8, g), formula: 'd_in·d_out + 4·d_out', source: bnbSrc };
-    case 'nf4': case 'fp4': return {
-      linear: bnb4bit(dq), bits: nominalBits(dq ? 'nf4-dq' : 'nf4', 4, g), source: bnbSrc,
-      formula: dq ? 'n/2 + ⌈n/64⌉ + 4·⌈n/16384⌉ + 4' : 'n/2 + 4·⌈n/64⌉',
-    };
-    case 'gptq-int4': case 'gptq-int8': {
+    case 'bnb-int8':
+      return { linear: bnbInt8, bits: nominalBits('int8', 8, g), formula: 'd_in·d_out + 4·d_out', source: bnbSrc };
+    case 'nf4':
+    case 'fp4':
+      return {
+        linear: bnb4bit(dq),
+        bits: nominalBits(dq ? 'nf4-dq' : 'nf4', 4, g),
+        source: bnbSrc,
+        formula: dq ? 'n/2 + ⌈n/64⌉ + 4·⌈n/16384⌉ + 4' : 'n/2 + 4·⌈n/64⌉',
+      };
+    case 'gptq-int4':
+    case 'gptq-int8': {
       const w = format === 'gptq-int4' ? 4 : 8;
       return {
-        linear: gptq(w, g), bits: nominalBits('gptq', w, g), source: 'AutoGPTQ QuantLinear buffers; docs/reference/formulas.md §2.3',
+        linear: gptq(w, g),
+        bits: nominalBits('gptq', w, g),
+        source: 'AutoGPTQ QuantLinear buffers; docs/reference/formulas.md §2.3',
         formula: `d_in·d_out·${w}/8 + ⌈d_in/G⌉·d_out·(2 + ${w}/8) + 4·d_in`,
       };
     }
-    case 'awq-int4': return {
-      linear: awq(4, g), bits: nominalBits('awq', 4, g), source: 'AutoAWQ WQLinear_GEMM buffers; docs/reference/formulas.md §2.3',
-      formula: 'd_in·d_out·4/8 + ⌈d_in/G⌉·d_out·(2 + 4/8)',
-    };
-    case 'fp8': return { linear: fp8, bits: 8, formula: 'd_in·d_out + 4', source: 'vLLM Fp8LinearMethod; docs/reference/formulas.md §2.1' };
-    default: return null;
+    case 'awq-int4':
+      return {
+        linear: awq(4, g),
+        bits: nominalBits('awq', 4, g),
+        source: 'AutoAWQ WQLinear_GEMM buffers; docs/reference/formulas.md §2.3',
+        formula: 'd_in·d_out·4/8 + ⌈d_in/G⌉·d_out·(2 + 4/8)',
+      };
+    case 'fp8':
+      return { linear: fp8, bits: 8, formula: 'd_in·d_out + 4', source: 'vLLM Fp8LinearMethod; docs/reference/formulas.md §2.1' };
+    default:
+      return null;
   }
 }
 
@@ -129,8 +164,15 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
       bytes: sum(parts),
       parts,
       derivation: {
-        formula: 'P · b', values: { P, b: plain }, source: 'nominal integer width (1 B int8, 0.5 B int4); formulas.md §2.1', confidence: 'heuristic',
-        note: { code: 'weights.plain-int', params: { format }, text: `Plain ${format}: every parameter at ${plain} B, embeddings and LM head included, no scales. bitsandbytes LLM.int8 (bnb-int8) instead keeps the embeddings and LM head in 16-bit.` },
+        formula: 'P · b',
+        values: { P, b: plain },
+        source: 'nominal integer width (1 B int8, 0.5 B int4); formulas.md §2.1',
+        confidence: 'heuristic',
+        note: {
+          code: 'weights.plain-int',
+          params: { format },
+          text: `Plain ${format}: every parameter at ${plain} B, embeddings and LM head included, no scales. bitsandbytes LLM.int8 (bnb-int8) instead keeps the embeddings and LM head in 16-bit.`,
+        },
       },
     };
   }
@@ -173,7 +215,10 @@ function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): 
     bytes: sum(parts),
     parts,
     derivation: {
-      formula: 'P · bpw_avg / 8', values: { P: breakdown.total, bpw_avg: bpw, mix }, source, confidence: 'heuristic',
+      formula: 'P · bpw_avg / 8',
+      values: { P: breakdown.total, bpw_avg: bpw, mix },
+      source,
+      confidence: 'heuristic',
       note: { code: 'weights.gguf-average', params: { mix, bpw }, text: `Average ${bpw} bits per weight of a Llama-3-8B ${mix.toUpperCase()} file; the real mix depends on the architecture.` },
     },
   };

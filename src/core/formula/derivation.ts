@@ -18,8 +18,12 @@ export interface DerivationInfo {
 export function derive(expr: Expr, info: DerivationInfo): Derivation {
   const extra = info.values;
   const d: Derivation = {
-    get formula() { return render(expr); },
-    get values() { return extra ? { ...symbolValues(expr), ...extra } : symbolValues(expr); },
+    get formula() {
+      return render(expr);
+    },
+    get values() {
+      return extra ? { ...symbolValues(expr), ...extra } : symbolValues(expr);
+    },
     source: info.source,
     confidence: info.confidence,
   };

@@ -55,14 +55,7 @@ export function kvLayers(arch: ModelArch): number {
  * keep min(tokens, windowTokens) when the runtime drops out-of-window entries; `windowTokens`
  * lets llama.cpp pass its padded iSWA size (llama-kv-cache-iswa.cpp).
  */
-export function kvCacheExpr(
-  arch: ModelArch,
-  tokens: Operand,
-  batch: Operand,
-  bytesPerElement: Operand,
-  policy: KvPolicy,
-  windowTokens?: Operand,
-): Expr {
+export function kvCacheExpr(arch: ModelArch, tokens: Operand, batch: Operand, bytesPerElement: Operand, policy: KvPolicy, windowTokens?: Operand): Expr {
   const perLayer = kvPerLayerExpr(arch, bytesPerElement, policy);
   const nL = kvLayers(arch);
   const L = sym('L', nL);
@@ -74,13 +67,6 @@ export function kvCacheExpr(
 }
 
 /** Cache bytes for `batch` sequences of `tokens` tokens (kvCacheExpr's value). */
-export function kvCacheBytes(
-  arch: ModelArch,
-  tokens: number,
-  batch: number,
-  bytesPerElement: number,
-  policy: KvPolicy,
-  windowTokens?: number,
-): number {
+export function kvCacheBytes(arch: ModelArch, tokens: number, batch: number, bytesPerElement: number, policy: KvPolicy, windowTokens?: number): number {
   return evaluate(kvCacheExpr(arch, tokens, batch, bytesPerElement, policy, windowTokens));
 }

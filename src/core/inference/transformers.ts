@@ -43,9 +43,10 @@ export function weightsExpr(ctx: Ctx, tp: number, pp: number): Expr {
   const head = sym('W_head', w.head);
   // norms, biases outside the blocks, vision towers: split with the stages
   const other = w.total - w.blocks - w.embedding - w.head;
-  const stage = pp === 1
-    ? add(sym('W_blocks', w.blocks), emb, head, ...(other !== 0 ? [sym('W_other', other)] : []))
-    : add(div(sym('W_blocks', w.blocks), P), max(emb, head), ...(other !== 0 ? [div(sym('W_other', other), P)] : []));
+  const stage =
+    pp === 1
+      ? add(sym('W_blocks', w.blocks), emb, head, ...(other !== 0 ? [sym('W_other', other)] : []))
+      : add(div(sym('W_blocks', w.blocks), P), max(emb, head), ...(other !== 0 ? [div(sym('W_other', other), P)] : []));
   return tp === 1 ? stage : div(stage, sym('t', tp));
 }
 
@@ -131,7 +132,13 @@ export function layerSplitNote(split: LayerSplit, perGpu: readonly number[]): Me
 /** Modules that fit on no GPU: accelerate sends them to the CPU (slow, and not in this estimate). */
 export function layerSplitOffloadNotes(split: LayerSplit | null): Message[] {
   if (!split || split.offloaded <= 0) return [];
-  return [{ code: 'inference.layer-split-offload', params: { bytes: split.offloaded }, text: 'The weights do not fit on the GPUs under accelerate\'s balanced budget: device_map="auto" would offload the remaining modules to the CPU.' }];
+  return [
+    {
+      code: 'inference.layer-split-offload',
+      params: { bytes: split.offloaded },
+      text: 'The weights do not fit on the GPUs under accelerate\'s balanced budget: device_map="auto" would offload the remaining modules to the CPU.',
+    },
+  ];
 }
 
 export function buildTransformers(ctx: Ctx): Built {
@@ -158,9 +165,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequantExpr = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1
-    ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear)))
-    : ZERO;
+  const dequantExpr = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : ZERO;
   const dequantAll = evaluate(dequantExpr);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
@@ -170,12 +175,18 @@ export function buildTransformers(ctx: Ctx): Built {
   const loadCopyAll = evaluate(loadCopyExpr);
   const shares = gpuShares(ctx);
   // split=layers: a GPU without the head sees only the layer transient (no logits rows)
-  const layerOnly = shares.length > 1
-    ? { prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0), decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0).bytes, logitsPrefill: evaluate(logitsExpr), logitsDecode: s.batch * arch.vocab * head.perLogit / tp }
-    : null;
+  const layerOnly =
+    shares.length > 1
+      ? {
+          prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0),
+          decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0).bytes,
+          logitsPrefill: evaluate(logitsExpr),
+          logitsDecode: (s.batch * arch.vocab * head.perLogit) / tp,
+        }
+      : null;
   const peakOn = (g: GpuShare) => {
-    const pre = !layerOnly || g.head && g.layers ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
-    const dec = !layerOnly || g.head && g.layers ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
+    const pre = !layerOnly || (g.head && g.layers) ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
+    const dec = !layerOnly || (g.head && g.layers) ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
     const atPrefill = (kvPromptAll + stateAll) * g.frac + pre + (g.layers ? dequantAll : 0);
     const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
@@ -188,13 +199,18 @@ export function buildTransformers(ctx: Ctx): Built {
   for (let g = 1; g < shares.length; g++) {
     const p = peakOn(shares[g]);
     perGpu!.push(p.bytes);
-    if (p.bytes > best.bytes) { best = p; at = g; }
+    if (p.bytes > best.bytes) {
+      best = p;
+      at = g;
+    }
   }
   const share = shares[at];
   const L = kvLayers(arch);
   // the KV-holding layers on this GPU: its pipeline stage, or its share of a layer split
-  const kvExpr = encoder ? ZERO
-    : ctx.split ? mul(kvAllExpr, div(sym('L_gpu', ctx.split.layersPerGpu[at]), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
+  const kvExpr = encoder
+    ? ZERO
+    : ctx.split
+      ? mul(kvAllExpr, div(sym('L_gpu', ctx.split.layersPerGpu[at]), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
       : stageLayersExpr(ctx, pp, kvAllExpr);
   const kvFull = evaluate(kvExpr);
   const frac = encoder ? 0 : share.frac;
@@ -203,19 +219,27 @@ export function buildTransformers(ctx: Ctx): Built {
   const { atPrefill, atDecode, loadCopy } = best;
   const allocatedBytes = best.bytes;
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
-  const preExpr = !layerOnly || share.head && share.layers ? prefill.expr
-    : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), ZERO);
+  const preExpr = !layerOnly || (share.head && share.layers) ? prefill.expr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), ZERO);
   const terms = [
-    ctx.split ? term(ctx, 'weights', sym('W_gpu', weights), {
-      values: { placement: 'modules placed in order while used + size ≤ ⌊W/N⌋ + 1.25·W_block (GPU 0 less the largest layer; the last GPU its free memory)', W: ctx.weights.total, N: s.gpus, gpu: at, layers: ctx.split.layersPerGpu[at], format: s.weights },
-      source: 'accelerate utils/modeling.py get_balanced_memory + infer_auto_device_map (transformers integrations/accelerate.py _get_device_map)',
-      confidence: 'derived',
-      note: layerSplitNote(ctx.split, perGpu!),
-    }) : term(ctx, 'weights', weightsExpr(ctx, tp, pp), {
-      values: { format: s.weights },
-      source: ctx.weights.derivation.source,
-      confidence: ctx.weights.derivation.confidence,
-    }),
+    ctx.split
+      ? term(ctx, 'weights', sym('W_gpu', weights), {
+          values: {
+            placement: 'modules placed in order while used + size ≤ ⌊W/N⌋ + 1.25·W_block (GPU 0 less the largest layer; the last GPU its free memory)',
+            W: ctx.weights.total,
+            N: s.gpus,
+            gpu: at,
+            layers: ctx.split.layersPerGpu[at],
+            format: s.weights,
+          },
+          source: 'accelerate utils/modeling.py get_balanced_memory + infer_auto_device_map (transformers integrations/accelerate.py _get_device_map)',
+          confidence: 'derived',
+          note: layerSplitNote(ctx.split, perGpu!),
+        })
+      : term(ctx, 'weights', weightsExpr(ctx, tp, pp), {
+          values: { format: s.weights },
+          source: ctx.weights.derivation.source,
+          confidence: ctx.weights.derivation.confidence,
+        }),
     term(ctx, 'kv-cache', kvExpr, {
       ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : {}),
       source: 'formulas.md §3.1; HF DynamicCache keeps every token',
@@ -237,21 +261,29 @@ export function buildTransformers(ctx: Ctx): Built {
       source: head.source,
       confidence: 'derived',
     }),
-    ...(dequant > 0 ? [term(ctx, 'dequant-buffer', dequantExpr, {
-      values: { compute: s.bnbCompute, bytes: s.bnbCompute === 'fp32' ? '16-bit dequant 2 + fp32 cast 4' : '16-bit dequant' },
-      source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
-      confidence: 'derived',
-    })] : []),
-    ...(loadCopy > 0 ? [term(ctx, 'load-copy', loadCopyExpr, {
-      values: { held: 'tied lm_head stored twice; held until tie_weights' },
-      source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
-      confidence: 'derived',
-      note: {
-        code: 'inference.load-peak',
-        params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
-        text: 'Loading holds the checkpoint\'s second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.',
-      },
-    })] : []),
+    ...(dequant > 0
+      ? [
+          term(ctx, 'dequant-buffer', dequantExpr, {
+            values: { compute: s.bnbCompute, bytes: s.bnbCompute === 'fp32' ? '16-bit dequant 2 + fp32 cast 4' : '16-bit dequant' },
+            source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
+            confidence: 'derived',
+          }),
+        ]
+      : []),
+    ...(loadCopy > 0
+      ? [
+          term(ctx, 'load-copy', loadCopyExpr, {
+            values: { held: 'tied lm_head stored twice; held until tie_weights' },
+            source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
+            confidence: 'derived',
+            note: {
+              code: 'inference.load-peak',
+              params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
+              text: "Loading holds the checkpoint's second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.",
+            },
+          }),
+        ]
+      : []),
     workspaceTerm(ctx),
   ];
   const mlpTensors = arch.gatedMlp ? 3 : 2;
@@ -263,8 +295,18 @@ export function buildTransformers(ctx: Ctx): Built {
     ...(state ? stateTensors(arch.hybrid!, state, s.batch * frac, e) : []),
   ];
   const phases: InferencePhases = {
-    weights, workspace: CUBLAS_WORKSPACE_BYTES, layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)), kvPrompt: kvPromptAll * frac, kvFull,
-    prefill: best.pre, decode: decode.bytes, dequant, prompt: s.prompt, gen: encoder ? 0 : s.gen, atPrefill, atDecode,
+    weights,
+    workspace: CUBLAS_WORKSPACE_BYTES,
+    layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)),
+    kvPrompt: kvPromptAll * frac,
+    kvFull,
+    prefill: best.pre,
+    decode: decode.bytes,
+    dequant,
+    prompt: s.prompt,
+    gen: encoder ? 0 : s.gen,
+    atPrefill,
+    atDecode,
   };
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: layerSplitOffloadNotes(ctx.split), inference: phases, ...(perGpu ? { perGpu } : {}) };
 }

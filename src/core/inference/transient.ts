@@ -28,18 +28,7 @@ export interface Transient {
 }
 
 /** Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU. */
-export function forwardTransient(
-  arch: ModelArch,
-  s: number,
-  kvTokens: number,
-  b: number,
-  e: number,
-  attn: Attn,
-  tp: number,
-  logitRows: number,
-  hiddenRows = 4,
-  perLogit = e + 4,
-): Transient {
+export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b: number, e: number, attn: Attn, tp: number, logitRows: number, hiddenRows = 4, perLogit = e + 4): Transient {
   const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
   const S = sym('s', s);
   const B = sym('b', b);

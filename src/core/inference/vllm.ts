@@ -195,10 +195,19 @@ export function buildVllm(ctx: Ctx): Built {
     workspaceTerm(ctx),
   ];
   if (reserveExpr && engineReserveBytes > 0) {
-    terms.push(term(ctx, 'engine-reserve', reserveExpr, {
-      source: 'formulas.md §3.4: vLLM always fills gpu_memory_utilization (the part of a KV block the pool could not use)',
-      confidence: 'derived',
-    }, 'reserved', false));
+    terms.push(
+      term(
+        ctx,
+        'engine-reserve',
+        reserveExpr,
+        {
+          source: 'formulas.md §3.4: vLLM always fills gpu_memory_utilization (the part of a KV block the pool could not use)',
+          confidence: 'derived',
+        },
+        'reserved',
+        false,
+      ),
+    );
   }
   return {
     terms,

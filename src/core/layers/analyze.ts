@@ -79,14 +79,21 @@ export type AnalyzeResult = { ok: true; value: Analysis } | { ok: false; error: 
 /** Bytes of a set of tensors (by id) at batch b: per-sample part × b plus the fixed part. */
 export function sumBytes(a: Analysis, ids: Iterable<number>, b: number): number {
   let s = 0;
-  for (const id of ids) { const z = a.sizes.get(id); if (z) s += z.ps * b + z.fixed; }
+  for (const id of ids) {
+    const z = a.sizes.get(id);
+    if (z) s += z.ps * b + z.fixed;
+  }
   return s;
 }
 
 /** Largest tensor (elements) a layer may output. */
 const MAX_ELEMENTS = 2 ** 48;
 
-interface T { id: number; shape: number[]; el: number }
+interface T {
+  id: number;
+  shape: number[];
+  el: number;
+}
 
 class Walker {
   a: Analysis;
@@ -99,8 +106,19 @@ class Walker {
   suffix = new Map<string, number>();
   constructor(private d: Dtypes) {
     this.a = {
-      rows: [], out: [], params: 0, buffers: 0, intBuffers: 0, castParams: 0, flops: 0,
-      sizes: new Map(), saved: new Set(), units: [], inferPeak: 0, inferPeakTensors: [], gradPair: 0,
+      rows: [],
+      out: [],
+      params: 0,
+      buffers: 0,
+      intBuffers: 0,
+      castParams: 0,
+      flops: 0,
+      sizes: new Map(),
+      saved: new Set(),
+      units: [],
+      inferPeak: 0,
+      inferPeakTensors: [],
+      gradPair: 0,
     };
   }
 
@@ -110,15 +128,24 @@ class Walker {
     return t;
   }
 
-  bytes(t: T): number { return this.a.sizes.get(t.id)?.ps ?? 0; }
+  bytes(t: T): number {
+    return this.a.sizes.get(t.id)?.ps ?? 0;
+  }
 
   /** Live bytes: held tensors plus the given ones, each storage once. */
   live(ts: T[], scratch: number): void {
     const seen = new Set<number>();
     const each: number[] = scratch > 0 ? [scratch] : [];
-    for (const t of [...this.held, ...ts]) if (!seen.has(t.id)) { seen.add(t.id); each.push(this.bytes(t)); }
+    for (const t of [...this.held, ...ts])
+      if (!seen.has(t.id)) {
+        seen.add(t.id);
+        each.push(this.bytes(t));
+      }
     const sum = each.reduce((x, y) => x + y, 0);
-    if (sum > this.a.inferPeak) { this.a.inferPeak = sum; this.a.inferPeakTensors = each; }
+    if (sum > this.a.inferPeak) {
+      this.a.inferPeak = sum;
+      this.a.inferPeakTensors = each;
+    }
   }
 
   keep(id: number, row: LayerRow): void {
@@ -126,7 +153,10 @@ class Walker {
     if (this.a.saved.has(id)) return;
     this.a.saved.add(id);
     const s = this.a.sizes.get(id);
-    if (s) { row.savedBytes += s.ps; row.savedFixedBytes += s.fixed; }
+    if (s) {
+      row.savedBytes += s.ps;
+      row.savedFixedBytes += s.fixed;
+    }
   }
 
   row(p: string, kind: string, depth: number, x: T, out: number[], op: Partial<OpInfo>): LayerRow {
@@ -141,8 +171,19 @@ class Walker {
     }
     this.paths.add(path);
     const r: LayerRow = {
-      path, kind, depth, inShape: x.shape, outShape: out, params: op.params ?? 0, buffers: op.buffers ?? 0,
-      outputBytes: 0, savedBytes: 0, savedFixedBytes: 0, flops: op.flops ?? 0, gradPair: 0, tensors: op.tensors ?? [],
+      path,
+      kind,
+      depth,
+      inShape: x.shape,
+      outShape: out,
+      params: op.params ?? 0,
+      buffers: op.buffers ?? 0,
+      outputBytes: 0,
+      savedBytes: 0,
+      savedFixedBytes: 0,
+      flops: op.flops ?? 0,
+      gradPair: 0,
+      tensors: op.tensors ?? [],
     };
     this.a.rows.push(r);
     return r;
@@ -156,14 +197,16 @@ class Walker {
     const want = op.dtype === 'compute' ? d.compute : op.dtype === 'fp32' ? d.fp32 : x.el;
     // autocast casts a floating input to the op's dtype: a new tensor (int64 ids are never cast)
     const inT = want !== x.el && x.el !== 8 && spec.kind !== 'embedding' ? this.tensor(x.shape, want) : x;
-    const el = op.dtype === 'compute' ? d.compute : op.dtype === 'fp32' ? d.fp32
-      : op.dtype === 'param' ? d.param : op.dtype === 'promote' ? Math.max(inT.el, d.param) : inT.el;
+    const el = op.dtype === 'compute' ? d.compute : op.dtype === 'fp32' ? d.fp32 : op.dtype === 'param' ? d.param : op.dtype === 'promote' ? Math.max(inT.el, d.param) : inT.el;
     const out: T = op.alias ? { id: inT.id, shape: op.out, el: inT.el } : this.tensor(op.out, el);
     const r = this.row(path, spec.kind, depth, x, op.out, op);
     if (!op.alias) r.outputBytes = this.bytes(out);
     const a = this.a;
-    a.params += op.params; a.buffers += op.buffers; a.intBuffers += op.intBuffers;
-    a.castParams += op.castParams; a.flops += op.flops;
+    a.params += op.params;
+    a.buffers += op.buffers;
+    a.intBuffers += op.intBuffers;
+    a.castParams += op.castParams;
+    a.flops += op.flops;
     for (const s of op.saves) {
       if (s.ref === 'in') this.keep(inT.id, r);
       else if (s.ref === 'out') this.keep(out.id, r);
@@ -216,9 +259,14 @@ class Walker {
   one(spec: LayerSpec, x: T, path: string, depth: number): T {
     try {
       switch (spec.kind) {
-        case 'block': return this.block(spec, x, path, depth);
-        case 'sequential': case 'repeat': case 'encoder': return this.seq(expand(spec), x, path, depth);
-        default: return this.leaf(spec, x, path, depth);
+        case 'block':
+          return this.block(spec, x, path, depth);
+        case 'sequential':
+        case 'repeat':
+        case 'encoder':
+          return this.seq(expand(spec), x, path, depth);
+        default:
+          return this.leaf(spec, x, path, depth);
       }
     } catch (e) {
       if (e instanceof ShapeError && !(e instanceof PathError)) throw new PathError(path, spec.kind, e.message);
@@ -236,7 +284,11 @@ class Walker {
 }
 
 class PathError extends ShapeError {
-  constructor(readonly path: string, kind: string, msg: string) {
+  constructor(
+    readonly path: string,
+    kind: string,
+    msg: string,
+  ) {
     super(`layer '${path}' (${kind}): ${msg}`);
   }
 }

@@ -33,7 +33,10 @@ export function checkpointed(a: Analysis, b: number): { bytes: number; ids: Set<
   chunks.forEach((c, i) => {
     const live = new Set([...inputs.slice(0, i + 1), ...c.saved]);
     const v = bytes(live);
-    if (v > peak) { peak = v; ids = live; }
+    if (v > peak) {
+      peak = v;
+      ids = live;
+    }
   });
   return { bytes: peak, ids };
 }

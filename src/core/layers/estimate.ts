@@ -62,7 +62,11 @@ function firstLeaf(ls: LayerSpec[]): LayerSpec | undefined {
 }
 
 /** Batch-independent analysis, reused across batch sizes (max-batch search). */
-export interface Prepared { net: Network; a: Analysis; precision: Precision }
+export interface Prepared {
+  net: Network;
+  a: Analysis;
+  precision: Precision;
+}
 
 /** Analyse once for a precision; the error names the first layer that does not fit. */
 export function prepareNetwork(net: Network, precision: Precision): Result<Prepared> {
@@ -72,8 +76,7 @@ export function prepareNetwork(net: Network, precision: Precision): Result<Prepa
 }
 
 /** A term whose bytes and shown formula are one expression (src/core/formula). */
-const term = (id: Term['id'], expr: Expr, level: Term['level'], info: DerivationInfo): Term =>
-  ({ id, bytes: evaluate(expr), level, derivation: derive(expr, info) });
+const term = (id: Term['id'], expr: Expr, level: Term['level'], info: DerivationInfo): Term => ({ id, bytes: evaluate(expr), level, derivation: derive(expr, info) });
 
 /** Estimate for one batch size from a prepared analysis. */
 export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimate {
@@ -110,10 +113,13 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
   const B = sym('b', b);
   if (training) {
     const optBytes = optimizerStateBytes(a.rows, o.optimizer, precision);
-    terms.push(term('optimizer', sym('opt_states', optBytes), 'allocated', {
-      values: { rule: 'Σ over parameter tensors of state bytes', optimizer: o.optimizer, P },
-      source: 'formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)', confidence: 'exact',
-    }));
+    terms.push(
+      term('optimizer', sym('opt_states', optBytes), 'allocated', {
+        values: { rule: 'Σ over parameter tensors of state bytes', optimizer: o.optimizer, P },
+        source: 'formulas.md §4.1 (src/core/training/optimizer.ts); Adafactor / bnb 8-bit per tensor (src/core/layers/states.ts)',
+        confidence: 'exact',
+      }),
+    );
     live.push(optBytes);
     if (o.gradCkpt === 'selective') {
       notes.push({ code: 'network.selectiveAsFull', text: 'Selective recomputation has no standard form for these layers; counted as full checkpointing.' });
@@ -121,57 +127,100 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
     const G = sym('bytes_grad', ms.gradients);
     if (o.gradCkpt !== 'none') {
       const kept = checkpointed(a, b);
-      for (const id of kept.ids) { const z = a.sizes.get(id); if (z) live.push(z.ps * b + z.fixed); }
+      for (const id of kept.ids) {
+        const z = a.sizes.get(id);
+        if (z) live.push(z.ps * b + z.fixed);
+      }
       live.push(a.gradPair * b);
       terms.push(term('gradients', mul(G, P_), 'allocated', { source: ms.source, confidence: 'exact' }));
-      terms.push(term('activations', sym('kept', kept.bytes), 'allocated', {
-        values: { rule: 'Σ segment inputs + max recomputed segment (√n segments)', b, units: a.units.length },
-        source: 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174', confidence: 'derived',
-      }));
-      terms.push(term('workspace', add(mul(sym('gradPair', a.gradPair), B), cublas), 'allocated', {
-        values: { gradPair_is: 'max_l (in_l + out_l) per sample; + cuBLAS workspace' }, source: 'formulas.md §3.3, §7.3', confidence: 'heuristic',
-      }));
+      terms.push(
+        term('activations', sym('kept', kept.bytes), 'allocated', {
+          values: { rule: 'Σ segment inputs + max recomputed segment (√n segments)', b, units: a.units.length },
+          source: 'torch.utils.checkpoint.checkpoint_sequential; Chen et al. 2016 arXiv 1604.06174',
+          confidence: 'derived',
+        }),
+      );
+      terms.push(
+        term('workspace', add(mul(sym('gradPair', a.gradPair), B), cublas), 'allocated', {
+          values: { gradPair_is: 'max_l (in_l + out_l) per sample; + cuBLAS workspace' },
+          source: 'formulas.md §3.3, §7.3',
+          confidence: 'heuristic',
+        }),
+      );
     } else {
       // the backward sweep: saved tensors still needed + gradients produced so far + this layer's gradient pair
       const pk = backwardPeak(a.rows, b, ms.gradients);
       live.push(pk.saved, pk.grads, pk.transient);
-      terms.push(term('gradients', mul(G, sym('P_done', pk.grads / ms.gradients)), 'allocated', {
-        values: { P_done_is: 'parameters whose backward has run at the peak', P },
-        source: `${ms.source}; zero_grad(set_to_none=True)`, confidence: 'derived',
-      }));
-      terms.push(term('activations', sym('saved', pk.saved), 'allocated', {
-        values: { rule: 'Σ saved tensors still needed at the peak', b, allSaved: sumBytes(a, a.saved, b) }, source: 'formulas.md §7.3', confidence: 'derived',
-      }));
-      terms.push(term('workspace', add(sym('grad_pair', pk.transient), cublas), 'allocated', {
-        values: { grad_pair_is: '(grad_in + grad_out) of the peak layer; + cuBLAS workspace', b }, source: 'formulas.md §3.3, §7.3', confidence: 'heuristic',
-      }));
+      terms.push(
+        term('gradients', mul(G, sym('P_done', pk.grads / ms.gradients)), 'allocated', {
+          values: { P_done_is: 'parameters whose backward has run at the peak', P },
+          source: `${ms.source}; zero_grad(set_to_none=True)`,
+          confidence: 'derived',
+        }),
+      );
+      terms.push(
+        term('activations', sym('saved', pk.saved), 'allocated', {
+          values: { rule: 'Σ saved tensors still needed at the peak', b, allSaved: sumBytes(a, a.saved, b) },
+          source: 'formulas.md §7.3',
+          confidence: 'derived',
+        }),
+      );
+      terms.push(
+        term('workspace', add(sym('grad_pair', pk.transient), cublas), 'allocated', {
+          values: { grad_pair_is: '(grad_in + grad_out) of the peak layer; + cuBLAS workspace', b },
+          source: 'formulas.md §3.3, §7.3',
+          confidence: 'heuristic',
+        }),
+      );
     }
     live.push(CUBLAS_WORKSPACE_BYTES);
   } else {
-    terms.push(term('activations', mul(sym('perSample', a.inferPeak), B), 'allocated', {
-      values: { perSample_is: 'max_l (held + in_l + out_l) per sample' }, source: 'formulas.md §7 inference peak', confidence: 'derived',
-    }));
+    terms.push(
+      term('activations', mul(sym('perSample', a.inferPeak), B), 'allocated', {
+        values: { perSample_is: 'max_l (held + in_l + out_l) per sample' },
+        source: 'formulas.md §7 inference peak',
+        confidence: 'derived',
+      }),
+    );
     live.push(...a.inferPeakTensors.map((x) => x * b), CUBLAS_WORKSPACE_BYTES);
     terms.push(term('workspace', cublas, 'allocated', { values: { what: 'cuBLAS workspace' }, source: 'formulas.md §3.3', confidence: 'heuristic' }));
   }
   notes.push({ code: 'network.cudnnWorkspace', text: 'cuDNN convolution workspace depends on the algorithm chosen and is not included.' });
   const allocated = terms.reduce((s, t) => s + t.bytes, 0);
   const slack = segmentWaste(segmentGroups(live));
-  terms.push(term('allocator-reserve', sym('segment_waste', slack), 'reserved', {
-    values: { rule: 'Σ segment rounding of live tensors', tensors: live.length },
-    source: 'allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)', confidence: 'derived',
-  }));
-  terms.push(term('cuda-context', mul(CUDA_CONTEXT_BYTES / MiB, sym('MiB', MiB)), 'device', { values: { what: 'CUDA context' }, source: 'formulas.md §3.3; PyTorch PR #86509', confidence: 'heuristic' }));
+  terms.push(
+    term('allocator-reserve', sym('segment_waste', slack), 'reserved', {
+      values: { rule: 'Σ segment rounding of live tensors', tensors: live.length },
+      source: 'allocator.md §1 round_size / get_allocation_size (src/core/runtime.ts)',
+      confidence: 'derived',
+    }),
+  );
+  terms.push(
+    term('cuda-context', mul(CUDA_CONTEXT_BYTES / MiB, sym('MiB', MiB)), 'device', { values: { what: 'CUDA context' }, source: 'formulas.md §3.3; PyTorch PR #86509', confidence: 'heuristic' }),
+  );
   const reserved = allocated + slack;
   return {
     params: { total: P, trainable: training ? P : 0, active: P },
-    terms, allocatedBytes: allocated, reservedBytes: reserved, deviceBytes: reserved + CUDA_CONTEXT_BYTES,
-    notes, layers: a.rows.map((r) => ({
-      path: r.path, kind: r.kind, depth: r.depth, inShape: r.inShape, outShape: r.outShape, params: r.params,
-      buffers: r.buffers, outputBytes: r.outputBytes * b, savedBytes: training ? r.savedBytes * b + r.savedFixedBytes : 0,
+    terms,
+    allocatedBytes: allocated,
+    reservedBytes: reserved,
+    deviceBytes: reserved + CUDA_CONTEXT_BYTES,
+    notes,
+    layers: a.rows.map((r) => ({
+      path: r.path,
+      kind: r.kind,
+      depth: r.depth,
+      inShape: r.inShape,
+      outShape: r.outShape,
+      params: r.params,
+      buffers: r.buffers,
+      outputBytes: r.outputBytes * b,
+      savedBytes: training ? r.savedBytes * b + r.savedFixedBytes : 0,
       flops: r.flops * b,
     })),
-    outShape: a.out, flops: a.flops * b, batch: b,
+    outShape: a.out,
+    flops: a.flops * b,
+    batch: b,
   };
 }
 
@@ -194,7 +243,7 @@ function segmentGroups(sizes: number[]): TensorGroup[] {
     else if (x < kMinLargeAlloc) mid.push(x);
     else large.set(x, (large.get(x) ?? 0) + 1);
   }
-  const mean = (xs: number[]): TensorGroup[] => xs.length ? [{ bytes: xs.reduce((p, q) => p + q, 0) / xs.length, count: xs.length }] : [];
+  const mean = (xs: number[]): TensorGroup[] => (xs.length ? [{ bytes: xs.reduce((p, q) => p + q, 0) / xs.length, count: xs.length }] : []);
   return [...mean(small), ...mean(mid), ...[...large].map(([bytes, count]) => ({ bytes, count }))];
 }
 
@@ -226,7 +275,8 @@ export function maxBatch(p: Prepared, o: Omit<NetworkOptions, 'batch'>, capacity
   if (fits(hi)) return hi;
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (fits(mid)) lo = mid; else hi = mid;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
   }
   return lo;
 }

@@ -9,7 +9,10 @@ import type { EncoderSpec, LayerSpec, RepeatSpec } from './spec';
 /** The layers of one TransformerEncoderLayer, as blocks with residual adds. */
 export function encoderLayers(e: EncoderSpec): LayerSpec[] {
   const p = e.dropout ?? 0.1;
-  const attn: LayerSpec[] = [{ kind: 'mha', name: 'self_attn', embed: e.d, heads: e.heads }, { kind: 'dropout', name: 'dropout1', p }];
+  const attn: LayerSpec[] = [
+    { kind: 'mha', name: 'self_attn', embed: e.d, heads: e.heads },
+    { kind: 'dropout', name: 'dropout1', p },
+  ];
   const ff: LayerSpec[] = [
     { kind: 'linear', name: 'linear1', in: e.d, out: e.ffn },
     { kind: e.activation ?? 'relu', name: 'activation' },
@@ -24,10 +27,7 @@ export function encoderLayers(e: EncoderSpec): LayerSpec[] {
       { kind: 'block', name: '', body: [norm('norm2'), ...ff], merge: 'add' },
     ];
   }
-  return [
-    { kind: 'block', name: '', body: attn, merge: 'add' }, norm('norm1'),
-    { kind: 'block', name: '', body: ff, merge: 'add' }, norm('norm2'),
-  ];
+  return [{ kind: 'block', name: '', body: attn, merge: 'add' }, norm('norm1'), { kind: 'block', name: '', body: ff, merge: 'add' }, norm('norm2')];
 }
 
 /** Children of a container in walk order (repeat copies are named 0..n-1 like nn.Sequential). */

@@ -19,10 +19,7 @@ export class ShapeError extends Error {}
 export type DtypeClass = 'compute' | 'fp32' | 'same' | 'promote' | 'param';
 
 /** A tensor autograd keeps: the op's (cast) input, its output, or a new tensor. */
-export type Save =
-  | { ref: 'in' }
-  | { ref: 'out' }
-  | { ref: 'new'; perSample: number; fixed: number; bytes: number | 'act' | 'fp32' };
+export type Save = { ref: 'in' } | { ref: 'out' } | { ref: 'new'; perSample: number; fixed: number; bytes: number | 'act' | 'fp32' };
 
 export interface OpInfo {
   out: number[];
@@ -85,7 +82,10 @@ function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtransp
   if (spec.kind === 'convtranspose2d') {
     const op = pair(spec.outputPadding, 0);
     outSp = [0, 1].map((i) => (x[1 + i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1);
-    need(outSp.every((v) => v >= 1), `output size < 1`);
+    need(
+      outSp.every((v) => v >= 1),
+      `output size < 1`,
+    );
   } else {
     outSp = (two ? [0, 1] : [0]).map((i) => convLen(x[1 + i], k[i], s[i], p[i], d[i]));
   }
@@ -93,13 +93,19 @@ function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtransp
   const params = weights + (bias ? spec.out : 0);
   const inSp = prod(x.slice(1));
   // transposed conv: every input pixel scatters a Cout/g × k window
-  const flops = spec.kind === 'convtranspose2d'
-    ? 2 * inSp * spec.in * (spec.out / g) * kk
-    : 2 * prod(outSp) * weights;
+  const flops = spec.kind === 'convtranspose2d' ? 2 * inSp * spec.in * (spec.out / g) * kk : 2 * prod(outSp) * weights;
   const wShape = spec.kind === 'convtranspose2d' ? [spec.in, spec.out / g, ...k.slice(0, two ? 2 : 1)] : [spec.out, spec.in / g, ...k.slice(0, two ? 2 : 1)];
   return {
-    out: [spec.out, ...outSp], params, buffers: 0, intBuffers: 0, castParams: params, flops, tensors: bias ? [wShape, [spec.out]] : [wShape],
-    dtype: 'compute', alias: false, saves: [{ ref: 'in' }],
+    out: [spec.out, ...outSp],
+    params,
+    buffers: 0,
+    intBuffers: 0,
+    castParams: params,
+    flops,
+    tensors: bias ? [wShape, [spec.out]] : [wShape],
+    dtype: 'compute',
+    alias: false,
+    saves: [{ ref: 'in' }],
   };
 }
 
@@ -113,39 +119,58 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       positive(spec.out, 'out_features');
       need(x.length >= 1 && x[x.length - 1] === spec.in, `expects last dim ${spec.in}, got [${x.join(', ')}]`);
       const rows = n / spec.in;
-      const params = spec.in * spec.out + (spec.bias ?? true ? spec.out : 0);
+      const params = spec.in * spec.out + ((spec.bias ?? true) ? spec.out : 0);
       return {
-        ...base, out: [...x.slice(0, -1), spec.out], params, castParams: params,
-        tensors: spec.bias ?? true ? [[spec.out, spec.in], [spec.out]] : [[spec.out, spec.in]],
-        flops: 2 * rows * spec.in * spec.out, dtype: 'compute', alias: false, saves: [{ ref: 'in' }],
+        ...base,
+        out: [...x.slice(0, -1), spec.out],
+        params,
+        castParams: params,
+        tensors: (spec.bias ?? true) ? [[spec.out, spec.in], [spec.out]] : [[spec.out, spec.in]],
+        flops: 2 * rows * spec.in * spec.out,
+        dtype: 'compute',
+        alias: false,
+        saves: [{ ref: 'in' }],
       };
     }
-    case 'conv1d': case 'conv2d': case 'convtranspose2d':
+    case 'conv1d':
+    case 'conv2d':
+    case 'convtranspose2d':
       return conv(spec, x);
-    case 'batchnorm1d': case 'batchnorm2d': {
+    case 'batchnorm1d':
+    case 'batchnorm2d': {
       if (spec.kind === 'batchnorm2d') rank(x, 3, '[C, H, W]');
       else need(x.length === 1 || x.length === 2, `expects [C] or [C, L], got [${x.join(', ')}]`);
       need(x[0] === spec.features, `expects ${spec.features} channels, got ${x[0]}`);
       const C = spec.features;
       // cudnn/native batch_norm save input plus fp32 save_mean and save_invstd per channel
       return {
-        out: x, params: spec.affine ?? true ? 2 * C : 0, buffers: 2 * C, intBuffers: 1, castParams: 0,
-        tensors: spec.affine ?? true ? [[C], [C]] : [],
-        flops: 4 * n, dtype: 'same', alias: false,
+        out: x,
+        params: (spec.affine ?? true) ? 2 * C : 0,
+        buffers: 2 * C,
+        intBuffers: 1,
+        castParams: 0,
+        tensors: (spec.affine ?? true) ? [[C], [C]] : [],
+        flops: 4 * n,
+        dtype: 'same',
+        alias: false,
         saves: [{ ref: 'in' }, { ref: 'new', perSample: 0, fixed: 2 * C, bytes: 'fp32' }],
       };
     }
     case 'layernorm': {
       const m = spec.shape.length;
-      need(m >= 1 && m <= x.length && spec.shape.every((v, i) => v === x[x.length - m + i]),
-        `normalized shape [${spec.shape.join(', ')}] does not match input [${x.join(', ')}]`);
+      need(m >= 1 && m <= x.length && spec.shape.every((v, i) => v === x[x.length - m + i]), `normalized shape [${spec.shape.join(', ')}] does not match input [${x.join(', ')}]`);
       const norm = prod(spec.shape);
       const affine = spec.affine ?? true;
-      const params = affine ? norm * (spec.bias ?? true ? 2 : 1) : 0;
+      const params = affine ? norm * ((spec.bias ?? true) ? 2 : 1) : 0;
       // native_layer_norm saves input, mean and rstd (fp32, one per row)
       return {
-        ...base, out: x, params, flops: 5 * n, dtype: 'fp32', alias: false,
-        tensors: Array.from({ length: affine ? (spec.bias ?? true ? 2 : 1) : 0 }, () => spec.shape),
+        ...base,
+        out: x,
+        params,
+        flops: 5 * n,
+        dtype: 'fp32',
+        alias: false,
+        tensors: Array.from({ length: affine ? ((spec.bias ?? true) ? 2 : 1) : 0 }, () => spec.shape),
         saves: [{ ref: 'in' }, { ref: 'new', perSample: 2 * (n / norm), fixed: 0, bytes: 'fp32' }],
       };
     }
@@ -154,9 +179,14 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       need(x[0] === spec.channels, `expects ${spec.channels} channels, got ${x[0]}`);
       need(spec.channels % spec.groups === 0, `channels ${spec.channels} not divisible by groups ${spec.groups}`);
       return {
-        ...base, out: x, params: spec.affine ?? true ? 2 * spec.channels : 0, flops: 5 * n, dtype: 'fp32',
-        tensors: spec.affine ?? true ? [[spec.channels], [spec.channels]] : [],
-        alias: false, saves: [{ ref: 'in' }, { ref: 'new', perSample: 2 * spec.groups, fixed: 0, bytes: 'fp32' }],
+        ...base,
+        out: x,
+        params: (spec.affine ?? true) ? 2 * spec.channels : 0,
+        flops: 5 * n,
+        dtype: 'fp32',
+        tensors: (spec.affine ?? true) ? [[spec.channels], [spec.channels]] : [],
+        alias: false,
+        saves: [{ ref: 'in' }, { ref: 'new', perSample: 2 * spec.groups, fixed: 0, bytes: 'fp32' }],
       };
     }
     case 'embedding':
@@ -164,10 +194,17 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       positive(spec.dim, 'embedding_dim');
       // embedding_backward needs the int64 indices only
       return {
-        ...base, out: [...x, spec.dim], params: spec.num * spec.dim, flops: 0, dtype: 'param', tensors: [[spec.num, spec.dim]],
-        alias: false, saves: [{ ref: 'in' }],
+        ...base,
+        out: [...x, spec.dim],
+        params: spec.num * spec.dim,
+        flops: 0,
+        dtype: 'param',
+        tensors: [[spec.num, spec.dim]],
+        alias: false,
+        saves: [{ ref: 'in' }],
       };
-    case 'maxpool2d': case 'avgpool2d': {
+    case 'maxpool2d':
+    case 'avgpool2d': {
       rank(x, 3, '[C, H, W]');
       const k = pair(spec.kernel, 1);
       const s = pair(spec.stride ?? spec.kernel, 1);
@@ -176,9 +213,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       const out = [x[0], convLen(x[1], k[0], s[0], p[0], 1, spec.ceil), convLen(x[2], k[1], s[1], p[1], 1, spec.ceil)];
       const on = prod(out);
       // max_pool2d_with_indices saves input + int64 indices; avg_pool2d_backward takes self (input)
-      const saves: Save[] = spec.kind === 'maxpool2d'
-        ? [{ ref: 'in' }, { ref: 'new', perSample: on, fixed: 0, bytes: 8 }]
-        : [{ ref: 'in' }];
+      const saves: Save[] = spec.kind === 'maxpool2d' ? [{ ref: 'in' }, { ref: 'new', perSample: on, fixed: 0, bytes: 8 }] : [{ ref: 'in' }];
       return { ...base, out, params: 0, flops: on * k[0] * k[1], dtype: 'same', alias: false, saves };
     }
     case 'adaptiveavgpool2d': {
@@ -188,13 +223,17 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       positive(w, 'output width');
       return { ...base, out: [x[0], h, w], params: 0, flops: n, dtype: 'same', alias: false, saves: [{ ref: 'in' }] };
     }
-    case 'relu': case 'relu6': case 'sigmoid': case 'tanh': case 'gelu': case 'silu': {
+    case 'relu':
+    case 'relu6':
+    case 'sigmoid':
+    case 'tanh':
+    case 'gelu':
+    case 'silu': {
       const savesOut = spec.kind !== 'gelu' && spec.kind !== 'silu';
       const inplace = spec.inplace ?? false;
       // relu/hardtanh/sigmoid/tanh backward use the result; gelu/silu use self, which an
       // in-place variant must clone first (autograd codegen `original_self`)
-      const saves: Save[] = savesOut ? [{ ref: 'out' }]
-        : inplace ? [{ ref: 'new', perSample: n, fixed: 0, bytes: 'act' }] : [{ ref: 'in' }];
+      const saves: Save[] = savesOut ? [{ ref: 'out' }] : inplace ? [{ ref: 'new', perSample: n, fixed: 0, bytes: 'act' }] : [{ ref: 'in' }];
       return { ...base, out: x, params: 0, flops: n, dtype: 'same', alias: inplace, saves };
     }
     case 'dropout':
@@ -202,7 +241,12 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       // ATen dropout returns its input when p == 0; otherwise native_dropout saves a bool mask
       if (spec.p === 0) return { ...base, out: x, params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
       return {
-        ...base, out: x, params: 0, flops: n, dtype: 'same', alias: false,
+        ...base,
+        out: x,
+        params: 0,
+        flops: n,
+        dtype: 'same',
+        alias: false,
         saves: [{ ref: 'new', perSample: n, fixed: 0, bytes: 1 }],
       };
     case 'flatten':
@@ -241,10 +285,20 @@ function mha(E: number, h: number, bias: boolean, x: number[]): OpInfo {
   const T = x[0];
   const params = 4 * E * E + (bias ? 4 * E : 0);
   return {
-    out: x, params, buffers: 0, intBuffers: 0, castParams: params,
-    tensors: bias ? [[3 * E, E], [3 * E], [E, E], [E]] : [[3 * E, E], [E, E]],
+    out: x,
+    params,
+    buffers: 0,
+    intBuffers: 0,
+    castParams: params,
+    tensors: bias
+      ? [[3 * E, E], [3 * E], [E, E], [E]]
+      : [
+          [3 * E, E],
+          [E, E],
+        ],
     flops: 2 * T * E * 3 * E + 4 * T * T * E + 2 * T * E * E,
-    dtype: 'compute', alias: false,
+    dtype: 'compute',
+    alias: false,
     saves: [
       { ref: 'in' },
       { ref: 'new', perSample: 3 * T * E, fixed: 0, bytes: 'act' },

@@ -25,8 +25,7 @@ const pairOne = (p: Pair | undefined) => p === undefined || p === 1 || (Array.is
 
 /** Conv2d leaves of a layer list in order (through containers). */
 function convs(ls: LayerSpec[]): (LayerSpec & { kind: 'conv2d' })[] {
-  return ls.flatMap((l) => l.kind === 'conv2d' ? [l] : l.kind === 'sequential' || l.kind === 'repeat' ? convs(l.body)
-    : l.kind === 'block' ? convs([...l.body, ...(l.shortcut ?? [])]) : []);
+  return ls.flatMap((l) => (l.kind === 'conv2d' ? [l] : l.kind === 'sequential' || l.kind === 'repeat' ? convs(l.body) : l.kind === 'block' ? convs([...l.body, ...(l.shortcut ?? [])]) : []));
 }
 const arg = (n: ReprNode, i: number, k: string): Value | undefined => n.kw[k] ?? n.pos[i];
 
@@ -67,7 +66,9 @@ class Importer {
       }
       const out = num(arg(n, 1, 'out_channels'), 0);
       const common = { name, in: num(arg(n, 0, 'in_channels'), 0), out, groups: num(n.kw.groups, 1), bias: bool(n.kw.bias, true) };
-      this.spatial = true; this.channels = out; this.pooledToOne = false;
+      this.spatial = true;
+      this.channels = out;
+      this.pooledToOne = false;
       if (T === 'Conv1d') {
         return [{ kind: 'conv1d', ...common, kernel: num(kernel, 1), stride: num(n.kw.stride, 1), padding: num(padding, 0), dilation: num(n.kw.dilation, 1) }];
       }
@@ -86,7 +87,16 @@ class Importer {
     if (T === 'Embedding') return [{ kind: 'embedding', name, num: num(arg(n, 0, 'num_embeddings'), 0), dim: num(arg(n, 1, 'embedding_dim'), 0) }];
     if (T === 'MaxPool2d' || T === 'AvgPool2d') {
       this.pooledToOne = false;
-      return [{ kind: T === 'MaxPool2d' ? 'maxpool2d' : 'avgpool2d', name, kernel: pr(arg(n, 0, 'kernel_size'), 1), stride: pr(arg(n, 1, 'stride') ?? arg(n, 0, 'kernel_size'), 1), padding: pr(arg(n, 2, 'padding'), 0), ceil: bool(n.kw.ceil_mode, false) }];
+      return [
+        {
+          kind: T === 'MaxPool2d' ? 'maxpool2d' : 'avgpool2d',
+          name,
+          kernel: pr(arg(n, 0, 'kernel_size'), 1),
+          stride: pr(arg(n, 1, 'stride') ?? arg(n, 0, 'kernel_size'), 1),
+          padding: pr(arg(n, 2, 'padding'), 0),
+          ceil: bool(n.kw.ceil_mode, false),
+        },
+      ];
     }
     if (T === 'AdaptiveAvgPool2d') {
       const out = pr(arg(n, 0, 'output_size'), 1);
@@ -97,7 +107,10 @@ class Importer {
     // old releases print a bare flag: ReLU(inplace)
     if (act[T]) return [{ kind: act[T], name, inplace: bool(n.kw.inplace, n.pos[0] === 'inplace') } as LayerSpec];
     if (T === 'Dropout' || T === 'Dropout1d' || T === 'Dropout2d') return [{ kind: 'dropout', name, p: num(arg(n, 0, 'p'), 0.5) }];
-    if (T === 'Flatten') { this.spatial = false; return [{ kind: 'flatten', name }]; }
+    if (T === 'Flatten') {
+      this.spatial = false;
+      return [{ kind: 'flatten', name }];
+    }
     if (T === 'Identity' || T === 'Sequential' || T === 'ModuleList') return [];
     this.unparsed.push({ line: n.line, text: `${n.name ? `(${n.name}): ` : ''}${T}(…): module type not modelled, skipped` });
     return [];
@@ -109,7 +122,10 @@ class Importer {
     this.spatial = false;
     if (l.in === this.channels && !this.pooledToOne) {
       this.note('repr.globalPool', `assumed a global average pool + flatten before '${l.name ?? 'linear'}' (functional in forward, e.g. MobileNetV2)`);
-      this.inserted = [{ kind: 'adaptiveavgpool2d', name: 'avgpool', out: 1 }, { kind: 'flatten', name: 'flatten' }];
+      this.inserted = [
+        { kind: 'adaptiveavgpool2d', name: 'avgpool', out: 1 },
+        { kind: 'flatten', name: 'flatten' },
+      ];
     } else {
       this.note('repr.flatten', `assumed torch.flatten(x, 1) before '${l.name ?? 'linear'}'`);
       this.inserted = [{ kind: 'flatten', name: 'flatten' }];
@@ -145,7 +161,11 @@ class Importer {
       this.note('repr.resblock', `${n.type}: residual add assumed (torchvision resnet.py), ReLU after each BN and after the add`);
       const relu = by('relu') ? this.one(by('relu')!) : [];
       const body: LayerSpec[] = [];
-      for (const [c, b] of [['conv1', 'bn1'], ['conv2', 'bn2'], ['conv3', 'bn3']]) {
+      for (const [c, b] of [
+        ['conv1', 'bn1'],
+        ['conv2', 'bn2'],
+        ['conv3', 'bn3'],
+      ]) {
         if (!by(c)) continue;
         if (body.length) body.push(...relu);
         body.push(...this.seq(kids([c, b])));
@@ -161,8 +181,10 @@ class Importer {
       specs = res ? [{ kind: 'block', name, merge: 'add', body }] : [{ kind: 'sequential', name, body }];
     } else if (n.type === 'EncoderBlock') {
       this.note('repr.vitblock', 'EncoderBlock: x + attention(ln_1(x)), then + mlp(ln_2(·)) (torchvision vision_transformer.py)');
-      specs = [{ kind: 'block', name: '', merge: 'add', body: this.seq(kids(['ln_1', 'self_attention', 'dropout'])) },
-        { kind: 'block', name: '', merge: 'add', body: this.seq(kids(['ln_2', 'mlp'])) }];
+      specs = [
+        { kind: 'block', name: '', merge: 'add', body: this.seq(kids(['ln_1', 'self_attention', 'dropout'])) },
+        { kind: 'block', name: '', merge: 'add', body: this.seq(kids(['ln_2', 'mlp'])) },
+      ];
       specs = [{ kind: 'sequential', name, body: specs }];
     } else if (n.type === 'MultiheadAttention') {
       const o = by('out_proj');
@@ -175,8 +197,17 @@ class Importer {
       const sa = by('self_attn');
       const E = l1 ? num(arg(l1, 0, 'in_features'), 0) : 0;
       this.note('repr.encoder', 'TransformerEncoderLayer: norm_first=False and ReLU assumed unless printed; head dim 64');
-      specs = [{ kind: 'encoder', name, d: E, heads: Math.max(1, Math.round(E / 64)), ffn: l1 ? num(arg(l1, 1, 'out_features'), 0) : 0,
-        activation: by('activation')?.type === 'GELU' ? 'gelu' : 'relu', dropout: num(by('dropout')?.kw.p, 0.1) }];
+      specs = [
+        {
+          kind: 'encoder',
+          name,
+          d: E,
+          heads: Math.max(1, Math.round(E / 64)),
+          ffn: l1 ? num(arg(l1, 1, 'out_features'), 0) : 0,
+          activation: by('activation')?.type === 'GELU' ? 'gelu' : 'relu',
+          dropout: num(by('dropout')?.kw.p, 0.1),
+        },
+      ];
       if (!sa) this.note('repr.encoderNoAttn', 'TransformerEncoderLayer without self_attn');
     } else if (n.type === 'VisionTransformer') {
       specs = this.vit(n);
@@ -201,9 +232,14 @@ class Importer {
     this.note('repr.vit', `VisionTransformer: class token (${d}) and position embedding (${tokens}×${d}) parameters added; they do not print`);
     const conv = this.one(cp);
     this.spatial = false;
-    return [...conv, { kind: 'tokens', name: 'tokens' }, { kind: 'clstoken', name: 'class_token', dim: d },
+    return [
+      ...conv,
+      { kind: 'tokens', name: 'tokens' },
+      { kind: 'clstoken', name: 'class_token', dim: d },
       { kind: 'sequential', name: 'encoder', body: [{ kind: 'posembed', name: 'pos_embedding', tokens, dim: d }, ...this.seq(enc.children)] },
-      { kind: 'select', name: 'cls' }, ...(heads ? this.one(heads) : [])];
+      { kind: 'select', name: 'cls' },
+      ...(heads ? this.one(heads) : []),
+    ];
   }
 }
 

@@ -20,7 +20,10 @@ export interface ReprNode {
   line: number;
 }
 
-export interface Unparsed { line: number; text: string }
+export interface Unparsed {
+  line: number;
+  text: string;
+}
 
 /** Deepest module nesting read (real models nest < 15 levels). */
 const MAX_NEST = 64;
@@ -34,11 +37,19 @@ function splitTop(s: string): string[] {
   let quote = '';
   let cur = '';
   for (const ch of s) {
-    if (quote) { if (ch === quote) quote = ''; cur += ch; continue; }
+    if (quote) {
+      if (ch === quote) quote = '';
+      cur += ch;
+      continue;
+    }
     if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '(' || ch === '[') depth++;
     else if (ch === ')' || ch === ']') depth--;
-    if (ch === ',' && depth === 0) { out.push(cur); cur = ''; continue; }
+    if (ch === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
     cur += ch;
   }
   if (cur.trim()) out.push(cur);
@@ -62,7 +73,13 @@ export function parseValue(s: string): Value {
 /** Balanced-paren check for a leaf's argument text (which ends with the closing paren). */
 function balanced(s: string): boolean {
   let d = 0;
-  for (const ch of s) { if (ch === '(') d++; else if (ch === ')') { d--; if (d < 0) return false; } }
+  for (const ch of s) {
+    if (ch === '(') d++;
+    else if (ch === ')') {
+      d--;
+      if (d < 0) return false;
+    }
+  }
   return d === 0;
 }
 
@@ -71,7 +88,8 @@ function node(name: string, type: string, times: string | undefined, args: strin
   const kw: Record<string, Value> = {};
   for (const part of splitTop(args)) {
     const m = /^([A-Z_]\w*)\s*=([\s\S]*)$/i.exec(part); // parseValue trims the value
-    if (m) kw[m[1]] = parseValue(m[2]); else pos.push(parseValue(part));
+    if (m) kw[m[1]] = parseValue(m[2]);
+    else pos.push(parseValue(part));
   }
   return { name, type, pos, kw, children: leaf ? null : [], times: times ? Math.min(Number(times), 1e6) : 1, line };
 }
@@ -86,18 +104,34 @@ export function parseReprTree(text: string): { root: ReprNode | null; unparsed: 
     const line = i + 1;
     const s = raw.trim();
     if (!s) return;
-    if (s === ')') { if (stack.length) stack.pop(); else unparsed.push({ line, text: raw }); return; }
+    if (s === ')') {
+      if (stack.length) stack.pop();
+      else unparsed.push({ line, text: raw });
+      return;
+    }
     const m = HEAD.exec(s);
-    if (!m) { unparsed.push({ line, text: raw }); return; }
+    if (!m) {
+      unparsed.push({ line, text: raw });
+      return;
+    }
     const [, name = '', times, type, rest] = m;
     const leaf = rest.length > 0 && rest.endsWith(')') && balanced(rest.slice(0, -1));
-    if (!leaf && rest.length > 0) { unparsed.push({ line, text: raw }); return; }
-    if (!leaf && stack.length >= MAX_NEST) { unparsed.push({ line, text: raw }); return; }
+    if (!leaf && rest.length > 0) {
+      unparsed.push({ line, text: raw });
+      return;
+    }
+    if (!leaf && stack.length >= MAX_NEST) {
+      unparsed.push({ line, text: raw });
+      return;
+    }
     const n = node(name, type, times, leaf ? rest.slice(0, -1) : '', leaf, line);
     const parent = stack[stack.length - 1];
     if (parent) parent.children!.push(n);
     else if (!root) root = n;
-    else { unparsed.push({ line, text: raw }); return; }
+    else {
+      unparsed.push({ line, text: raw });
+      return;
+    }
     if (!leaf) stack.push(n);
   });
   return { root, unparsed };

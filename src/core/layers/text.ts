@@ -18,21 +18,44 @@ const MAX_TEXT = 200_000;
 const MAX_NEST = 32;
 
 const TEXT_KIND: Record<string, string> = {
-  convt2d: 'convtranspose2d', bn1d: 'batchnorm1d', bn2d: 'batchnorm2d', ln: 'layernorm', gn: 'groupnorm',
-  emb: 'embedding', gap: 'adaptiveavgpool2d', cls: 'clstoken', pos: 'posembed', seq: 'sequential',
+  convt2d: 'convtranspose2d',
+  bn1d: 'batchnorm1d',
+  bn2d: 'batchnorm2d',
+  ln: 'layernorm',
+  gn: 'groupnorm',
+  emb: 'embedding',
+  gap: 'adaptiveavgpool2d',
+  cls: 'clstoken',
+  pos: 'posembed',
+  seq: 'sequential',
 };
 const KIND_TEXT: Record<string, string> = Object.fromEntries(Object.entries(TEXT_KIND).map(([a, b]) => [b, a]));
 
 /** Positional fields per kind, in order. */
 const POSITIONAL: Record<string, string[]> = {
-  linear: ['in', 'out'], conv1d: ['in', 'out'], conv2d: ['in', 'out'], convtranspose2d: ['in', 'out'],
-  batchnorm1d: ['features'], batchnorm2d: ['features'], layernorm: ['shape'], groupnorm: ['groups', 'channels'],
-  embedding: ['num', 'dim'], adaptiveavgpool2d: ['out'], dropout: ['p'], clstoken: ['dim'], posembed: ['tokens', 'dim'],
-  mha: ['embed', 'heads'], encoder: ['d', 'heads', 'ffn'],
+  linear: ['in', 'out'],
+  conv1d: ['in', 'out'],
+  conv2d: ['in', 'out'],
+  convtranspose2d: ['in', 'out'],
+  batchnorm1d: ['features'],
+  batchnorm2d: ['features'],
+  layernorm: ['shape'],
+  groupnorm: ['groups', 'channels'],
+  embedding: ['num', 'dim'],
+  adaptiveavgpool2d: ['out'],
+  dropout: ['p'],
+  clstoken: ['dim'],
+  posembed: ['tokens', 'dim'],
+  mha: ['embed', 'heads'],
+  encoder: ['d', 'heads', 'ffn'],
 };
 const OPTION: Record<string, string> = { k: 'kernel', s: 'stride', p: 'padding', d: 'dilation', g: 'groups', op: 'outputPadding', drop: 'dropout' };
 const FLAG: Record<string, [string, unknown]> = {
-  nobias: ['bias', false], noaffine: ['affine', false], ceil: ['ceil', true], gelu: ['activation', 'gelu'], prenorm: ['normFirst', true],
+  nobias: ['bias', false],
+  noaffine: ['affine', false],
+  ceil: ['ceil', true],
+  gelu: ['activation', 'gelu'],
+  prenorm: ['normFirst', true],
 };
 
 /** '3' → 3, '3x5' → [3, 5] (shape fields keep lists). */
@@ -46,9 +69,16 @@ function dims(t: string, list: boolean): Pair | number[] | null {
 class Parser {
   i = 0;
   constructor(private s: string) {}
-  err(msg: string, at = this.i): never { throw new TextError(`position ${at}: ${msg}`); }
-  ws(): void { while (this.i < this.s.length && /\s/.test(this.s[this.i])) this.i++; }
-  peek(): string { this.ws(); return this.s[this.i] ?? ''; }
+  err(msg: string, at = this.i): never {
+    throw new TextError(`position ${at}: ${msg}`);
+  }
+  ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i])) this.i++;
+  }
+  peek(): string {
+    this.ws();
+    return this.s[this.i] ?? '';
+  }
 
   list(depth: number): LayerSpec[] {
     if (depth > MAX_NEST) this.err(`nested more than ${MAX_NEST} levels`);
@@ -56,7 +86,10 @@ class Parser {
     for (;;) {
       const c = this.peek();
       if (c === '' || c === ']' || c === '|') return out;
-      if (c === ';') { this.i++; continue; }
+      if (c === ';') {
+        this.i++;
+        continue;
+      }
       out.push(this.item(depth));
     }
   }
@@ -73,7 +106,10 @@ class Parser {
     if (this.peek() === '[') {
       this.i++;
       const parts = [this.list(depth + 1)];
-      while (this.peek() === '|') { this.i++; parts.push(this.list(depth + 1)); }
+      while (this.peek() === '|') {
+        this.i++;
+        parts.push(this.list(depth + 1));
+      }
       if (this.peek() !== ']') this.err("expected ']'");
       this.i++;
       if (word === 'add' || word === 'cat') {

@@ -10,9 +10,21 @@ import type { Message } from '../types';
 import type { Unparsed } from './repr-parse';
 import { prod, type LayerSpec, type Network } from './spec';
 
-export interface TorchinfoImport { network: Network; notes: Message[]; unparsed: Unparsed[]; statedTotal: number | null }
+export interface TorchinfoImport {
+  network: Network;
+  notes: Message[];
+  unparsed: Unparsed[];
+  statedTotal: number | null;
+}
 
-interface Row { type: string; depth: number; out: number[] | null; params: number; children: Row[]; line: number }
+interface Row {
+  type: string;
+  depth: number;
+  out: number[] | null;
+  params: number;
+  children: Row[];
+  line: number;
+}
 
 // No two neighbouring quantifiers can match the same characters (the tree prefix takes all leading
 // blanks, the optional Param # column brings its own leading blanks), so a failing line costs
@@ -29,18 +41,38 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
   text.split(/\r?\n/).forEach((raw, i) => {
     const s = raw.trimEnd();
     const t = /^Total params:\s*([\d,]+)/.exec(s.trim());
-    if (t) { total = Number(t[1].replace(/,/g, '')); return; }
+    if (t) {
+      total = Number(t[1].replace(/,/g, ''));
+      return;
+    }
     if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(?:Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
     const m = ROW.exec(s);
-    if (!m) { unparsed.push({ line: i + 1, text: raw }); return; }
+    if (!m) {
+      unparsed.push({ line: i + 1, text: raw });
+      return;
+    }
     const depth = m[2] === undefined ? 0 : Number(m[2]);
-    if (depth > 64) { unparsed.push({ line: i + 1, text: raw }); return; }
-    const out = m[3] === '--' ? null : m[3].slice(1, -1).split(',').map((x) => Number(x.trim())).filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31).slice(1);
+    if (depth > 64) {
+      unparsed.push({ line: i + 1, text: raw });
+      return;
+    }
+    const out =
+      m[3] === '--'
+        ? null
+        : m[3]
+            .slice(1, -1)
+            .split(',')
+            .map((x) => Number(x.trim()))
+            .filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31)
+            .slice(1);
     const row: Row = { type: m[1], depth, out, params: /^[\d,]+$/.test(m[4] ?? '') ? Number(m[4].replace(/,/g, '')) : 0, children: [], line: i + 1 };
     while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
     if (stack.length) stack[stack.length - 1].children.push(row);
     else if (!root) root = row;
-    else { unparsed.push({ line: i + 1, text: raw }); return; }
+    else {
+      unparsed.push({ line: i + 1, text: raw });
+      return;
+    }
     stack.push(row);
   });
   return { root, unparsed, total };
@@ -53,7 +85,10 @@ class Solver {
   constructor(public shape: number[]) {}
 
   note(code: string, text: string): void {
-    if (!this.seen.has(text)) { this.seen.add(text); this.notes.push({ code, text }); }
+    if (!this.seen.has(text)) {
+      this.seen.add(text);
+      this.notes.push({ code, text });
+    }
   }
 
   /** Fill a functional gap so `this.shape` becomes what `r` receives. */
@@ -83,7 +118,10 @@ class Solver {
     let l: LayerSpec | null = null;
     if (r.type === 'Linear') {
       let fl: LayerSpec[] = [];
-      if (x.length > 1 && out.length === 1) { fl = [{ kind: 'flatten' }]; this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows'); }
+      if (x.length > 1 && out.length === 1) {
+        fl = [{ kind: 'flatten' }];
+        this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows');
+      }
       const inF = fl.length ? prod(x) : x[x.length - 1];
       const o = out[out.length - 1];
       pre.push(...fl);
@@ -91,10 +129,14 @@ class Solver {
     } else if (r.type === 'Conv2d' && x.length === 3 && out.length === 3) l = this.conv(x, out, P);
     else if (r.type === 'BatchNorm2d' || r.type === 'BatchNorm1d') l = { kind: r.type === 'BatchNorm2d' ? 'batchnorm2d' : 'batchnorm1d', features: x[0] };
     else if (r.type === 'LayerNorm') l = { kind: 'layernorm', shape: [x[x.length - 1]], bias: P !== x[x.length - 1] };
-    else if (r.type === 'GroupNorm') { l = { kind: 'groupnorm', groups: gcd(32, x[0]), channels: x[0] }; this.note('torchinfo.gn', 'GroupNorm group count is not shown: 32 assumed'); }
-    else if (ACT[r.type]) l = { kind: ACT[r.type] } as LayerSpec;
-    else if (r.type === 'Dropout') { l = { kind: 'dropout', p: 0.5 }; this.note('torchinfo.dropout', 'Dropout p is not shown: p > 0 assumed (a 1-byte mask)'); }
-    else if (r.type === 'Flatten') l = { kind: 'flatten' };
+    else if (r.type === 'GroupNorm') {
+      l = { kind: 'groupnorm', groups: gcd(32, x[0]), channels: x[0] };
+      this.note('torchinfo.gn', 'GroupNorm group count is not shown: 32 assumed');
+    } else if (ACT[r.type]) l = { kind: ACT[r.type] } as LayerSpec;
+    else if (r.type === 'Dropout') {
+      l = { kind: 'dropout', p: 0.5 };
+      this.note('torchinfo.dropout', 'Dropout p is not shown: p > 0 assumed (a 1-byte mask)');
+    } else if (r.type === 'Flatten') l = { kind: 'flatten' };
     else if ((r.type === 'MaxPool2d' || r.type === 'AvgPool2d') && x.length === 3 && out.length === 3) {
       // kernel = stride gives the same output map and the same saved bytes as k3/s2/p1
       const s = Math.max(1, Math.round(x[1] / out[1]));
@@ -108,8 +150,7 @@ class Solver {
       const E = out[out.length - 1];
       this.note('torchinfo.heads', 'MultiheadAttention head count is not shown: head dim 64 assumed');
       l = { kind: 'mha', embed: E, heads: Math.max(1, Math.round(E / 64)), bias: P !== 4 * E * E };
-    }
-    else if (r.type === 'Sequential' && x.length === 3 && out.length === 3) {
+    } else if (r.type === 'Sequential' && x.length === 3 && out.length === 3) {
       // a collapsed downsample (depth limit): 1×1 conv + BatchNorm
       const c = this.conv(x, out, P - 2 * out[0]);
       if (c) {
@@ -146,7 +187,9 @@ class Solver {
     return null;
   }
 
-  list(rows: Row[]): LayerSpec[] { return rows.flatMap((r) => this.one(r)); }
+  list(rows: Row[]): LayerSpec[] {
+    return rows.flatMap((r) => this.one(r));
+  }
 
   one(r: Row): LayerSpec[] {
     if (r.children.length === 0) return this.leaf(r);
@@ -170,7 +213,10 @@ class Solver {
     if (r.type === 'EncoderBlock') {
       const i = kids.findIndex((k, j) => j > 0 && k.type === 'LayerNorm');
       this.note('torchinfo.res', 'EncoderBlock: two residual adds assumed (torchvision vision_transformer.py)');
-      return [{ kind: 'block', merge: 'add', body: this.list(kids.slice(0, i)) }, { kind: 'block', merge: 'add', body: this.list(kids.slice(i)) }];
+      return [
+        { kind: 'block', merge: 'add', body: this.list(kids.slice(0, i)) },
+        { kind: 'block', merge: 'add', body: this.list(kids.slice(i)) },
+      ];
     }
     const own = r.params - kids.reduce((s, k) => s + total(k), 0);
     if (r.type === 'VisionTransformer' && kids[0]?.type === 'Conv2d') {
@@ -193,7 +239,14 @@ class Solver {
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 /** A row's parameters including its children's (torchinfo prints each module's own count). */
-function total(r: Row): number { return r.children.length ? Math.max(r.params, r.children.reduce((s, k) => s + total(k), 0)) : r.params; }
+function total(r: Row): number {
+  return r.children.length
+    ? Math.max(
+        r.params,
+        r.children.reduce((s, k) => s + total(k), 0),
+      )
+    : r.params;
+}
 
 /** True when text looks like a torchinfo summary table. */
 export function isTorchinfo(text: string): boolean {

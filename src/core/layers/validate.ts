@@ -26,9 +26,16 @@ const FIELDS: Record<LayerKind, Record<string, F>> = {
   maxpool2d: { kernel: 'pair', stride: 'pair', padding: 'pair0', ceil: 'bool' },
   avgpool2d: { kernel: 'pair', stride: 'pair', padding: 'pair0', ceil: 'bool' },
   adaptiveavgpool2d: { out: 'pair' },
-  relu: ACT, relu6: ACT, gelu: ACT, silu: ACT, sigmoid: ACT, tanh: ACT,
+  relu: ACT,
+  relu6: ACT,
+  gelu: ACT,
+  silu: ACT,
+  sigmoid: ACT,
+  tanh: ACT,
   dropout: { p: 'p' },
-  flatten: {}, tokens: {}, select: {},
+  flatten: {},
+  tokens: {},
+  select: {},
   clstoken: { dim: 'int' },
   posembed: { tokens: 'int', dim: 'int' },
   mha: { embed: 'int', heads: 'int', bias: 'bool' },
@@ -42,12 +49,26 @@ const FIELDS: Record<LayerKind, Record<string, F>> = {
 export const LAYER_KINDS: readonly string[] = Object.keys(FIELDS);
 
 const REQUIRED: Partial<Record<LayerKind, string[]>> = {
-  linear: ['in', 'out'], conv1d: ['in', 'out', 'kernel'], conv2d: ['in', 'out', 'kernel'],
-  convtranspose2d: ['in', 'out', 'kernel'], batchnorm1d: ['features'], batchnorm2d: ['features'],
-  layernorm: ['shape'], groupnorm: ['groups', 'channels'], embedding: ['num', 'dim'],
-  maxpool2d: ['kernel'], avgpool2d: ['kernel'], adaptiveavgpool2d: ['out'], dropout: ['p'],
-  clstoken: ['dim'], posembed: ['tokens', 'dim'], mha: ['embed', 'heads'], encoder: ['d', 'heads', 'ffn'],
-  block: ['body', 'merge'], repeat: ['times', 'body'], sequential: ['body'],
+  linear: ['in', 'out'],
+  conv1d: ['in', 'out', 'kernel'],
+  conv2d: ['in', 'out', 'kernel'],
+  convtranspose2d: ['in', 'out', 'kernel'],
+  batchnorm1d: ['features'],
+  batchnorm2d: ['features'],
+  layernorm: ['shape'],
+  groupnorm: ['groups', 'channels'],
+  embedding: ['num', 'dim'],
+  maxpool2d: ['kernel'],
+  avgpool2d: ['kernel'],
+  adaptiveavgpool2d: ['out'],
+  dropout: ['p'],
+  clstoken: ['dim'],
+  posembed: ['tokens', 'dim'],
+  mha: ['embed', 'heads'],
+  encoder: ['d', 'heads', 'ffn'],
+  block: ['body', 'merge'],
+  repeat: ['times', 'body'],
+  sequential: ['body'],
 };
 
 /** Largest size accepted for any integer field (2^31, PyTorch's int32 indexing range). */
@@ -59,18 +80,29 @@ const isPair = (v: unknown, min: number) => isInt(v, min) || (Array.isArray(v) &
 
 function checkField(t: F, v: unknown): string | null {
   switch (t) {
-    case 'int': return isInt(v, 1) ? null : 'a positive integer';
-    case 'int0': return isInt(v, 0) ? null : 'a non-negative integer';
-    case 'pair': return isPair(v, 1) ? null : 'a positive integer or [h, w]';
-    case 'pair0': return isPair(v, 0) ? null : 'a non-negative integer or [h, w]';
-    case 'bool': return typeof v === 'boolean' ? null : 'true or false';
-    case 'p': return typeof v === 'number' && v >= 0 && v < 1 ? null : 'a number in [0, 1)';
-    case 'shape': return Array.isArray(v) && v.length >= 1 && v.length <= 8 && v.every((x) => isInt(x, 1)) ? null : 'a list of positive integers';
-    case 'act': return v === 'relu' || v === 'gelu' ? null : "'relu' or 'gelu'";
-    case 'merge': return v === 'add' || v === 'concat' ? null : "'add' or 'concat'";
+    case 'int':
+      return isInt(v, 1) ? null : 'a positive integer';
+    case 'int0':
+      return isInt(v, 0) ? null : 'a non-negative integer';
+    case 'pair':
+      return isPair(v, 1) ? null : 'a positive integer or [h, w]';
+    case 'pair0':
+      return isPair(v, 0) ? null : 'a non-negative integer or [h, w]';
+    case 'bool':
+      return typeof v === 'boolean' ? null : 'true or false';
+    case 'p':
+      return typeof v === 'number' && v >= 0 && v < 1 ? null : 'a number in [0, 1)';
+    case 'shape':
+      return Array.isArray(v) && v.length >= 1 && v.length <= 8 && v.every((x) => isInt(x, 1)) ? null : 'a list of positive integers';
+    case 'act':
+      return v === 'relu' || v === 'gelu' ? null : "'relu' or 'gelu'";
+    case 'merge':
+      return v === 'add' || v === 'concat' ? null : "'add' or 'concat'";
     // the characters the terse layer text (text.ts) can write after '@', so every valid network round-trips
-    case 'name': return typeof v === 'string' && /^[\w#-]{0,200}$/.test(v) ? null : 'a name of letters, digits, _ - # (at most 200)';
-    case 'layers': return Array.isArray(v) ? null : 'a list of layers';
+    case 'name':
+      return typeof v === 'string' && /^[\w#-]{0,200}$/.test(v) ? null : 'a name of letters, digits, _ - # (at most 200)';
+    case 'layers':
+      return Array.isArray(v) ? null : 'a list of layers';
   }
 }
 
@@ -94,9 +126,15 @@ function layer(v: unknown, path: string, depth: number, errs: FieldError[]): Lay
   for (const [k, val] of Object.entries(o)) {
     if (k === 'kind' || val === undefined) continue;
     const t = Object.prototype.hasOwnProperty.call(fields, k) ? fields[k] : undefined;
-    if (!t) { errs.push({ key: `${path}.${k}`, code: 'layer.field', message: `${path}.${k}: not a field of ${kind}` }); continue; }
+    if (!t) {
+      errs.push({ key: `${path}.${k}`, code: 'layer.field', message: `${path}.${k}: not a field of ${kind}` });
+      continue;
+    }
     const bad = checkField(t, val);
-    if (bad) { errs.push({ key: `${path}.${k}`, code: 'layer.value', message: `${path}.${k}: expected ${bad}` }); continue; }
+    if (bad) {
+      errs.push({ key: `${path}.${k}`, code: 'layer.value', message: `${path}.${k}: expected ${bad}` });
+      continue;
+    }
     out[k] = t === 'layers' ? layers(val as unknown[], `${path}.${k}`, depth + 1, errs) : val;
   }
   return errs.length === before ? (out as unknown as LayerSpec) : null;
@@ -136,7 +174,9 @@ export function validateNetwork(value: unknown, input?: readonly number[]): Resu
 /** Parse JSON text and validate it; a syntax error comes back as one FieldError. */
 export function parseNetworkJson(text: string, input?: readonly number[]): Result<Network> {
   let v: unknown;
-  try { v = JSON.parse(text); } catch (e) {
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
     return { ok: false, errors: [{ key: 'network', code: 'network.json', message: `not valid JSON: ${(e as Error).message}` }] };
   }
   return validateNetwork(v, input);

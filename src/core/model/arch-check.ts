@@ -26,18 +26,36 @@ const optBool = (o: Rec, k: string) => !(k in o) || typeof o[k] === 'boolean';
  * headDim ≥ 1 as the arch editor enforces (arch-fields.ts); ffn and normsPerLayer may be 0.
  */
 const REQUIRED_INT: readonly [keyof ModelArch, number][] = [
-  ['hidden', 1], ['layers', 1], ['heads', 1], ['vocab', 1], ['kvHeads', 1], ['headDim', 1], ['ffn', 0], ['normsPerLayer', 0],
+  ['hidden', 1],
+  ['layers', 1],
+  ['heads', 1],
+  ['vocab', 1],
+  ['kvHeads', 1],
+  ['headDim', 1],
+  ['ffn', 0],
+  ['normsPerLayer', 0],
 ];
 const REQUIRED_BOOL: readonly (keyof ModelArch)[] = ['gatedMlp', 'tiedEmbeddings', 'qkvBias', 'oBias', 'mlpBias'];
 const OPTIONAL_INT: readonly [keyof ModelArch, number][] = [
-  ['positionEmbeddings', 0], ['typeVocab', 0], ['maxContext', 1], ['relPosBuckets', 0], ['visionParams', 0],
+  ['positionEmbeddings', 0],
+  ['typeVocab', 0],
+  ['maxContext', 1],
+  ['relPosBuckets', 0],
+  ['visionParams', 0],
 ];
 
 function isMoe(m: unknown): boolean {
   if (!isRec(m)) return false;
-  const ints: [string, number][] = [['experts', 1], ['expertsPerToken', 1], ['expertFfn', 0], ['sharedExperts', 0], ['sharedFfn', 0], ['denseLayers', 0], ['layerFreq', 1]];
-  return ints.every(([k, min]) => int(m[k], min)) && (m.expertsPerToken as number) <= (m.experts as number)
-    && optBool(m, 'routerBias') && optBool(m, 'sharedExpertGate');
+  const ints: [string, number][] = [
+    ['experts', 1],
+    ['expertsPerToken', 1],
+    ['expertFfn', 0],
+    ['sharedExperts', 0],
+    ['sharedFfn', 0],
+    ['denseLayers', 0],
+    ['layerFreq', 1],
+  ];
+  return ints.every(([k, min]) => int(m[k], min)) && (m.expertsPerToken as number) <= (m.experts as number) && optBool(m, 'routerBias') && optBool(m, 'sharedExpertGate');
 }
 
 function isMla(m: unknown): boolean {
@@ -51,7 +69,14 @@ const FFNS: readonly unknown[] = ['dense', 'moe', 'none'];
 /** Hybrid mixer sizes and a block list whose counts sum to the layer count (types.ts HybridArch). */
 function isHybrid(m: unknown, layers: number): boolean {
   if (!isRec(m) || !MIXERS.includes(m.mixer) || !Array.isArray(m.blocks)) return false;
-  const sizes: [string, number][] = [['dInner', 1], ['dState', 1], ['ssmHeads', 0], ['groups', 0], ['convKernel', 1], ['dtRank', 0]];
+  const sizes: [string, number][] = [
+    ['dInner', 1],
+    ['dState', 1],
+    ['ssmHeads', 0],
+    ['groups', 0],
+    ['convKernel', 1],
+    ['dtRank', 0],
+  ];
   if (!sizes.every(([k, min]) => int(m[k], min))) return false;
   if (!['convBias', 'projBias', 'gatedNorm', 'stateFp32', 'attnGate'].every((k) => typeof m[k] === 'boolean')) return false;
   let total = 0;

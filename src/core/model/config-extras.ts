@@ -36,8 +36,7 @@ export function parseMoe(r: FieldReader, family: string, arch: ModelArch): Moe |
   // mlp_only_layers lists dense layers by index; only their number matters for counts.
   const dense = r.optInt([denseKey], 0) ?? (Array.isArray(mlpOnly) ? new Set(mlpOnly).size : 0);
   if (dense > arch.layers) {
-    r.fail(r.pick([denseKey]) ?? 'mlp_only_layers', 'dense-exceeds-layers',
-      `must not exceed the ${arch.layers} layers, got ${dense}`);
+    r.fail(r.pick([denseKey]) ?? 'mlp_only_layers', 'dense-exceeds-layers', `must not exceed the ${arch.layers} layers, got ${dense}`);
   }
   const moe: Moe = {
     experts,
@@ -57,7 +56,7 @@ export function parseMoe(r: FieldReader, family: string, arch: ModelArch): Moe |
 export function parseMla(r: FieldReader): Mla | undefined {
   if (r.pick(['kv_lora_rank']) === undefined) return undefined;
   const kvLoraRank = r.int(['kv_lora_rank']) ?? 1;
-  const qLoraRank = r.pick(['q_lora_rank']) === undefined ? null : r.int(['q_lora_rank']) ?? null;
+  const qLoraRank = r.pick(['q_lora_rank']) === undefined ? null : (r.int(['q_lora_rank']) ?? null);
   return {
     qLoraRank,
     kvLoraRank,

@@ -49,7 +49,7 @@ function isGated(r: FieldReader, t: FamilyTraits): boolean {
   if (ffp !== undefined) return ffp.startsWith('gated');
   if (t.gated !== undefined) return t.gated;
   const key = r.pick(ACT);
-  const act = key ? r.str(key) ?? '' : '';
+  const act = key ? (r.str(key) ?? '') : '';
   // Llama-style configs say silu; GPT-style plain MLPs say gelu/relu. Unknown: modern default (gated).
   return !/^(?:gelu|relu|quick_gelu|tanh)/.test(act);
 }
@@ -68,8 +68,7 @@ function kvHeadsOf(r: FieldReader, family: string, heads: number): number {
   if (r.cfg.multi_query === true) return 1;
   const g = r.int(KV_HEADS, heads) ?? heads;
   if (g > heads) {
-    r.fail(r.pick(KV_HEADS) ?? KV_HEADS[0], 'kv-exceeds-heads',
-      `must not exceed the number of attention heads (${heads}), got ${g}`, { heads, kvHeads: g });
+    r.fail(r.pick(KV_HEADS) ?? KV_HEADS[0], 'kv-exceeds-heads', `must not exceed the number of attention heads (${heads}), got ${g}`, { heads, kvHeads: g });
     return heads;
   }
   return g;
@@ -82,7 +81,11 @@ function normsPerLayer(r: FieldReader, family: string, t: FamilyTraits): number 
   return t.normsPerLayer ?? 2;
 }
 
-interface Biases { qkvBias: boolean; oBias: boolean; mlpBias: boolean }
+interface Biases {
+  qkvBias: boolean;
+  oBias: boolean;
+  mlpBias: boolean;
+}
 
 /** Bias flags: explicit config booleans win unless the family fixes them in code (Qwen2). */
 function biases(r: FieldReader, t: FamilyTraits): Biases {
@@ -111,8 +114,17 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   const r = new FieldReader(flatten(raw));
   const family = familyOf(r.cfg);
   if (UNMODELLED_FAMILIES.has(family)) {
-    return { ok: false, errors: [{ key: 'model_type', code: 'unmodelled-family', params: { family },
-      message: `model_type: '${family}' is a recurrent / non-transformer family whose layers this calculator does not model yet` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          key: 'model_type',
+          code: 'unmodelled-family',
+          params: { family },
+          message: `model_type: '${family}' is a recurrent / non-transformer family whose layers this calculator does not model yet`,
+        },
+      ],
+    };
   }
   const t = FAMILIES[family] ?? {};
 
@@ -134,7 +146,13 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   const tiedFlag = r.bool('tie_word_embeddings');
   const arch: ModelArch = {
     family,
-    hidden, layers, heads, kvHeads, headDim, ffn, vocab,
+    hidden,
+    layers,
+    heads,
+    kvHeads,
+    headDim,
+    ffn,
+    vocab,
     gatedMlp: isGated(r, t),
     norm: normKind(r, t),
     normsPerLayer: normsPerLayer(r, family, t),

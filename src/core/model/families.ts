@@ -32,7 +32,11 @@ const GPT_POS = ['n_positions', 'n_ctx'];
 const BERT_POS = ['max_position_embeddings'];
 const LLAMA_LIKE: FamilyTraits = { gated: true, norm: 'rmsnorm', tied: false };
 const GPT_LIKE: FamilyTraits = {
-  gated: false, norm: 'layernorm', qkvBias: true, oBias: true, mlpBias: true,
+  gated: false,
+  norm: 'layernorm',
+  qkvBias: true,
+  oBias: true,
+  mlpBias: true,
 };
 
 /** Keyed by config.json `model_type`. */
@@ -88,11 +92,27 @@ export const POSITION_OFFSET: Record<string, number> = { opt: 2 };
 
 /** HF `architectures[0]` class name prefix -> model_type, for configs that lack model_type. */
 export const ARCH_PREFIX: [string, string][] = [
-  ['Llama', 'llama'], ['Mistral', 'mistral'], ['Mixtral', 'mixtral'], ['Qwen3Moe', 'qwen3_moe'],
-  ['Qwen3', 'qwen3'], ['Qwen2Moe', 'qwen2_moe'], ['Qwen2', 'qwen2'], ['Gemma3', 'gemma3_text'],
-  ['Gemma2', 'gemma2'], ['Gemma', 'gemma'], ['Phi3', 'phi3'], ['Phi', 'phi'], ['GPT2', 'gpt2'],
-  ['GPTNeoX', 'gpt_neox'], ['Falcon', 'falcon'], ['Bert', 'bert'], ['Roberta', 'roberta'],
-  ['T5', 't5'], ['DeepseekV3', 'deepseek_v3'], ['DeepseekV2', 'deepseek_v2'], ['OPT', 'opt'],
+  ['Llama', 'llama'],
+  ['Mistral', 'mistral'],
+  ['Mixtral', 'mixtral'],
+  ['Qwen3Moe', 'qwen3_moe'],
+  ['Qwen3', 'qwen3'],
+  ['Qwen2Moe', 'qwen2_moe'],
+  ['Qwen2', 'qwen2'],
+  ['Gemma3', 'gemma3_text'],
+  ['Gemma2', 'gemma2'],
+  ['Gemma', 'gemma'],
+  ['Phi3', 'phi3'],
+  ['Phi', 'phi'],
+  ['GPT2', 'gpt2'],
+  ['GPTNeoX', 'gpt_neox'],
+  ['Falcon', 'falcon'],
+  ['Bert', 'bert'],
+  ['Roberta', 'roberta'],
+  ['T5', 't5'],
+  ['DeepseekV3', 'deepseek_v3'],
+  ['DeepseekV2', 'deepseek_v2'],
+  ['OPT', 'opt'],
 ];
 
 /**

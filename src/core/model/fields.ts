@@ -52,7 +52,9 @@ export class FieldReader {
       if (fallback === undefined) {
         const alt = keys.length > 1 ? ` (or ${keys.slice(1).join(' / ')})` : '';
         this.errors.push({
-          key: keys[0], code: 'missing', message: `missing ${keys[0]}${alt}`,
+          key: keys[0],
+          code: 'missing',
+          message: `missing ${keys[0]}${alt}`,
         });
       }
       return fallback;

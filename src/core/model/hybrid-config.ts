@@ -25,12 +25,13 @@ export const HYBRID_FAMILIES = new Set(['jamba', 'bamba', 'granitemoehybrid', 'n
  * (Zamba's shared attention blocks, RWKV's time-mix, pure Mamba without attention heads): the
  * config is refused with a message naming the model_type rather than counted as a Llama.
  */
-export const UNMODELLED_FAMILIES = new Set([
-  'zamba', 'zamba2', 'rwkv', 'rwkv5', 'rwkv6', 'rwkv7', 'mamba', 'mamba2', 'falcon_mamba',
-  'recurrent_gemma', 'xlstm', 'lfm2', 'minimax', 'plamo2',
-]);
+export const UNMODELLED_FAMILIES = new Set(['zamba', 'zamba2', 'rwkv', 'rwkv5', 'rwkv6', 'rwkv7', 'mamba', 'mamba2', 'falcon_mamba', 'recurrent_gemma', 'xlstm', 'lfm2', 'minimax', 'plamo2']);
 
-interface LayerKind { attn: boolean; ssm: boolean; ffn: HybridBlock['ffn'] }
+interface LayerKind {
+  attn: boolean;
+  ssm: boolean;
+  ffn: HybridBlock['ffn'];
+}
 
 /** Group per-layer kinds into counted blocks (first-seen order). */
 function group(layers: LayerKind[]): HybridBlock[] {
@@ -43,16 +44,20 @@ function group(layers: LayerKind[]): HybridBlock[] {
   return out;
 }
 
-const strList = (v: unknown): string[] | undefined =>
-  Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
+const strList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
 
 /** Nemotron-H `_pattern_to_list`: M = Mamba-2, * = attention, - = MLP, E = MoE. */
 const NEMOTRON_KIND: Record<string, LayerKind> = {
-  M: { attn: false, ssm: true, ffn: 'none' }, '*': { attn: true, ssm: false, ffn: 'none' },
-  '-': { attn: false, ssm: false, ffn: 'dense' }, E: { attn: false, ssm: false, ffn: 'moe' },
-  mamba: { attn: false, ssm: true, ffn: 'none' }, linear_attention: { attn: false, ssm: true, ffn: 'none' },
-  attention: { attn: true, ssm: false, ffn: 'none' }, full_attention: { attn: true, ssm: false, ffn: 'none' },
-  mlp: { attn: false, ssm: false, ffn: 'dense' }, moe: { attn: false, ssm: false, ffn: 'moe' },
+  M: { attn: false, ssm: true, ffn: 'none' },
+  '*': { attn: true, ssm: false, ffn: 'none' },
+  '-': { attn: false, ssm: false, ffn: 'dense' },
+  E: { attn: false, ssm: false, ffn: 'moe' },
+  mamba: { attn: false, ssm: true, ffn: 'none' },
+  linear_attention: { attn: false, ssm: true, ffn: 'none' },
+  attention: { attn: true, ssm: false, ffn: 'none' },
+  full_attention: { attn: true, ssm: false, ffn: 'none' },
+  mlp: { attn: false, ssm: false, ffn: 'dense' },
+  moe: { attn: false, ssm: false, ffn: 'moe' },
 };
 
 function layerKinds(r: FieldReader, family: string, layers: number, moe: boolean): LayerKind[] | undefined {
@@ -67,7 +72,7 @@ function layerKinds(r: FieldReader, family: string, layers: number, moe: boolean
   }
   if (family === 'nemotron_h') {
     const pat = r.str('hybrid_override_pattern');
-    const list = pat !== undefined ? [...pat] : strList(r.cfg.layers_block_type) ?? strList(r.cfg.layer_types);
+    const list = pat !== undefined ? [...pat] : (strList(r.cfg.layers_block_type) ?? strList(r.cfg.layer_types));
     if (!list) {
       r.fail('hybrid_override_pattern', 'missing', 'missing (or layers_block_type): the layer pattern of a Nemotron-H model');
       return undefined;
@@ -118,18 +123,33 @@ export function parseHybrid(r: FieldReader, family: string, hidden: number, laye
     attnGate: false,
   };
   if (family === 'jamba') {
-    const dtRank = typeof r.cfg.mamba_dt_rank === 'number' ? r.int(['mamba_dt_rank']) ?? 1 : Math.ceil(hidden / 16);
+    const dtRank = typeof r.cfg.mamba_dt_rank === 'number' ? (r.int(['mamba_dt_rank']) ?? 1) : Math.ceil(hidden / 16);
     return {
-      ...common, mixer: 'mamba', dInner: (r.int(['mamba_expand'], 2) ?? 2) * hidden, dState: r.int(['mamba_d_state'], 16) ?? 16,
-      ssmHeads: 0, groups: 0, convKernel: r.int(['mamba_d_conv'], 4) ?? 4, dtRank, gatedNorm: false,
+      ...common,
+      mixer: 'mamba',
+      dInner: (r.int(['mamba_expand'], 2) ?? 2) * hidden,
+      dState: r.int(['mamba_d_state'], 16) ?? 16,
+      ssmHeads: 0,
+      groups: 0,
+      convKernel: r.int(['mamba_d_conv'], 4) ?? 4,
+      dtRank,
+      gatedNorm: false,
     };
   }
   if (family === 'qwen3_next') {
     const vHeads = r.int(['linear_num_value_heads'], 32) ?? 32;
     return {
-      ...common, mixer: 'gdn', dInner: vHeads * (r.int(['linear_value_head_dim'], 128) ?? 128),
-      dState: r.int(['linear_key_head_dim'], 128) ?? 128, ssmHeads: vHeads, groups: r.int(['linear_num_key_heads'], 16) ?? 16,
-      convKernel: r.int(['linear_conv_kernel_dim'], 4) ?? 4, dtRank: 0, convBias: false, projBias: false, attnGate: true,
+      ...common,
+      mixer: 'gdn',
+      dInner: vHeads * (r.int(['linear_value_head_dim'], 128) ?? 128),
+      dState: r.int(['linear_key_head_dim'], 128) ?? 128,
+      ssmHeads: vHeads,
+      groups: r.int(['linear_num_key_heads'], 16) ?? 16,
+      convKernel: r.int(['linear_conv_kernel_dim'], 4) ?? 4,
+      dtRank: 0,
+      convBias: false,
+      projBias: false,
+      attnGate: true,
     };
   }
   const nemo = family === 'nemotron_h';
@@ -137,8 +157,14 @@ export function parseHybrid(r: FieldReader, family: string, hidden: number, laye
   const expand = r.int(['mamba_expand', 'expand'], 2) ?? 2;
   const dInner = r.optInt(['mamba_d_ssm']) ?? (nemo ? heads * (r.int(['mamba_head_dim'], 64) ?? 64) : expand * hidden);
   return {
-    ...common, mixer: 'mamba2', dInner, dState: r.int(['mamba_d_state', 'ssm_state_size'], nemo ? 128 : 256) ?? 256, ssmHeads: heads,
-    groups: r.int(['mamba_n_groups', 'n_groups'], nemo ? 8 : 1) ?? 1, convKernel: r.int(['mamba_d_conv', 'conv_kernel'], 4) ?? 4, dtRank: 0,
+    ...common,
+    mixer: 'mamba2',
+    dInner,
+    dState: r.int(['mamba_d_state', 'ssm_state_size'], nemo ? 128 : 256) ?? 256,
+    ssmHeads: heads,
+    groups: r.int(['mamba_n_groups', 'n_groups'], nemo ? 8 : 1) ?? 1,
+    convKernel: r.int(['mamba_d_conv', 'conv_kernel'], 4) ?? 4,
+    dtRank: 0,
     gatedNorm: family === 'falcon_h1' ? bool('mamba_rms_norm', false) : true,
   };
 }

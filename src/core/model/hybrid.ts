@@ -41,8 +41,7 @@ export function mixerTensors(arch: ModelArch, m: HybridArch): { linears: LinearT
   if (m.mixer === 'mamba') {
     const r = m.dtRank;
     const linears = [one('ssm_in', h, 2 * di), one('ssm_x', di, r + 2 * m.dState), one('ssm_dt', r, di), one('ssm_out', di, h)];
-    const other = convParams + di /* dt_proj bias */ + di * m.dState /* A_log */ + di /* D */ + r + 2 * m.dState /* inner norms */
-      + (m.projBias ? 2 * di + h : 0);
+    const other = convParams + di /* dt_proj bias */ + di * m.dState /* A_log */ + di /* D */ + r + 2 * m.dState /* inner norms */ + (m.projBias ? 2 * di + h : 0);
     return { linears, other };
   }
   if (m.mixer === 'gdn') {

@@ -16,17 +16,31 @@ import type { LoraTarget, ModelArch } from '../types';
 import { blockKinds, type TensorRole } from './tensors';
 
 const TARGETS: Record<TensorRole, readonly LoraTarget[]> = {
-  attn_q: ['q'], attn_q_a: ['q'], attn_q_b: ['q'],
-  attn_k: ['k'], attn_kv_a_mqa: ['k'],
-  attn_v: ['v'], attn_kv_b: ['v'],
+  attn_q: ['q'],
+  attn_q_a: ['q'],
+  attn_q_b: ['q'],
+  attn_k: ['k'],
+  attn_kv_a_mqa: ['k'],
+  attn_v: ['v'],
+  attn_kv_b: ['v'],
   attn_qkv: ['q', 'k', 'v'],
   attn_output: ['o'],
-  ffn_gate: ['gate'], ffn_gate_exps: ['gate'], ffn_gate_shexp: ['gate'],
-  ffn_up: ['up'], ffn_up_exps: ['up'], ffn_up_shexp: ['up'],
+  ffn_gate: ['gate'],
+  ffn_gate_exps: ['gate'],
+  ffn_gate_shexp: ['gate'],
+  ffn_up: ['up'],
+  ffn_up_exps: ['up'],
+  ffn_up_shexp: ['up'],
   ffn_gate_up: ['gate', 'up'],
-  ffn_down: ['down'], ffn_down_exps: ['down'], ffn_down_shexp: ['down'],
+  ffn_down: ['down'],
+  ffn_down_exps: ['down'],
+  ffn_down_shexp: ['down'],
   // recurrent mixers' in_proj / out_proj: no q/k/v/o/gate/up/down name matches them
-  ssm_in: [], ssm_x: [], ssm_dt: [], ssm_ba: [], ssm_out: [],
+  ssm_in: [],
+  ssm_x: [],
+  ssm_dt: [],
+  ssm_ba: [],
+  ssm_out: [],
 };
 
 /** Trainable LoRA parameters for rank r on the given target modules; 0 for a rank that is not a positive integer. */

@@ -23,9 +23,7 @@ export interface Preset {
 /** All presets, in the reference list's order (families grouped, small to large). */
 export const PRESETS: readonly Preset[] = [...PRESET_ROWS, ...HYBRID_PRESET_ROWS].flatMap((row) => {
   const parsed = parseHfConfig(row.config);
-  return parsed.ok
-    ? [{ id: row.id, name: row.name, arch: parsed.value, publishedParams: row.publishedParams, stated: row.stated }]
-    : [];
+  return parsed.ok ? [{ id: row.id, name: row.name, arch: parsed.value, publishedParams: row.publishedParams, stated: row.stated }] : [];
 });
 
 const norm = (s: string): string => s.toLowerCase().trim();
@@ -35,9 +33,7 @@ const shortName = (id: string): string => norm(id.slice(id.indexOf('/') + 1));
 export function findPreset(id: string): Preset | undefined {
   const q = norm(id);
   if (q === '') return undefined;
-  return PRESETS.find((p) => norm(p.id) === q)
-    ?? PRESETS.find((p) => shortName(p.id) === q)
-    ?? PRESETS.find((p) => norm(p.name) === q);
+  return PRESETS.find((p) => norm(p.id) === q) ?? PRESETS.find((p) => shortName(p.id) === q) ?? PRESETS.find((p) => norm(p.name) === q);
 }
 
 /**
@@ -45,7 +41,9 @@ export function findPreset(id: string): Preset | undefined {
  * (case-insensitive); exact short-name matches first, then list order. Empty query: all.
  */
 export function searchPresets(query: string): Preset[] {
-  const words = norm(query).split(/\s+/).filter((w) => w !== '');
+  const words = norm(query)
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const hits = PRESETS.filter((p) => {
     const hay = `${norm(p.id)} ${norm(p.name)}`;
     return words.every((w) => hay.includes(w));

@@ -9,14 +9,21 @@ import type { FieldError, Message, ModelArch, Result } from '../types';
 import { countParams } from './params';
 
 const SUFFIX: Record<string, number> = {
-  k: 1e3, thousand: 1e3,
-  m: 1e6, mn: 1e6, million: 1e6,
-  b: 1e9, bn: 1e9, g: 1e9, billion: 1e9,
-  t: 1e12, tn: 1e12, trillion: 1e12,
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  g: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
 };
 
-const COUNT_RE =
-  /^(\d[0-9,_]*(?:\.\d+)?|\.\d+)(?:e([+-]?\d{1,3}))?(?:\s*([a-z]+))?(?:\s+param(?:eter)?s?)?$/;
+const COUNT_RE = /^(\d[0-9,_]*(?:\.\d+)?|\.\d+)(?:e([+-]?\d{1,3}))?(?:\s*([a-z]+))?(?:\s+param(?:eter)?s?)?$/;
 
 /** Largest count accepted: 1e15 parameters (1000× the largest published dense model). */
 export const MAX_QUICK_PARAMS = 1e15;
@@ -52,14 +59,14 @@ export function parseParamCount(text: string, key = 'params'): Result<number> {
 
 /** Published shapes (hidden, layers, heads) of the GPT-2 and Llama families, small to large. */
 const SHAPES: readonly { h: number; L: number; a: number }[] = [
-  { h: 768, L: 12, a: 12 },     // GPT-2 124M
-  { h: 1024, L: 24, a: 16 },    // GPT-2 medium 355M
-  { h: 2048, L: 16, a: 32 },    // Llama-3.2-1B
-  { h: 3072, L: 28, a: 24 },    // Llama-3.2-3B
-  { h: 4096, L: 32, a: 32 },    // Llama-2-7B
-  { h: 5120, L: 40, a: 40 },    // Llama-2-13B
-  { h: 6656, L: 60, a: 52 },    // LLaMA-33B
-  { h: 8192, L: 80, a: 64 },    // Llama-2-70B
+  { h: 768, L: 12, a: 12 }, // GPT-2 124M
+  { h: 1024, L: 24, a: 16 }, // GPT-2 medium 355M
+  { h: 2048, L: 16, a: 32 }, // Llama-3.2-1B
+  { h: 3072, L: 28, a: 24 }, // Llama-3.2-3B
+  { h: 4096, L: 32, a: 32 }, // Llama-2-7B
+  { h: 5120, L: 40, a: 40 }, // Llama-2-13B
+  { h: 6656, L: 60, a: 52 }, // LLaMA-33B
+  { h: 8192, L: 80, a: 64 }, // Llama-2-70B
   { h: 16384, L: 126, a: 128 }, // Llama-3.1-405B
 ];
 
@@ -71,11 +78,20 @@ const GUESS_VOCAB = 32000;
 function template(h: number, L: number, a: number, gqa: boolean): ModelArch {
   return {
     family: 'llama-guess',
-    hidden: h, layers: L, heads: a, kvHeads: gqa ? 8 : a, headDim: h / a,
+    hidden: h,
+    layers: L,
+    heads: a,
+    kvHeads: gqa ? 8 : a,
+    headDim: h / a,
     ffn: 256 * Math.ceil((8 * h) / 3 / 256),
     vocab: GUESS_VOCAB,
-    gatedMlp: true, norm: 'rmsnorm', normsPerLayer: 2, tiedEmbeddings: false,
-    qkvBias: false, oBias: false, mlpBias: false,
+    gatedMlp: true,
+    norm: 'rmsnorm',
+    normsPerLayer: 2,
+    tiedEmbeddings: false,
+    qkvBias: false,
+    oBias: false,
+    mlpBias: false,
   };
 }
 
@@ -115,7 +131,8 @@ export function shapeGuessNote(params: number, arch: ModelArch): Message {
   return {
     code: 'model.shape-guess',
     params: { params, hidden: arch.hidden, layers: arch.layers, heads: arch.heads, kvHeads: arch.kvHeads },
-    text: `Only a parameter count was given: the shape (h=${arch.hidden}, L=${arch.layers}, ` +
+    text:
+      `Only a parameter count was given: the shape (h=${arch.hidden}, L=${arch.layers}, ` +
       `${arch.heads} heads, ${arch.kvHeads} KV heads) is a Llama-style guess, so KV cache and activations are approximate.`,
   };
 }

@@ -10,12 +10,30 @@ import { FAMILIES } from './families';
 import { hybridMoeLayers, mixerTensors } from './hybrid';
 
 export type TensorRole =
-  | 'attn_q' | 'attn_k' | 'attn_v' | 'attn_qkv' | 'attn_output'
-  | 'attn_q_a' | 'attn_q_b' | 'attn_kv_a_mqa' | 'attn_kv_b'
-  | 'ffn_gate' | 'ffn_up' | 'ffn_gate_up' | 'ffn_down'
-  | 'ffn_gate_exps' | 'ffn_up_exps' | 'ffn_down_exps'
-  | 'ffn_gate_shexp' | 'ffn_up_shexp' | 'ffn_down_shexp'
-  | 'ssm_in' | 'ssm_x' | 'ssm_dt' | 'ssm_ba' | 'ssm_out';
+  | 'attn_q'
+  | 'attn_k'
+  | 'attn_v'
+  | 'attn_qkv'
+  | 'attn_output'
+  | 'attn_q_a'
+  | 'attn_q_b'
+  | 'attn_kv_a_mqa'
+  | 'attn_kv_b'
+  | 'ffn_gate'
+  | 'ffn_up'
+  | 'ffn_gate_up'
+  | 'ffn_down'
+  | 'ffn_gate_exps'
+  | 'ffn_up_exps'
+  | 'ffn_down_exps'
+  | 'ffn_gate_shexp'
+  | 'ffn_up_shexp'
+  | 'ffn_down_shexp'
+  | 'ssm_in'
+  | 'ssm_x'
+  | 'ssm_dt'
+  | 'ssm_ba'
+  | 'ssm_out';
 
 /** A Linear weight of din → dout elements, repeated `copies` times in the block (experts). */
 export interface LinearTensor {
@@ -59,26 +77,20 @@ function normSize(arch: ModelArch): number {
 
 function attention(arch: ModelArch, cross: boolean): { linears: LinearTensor[]; other: number } {
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
-  const lin = (role: TensorRole, din: number, dout: number): LinearTensor =>
-    cross ? { role, din, dout, copies: 1, cross } : { role, din, dout, copies: 1 };
+  const lin = (role: TensorRole, din: number, dout: number): LinearTensor => (cross ? { role, din, dout, copies: 1, cross } : { role, din, dout, copies: 1 });
   const m = arch.mla;
   if (m) {
     const qd = a * (m.qkNopeHeadDim + m.qkRopeHeadDim);
-    const q = m.qLoraRank === null
-      ? [lin('attn_q', h, qd)]
-      : [lin('attn_q_a', h, m.qLoraRank), lin('attn_q_b', m.qLoraRank, qd)];
+    const q = m.qLoraRank === null ? [lin('attn_q', h, qd)] : [lin('attn_q_a', h, m.qLoraRank), lin('attn_q_b', m.qLoraRank, qd)];
     return {
-      linears: [...q, lin('attn_kv_a_mqa', h, m.kvLoraRank + m.qkRopeHeadDim),
-        lin('attn_kv_b', m.kvLoraRank, a * (m.qkNopeHeadDim + m.vHeadDim)), lin('attn_output', a * m.vHeadDim, h)],
+      linears: [...q, lin('attn_kv_a_mqa', h, m.kvLoraRank + m.qkRopeHeadDim), lin('attn_kv_b', m.kvLoraRank, a * (m.qkNopeHeadDim + m.vHeadDim)), lin('attn_output', a * m.vHeadDim, h)],
       other: (m.qLoraRank ?? 0) + m.kvLoraRank + (arch.oBias ? h : 0),
     };
   }
   const fused = FAMILIES[arch.family]?.fusedQkv === true;
   // Qwen3-Next q_proj emits query and output gate: 2·a·d (Qwen3NextAttention)
   const q = arch.hybrid?.attnGate ? 2 * a * d : a * d;
-  const qkv = fused
-    ? [lin('attn_qkv', h, (a + 2 * g) * d)]
-    : [lin('attn_q', h, q), lin('attn_k', h, g * d), lin('attn_v', h, g * d)];
+  const qkv = fused ? [lin('attn_qkv', h, (a + 2 * g) * d)] : [lin('attn_q', h, q), lin('attn_k', h, g * d), lin('attn_v', h, g * d)];
   const bias = (arch.qkvBias ? (a + 2 * g) * d : 0) + (arch.oBias ? h : 0);
   const qkNorm = arch.qkNorm && !cross ? 2 * d : 0;
   return { linears: [...qkv, lin('attn_output', a * d, h)], other: bias + qkNorm };
@@ -90,9 +102,7 @@ function denseMlp(arch: ModelArch): { linears: LinearTensor[]; other: number } {
   if (!arch.gatedMlp) {
     return { linears: [one('ffn_up', h, f), one('ffn_down', f, h)], other: arch.mlpBias ? f + h : 0 };
   }
-  const up = FAMILIES[arch.family]?.fusedGateUp
-    ? [one('ffn_gate_up', h, 2 * f)]
-    : [one('ffn_gate', h, f), one('ffn_up', h, f)];
+  const up = FAMILIES[arch.family]?.fusedGateUp ? [one('ffn_gate_up', h, 2 * f)] : [one('ffn_gate', h, f), one('ffn_up', h, f)];
   return { linears: [...up, one('ffn_down', f, h)], other: arch.mlpBias ? 2 * f + h : 0 };
 }
 
@@ -126,23 +136,32 @@ export function blockKinds(arch: ModelArch): BlockKind[] {
   const kinds: BlockKind[] = [];
   if (arch.layers - moeCount > 0) {
     kinds.push({
-      kind: 'dense', count: arch.layers - moeCount, linears: [...self.linears, ...mlp.linears],
-      other: self.other + mlp.other + norms, expertParams: 0,
+      kind: 'dense',
+      count: arch.layers - moeCount,
+      linears: [...self.linears, ...mlp.linears],
+      other: self.other + mlp.other + norms,
+      expertParams: 0,
     });
   }
   if (arch.moe && moeCount > 0) {
     const e = experts(arch, arch.moe);
     kinds.push({
-      kind: 'moe', count: moeCount, linears: [...self.linears, ...e.linears],
-      other: self.other + e.other + norms, expertParams: e.expert,
+      kind: 'moe',
+      count: moeCount,
+      linears: [...self.linears, ...e.linears],
+      other: self.other + e.other + norms,
+      expertParams: e.expert,
     });
   }
   const dec = arch.encoderDecoder?.decoderLayers ?? 0;
   if (dec > 0) {
     const cross = attention(arch, true);
     kinds.push({
-      kind: 'decoder', count: dec, linears: [...self.linears, ...cross.linears, ...mlp.linears],
-      other: self.other + cross.other + mlp.other + norms + n, expertParams: 0,
+      kind: 'decoder',
+      count: dec,
+      linears: [...self.linears, ...cross.linears, ...mlp.linears],
+      other: self.other + cross.other + mlp.other + norms + n,
+      expertParams: 0,
     });
   }
   return kinds;
@@ -154,18 +173,23 @@ type Part = { linears: LinearTensor[]; other: number };
 function hybridKinds(arch: ModelArch, m: NonNullable<ModelArch['hybrid']>, self: Part, mlp: Part, norms: number): BlockKind[] {
   const mixer = mixerTensors(arch, m);
   const e = arch.moe ? experts(arch, arch.moe) : null;
-  return m.blocks.filter((b) => b.count > 0).map((b) => {
-    const parts: Part[] = [];
-    if (b.attn) parts.push(self);
-    if (b.ssm) parts.push(mixer);
-    const moe = b.ffn === 'moe' && e !== null;
-    if (moe) parts.push(e);
-    else if (b.ffn !== 'none') parts.push(mlp);
-    return {
-      kind: moe ? 'moe' : 'dense', count: b.count, linears: parts.flatMap((p) => p.linears),
-      other: parts.reduce((s, p) => s + p.other, norms), expertParams: moe ? e.expert : 0,
-    };
-  });
+  return m.blocks
+    .filter((b) => b.count > 0)
+    .map((b) => {
+      const parts: Part[] = [];
+      if (b.attn) parts.push(self);
+      if (b.ssm) parts.push(mixer);
+      const moe = b.ffn === 'moe' && e !== null;
+      if (moe) parts.push(e);
+      else if (b.ffn !== 'none') parts.push(mlp);
+      return {
+        kind: moe ? 'moe' : 'dense',
+        count: b.count,
+        linears: parts.flatMap((p) => p.linears),
+        other: parts.reduce((s, p) => s + p.other, norms),
+        expertParams: moe ? e.expert : 0,
+      };
+    });
 }
 
 /** Elements of all Linear weights of one block kind. */

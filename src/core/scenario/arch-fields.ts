@@ -6,11 +6,7 @@ import type { ModelArch } from '../types';
 
 type Moe = NonNullable<ModelArch['moe']>;
 
-export type ArchKind =
-  | { type: 'int'; min: number; max: number }
-  | { type: 'bool' }
-  | { type: 'enum'; values: readonly string[] }
-  | { type: 'text' };
+export type ArchKind = { type: 'int'; min: number; max: number } | { type: 'bool' } | { type: 'enum'; values: readonly string[] } | { type: 'text' };
 
 export interface ArchFieldSpec {
   /** top-level ModelArch property, or a property of ModelArch.moe */
@@ -37,7 +33,7 @@ export const ARCH_FIELDS: readonly ArchFieldSpec[] = [
   { prop: 'norm', name: 'norm', kind: { type: 'enum', values: ['rmsnorm', 'layernorm'] }, help: 'Normalisation type' },
   { prop: 'tiedEmbeddings', name: 'tied', kind: bool, help: 'tie_word_embeddings: LM head shares the embedding matrix' },
   { prop: 'qkvBias', name: 'qkv-bias', kind: bool, help: 'Biases on q/k/v projections' },
-  { prop: 'remoteCode', name: 'remote-code', kind: bool, help: 'config.json auto_map names the model\'s own AutoModelForCausalLM (trust_remote_code): logits-path=auto takes the remote-code path' },
+  { prop: 'remoteCode', name: 'remote-code', kind: bool, help: "config.json auto_map names the model's own AutoModelForCausalLM (trust_remote_code): logits-path=auto takes the remote-code path" },
   { prop: 'maxContext', name: 'max-context', kind: n(1 << 30), help: 'max_position_embeddings' },
   { prop: 'moe.experts', name: 'experts', kind: n(65_536), help: 'MoE: routed experts E' },
   { prop: 'moe.expertsPerToken', name: 'experts-per-tok', kind: n(65_536), help: 'MoE: experts per token k' },

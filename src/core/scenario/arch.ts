@@ -16,10 +16,14 @@ export function isArchKey(name: string): boolean {
 
 function parseArchValue(f: ArchFieldSpec, raw: string): Parsed<number | boolean | string | null> {
   switch (f.kind.type) {
-    case 'int': return parseInteger(f.name, raw, f.kind.min, f.kind.max);
-    case 'bool': return parseBool(f.name, raw);
-    case 'enum': return parseEnum(f.name, raw, f.kind.values);
-    case 'text': return parseLabel(f.name, raw);
+    case 'int':
+      return parseInteger(f.name, raw, f.kind.min, f.kind.max);
+    case 'bool':
+      return parseBool(f.name, raw);
+    case 'enum':
+      return parseEnum(f.name, raw, f.kind.values);
+    case 'text':
+      return parseLabel(f.name, raw);
   }
 }
 
@@ -27,8 +31,16 @@ function parseArchValue(f: ArchFieldSpec, raw: string): Parsed<number | boolean 
 export function customDefaults(a: Partial<ModelArch>): Partial<ModelArch> {
   const heads = a.heads ?? 1;
   return {
-    family: 'custom', kvHeads: heads, headDim: Math.max(1, Math.floor((a.hidden ?? heads) / heads)), gatedMlp: true,
-    norm: 'rmsnorm', normsPerLayer: 2, tiedEmbeddings: false, qkvBias: false, oBias: false, mlpBias: false,
+    family: 'custom',
+    kvHeads: heads,
+    headDim: Math.max(1, Math.floor((a.hidden ?? heads) / heads)),
+    gatedMlp: true,
+    norm: 'rmsnorm',
+    normsPerLayer: 2,
+    tiedEmbeddings: false,
+    qkvBias: false,
+    oBias: false,
+    mlpBias: false,
   };
 }
 
@@ -45,7 +57,10 @@ export function parseArch(raw: Record<string, string>, base: ModelArch | null, e
     const f = BY_NAME.get(name);
     if (!f) continue;
     const r = parseArchValue(f, value);
-    if (!r.ok) { errors.push(r.error); continue; }
+    if (!r.ok) {
+      errors.push(r.error);
+      continue;
+    }
     if (f.prop.startsWith('moe.')) moe[f.prop.slice(4) as keyof Moe] = r.value as number;
     else top[f.prop] = r.value;
   }
@@ -83,8 +98,7 @@ function dropUnchanged(out: Partial<ModelArch>, base: ModelArch): void {
 
 /** Shape rules: g divides a (GQA groups), k ≤ E, dense layers < L. Offending overrides fall back. */
 function checkArch(base: ModelArch | null, out: Partial<ModelArch>, errors: FieldError[]): void {
-  const bad = (key: string, other: string, message: string) =>
-    errors.push({ key, code: 'incompatible', message, params: { with: other } });
+  const bad = (key: string, other: string, message: string) => errors.push({ key, code: 'incompatible', message, params: { with: other } });
   const heads = out.heads ?? base?.heads;
   const kvHeads = out.kvHeads ?? base?.kvHeads;
   if (heads && kvHeads && heads % kvHeads !== 0) {

@@ -64,7 +64,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   // PyTorch only gives gradients to floating-point tensors and PEFT has no LoRA layer over plain
   // integer storage; fp64 is not a training format here (the precision key sets what training stores).
   {
-    id: 'plain-not-trainable', key: 'weights', with: 'mode',
+    id: 'plain-not-trainable',
+    key: 'weights',
+    with: 'mode',
     when: (s) => plainTraining(s) !== null,
     fallback: (s) => ({ weights: s.method === 'qlora' ? 'nf4' : DEFAULT_SCENARIO.weights }),
     message: (s) => plainTraining(s) ?? '',
@@ -73,7 +75,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // vLLM and llama.cpp have no plain int8 / int4 or fp64 weights (their own 8- and 4-bit formats instead)
   {
-    id: 'plain-engine', key: 'weights', with: 'engine',
+    id: 'plain-engine',
+    key: 'weights',
+    with: 'engine',
     when: (s) => plainEngine(s) !== null,
     fallback: defaultWeights,
     message: (s) => plainEngine(s) ?? '',
@@ -84,15 +88,20 @@ export const CONFLICTS: readonly ConflictRule[] = [
   // nf4/fp4; PEFT trains the same way over LLM.int8, GPTQ and AWQ Linears: training/quant-base.ts).
   // A float base is plain LoRA; GGUF is llama.cpp's; fp8 weight-only Linears have no backward here.
   {
-    id: 'qlora-needs-quantized', key: 'weights', with: 'method',
+    id: 'qlora-needs-quantized',
+    key: 'weights',
+    with: 'method',
     when: (s) => training(s) && !plainTraining(s) && s.method === 'qlora' && !ADAPTER_QUANTIZED.includes(s.weights),
     fallback: () => ({ weights: 'nf4' }),
-    message: (s) => `method=qlora trains LoRA adapters over a quantized base (${ADAPTER_QUANTIZED.join(', ')}), not ${s.weights}${DENSE.includes(s.weights) ? '; for a float base use method=lora' : ''}`,
+    message: (s) =>
+      `method=qlora trains LoRA adapters over a quantized base (${ADAPTER_QUANTIZED.join(', ')}), not ${s.weights}${DENSE.includes(s.weights) ? '; for a float base use method=lora' : ''}`,
     words: () => `QLoRA trains adapters over a quantized base: choose ${ADAPTER_QUANTIZED.join(', ')} weights (a float base is method lora)`,
   },
   // Full fine-tuning updates every base weight: fp32/fp16/bf16 only (PEFT adapts quantized bases, full FT cannot).
   {
-    id: 'full-needs-dense', key: 'weights', with: 'method',
+    id: 'full-needs-dense',
+    key: 'weights',
+    with: 'method',
     when: (s) => training(s) && !plainTraining(s) && s.method === 'full' && !DENSE.includes(s.weights),
     fallback: defaultWeights,
     message: (s) => `method=full trains every weight, which cannot be stored as ${s.weights}; use fp32, fp16, bf16 or lora/qlora`,
@@ -100,7 +109,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // GGUF is a llama.cpp inference format; PyTorch cannot train on it.
   {
-    id: 'gguf-not-trainable', key: 'weights', with: 'method',
+    id: 'gguf-not-trainable',
+    key: 'weights',
+    with: 'method',
     when: (s) => training(s) && (s.method === 'lora' || s.method === 'freeze') && isGguf(s.weights),
     fallback: defaultWeights,
     message: (s) => `method=${s.method} cannot train on ${s.weights} (GGUF is a llama.cpp inference format)`,
@@ -108,7 +119,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // PyTorch FSDP shards gradients + states (SHARD_GRAD_OP) or everything (FULL_SHARD): no ZeRO-1 form
   {
-    id: 'fsdp-no-zero1', key: 'zeroImpl', with: 'zero',
+    id: 'fsdp-no-zero1',
+    key: 'zeroImpl',
+    with: 'zero',
     when: (s) => training(s) && s.zeroImpl === 'fsdp' && s.zero === 1,
     fallback: () => ({ zeroImpl: 'deepspeed' }),
     message: () => 'zero-impl=fsdp has no ZeRO-1 form (FSDP ShardingStrategy: SHARD_GRAD_OP = ZeRO-2, FULL_SHARD = ZeRO-3); use zero 2 or 3, or zero-impl=deepspeed',
@@ -116,14 +129,18 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // DeepSpeed: offload_optimizer needs ZeRO ≥ 1, offload_param needs ZeRO-3.
   {
-    id: 'offload-needs-zero', key: 'offload', with: 'zero',
+    id: 'offload-needs-zero',
+    key: 'offload',
+    with: 'zero',
     when: (s) => training(s) && s.offload === 'optimizer' && s.zero < 1,
     fallback: () => ({ offload: 'none' }),
     message: () => 'offload=optimizer needs zero 1, 2 or 3 (DeepSpeed ZeRO-Offload)',
     words: () => 'Optimizer offload is ZeRO-Offload: set ZeRO stage 1, 2 or 3',
   },
   {
-    id: 'offload-params-needs-zero3', key: 'offload', with: 'zero',
+    id: 'offload-params-needs-zero3',
+    key: 'offload',
+    with: 'zero',
     when: (s) => training(s) && s.offload === 'params' && s.zero !== 3,
     fallback: () => ({ offload: 'none' }),
     message: () => 'offload=params needs zero=3 (DeepSpeed ZeRO-Infinity)',
@@ -134,7 +151,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   // torchtune full_finetune_single_device raises "Requires gradient_accumulation_steps=1": the hook
   // steps on the first micro-batch's gradient and frees it, so nothing is left to accumulate into.
   {
-    id: 'optim-in-bwd-accum', key: 'optimStep', with: 'gradAccum',
+    id: 'optim-in-bwd-accum',
+    key: 'optimStep',
+    with: 'gradAccum',
     when: (s) => training(s) && s.optimStep === 'in-backward' && s.gradAccum > 1,
     fallback: noOptimInBackward,
     message: () => 'optim-step=in-backward steps each parameter as soon as its gradient exists, so gradients cannot accumulate over micro-batches: needs grad-accum=1',
@@ -142,7 +161,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // A pipeline accumulates gradients over its micro-batches until the flush (1F1B): same conflict.
   {
-    id: 'optim-in-bwd-pp', key: 'optimStep', with: 'pp',
+    id: 'optim-in-bwd-pp',
+    key: 'optimStep',
+    with: 'pp',
     when: (s) => training(s) && s.optimStep === 'in-backward' && s.pp > 1,
     fallback: noOptimInBackward,
     message: () => 'optim-step=in-backward cannot run with pipeline parallelism: a pipeline accumulates gradients over its micro-batches before the step',
@@ -152,7 +173,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   // gradient reduce, with no per-parameter hook. Full sharding (zero=3) is allowed: torchtune's FSDP2
   // recipe accepts optimizer_in_bwd from 1814feb1 (Nov 2024), stepping each local shard in its hook.
   {
-    id: 'optim-in-bwd-zero', key: 'optimStep', with: 'zero',
+    id: 'optim-in-bwd-zero',
+    key: 'optimStep',
+    with: 'zero',
     when: (s) => training(s) && s.optimStep === 'in-backward' && (s.zero === 1 || s.zero === 2),
     fallback: noOptimInBackward,
     message: (s) => `optim-step=in-backward needs zero 0 or 3: ZeRO-${s.zero} steps its flat optimizer partition after the gradient reduce, not per parameter inside backward`,
@@ -160,7 +183,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // FlashAttention kernels take fp16/bf16 only (Dao-AILab/flash-attention README).
   {
-    id: 'flash-needs-16bit', key: 'attn', with: 'precision',
+    id: 'flash-needs-16bit',
+    key: 'attn',
+    with: 'precision',
     when: (s) => training(s) && s.attn === 'flash' && s.precision === 'fp32',
     fallback: () => ({ attn: 'sdpa' }),
     message: () => 'attn=flash needs fp16 or bf16 activations, not precision=fp32',
@@ -168,7 +193,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // llama.cpp loads GGUF files: f32/f16/bf16 or its own block types, not bnb/GPTQ/AWQ/fp8.
   {
-    id: 'llamacpp-format', key: 'weights', with: 'engine',
+    id: 'llamacpp-format',
+    key: 'weights',
+    with: 'engine',
     when: (s) => inference(s) && !plainEngine(s) && s.engine === 'llama.cpp' && !DENSE.includes(s.weights) && !isGguf(s.weights),
     fallback: defaultWeights,
     message: (s) => `engine=llama.cpp runs GGUF weights (or f32/f16/bf16), not ${s.weights}`,
@@ -176,14 +203,18 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // GGUF block types are estimated as llama.cpp runs them (transformers would dequantize on load).
   {
-    id: 'gguf-needs-llamacpp', key: 'weights', with: 'engine',
+    id: 'gguf-needs-llamacpp',
+    key: 'weights',
+    with: 'engine',
     when: (s) => inference(s) && s.engine !== 'llama.cpp' && isGguf(s.weights),
     fallback: defaultWeights,
     message: (s) => `${s.weights} weights run in llama.cpp; choose engine=llama.cpp`,
     words: (s) => `${s.engine} does not run GGUF quantized weights: choose the llama.cpp engine`,
   },
   {
-    id: 'kv-engine', key: 'kv', with: 'engine',
+    id: 'kv-engine',
+    key: 'kv',
+    with: 'engine',
     when: (s) => inference(s) && !KV_BY_ENGINE[s.engine].includes(s.kv),
     fallback: () => ({ kv: DEFAULT_SCENARIO.kv }),
     message: (s) => `engine=${s.engine} cannot store a ${s.kv} KV cache (allowed: ${KV_BY_ENGINE[s.engine].join(', ')})`,
@@ -191,7 +222,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
     params: (s) => ({ engine: s.engine, kv: s.kv, allowed: KV_BY_ENGINE[s.engine].join(', ') }),
   },
   {
-    id: 'flash-needs-16bit-weights', key: 'attn', with: 'weights',
+    id: 'flash-needs-16bit-weights',
+    key: 'attn',
+    with: 'weights',
     when: (s) => inference(s) && s.engine === 'transformers' && s.attn === 'flash' && (s.weights === 'fp32' || s.weights === 'fp64'),
     fallback: () => ({ attn: 'sdpa' }),
     message: (s) => `attn=flash needs fp16 or bf16 activations, not ${s.weights} weights`,
@@ -199,7 +232,11 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // Megatron / DeepSpeed: world size = dp · tp · pp, so tp·pp must divide the GPU count.
   {
-    id: 'grid-mismatch', key: 'tp', alt: 'pp', showOn: 'gpus', with: 'gpus',
+    id: 'grid-mismatch',
+    key: 'tp',
+    alt: 'pp',
+    showOn: 'gpus',
+    with: 'gpus',
     when: (s) => s.gpus % (s.tp * s.pp) !== 0,
     fallback: () => ({ tp: 1, pp: 1 }),
     message: (s) => `tp·pp = ${s.tp * s.pp} must divide gpus = ${s.gpus}`,
@@ -209,7 +246,10 @@ export const CONFLICTS: readonly ConflictRule[] = [
   // vLLM / Megatron split attention heads across tp ranks: heads must be divisible by tp.
   // A guessed shape (bare parameter count) has no real head or layer count to hold tp / pp to.
   {
-    id: 'tp-heads', key: 'tp', with: 'heads', arch: true,
+    id: 'tp-heads',
+    key: 'tp',
+    with: 'heads',
+    arch: true,
     when: (s, a) => !a?.guessed && !!a?.heads && a.heads % s.tp !== 0,
     fallback: () => ({ tp: 1 }),
     message: (s, a) => `tp = ${s.tp} must divide the model's ${a?.heads} attention heads`,
@@ -217,7 +257,10 @@ export const CONFLICTS: readonly ConflictRule[] = [
     params: (s, a) => ({ heads: a?.heads ?? 0 }),
   },
   {
-    id: 'pp-layers', key: 'pp', with: 'layers', arch: true,
+    id: 'pp-layers',
+    key: 'pp',
+    with: 'layers',
+    arch: true,
     when: (s, a) => !a?.guessed && !!a?.layers && s.pp > a.layers,
     fallback: () => ({ pp: 1 }),
     message: (s, a) => `pp = ${s.pp} exceeds the model's ${a?.layers} layers`,
@@ -228,7 +271,9 @@ export const CONFLICTS: readonly ConflictRule[] = [
   // device_map="auto" (accelerate infer_auto_device_map). No tp/pp grid, only transformers loads
   // models that way; training it is one process (training/layer-split.ts).
   {
-    id: 'split-grid', key: 'split', with: (s) => (s.tp > 1 ? 'tp' : 'pp'),
+    id: 'split-grid',
+    key: 'split',
+    with: (s) => (s.tp > 1 ? 'tp' : 'pp'),
     when: (s) => s.split === 'layers' && (s.tp > 1 || s.pp > 1),
     fallback: noSplit,
     message: (s) => `split=layers (device_map="auto") runs one process over all GPUs: it needs tp = 1 and pp = 1, not tp = ${s.tp}, pp = ${s.pp}`,
@@ -236,21 +281,28 @@ export const CONFLICTS: readonly ConflictRule[] = [
   },
   // accelerate.py prepare_model: a device_map="auto" model cannot train in any distributed mode
   {
-    id: 'split-zero', key: 'split', with: 'zero',
+    id: 'split-zero',
+    key: 'split',
+    with: 'zero',
     when: (s) => s.split === 'layers' && training(s) && s.zero > 0,
     fallback: noSplit,
     message: (s) => `split=layers trains a device_map="auto" model in one process, which accelerate refuses for DeepSpeed / FSDP: set zero = 0, not ${s.zero}`,
     words: () => 'A device_map="auto" model trains in one process: accelerate refuses it for DeepSpeed / FSDP; set ZeRO to 0',
   },
   {
-    id: 'split-engine', key: 'split', with: 'engine',
+    id: 'split-engine',
+    key: 'split',
+    with: 'engine',
     when: (s) => s.split === 'layers' && inference(s) && s.engine !== 'transformers',
     fallback: noSplit,
     message: (s) => `split=layers is transformers' device_map="auto"; engine=${s.engine} spreads a model with its own options (vLLM tensor/pipeline parallel, llama.cpp --split-mode)`,
     words: () => 'Layer split is transformers\' device_map="auto": choose the transformers engine',
   },
   {
-    id: 'split-layers', key: 'split', with: 'gpus', arch: true,
+    id: 'split-layers',
+    key: 'split',
+    with: 'gpus',
+    arch: true,
     when: (s, a) => s.split === 'layers' && !!a?.layers && s.gpus > a.layers,
     fallback: noSplit,
     message: (s, a) => `split=layers puts whole layers on each GPU: gpus = ${s.gpus} exceeds the model's ${a?.layers} layers`,

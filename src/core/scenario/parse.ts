@@ -34,7 +34,10 @@ function parseModel(raw: string): Parsed<string> {
   if (v === '' || v.toLowerCase() === 'custom') return { ok: true, value: v.toLowerCase() };
   const p = findPreset(v);
   if (p) return { ok: true, value: p.id };
-  const suggestions = closest(v, PRESETS.map((x) => x.id));
+  const suggestions = closest(
+    v,
+    PRESETS.map((x) => x.id),
+  );
   const hint = suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : '';
   return {
     ok: false,
@@ -56,7 +59,10 @@ function parseGpu(raw: string): Parsed<string> {
   const g = findGpu(v);
   if (g) return { ok: true, value: g.id };
   if (parseCapacity(v) !== null) return { ok: true, value: v.toLowerCase().replace(/\s+/g, '') };
-  const ids = closest(v, GPUS.map((x) => x.id));
+  const ids = closest(
+    v,
+    GPUS.map((x) => x.id),
+  );
   const hint = ids.length > 0 ? ` (did you mean ${ids.join(', ')}?)` : '';
   return invalid('gpu', raw, `a GPU id${hint} or a capacity like 24GiB`, { suggestions: ids.join(',') });
 }
@@ -69,12 +75,18 @@ function parseField(f: FieldSpec, raw: string): Parsed<unknown> {
       const r = parseEnum(f.name, raw, k.values);
       return r.ok && f.prop === 'zero' ? { ok: true, value: Number(r.value) } : r;
     }
-    case 'int': return parseInteger(f.name, raw, k.min, k.max, k.nullToken);
-    case 'float': return parseDecimal(f.name, raw, k.min, k.max);
-    case 'targets': return parseTargets(f.name, raw);
-    case 'count': return parseCount(raw);
-    case 'model': return parseModel(raw);
-    case 'gpu': return parseGpu(raw);
+    case 'int':
+      return parseInteger(f.name, raw, k.min, k.max, k.nullToken);
+    case 'float':
+      return parseDecimal(f.name, raw, k.min, k.max);
+    case 'targets':
+      return parseTargets(f.name, raw);
+    case 'count':
+      return parseCount(raw);
+    case 'model':
+      return parseModel(raw);
+    case 'gpu':
+      return parseGpu(raw);
   }
 }
 
@@ -107,14 +119,23 @@ export function parseScenario(record: Record<string, string>, options: ParseOpti
   for (const key of Object.keys(record)) {
     const raw: unknown = record[key];
     const f = FIELD_BY_NAME.get(key);
-    if (!f && !isArchKey(key)) { errors.push(unknownKey(key)); continue; }
+    if (!f && !isArchKey(key)) {
+      errors.push(unknownKey(key));
+      continue;
+    }
     if (typeof raw !== 'string' || raw.length > MAX_VALUE_LENGTH) {
       errors.push(invalidValue(key, typeof raw === 'string' ? raw : '', `a value of at most ${MAX_VALUE_LENGTH} characters`));
       continue;
     }
-    if (!f) { archRaw[key] = raw; continue; }
+    if (!f) {
+      archRaw[key] = raw;
+      continue;
+    }
     const r = parseField(f, raw);
-    if (!r.ok) { errors.push(r.error); continue; }
+    if (!r.ok) {
+      errors.push(r.error);
+      continue;
+    }
     (s as unknown as Record<string, unknown>)[f.prop] = r.value;
     given.add(key);
   }
@@ -124,9 +145,7 @@ export function parseScenario(record: Record<string, string>, options: ParseOpti
 }
 
 /** Decide between preset, custom and quick (bare count) models, then apply architecture keys. */
-function resolveModel(
-  s: Scenario, given: Set<string>, archRaw: Record<string, string>, errors: FieldError[], warnings: FieldError[], customArch: ModelArch | null,
-): void {
+function resolveModel(s: Scenario, given: Set<string>, archRaw: Record<string, string>, errors: FieldError[], warnings: FieldError[], customArch: ModelArch | null): void {
   if (given.has('params') && !given.has('model')) s.model = '';
   if (s.model !== '' && given.has('params')) {
     errors.push({ key: 'params', code: 'incompatible', message: `params gives a bare count; it cannot be combined with model=${s.model}`, params: { with: 'model' } });
@@ -147,7 +166,7 @@ function resolveModel(
     s.arch = { ...customArch, ...parseArch(archRaw, customArch, errors) };
     return;
   }
-  const base: ModelArch | null = s.model === 'custom' ? null : findPreset(s.model)?.arch ?? null;
+  const base: ModelArch | null = s.model === 'custom' ? null : (findPreset(s.model)?.arch ?? null);
   if (s.model !== 'custom' && base === null) return;
   s.arch = archKeys.length > 0 || s.model === 'custom' ? parseArch(archRaw, base, errors) : null;
   if (s.model === 'custom' && s.arch === null) s.model = DEFAULT_SCENARIO.model;

@@ -37,8 +37,7 @@ export function ruleArch(s: Scenario): RuleArch {
  */
 export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[], warnings: FieldError[]): void {
   const bad: Emit = (key, other, message) => errors.push({ key, code: 'incompatible', message, params: { with: other } });
-  const warn = (key: string, code: string, message: string, params: Record<string, string | number>) =>
-    warnings.push({ key, code, message, params });
+  const warn = (key: string, code: string, message: string, params: Record<string, string | number>) => warnings.push({ key, code, message, params });
   const training = s.mode === 'training';
 
   if (s.method === 'full' || s.method === 'freeze') {
@@ -57,7 +56,12 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   }
   // prepare_model_for_kbit_training upcasts bitsandbytes and AWQ bases only (peft utils/other.py skips GPTQ)
   if (given.has('kbit-prep') && !(training && kbitPrepApplies(s))) {
-    warn('kbit-prep', 'unused-key', `kbit-prep changes LoRA / QLoRA training over nf4, fp4, bnb-int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`, { with: training ? 'weights' : 'mode' });
+    warn(
+      'kbit-prep',
+      'unused-key',
+      `kbit-prep changes LoRA / QLoRA training over nf4, fp4, bnb-int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`,
+      { with: training ? 'weights' : 'mode' },
+    );
   }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {
@@ -86,9 +90,12 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
 
 /** DeepSpeed bucket keys and the keys each needs (zero/config.py: the stage3_* keys act in ZeRO-3 only). */
 const DS_KEYS: readonly { key: string; minStage: 1 | 3 }[] = [
-  { key: 'ds-reduce-bucket', minStage: 1 }, { key: 'ds-overlap-comm', minStage: 1 },
-  { key: 'ds-prefetch-bucket', minStage: 3 }, { key: 'ds-persist-threshold', minStage: 3 },
-  { key: 'ds-max-live', minStage: 3 }, { key: 'ds-reuse-distance', minStage: 3 },
+  { key: 'ds-reduce-bucket', minStage: 1 },
+  { key: 'ds-overlap-comm', minStage: 1 },
+  { key: 'ds-prefetch-bucket', minStage: 3 },
+  { key: 'ds-persist-threshold', minStage: 3 },
+  { key: 'ds-max-live', minStage: 3 },
+  { key: 'ds-reuse-distance', minStage: 3 },
 ];
 
 function deepspeedRules(s: Scenario, given: Set<string>, warn: (key: string, code: string, message: string, params: Record<string, string | number>) => void): void {
@@ -113,7 +120,8 @@ function logitsPathRule(s: Scenario, warn: (key: string, code: string, message: 
   const p = s.logitsPath;
   if (p === 'auto') return;
   if (s.mode === 'training') {
-    if (s.lossChunks > 1) warn('logits-path', 'unused-key', `logits-path=${p} is not used with loss-chunks=${s.lossChunks}: the chunked loss is torchtune's CEWithChunkedOutputLoss`, { with: 'loss-chunks' });
+    if (s.lossChunks > 1)
+      warn('logits-path', 'unused-key', `logits-path=${p} is not used with loss-chunks=${s.lossChunks}: the chunked loss is torchtune's CEWithChunkedOutputLoss`, { with: 'loss-chunks' });
   } else if (s.engine !== 'transformers') {
     warn('logits-path', 'unused-key', `logits-path applies to the transformers engine, not engine=${s.engine}`, { with: 'engine' });
   } else if (p === 'torchtune') {

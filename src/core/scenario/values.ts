@@ -80,7 +80,11 @@ export const ALL_LINEAR = 'all-linear';
 
 /** Comma list of LoRA targets, 'all' or 'all-linear'; returned deduplicated in canonical order. */
 export function parseTargets(key: string, raw: string): Parsed<LoraTarget[]> {
-  const parts = raw.toLowerCase().split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = raw
+    .toLowerCase()
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 1 && (parts[0] === 'all' || parts[0] === ALL_LINEAR)) return ok([...LORA_TARGETS]);
   const bad = parts.find((p) => !(LORA_TARGETS as readonly string[]).includes(p));
   if (parts.length === 0 || bad !== undefined) {

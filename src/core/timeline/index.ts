@@ -112,11 +112,29 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const tl = replay(s, d.value, {});
   if (!tl.fits) return { ok: true, value: { ...est, notes: [...est.notes, ...tl.notes] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
-  const terms = est.terms.map((t) => t.id !== 'allocator-reserve' ? t : term(d.value.ctx, 'allocator-reserve', sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)), {
-    values: { replay: 'a replay through the caching-allocator model', steps: tl.lengths.length, shortest: Math.min(...tl.lengths), longest: Math.max(...tl.lengths), mean_tokens: s.lenMean ?? s.seq / 2, spread: s.lenSpread },
-    source: 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts); lengths lognormal, clipped at seq (assumption)',
-    confidence: 'heuristic',
-  }, 'reserved', false));
+  const terms = est.terms.map((t) =>
+    t.id !== 'allocator-reserve'
+      ? t
+      : term(
+          d.value.ctx,
+          'allocator-reserve',
+          sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)),
+          {
+            values: {
+              replay: 'a replay through the caching-allocator model',
+              steps: tl.lengths.length,
+              shortest: Math.min(...tl.lengths),
+              longest: Math.max(...tl.lengths),
+              mean_tokens: s.lenMean ?? s.seq / 2,
+              spread: s.lenSpread,
+            },
+            source: 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts); lengths lognormal, clipped at seq (assumption)',
+            confidence: 'heuristic',
+          },
+          'reserved',
+          false,
+        ),
+  );
   const device = est.deviceBytes - est.reservedBytes + reservedBytes;
   return { ok: true, value: { ...est, terms, reservedBytes, deviceBytes: device, notes: [...est.notes, ...tl.notes] } };
 }

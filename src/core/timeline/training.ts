@@ -79,13 +79,21 @@ interface Persistent {
 /** Allocates `total` bytes over a split: per layer i (or all layers) and the outer tensors. */
 function allocLayer(r: Replay, cat: Parameters<Replay['alloc']>[0], total: number, split: TensorSplit, copies = 1): Handle[] {
   const out: Handle[] = [];
-  for (const f of split.layer) for (let c = 0; c < copies; c++) { const h = r.alloc(cat, (total * f) / copies); if (h) out.push(h); }
+  for (const f of split.layer)
+    for (let c = 0; c < copies; c++) {
+      const h = r.alloc(cat, (total * f) / copies);
+      if (h) out.push(h);
+    }
   return out;
 }
 
 function allocOuter(r: Replay, cat: Parameters<Replay['alloc']>[0], total: number, split: TensorSplit, copies = 1): Handle[] {
   const out: Handle[] = [];
-  for (const f of split.outer) for (let c = 0; c < copies; c++) { const h = r.alloc(cat, (total * f) / copies); if (h) out.push(h); }
+  for (const f of split.outer)
+    for (let c = 0; c < copies; c++) {
+      const h = r.alloc(cat, (total * f) / copies);
+      if (h) out.push(h);
+    }
   return out;
 }
 
@@ -147,7 +155,7 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     if (gather.length > 2) r.free(gather.shift());
   };
   const dequantLayer = (): void => {
-    for (const f of wSplit.linears) r.free(r.alloc('temporary', p.dequant * f / Math.max(...wSplit.linears)));
+    for (const f of wSplit.linears) r.free(r.alloc('temporary', (p.dequant * f) / Math.max(...wSplit.linears)));
   };
   const saveLayer = (): Handle[] => (full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : r.allocSplit('activations', perLayer, units));
   // forward

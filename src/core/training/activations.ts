@@ -232,7 +232,16 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
     expr = add(opts.offload ? min(all, mul(sym('L_gpu', resident), largest)) : all, headExpr);
   }
   const bytes = evaluate(expr);
-  return { bytes, perLayer: maxLayer, recompute, head, layersOnGpu: opts.offload ? resident : L, style: dense.style, expr, layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : '') };
+  return {
+    bytes,
+    perLayer: maxLayer,
+    recompute,
+    head,
+    layersOnGpu: opts.offload ? resident : L,
+    style: dense.style,
+    expr,
+    layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : ''),
+  };
 }
 
 /**

@@ -30,10 +30,7 @@ export function largestTrainableElements(ctx: Ctx, dp: number): number {
   }
   // modules_to_save trains a whole embedding / head copy (modules-to-save.ts)
   if (s.loraSave !== 'none') return Math.max(arch.vocab * arch.hidden, params.largestLinear) / shard;
-  const widths = s.loraTargets.map((t) =>
-    t === 'q' || t === 'o' ? Math.max(arch.hidden, arch.heads * arch.headDim)
-      : t === 'k' || t === 'v' ? arch.hidden
-        : Math.max(arch.hidden, arch.ffn));
+  const widths = s.loraTargets.map((t) => (t === 'q' || t === 'o' ? Math.max(arch.hidden, arch.heads * arch.headDim) : t === 'k' || t === 'v' ? arch.hidden : Math.max(arch.hidden, arch.ffn)));
   return (s.loraRank * Math.max(0, ...widths)) / shard;
 }
 

@@ -98,15 +98,20 @@ export function lossBytes(s: number, b: number, vocab: number, e: number, chunks
   if (compiled) {
     return lossOf(
       { peak: n(E), held: n(E), backward: add(n(E), div(n(E), K)), headBackward: n(E) },
-      '16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk\'s gradient in backward', source,
+      "16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk's gradient in backward",
+      source,
     );
   }
-  return lossOf({
-    peak: add(n(add(E, 4)), ...(e < 4 ? [div(n(4), K)] : [])),
-    held: n(4),
-    backward: add(n(4), div(mul(2, n(4)), K)),
-    headBackward: add(sub(n(4), div(n(4), K)), div(n(E), K)),
-  }, 'peak: logits, every chunk\'s fp32 log-softmax, one chunk\'s upcast; held: the log-softmax outputs; backward: + two fp32 gradients of one chunk', source);
+  return lossOf(
+    {
+      peak: add(n(add(E, 4)), ...(e < 4 ? [div(n(4), K)] : [])),
+      held: n(4),
+      backward: add(n(4), div(mul(2, n(4)), K)),
+      headBackward: add(sub(n(4), div(n(4), K)), div(n(E), K)),
+    },
+    "peak: logits, every chunk's fp32 log-softmax, one chunk's upcast; held: the log-softmax outputs; backward: + two fp32 gradients of one chunk",
+    source,
+  );
 }
 
 type Rows = (...xs: (Expr | number)[]) => Expr;
@@ -116,36 +121,47 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
   const eu = e < 4 ? add(E, 4) : E;
   switch (path) {
     case 'upcast-in-model':
-      return lossOf({
-        peak: max(n(eu), add(n(4), n1(8))),
-        held: add(n(4), n1(4)),
-        backward: max(add(n(4), n1(12)), add(n(8), n1(4)), n(e < 4 ? add(8, E) : 8)),
-        headBackward: n(add(4, E)),
-      }, 'fp32 logits, fp32 shift copy, fp32 log-softmax; SliceBackward and ToCopyBackward in backward',
-      'transformers 4.36–4.45 modeling_llama.py LlamaForCausalLM.forward (logits.float(), shift_logits.contiguous(), CrossEntropyLoss)');
+      return lossOf(
+        {
+          peak: max(n(eu), add(n(4), n1(8))),
+          held: add(n(4), n1(4)),
+          backward: max(add(n(4), n1(12)), add(n(8), n1(4)), n(e < 4 ? add(8, E) : 8)),
+          headBackward: n(add(4, E)),
+        },
+        'fp32 logits, fp32 shift copy, fp32 log-softmax; SliceBackward and ToCopyBackward in backward',
+        'transformers 4.36–4.45 modeling_llama.py LlamaForCausalLM.forward (logits.float(), shift_logits.contiguous(), CrossEntropyLoss)',
+      );
     case 'remote-code': {
       // c: the loss's dtype, fp32 under autocast (log_softmax on the fp32 list), else the logits'
       const c = amp ? 4 : e;
       const C = sym('c', c);
-      return lossOf({
-        peak: add(n(E), n1(c > e ? add(E, C, C) : add(E, C))),
-        held: add(n(E), n1(C)),
-        backward: max(add(n(E), n1(3, C)), add(n(2, E), n1(E))),
-        headBackward: n(2, E),
-      }, 'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax; c = 4 under AMP, else e',
-      'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit lm_logits, shift_logits.contiguous(), CrossEntropyLoss); autocast_mode.cpp log_softmax fp32');
+      return lossOf(
+        {
+          peak: add(n(E), n1(c > e ? add(E, C, C) : add(E, C))),
+          held: add(n(E), n1(C)),
+          backward: max(add(n(E), n1(3, C)), add(n(2, E), n1(E))),
+          headBackward: n(2, E),
+        },
+        'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax; c = 4 under AMP, else e',
+        'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit lm_logits, shift_logits.contiguous(), CrossEntropyLoss); autocast_mode.cpp log_softmax fp32',
+      );
     }
     case 'torchtune':
-      return lossOf({ peak: max(n(eu), n(8)), held: n(4), backward: n(12), headBackward: n(E) },
+      return lossOf(
+        { peak: max(n(eu), n(8)), held: n(4), backward: n(12), headBackward: n(E) },
         'fp32 model output, fp32 log-softmax; del logits after the loss',
-        'torchtune modules/transformer.py TransformerDecoder (self.output(h).float()); recipes/full_finetune_single_device.py _loss_step (del logits)');
+        'torchtune modules/transformer.py TransformerDecoder (self.output(h).float()); recipes/full_finetune_single_device.py _loss_step (del logits)',
+      );
     default:
-      return lossOf({
-        peak: n(e < 4 ? add(E, 4, 4) : add(E, 4)),
-        held: n(add(E, 4)),
-        backward: add(n(add(E, 4)), n(8)),
-        headBackward: n(2, E),
-      }, 'peak: logits, fp32 upcast, fp32 log-softmax; held: logits + log-softmax; backward: + two fp32 gradients',
-      'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy); formulas.md §5.3');
+      return lossOf(
+        {
+          peak: n(e < 4 ? add(E, 4, 4) : add(E, 4)),
+          held: n(add(E, 4)),
+          backward: add(n(add(E, 4)), n(8)),
+          headBackward: n(2, E),
+        },
+        'peak: logits, fp32 upcast, fp32 log-softmax; held: logits + log-softmax; backward: + two fp32 gradients',
+        'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy); formulas.md §5.3',
+      );
   }
 }

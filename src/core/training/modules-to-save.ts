@@ -42,9 +42,14 @@ export function savedModules(ctx: Ctx, upcast: boolean): SavedModules | null {
   // quantized formats keep the embedding and head in 16-bit; a dense base in its own width
   const w = upcast || s.weights === 'fp32' ? 4 : 2;
   return {
-    params: count, w, head,
+    params: count,
+    w,
+    head,
     per: {
-      weights: w, gradients: w, master: 0, optimizer: optimizerBytesPerParam(s.optimizer, w === 4 ? 'fp32' : 'bf16', ctx.arch.hidden),
+      weights: w,
+      gradients: w,
+      master: 0,
+      optimizer: optimizerBytesPerParam(s.optimizer, w === 4 ? 'fp32' : 'bf16', ctx.arch.hidden),
       source: 'PEFT ModulesToSaveWrapper (deepcopy of the original module, in its dtype)',
     },
   };

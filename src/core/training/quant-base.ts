@@ -40,11 +40,18 @@ export const ADAPTER_QUANTIZED: readonly WeightFormat[] = ['nf4', 'fp4', 'bnb-in
 
 export function baseKernel(w: WeightFormat): BaseKernel {
   switch (w) {
-    case 'nf4': case 'fp4': return 'bnb-4bit';
-    case 'bnb-int8': return 'bnb-int8';
-    case 'gptq-int4': case 'gptq-int8': return 'gptq';
-    case 'awq-int4': return 'awq';
-    default: return 'dense';
+    case 'nf4':
+    case 'fp4':
+      return 'bnb-4bit';
+    case 'bnb-int8':
+      return 'bnb-int8';
+    case 'gptq-int4':
+    case 'gptq-int8':
+      return 'gptq';
+    case 'awq-int4':
+      return 'awq';
+    default:
+      return 'dense';
   }
 }
 
@@ -60,10 +67,14 @@ export interface BaseSaves {
 
 export function baseSaves(k: BaseKernel): BaseSaves {
   switch (k) {
-    case 'bnb-int8': return { input: 'as-is', weight16: false };
-    case 'awq': return { input: 'fp16', weight16: false };
-    case 'gptq': return { input: 'none', weight16: true };
-    default: return { input: 'none', weight16: false };
+    case 'bnb-int8':
+      return { input: 'as-is', weight16: false };
+    case 'awq':
+      return { input: 'fp16', weight16: false };
+    case 'gptq':
+      return { input: 'none', weight16: true };
+    default:
+      return { input: 'none', weight16: false };
   }
 }
 
@@ -86,14 +97,16 @@ export function dequantTemps(w: WeightFormat, n: number, compute: BnbCompute, in
     case 'bnb-4bit': {
       const b = bnbDequantBytes(compute, n);
       return {
-        forward: b, backward: b,
+        forward: b,
+        backward: b,
         formula: compute === 'fp32' ? '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast), forward and backward' : '2·max(d_in·d_out), forward and backward',
         source: 'bitsandbytes autograd/_functions.py MatMul4Bit.forward / backward (dequantize_4bit)',
       };
     }
     case 'bnb-int8':
       return {
-        forward: 0, backward: n * inputBytes,
+        forward: 0,
+        backward: n * inputBytes,
         formula: 'backward: max(d_in·d_out)·e_in (CB.to(dtype_A, copy=True)); forward: int8 GEMM, no weight buffer',
         source: 'bitsandbytes autograd/_functions.py MatMul8bitLt.backward',
       };
@@ -101,14 +114,16 @@ export function dequantTemps(w: WeightFormat, n: number, compute: BnbCompute, in
       // int32 unpack of every weight + its int8 (4-bit) / int16 (8-bit) cast live together
       const narrow = w === 'gptq-int8' ? 2 : 1;
       return {
-        forward: n * (4 + narrow), backward: 0,
+        forward: n * (4 + narrow),
+        backward: 0,
         formula: `forward: max(d_in·d_out)·(4 + ${narrow}) (int32 bitwise_right_shift + .to(int${8 * narrow})); the fp16 result is saved (activations)`,
         source: 'auto-gptq nn_modules/qlinear/qlinear_cuda_old.py QuantLinear.forward (torch dequantization path)',
       };
     }
     case 'awq':
       return {
-        forward: 2 * n, backward: 2 * n * (1 + batch),
+        forward: 2 * n,
+        backward: 2 * n * (1 + batch),
         formula: 'forward: 2·max(d_in·d_out) (dequantize_weights_cuda); backward: 2·max(d_in·d_out)·(1 + b) (dequantized weight + .repeat(batch_size, 1, 1))',
         source: 'autoawq awq/modules/linear/gemm.py WQLinearMMFunction.forward / backward',
       };

@@ -92,28 +92,32 @@ export function buildTraining(ctx: Ctx): Built {
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
   const compiled = s.compile === 'inductor';
-  const actsAll = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, { compiled, offload: s.actOffload === 'cpu', ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}) });
+  const actsAll = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, {
+    compiled,
+    offload: s.actOffload === 'cpu',
+    ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}),
+  });
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
-  const logits = !stage.head ? NO_LOSS : encoder
-    ? taskHeadLogits(s.batch)
-    : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
+  const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters && arch.layers > 0 ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
   // DeepSpeed ZeRO (zero-deepspeed.ts): reduce buckets, ZeRO-3 fetching, step-time gradient copies
-  const ds: DsBuffers | null = s.zero > 0 && s.zeroImpl === 'deepspeed'
-    ? deepspeedBuffers(ctx, trainOnGpu, dp, per.gradients, full ? per.weights : ctx.weights.total / Math.max(1, params.total))
-    : null;
+  const ds: DsBuffers | null =
+    s.zero > 0 && s.zeroImpl === 'deepspeed' ? deepspeedBuffers(ctx, trainOnGpu, dp, per.gradients, full ? per.weights : ctx.weights.total / Math.max(1, params.total)) : null;
   // FSDP FULL_SHARD: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2)
   const fsdp = s.zero > 0 && s.zeroImpl === 'fsdp';
   const fsdpGathered = fsdp && s.zero === 3 && dp > 1 ? div(mul(2, sym('w', per.weights), sym('unit', params.perLayer)), sym('t', s.tp)) : ZERO;
   const gathered = ds ? ds.gathered : evaluate(fsdpGathered);
-  const commExpr = s.zero === 0 && dp > 1 ? stateExprs.gradients
-    : fsdp && (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none' ? mul(min(sym('bucket', FSDP_REDUCE_BUCKET), sym('P_train', trainOnGpu)), sym('g', per.gradients))
-      : ZERO;
+  const commExpr =
+    s.zero === 0 && dp > 1
+      ? stateExprs.gradients
+      : fsdp && (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none'
+        ? mul(min(sym('bucket', FSDP_REDUCE_BUCKET), sym('P_train', trainOnGpu)), sym('g', per.gradients))
+        : ZERO;
   const comm = evaluate(commExpr);
   // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
@@ -122,8 +126,7 @@ export function buildTraining(ctx: Ctx): Built {
   // the head's gradient exists from the start of backward (full fine-tune, or a trained head copy)
   // (split=layers: on the GPU holding the head's weight — the embedding's when tied)
   const headWeightHere = arch.tiedEmbeddings ? stage.embedding : stage.head;
-  const headGrad = !headWeightHere ? 0 : full ? (arch.vocab * arch.hidden * per.gradients) / s.tp
-    : saved && (saved.head || arch.tiedEmbeddings) ? (arch.vocab * arch.hidden * saved.w) / s.tp : 0;
+  const headGrad = !headWeightHere ? 0 : full ? (arch.vocab * arch.hidden * per.gradients) / s.tp : saved && (saved.head || arch.tiedEmbeddings) ? (arch.vocab * arch.hidden * saved.w) / s.tp : 0;
   // 1F1B: the first stage holds p micro-batches × L/p layers (≈ all L layers' activations), the
   // last stage one micro-batch of L/p layers plus the logits; take the more loaded stage.
   // full checkpointing: the recomputed layer exists only after the loss and LM-head backward
@@ -145,9 +148,7 @@ export function buildTraining(ctx: Ctx): Built {
   const gradsNow = gradsHeld ? 0 : states.gradients;
   // DeepSpeed step: its fp32 copy sits beside the 16-bit partition (ZeRO-1's full gradients are
   // reduced to that partition first); ZeRO-1/2 reduce buffers live to the end of backward
-  const atStep = inBwd ? 0 : ds
-    ? Math.max(gradsNow, (gradsHeld ? 0 : ds.gradPartition) + ds.step) + foreachTemp
-    : gradsNow + foreachTemp;
+  const atStep = inBwd ? 0 : ds ? Math.max(gradsNow, (gradsHeld ? 0 : ds.gradPartition) + ds.step) + foreachTemp : gradsNow + foreachTemp;
   const atEndOfBackward = ds ? gradsNow + ds.backward : 0;
   const held = gradsHeld ? states.gradients : 0;
   // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
@@ -158,62 +159,137 @@ export function buildTraining(ctx: Ctx): Built {
   const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward);
   const terms: Term[] = [];
   if (full) {
-    terms.push(term(ctx, 'weights', stateExprs.weights, {
-      values: { zero: s.zero },
-      source: per.source, confidence: 'exact',
-    }, 'allocated', false));
+    terms.push(
+      term(
+        ctx,
+        'weights',
+        stateExprs.weights,
+        {
+          values: { zero: s.zero },
+          source: per.source,
+          confidence: 'exact',
+        },
+        'allocated',
+        false,
+      ),
+    );
   } else {
-    terms.push(term(ctx, 'weights', baseExpr, {
-      values: { format: s.weights, ...(upcast ? { upcast: 'prepare_model_for_kbit_training: non-Linear parameters to fp32' } : {}) },
-      source: ctx.weights.derivation.source + (upcast ? '; peft utils/other.py prepare_model_for_kbit_training' : ''), confidence: ctx.weights.derivation.confidence,
-    }));
+    terms.push(
+      term(ctx, 'weights', baseExpr, {
+        values: { format: s.weights, ...(upcast ? { upcast: 'prepare_model_for_kbit_training: non-Linear parameters to fp32' } : {}) },
+        source: ctx.weights.derivation.source + (upcast ? '; peft utils/other.py prepare_model_for_kbit_training' : ''),
+        confidence: ctx.weights.derivation.confidence,
+      }),
+    );
     if (adapterWeights > 0) {
-      terms.push(term(ctx, 'lora-adapters', stateExprs.weights, {
-        values: { P_train_count: trainable.formula, ...trainable.values, adapter_dtype: s.adapterDtype, ...(saved ? { lora_save: s.loraSave } : {}) },
-        source: trainable.source, confidence: 'exact',
-      }));
+      terms.push(
+        term(ctx, 'lora-adapters', stateExprs.weights, {
+          values: { P_train_count: trainable.formula, ...trainable.values, adapter_dtype: s.adapterDtype, ...(saved ? { lora_save: s.loraSave } : {}) },
+          source: trainable.source,
+          confidence: 'exact',
+        }),
+      );
     }
   }
-  terms.push(term(ctx, 'gradients', inBwd ? mul(sym('P_max', inBwd.elements), sym('g', per.gradients)) : stateExprs.gradients, inBwd ? {
-    values: { freed: 'each gradient freed by its post-accumulate-grad hook after its step', step_temp: inBwd.temp },
-    source: 'torchtune training/memory.py register_optim_in_bwd_hooks (register_post_accumulate_grad_hook)', confidence: 'derived',
-  } : {
-    values: { zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
-    source: per.source, confidence: 'exact',
-  }, 'allocated', !full));
-  terms.push(term(ctx, 'optimizer', stateExprs.optimizer, {
-    values: { optimizer: s.optimizer, offload: s.offload, impl: s.optimImpl, step_temp: foreachTemp },
-    source: paged ? 'formulas.md §4.1; bitsandbytes paged state: cudaMallocManaged, outside torch\'s allocator (device total only)' : 'formulas.md §4.1 (optimizer state bytes)',
-    confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
-  }, paged ? 'device' : 'allocated', !full));
+  terms.push(
+    term(
+      ctx,
+      'gradients',
+      inBwd ? mul(sym('P_max', inBwd.elements), sym('g', per.gradients)) : stateExprs.gradients,
+      inBwd
+        ? {
+            values: { freed: 'each gradient freed by its post-accumulate-grad hook after its step', step_temp: inBwd.temp },
+            source: 'torchtune training/memory.py register_optim_in_bwd_hooks (register_post_accumulate_grad_hook)',
+            confidence: 'derived',
+          }
+        : {
+            values: { zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
+            source: per.source,
+            confidence: 'exact',
+          },
+      'allocated',
+      !full,
+    ),
+  );
+  terms.push(
+    term(
+      ctx,
+      'optimizer',
+      stateExprs.optimizer,
+      {
+        values: { optimizer: s.optimizer, offload: s.offload, impl: s.optimImpl, step_temp: foreachTemp },
+        source: paged ? "formulas.md §4.1; bitsandbytes paged state: cudaMallocManaged, outside torch's allocator (device total only)" : 'formulas.md §4.1 (optimizer state bytes)',
+        confidence: s.optimizer === 'adafactor' ? 'derived' : 'exact',
+      },
+      paged ? 'device' : 'allocated',
+      !full,
+    ),
+  );
   if (states.master > 0) {
-    terms.push(term(ctx, 'master-weights', stateExprs.master, {
-      source: 'fp32 master copy under AMP (ZeRO paper §3.1)', confidence: 'exact',
-    }, 'allocated', !full));
+    terms.push(
+      term(
+        ctx,
+        'master-weights',
+        stateExprs.master,
+        {
+          source: 'fp32 master copy under AMP (ZeRO paper §3.1)',
+          confidence: 'exact',
+        },
+        'allocated',
+        !full,
+      ),
+    );
   }
-  terms.push(term(ctx, 'activations', acts.expr, {
-    values: { A_layer_counts: acts.layerFormula, a: arch.heads, g_kv: arch.kvHeads, d: arch.headDim, f: arch.ffn, t: s.tp, attn: s.attn, ckpt: s.gradCkpt, style: acts.style, c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden), compile: s.compile, offload: s.actOffload, ...(adapters ? { targets: s.loraTargets.join(','), r: s.loraRank, lora_dropout: s.loraDropout } : {}) },
-    source: (acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)')
-      + (adapters ? '; frozen base: torch derivatives.yaml mm / gen_variable_type.py guard_for, PEFT lora.Linear.forward' : '')
-      + (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') + (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
-    confidence: 'derived',
-  }));
-  terms.push(term(ctx, 'logits', max(logits.exprs.peak, logits.exprs.backward), {
-    values: { moments: logits.formula, held: logits.held, chunks: s.lossChunks, compile: s.compile, path: s.logitsPath },
-    source: logits.source, confidence: 'derived',
-  }));
+  terms.push(
+    term(ctx, 'activations', acts.expr, {
+      values: {
+        A_layer_counts: acts.layerFormula,
+        a: arch.heads,
+        g_kv: arch.kvHeads,
+        d: arch.headDim,
+        f: arch.ffn,
+        t: s.tp,
+        attn: s.attn,
+        ckpt: s.gradCkpt,
+        style: acts.style,
+        c: ampCastCopies(arch, dt) / Math.max(1, arch.hidden),
+        compile: s.compile,
+        offload: s.actOffload,
+        ...(adapters ? { targets: s.loraTargets.join(','), r: s.loraRank, lora_dropout: s.loraDropout } : {}),
+      },
+      source:
+        (acts.style === 'gpt' ? 'Korthikanti et al. 2022, arXiv 2205.05198 §4 (formulas.md §5.1)' : 'formulas.md §5.3 (Llama-style re-derivation of Korthikanti)') +
+        (adapters ? '; frozen base: torch derivatives.yaml mm / gen_variable_type.py guard_for, PEFT lora.Linear.forward' : '') +
+        (compiled ? '; torch/_functorch/partitioners.py min-cut partitioner' : '') +
+        (s.actOffload === 'cpu' ? '; torchtune training/_activation_offloading.py' : ''),
+      confidence: 'derived',
+    }),
+  );
+  terms.push(
+    term(ctx, 'logits', max(logits.exprs.peak, logits.exprs.backward), {
+      values: { moments: logits.formula, held: logits.held, chunks: s.lossChunks, compile: s.compile, path: s.logitsPath },
+      source: logits.source,
+      confidence: 'derived',
+    }),
+  );
   if (deq && dequant > 0) {
-    terms.push(term(ctx, 'dequant-buffer', max(sym('forward', deq.forward), sym('backward', deq.backward)), {
-      values: { temporaries: deq.formula, largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, b: s.batch },
-      source: `${deq.source}; formulas.md §6.2`, confidence: 'derived',
-    }));
+    terms.push(
+      term(ctx, 'dequant-buffer', max(sym('forward', deq.forward), sym('backward', deq.backward)), {
+        values: { temporaries: deq.formula, largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, b: s.batch },
+        source: `${deq.source}; formulas.md §6.2`,
+        confidence: 'derived',
+      }),
+    );
   }
   if (ds) terms.push(...ds.terms);
   else if (comm + gathered > 0) {
-    terms.push(term(ctx, 'comm-buffers', add(commExpr, fsdpGathered), {
-      values: { buffers: s.zero === 0 ? 'DDP gradient buckets (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)' : 'reduce bucket', zero: s.zero },
-      source: 'formulas.md §4.2 (PyTorch PR #41954; FSDP FULL_SHARD prefetch)', confidence: 'heuristic',
-    }));
+    terms.push(
+      term(ctx, 'comm-buffers', add(commExpr, fsdpGathered), {
+        values: { buffers: s.zero === 0 ? 'DDP gradient buckets (no gradient_as_bucket_view)' : s.zero === 3 ? '2 units gathered (current + prefetch)' : 'reduce bucket', zero: s.zero },
+        source: 'formulas.md §4.2 (PyTorch PR #41954; FSDP FULL_SHARD prefetch)',
+        confidence: 'heuristic',
+      }),
+    );
   }
   terms.push(workspaceTerm(ctx));
   if (s.optimizer.startsWith('paged')) {
@@ -229,7 +305,7 @@ export function buildTraining(ctx: Ctx): Built {
     notes.push({
       code: 'training.grads-held',
       params: { gradAccum: s.gradAccum, gradZero: s.gradZero, pp: s.pp, gradients: states.gradients },
-      text: 'Gradients stay allocated between backward passes (gradient accumulation, pipeline micro-batches, zero_grad(set_to_none=False) or DeepSpeed ZeRO-3\'s gradient partition buffer): the peak is persistent states + gradients + activations.',
+      text: "Gradients stay allocated between backward passes (gradient accumulation, pipeline micro-batches, zero_grad(set_to_none=False) or DeepSpeed ZeRO-3's gradient partition buffer): the peak is persistent states + gradients + activations.",
     });
   } else {
     notes.push({
@@ -242,8 +318,28 @@ export function buildTraining(ctx: Ctx): Built {
   const sbh = s.seq * s.batch * arch.hidden * e;
   const live: TensorGroup[] = [{ bytes: sbh, count: Math.ceil(acts.bytes / Math.max(1, sbh)) }];
   const phases: TrainingPhases = {
-    weights: baseWeights + stepWeights, adapters: adapterWeights, master: states.master, optimizer: paged ? 0 : states.optimizer, comm, workspace: CUBLAS_WORKSPACE_BYTES,
-    gradients: inBwd ? 0 : states.gradients, gradsHeld, headGrad, layers: blocks, embedGrad, layerGrad: layers.perLayerGrad, inBackward: inBwd, acts, logits, gathered, dequant, stepTemp: foreachTemp, atForward, atBackward, atLayers, atStep,
+    weights: baseWeights + stepWeights,
+    adapters: adapterWeights,
+    master: states.master,
+    optimizer: paged ? 0 : states.optimizer,
+    comm,
+    workspace: CUBLAS_WORKSPACE_BYTES,
+    gradients: inBwd ? 0 : states.gradients,
+    gradsHeld,
+    headGrad,
+    layers: blocks,
+    embedGrad,
+    layerGrad: layers.perLayerGrad,
+    inBackward: inBwd,
+    acts,
+    logits,
+    gathered,
+    dequant,
+    stepTemp: foreachTemp,
+    atForward,
+    atBackward,
+    atLayers,
+    atStep,
   };
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0, phases };
 }
@@ -261,8 +357,14 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
   // kbit-prep: the MLP and the down input are fp32; attention saves 16-bit casts under autocast or flash, else fp32
   const upcast = kbitUpcasts(s) ? { attn: amp || s.attn === 'flash' ? dt.e : 4 } : undefined;
   const lora = {
-    targets: s.loraTargets, rank: s.loraRank, dropout: s.loraDropout, adapterBytes: amp ? 4 : adapterBytes, amp,
-    base, fp16: s.precision === 'fp16' || s.precision === 'amp-fp16', ...(upcast ? { upcast } : {}),
+    targets: s.loraTargets,
+    rank: s.loraRank,
+    dropout: s.loraDropout,
+    adapterBytes: amp ? 4 : adapterBytes,
+    amp,
+    base,
+    fp16: s.precision === 'fp16' || s.precision === 'amp-fp16',
+    ...(upcast ? { upcast } : {}),
     ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
   };
   return {
@@ -271,7 +373,6 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
     headPerToken: loraHeadPerToken(arch, dt, compiled) + (trainedHead ? arch.hidden * (!amp && kbitUpcasts(s) ? 4 : dt.e) : 0),
   };
 }
-
 
 /** 16-bit dequantized weights one dense / MoE layer keeps saved (GPTQ torch path: 2 B per weight). */
 function savedWeights16(ctx: Ctx): { dense: number; moe: number } {

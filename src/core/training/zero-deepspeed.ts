@@ -119,23 +119,55 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
     const gatheredExpr = mul(sym('gathered', fetch.elements), W);
     const persist = evaluate(persistExpr);
     const gathered = evaluate(gatheredExpr);
-    terms.push(term(ctx, 'zero-grad-buffers', add(mul(bucket, G), mul(bucket, G)), {
-      values: { buffers: 'IPG bucket (kept) + reduce-scatter interleave copy (backward)' },
-      source: 'DeepSpeed stage3.py _setup_for_real_optimizer (__ipg_bucket_flat_buffer); comm/coalesced_collectives.py reduce_scatter_coalesced (torch.cat)',
-      confidence: 'derived',
-    }, 'allocated', false));
+    terms.push(
+      term(
+        ctx,
+        'zero-grad-buffers',
+        add(mul(bucket, G), mul(bucket, G)),
+        {
+          values: { buffers: 'IPG bucket (kept) + reduce-scatter interleave copy (backward)' },
+          source: 'DeepSpeed stage3.py _setup_for_real_optimizer (__ipg_bucket_flat_buffer); comm/coalesced_collectives.py reduce_scatter_coalesced (torch.cat)',
+          confidence: 'derived',
+        },
+        'allocated',
+        false,
+      ),
+    );
     if (gathered + persist > 0) {
-      terms.push(term(ctx, 'zero-gathered-params', add(gatheredExpr, persistExpr), {
-        values: { gathered_rule: 'min(P, reuse window + prefetch) elements', persistent_rule: 'small params kept whole: ·(1 − 1/N_d) beyond the partition', window: fetch.window, prefetch: fetch.prefetch, reuse_distance: cfg.reuseDistance, prefetch_bucket: cfg.prefetchBucket, max_live: cfg.maxLive, persistence_threshold: cfg.persistThreshold, N_d: n, ckpt: s.gradCkpt },
-        source: 'DeepSpeed partitioned_param_coordinator.py fetch_sub_module / __params_to_release (max_reuse_distance); partition_parameters.py ds_persist',
-        confidence: 'heuristic',
-      }));
+      terms.push(
+        term(ctx, 'zero-gathered-params', add(gatheredExpr, persistExpr), {
+          values: {
+            gathered_rule: 'min(P, reuse window + prefetch) elements',
+            persistent_rule: 'small params kept whole: ·(1 − 1/N_d) beyond the partition',
+            window: fetch.window,
+            prefetch: fetch.prefetch,
+            reuse_distance: cfg.reuseDistance,
+            prefetch_bucket: cfg.prefetchBucket,
+            max_live: cfg.maxLive,
+            persistence_threshold: cfg.persistThreshold,
+            N_d: n,
+            ckpt: s.gradCkpt,
+          },
+          source: 'DeepSpeed partitioned_param_coordinator.py fetch_sub_module / __params_to_release (max_reuse_distance); partition_parameters.py ds_persist',
+          confidence: 'heuristic',
+        }),
+      );
     }
     if (step > 0) {
-      terms.push(term(ctx, 'zero-step-grads', stepExpr, {
-        values: { copies: g === 4 ? 'fp32 flatten copy (already fp32: no cast)' : '16-bit flatten copy + fp32 gradient' },
-        source: 'DeepSpeed stage3.py _prepare_fp32_grad_for_sub_group', confidence: 'derived',
-      }, 'allocated', false));
+      terms.push(
+        term(
+          ctx,
+          'zero-step-grads',
+          stepExpr,
+          {
+            values: { copies: g === 4 ? 'fp32 flatten copy (already fp32: no cast)' : '16-bit flatten copy + fp32 gradient' },
+            source: 'DeepSpeed stage3.py _prepare_fp32_grad_for_sub_group',
+            confidence: 'derived',
+          },
+          'allocated',
+          false,
+        ),
+      );
     }
     return { persistent: ipg + persist, backward: scatterCopy, gathered, step, gradPartition: part * g, gradsPersistent: !offloaded, terms };
   }
@@ -146,16 +178,38 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
   const staging = evaluate(stagingExpr);
   const stepExpr = offloaded ? ZERO : mul(perElementStep, partExpr);
   const step = evaluate(stepExpr);
-  terms.push(term(ctx, 'zero-grad-buffers', add(mul(sym('k', buffers), bucket, G), stagingExpr), {
-    values: { overlap_comm: cfg.overlapComm ? 'on: k = 2' : 'off: k = 1', buffers: offloaded ? 'IPG buckets (backward) + offload staging of the largest parameter' : 'IPG buckets, allocated each backward' },
-    source: 'DeepSpeed stage_1_and_2.py backward (ipg_buffer)' + (offloaded ? ', __init__ temp_grad_buffer_for_gpu_offload' : ''),
-    confidence: 'derived',
-  }, 'allocated', false));
+  terms.push(
+    term(
+      ctx,
+      'zero-grad-buffers',
+      add(mul(sym('k', buffers), bucket, G), stagingExpr),
+      {
+        values: {
+          overlap_comm: cfg.overlapComm ? 'on: k = 2' : 'off: k = 1',
+          buffers: offloaded ? 'IPG buckets (backward) + offload staging of the largest parameter' : 'IPG buckets, allocated each backward',
+        },
+        source: 'DeepSpeed stage_1_and_2.py backward (ipg_buffer)' + (offloaded ? ', __init__ temp_grad_buffer_for_gpu_offload' : ''),
+        confidence: 'derived',
+      },
+      'allocated',
+      false,
+    ),
+  );
   if (step > 0) {
-    terms.push(term(ctx, 'zero-step-grads', stepExpr, {
-      values: { copies: g === 4 ? 'fp32 flatten copy (already fp32: no cast)' : '16-bit flatten copy + fp32 single_grad_partition' },
-      source: 'DeepSpeed stage_1_and_2.py step (flatten(averaged_gradients).to(fp32))', confidence: 'derived',
-    }, 'allocated', false));
+    terms.push(
+      term(
+        ctx,
+        'zero-step-grads',
+        stepExpr,
+        {
+          values: { copies: g === 4 ? 'fp32 flatten copy (already fp32: no cast)' : '16-bit flatten copy + fp32 single_grad_partition' },
+          source: 'DeepSpeed stage_1_and_2.py step (flatten(averaged_gradients).to(fp32))',
+          confidence: 'derived',
+        },
+        'allocated',
+        false,
+      ),
+    );
   }
   return { persistent: staging, backward: ipg, gathered: 0, step, gradPartition: part * g, gradsPersistent: false, terms };
 }

@@ -36,7 +36,11 @@ export function readSavedGpu(e: unknown): SavedGpu | null {
 }
 
 export const GPUS_STORE: StoreSpec<SavedGpu> = {
-  key: 'gpumem.gpus', version: 1, field: 'items', migrations: GPU_MIGRATIONS, read: readSavedGpu,
+  key: 'gpumem.gpus',
+  version: 1,
+  field: 'items',
+  migrations: GPU_MIGRATIONS,
+  read: readSavedGpu,
 };
 
 /**

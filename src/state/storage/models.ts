@@ -27,7 +27,11 @@ export function readSavedModel(e: unknown): SavedModel | null {
 }
 
 export const MODELS_STORE: StoreSpec<SavedModel> = {
-  key: 'gpumem.models', version: 1, field: 'models', migrations: MODEL_MIGRATIONS, read: readSavedModel,
+  key: 'gpumem.models',
+  version: 1,
+  field: 'models',
+  migrations: MODEL_MIGRATIONS,
+  read: readSavedModel,
 };
 
 /** Every readable saved model (by name), plus unreadable names and the store's state. */

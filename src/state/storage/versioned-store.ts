@@ -61,11 +61,7 @@ interface Member {
   raw: string | null;
 }
 
-type Opened =
-  | { kind: 'unavailable' }
-  | { kind: 'absent' }
-  | { kind: 'unreadable'; raw: string }
-  | { kind: 'newer' | 'current'; members: Member[] };
+type Opened = { kind: 'unavailable' } | { kind: 'absent' } | { kind: 'unreadable'; raw: string } | { kind: 'newer' | 'current'; members: Member[] };
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -134,12 +130,17 @@ function readAll<T>(members: readonly Member[], spec: StoreSpec<T>): Pick<Loaded
 export function loadStore<T>(kv: KeyValue | null, spec: StoreSpec<T>): Loaded<T> {
   const o = open(kv, spec);
   switch (o.kind) {
-    case 'unavailable': return { items: [], bad: [], state: 'unavailable' };
-    case 'absent': return { items: [], bad: [], state: 'ok' };
-    case 'unreadable': return { items: [], bad: [], state: 'unreadable' };
+    case 'unavailable':
+      return { items: [], bad: [], state: 'unavailable' };
+    case 'absent':
+      return { items: [], bad: [], state: 'ok' };
+    case 'unreadable':
+      return { items: [], bad: [], state: 'unreadable' };
     // a newer page may have changed the shape: show what this page can read, report nothing as bad
-    case 'newer': return { items: readAll(o.members, spec).items, bad: [], state: 'newer' };
-    case 'current': return { ...readAll(o.members, spec), state: 'ok' };
+    case 'newer':
+      return { items: readAll(o.members, spec).items, bad: [], state: 'newer' };
+    case 'current':
+      return { ...readAll(o.members, spec), state: 'ok' };
   }
 }
 
@@ -176,7 +177,11 @@ function update<T>(kv: KeyValue | null, spec: StoreSpec<T>, change: (members: Me
   }
   const members = o.kind === 'current' ? o.members : [];
   change(members);
-  const text = envelopeText(spec.version, spec.field, members.map((m) => ({ name: m.name, raw: m.raw ?? JSON.stringify(m.value) })));
+  const text = envelopeText(
+    spec.version,
+    spec.field,
+    members.map((m) => ({ name: m.name, raw: m.raw ?? JSON.stringify(m.value) })),
+  );
   try {
     kv.setItem(spec.key, text);
     return null;

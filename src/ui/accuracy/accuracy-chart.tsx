@@ -16,10 +16,11 @@ const PALETTE = ['#3b82f6', '#e8772e', '#22a06b', '#b455d6', '#d1453b', '#8a8f2a
 /** 1-2-5 steps from 0.01 to 10^5 inside [lo, hi]: readable ticks for a log axis. */
 function logTicks(lo: number, hi: number): number[] {
   const out: number[] = [];
-  for (let e = -2; e <= 5; e++) for (const m of [1, 2, 5]) {
-    const v = m * 10 ** e;
-    if (v >= lo && v <= hi) out.push(v);
-  }
+  for (let e = -2; e <= 5; e++)
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (v >= lo && v <= hi) out.push(v);
+    }
   return out;
 }
 
@@ -39,23 +40,53 @@ export default function AccuracyChart({ rows, sources }: { rows: AccuracyRow[]; 
       <ResponsiveContainer width="100%" height={380}>
         <ScatterChart margin={{ top: 12, right: 20, bottom: 24, left: 12 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="x" type="number" scale="log" domain={[lo, hi]} ticks={ticks} tickFormatter={fmt} stroke="var(--muted)" allowDataOverflow
-            label={{ value: `${t('chart.x')} (${unit})`, position: 'insideBottom', offset: -12, fill: 'var(--muted)' }} />
-          <YAxis dataKey="y" type="number" scale="log" domain={[lo, hi]} ticks={ticks} tickFormatter={fmt} stroke="var(--muted)" allowDataOverflow
-            label={{ value: `${t('chart.y')} (${unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} />
-          <ReferenceLine segment={[{ x: lo, y: lo }, { x: hi, y: hi }]} stroke="var(--muted)" strokeDasharray="6 3" ifOverflow="hidden"
-            label={{ value: t('chart.diag'), position: 'insideTopLeft', fill: 'var(--muted)', fontSize: 12 }} />
-          <Tooltip cursor={{ strokeDasharray: '3 3' }} contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
+          <XAxis
+            dataKey="x"
+            type="number"
+            scale="log"
+            domain={[lo, hi]}
+            ticks={ticks}
+            tickFormatter={fmt}
+            stroke="var(--muted)"
+            allowDataOverflow
+            label={{ value: `${t('chart.x')} (${unit})`, position: 'insideBottom', offset: -12, fill: 'var(--muted)' }}
+          />
+          <YAxis
+            dataKey="y"
+            type="number"
+            scale="log"
+            domain={[lo, hi]}
+            ticks={ticks}
+            tickFormatter={fmt}
+            stroke="var(--muted)"
+            allowDataOverflow
+            label={{ value: `${t('chart.y')} (${unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }}
+          />
+          <ReferenceLine
+            segment={[
+              { x: lo, y: lo },
+              { x: hi, y: hi },
+            ]}
+            stroke="var(--muted)"
+            strokeDasharray="6 3"
+            ifOverflow="hidden"
+            label={{ value: t('chart.diag'), position: 'insideTopLeft', fill: 'var(--muted)', fontSize: 12 }}
+          />
+          <Tooltip
+            cursor={{ strokeDasharray: '3 3' }}
+            contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
             content={({ active, payload }) => {
-              const p = active && payload?.[0]?.payload as (typeof pts)[number] | undefined;
+              const p = active && (payload?.[0]?.payload as (typeof pts)[number] | undefined);
               if (!p) return null;
               return (
                 <div className="acc-tip">
-                  <strong>{p.id}</strong> {p.model}<br />
+                  <strong>{p.id}</strong> {p.model}
+                  <br />
                   {t('chart.x')}: {fmt(p.x)} {unit} · {t('chart.y')}: {fmt(p.y)} {unit} · {signedPct(p.err, t.lang)}
                 </div>
               );
-            }} />
+            }}
+          />
           <Legend verticalAlign="top" />
           {sources.map((s, i) => (
             <Scatter key={s} name={s} data={pts.filter((p) => p.source === s)} fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />

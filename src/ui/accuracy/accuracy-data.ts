@@ -76,14 +76,33 @@ export function accuracyData(report: ValidationReport): AccuracyData {
   const rows: AccuracyRow[] = report.scored.map((s) => {
     const r = s.row;
     return {
-      id: r.id, source: s.mapped.source, citation: r.source, note: r.notes ?? '', model: r.model, mode: s.mapped.scenario.mode,
-      setting: r.mode, precision: r.precision, batch: r.batch, seqIn: r.seq_in, seqOut: r.seq_out,
-      gpus: s.mapped.sumGpus, what: s.mapped.total, measured: s.mapped.measured, predicted: s.predicted,
-      errPct: s.errPct, kind: kindKeys(s.mapped.scenario)[1],
+      id: r.id,
+      source: s.mapped.source,
+      citation: r.source,
+      note: r.notes ?? '',
+      model: r.model,
+      mode: s.mapped.scenario.mode,
+      setting: r.mode,
+      precision: r.precision,
+      batch: r.batch,
+      seqIn: r.seq_in,
+      seqOut: r.seq_out,
+      gpus: s.mapped.sumGpus,
+      what: s.mapped.total,
+      measured: s.mapped.measured,
+      predicted: s.predicted,
+      errPct: s.errPct,
+      kind: kindKeys(s.mapped.scenario)[1],
     };
   });
   const skipped: SkippedView[] = report.skipped.map(({ row: r, reason }) => ({
-    id: r.id, source: sourceLabel(r), citation: r.source, model: r.model, setting: r.mode, precision: r.precision, reason,
+    id: r.id,
+    source: sourceLabel(r),
+    citation: r.source,
+    model: r.model,
+    setting: r.mode,
+    precision: r.precision,
+    reason,
   }));
   return {
     rows,

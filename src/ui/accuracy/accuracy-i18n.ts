@@ -9,9 +9,11 @@ import type { Message } from '../../core/types';
 
 const en = {
   title: 'Accuracy',
-  intro: 'The development set: every published GPU-memory measurement kept in this repository, which the calculator was built and checked against — the setting, the measured figure, our estimate for that setting and the signed error (+ the estimate is above the measurement, − below). The same rows and code run in the test suite (npm run validate prints this table), so this page and the tests cannot disagree. Below them, the latest result of the independent check, on measurements nobody tuned to. Hover a row id for how the figure was taken.',
+  intro:
+    'The development set: every published GPU-memory measurement kept in this repository, which the calculator was built and checked against — the setting, the measured figure, our estimate for that setting and the signed error (+ the estimate is above the measurement, − below). The same rows and code run in the test suite (npm run validate prints this table), so this page and the tests cannot disagree. Below them, the latest result of the independent check, on measurements nobody tuned to. Hover a row id for how the figure was taken.',
   'sum.title': 'Error by kind of scenario',
-  'sum.caption': 'Development set: median and 90th-percentile absolute error of the rows of each kind, and the signed error — bias (its median) and its 10th–90th percentile; + means the estimate is above the measurement, − below.',
+  'sum.caption':
+    'Development set: median and 90th-percentile absolute error of the rows of each kind, and the signed error — bias (its median) and its 10th–90th percentile; + means the estimate is above the measurement, − below.',
   'sum.kind': 'Kind',
   'sum.group': 'Publication / setting',
   'sum.n': 'Rows',
@@ -24,11 +26,13 @@ const en = {
   'sign.under': 'the estimate is below the measurement (under-estimate)',
   'table.sign': 'Error = (estimate − measured) / measured: + the estimate is above the measurement, − below.',
   'ind.title': 'Independent check (latest result)',
-  'ind.help': 'A second set of {rows} published measurements from {publishers} publishers, kept outside this repository so that nobody tunes the calculator to it, scored the same way; checked {date} on commit {commit}. Only its figures per class are published here. Bias is the median signed error (negative: the estimate is too low).',
+  'ind.help':
+    'A second set of {rows} published measurements from {publishers} publishers, kept outside this repository so that nobody tunes the calculator to it, scored the same way; checked {date} on commit {commit}. Only its figures per class are published here. Bias is the median signed error (negative: the estimate is too low).',
   'ind.class': 'Class of rows',
   'ind.refused': 'refused',
   'ind.all': 'All rows ({within} % within 10 %; {refused} refused)',
-  'ind.compare': 'On the same rows a plain formula estimator (weights + KV cache + activations + optimizer states, no runtime modelling) scores {pm} % / {pp} % (median / p90); the development set gives {dm} % / {dp} %.',
+  'ind.compare':
+    'On the same rows a plain formula estimator (weights + KV cache + activations + optimizer states, no runtime modelling) scores {pm} % / {pp} % (median / p90); the development set gives {dm} % / {dp} %.',
   'ind.c.infer-current': 'inference, transformers, current model families, batch 1, prompt up to 30k',
   'ind.c.infer-remote-code': 'inference, transformers, older remote-code chat models (2023–24), incl. int8 / int4 and long prompts',
   'ind.c.infer-short-bnb': 'inference, bf16 and bitsandbytes 4-bit, short prompt, 1.3B–70B incl. Phi, GPT-NeoX, Falcon',
@@ -40,10 +44,11 @@ const en = {
   'ind.c.full-variable-length': 'full fine-tuning, HF Trainer, variable-length data, 512–8192',
   'ind.c.full-zero3': 'full fine-tuning, DeepSpeed ZeRO-3',
   'cov.title': '80 % error bands: how often they hold',
-  'cov.help': 'Every total on the calculator carries an 80 % band. How often it holds, measured by leaving out one publication / setting at a time and checking its rows against the band drawn from the other rows:',
-  'cov.raw': 'the 10th–90th percentile of the other rows\' signed error, as is: {pct} of {n} held-out rows inside;',
+  'cov.help':
+    'Every total on the calculator carries an 80 % band. How often it holds, measured by leaving out one publication / setting at a time and checking its rows against the band drawn from the other rows:',
+  'cov.raw': "the 10th–90th percentile of the other rows' signed error, as is: {pct} of {n} held-out rows inside;",
   'cov.widened': 'widened ×{k} (the factor this cross-validation picks): {pct}; with the factor picked again without each held-out group (nested — the figure on rows the choice never saw): {nested};',
-  'cov.shipped': 'the band as shipped, which also spans the independent check\'s spread for the class (or its default where no development rows cover the kind): {pct} of all {n} development rows.',
+  'cov.shipped': "the band as shipped, which also spans the independent check's spread for the class (or its default where no development rows cover the kind): {pct} of all {n} development rows.",
   'cov.note': 'The development rows were tuned to and the independent check was not; where the check found a wider error, the band uses it.',
   'sum.byGroup': 'By publication and setting',
   'filter.title': 'Filter',
@@ -79,7 +84,8 @@ const en = {
   'skip.reason': 'Reason',
   'src.title': 'Sources',
   'logs.title': 'Runtime start-up logs (llama.cpp, vLLM)',
-  'logs.help': 'Buffer sizes, KV cache and token pools that llama.cpp and vLLM print at start-up, quoted in public GitHub issues, against the matching part of our estimate. The row id links to the issue; hover a tolerance for its reason.',
+  'logs.help':
+    'Buffer sizes, KV cache and token pools that llama.cpp and vLLM print at start-up, quoted in public GitHub issues, against the matching part of our estimate. The row id links to the issue; hover a tolerance for its reason.',
   'logs.engine': 'Runtime',
   'logs.component': 'Figure',
   'logs.printed': 'Printed',
@@ -104,7 +110,8 @@ const en = {
   'band.multiGpu': 'Not validated: every development row ran on one GPU without ZeRO or offload; the 80 % bands use the wider error the independent check found, {lo} to {hi} %.',
   'band.guessed': 'Shape guessed from the parameter count: no precise band; the 80 % bands use the widest error the independent check found, {lo} to {hi} %.',
   'band.sign': 'Error = (estimate − measured) / measured: negative means the estimate is too low, so the band reaches above it.',
-  'band.devWhy': 'Development rows of this kind ({basis}): {n}, median |error| {median} %, p90 {p90} %; signed error {p10} to {p90s} %, widened ×{k} by leave-one-group-out cross-validation to {devLo} to {devHi} %.',
+  'band.devWhy':
+    'Development rows of this kind ({basis}): {n}, median |error| {median} %, p90 {p90} %; signed error {p10} to {p90s} %, widened ×{k} by leave-one-group-out cross-validation to {devLo} to {devHi} %.',
   'band.fewWhy': '{n} development rows of this kind, too few for a band: signed error {lo} to {hi} %.',
   'band.indWhy': 'Independent check of {date} (commit {commit}) for this kind of scenario: {lo} to {hi} %.',
   'band.indNone': 'The independent check of {date} has no class for this kind of scenario: its spread over all rows is used.',
@@ -115,7 +122,7 @@ const en = {
   'reason.seq-unknown': 'unpacked dataset: sequence length unknown',
   'reason.multi-gpu': 'FSDP CPU offload / multi-GPU recipe details not stated',
   'reason.lora-unstated': 'LoRA rank and targets not stated',
-  'reason.settings-unknown': 'restates another row\'s settings yet measures twice the memory: the real settings are not published',
+  'reason.settings-unknown': "restates another row's settings yet measures twice the memory: the real settings are not published",
   'reason.prompt-unknown': 'long-prompt length not printed',
   'reason.source': 'source not mapped',
   'reason.estimate': 'the estimate rejected the setting: {errors}',
@@ -125,7 +132,8 @@ export type AKey = keyof typeof en;
 
 const zh: Record<AKey, string> = {
   title: '准确度',
-  intro: '开发集：本仓库保存的每一条公开发布的显存实测数据，计算器依据它们开发并核对——配置、实测值、我们对该配置的估算以及带符号误差（+ 表示估算高于实测，− 表示低于实测）。测试套件运行的是同一批数据和同一份代码（npm run validate 会打印同一张表），因此本页与测试结果不会不一致。其下是独立核查的最新结果，所用数据无人据以调参。将鼠标悬停在编号上可查看该数据的测量方式。',
+  intro:
+    '开发集：本仓库保存的每一条公开发布的显存实测数据，计算器依据它们开发并核对——配置、实测值、我们对该配置的估算以及带符号误差（+ 表示估算高于实测，− 表示低于实测）。测试套件运行的是同一批数据和同一份代码（npm run validate 会打印同一张表），因此本页与测试结果不会不一致。其下是独立核查的最新结果，所用数据无人据以调参。将鼠标悬停在编号上可查看该数据的测量方式。',
   'sum.title': '按场景类型的误差',
   'sum.caption': '开发集：每类数据行绝对误差的中位数与第 90 百分位数，以及带符号误差——偏差（其中位数）及其第 10 至第 90 百分位数；+ 表示估算高于实测，− 表示低于实测。',
   'sum.kind': '类型',
@@ -140,7 +148,8 @@ const zh: Record<AKey, string> = {
   'sign.under': '估算低于实测（低估）',
   'table.sign': '误差 =（估算 − 实测）/ 实测：+ 表示估算高于实测，− 表示低于实测。',
   'ind.title': '独立核查（最新结果）',
-  'ind.help': '另一组 {rows} 条公开实测数据，来自 {publishers} 个发布方，保存在本仓库之外，以免有人据以调参，按同样方式计分；于 {date} 在提交 {commit} 上核查。此处只公布其各类别的统计值。偏差为带符号误差的中位数（负值：估算偏低）。',
+  'ind.help':
+    '另一组 {rows} 条公开实测数据，来自 {publishers} 个发布方，保存在本仓库之外，以免有人据以调参，按同样方式计分；于 {date} 在提交 {commit} 上核查。此处只公布其各类别的统计值。偏差为带符号误差的中位数（负值：估算偏低）。',
   'ind.class': '数据类别',
   'ind.refused': '拒绝估算',
   'ind.all': '全部数据（{within} % 在 10 % 以内；{refused} 条被拒绝）',

@@ -22,7 +22,8 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
       col.accessor('measured', { header: () => t('col.measured'), cell: (c) => b(c.getValue()), meta: { num: true } }),
       col.accessor('predicted', { header: () => t('col.estimate'), cell: (c) => b(c.getValue()), meta: { num: true } }),
       col.accessor('errPct', {
-        header: () => t('col.error'), meta: { num: true },
+        header: () => t('col.error'),
+        meta: { num: true },
         cell: (c) => (
           <span className={Math.abs(c.getValue()) > 15 ? 'acc-bad' : undefined} title={t(c.getValue() < 0 ? 'sign.under' : 'sign.over')}>
             {signedPct(c.getValue(), t.lang)}
@@ -33,7 +34,9 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
       col.accessor('precision', { header: () => t('col.precision'), meta: { wrap: true } }),
       col.accessor('batch', { header: () => t('col.batch'), cell: (c) => n(c.getValue()), meta: { num: true }, sortUndefined: 'last' }),
       col.accessor((r) => (r.seqIn ?? 0) + (r.seqOut ?? 0), {
-        id: 'seq', header: () => t('col.seq'), meta: { num: true },
+        id: 'seq',
+        header: () => t('col.seq'),
+        meta: { num: true },
         cell: (c) => (c.row.original.seqOut === null ? n(c.row.original.seqIn) : `${n(c.row.original.seqIn)} → ${n(c.row.original.seqOut)}`),
       }),
       col.accessor('gpus', { header: () => t('col.gpus'), meta: { num: true } }),
@@ -42,8 +45,13 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
     ];
   }, [t, unit]);
   const table = useReactTable({
-    data: rows, columns, state: { sorting }, onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel(), getRowId: (r) => r.id,
+    data: rows,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (r) => r.id,
   });
   const num = (meta: unknown) => {
     const m = meta as { num?: boolean; wrap?: boolean } | undefined;
@@ -73,7 +81,9 @@ export function AccuracyTable({ rows }: { rows: AccuracyRow[] }) {
           {table.getRowModel().rows.map((r) => (
             <tr key={r.id} data-row={r.id}>
               {r.getVisibleCells().map((c) => (
-                <td key={c.id} className={num(c.column.columnDef.meta)}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>
+                <td key={c.id} className={num(c.column.columnDef.meta)}>
+                  {flexRender(c.column.columnDef.cell, c.getContext())}
+                </td>
               ))}
             </tr>
           ))}

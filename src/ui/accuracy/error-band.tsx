@@ -35,10 +35,19 @@ function why(t: AT, s: Scenario, b: BandBasis): string {
   const dev = b.development;
   const stats = expectedErrorBand(s);
   if (b.kind === 'validated' && dev && stats) {
-    parts.push(t('band.devWhy', {
-      basis: t.kind(dev.key), n: dev.rows, median: pct(stats.medianPct), p90: pct(stats.p90Pct),
-      p10: sp(dev.p10!), p90s: sp(dev.p90!), k: formatNumber(dev.widen!, t.lang, 2), devLo: sp(dev.signedPct[0]), devHi: sp(dev.signedPct[1]),
-    }));
+    parts.push(
+      t('band.devWhy', {
+        basis: t.kind(dev.key),
+        n: dev.rows,
+        median: pct(stats.medianPct),
+        p90: pct(stats.p90Pct),
+        p10: sp(dev.p10!),
+        p90s: sp(dev.p90!),
+        k: formatNumber(dev.widen!, t.lang, 2),
+        devLo: sp(dev.signedPct[0]),
+        devHi: sp(dev.signedPct[1]),
+      }),
+    );
   } else if (dev) {
     parts.push(t('band.fewWhy', { n: dev.rows, lo: sp(dev.signedPct[0]), hi: sp(dev.signedPct[1]) }));
   } else {
@@ -67,7 +76,9 @@ export default function ErrorBand({ s }: { s: Scenario }) {
   return (
     <p className="small muted" data-testid="error-band" data-basis={b.kind} title={why(t, s, b)}>
       {t(key, { lo: sp(b.signedPct[0]), hi: sp(b.signedPct[1]) })}{' '}
-      <a href="?view=accuracy" onClick={go}>{t('band.link')}</a>
+      <a href="?view=accuracy" onClick={go}>
+        {t('band.link')}
+      </a>
     </p>
   );
 }

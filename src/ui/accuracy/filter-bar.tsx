@@ -29,7 +29,9 @@ export function FilterBar({ data, filters, onChange, shown }: { data: AccuracyDa
           <select id={`${id}-${c.key}`} value={filters[c.key]} onChange={(e) => onChange({ ...filters, [c.key]: e.target.value })}>
             <option value={ALL}>{t('filter.all')}</option>
             {c.options.map((o) => (
-              <option key={o.value} value={o.value}>{o.label}</option>
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
             ))}
           </select>
         </div>

@@ -30,7 +30,9 @@ export function IndependentCheck() {
               <tr key={k.id} data-row={k.id}>
                 <th scope="row">{t(`ind.c.${k.id}` as AKey)}</th>
                 <td className="num">{k.n}</td>
-                {k.medianPct === null ? <td colSpan={3}>{t('ind.refused')}</td> : (
+                {k.medianPct === null ? (
+                  <td colSpan={3}>{t('ind.refused')}</td>
+                ) : (
                   <>
                     <td className="num">{pct(k.medianPct)}</td>
                     <td className="num">{pct(k.p90Pct)}</td>
@@ -50,7 +52,12 @@ export function IndependentCheck() {
         </table>
       </div>
       <p className="field-help">
-        {t('ind.compare', { pm: formatNumber(c.plainFormula.medianPct, t.lang, 1), pp: formatNumber(c.plainFormula.p90Pct, t.lang, 1), dm: formatNumber(c.development.medianPct, t.lang, 1), dp: formatNumber(c.development.p90Pct, t.lang, 1) })}
+        {t('ind.compare', {
+          pm: formatNumber(c.plainFormula.medianPct, t.lang, 1),
+          pp: formatNumber(c.plainFormula.p90Pct, t.lang, 1),
+          dm: formatNumber(c.development.medianPct, t.lang, 1),
+          dp: formatNumber(c.development.p90Pct, t.lang, 1),
+        })}
       </p>
     </section>
   );

@@ -23,9 +23,15 @@ export function RuntimeLogTable() {
               <th scope="col">{t('col.id')}</th>
               <th scope="col">{t('logs.engine')}</th>
               <th scope="col">{t('logs.component')}</th>
-              <th scope="col" className="num">{t('logs.printed')}</th>
-              <th scope="col" className="num">{t('col.estimate')}</th>
-              <th scope="col" className="num">{t('col.error')}</th>
+              <th scope="col" className="num">
+                {t('logs.printed')}
+              </th>
+              <th scope="col" className="num">
+                {t('col.estimate')}
+              </th>
+              <th scope="col" className="num">
+                {t('col.error')}
+              </th>
               <th scope="col">{t('logs.tolerance')}</th>
             </tr>
           </thead>
@@ -34,11 +40,19 @@ export function RuntimeLogTable() {
               const tol = TOLERANCES[c.component];
               return (
                 <tr key={`${c.row}-${c.component}`}>
-                  <td><a href={c.source} rel="noreferrer" target="_blank">{c.row}</a></td>
+                  <td>
+                    <a href={c.source} rel="noreferrer" target="_blank">
+                      {c.row}
+                    </a>
+                  </td>
                   <td>{c.engine}</td>
                   <td>{c.component}</td>
-                  <td className="num">{n(c.printed, c.unit)} {c.unit}</td>
-                  <td className="num">{n(c.ours, c.unit)} {c.unit}</td>
+                  <td className="num">
+                    {n(c.printed, c.unit)} {c.unit}
+                  </td>
+                  <td className="num">
+                    {n(c.ours, c.unit)} {c.unit}
+                  </td>
                   <td className="num">{signedPct(c.errorPct, t.lang)}</td>
                   <td title={tol.why} className={c.within ? undefined : c.gated ? 'acc-bad' : 'muted'}>
                     {tol.abs !== undefined ? `± ${tol.abs} ${c.unit}` : `± ${tol.pct} %`} {c.within ? '✓' : c.gated ? '✗' : t('logs.info')}

@@ -16,10 +16,18 @@ export function StatHeads() {
   const t = useAT();
   return (
     <>
-      <th scope="col" className="num">{t('sum.n')}</th>
-      <th scope="col" className="num">{t('sum.median')}</th>
-      <th scope="col" className="num">{t('sum.p90')}</th>
-      <th scope="col" className="num">{t('sum.bias')}</th>
+      <th scope="col" className="num">
+        {t('sum.n')}
+      </th>
+      <th scope="col" className="num">
+        {t('sum.median')}
+      </th>
+      <th scope="col" className="num">
+        {t('sum.p90')}
+      </th>
+      <th scope="col" className="num">
+        {t('sum.bias')}
+      </th>
     </>
   );
 }
@@ -49,7 +57,9 @@ function StatsTable({ head, rows, all, testId }: { head: string; rows: Line[]; a
       <td className="num">{st.n}</td>
       <td className="num">{pct(st.medianPct)}</td>
       <td className="num">{pct(st.p90Pct)}</td>
-      <td className="num" title={sg && t(sg.biasPct < 0 ? 'sign.under' : 'sign.over')}>{sg ? sp(sg.biasPct) : '–'}</td>
+      <td className="num" title={sg && t(sg.biasPct < 0 ? 'sign.under' : 'sign.over')}>
+        {sg ? sp(sg.biasPct) : '–'}
+      </td>
       <td className="num">{sg ? `${sp(sg.p10Pct)} … ${sp(sg.p90Pct)}` : '–'}</td>
     </tr>
   );
@@ -60,7 +70,9 @@ function StatsTable({ head, rows, all, testId }: { head: string; rows: Line[]; a
           <tr>
             <th scope="col">{head}</th>
             <StatHeads />
-            <th scope="col" className="num">{t('sum.signedRange')}</th>
+            <th scope="col" className="num">
+              {t('sum.signedRange')}
+            </th>
           </tr>
         </thead>
         <tbody>

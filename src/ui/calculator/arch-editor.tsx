@@ -69,8 +69,18 @@ function ArchInput({ spec, value, onChange }: { spec: ArchFieldSpec; value: unkn
   const k = spec.kind;
   if (k.type === 'int')
     return (
-      <NumberField label={label} value={typeof value === 'number' ? value : k.min} min={k.min} max={k.max} sliderMin={Math.max(1, k.min)}
-        sliderMax={Math.min(k.max, 1 << 20)} integer log help={spec.help} onChange={onChange} />
+      <NumberField
+        label={label}
+        value={typeof value === 'number' ? value : k.min}
+        min={k.min}
+        max={k.max}
+        sliderMin={Math.max(1, k.min)}
+        sliderMax={Math.min(k.max, 1 << 20)}
+        integer
+        log
+        help={spec.help}
+        onChange={onChange}
+      />
     );
   if (k.type === 'bool')
     return (
@@ -86,7 +96,9 @@ function ArchInput({ spec, value, onChange }: { spec: ArchFieldSpec; value: unkn
         <label htmlFor={id}>{label}</label>
         <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)}>
           {k.values.map((v) => (
-            <option key={v} value={v}>{v}</option>
+            <option key={v} value={v}>
+              {v}
+            </option>
           ))}
         </select>
       </div>
@@ -106,10 +118,15 @@ function SavedModels({ arch }: { arch: ModelArch }) {
   const patch = useApp((st) => st.patch);
   const [loaded, refresh] = useLoaded(readModels);
   return (
-    <SavedList loaded={loaded} refresh={refresh} backupKey={backupKeys(MODELS_STORE.key)[0]} canSave={isModelArch(arch)}
+    <SavedList
+      loaded={loaded}
+      refresh={refresh}
+      backupKey={backupKeys(MODELS_STORE.key)[0]}
+      canSave={isModelArch(arch)}
       labels={{ title: t('saved.title'), name: t('saved.name'), save: t('saved.save') }}
       onSave={(name) => saveModel(browserStorage(), name, arch)}
       onDelete={(name) => deleteModel(browserStorage(), name)}
-      onLoad={(_, m) => patch({ model: 'custom', arch: m.arch, params: null })} />
+      onLoad={(_, m) => patch({ model: 'custom', arch: m.arch, params: null })}
+    />
   );
 }

@@ -40,16 +40,28 @@ export function Calculator() {
   return (
     <div className="calc">
       <div className="verdict-slot">
-        <B name="verdict"><Verdict /></B>
+        <B name="verdict">
+          <Verdict />
+        </B>
       </div>
       <div className="inputs">
-        <B name="model"><ModelPicker /></B>
-        <B name="scenario"><ScenarioForm /></B>
-        <B name="gpus"><GpuPicker /></B>
+        <B name="model">
+          <ModelPicker />
+        </B>
+        <B name="scenario">
+          <ScenarioForm />
+        </B>
+        <B name="gpus">
+          <GpuPicker />
+        </B>
       </div>
       <div className="results">
-        <B name="columns"><ScenarioColumns /></B>
-        <B name="headline"><Headline /></B>
+        <B name="columns">
+          <ScenarioColumns />
+        </B>
+        <B name="headline">
+          <Headline />
+        </B>
         <Deferred />
       </div>
     </div>
@@ -72,7 +84,9 @@ const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[]
   const r = replayedEstimateOf(s);
   return (
     <>
-      <B name="chart"><ResultsChart scenarios={all} /></B>
+      <B name="chart">
+        <ResultsChart scenarios={all} />
+      </B>
       {r.ok && (
         <B name="breakdown">
           <section className="panel" aria-labelledby="breakdown-h">
@@ -83,11 +97,27 @@ const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[]
           </section>
         </B>
       )}
-      {r.ok && <B name="rule-of-thumb"><RuleOfThumbPanel s={s} est={r.value} /></B>}
-      {r.ok && <B name="derivation"><DerivationPanel est={r.value} /></B>}
-      {r.ok && <B name="timeline"><TimelinePanel s={s} /></B>}
+      {r.ok && (
+        <B name="rule-of-thumb">
+          <RuleOfThumbPanel s={s} est={r.value} />
+        </B>
+      )}
+      {r.ok && (
+        <B name="derivation">
+          <DerivationPanel est={r.value} />
+        </B>
+      )}
+      {r.ok && (
+        <B name="timeline">
+          <TimelinePanel s={s} />
+        </B>
+      )}
       {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}
-      {r.ok && <B name="make-it-fit"><MakeItFit s={s} /></B>}
+      {r.ok && (
+        <B name="make-it-fit">
+          <MakeItFit s={s} />
+        </B>
+      )}
       {r.ok && (
         <B name="gpu-compare">
           <Suspense fallback={null}>
@@ -95,10 +125,22 @@ const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[]
           </Suspense>
         </B>
       )}
-      {r.ok && <B name="sweep"><SweepPanel s={s} /></B>}
-      <B name="share"><SharePanel s={s} /></B>
-      {r.ok && <B name="check-on-gpu"><CheckOnGpu s={s} est={r.value} /></B>}
-      <B name="primer"><Primer /></B>
+      {r.ok && (
+        <B name="sweep">
+          <SweepPanel s={s} />
+        </B>
+      )}
+      <B name="share">
+        <SharePanel s={s} />
+      </B>
+      {r.ok && (
+        <B name="check-on-gpu">
+          <CheckOnGpu s={s} est={r.value} />
+        </B>
+      )}
+      <B name="primer">
+        <Primer />
+      </B>
     </>
   );
 });

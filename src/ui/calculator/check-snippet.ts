@@ -21,13 +21,19 @@ const MODULE: Record<LoraTarget, string> = { q: 'q_proj', k: 'k_proj', v: 'v_pro
 function loadArgs(s: Scenario, w: WeightFormat): string | null {
   const compute = TORCH_DTYPE[s.bnbCompute];
   switch (w) {
-    case 'fp64': case 'fp32': case 'fp16': case 'bf16':
+    case 'fp64':
+    case 'fp32':
+    case 'fp16':
+    case 'bf16':
       return `torch_dtype=${TORCH_DTYPE[w]}`;
     case 'bnb-int8':
       return 'quantization_config=BitsAndBytesConfig(load_in_8bit=True), torch_dtype=torch.float16';
-    case 'nf4': case 'fp4':
+    case 'nf4':
+    case 'fp4':
       return `quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${w}", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=${compute}), torch_dtype=torch.bfloat16`;
-    case 'gptq-int4': case 'gptq-int8': case 'awq-int4':
+    case 'gptq-int4':
+    case 'gptq-int8':
+    case 'awq-int4':
       return 'torch_dtype=torch.float16  # point MODEL at the GPTQ / AWQ checkpoint';
     default:
       return null;
@@ -47,21 +53,30 @@ function optimizerLine(s: Scenario): string {
   const params = '(p for p in model.parameters() if p.requires_grad)';
   const impl = s.optimImpl === 'fused' ? ', fused=True' : s.optimImpl === 'for-loop' ? ', foreach=False' : '';
   switch (s.optimizer) {
-    case 'adamw': return `opt = torch.optim.AdamW(${params}, lr=1e-5${impl})`;
-    case 'adamw-8bit': return `opt = bnb.optim.AdamW8bit(${params}, lr=1e-5)`;
-    case 'paged-adamw': return `opt = bnb.optim.PagedAdamW(${params}, lr=1e-5)`;
-    case 'paged-adamw-8bit': return `opt = bnb.optim.PagedAdamW8bit(${params}, lr=1e-5)`;
-    case 'sgd': return `opt = torch.optim.SGD(${params}, lr=1e-3)`;
-    case 'sgd-momentum': return `opt = torch.optim.SGD(${params}, lr=1e-3, momentum=0.9)`;
-    case 'adafactor': return `opt = transformers.optimization.Adafactor(${params}, lr=1e-5, relative_step=False, scale_parameter=False)`;
-    case 'lion': return `opt = bnb.optim.Lion(${params}, lr=1e-5)`;
+    case 'adamw':
+      return `opt = torch.optim.AdamW(${params}, lr=1e-5${impl})`;
+    case 'adamw-8bit':
+      return `opt = bnb.optim.AdamW8bit(${params}, lr=1e-5)`;
+    case 'paged-adamw':
+      return `opt = bnb.optim.PagedAdamW(${params}, lr=1e-5)`;
+    case 'paged-adamw-8bit':
+      return `opt = bnb.optim.PagedAdamW8bit(${params}, lr=1e-5)`;
+    case 'sgd':
+      return `opt = torch.optim.SGD(${params}, lr=1e-3)`;
+    case 'sgd-momentum':
+      return `opt = torch.optim.SGD(${params}, lr=1e-3, momentum=0.9)`;
+    case 'adafactor':
+      return `opt = transformers.optimization.Adafactor(${params}, lr=1e-5, relative_step=False, scale_parameter=False)`;
+    case 'lion':
+      return `opt = bnb.optim.Lion(${params}, lr=1e-5)`;
   }
 }
 
 /** Scenario settings one single-GPU script does not reproduce, for a comment. */
 function notReproduced(s: Scenario): string[] {
   const out: string[] = [];
-  if (s.gpus > 1 || s.zero > 0 || s.tp > 1 || s.pp > 1) out.push(`multi-GPU (gpus=${s.gpus}, zero=${s.zero}, tp=${s.tp}, pp=${s.pp}): launch your DeepSpeed / FSDP / Megatron config; this script measures one GPU`);
+  if (s.gpus > 1 || s.zero > 0 || s.tp > 1 || s.pp > 1)
+    out.push(`multi-GPU (gpus=${s.gpus}, zero=${s.zero}, tp=${s.tp}, pp=${s.pp}): launch your DeepSpeed / FSDP / Megatron config; this script measures one GPU`);
   if (s.mode === 'training') {
     if (s.compile !== 'none') out.push('torch.compile of the layers (e.g. torchtune compile=True)');
     if (s.lossChunks > 1) out.push(`a cross-entropy over ${s.lossChunks} chunks (torchtune CEWithChunkedOutputLoss)`);
@@ -126,7 +141,9 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
     `model = AutoModelForCausalLM.from_pretrained(MODEL, ${base ?? 'torch_dtype=torch.bfloat16'}, device_map="cuda", attn_implementation="${ATTN[s.attn]}")`,
     ...(prep ? [`model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=${s.gradCkpt !== 'none' ? 'True' : 'False'})`] : []),
     ...(s.gradCkpt !== 'none' ? ['model.gradient_checkpointing_enable()'] : []),
-    ...(peft ? [`model = get_peft_model(model, LoraConfig(r=${s.loraRank}, lora_alpha=${2 * s.loraRank}, lora_dropout=${s.loraDropout}, target_modules=[${targets}]${saveModules(s)}, task_type="CAUSAL_LM"))`] : []),
+    ...(peft
+      ? [`model = get_peft_model(model, LoraConfig(r=${s.loraRank}, lora_alpha=${2 * s.loraRank}, lora_dropout=${s.loraDropout}, target_modules=[${targets}]${saveModules(s)}, task_type="CAUSAL_LM"))`]
+      : []),
     ...(s.method === 'freeze' ? ['# freeze: set requires_grad=False on every parameter except the layers you train'] : []),
     optimizerLine(s),
     ...notReproduced(s),

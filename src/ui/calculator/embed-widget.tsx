@@ -28,12 +28,20 @@ function Control({ name }: { name: string }) {
     case 'gpu':
       return null; // the verdict's own GPU select
     case 'enum':
-      return <div className="panel"><ScenarioSelect prop={prop} /></div>;
+      return (
+        <div className="panel">
+          <ScenarioSelect prop={prop} />
+        </div>
+      );
     case 'int':
     case 'float': {
       // a wide whole-number range gets a logarithmic slider, as in the full form
       const log = f.kind.type === 'int' && f.kind.max >= 1000 * Math.max(f.kind.min, 1);
-      return <div className="panel"><ScenarioNumber prop={prop} log={log} sliderMax={log ? SLIDER_CAP : undefined} /></div>;
+      return (
+        <div className="panel">
+          <ScenarioNumber prop={prop} log={log} sliderMax={log ? SLIDER_CAP : undefined} />
+        </div>
+      );
     }
     default:
       return null;
@@ -49,22 +57,39 @@ export function EmbedWidget() {
   const t = useT();
   const controls = useApp((s) => s.controls);
   const all = useSettled(useApp((st) => st.scenarios));
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the link follows the settled scenarios and the language
-  const full = useMemo(() => shareLink().replace(/([?&])embed=1&?/, '$1').replace(/[?&]$/, ''), [all, t]);
+  // the link follows the settled scenarios and the language
+  const full = useMemo(
+    () =>
+      shareLink()
+        .replace(/([?&])embed=1&?/, '$1')
+        .replace(/[?&]$/, ''),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read through shareLink(), not by name
+    [all, t],
+  );
   return (
     <div className="embed-widget">
-      <B name="verdict"><Verdict /></B>
-      <B name="headline"><Headline /></B>
-      <B name="chart"><ResultsChart scenarios={all} /></B>
+      <B name="verdict">
+        <Verdict />
+      </B>
+      <B name="headline">
+        <Headline />
+      </B>
+      <B name="chart">
+        <ResultsChart scenarios={all} />
+      </B>
       {controls.length > 0 && (
         <div className="embed-controls" data-testid="embed-controls">
           {controls.map((c) => (
-            <B key={c} name={c}><Control name={c} /></B>
+            <B key={c} name={c}>
+              <Control name={c} />
+            </B>
           ))}
         </div>
       )}
       <p className="small embed-open">
-        <a href={full} target="_blank" rel="noopener">{t('embed.open')}</a>
+        <a href={full} target="_blank" rel="noopener">
+          {t('embed.open')}
+        </a>
       </p>
     </div>
   );

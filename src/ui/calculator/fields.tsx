@@ -78,7 +78,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       disabled={!!why}
       disabledReason={why && t(why, reasonParams(t.lang, prop))}
       options={options}
-      onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : ({ [prop]: prop === 'zero' ? Number(v) : v }))}
+      onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : { [prop]: prop === 'zero' ? Number(v) : v })}
     />
   );
 }
@@ -116,7 +116,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
       error={error}
       disabled={!!why || (nullable && raw === null)}
       disabledReason={why && t(why, reasonParams(t.lang, prop))}
-      onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v) : ({ [prop]: v }))}
+      onChange={(v) => change(prop === 'tp' || prop === 'pp' ? gridChange(prop, v) : { [prop]: v })}
     />
   );
   if (!nullable) return field;
@@ -131,13 +131,7 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
     <div className="nullable">
       {p.field}
       <label htmlFor={id} className="small">
-        <input
-          id={id}
-          type="checkbox"
-          checked={p.isNull}
-          disabled={p.disabled}
-          onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })}
-        />{' '}
+        <input id={id} type="checkbox" checked={p.isNull} disabled={p.disabled} onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })} />{' '}
         {t(p.token === 'all' ? 'field.nullAll' : 'field.nullAuto')}
       </label>
     </div>

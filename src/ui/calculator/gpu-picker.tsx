@@ -98,8 +98,14 @@ export function GpuPicker() {
         </p>
       )}
       {full && <p className="field-why">{t('gpu.full', { n: URL_LIMITS.compare })}</p>}
-      <SavedGpus saved={saved} refresh={refreshSaved} capacity={typedOk ? typed : null}
-        onPick={(spec) => { if (!full && !specs.includes(spec)) setGpus([...specs, spec]); }} />
+      <SavedGpus
+        saved={saved}
+        refresh={refreshSaved}
+        capacity={typedOk ? typed : null}
+        onPick={(spec) => {
+          if (!full && !specs.includes(spec)) setGpus([...specs, spec]);
+        }}
+      />
       <p className="field-help">{t('gpu.gibNote')}</p>
     </section>
   );

@@ -57,7 +57,9 @@ function Totals({ est }: { est: Estimate }) {
       <div className="headline">
         <div className="stat">
           <div className="k">{t('total.device')}</div>
-          <div className="v" data-testid="device-total">{b(est.deviceBytes)}</div>
+          <div className="v" data-testid="device-total">
+            {b(est.deviceBytes)}
+          </div>
           {range(est.deviceBytes, 'device')}
           <p>{t('total.deviceHelp')}</p>
         </div>
@@ -78,9 +80,7 @@ function Totals({ est }: { est: Estimate }) {
         <div className="stat">
           <div className="k">{t('total.params')}</div>
           <div className="v">{formatCount(est.params.total, t.lang)}</div>
-          <p>
-            {t('total.paramsHelp', { trainable: formatCount(est.params.trainable, t.lang), active: formatCount(est.params.active, t.lang) })}
-          </p>
+          <p>{t('total.paramsHelp', { trainable: formatCount(est.params.trainable, t.lang), active: formatCount(est.params.active, t.lang) })}</p>
         </div>
       </div>
       {band}

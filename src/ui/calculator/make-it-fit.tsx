@@ -27,18 +27,23 @@ export function MakeItFit({ s }: { s: Scenario }) {
   if (fixes.length === 0) return null;
   const list = (
     <ol className="fixes">
-        {fixes.map((f, i) => (
-          <li key={i}>
-            {t(f.key, f.params)}{' '}
-            <span className="fix-result">
-              → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
-              {target && <> <FitMark fits={f.fits} /></>}
-            </span>{' '}
-            <button type="button" onClick={() => apply(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
-              {t('fix.apply')}
-            </button>
-          </li>
-        ))}
+      {fixes.map((f, i) => (
+        <li key={i}>
+          {t(f.key, f.params)}{' '}
+          <span className="fix-result">
+            → <strong>{formatBytes(f.deviceBytes, unit, t.lang)}</strong>
+            {target && (
+              <>
+                {' '}
+                <FitMark fits={f.fits} />
+              </>
+            )}
+          </span>{' '}
+          <button type="button" onClick={() => apply(f.scenario)} aria-label={t('fix.applyLabel', { change: t(f.key, f.params) })}>
+            {t('fix.apply')}
+          </button>
+        </li>
+      ))}
     </ol>
   );
   const intro = target ? t(target.fits ? 'fix.introFits' : 'fix.introShort', { gpu: gpuName(target) }) : t('fix.introNoGpu');

@@ -49,14 +49,7 @@ function PresetSearch() {
   return (
     <div className="field">
       <label htmlFor={id}>{t('model.search')}</label>
-      <input
-        id={id}
-        type="search"
-        aria-controls={`${id}-list`}
-        placeholder="llama 3 8b, qwen2.5, mixtral…"
-        value={q}
-        onChange={(e) => setQ(e.target.value)}
-      />
+      <input id={id} type="search" aria-controls={`${id}-list`} placeholder="llama 3 8b, qwen2.5, mixtral…" value={q} onChange={(e) => setQ(e.target.value)} />
       {q.trim() !== '' && (
         <ul id={`${id}-list`} className="listbox" aria-label={t('model.results')} aria-live="polite">
           {hits.length === 0 && <li className="muted small">{t('model.noHits')}</li>}

@@ -5,7 +5,13 @@ import { useT } from '../i18n';
 import { formatBytes, formatNumber } from '../i18n/format';
 
 /** Each row's nominal width, from the core (docs/reference/formulas.md §2.1: IEEE fp64/fp32/fp16, bf16; plain int8 / int4). */
-const ROWS: [string, WeightFormat][] = [['fp64', 'fp64'], ['fp32', 'fp32'], ['fp16 / bf16', 'bf16'], ['int8', 'int8'], ['int4', 'int4']];
+const ROWS: [string, WeightFormat][] = [
+  ['fp64', 'fp64'],
+  ['fp32', 'fp32'],
+  ['fp16 / bf16', 'bf16'],
+  ['int8', 'int8'],
+  ['int4', 'int4'],
+];
 
 /** A short primer on parameters, precision and the three totals, for newcomers. */
 export function Primer() {
@@ -21,8 +27,12 @@ export function Primer() {
           <thead>
             <tr>
               <th scope="col">{t('primer.format')}</th>
-              <th scope="col" className="num">{t('primer.bytes')}</th>
-              <th scope="col" className="num">{t('primer.seven')}</th>
+              <th scope="col" className="num">
+                {t('primer.bytes')}
+              </th>
+              <th scope="col" className="num">
+                {t('primer.seven')}
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -28,7 +28,11 @@ export function RuleOfThumbPanel({ s, est }: { s: Scenario; est: Estimate }) {
       <div className="row">
         <label htmlFor={selectId}>{t('rot.dtype')}</label>
         <select id={selectId} value={dtype} onChange={(e) => setDtype(e.target.value as RuleDtype)}>
-          {RULE_DTYPES.map((d) => <option key={d} value={d}>{d}</option>)}
+          {RULE_DTYPES.map((d) => (
+            <option key={d} value={d}>
+              {d}
+            </option>
+          ))}
         </select>
       </div>
       <p>
@@ -41,8 +45,12 @@ export function RuleOfThumbPanel({ s, est }: { s: Scenario; est: Estimate }) {
           <thead>
             <tr>
               <th scope="col">{t('rot.kind')}</th>
-              <th scope="col" className="num">{t('rot.rule')}</th>
-              <th scope="col" className="num">{t('rot.estimate')}</th>
+              <th scope="col" className="num">
+                {t('rot.rule')}
+              </th>
+              <th scope="col" className="num">
+                {t('rot.estimate')}
+              </th>
             </tr>
           </thead>
           {/* the reason on its own full-width row: four columns do not fit a phone */}
@@ -54,7 +62,9 @@ export function RuleOfThumbPanel({ s, est }: { s: Scenario; est: Estimate }) {
                 <td className="num">{bytes(c.estimate)}</td>
               </tr>
               <tr>
-                <td colSpan={3} className="small">{t('rot.why', { reason: t.core(c.reason) })}</td>
+                <td colSpan={3} className="small">
+                  {t('rot.why', { reason: t.core(c.reason) })}
+                </td>
               </tr>
             </tbody>
           ))}

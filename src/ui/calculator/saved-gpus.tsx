@@ -35,19 +35,29 @@ export function SavedGpus({ saved, refresh, capacity, onPick }: Props) {
   const [bw, setBw] = useState('');
   const bwValue = bw.trim() === '' ? undefined : Number(bw);
   const bwBad = bwValue !== undefined && !(bwValue > 0 && bwValue <= MAX_BANDWIDTH_GBS);
-  const detail = (g: SavedGpu) =>
-    formatBytes(g.capacityBytes, unit, t.lang) + (g.bandwidthGBs === undefined ? '' : `, ${formatNumber(g.bandwidthGBs, t.lang)} GB/s`);
+  const detail = (g: SavedGpu) => formatBytes(g.capacityBytes, unit, t.lang) + (g.bandwidthGBs === undefined ? '' : `, ${formatNumber(g.bandwidthGBs, t.lang)} GB/s`);
   return (
-    <SavedList loaded={saved} refresh={refresh} backupKey={backupKeys(GPUS_STORE.key)[0]} canSave={capacity !== null && !bwBad}
-      labels={{ title: t('savedGpu.title'), name: t('savedGpu.name'), save: t('savedGpu.save') }} help={t('savedGpu.help')} openLabel={t('savedGpu.open')}
+    <SavedList
+      loaded={saved}
+      refresh={refresh}
+      backupKey={backupKeys(GPUS_STORE.key)[0]}
+      canSave={capacity !== null && !bwBad}
+      labels={{ title: t('savedGpu.title'), name: t('savedGpu.name'), save: t('savedGpu.save') }}
+      help={t('savedGpu.help')}
+      openLabel={t('savedGpu.open')}
       onSave={(name) => (capacity === null ? 'invalid' : saveGpu(browserStorage(), name, capacity, bwValue))}
       onDelete={(name) => deleteGpu(browserStorage(), name)}
-      onLoad={(_, g) => onPick(capacitySpec(g.capacityBytes))} detail={detail}>
+      onLoad={(_, g) => onPick(capacitySpec(g.capacityBytes))}
+      detail={detail}
+    >
       <div className="field">
         <label htmlFor={id}>{t('savedGpu.bandwidth')}</label>
-        <input id={id} type="text" inputMode="decimal" value={bw} aria-invalid={bwBad || undefined}
-          aria-describedby={bwBad ? `${id}-err` : undefined} onChange={(e) => setBw(e.target.value)} />
-        {bwBad && <p id={`${id}-err`} className="field-msg" role="alert">{t('savedGpu.badBandwidth')}</p>}
+        <input id={id} type="text" inputMode="decimal" value={bw} aria-invalid={bwBad || undefined} aria-describedby={bwBad ? `${id}-err` : undefined} onChange={(e) => setBw(e.target.value)} />
+        {bwBad && (
+          <p id={`${id}-err`} className="field-msg" role="alert">
+            {t('savedGpu.badBandwidth')}
+          </p>
+        )}
       </div>
     </SavedList>
   );

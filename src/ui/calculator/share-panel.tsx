@@ -28,7 +28,10 @@ export function SharePanel({ s }: { s: Scenario }) {
   const link = copiedLink ?? settledLink;
   useEffect(() => setCopiedLink(null), [settledLink]);
   const [controls, setControls] = useState(() => defaultControls(s));
-  const controlList = controls.split(',').map((c) => c.trim()).filter(Boolean);
+  const controlList = controls
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const embedUrl = useMemo(() => embedLink(controlList), [settledLink, controls]);
   const snippet = `<iframe src="${embedUrl}" title="${t('app.title')}" width="100%" height="${EMBED_HEIGHT}" style="border:0" loading="lazy"></iframe>`;

@@ -64,19 +64,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
         </p>
       )}
       <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
-        <SweepChart
-          rows={rows}
-          terms={terms}
-          lines={lines}
-          axis={yAxis}
-          best={bestMark}
-          xLabel={xLabel}
-          unit={unit}
-          title={t('sweep.title')}
-          termName={termName}
-          format={format}
-          formatX={formatX}
-        />
+        <SweepChart rows={rows} terms={terms} lines={lines} axis={yAxis} best={bestMark} xLabel={xLabel} unit={unit} title={t('sweep.title')} termName={termName} format={format} formatX={formatX} />
       </Suspense>
     </section>
   );

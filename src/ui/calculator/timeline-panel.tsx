@@ -31,7 +31,11 @@ export function TimelinePanel({ s }: { s: Scenario }) {
   return (
     <section className="panel" aria-labelledby="timeline-h">
       <h2 id="timeline-h">{t('timeline.title')}</h2>
-      {!shown && <button type="button" onClick={() => setOpen(true)}>{t('timeline.show')}</button>}
+      {!shown && (
+        <button type="button" onClick={() => setOpen(true)}>
+          {t('timeline.show')}
+        </button>
+      )}
       {shown && <TimelineBody s={s} />}
     </section>
   );
@@ -69,7 +73,11 @@ function TimelineBody({ s }: { s: Scenario }) {
       <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
         <TimelineChart rows={data.rows} categories={data.used} peak={data.peak} name={name} unit={unit} format={format} title={t('timeline.title')} />
       </Suspense>
-      {data.tl.notes.map((n) => <p key={n.code} className="field-msg">{t(`timeline.note.${n.code.replace('timeline.', '')}` as Parameters<typeof t>[0])}</p>)}
+      {data.tl.notes.map((n) => (
+        <p key={n.code} className="field-msg">
+          {t(`timeline.note.${n.code.replace('timeline.', '')}` as Parameters<typeof t>[0])}
+        </p>
+      ))}
     </>
   );
 }

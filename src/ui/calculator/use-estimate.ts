@@ -16,7 +16,12 @@ export function estimateOf(s: Scenario): Result<Estimate> {
   return r;
 }
 
-const PROP_OF = new Map<string, string>(SCENARIO_FIELDS.flatMap((f) => [[f.name, f.prop], [f.prop, f.prop]]));
+const PROP_OF = new Map<string, string>(
+  SCENARIO_FIELDS.flatMap((f) => [
+    [f.name, f.prop],
+    [f.prop, f.prop],
+  ]),
+);
 
 /** The core's error for one Scenario property of the active scenario, translated (re-renders only when it changes). */
 export function useFieldError(prop: string): string | undefined {

@@ -30,7 +30,9 @@ export function Verdict() {
   const [main, ...others] = fits;
   return (
     <section className="panel verdict-panel" aria-labelledby="verdict-h" data-testid="verdict">
-      <h2 id="verdict-h" className="visually-hidden">{t('verdict.title')}</h2>
+      <h2 id="verdict-h" className="visually-hidden">
+        {t('verdict.title')}
+      </h2>
       <div className="verdict-row">
         <div className="verdict" aria-live="polite">
           {!r.ok ? (
@@ -56,8 +58,8 @@ export function Verdict() {
         <ul className="fitlist small" aria-label={t('fit.title')}>
           {others.map((f) => (
             <li key={f.spec}>
-              <span className={f.fits ? 'fits' : 'nofit'}>{f.fits ? '✓' : '✗'}</span>{' '}
-              {gpuName(f)}: {f.est === null ? t('verdict.cannot') : f.fits ? t('fit.headroomOf', { used: b(f.est.deviceBytes), cap: b(f.gpu.capacityBytes), bytes: b(f.headroom) }) : shortText(t, f, b)}
+              <span className={f.fits ? 'fits' : 'nofit'}>{f.fits ? '✓' : '✗'}</span> {gpuName(f)}:{' '}
+              {f.est === null ? t('verdict.cannot') : f.fits ? t('fit.headroomOf', { used: b(f.est.deviceBytes), cap: b(f.gpu.capacityBytes), bytes: b(f.headroom) }) : shortText(t, f, b)}
             </li>
           ))}
         </ul>
@@ -78,11 +80,7 @@ function MainFit({ f, split, gpus, b }: { f: Fit; split: boolean; gpus: number; 
   const used = f.est?.deviceBytes ?? 0;
   const cap = f.gpu.capacityBytes;
   const name = gpuName(f);
-  const big = f.fits
-    ? t('verdict.fits', { gpu: name })
-    : f.headroom < 0
-      ? t('verdict.short', { bytes: b(-f.headroom), gpu: name })
-      : t('verdict.noFit', { gpu: name });
+  const big = f.fits ? t('verdict.fits', { gpu: name }) : f.headroom < 0 ? t('verdict.short', { bytes: b(-f.headroom), gpu: name }) : t('verdict.noFit', { gpu: name });
   const of = t(split ? 'verdict.ofPerGpu' : 'verdict.of', { used: b(used), cap: b(cap), n: gpus });
   const tail = f.fits ? t('fit.headroom', { bytes: b(f.headroom) }) : f.headroom < 0 ? '' : t('verdict.poolShort');
   return (
@@ -91,7 +89,9 @@ function MainFit({ f, split, gpus, b }: { f: Fit; split: boolean; gpus: number; 
         <span aria-hidden="true">{f.fits ? '✓ ' : '✗ '}</span>
         {big}
       </p>
-      <p className="verdict-sub" data-testid="verdict-sub">{tail ? t('verdict.line', { of, rest: tail }) : of}</p>
+      <p className="verdict-sub" data-testid="verdict-sub">
+        {tail ? t('verdict.line', { of, rest: tail }) : of}
+      </p>
       <Gauge used={used} cap={cap} fits={f.fits} label={t('verdict.gauge', { share: formatShare(used / cap, t.lang) })} />
     </>
   );
@@ -119,8 +119,15 @@ function SpeedLine({ s, f }: { s: Scenario; f: Fit }) {
         ? t('verdict.speedDecode', { decode: n(dec.value) })
         : null;
   if (!text) return null;
-  const title = [dec, pre, step].filter((x) => x !== null).map((x) => `${x.formula} — ${x.source}`).join('\n');
-  return <p className="verdict-sub small muted" data-testid="verdict-speed" title={title}>{text}</p>;
+  const title = [dec, pre, step]
+    .filter((x) => x !== null)
+    .map((x) => `${x.formula} — ${x.source}`)
+    .join('\n');
+  return (
+    <p className="verdict-sub small muted" data-testid="verdict-speed" title={title}>
+      {text}
+    </p>
+  );
 }
 
 /** A bar filled to used / capacity; past the capacity it is full and its overflow is marked. */
@@ -130,7 +137,11 @@ function Gauge({ used, cap, fits, label }: { used: number; cap: number; fits: bo
   return (
     <div className={`gauge${fits ? '' : ' over'}`} role="img" aria-label={label} data-testid="gauge">
       <div className="gauge-fill" style={{ width: `${Math.min(1, Math.max(0, share)) * 100}%` }} />
-      {over && <span className="gauge-over" aria-hidden="true">▶</span>}
+      {over && (
+        <span className="gauge-over" aria-hidden="true">
+          ▶
+        </span>
+      )}
     </div>
   );
 }

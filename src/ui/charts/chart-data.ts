@@ -53,7 +53,11 @@ export function niceAxis(top: number, count = 5): { max: number; ticks: number[]
 /** The tallest stack of the rows (display unit). */
 function tallest(rows: readonly Partial<Record<TermId, number>>[], terms: TermId[]): number {
   let m = 0;
-  for (const r of rows) m = Math.max(m, terms.reduce((a, id) => a + (r[id] ?? 0), 0));
+  for (const r of rows)
+    m = Math.max(
+      m,
+      terms.reduce((a, id) => a + (r[id] ?? 0), 0),
+    );
   return m;
 }
 
@@ -75,7 +79,10 @@ export type SweepRow = { x: number } & Partial<Record<TermId, number>>;
 
 /** Sweep rows from estimates along one key; points whose estimate failed are left out. */
 export function sweepRowsOf(points: { x: number; est: Estimate | null }[], unitBytes: number): { rows: SweepRow[]; terms: TermId[] } {
-  const { rows, terms } = barsOf(points.filter((p) => p.est).map((p) => ({ label: String(p.x), est: p.est })), unitBytes);
+  const { rows, terms } = barsOf(
+    points.filter((p) => p.est).map((p) => ({ label: String(p.x), est: p.est })),
+    unitBytes,
+  );
   return { rows: rows.map(({ label, ...rest }) => ({ x: Number(label), ...rest })), terms };
 }
 

@@ -19,8 +19,14 @@ export interface TimelineChartProps {
 
 const MARGIN = { top: 16, right: 16, bottom: 4, left: 8 };
 const COLOR: Record<Category, string> = {
-  weights: '#4e79a7', gradients: '#e15759', optimizer: '#f28e2b', activations: '#59a14f',
-  loss: '#edc948', temporary: '#b07aa1', buffers: '#9c755f', kv: '#76b7b2',
+  weights: '#4e79a7',
+  gradients: '#e15759',
+  optimizer: '#f28e2b',
+  activations: '#59a14f',
+  loss: '#edc948',
+  temporary: '#b07aa1',
+  buffers: '#9c755f',
+  kv: '#76b7b2',
 };
 
 /** Stacked area of the bytes by category over the replayed step, the reserved line and the allocated peak (lazy chunk). */

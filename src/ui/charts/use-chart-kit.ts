@@ -16,10 +16,7 @@ export function useChartKit() {
   const unit = useApp((s) => s.unit);
   const specs = useApp((s) => s.gpus);
   const gpus = useMemo(() => resolveAll(specs), [specs]);
-  const lines: CapacityLine[] = useMemo(
-    () => gpus.map((c) => ({ label: gpuName(c), value: c.gpu.capacityBytes / UNIT_BYTES[unit] })),
-    [gpus, unit],
-  );
+  const lines: CapacityLine[] = useMemo(() => gpus.map((c) => ({ label: gpuName(c), value: c.gpu.capacityBytes / UNIT_BYTES[unit] })), [gpus, unit]);
   const termName = useCallback((id: TermId) => t(`term.${id}`), [t]);
   const format = useCallback((v: number) => formatNumber(v, t.lang, v < 10 ? 2 : v < 100 ? 1 : 0), [t]);
   return { t, unit, unitBytes: UNIT_BYTES[unit], gpus, lines, termName, format };

@@ -27,8 +27,7 @@ export function DataTable<T>({ table, caption, sortable }: { table: Table<T>; ca
                 const label = flexRender(h.column.columnDef.header, h.getContext());
                 const dir = h.column.getIsSorted();
                 return (
-                  <th key={h.id} scope="col" className={numClass(h.column.columnDef.meta)}
-                    aria-sort={sortable ? (dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none') : undefined}>
+                  <th key={h.id} scope="col" className={numClass(h.column.columnDef.meta)} aria-sort={sortable ? (dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none') : undefined}>
                     {sortable ? (
                       <button type="button" onClick={h.column.getToggleSortingHandler()}>
                         {label} {dir === 'asc' ? '▲' : dir === 'desc' ? '▼' : ''}

@@ -71,8 +71,7 @@ export function NumberField(p: NumberFieldProps) {
   let local: string | undefined;
   if (typed === null) local = t('field.notNumber');
   else if (p.integer && !Number.isInteger(typed)) local = t('field.notInteger');
-  else if (typed < p.min || typed > p.max)
-    local = t('field.outOfRange', { min: formatNumber(p.min, t.lang), max: formatNumber(p.max, t.lang) });
+  else if (typed < p.min || typed > p.max) local = t('field.outOfRange', { min: formatNumber(p.min, t.lang), max: formatNumber(p.max, t.lang) });
   const message = local ?? p.error;
   const notes = { error: message, why: p.disabled ? p.disabledReason : undefined, help: p.help };
   const described = describedBy(id, notes);

@@ -81,30 +81,46 @@ export function SavedList<V>(p: Props<V>) {
         </button>
       )}
       {open && p.help && <p className="field-help">{p.help}</p>}
-      {open && <form id={`${id}-form`} className="row" onSubmit={(e) => {
-        e.preventDefault();
-        if (name.trim() && p.canSave && !readOnly) act(p.onSave(name.trim()));
-      }}>
-        <div className="field">
-          <label htmlFor={id}>{p.labels.name}</label>
-          <input id={id} type="text" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} />
-        </div>
-        {p.children}
-        <button type="submit" disabled={!name.trim() || !p.canSave || readOnly}>{p.labels.save}</button>
-      </form>}
+      {open && (
+        <form
+          id={`${id}-form`}
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim() && p.canSave && !readOnly) act(p.onSave(name.trim()));
+          }}
+        >
+          <div className="field">
+            <label htmlFor={id}>{p.labels.name}</label>
+            <input id={id} type="text" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} />
+          </div>
+          {p.children}
+          <button type="submit" disabled={!name.trim() || !p.canSave || readOnly}>
+            {p.labels.save}
+          </button>
+        </form>
+      )}
       {notices.length > 0 && (
         <div role="alert">
-          {notices.map((n) => <p key={n} className="field-msg">{n}</p>)}
+          {notices.map((n) => (
+            <p key={n} className="field-msg">
+              {n}
+            </p>
+          ))}
         </div>
       )}
       {p.loaded.items.length > 0 && (
         <ul className="gpu-chips" aria-label={p.labels.title}>
           {p.loaded.items.map((it) => (
             <li key={it.name}>
-              <button type="button" className="linkish" onClick={() => p.onLoad(it.name, it.value)}>{it.name}</button>
+              <button type="button" className="linkish" onClick={() => p.onLoad(it.name, it.value)}>
+                {it.name}
+              </button>
               {p.detail && <span className="muted small">{p.detail(it.value)}</span>}
               {!readOnly && (
-                <button type="button" aria-label={t('saved.delete', { name: it.name })} onClick={() => act(p.onDelete(it.name))}>×</button>
+                <button type="button" aria-label={t('saved.delete', { name: it.name })} onClick={() => act(p.onDelete(it.name))}>
+                  ×
+                </button>
               )}
             </li>
           ))}

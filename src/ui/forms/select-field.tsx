@@ -28,14 +28,7 @@ export function SelectField<V extends string>(p: SelectFieldProps<V>) {
   return (
     <div className={`field select-field${p.disabled ? ' disabled' : ''}${p.error ? ' invalid' : ''}`}>
       <label htmlFor={id}>{p.label}</label>
-      <select
-        id={id}
-        value={p.value}
-        disabled={p.disabled}
-        aria-describedby={describedBy(id, notes)}
-        aria-invalid={p.error ? true : undefined}
-        onChange={(e) => p.onChange(e.target.value as V)}
-      >
+      <select id={id} value={p.value} disabled={p.disabled} aria-describedby={describedBy(id, notes)} aria-invalid={p.error ? true : undefined} onChange={(e) => p.onChange(e.target.value as V)}>
         {p.options.map((o) => (
           <option key={o.value} value={o.value} disabled={!!o.disabledReason} title={o.detail ?? o.disabledReason}>
             {o.disabledReason ? `${o.label} — ${o.disabledReason}` : o.label}

@@ -4,10 +4,15 @@
  */
 export function tabKeyTarget(key: string, i: number, n: number): number | null {
   switch (key) {
-    case 'ArrowRight': return (i + 1) % n;
-    case 'ArrowLeft': return (i + n - 1) % n;
-    case 'Home': return 0;
-    case 'End': return n - 1;
-    default: return null;
+    case 'ArrowRight':
+      return (i + 1) % n;
+    case 'ArrowLeft':
+      return (i + n - 1) % n;
+    case 'Home':
+      return 0;
+    case 'End':
+      return n - 1;
+    default:
+      return null;
   }
 }

@@ -2,13 +2,7 @@
  * A labelled file picker that reads one text file and hands its text on; files over `maxBytes`
  * are refused before reading (a pasted-by-mistake video must not freeze the tab).
  */
-export function TextFileInput({ label, accept, maxBytes, onText, onTooBig }: {
-  label: string;
-  accept: string;
-  maxBytes: number;
-  onText: (text: string) => void;
-  onTooBig: () => void;
-}) {
+export function TextFileInput({ label, accept, maxBytes, onText, onTooBig }: { label: string; accept: string; maxBytes: number; onText: (text: string) => void; onTooBig: () => void }) {
   return (
     <label className="small">
       {label}{' '}

@@ -57,7 +57,7 @@ export const en = {
   'why.kbitPrepBase': 'Only changes LoRA / QLoRA over bitsandbytes (nf4, fp4, bnb-int8) or AWQ weights; PEFT does not upcast GPTQ or float bases.',
   'why.optimImplAdam': 'Only changes AdamW stepped by torch.optim on each GPU (no ZeRO, no offload).',
   'why.logitsPathEngine': 'Only used by the transformers engine.',
-  'why.logitsPathChunked': 'Not used with a chunked loss (loss chunks > 1 is torchtune\'s own loss).',
+  'why.logitsPathChunked': "Not used with a chunked loss (loss chunks > 1 is torchtune's own loss).",
   'model.title': 'Model',
   'model.search': 'Search presets',
   'model.results': 'Matching presets',
@@ -285,7 +285,8 @@ export const en = {
   'cmp.gpus': 'GPUs needed',
   'cmp.tooMany': 'no split fits',
   'cmp.none': 'none',
-  'cmp.help': 'Largest batch and longest context keep everything else as set; GPUs needed splits the model the way this setup would (ZeRO ranks, vLLM tensor parallel, or pipeline stages). Click a header to sort.',
+  'cmp.help':
+    'Largest batch and longest context keep everything else as set; GPUs needed splits the model the way this setup would (ZeRO ranks, vLLM tensor parallel, or pipeline stages). Click a header to sort.',
   'sweep.title': 'Memory as it grows',
   'sweep.axis': 'Sweep over',
   'sweep.batch': 'Batch size',
@@ -315,8 +316,10 @@ export const en = {
   'primer.format': 'Format',
   'primer.bytes': 'Bytes per parameter',
   'primer.seven': '7B model weights',
-  'primer.plainVsBnb': 'These rows are plain storage, every parameter at the same width; the calculator’s bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit, so it weighs a little more than plain int8.',
-  'primer.training': 'Training also keeps gradients and optimizer state: AdamW with mixed precision needs about 16 bytes per trained parameter before activations. LoRA and QLoRA train only small adapters, which is why they fit on much smaller GPUs.',
+  'primer.plainVsBnb':
+    'These rows are plain storage, every parameter at the same width; the calculator’s bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit, so it weighs a little more than plain int8.',
+  'primer.training':
+    'Training also keeps gradients and optimizer state: AdamW with mixed precision needs about 16 bytes per trained parameter before activations. LoRA and QLoRA train only small adapters, which is why they fit on much smaller GPUs.',
   'primer.inference': 'Generating text keeps a KV cache that grows with batch size × context length; long contexts can need more memory than the weights.',
   'primer.totals': 'Allocated is what tensors use; reserved adds what PyTorch’s allocator keeps cached; the device total adds the CUDA context and is what nvidia-smi shows.',
   'primer.units': 'GiB = 2³⁰ bytes, GB = 10⁹ bytes: 24 GiB is 25.8 GB. Use the toggle at the top to switch.',

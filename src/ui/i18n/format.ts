@@ -21,7 +21,6 @@ export function formatNumber(n: number, lang: Lang, digits = 2): string {
   return nf(lang, { maximumFractionDigits: digits }).format(n);
 }
 
-
 /** Byte count in the chosen unit, two decimals below 10, one below 100, none above. */
 export function formatBytes(bytes: number, unit: ByteUnit, lang: Lang): string {
   if (!Number.isFinite(bytes)) return '–';

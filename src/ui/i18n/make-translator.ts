@@ -40,11 +40,7 @@ export interface TranslatorKit<K extends string, X> {
  * (a missing key fails `Record<keyof E, string>`, an extra key fails the `never` part).
  * `extend` adds view-specific helpers (core messages, number formats) to each language's function.
  */
-export function makeTranslator<
-  E extends Record<string, string>,
-  Z extends Record<keyof E, string>,
-  X extends object = object,
->(
+export function makeTranslator<E extends Record<string, string>, Z extends Record<keyof E, string>, X extends object = object>(
   en: E,
   zh: Z & Record<Exclude<keyof Z, keyof E>, never>,
   extend?: (t: Translate<keyof E & string>, table: Readonly<Record<keyof E & string, string>>) => X,

@@ -77,7 +77,7 @@ export function CompareRuns({ trace, capacity }: { trace: Trace; capacity: numbe
                 <th scope="row">{t(m.key)}</th>
                 {cols.map((c, i) => (
                   <td key={i} className="num">
-                    {c.run ? (m.bytes ? <span title={t.exact(m.get(c.run))}>{t.bytes(m.get(c.run))}</span> : t.num(m.get(c.run))) : '–'}
+                    {c.run ? m.bytes ? <span title={t.exact(m.get(c.run))}>{t.bytes(m.get(c.run))}</span> : t.num(m.get(c.run)) : '–'}
                   </td>
                 ))}
               </tr>

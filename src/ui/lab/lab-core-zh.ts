@@ -113,7 +113,8 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'preset.classic.title': '十个 4 MiB 张量，隔一个释放，再分配 64 MiB',
   'preset.classic.description': '释放的 4 MiB 空洞无法合并（邻居仍在使用），所以 64 MiB 张量需要新段：分配 84 MiB，预留 104 MiB（docs/reference/allocator.md §9 i）。',
   'preset.classic-followup.title': '经典实验之后，再分配 40 MiB 和 64 MiB',
-  'preset.classic-followup.description': '对比默认、max_split_size_mb:64 和 expandable_segments:True：40 MiB 张量会切分缓存的 64 MiB 块，除非该块属于超大块（docs/reference/allocator.md §9 i，步骤 D）。',
+  'preset.classic-followup.description':
+    '对比默认、max_split_size_mb:64 和 expandable_segments:True：40 MiB 张量会切分缓存的 64 MiB 块，除非该块属于超大块（docs/reference/allocator.md §9 i，步骤 D）。',
   'preset.fragmentation-oom.title': '1 GiB 显卡上的碎片 OOM',
   'preset.fragmentation-oom.description': '100 MiB 的张量切分了缓存的 900 MiB 块；释放四个之后缓存中空闲 400 MiB，但 200 MiB 的张量仍然显存不足（docs/reference/allocator.md §9 ii）。',
   'preset.fragmentation-max-split.title': '同样的碎片，由 max_split_size_mb:128 解决',

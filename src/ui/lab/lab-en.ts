@@ -21,7 +21,8 @@ export const labEn = {
   'oom.notOomHint': 'The decoder looks for PyTorch’s “CUDA out of memory. Tried to allocate …” text. It looks like this:',
   'oom.more': 'The text holds {n} more OOM messages; the first one is decoded.',
   'oom.incomplete': 'Some figures are missing (truncated message?); the diagnosis needs all of them.',
-  'oom.kind.driver': 'A CUDA driver error, raised outside the caching allocator: it carries no allocator figures. Something other than a tensor allocation (a kernel launch, cuBLAS/cuDNN workspace, NCCL) ran out of memory.',
+  'oom.kind.driver':
+    'A CUDA driver error, raised outside the caching allocator: it carries no allocator figures. Something other than a tensor allocation (a kernel launch, cuBLAS/cuDNN workspace, NCCL) ran out of memory.',
   'oom.kind.over1eb': 'The request was 1 EiB or more: PyTorch refuses it before asking the card. A size computed from garbage (overflow, negative shape) is the usual cause.',
   'oom.version': 'Release',
   'oom.exception': 'Exception',

@@ -33,7 +33,9 @@ function FieldsTable({ fields }: { fields: OomField[] }) {
           <tr>
             <th scope="col">{t('oom.field')}</th>
             <th scope="col">{t('oom.printed')}</th>
-            <th scope="col" className="num">{t('oom.bytes')}</th>
+            <th scope="col" className="num">
+              {t('oom.bytes')}
+            </th>
             <th scope="col">{t('oom.meaning')}</th>
           </tr>
         </thead>
@@ -41,7 +43,9 @@ function FieldsTable({ fields }: { fields: OomField[] }) {
           {fields.map((f, i) => (
             <tr key={`${f.key}-${i}`} data-field={f.key}>
               <th scope="row">{t(`oom.field.${f.key}` as LabKey)}</th>
-              <td><code>{f.text}</code></td>
+              <td>
+                <code>{f.text}</code>
+              </td>
               <td className="num">{f.key === 'device' ? '' : `${t.exact(f.value)}${f.precision ? ` ± ${t.bytes(f.precision)}` : ''}`}</td>
               <td>{t.core(f.meaning)}</td>
             </tr>
@@ -103,7 +107,9 @@ export function OomResult({ oom, others }: { oom: DecodedOom; others: number }) 
         {oom.exception && (
           <div>
             <dt>{t('oom.exception')}</dt>
-            <dd><code>{oom.exception}</code></dd>
+            <dd>
+              <code>{oom.exception}</code>
+            </dd>
           </div>
         )}
         <div>
@@ -126,9 +132,7 @@ export function OomResult({ oom, others }: { oom: DecodedOom; others: number }) 
                   return (
                     <li key={a.code} data-advice={a.code}>
                       <span>{x.text}</span>
-                      {typeof a.params.value === 'string' && a.params.env && (
-                        <pre className="lab-env">{`export ${a.params.env}=${a.params.value}`}</pre>
-                      )}
+                      {typeof a.params.value === 'string' && a.params.env && <pre className="lab-env">{`export ${a.params.env}=${a.params.value}`}</pre>}
                       <p className="muted small">
                         {t('oom.why')} {x.why}
                       </p>

@@ -81,7 +81,9 @@ export function SegmentsView({ segments }: { segments: readonly SegmentView[] })
         ))}
       </div>
       {segments.length > drawn.length && <p className="muted small">{t('seg.more', { n: segments.length - drawn.length })}</p>}
-      <p className="lab-block-info small" aria-hidden="true">{info ?? '\u00a0'}</p>
+      <p className="lab-block-info small" aria-hidden="true">
+        {info ?? '\u00a0'}
+      </p>
       <details onToggle={(e) => setTable(e.currentTarget.open)}>
         <summary>{t('seg.table')}</summary>
         {table && <SegmentsTable segments={drawn.map((d) => d.s)} />}

@@ -70,26 +70,61 @@ export function SimPanel(p: SimPanelProps) {
             <div className="lab-notice" role="status">
               <p>{t('sim.importedBig', { n: t.num(imported.events.length) })}</p>
               <div className="lab-examples">
-                <button type="button" onClick={() => p.onText(traceToText(imported))}>{t('sim.editText')}</button>
-                <button type="button" onClick={() => p.onPreset('classic')}>{t('sim.discard')}</button>
+                <button type="button" onClick={() => p.onText(traceToText(imported))}>
+                  {t('sim.editText')}
+                </button>
+                <button type="button" onClick={() => p.onPreset('classic')}>
+                  {t('sim.discard')}
+                </button>
               </div>
             </div>
           ) : (
-            <TraceEditor text={p.sim.text} preset={p.sim.preset} errors={parsed.ok ? [] : parsed.errors} currentLine={text === p.sim.text ? (rec?.line ?? null) : null} onText={p.onText} onPreset={p.onPreset} />
+            <TraceEditor
+              text={p.sim.text}
+              preset={p.sim.preset}
+              errors={parsed.ok ? [] : parsed.errors}
+              currentLine={text === p.sim.text ? (rec?.line ?? null) : null}
+              onText={p.onText}
+              onPreset={p.onPreset}
+            />
           )}
           <ImportTrace onTrace={(tr) => (tr.events.length > EDITABLE_EVENTS ? p.onImported(tr) : p.onText(traceToText(tr)))} />
         </div>
         <div>
           <div className="field">
             <label htmlFor={`${id}-cap`}>{t('sim.capacity')}</label>
-            <input id={`${id}-cap`} type="text" value={p.sim.cap} placeholder={sim ? t.bytes(sim.settings.capacity) : '80 GiB'} aria-invalid={capError ? true : undefined} aria-describedby={`${id}-cap-help`} onChange={(e) => p.onCap(e.target.value)} />
-            {capError && <p className="field-msg" role="alert">{capError}</p>}
-            <p id={`${id}-cap-help`} className="field-help">{t('sim.capacityHelp')}</p>
+            <input
+              id={`${id}-cap`}
+              type="text"
+              value={p.sim.cap}
+              placeholder={sim ? t.bytes(sim.settings.capacity) : '80 GiB'}
+              aria-invalid={capError ? true : undefined}
+              aria-describedby={`${id}-cap-help`}
+              onChange={(e) => p.onCap(e.target.value)}
+            />
+            {capError && (
+              <p className="field-msg" role="alert">
+                {capError}
+              </p>
+            )}
+            <p id={`${id}-cap-help`} className="field-help">
+              {t('sim.capacityHelp')}
+            </p>
           </div>
           <div className="field">
             <label htmlFor={`${id}-conf`}>{t('sim.conf')}</label>
-            <input id={`${id}-conf`} type="text" value={p.sim.conf} spellCheck={false} placeholder={sim?.settings.confText || t('sim.confDefault')} aria-describedby={`${id}-conf-help`} onChange={(e) => p.onConf(e.target.value)} />
-            <p id={`${id}-conf-help`} className="field-help">{t('sim.confHelp')}</p>
+            <input
+              id={`${id}-conf`}
+              type="text"
+              value={p.sim.conf}
+              spellCheck={false}
+              placeholder={sim?.settings.confText || t('sim.confDefault')}
+              aria-describedby={`${id}-conf-help`}
+              onChange={(e) => p.onConf(e.target.value)}
+            />
+            <p id={`${id}-conf-help`} className="field-help">
+              {t('sim.confHelp')}
+            </p>
             <div className="lab-examples" role="group" aria-label={t('sim.confQuick')}>
               {DEFAULT_COMPARE.map((c) => (
                 <button key={c} type="button" aria-pressed={p.sim.conf === c} onClick={() => p.onConf(c)}>
@@ -122,7 +157,9 @@ export function SimPanel(p: SimPanelProps) {
                   capacity: t.bytes(view.capacity),
                 })}
               </p>
-              <p className="lab-totals small" data-testid="lab-cache">{t('sim.cache', { cached: t.bytes(view.cachedFree), largest: t.bytes(view.largestFreeBlock) })}</p>
+              <p className="lab-totals small" data-testid="lab-cache">
+                {t('sim.cache', { cached: t.bytes(view.cachedFree), largest: t.bytes(view.largestFreeBlock) })}
+              </p>
               {firstOom && <p className="nofit">{t('sim.ooms', { count: sim.oomSteps.length, line: firstOom.line })}</p>}
               {rec?.oomMessage && (
                 <div className="lab-oom-at">
@@ -134,7 +171,9 @@ export function SimPanel(p: SimPanelProps) {
                 </div>
               )}
               {sim.notes.map((m) => (
-                <p key={m.code} className="muted small">{t.core(m)}</p>
+                <p key={m.code} className="muted small">
+                  {t.core(m)}
+                </p>
               ))}
             </>
           )}

@@ -74,7 +74,9 @@ export function StatsTable({ stats }: { stats: MemoryStats }) {
         <thead>
           <tr>
             <th scope="col">{t('stats.key')}</th>
-            <th scope="col" className="num">{t('stats.value')}</th>
+            <th scope="col" className="num">
+              {t('stats.value')}
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -23,9 +23,7 @@ function Reading({ r }: { r: SummaryReading }) {
   const t = useLabT();
   return (
     <div className="lab-result" aria-live="polite">
-      {r.device !== null && (
-        <p>{t('sum.header', { device: r.device, ooms: r.numOoms ?? '?', retries: r.numAllocRetries ?? '?' })}</p>
-      )}
+      {r.device !== null && <p>{t('sum.header', { device: r.device, ooms: r.numOoms ?? '?', retries: r.numAllocRetries ?? '?' })}</p>}
       <section className="lab-diagnosis" aria-labelledby="sum-diag-h">
         <h3 id="sum-diag-h">{t('oom.diagnosis')}</h3>
         <p className="diag-text">{t.core(r.diagnosis)}</p>
@@ -71,7 +69,9 @@ function Reading({ r }: { r: SummaryReading }) {
               <th scope="col">{t('sum.metric')}</th>
               <th scope="col">{t('sum.stat')}</th>
               {(['current', 'peak', 'allocated', 'freed'] as const).map((f) => (
-                <th key={f} scope="col" className="num">{t(`sum.${f}` as LabKey)}</th>
+                <th key={f} scope="col" className="num">
+                  {t(`sum.${f}` as LabKey)}
+                </th>
               ))}
             </tr>
           </thead>
@@ -80,10 +80,16 @@ function Reading({ r }: { r: SummaryReading }) {
               const bytes = row.stat.endsWith('_bytes');
               return (
                 <tr key={i} className={row.pool === 'all' ? 'pool-all' : 'pool-sub'}>
-                  <th scope="row" title={row.label}>{t(`sum.row.${row.pool === 'all' ? row.stat : row.pool}` as LabKey)}</th>
-                  <td><code>{row.stat.startsWith('oversize') ? row.stat : `${row.stat}.${row.pool}`}</code></td>
+                  <th scope="row" title={row.label}>
+                    {t(`sum.row.${row.pool === 'all' ? row.stat : row.pool}` as LabKey)}
+                  </th>
+                  <td>
+                    <code>{row.stat.startsWith('oversize') ? row.stat : `${row.stat}.${row.pool}`}</code>
+                  </td>
                   {(['current', 'peak', 'allocated', 'freed'] as const).map((f) => (
-                    <td key={f} className="num">{showCell(t, row[f], bytes)}</td>
+                    <td key={f} className="num">
+                      {showCell(t, row[f], bytes)}
+                    </td>
                   ))}
                 </tr>
               );
@@ -104,8 +110,12 @@ export function SummaryPanel({ text, onText }: { text: string; onText: (text: st
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('sum.title')}</h2>
       <div className="lab-examples">
-        <button type="button" onClick={() => onText(exampleSummary())}>{t('sum.example')}</button>
-        <button type="button" onClick={() => onText('')} disabled={!text}>{t('oom.clear')}</button>
+        <button type="button" onClick={() => onText(exampleSummary())}>
+          {t('sum.example')}
+        </button>
+        <button type="button" onClick={() => onText('')} disabled={!text}>
+          {t('oom.clear')}
+        </button>
       </div>
       <div className="field">
         <label htmlFor={`${id}-text`}>{t('sum.paste')}</label>
@@ -114,7 +124,9 @@ export function SummaryPanel({ text, onText }: { text: string; onText: (text: st
       {!parsed && <p className="muted">{t('sum.empty')}</p>}
       {parsed && !parsed.ok && (
         <div className="lab-notice" role="status">
-          <p><strong>{t('sum.notSummary')}</strong> {t.core(parsed.message)}</p>
+          <p>
+            <strong>{t('sum.notSummary')}</strong> {t.core(parsed.message)}
+          </p>
         </div>
       )}
       {parsed?.ok && <Reading r={parsed.value} />}

@@ -36,7 +36,14 @@ export default function TimelineChart(p: TimelineChartProps) {
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 20, right: 36, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} stroke="var(--muted)" label={{ value: p.names.step, position: 'insideBottomRight', offset: -2, fill: 'var(--muted)' }} />
+          <XAxis
+            dataKey="step"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            allowDecimals={false}
+            stroke="var(--muted)"
+            label={{ value: p.names.step, position: 'insideBottomRight', offset: -2, fill: 'var(--muted)' }}
+          />
           <YAxis stroke="var(--muted)" width={64} tickFormatter={(v: number) => p.format(v)} label={{ value: unit, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} />
           <Tooltip
             formatter={(v, name) => [fmt(Number(v)), String(name)]}
@@ -48,7 +55,13 @@ export default function TimelineChart(p: TimelineChartProps) {
           <Line type="stepAfter" dataKey="allocated" name={p.names.allocated} stroke="var(--lab-allocated)" strokeWidth={2} dot={false} isAnimationActive={false} />
           <ReferenceLine x={p.current} stroke="var(--focus)" strokeDasharray="4 3" label={{ value: p.names.current, position: 'top', fill: 'var(--text)', fontSize: 12 }} />
           {p.capacity !== null && (
-            <ReferenceLine y={p.capacity / scale} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={{ value: p.names.capacity, position: 'insideTopLeft', fill: 'var(--bad)', fontSize: 12 }} />
+            <ReferenceLine
+              y={p.capacity / scale}
+              stroke="var(--bad)"
+              strokeDasharray="6 3"
+              ifOverflow="extendDomain"
+              label={{ value: p.names.capacity, position: 'insideTopLeft', fill: 'var(--bad)', fontSize: 12 }}
+            />
           )}
         </LineChart>
       </ResponsiveContainer>

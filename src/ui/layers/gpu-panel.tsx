@@ -37,7 +37,9 @@ export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {
             <li key={f.spec}>
               <div>
                 <strong>{name}</strong> <span className="muted small">{formatBytes(f.gpu.capacityBytes, unit, t.lang)}</span>
-                <button type="button" className="net-x" aria-label={t('gpu.remove', { name })} onClick={() => update({ gpus: gpus.filter((g) => g !== f.spec) })}>×</button>
+                <button type="button" className="net-x" aria-label={t('gpu.remove', { name })} onClick={() => update({ gpus: gpus.filter((g) => g !== f.spec) })}>
+                  ×
+                </button>
               </div>
               {f.fits !== null && <div className={f.fits ? 'fits' : 'nofit'}>{t(f.fits ? 'gpu.fits' : 'gpu.nofit', { b: formatNumber(batch, t.lang) })}</div>}
               {f.maxBatch !== null && <div className="small">{f.maxBatch > 0 ? t('gpu.maxBatch', { n: formatNumber(f.maxBatch, t.lang) }) : t('gpu.noBatch')}</div>}
@@ -47,33 +49,62 @@ export function GpuPanel({ fits, batch }: { fits: GpuFit[]; batch: number }) {
       </ul>
       <div className="row">
         <div className="field">
-          <label htmlFor={`${id}-cat`} className="visually-hidden">{t('gpu.title')}</label>
+          <label htmlFor={`${id}-cat`} className="visually-hidden">
+            {t('gpu.title')}
+          </label>
           <select id={`${id}-cat`} value={pick} onChange={(e) => setPick(e.target.value)}>
-            {GPUS.map((g) => <option key={g.id} value={g.id}>{g.name} — {g.memoryStated}</option>)}
+            {GPUS.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name} — {g.memoryStated}
+              </option>
+            ))}
             {saved.items.length > 0 && (
               <optgroup label={pageT('savedGpu.title')}>
-                {saved.items.map((i) => <option key={i.name} value={capacitySpec(i.value.capacityBytes)}>{i.name} — {formatBytes(i.value.capacityBytes, unit, t.lang)}</option>)}
+                {saved.items.map((i) => (
+                  <option key={i.name} value={capacitySpec(i.value.capacityBytes)}>
+                    {i.name} — {formatBytes(i.value.capacityBytes, unit, t.lang)}
+                  </option>
+                ))}
               </optgroup>
             )}
           </select>
         </div>
-        <button type="button" onClick={() => add(pick)} disabled={gpus.includes(pick)}>{t('gpu.add')}</button>
+        <button type="button" onClick={() => add(pick)} disabled={gpus.includes(pick)}>
+          {t('gpu.add')}
+        </button>
       </div>
-      <form className="row" onSubmit={(e) => {
-        e.preventDefault();
-        const spec = cap.trim().toLowerCase().replace(/\s+/g, '');
-        const ok = parseCapacity(spec) !== null;
-        setCapBad(!ok);
-        if (ok) { add(spec); setCap(''); }
-      }}>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const spec = cap.trim().toLowerCase().replace(/\s+/g, '');
+          const ok = parseCapacity(spec) !== null;
+          setCapBad(!ok);
+          if (ok) {
+            add(spec);
+            setCap('');
+          }
+        }}
+      >
         <div className="field">
           <label htmlFor={`${id}-cap`}>{t('gpu.custom')}</label>
-          <input id={`${id}-cap`} type="text" value={cap} placeholder="24gib" aria-invalid={capBad || undefined}
-            aria-describedby={capBad ? `${id}-caperr` : undefined} onChange={(e) => setCap(e.target.value)} />
+          <input
+            id={`${id}-cap`}
+            type="text"
+            value={cap}
+            placeholder="24gib"
+            aria-invalid={capBad || undefined}
+            aria-describedby={capBad ? `${id}-caperr` : undefined}
+            onChange={(e) => setCap(e.target.value)}
+          />
         </div>
         <button type="submit">{t('gpu.addCustom')}</button>
       </form>
-      {capBad && <p id={`${id}-caperr`} className="field-msg" role="alert">{t('gpu.bad')}</p>}
+      {capBad && (
+        <p id={`${id}-caperr`} className="field-msg" role="alert">
+          {t('gpu.bad')}
+        </p>
+      )}
     </section>
   );
 }

@@ -27,8 +27,12 @@ function importText(text: string, input: number[]): Imported {
   const r = info ? importTorchinfo(text, input) : { ...importTorchRepr(text, input), statedTotal: null };
   const p = r.network.layers.length > 0 ? prepareNetwork(r.network, 'fp32') : null;
   return {
-    format: info ? 'torchinfo' : 'repr', network: r.network, notes: r.notes, unparsed: r.unparsed,
-    stated: r.statedTotal, counted: p?.ok ? p.value.a.params : null,
+    format: info ? 'torchinfo' : 'repr',
+    network: r.network,
+    notes: r.notes,
+    unparsed: r.unparsed,
+    stated: r.statedTotal,
+    counted: p?.ok ? p.value.a.params : null,
   };
 }
 
@@ -41,20 +45,38 @@ export function ImportPanel() {
   const tooLong = useNet(listTooLong);
   const [text, setText] = useState('');
   const [result, setResult] = useState<Imported | null>(null);
-  const count = (result?.network.layers.length ?? 0);
+  const count = result?.network.layers.length ?? 0;
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <details open={result !== null}>
-        <summary><h2 id={`${id}-h`} className="net-inline-h">{t('imp.title')}</h2></summary>
+        <summary>
+          <h2 id={`${id}-h`} className="net-inline-h">
+            {t('imp.title')}
+          </h2>
+        </summary>
         <p className="field-help">{t('imp.help')}</p>
-        <label htmlFor={`${id}-t`} className="visually-hidden">{t('imp.text')}</label>
-        <textarea id={`${id}-t`} rows={8} value={text} spellCheck={false} placeholder={'ResNet(\n  (conv1): Conv2d(3, 64, kernel_size=(7, 7), stride=(2, 2), padding=(3, 3), bias=False)\n  …'}
-          onChange={(e) => setText(e.target.value)} />
-        <button type="button" disabled={text.trim() === ''} onClick={() => {
-          const r = importText(text, input);
-          setResult(r);
-          if (r.network.layers.length > 0) setCustom(r.network.layers, r.network.input);
-        }}>{t('imp.button')}</button>
+        <label htmlFor={`${id}-t`} className="visually-hidden">
+          {t('imp.text')}
+        </label>
+        <textarea
+          id={`${id}-t`}
+          rows={8}
+          value={text}
+          spellCheck={false}
+          placeholder={'ResNet(\n  (conv1): Conv2d(3, 64, kernel_size=(7, 7), stride=(2, 2), padding=(3, 3), bias=False)\n  …'}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button
+          type="button"
+          disabled={text.trim() === ''}
+          onClick={() => {
+            const r = importText(text, input);
+            setResult(r);
+            if (r.network.layers.length > 0) setCustom(r.network.layers, r.network.input);
+          }}
+        >
+          {t('imp.button')}
+        </button>
         {result && (
           <div className="net-import" role="status">
             <p>{count > 0 ? t(result.format === 'torchinfo' ? 'imp.doneInfo' : 'imp.done', { n: count }) : t('imp.empty')}</p>
@@ -66,7 +88,11 @@ export function ImportPanel() {
             {result.notes.length > 0 && (
               <>
                 <p className="small">{t('imp.notes')}</p>
-                <ul className="small">{result.notes.map((n, i) => <li key={i}>{n.text}</li>)}</ul>
+                <ul className="small">
+                  {result.notes.map((n, i) => (
+                    <li key={i}>{n.text}</li>
+                  ))}
+                </ul>
               </>
             )}
             {result.unparsed.length > 0 && (

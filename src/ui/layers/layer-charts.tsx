@@ -46,8 +46,10 @@ export default function LayerCharts({ r, training, batch }: { r: NetResult; trai
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
               <XAxis type="number" stroke="var(--muted)" tickFormatter={fmt} unit={` ${unit}`} />
               <YAxis type="category" dataKey="label" width={labelWidth} stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
-              <Tooltip formatter={(v) => [`${fmt(Number(v))} ${unit}`, t(training ? 'table.saved' : 'table.output')]}
-                contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }} />
+              <Tooltip
+                formatter={(v) => [`${fmt(Number(v))} ${unit}`, t(training ? 'table.saved' : 'table.output')]}
+                contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
+              />
               <Bar dataKey="value" fill={TERM_COLOR.activations} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
@@ -55,8 +57,7 @@ export default function LayerCharts({ r, training, batch }: { r: NetResult; trai
       </section>
       <section className="panel">
         <h2>{t('chart.total')}</h2>
-        <TermChart rows={rows} terms={terms} lines={lines} unit={unit} format={fmt} title={t('chart.total')}
-          termName={(id: TermId) => translate(t.lang, `term.${id}`)} />
+        <TermChart rows={rows} terms={terms} lines={lines} unit={unit} format={fmt} title={t('chart.total')} termName={(id: TermId) => translate(t.lang, `term.${id}`)} />
       </section>
     </div>
   );

@@ -39,7 +39,11 @@ function Arg({ kind, field, type, value, onValue }: ArgProps) {
       <div className="net-arg">
         <label htmlFor={id}>{name}</label>
         <select id={id} value={fieldText(value ?? dflt)} onChange={(e) => onValue(e.target.value)}>
-          {choices.map((c) => <option key={c} value={c}>{c}</option>)}
+          {choices.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
         </select>
       </div>
     );
@@ -49,7 +53,12 @@ function Arg({ kind, field, type, value, onValue }: ArgProps) {
     <div className={`net-arg${bad ? ' invalid' : ''}`}>
       <label htmlFor={id}>{name}</label>
       <input
-        id={id} type="text" value={draft} spellCheck={false} size={8} aria-invalid={bad || undefined}
+        id={id}
+        type="text"
+        value={draft}
+        spellCheck={false}
+        size={8}
+        aria-invalid={bad || undefined}
         aria-describedby={bad ? `${id}-err` : undefined}
         onChange={(e) => {
           setDraft(e.target.value);
@@ -57,7 +66,11 @@ function Arg({ kind, field, type, value, onValue }: ArgProps) {
           if (v !== null) onValue(v);
         }}
       />
-      {bad && <p id={`${id}-err`} className="field-msg" role="alert">{t('edit.bad', { arg: name })}</p>}
+      {bad && (
+        <p id={`${id}-err`} className="field-msg" role="alert">
+          {t('edit.bad', { arg: name })}
+        </p>
+      )}
     </div>
   );
 }
@@ -76,16 +89,21 @@ export function LayerEditor({ at, spec, inShape, label, onClose }: { at: Step[];
           <div className="net-arg">
             <label htmlFor={`${id}-kind`}>{t('edit.kind')}</label>
             <select id={`${id}-kind`} value={spec.kind} onChange={(e) => setFields(at, newLayer(e.target.value as LeafKind, inShape ?? []))}>
-              {LEAF_KINDS.map((k) => <option key={k} value={k}>{CLASS_NAME[k] ?? k}</option>)}
+              {LEAF_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {CLASS_NAME[k] ?? k}
+                </option>
+              ))}
             </select>
           </div>
         )}
         {fields.map(([f, type]) => (
-          <Arg key={`${spec.kind}.${f}`} kind={spec.kind} field={f} type={type} value={argOf(spec, f)}
-            onValue={(v) => setFields(at, { [f]: v as never })} />
+          <Arg key={`${spec.kind}.${f}`} kind={spec.kind} field={f} type={type} value={argOf(spec, f)} onValue={(v) => setFields(at, { [f]: v as never })} />
         ))}
       </div>
-      <button type="button" onClick={onClose}>{t('edit.close')}</button>
+      <button type="button" onClick={onClose}>
+        {t('edit.close')}
+      </button>
     </div>
   );
 }

@@ -8,32 +8,88 @@ import type { FieldValue, Fields } from './net-edits';
 
 export type FieldType = 'int' | 'int0' | 'pair' | 'pair0' | 'bool' | 'p' | 'shape' | 'act' | 'merge';
 
-const CONV: [string, FieldType][] = [['in', 'int'], ['out', 'int'], ['kernel', 'pair'], ['stride', 'pair'], ['padding', 'pair0'], ['dilation', 'pair'], ['groups', 'int'], ['bias', 'bool']];
-const POOL: [string, FieldType][] = [['kernel', 'pair'], ['stride', 'pair'], ['padding', 'pair0'], ['ceil', 'bool']];
+const CONV: [string, FieldType][] = [
+  ['in', 'int'],
+  ['out', 'int'],
+  ['kernel', 'pair'],
+  ['stride', 'pair'],
+  ['padding', 'pair0'],
+  ['dilation', 'pair'],
+  ['groups', 'int'],
+  ['bias', 'bool'],
+];
+const POOL: [string, FieldType][] = [
+  ['kernel', 'pair'],
+  ['stride', 'pair'],
+  ['padding', 'pair0'],
+  ['ceil', 'bool'],
+];
 const ACT: [string, FieldType][] = [['inplace', 'bool']];
 
 /** Editable arguments of each leaf kind, in torch.nn constructor order. */
 type F = [string, FieldType][];
 const FIELDS_BY_KIND = {
-  linear: [['in', 'int'], ['out', 'int'], ['bias', 'bool']] as F,
+  linear: [
+    ['in', 'int'],
+    ['out', 'int'],
+    ['bias', 'bool'],
+  ] as F,
   conv1d: CONV.map(([k, t]): [string, FieldType] => [k, t === 'pair' ? 'int' : t === 'pair0' ? 'int0' : t]),
   conv2d: CONV,
   convtranspose2d: [...CONV.slice(0, 5), ['outputPadding', 'pair0'], ...CONV.slice(5)],
-  batchnorm1d: [['features', 'int'], ['affine', 'bool']],
-  batchnorm2d: [['features', 'int'], ['affine', 'bool']],
-  layernorm: [['shape', 'shape'], ['affine', 'bool'], ['bias', 'bool']],
-  groupnorm: [['groups', 'int'], ['channels', 'int'], ['affine', 'bool']],
-  embedding: [['num', 'int'], ['dim', 'int']],
+  batchnorm1d: [
+    ['features', 'int'],
+    ['affine', 'bool'],
+  ],
+  batchnorm2d: [
+    ['features', 'int'],
+    ['affine', 'bool'],
+  ],
+  layernorm: [
+    ['shape', 'shape'],
+    ['affine', 'bool'],
+    ['bias', 'bool'],
+  ],
+  groupnorm: [
+    ['groups', 'int'],
+    ['channels', 'int'],
+    ['affine', 'bool'],
+  ],
+  embedding: [
+    ['num', 'int'],
+    ['dim', 'int'],
+  ],
   maxpool2d: POOL,
   avgpool2d: POOL,
   adaptiveavgpool2d: [['out', 'pair']],
-  relu: ACT, relu6: ACT, gelu: [], silu: ACT, sigmoid: [], tanh: [],
+  relu: ACT,
+  relu6: ACT,
+  gelu: [],
+  silu: ACT,
+  sigmoid: [],
+  tanh: [],
   dropout: [['p', 'p']],
-  flatten: [], tokens: [], select: [],
+  flatten: [],
+  tokens: [],
+  select: [],
   clstoken: [['dim', 'int']],
-  posembed: [['tokens', 'int'], ['dim', 'int']],
-  mha: [['embed', 'int'], ['heads', 'int'], ['bias', 'bool']],
-  encoder: [['d', 'int'], ['heads', 'int'], ['ffn', 'int'], ['activation', 'act'], ['dropout', 'p'], ['normFirst', 'bool']],
+  posembed: [
+    ['tokens', 'int'],
+    ['dim', 'int'],
+  ],
+  mha: [
+    ['embed', 'int'],
+    ['heads', 'int'],
+    ['bias', 'bool'],
+  ],
+  encoder: [
+    ['d', 'int'],
+    ['heads', 'int'],
+    ['ffn', 'int'],
+    ['activation', 'act'],
+    ['dropout', 'p'],
+    ['normFirst', 'bool'],
+  ],
 } satisfies Partial<Record<LayerKind, F>>;
 
 export type LeafKind = keyof typeof FIELDS_BY_KIND;
@@ -42,26 +98,66 @@ export const LEAF_KINDS = Object.keys(FIELDS_BY_KIND) as LeafKind[];
 export const isLeafKind = (k: string): k is LeafKind => Object.prototype.hasOwnProperty.call(KIND_FIELDS, k);
 
 /** Editable settings of containers: how a residual block merges, how many copies a repeat makes. */
-const CONTAINER_FIELDS: Record<string, F> = { block: [['merge', 'merge'], ['inplace', 'bool']], repeat: [['times', 'int']] };
+const CONTAINER_FIELDS: Record<string, F> = {
+  block: [
+    ['merge', 'merge'],
+    ['inplace', 'bool'],
+  ],
+  repeat: [['times', 'int']],
+};
 
 /** The editable fields of any layer kind (empty for plain sequential containers). */
-export const fieldsOf = (kind: string): F => (isLeafKind(kind) ? KIND_FIELDS[kind] : CONTAINER_FIELDS[kind] ?? []);
+export const fieldsOf = (kind: string): F => (isLeafKind(kind) ? KIND_FIELDS[kind] : (CONTAINER_FIELDS[kind] ?? []));
 export const isEditable = (kind: string): boolean => isLeafKind(kind) || kind in CONTAINER_FIELDS;
 
 /** torch.nn class names (our own view ops are named for what they do). */
 export const CLASS_NAME: Record<string, string> = {
-  linear: 'Linear', conv1d: 'Conv1d', conv2d: 'Conv2d', convtranspose2d: 'ConvTranspose2d', batchnorm1d: 'BatchNorm1d',
-  batchnorm2d: 'BatchNorm2d', layernorm: 'LayerNorm', groupnorm: 'GroupNorm', embedding: 'Embedding', maxpool2d: 'MaxPool2d',
-  avgpool2d: 'AvgPool2d', adaptiveavgpool2d: 'AdaptiveAvgPool2d', relu: 'ReLU', relu6: 'ReLU6', gelu: 'GELU', silu: 'SiLU',
-  sigmoid: 'Sigmoid', tanh: 'Tanh', dropout: 'Dropout', flatten: 'Flatten', tokens: 'tokens (C,H,W → H·W,C)',
-  clstoken: 'class token', posembed: 'position embedding', select: 'x[:, 0]', mha: 'MultiheadAttention',
-  encoder: 'TransformerEncoderLayer', sequential: 'Sequential', add: '+', concat: 'cat',
+  linear: 'Linear',
+  conv1d: 'Conv1d',
+  conv2d: 'Conv2d',
+  convtranspose2d: 'ConvTranspose2d',
+  batchnorm1d: 'BatchNorm1d',
+  batchnorm2d: 'BatchNorm2d',
+  layernorm: 'LayerNorm',
+  groupnorm: 'GroupNorm',
+  embedding: 'Embedding',
+  maxpool2d: 'MaxPool2d',
+  avgpool2d: 'AvgPool2d',
+  adaptiveavgpool2d: 'AdaptiveAvgPool2d',
+  relu: 'ReLU',
+  relu6: 'ReLU6',
+  gelu: 'GELU',
+  silu: 'SiLU',
+  sigmoid: 'Sigmoid',
+  tanh: 'Tanh',
+  dropout: 'Dropout',
+  flatten: 'Flatten',
+  tokens: 'tokens (C,H,W → H·W,C)',
+  clstoken: 'class token',
+  posembed: 'position embedding',
+  select: 'x[:, 0]',
+  mha: 'MultiheadAttention',
+  encoder: 'TransformerEncoderLayer',
+  sequential: 'Sequential',
+  add: '+',
+  concat: 'cat',
 };
 
 const TORCH_ARG: Record<string, string> = {
-  kernel: 'kernel_size', padding: 'padding', outputPadding: 'output_padding', features: 'num_features',
-  shape: 'normalized_shape', num: 'num_embeddings', dim: 'embedding_dim', ceil: 'ceil_mode', embed: 'embed_dim',
-  heads: 'num_heads', d: 'd_model', ffn: 'dim_feedforward', normFirst: 'norm_first', channels: 'num_channels',
+  kernel: 'kernel_size',
+  padding: 'padding',
+  outputPadding: 'output_padding',
+  features: 'num_features',
+  shape: 'normalized_shape',
+  num: 'num_embeddings',
+  dim: 'embedding_dim',
+  ceil: 'ceil_mode',
+  embed: 'embed_dim',
+  heads: 'num_heads',
+  d: 'd_model',
+  ffn: 'dim_feedforward',
+  normFirst: 'norm_first',
+  channels: 'num_channels',
 };
 
 /** The torch.nn argument name of a field for a kind. */
@@ -90,9 +186,11 @@ export function readField(type: FieldType, text: string): FieldValue | null {
   const ints = t.replace(/^[[(]|[\])]$/g, '').split(/\s*[,x×]\s*/);
   const allInts = (min: number) => ints.every((p) => /^\d{1,10}$/.test(p) && Number(p) >= min && Number(p) <= 2 ** 31);
   switch (type) {
-    case 'int': case 'int0':
+    case 'int':
+    case 'int0':
       return /^\d{1,10}$/.test(t) && Number(t) >= (type === 'int' ? 1 : 0) && Number(t) <= 2 ** 31 ? Number(t) : null;
-    case 'pair': case 'pair0':
+    case 'pair':
+    case 'pair0':
       if (ints.length > 2 || !allInts(type === 'pair' ? 1 : 0)) return null;
       return ints.length === 1 ? Number(ints[0]) : ints.map(Number);
     case 'shape':
@@ -101,9 +199,12 @@ export function readField(type: FieldType, text: string): FieldValue | null {
       const n = Number(t);
       return t !== '' && Number.isFinite(n) && n >= 0 && n < 1 ? n : null;
     }
-    case 'act': return t === 'relu' || t === 'gelu' ? t : null;
-    case 'merge': return t === 'add' || t === 'concat' ? t : null;
-    case 'bool': return t === 'true' ? true : t === 'false' ? false : null;
+    case 'act':
+      return t === 'relu' || t === 'gelu' ? t : null;
+    case 'merge':
+      return t === 'add' || t === 'concat' ? t : null;
+    case 'bool':
+      return t === 'true' ? true : t === 'false' ? false : null;
   }
 }
 
@@ -125,21 +226,39 @@ export function newLayer(kind: LeafKind, x: number[]): Fields {
   const last = x[x.length - 1] ?? 1;
   const heads = last % 8 === 0 ? 8 : 1;
   switch (kind) {
-    case 'linear': return { kind, in: last, out: last };
-    case 'conv1d': case 'conv2d': return { kind, in: c, out: c, kernel: 3, padding: 1 };
-    case 'convtranspose2d': return { kind, in: c, out: c, kernel: 2, stride: 2 };
-    case 'batchnorm1d': case 'batchnorm2d': return { kind, features: c };
-    case 'layernorm': return { kind, shape: [last] };
-    case 'groupnorm': return { kind, groups: 1, channels: c };
-    case 'embedding': return { kind, num: 1000, dim: 64 };
-    case 'maxpool2d': case 'avgpool2d': return { kind, kernel: 2, stride: 2 };
-    case 'adaptiveavgpool2d': return { kind, out: 1 };
-    case 'dropout': return { kind, p: 0.1 };
-    case 'clstoken': return { kind, dim: last };
-    case 'posembed': return { kind, tokens: c, dim: last };
-    case 'mha': return { kind, embed: last, heads };
-    case 'encoder': return { kind, d: last, heads, ffn: 4 * last };
-    default: return { kind };
+    case 'linear':
+      return { kind, in: last, out: last };
+    case 'conv1d':
+    case 'conv2d':
+      return { kind, in: c, out: c, kernel: 3, padding: 1 };
+    case 'convtranspose2d':
+      return { kind, in: c, out: c, kernel: 2, stride: 2 };
+    case 'batchnorm1d':
+    case 'batchnorm2d':
+      return { kind, features: c };
+    case 'layernorm':
+      return { kind, shape: [last] };
+    case 'groupnorm':
+      return { kind, groups: 1, channels: c };
+    case 'embedding':
+      return { kind, num: 1000, dim: 64 };
+    case 'maxpool2d':
+    case 'avgpool2d':
+      return { kind, kernel: 2, stride: 2 };
+    case 'adaptiveavgpool2d':
+      return { kind, out: 1 };
+    case 'dropout':
+      return { kind, p: 0.1 };
+    case 'clstoken':
+      return { kind, dim: last };
+    case 'posembed':
+      return { kind, tokens: c, dim: last };
+    case 'mha':
+      return { kind, embed: last, heads };
+    case 'encoder':
+      return { kind, d: last, heads, ffn: 4 * last };
+    default:
+      return { kind };
   }
 }
 

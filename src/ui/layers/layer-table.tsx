@@ -1,7 +1,5 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  createColumnHelper, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState,
-} from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from '@tanstack/react-table';
 import type { LayerSpec } from '../../core/layers/spec';
 import { useApp } from '../../state/store';
 import { formatNumber } from '../i18n/format';
@@ -38,7 +36,11 @@ function kindText(n: TreeNode, t: LT): string {
 }
 
 const sibling = (at: Step[], i: number): Step[] => [...at.slice(0, -1), { ...at[at.length - 1], i }];
-const ancestors = (id: string) => id.split('.').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('.'));
+const ancestors = (id: string) =>
+  id
+    .split('.')
+    .slice(0, -1)
+    .map((_, i, a) => a.slice(0, i + 1).join('.'));
 
 const col = createColumnHelper<TreeNode>();
 
@@ -74,81 +76,148 @@ export function LayerTable({ r }: { r: NetResult }) {
   };
   const known = r.estimate !== null;
   const bytes = (b: number) => (known ? formatBytesAuto(b, unit, t.lang) : '–');
-  const columns = useMemo(() => [
-    col.display({
-      id: 'layer', header: t('table.layer'),
-      cell: ({ row }) => {
-        const n = row.original;
-        const name = nodeName(n, t);
-        return (
-          <span className="net-name" style={{ paddingLeft: `${row.depth * 1.1}rem` }}>
-            {row.getCanExpand() ? (
-              <button type="button" className="net-tog" aria-expanded={row.getIsExpanded()}
-                aria-label={t(row.getIsExpanded() ? 'table.collapse' : 'table.expand', { name: n.path || name })}
-                onClick={row.getToggleExpandedHandler()}>{row.getIsExpanded() ? '▾' : '▸'}</button>
-            ) : <span className="net-tog-space" aria-hidden="true" />}
-            <code>{name}</code>
-            {n.branch !== 'body' && <span className="net-tag">{t(n.branch === 'shortcut' ? 'table.shortcut' : 'table.post')}</span>}
-          </span>
-        );
-      },
-    }),
-    col.display({ id: 'kind', header: t('table.kind'), cell: ({ row }) => <code className="net-args-text">{kindText(row.original, t)}</code> }),
-    col.display({ id: 'out', header: t('table.out'), cell: ({ row }) => shapeLabel(row.original.outShape) }),
-    col.display({ id: 'params', header: t('table.params'), meta: 'num', cell: ({ row }) => (known ? formatNumber(row.original.totals.params, t.lang) : '–') }),
-    col.display({ id: 'act', header: t(training ? 'table.saved' : 'table.output'), meta: 'num', cell: ({ row }) => bytes(training ? row.original.totals.saved : row.original.totals.output) }),
-    col.display({ id: 'flops', header: t('table.flops'), meta: 'num', cell: ({ row }) => formatFlops(row.original.totals.flops, t.lang) }),
-    col.display({
-      id: 'actions', header: t('table.actions'),
-      cell: ({ row }) => {
-        const n = row.original;
-        if (!n.at) return null;
-        const at = n.at;
-        const name = n.path || nodeName(n, t);
-        const i = at[at.length - 1].i;
-        return (
-          <span className="net-actions">
-            <button type="button" aria-label={t('act.up', { name })} title={t('act.up', { name })} disabled={i === 0}
-              data-row={n.id} data-act="up" onClick={() => moved(n.id, { op: 'up', at }, addrText(sibling(at, i - 1)), 'up')}>↑</button>
-            <button type="button" aria-label={t('act.down', { name })} title={t('act.down', { name })} disabled={i >= n.siblings - 1}
-              data-row={n.id} data-act="down" onClick={() => moved(n.id, { op: 'up', at: sibling(at, i + 1) }, addrText(sibling(at, i + 1)), 'down')}>↓</button>
-            {n.spec && isEditable(n.spec.kind) && (
-              <button type="button" aria-label={t('act.edit', { name })} title={t('act.edit', { name })} aria-pressed={editing === n.id}
-                onClick={() => setEditing(editing === n.id ? null : n.id)}>✎</button>
-            )}
-            <button type="button" aria-label={t('act.insert', { name })} title={t('act.insert', { name })} onClick={() => {
-              const next = sibling(at, i + 1);
-              edit({ op: 'ins', at: next, fields: newLayer('relu', n.outShape ?? []) });
-              setEditing(addrText(next));
-            }}>+</button>
-            <button type="button" aria-label={t('act.remove', { name })} title={t('act.remove', { name })} disabled={n.siblings <= 1 && at.length === 1}
-              onClick={() => { edit({ op: 'del', at }); setEditing(null); }}>✕</button>
-          </span>
-        );
-      },
-    }),
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  ], [t, unit, training, editing, edit, known]);
+  const columns = useMemo(
+    () => [
+      col.display({
+        id: 'layer',
+        header: t('table.layer'),
+        cell: ({ row }) => {
+          const n = row.original;
+          const name = nodeName(n, t);
+          return (
+            <span className="net-name" style={{ paddingLeft: `${row.depth * 1.1}rem` }}>
+              {row.getCanExpand() ? (
+                <button
+                  type="button"
+                  className="net-tog"
+                  aria-expanded={row.getIsExpanded()}
+                  aria-label={t(row.getIsExpanded() ? 'table.collapse' : 'table.expand', { name: n.path || name })}
+                  onClick={row.getToggleExpandedHandler()}
+                >
+                  {row.getIsExpanded() ? '▾' : '▸'}
+                </button>
+              ) : (
+                <span className="net-tog-space" aria-hidden="true" />
+              )}
+              <code>{name}</code>
+              {n.branch !== 'body' && <span className="net-tag">{t(n.branch === 'shortcut' ? 'table.shortcut' : 'table.post')}</span>}
+            </span>
+          );
+        },
+      }),
+      col.display({ id: 'kind', header: t('table.kind'), cell: ({ row }) => <code className="net-args-text">{kindText(row.original, t)}</code> }),
+      col.display({ id: 'out', header: t('table.out'), cell: ({ row }) => shapeLabel(row.original.outShape) }),
+      col.display({ id: 'params', header: t('table.params'), meta: 'num', cell: ({ row }) => (known ? formatNumber(row.original.totals.params, t.lang) : '–') }),
+      col.display({ id: 'act', header: t(training ? 'table.saved' : 'table.output'), meta: 'num', cell: ({ row }) => bytes(training ? row.original.totals.saved : row.original.totals.output) }),
+      col.display({ id: 'flops', header: t('table.flops'), meta: 'num', cell: ({ row }) => formatFlops(row.original.totals.flops, t.lang) }),
+      col.display({
+        id: 'actions',
+        header: t('table.actions'),
+        cell: ({ row }) => {
+          const n = row.original;
+          if (!n.at) return null;
+          const at = n.at;
+          const name = n.path || nodeName(n, t);
+          const i = at[at.length - 1].i;
+          return (
+            <span className="net-actions">
+              <button
+                type="button"
+                aria-label={t('act.up', { name })}
+                title={t('act.up', { name })}
+                disabled={i === 0}
+                data-row={n.id}
+                data-act="up"
+                onClick={() => moved(n.id, { op: 'up', at }, addrText(sibling(at, i - 1)), 'up')}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                aria-label={t('act.down', { name })}
+                title={t('act.down', { name })}
+                disabled={i >= n.siblings - 1}
+                data-row={n.id}
+                data-act="down"
+                onClick={() => moved(n.id, { op: 'up', at: sibling(at, i + 1) }, addrText(sibling(at, i + 1)), 'down')}
+              >
+                ↓
+              </button>
+              {n.spec && isEditable(n.spec.kind) && (
+                <button type="button" aria-label={t('act.edit', { name })} title={t('act.edit', { name })} aria-pressed={editing === n.id} onClick={() => setEditing(editing === n.id ? null : n.id)}>
+                  ✎
+                </button>
+              )}
+              <button
+                type="button"
+                aria-label={t('act.insert', { name })}
+                title={t('act.insert', { name })}
+                onClick={() => {
+                  const next = sibling(at, i + 1);
+                  edit({ op: 'ins', at: next, fields: newLayer('relu', n.outShape ?? []) });
+                  setEditing(addrText(next));
+                }}
+              >
+                +
+              </button>
+              <button
+                type="button"
+                aria-label={t('act.remove', { name })}
+                title={t('act.remove', { name })}
+                disabled={n.siblings <= 1 && at.length === 1}
+                onClick={() => {
+                  edit({ op: 'del', at });
+                  setEditing(null);
+                }}
+              >
+                ✕
+              </button>
+            </span>
+          );
+        },
+      }),
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, unit, training, editing, edit, known],
+  );
   const table = useReactTable({
-    data: r.tree, columns, state: { expanded: open }, onExpandedChange: setExpanded,
-    getRowId: (n) => n.id, getSubRows: (n) => n.children, getCoreRowModel: getCoreRowModel(), getExpandedRowModel: getExpandedRowModel(),
+    data: r.tree,
+    columns,
+    state: { expanded: open },
+    onExpandedChange: setExpanded,
+    getRowId: (n) => n.id,
+    getSubRows: (n) => n.children,
+    getCoreRowModel: getCoreRowModel(),
+    getExpandedRowModel: getExpandedRowModel(),
   });
-  const sum = r.tree.reduce((a, n) => ({ params: a.params + n.totals.params, saved: a.saved + n.totals.saved, output: a.output + n.totals.output, flops: a.flops + n.totals.flops }),
-    { params: 0, saved: 0, output: 0, flops: 0 });
+  const sum = r.tree.reduce((a, n) => ({ params: a.params + n.totals.params, saved: a.saved + n.totals.saved, output: a.output + n.totals.output, flops: a.flops + n.totals.flops }), {
+    params: 0,
+    saved: 0,
+    output: 0,
+    flops: 0,
+  });
   const editNode = editing ? flatten(r.tree).find((n) => n.id === editing) : undefined;
   const span = columns.length;
   return (
     <div className="table-wrap">
       <div className="net-table-tools">
-        <button type="button" onClick={() => setExpanded(true)}>{t('table.expandAll')}</button>
-        <button type="button" onClick={() => setExpanded({})}>{t('table.collapseAll')}</button>
+        <button type="button" onClick={() => setExpanded(true)}>
+          {t('table.expandAll')}
+        </button>
+        <button type="button" onClick={() => setExpanded({})}>
+          {t('table.collapseAll')}
+        </button>
       </div>
       <table className="net-table" ref={tableRef}>
         <caption className="visually-hidden">{t('table.caption')}</caption>
         <thead>
           {table.getHeaderGroups().map((hg) => (
             <tr key={hg.id}>
-              {hg.headers.map((h) => <th key={h.id} scope="col" className={h.column.columnDef.meta === 'num' ? 'num' : undefined}>{flexRender(h.column.columnDef.header, h.getContext())}</th>)}
+              {hg.headers.map((h) => (
+                <th key={h.id} scope="col" className={h.column.columnDef.meta === 'num' ? 'num' : undefined}>
+                  {flexRender(h.column.columnDef.header, h.getContext())}
+                </th>
+              ))}
             </tr>
           ))}
         </thead>
@@ -158,15 +227,25 @@ export function LayerTable({ r }: { r: NetResult }) {
             return (
               <Fragment key={row.id}>
                 <tr className={`${bad ? 'net-bad' : ''}${row.original.spec ? '' : ' net-merge'}`} aria-invalid={bad || undefined}>
-                  {row.getVisibleCells().map((c) => <td key={c.id} className={c.column.columnDef.meta === 'num' ? 'num' : undefined}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>)}
+                  {row.getVisibleCells().map((c) => (
+                    <td key={c.id} className={c.column.columnDef.meta === 'num' ? 'num' : undefined}>
+                      {flexRender(c.column.columnDef.cell, c.getContext())}
+                    </td>
+                  ))}
                 </tr>
                 {bad && r.error && (
-                  <tr className="net-err-row"><td colSpan={span}><span role="alert">{t('err.row', { msg: coreMessage(t.lang, r.error.message) })}</span></td></tr>
+                  <tr className="net-err-row">
+                    <td colSpan={span}>
+                      <span role="alert">{t('err.row', { msg: coreMessage(t.lang, r.error.message) })}</span>
+                    </td>
+                  </tr>
                 )}
                 {editNode && editNode.id === row.original.id && editNode.at && editNode.spec && (
-                  <tr className="net-edit-row"><td colSpan={span}>
-                    <LayerEditor at={editNode.at} spec={editNode.spec} inShape={editNode.inShape} label={editNode.path || nodeName(editNode, t)} onClose={() => setEditing(null)} />
-                  </td></tr>
+                  <tr className="net-edit-row">
+                    <td colSpan={span}>
+                      <LayerEditor at={editNode.at} spec={editNode.spec} inShape={editNode.inShape} label={editNode.path || nodeName(editNode, t)} onClose={() => setEditing(null)} />
+                    </td>
+                  </tr>
                 )}
               </Fragment>
             );
@@ -175,9 +254,15 @@ export function LayerTable({ r }: { r: NetResult }) {
         {known && (
           <tfoot>
             <tr>
-              <th scope="row" colSpan={3}>{t('table.total')}</th>
-              <td className="num" data-testid="net-sum-params">{formatNumber(sum.params, t.lang)}</td>
-              <td className="num" data-testid="net-sum-act" data-value={training ? sum.saved : sum.output}>{bytes(training ? sum.saved : sum.output)}</td>
+              <th scope="row" colSpan={3}>
+                {t('table.total')}
+              </th>
+              <td className="num" data-testid="net-sum-params">
+                {formatNumber(sum.params, t.lang)}
+              </td>
+              <td className="num" data-testid="net-sum-act" data-value={training ? sum.saved : sum.output}>
+                {bytes(training ? sum.saved : sum.output)}
+              </td>
               <td className="num">{formatFlops(sum.flops, t.lang)}</td>
               <td />
             </tr>

@@ -30,7 +30,9 @@ export default function LayersView() {
       {store.ignored.length > 0 && (
         <div className="notice" role="status">
           <span>{t('err.ignored', { list: store.ignored.join(', ') })}</span>
-          <button type="button" onClick={() => useNet.setState({ ignored: [] })}>{t('err.dismiss')}</button>
+          <button type="button" onClick={() => useNet.setState({ ignored: [] })}>
+            {t('err.dismiss')}
+          </button>
         </div>
       )}
       <div className="net-grid">

@@ -16,11 +16,7 @@ export type Step = { list: 'body' | 'shortcut' | 'post'; i: number };
 export type FieldValue = number | boolean | string | number[];
 export type Fields = Record<string, FieldValue>;
 
-export type EditOp =
-  | { op: 'set'; at: Step[]; fields: Fields }
-  | { op: 'del'; at: Step[] }
-  | { op: 'ins'; at: Step[]; fields: Fields }
-  | { op: 'up'; at: Step[] };
+export type EditOp = { op: 'set'; at: Step[]; fields: Fields } | { op: 'del'; at: Step[] } | { op: 'ins'; at: Step[]; fields: Fields } | { op: 'up'; at: Step[] };
 
 /** Most operations a link may carry (keeps a hostile link cheap). */
 const MAX_EDITS = 200;
@@ -56,7 +52,10 @@ function parseValue(key: string, t: string): FieldValue | null {
   return WORD.test(t) ? t : null;
 }
 
-const fieldsText = (f: Fields) => `(${Object.entries(f).map(([k, v]) => `${k}:${valueText(v)}`).join(',')})`;
+const fieldsText = (f: Fields) =>
+  `(${Object.entries(f)
+    .map(([k, v]) => `${k}:${valueText(v)}`)
+    .join(',')})`;
 
 function parseFields(t: string): Fields | null {
   if (!t.startsWith('(') || !t.endsWith(')')) return null;
@@ -75,12 +74,14 @@ function parseFields(t: string): Fields | null {
 
 /** Text form of an edit list (see the module comment). */
 export function editsText(ops: EditOp[]): string {
-  return ops.map((o) => {
-    const a = addrText(o.at);
-    if (o.op === 'set') return a + fieldsText(o.fields);
-    if (o.op === 'ins') return `n${a}${fieldsText(o.fields)}`;
-    return (o.op === 'del' ? 'x' : 'u') + a;
-  }).join('~');
+  return ops
+    .map((o) => {
+      const a = addrText(o.at);
+      if (o.op === 'set') return a + fieldsText(o.fields);
+      if (o.op === 'ins') return `n${a}${fieldsText(o.fields)}`;
+      return (o.op === 'del' ? 'x' : 'u') + a;
+    })
+    .join('~');
 }
 
 /** Parse an edit list; unreadable operations are returned in `bad` (never throws). */

@@ -5,7 +5,13 @@ import type { LT } from './layers-i18n';
 import type { TreeNode } from './net-tree';
 import { GB, GiB, KB, KiB, MB, MiB } from '../../core/units';
 
-const SI: [number, string][] = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+const SI: [number, string][] = [
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
 
 /** FLOPs with an SI prefix (4.11 GFLOPs), the way papers and fvcore report them; '–' for 0. */
 export function formatFlops(n: number, lang: Lang): string {
@@ -15,8 +21,16 @@ export function formatFlops(n: number, lang: Lang): string {
 }
 
 const STEPS: Record<ByteUnit, [number, string][]> = {
-  GiB: [[GiB, 'GiB'], [MiB, 'MiB'], [KiB, 'KiB']],
-  GB: [[GB, 'GB'], [MB, 'MB'], [KB, 'kB']],
+  GiB: [
+    [GiB, 'GiB'],
+    [MiB, 'MiB'],
+    [KiB, 'KiB'],
+  ],
+  GB: [
+    [GB, 'GB'],
+    [MB, 'MB'],
+    [KB, 'kB'],
+  ],
 };
 
 /** Bytes in the largest unit of the page's family (binary or decimal) that keeps the value ≥ 1; '–' for 0. */

@@ -42,7 +42,12 @@ export interface TreeNode {
 }
 
 const zero = (): Totals => ({ params: 0, saved: 0, output: 0, flops: 0 });
-const add = (a: Totals, b: Totals) => { a.params += b.params; a.saved += b.saved; a.output += b.output; a.flops += b.flops; };
+const add = (a: Totals, b: Totals) => {
+  a.params += b.params;
+  a.saved += b.saved;
+  a.output += b.output;
+  a.flops += b.flops;
+};
 const join = (a: string, b: string) => (a && b ? `${a}.${b}` : a || b);
 
 class Attacher {
@@ -65,7 +70,18 @@ class Attacher {
 
   node(spec: LayerSpec, path: string, at: Step[] | null, branch: Step['list'], index: number, siblings: number): TreeNode {
     const n: TreeNode = {
-      id: at ? addrText(at) : path, at, path, spec, kind: spec.kind, inShape: null, outShape: null, totals: zero(), copies: 1, branch, index, siblings,
+      id: at ? addrText(at) : path,
+      at,
+      path,
+      spec,
+      kind: spec.kind,
+      inShape: null,
+      outShape: null,
+      totals: zero(),
+      copies: 1,
+      branch,
+      index,
+      siblings,
     };
     const sub = (children: TreeNode[]) => {
       for (const c of children) add(n.totals, c.totals);
@@ -77,8 +93,18 @@ class Attacher {
     if (spec.kind === 'block') {
       const kids = [...this.list(spec.body, path, at, 'body'), ...this.list(spec.shortcut ?? [], path, at, 'shortcut')];
       const merge: TreeNode = {
-        id: `${n.id}.merge`, at: null, path: join(path, spec.merge), spec: null, kind: spec.merge, inShape: null,
-        outShape: null, totals: zero(), copies: 1, branch: 'body', index: -1, siblings: 0,
+        id: `${n.id}.merge`,
+        at: null,
+        path: join(path, spec.merge),
+        spec: null,
+        kind: spec.merge,
+        inShape: null,
+        outShape: null,
+        totals: zero(),
+        copies: 1,
+        branch: 'body',
+        index: -1,
+        siblings: 0,
       };
       this.take(merge);
       kids.push(merge, ...this.list(spec.post ?? [], path, at, 'post'));
@@ -88,9 +114,12 @@ class Attacher {
     } else if (spec.kind === 'repeat') {
       n.copies = repeatTimes(spec);
       // copy 0 is shown with the template's addresses; later copies only add to the total
-      const shown = n.copies === 0 ? [] : spec.body.length === 1
-        ? [this.node(repeatCopy(spec, 0), join(path, '0'), at ? [...at, { list: 'body', i: 0 }] : null, 'body', 0, 1)]
-        : this.list(spec.body, join(path, '0'), at, 'body');
+      const shown =
+        n.copies === 0
+          ? []
+          : spec.body.length === 1
+            ? [this.node(repeatCopy(spec, 0), join(path, '0'), at ? [...at, { list: 'body', i: 0 }] : null, 'body', 0, 1)]
+            : this.list(spec.body, join(path, '0'), at, 'body');
       n.children = sub(shown);
       // Later copies are walked only to take their rows: with rows the list was analysed, so it is
       // within MAX_EXPANDED (src/core/layers/expand.ts); without rows they add nothing, and a
@@ -135,7 +164,6 @@ export function nodeForPath(nodes: TreeNode[], path: string): TreeNode | null {
  * layers: ≥ 4 children), so a bar is a block a reader recognises rather than one of ~170 leaves.
  */
 export function chartUnits(nodes: TreeNode[], depth = 0): TreeNode[] {
-  const open = (n: TreeNode) => n.kind === 'sequential' && !!n.children && n.children.every((c) => c.path !== n.path)
-    && (depth === 0 || (depth === 1 && n.children.length >= 4));
+  const open = (n: TreeNode) => n.kind === 'sequential' && !!n.children && n.children.every((c) => c.path !== n.path) && (depth === 0 || (depth === 1 && n.children.length >= 4));
   return nodes.flatMap((n) => (open(n) ? chartUnits(n.children ?? [], depth + 1) : [n]));
 }

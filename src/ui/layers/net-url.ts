@@ -43,8 +43,16 @@ export const MAX_GPUS = 8;
 export function presetState(id = DEFAULT_PRESET): NetState {
   const p = findNetworkPreset(id) ?? NETWORK_PRESETS[0];
   return {
-    preset: p.id, custom: null, edits: [], input: p.build().input, batch: 32, mode: 'training',
-    precision: 'fp32', optimizer: 'adamw', ckpt: false, gpus: [...DEFAULT_GPUS],
+    preset: p.id,
+    custom: null,
+    edits: [],
+    input: p.build().input,
+    batch: 32,
+    mode: 'training',
+    precision: 'fp32',
+    optimizer: 'adamw',
+    ckpt: false,
+    gpus: [...DEFAULT_GPUS],
   };
 }
 
@@ -58,7 +66,10 @@ export const shapeText = (shape: number[]) => shape.join('x');
 
 /** `3x224x224` (also `3×224×224`, `3,224,224`) to a shape; null when not 1–8 positive integers. */
 export function parseShape(text: string): number[] | null {
-  const parts = text.trim().replace(/^\[|\]$/g, '').split(/\s*[x×,]\s*/);
+  const parts = text
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split(/\s*[x×,]\s*/);
   if (parts.length < 1 || parts.length > 8 || !parts.every((p) => /^\d{1,10}$/.test(p))) return null;
   const n = parts.map(Number);
   return n.every((v) => v >= 1 && v <= 2 ** 31) ? n : null;
@@ -162,6 +173,9 @@ function keyOf(chunk: string): string {
 
 /** The query (no '?') with every `net.*` pair replaced by `pairs`; all other pairs kept verbatim. */
 export function mergeQuery(search: string, pairs: [string, string][]): string {
-  const keep = search.replace(/^\?/, '').split('&').filter((c) => c !== '' && !keyOf(c).startsWith('net.'));
+  const keep = search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((c) => c !== '' && !keyOf(c).startsWith('net.'));
   return [...keep, ...pairs.map(([k, v]) => `${k}=${enc(v)}`)].join('&');
 }

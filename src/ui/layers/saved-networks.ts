@@ -25,8 +25,7 @@ export type SavedNetwork = Omit<NetState, 'gpus'> & { savedAt: number };
 const NETWORK_MIGRATIONS: readonly EntryMigration[] = [];
 
 /** 1 to 8 whole numbers in [1, 2^31], what parseShape accepts */
-const isShape = (x: unknown): x is number[] =>
-  Array.isArray(x) && x.length >= 1 && x.length <= 8 && x.every((v) => Number.isInteger(v) && v >= 1 && v <= 2 ** 31);
+const isShape = (x: unknown): x is number[] => Array.isArray(x) && x.length >= 1 && x.length <= 8 && x.every((v) => Number.isInteger(v) && v >= 1 && v <= 2 ** 31);
 
 /**
  * A stored entry as a SavedNetwork when every part checks: a known preset, or a custom base list
@@ -52,13 +51,25 @@ export function readSavedNetwork(e: unknown): SavedNetwork | null {
   const parsed = parseEdits(edits);
   if (parsed.bad.length > 0) return null;
   return {
-    preset, custom, edits: parsed.ops, input: [...input], batch, mode: mode as Mode, precision: precision as Precision,
-    optimizer: optimizer as Optimizer, ckpt, savedAt,
+    preset,
+    custom,
+    edits: parsed.ops,
+    input: [...input],
+    batch,
+    mode: mode as Mode,
+    precision: precision as Precision,
+    optimizer: optimizer as Optimizer,
+    ckpt,
+    savedAt,
   };
 }
 
 export const NETWORKS_STORE: StoreSpec<SavedNetwork> = {
-  key: 'gpumem.networks', version: 1, field: 'items', migrations: NETWORK_MIGRATIONS, read: readSavedNetwork,
+  key: 'gpumem.networks',
+  version: 1,
+  field: 'items',
+  migrations: NETWORK_MIGRATIONS,
+  read: readSavedNetwork,
 };
 
 /** The stored form of a view state (edits as their text form). */

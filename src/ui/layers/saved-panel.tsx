@@ -13,13 +13,21 @@ export function SavedNetworksPanel() {
   const [loaded, refresh] = useLoaded(loadSavedNetworks);
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`} className="visually-hidden">{t('savedNet.title')}</h2>
-      <SavedList loaded={loaded} refresh={refresh} backupKey={backupKeys(NETWORKS_STORE.key)[0]} canSave
-        labels={{ title: t('savedNet.title'), name: t('savedNet.name'), save: t('savedNet.save') }} help={t('savedNet.help')}
+      <h2 id={`${id}-h`} className="visually-hidden">
+        {t('savedNet.title')}
+      </h2>
+      <SavedList
+        loaded={loaded}
+        refresh={refresh}
+        backupKey={backupKeys(NETWORKS_STORE.key)[0]}
+        canSave
+        labels={{ title: t('savedNet.title'), name: t('savedNet.name'), save: t('savedNet.save') }}
+        help={t('savedNet.help')}
         onSave={(name) => saveNetwork(name, netStateOf(useNet.getState()))}
         onDelete={deleteNetwork}
         onLoad={(_, n) => useNet.getState().load(restoreNetwork(n, useNet.getState().gpus), [])}
-        detail={(n) => findNetworkPreset(n.preset)?.label ?? ''} />
+        detail={(n) => findNetworkPreset(n.preset)?.label ?? ''}
+      />
     </section>
   );
 }

@@ -29,10 +29,7 @@ export function SettingsPanel() {
   const spatial = s.input.length >= 2 ? Math.min(2, s.input.length - 1) : 1;
   const setSize = (v: number) => s.update({ input: [...s.input.slice(0, s.input.length - spatial), ...Array<number>(spatial).fill(v)] });
   const training = s.mode === 'training';
-  const presets = [
-    ...NETWORK_PRESETS.map((p) => ({ value: p.id, label: p.label })),
-    ...(s.preset === 'custom' ? [{ value: 'custom', label: t('set.custom') }] : []),
-  ];
+  const presets = [...NETWORK_PRESETS.map((p) => ({ value: p.id, label: p.label })), ...(s.preset === 'custom' ? [{ value: 'custom', label: t('set.custom') }] : [])];
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('set.title')}</h2>
@@ -40,7 +37,11 @@ export function SettingsPanel() {
       <div className={`field${bad ? ' invalid' : ''}`}>
         <label htmlFor={`${id}-in`}>{t('set.input')}</label>
         <input
-          id={`${id}-in`} type="text" value={draft} spellCheck={false} aria-invalid={bad || undefined}
+          id={`${id}-in`}
+          type="text"
+          value={draft}
+          spellCheck={false}
+          aria-invalid={bad || undefined}
           aria-describedby={bad ? `${id}-inerr` : undefined}
           onChange={(e) => {
             setDraft(e.target.value);
@@ -48,23 +49,40 @@ export function SettingsPanel() {
             if (shape) s.update({ input: shape });
           }}
         />
-        {bad && <p id={`${id}-inerr`} className="field-msg" role="alert">{t('set.inputBad')}</p>}
+        {bad && (
+          <p id={`${id}-inerr`} className="field-msg" role="alert">
+            {t('set.inputBad')}
+          </p>
+        )}
       </div>
       <NumberField label={t('set.size')} value={side} min={1} max={32768} sliderMin={8} sliderMax={SIZE_SLIDER_MAX} log integer help={t('set.sizeHelp')} onChange={setSize} />
       <NumberField label={t('set.batch')} value={s.batch} min={1} max={MAX_BATCH} sliderMax={4096} log integer onChange={(batch) => s.update({ batch })} />
-      <SelectField<Mode> label={t('set.mode')} value={s.mode}
-        options={[{ value: 'training', label: t('mode.training') }, { value: 'inference', label: t('mode.inference') }]}
-        onChange={(mode) => s.update({ mode })} />
-      <SelectField<Precision> label={t('set.precision')} value={s.precision}
+      <SelectField<Mode>
+        label={t('set.mode')}
+        value={s.mode}
+        options={[
+          { value: 'training', label: t('mode.training') },
+          { value: 'inference', label: t('mode.inference') },
+        ]}
+        onChange={(mode) => s.update({ mode })}
+      />
+      <SelectField<Precision>
+        label={t('set.precision')}
+        value={s.precision}
         options={PRECISIONS.map((v) => ({ value: v, label: optionLabel(t.lang, 'precision', v) }))}
-        onChange={(precision) => s.update({ precision })} />
-      <SelectField<Optimizer> label={t('set.optimizer')} value={s.optimizer} disabled={!training} disabledReason={t('set.trainingOnly')}
+        onChange={(precision) => s.update({ precision })}
+      />
+      <SelectField<Optimizer>
+        label={t('set.optimizer')}
+        value={s.optimizer}
+        disabled={!training}
+        disabledReason={t('set.trainingOnly')}
         options={OPTIMIZERS.map((v) => ({ value: v, label: optionLabel(t.lang, 'optimizer', v) }))}
-        onChange={(optimizer) => s.update({ optimizer })} />
+        onChange={(optimizer) => s.update({ optimizer })}
+      />
       <div className="field">
         <label className="check">
-          <input type="checkbox" checked={s.ckpt} disabled={!training} onChange={(e) => s.update({ ckpt: e.target.checked })} />{' '}
-          {t('set.ckpt')}
+          <input type="checkbox" checked={s.ckpt} disabled={!training} onChange={(e) => s.update({ ckpt: e.target.checked })} /> {t('set.ckpt')}
         </label>
         {!training && <p className="field-why">{t('set.trainingOnly')}</p>}
       </div>

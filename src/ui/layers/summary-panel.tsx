@@ -17,7 +17,7 @@ export function SummaryPanel({ r }: { r: NetResult }) {
   const s = useNet();
   const e = r.estimate;
   const acts = e?.terms.find((x) => x.id === 'activations')?.bytes ?? 0;
-  const base = s.preset === 'custom' ? t('set.custom') : findNetworkPreset(s.preset)?.label ?? s.preset;
+  const base = s.preset === 'custom' ? t('set.custom') : (findNetworkPreset(s.preset)?.label ?? s.preset);
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('sum.title')}</h2>
@@ -31,30 +31,46 @@ export function SummaryPanel({ r }: { r: NetResult }) {
         <div className="headline">
           <div className="stat">
             <div className="k">{t('sum.params')}</div>
-            <div className="v" data-testid="net-params" data-value={e.params.total}>{formatNumber(e.params.total, t.lang)}</div>
-            {r.published !== null && <p>{t('sum.published', { n: formatNumber(r.published, t.lang) })}{r.published === e.params.total ? ' ✓' : ''}</p>}
+            <div className="v" data-testid="net-params" data-value={e.params.total}>
+              {formatNumber(e.params.total, t.lang)}
+            </div>
+            {r.published !== null && (
+              <p>
+                {t('sum.published', { n: formatNumber(r.published, t.lang) })}
+                {r.published === e.params.total ? ' ✓' : ''}
+              </p>
+            )}
           </div>
           <div className="stat">
             <div className="k">{t('sum.device', { b: formatNumber(s.batch, t.lang) })}</div>
-            <div className="v" data-testid="net-device" data-value={e.deviceBytes}>{formatBytes(e.deviceBytes, unit, t.lang)}</div>
+            <div className="v" data-testid="net-device" data-value={e.deviceBytes}>
+              {formatBytes(e.deviceBytes, unit, t.lang)}
+            </div>
             <p>{t('sum.deviceHelp')}</p>
           </div>
           <div className="stat">
             <div className="k">{t('sum.acts')}</div>
-            <div className="v" data-testid="net-acts" data-value={acts}>{formatBytesAuto(acts, unit, t.lang)}</div>
+            <div className="v" data-testid="net-acts" data-value={acts}>
+              {formatBytesAuto(acts, unit, t.lang)}
+            </div>
             <p>{t(s.mode === 'training' ? 'sum.actsTrain' : 'sum.actsInfer')}</p>
           </div>
           <div className="stat">
             <div className="k">{t('sum.flops')}</div>
             <div className="v">{formatFlops(e.flops, t.lang)}</div>
-            <p>{t('sum.out')}: {shapeLabel(e.outShape)}</p>
+            <p>
+              {t('sum.out')}: {shapeLabel(e.outShape)}
+            </p>
           </div>
         </div>
       )}
       {e && <p className="field-help">{t('sum.notes')}</p>}
       {s.edits.length > 0 && (
         <p className="net-edits">
-          {t('act.editsCount', { n: s.edits.length, base })} <button type="button" onClick={s.resetEdits}>{t('act.reset')}</button>
+          {t('act.editsCount', { n: s.edits.length, base })}{' '}
+          <button type="button" onClick={s.resetEdits}>
+            {t('act.reset')}
+          </button>
         </p>
       )}
     </section>
@@ -69,14 +85,21 @@ export function AddLayer({ r }: { r: NetResult }) {
   const [kind, setKind] = useState<LeafKind>('linear');
   const out = r.estimate?.outShape ?? [];
   return (
-    <form className="row net-add" onSubmit={(ev) => {
-      ev.preventDefault();
-      edit({ op: 'ins', at: [{ list: 'body', i: r.layers.length }], fields: newLayer(kind, out) });
-    }}>
+    <form
+      className="row net-add"
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        edit({ op: 'ins', at: [{ list: 'body', i: r.layers.length }], fields: newLayer(kind, out) });
+      }}
+    >
       <div className="field">
         <label htmlFor={`${id}-k`}>{t('add.title')}</label>
         <select id={`${id}-k`} value={kind} onChange={(ev) => setKind(ev.target.value as LeafKind)}>
-          {LEAF_KINDS.map((k) => <option key={k} value={k}>{CLASS_NAME[k] ?? k}</option>)}
+          {LEAF_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {CLASS_NAME[k] ?? k}
+            </option>
+          ))}
         </select>
       </div>
       <button type="submit">{t('add.button')}</button>

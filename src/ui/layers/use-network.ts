@@ -72,7 +72,7 @@ function prepareBase(s: NetState): Base {
   return { layers, skipped, published, prepared: prepared.value, error: null };
 }
 
-const optionsOf = (s: NetState) => ({ mode: s.mode, precision: s.precision, optimizer: s.optimizer, gradCkpt: s.ckpt ? 'full' : 'none' } as const);
+const optionsOf = (s: NetState) => ({ mode: s.mode, precision: s.precision, optimizer: s.optimizer, gradCkpt: s.ckpt ? 'full' : 'none' }) as const;
 
 /** Largest batch per chosen GPU (independent of the batch being looked at). */
 function fitsOf(b: Base, s: NetState): Omit<GpuFit, 'fits'>[] {
@@ -86,7 +86,11 @@ function fitsOf(b: Base, s: NetState): Omit<GpuFit, 'fits'>[] {
 function resultOf(b: Base, s: NetState, fits: Omit<GpuFit, 'fits'>[]): NetResult {
   const estimate = b.prepared ? estimatePrepared(b.prepared, { ...optionsOf(s), batch: s.batch }) : null;
   return {
-    layers: b.layers, skipped: b.skipped, estimate, error: b.error, published: b.published,
+    layers: b.layers,
+    skipped: b.skipped,
+    estimate,
+    error: b.error,
+    published: b.published,
     tree: buildTree(b.layers, estimate?.layers ?? null),
     // device bytes grow with the batch (the premise of maxBatch), so it fits iff batch ≤ the largest batch
     fits: fits.map((f) => ({ ...f, fits: f.maxBatch === null ? null : s.batch <= f.maxBatch })),

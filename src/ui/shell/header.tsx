@@ -21,10 +21,16 @@ export function Header() {
       <div className="settings">
         <div className="seg" role="group" aria-label={t('lang.label')}>
           {LANGS.map((l) => (
-            <button key={l.id} type="button" lang={l.id === 'zh' ? 'zh-CN' : 'en'} aria-pressed={t.lang === l.id} onClick={() => {
-              setLang(l.id);
-              rememberLang(l.id);
-            }}>
+            <button
+              key={l.id}
+              type="button"
+              lang={l.id === 'zh' ? 'zh-CN' : 'en'}
+              aria-pressed={t.lang === l.id}
+              onClick={() => {
+                setLang(l.id);
+                rememberLang(l.id);
+              }}
+            >
               {l.name}
             </button>
           ))}

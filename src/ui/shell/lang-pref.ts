@@ -8,8 +8,7 @@ import type { Lang } from '../../state/store';
 /** localStorage key of the language the user picked. */
 export const LANG_KEY = 'gpumem.lang';
 
-const asLang = (tag: string | null | undefined): Lang | undefined =>
-  !tag ? undefined : /^zh(?:\b|-|_)/i.test(tag) ? 'zh' : /^en(?:\b|-|_)/i.test(tag) ? 'en' : undefined;
+const asLang = (tag: string | null | undefined): Lang | undefined => (!tag ? undefined : /^zh(?:\b|-|_)/i.test(tag) ? 'zh' : /^en(?:\b|-|_)/i.test(tag) ? 'en' : undefined);
 
 /** Remembered choice first, then the first of the browser's languages the page speaks. */
 export function preferredLang(nav: Pick<Navigator, 'languages' | 'language'> | undefined = globalThis.navigator): Lang {

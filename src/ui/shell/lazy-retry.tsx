@@ -17,12 +17,13 @@ export function retryFailedLoads(): void {
 
 export function lazyRetry<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
   let current: LazyExoticComponent<ComponentType<P>>;
-  const attempt = () => load().catch((e: unknown) => {
-    failed.add(() => {
-      current = lazy(attempt);
+  const attempt = () =>
+    load().catch((e: unknown) => {
+      failed.add(() => {
+        current = lazy(attempt);
+      });
+      throw e;
     });
-    throw e;
-  });
   current = lazy(attempt);
   return function Retrying(props: P) {
     const C = current;

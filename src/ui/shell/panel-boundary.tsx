@@ -9,11 +9,15 @@ import { retryFailedLoads } from './lazy-retry';
  */
 const TEXT = {
   en: {
-    title: 'This panel hit a bug and stopped.', body: 'The rest of the page still works and your link is unchanged.', retry: 'Try again',
+    title: 'This panel hit a bug and stopped.',
+    body: 'The rest of the page still works and your link is unchanged.',
+    retry: 'Try again',
     offline: 'This panel could not be downloaded: the connection may be down. Your link is unchanged; try again once you are online.',
   },
   zh: {
-    title: '此面板出错，已停止显示。', body: '页面其余部分仍可使用，链接未改变。', retry: '重试',
+    title: '此面板出错，已停止显示。',
+    body: '页面其余部分仍可使用，链接未改变。',
+    retry: '重试',
     offline: '此面板无法下载，可能是网络已断开。链接未改变；恢复联网后请重试。',
   },
 } as const;
@@ -49,10 +53,16 @@ export class PanelBoundary extends Component<Props, State> {
 
   override render(): ReactNode {
     if (!this.state.error) return this.props.children;
-    return <PanelError name={this.props.name} message={this.state.error.message} onRetry={() => {
-      retryFailedLoads();
-      this.setState({ error: null });
-    }} />;
+    return (
+      <PanelError
+        name={this.props.name}
+        message={this.state.error.message}
+        onRetry={() => {
+          retryFailedLoads();
+          this.setState({ error: null });
+        }}
+      />
+    );
   }
 }
 
@@ -61,9 +71,23 @@ function PanelError({ name, message, onRetry }: { name: string; message: string;
   const t = TEXT[lang === 'zh' ? 'zh' : 'en'];
   return (
     <div className="panel panel-error" role="alert" data-panel={name}>
-      {CHUNK_FAILED.test(message) ? <p><strong>{t.offline}</strong></p> : <p><strong>{t.title}</strong> {t.body}</p>}
-      <p><code>{name}: {message.slice(0, 200)}</code></p>
-      <button type="button" onClick={onRetry}>{t.retry}</button>
+      {CHUNK_FAILED.test(message) ? (
+        <p>
+          <strong>{t.offline}</strong>
+        </p>
+      ) : (
+        <p>
+          <strong>{t.title}</strong> {t.body}
+        </p>
+      )}
+      <p>
+        <code>
+          {name}: {message.slice(0, 200)}
+        </code>
+      </p>
+      <button type="button" onClick={onRetry}>
+        {t.retry}
+      </button>
     </div>
   );
 }

@@ -49,7 +49,9 @@ describe('format_size (docs/reference/allocator.md §7.1 edge cases)', () => {
 
 describe('parseAllocConf', () => {
   it('reads every native option', () => {
-    const r = parseAllocConf('PYTORCH_CUDA_ALLOC_CONF="max_split_size_mb:128, expandable_segments:True,garbage_collection_threshold:0.6,roundup_power2_divisions:[64:8,256:4,>:1],max_non_split_rounding_mb:40"');
+    const r = parseAllocConf(
+      'PYTORCH_CUDA_ALLOC_CONF="max_split_size_mb:128, expandable_segments:True,garbage_collection_threshold:0.6,roundup_power2_divisions:[64:8,256:4,>:1],max_non_split_rounding_mb:40"',
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.maxSplitSize).toBe(128 * MiB);

@@ -24,16 +24,19 @@ describe('importMemoryHistory', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.trace.settings).toEqual({ capacity: 17_179_869_184, overhead: null, fraction: null, conf: 'expandable_segments:True' });
-    expect(r.value.trace.events.map((e) => e.op + (e.op === 'empty_cache' ? '' : ` ${e.name}`))).toEqual([
-      'alloc 0x7f0000000000',
-      'alloc 0x7f0000400000',
-      'free 0x7f0000000000',
-    ]);
+    expect(r.value.trace.events.map((e) => e.op + (e.op === 'empty_cache' ? '' : ` ${e.name}`))).toEqual(['alloc 0x7f0000000000', 'alloc 0x7f0000400000', 'free 0x7f0000000000']);
     expect(r.value).toMatchObject({ allocs: 2, frees: 1, unmatchedFrees: 1, realDeviceAllocs: 1, realOoms: 1 });
     expect(r.value.notes.map((n) => n.code)).toEqual(['history-window']);
   });
   it('uses free_requested when a trace has no free_completed', () => {
-    const t = { device_traces: [[{ action: 'alloc', addr: 4096, size: 100 }, { action: 'free_requested', addr: 4096, size: 100 }]] };
+    const t = {
+      device_traces: [
+        [
+          { action: 'alloc', addr: 4096, size: 100 },
+          { action: 'free_requested', addr: 4096, size: 100 },
+        ],
+      ],
+    };
     const r = importMemoryHistory(JSON.stringify(t));
     expect(r.ok && r.value.trace.events.map((e) => e.op)).toEqual(['alloc', 'free']);
   });

@@ -108,7 +108,9 @@ describe('hand-written log excerpts', () => {
   });
 
   it('old RuntimeError without tail (≤ 1.9)', () => {
-    const o = decoded('RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 10.76 GiB total capacity; 6.33 GiB already allocated; 1.09 GiB free; 8.40 GiB reserved in total by PyTorch)');
+    const o = decoded(
+      'RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 10.76 GiB total capacity; 6.33 GiB already allocated; 1.09 GiB free; 8.40 GiB reserved in total by PyTorch)',
+    );
     expect(o.version.code).toBe('version.le-1.9');
     expect(o.exception).toBe('RuntimeError');
     expect(o.derived.unallocated).toBeCloseTo((8.4 - 6.33) * GiB, -7);
@@ -116,7 +118,9 @@ describe('hand-written log excerpts', () => {
   });
 
   it('an edited old message with reserved below allocated gives no negative unallocated (fuzz seed 1974868813)', () => {
-    const o = decoded('RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 10.76 GiB total capacity; 23.32 GiB already allocated; 1.09 GiB free; 0.98 GiB reserved in total by PyTorch)');
+    const o = decoded(
+      'RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 10.76 GiB total capacity; 23.32 GiB already allocated; 1.09 GiB free; 0.98 GiB reserved in total by PyTorch)',
+    );
     expect(o.derived.unallocated).toBe(0);
   });
 

@@ -106,7 +106,34 @@ describe('random text never throws', () => {
   const textArb = fc.oneof(
     fc.string({ maxLength: 300 }),
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.array(fc.constantFrom('CUDA out of memory. ', 'Tried to allocate ', '12.00 MiB', 'GiB', '. GPU 0 has a total capacity of ', ' is free. ', 'Process 1 has ', '(GPU 0; ', 'allowed; ', '| Allocated memory |', ' 12 KiB ', '\n', '\x1b[31m', 'alloc x ', 'free x', 'capacity ', '{"device_traces": [[', '{"action": "alloc", "addr": 1, "size": 2}', ']]}', ',', ':'), { maxLength: 40 }).map((a) => a.join('')),
+    fc
+      .array(
+        fc.constantFrom(
+          'CUDA out of memory. ',
+          'Tried to allocate ',
+          '12.00 MiB',
+          'GiB',
+          '. GPU 0 has a total capacity of ',
+          ' is free. ',
+          'Process 1 has ',
+          '(GPU 0; ',
+          'allowed; ',
+          '| Allocated memory |',
+          ' 12 KiB ',
+          '\n',
+          '\x1b[31m',
+          'alloc x ',
+          'free x',
+          'capacity ',
+          '{"device_traces": [[',
+          '{"action": "alloc", "addr": 1, "size": 2}',
+          ']]}',
+          ',',
+          ':',
+        ),
+        { maxLength: 40 },
+      )
+      .map((a) => a.join('')),
   );
   it('decodeOom, parseMemorySummary, parseTrace, parseAllocConf, importMemoryHistory', () => {
     fc.assert(

@@ -31,7 +31,9 @@ describe('presets reproduce docs/reference/allocator.md §9', () => {
   it('fragmentation-oom fails on the last line with the 2.4 text; the two cures succeed', () => {
     const r = runPreset('fragmentation-oom');
     expect(r.oomSteps).toEqual([r.events.length - 1]);
-    expect(stepAt(r, r.events.length - 1)?.oomMessage).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 200\.00 MiB\. GPU 0 has a total capacity of 1024\.00 MiB of which 124\.00 MiB is free\./);
+    expect(stepAt(r, r.events.length - 1)?.oomMessage).toMatch(
+      /^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 200\.00 MiB\. GPU 0 has a total capacity of 1024\.00 MiB of which 124\.00 MiB is free\./,
+    );
     for (const id of ['fragmentation-max-split', 'fragmentation-expandable']) {
       const ok = runPreset(id);
       expect(ok.oomSteps).toEqual([]);

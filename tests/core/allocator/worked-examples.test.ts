@@ -11,8 +11,7 @@ const conf = (s: string): AllocatorConfig => {
   if (!r.ok) throw new Error(r.errors[0].message);
   return r.value;
 };
-const make = (capacity: number, c: AllocatorConfig = defaultConfig()) =>
-  new CachingAllocator({ capacity, overhead: 0, fraction: null }, c);
+const make = (capacity: number, c: AllocatorConfig = defaultConfig()) => new CachingAllocator({ capacity, overhead: 0, fraction: null }, c);
 const st = (a: CachingAllocator) => viewAllocator(a).stats;
 
 /** Example (i) steps A–C: ten 1024x1024 fp32, free evens, one 4096x4096 fp32. */
@@ -42,10 +41,7 @@ describe('docs/reference/allocator.md §9 (i): 10 × 4 MiB, free every other one
     const a = make(80 * GiB);
     exampleI(a, 'B');
     const v = viewAllocator(a);
-    expect(v.segments.map((s) => s.blocks.map((b) => `${b.state[0]}${b.size / MiB}`).join(' '))).toEqual([
-      'f4 a4 f4 a4 f4',
-      'a4 f4 a4 f4 a4',
-    ]);
+    expect(v.segments.map((s) => s.blocks.map((b) => `${b.state[0]}${b.size / MiB}`).join(' '))).toEqual(['f4 a4 f4 a4 f4', 'a4 f4 a4 f4 a4']);
     expect(v.stats['reserved_bytes.all.current']).toBe(41_943_040);
     expect(v.stats['allocated_bytes.all.current']).toBe(20_971_520);
     expect(v.stats['inactive_split.all.current']).toBe(5);
@@ -65,16 +61,17 @@ describe('docs/reference/allocator.md §9 (i): 10 × 4 MiB, free every other one
     expect(s['segment.all.current']).toBe(3);
     expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`allocation.all.${f}`])).toEqual([6, 10, 11, 5]);
     expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`inactive_split.all.${f}`])).toEqual([5, 5, 7, 2]);
-    expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`inactive_split_bytes.all.${f}`])).toEqual([
-      20_971_520, 20_971_520, 54_525_952, 33_554_432,
-    ]);
+    expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`inactive_split_bytes.all.${f}`])).toEqual([20_971_520, 20_971_520, 54_525_952, 33_554_432]);
     expect(s['oversize_allocations.current']).toBe(0);
   });
 
   it('max_split_size_mb:128 and :256 give identical results; max_split_size reports M', () => {
     const base = make(80 * GiB);
     exampleI(base, 'C');
-    for (const [mb, bytes] of [[128, 134_217_728], [256, 268_435_456]] as const) {
+    for (const [mb, bytes] of [
+      [128, 134_217_728],
+      [256, 268_435_456],
+    ] as const) {
       const a = make(80 * GiB, conf(`max_split_size_mb:${mb}`));
       exampleI(a, 'C');
       const s = st(a);

@@ -48,7 +48,7 @@ describe('plain int8 against bitsandbytes LLM.int8 on Llama-2-7b (h 4096, L 32, 
     const bnb = weightBytes(arch, b, 'bnb-int8').bytes;
     expect(bnb).toBe(P_LINEAR + 4 * ROWS + 2 * (P - P_LINEAR));
     // the difference the primer explains: the 262,410,240 non-Linear parameters at 2 B instead of 1, plus the scales
-    expect(bnb - weightBytes(arch, b, 'int8').bytes).toBe((P - P_LINEAR) + 4 * ROWS);
+    expect(bnb - weightBytes(arch, b, 'int8').bytes).toBe(P - P_LINEAR + 4 * ROWS);
   });
 
   test('the plain formats say why they differ from LLM.int8', () => {

@@ -16,8 +16,14 @@ const llama2 = preset('meta-llama/Llama-2-7b-hf');
 describe('GGUF mixes with llama.cpp per-tensor rules', () => {
   // llama.cpp tools/quantize/quantize.cpp QUANT_OPTIONS sizes for Llama-3-8B (GiB), docs/reference/formulas.md §2.4.
   test.each([
-    ['gguf-q8_0', 7.96], ['gguf-q6_k', 6.14], ['gguf-q5_k_m', 5.33], ['gguf-q4_k_m', 4.58],
-    ['gguf-q4_k_s', 4.37], ['gguf-q4_0', 4.34], ['gguf-q3_k_m', 3.74], ['gguf-q2_k', 2.96],
+    ['gguf-q8_0', 7.96],
+    ['gguf-q6_k', 6.14],
+    ['gguf-q5_k_m', 5.33],
+    ['gguf-q4_k_m', 4.58],
+    ['gguf-q4_k_s', 4.37],
+    ['gguf-q4_0', 4.34],
+    ['gguf-q3_k_m', 3.74],
+    ['gguf-q2_k', 2.96],
   ] as [WeightFormat, number][])('Llama-3-8B %s ≈ %f GiB (within 0.5%%)', (format, gib) => {
     const w = weightBytes(llama3.arch, llama3.b, format);
     expect(Math.abs(w.bytes / GiB / gib - 1)).toBeLessThan(0.005);
@@ -55,8 +61,7 @@ describe('GGUF mixes with llama.cpp per-tensor rules', () => {
 });
 
 describe('bitsandbytes, GPTQ, AWQ', () => {
-  const bits = (format: WeightFormat, opts = {}) =>
-    Number(weightBytes(llama2.arch, llama2.b, format, opts).derivation.values.bits_per_linear_weight);
+  const bits = (format: WeightFormat, opts = {}) => Number(weightBytes(llama2.arch, llama2.b, format, opts).derivation.values.bits_per_linear_weight);
 
   test('NF4 with double quantization: 4 + 8/64 + 32/(64·256) = 4.127 bits on linear layers (QLoRA §3)', () => {
     expect(bits('nf4')).toBeCloseTo(4 + 8 / 64 + 32 / (64 * 256), 5);
@@ -120,8 +125,7 @@ describe('bytes split by role', () => {
 });
 
 describe('dense formats and the quick method', () => {
-  const bare = (total: number): ParamBreakdown =>
-    ({ total, active: total, embedding: 0, lmHead: 0, blockLinear: total, other: 0, largestLinear: 0, perLayer: 0 });
+  const bare = (total: number): ParamBreakdown => ({ total, active: total, embedding: 0, lmHead: 0, blockLinear: total, other: 0, largestLinear: 0, perLayer: 0 });
 
   test('7b: fp32 26.08 GiB, fp16 13.04, int8 6.52, int4 3.26 (7e9 · b / 2^30)', () => {
     expect((7e9 * bytesPerParamNominal('fp32')) / GiB).toBeCloseTo(26.08, 2);
@@ -149,8 +153,24 @@ describe('dense formats and the quick method', () => {
 
 describe('every preset × every format', () => {
   const FORMATS: WeightFormat[] = [
-    'fp32', 'fp16', 'bf16', 'fp8', 'int8', 'nf4', 'fp4', 'gptq-int4', 'gptq-int8', 'awq-int4',
-    'gguf-q8_0', 'gguf-q6_k', 'gguf-q5_k_m', 'gguf-q4_k_m', 'gguf-q4_k_s', 'gguf-q4_0', 'gguf-q3_k_m', 'gguf-q2_k',
+    'fp32',
+    'fp16',
+    'bf16',
+    'fp8',
+    'int8',
+    'nf4',
+    'fp4',
+    'gptq-int4',
+    'gptq-int8',
+    'awq-int4',
+    'gguf-q8_0',
+    'gguf-q6_k',
+    'gguf-q5_k_m',
+    'gguf-q4_k_m',
+    'gguf-q4_k_s',
+    'gguf-q4_0',
+    'gguf-q3_k_m',
+    'gguf-q2_k',
   ];
   test('finite, positive, and below the bf16 size for every quantized format', () => {
     for (const p of PRESETS) {

@@ -52,7 +52,10 @@ export function evaluateFormula(text: string, values: Record<string, number | st
       if (FUNCS[x.v] && peek()?.v === '(') {
         take('(');
         const args = [sum()];
-        while (peek()?.v === ',') { take(','); args.push(sum()); }
+        while (peek()?.v === ',') {
+          take(',');
+          args.push(sum());
+        }
         take(')');
         return FUNCS[x.v](args);
       }
@@ -66,14 +69,26 @@ export function evaluateFormula(text: string, values: Record<string, number | st
     let v = atom();
     for (;;) {
       const o = peek();
-      if (o?.v === '·') { take(); v *= atom(); } else if (o?.v === '/') { take(); v /= atom(); } else return v;
+      if (o?.v === '·') {
+        take();
+        v *= atom();
+      } else if (o?.v === '/') {
+        take();
+        v /= atom();
+      } else return v;
     }
   };
   const sum = (): number => {
     let v = product();
     for (;;) {
       const o = peek();
-      if (o?.v === '+') { take(); v += product(); } else if (o?.v === '−') { take(); v -= product(); } else return v;
+      if (o?.v === '+') {
+        take();
+        v += product();
+      } else if (o?.v === '−') {
+        take();
+        v -= product();
+      } else return v;
     }
   };
   const v = sum();

@@ -22,12 +22,35 @@ export const QWEN25_7B: ModelArch = { ...base, family: 'qwen2', hidden: 3584, la
 export const MISTRAL_7B: ModelArch = { ...LLAMA3_8B, family: 'mistral', vocab: 32000, slidingWindow: { window: 4096, layers: 32 } };
 /** deepseek-ai/DeepSeek-V3 (MLA, 3 dense + 58 MoE layers) */
 export const DEEPSEEK_V3: ModelArch = {
-  ...base, family: 'deepseek_v3', hidden: 7168, layers: 61, heads: 128, kvHeads: 128, headDim: 192, ffn: 18432, vocab: 129280, tiedEmbeddings: false,
+  ...base,
+  family: 'deepseek_v3',
+  hidden: 7168,
+  layers: 61,
+  heads: 128,
+  kvHeads: 128,
+  headDim: 192,
+  ffn: 18432,
+  vocab: 129280,
+  tiedEmbeddings: false,
   mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
   moe: { experts: 256, expertsPerToken: 8, expertFfn: 2048, sharedExperts: 1, sharedFfn: 2048, denseLayers: 3, layerFreq: 1 },
 };
 /** openai-community/gpt2-xl style GPT layer (LayerNorm, GeLU, f = 4h) */
 export const GPT_LIKE: ModelArch = {
-  family: 'gpt2', hidden: 1600, layers: 48, heads: 25, kvHeads: 25, headDim: 64, ffn: 6400, vocab: 50257, gatedMlp: false, norm: 'layernorm',
-  normsPerLayer: 2, tiedEmbeddings: true, qkvBias: true, oBias: true, mlpBias: true, positionEmbeddings: 1024,
+  family: 'gpt2',
+  hidden: 1600,
+  layers: 48,
+  heads: 25,
+  kvHeads: 25,
+  headDim: 64,
+  ffn: 6400,
+  vocab: 50257,
+  gatedMlp: false,
+  norm: 'layernorm',
+  normsPerLayer: 2,
+  tiedEmbeddings: true,
+  qkvBias: true,
+  oBias: true,
+  mlpBias: true,
+  positionEmbeddings: 1024,
 };

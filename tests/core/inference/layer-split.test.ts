@@ -21,7 +21,7 @@ function run(gpus: number) {
 }
 
 describe('transformers device_map="auto" (split=layers)', () => {
-  it('2 GPUs: 16 + 16 layers, both at weights + their layers\' prompt KV + one layer\'s prefill MLP', () => {
+  it("2 GPUs: 16 + 16 layers, both at weights + their layers' prompt KV + one layer's prefill MLP", () => {
     const v = run(2);
     // end of prefill beats the last decode step on each GPU:
     // prefill 16·2048·16,384 + 202,375,168 = 739,246,080 > decode 16·2304·16,384 + cat copy 2304·16,384/2 + 192,000 logits

@@ -21,8 +21,7 @@ test('torchinfo import with a zero input channel and an overflowing number retur
 test('print(model) import never puts Infinity into a layer field', () => {
   const r = importTorchRepr('Sequential(\n  (0): Conv2d(3, 8, kernel_size=(1, 1), stride=(1e309, 1), bias=False)\n)', [3, 8, 8]);
   expect(JSON.stringify(r)).not.toContain('null, 1');
-  const scan = (v: unknown): boolean =>
-    typeof v === 'number' ? Number.isFinite(v) : Array.isArray(v) ? v.every(scan) : v && typeof v === 'object' ? Object.values(v).every(scan) : true;
+  const scan = (v: unknown): boolean => (typeof v === 'number' ? Number.isFinite(v) : Array.isArray(v) ? v.every(scan) : v && typeof v === 'object' ? Object.values(v).every(scan) : true);
   expect(scan(r)).toBe(true);
 });
 

@@ -4,8 +4,7 @@ import { CUDA_CONTEXT_BYTES } from '../../../src/core/runtime';
 import { findNetworkPreset } from '../../../src/core/layers/presets';
 import type { LayerSpec, Network } from '../../../src/core/layers/spec';
 
-const train = (o: Partial<NetworkOptions> = {}): NetworkOptions =>
-  ({ mode: 'training', batch: 4, precision: 'fp32', optimizer: 'sgd-momentum', gradCkpt: 'none', ...o });
+const train = (o: Partial<NetworkOptions> = {}): NetworkOptions => ({ mode: 'training', batch: 4, precision: 'fp32', optimizer: 'sgd-momentum', gradCkpt: 'none', ...o });
 
 function est(net: Network, o: Partial<NetworkOptions> = {}) {
   const r = estimateNetwork(net, train(o));
@@ -33,7 +32,7 @@ describe('hand-worked small CNN (docs/reference/formulas.md §7.3)', () => {
   const x = 3 * 32 * 32; // input elements
   const m = 8 * 32 * 32; // conv / BN / ReLU map
   const pooled = 8 * 16 * 16;
-  const P = (3 * 8 * 9 + 8) + 2 * 8 + (pooled * 10 + 10);
+  const P = 3 * 8 * 9 + 8 + 2 * 8 + (pooled * 10 + 10);
 
   test('fp32 training: saved = conv input + conv output (BN input) + ReLU output + pool indices + linear input', () => {
     const b = 4;
@@ -86,7 +85,7 @@ describe('hand-worked small CNN (docs/reference/formulas.md §7.3)', () => {
     const e = est(smallCnn(true), { batch: b, precision: 'amp-bf16' });
     expect(allSaved(e)).toBe(perSample * b + 2 * 8 * 4);
     // autocast caches 16-bit copies of conv/linear weights; fp32 params are the master copy
-    const cast = (3 * 8 * 9 + 8) + (pooled * 10 + 10);
+    const cast = 3 * 8 * 9 + 8 + (pooled * 10 + 10);
     expect(termBytes(e, 'weights')).toBe(2 * cast + 2 * 8 * 4 + 8);
     expect(termBytes(e, 'master-weights')).toBe(4 * P);
   });
@@ -147,7 +146,10 @@ describe('what autograd saves, per op (derivatives.yaml)', () => {
   });
 
   test('Embedding saves its int64 ids, also when nested in a container', () => {
-    const layers: LayerSpec[] = [{ kind: 'sequential', name: 'emb', body: [{ kind: 'embedding', num: 1000, dim: 16 }] }, { kind: 'linear', in: 16, out: 4 }];
+    const layers: LayerSpec[] = [
+      { kind: 'sequential', name: 'emb', body: [{ kind: 'embedding', num: 1000, dim: 16 }] },
+      { kind: 'linear', in: 16, out: 4 },
+    ];
     // ids: 10 × 8 B; the linear saves the 10 × 16 fp32 embedding output
     expect(one(layers, [10])).toBe(10 * 8 + 10 * 16 * 4);
   });
@@ -160,7 +162,16 @@ describe('what autograd saves, per op (derivatives.yaml)', () => {
     const body: LayerSpec[] = [{ kind: 'conv2d', in: 4, out: 4, kernel: 1, bias: false }];
     const add = est({ layers: [{ kind: 'block', body, merge: 'add' }], input: [4, 8, 8] }, { batch: 1 });
     expect(allSaved(add)).toBe(4 * 4 * 64); // the conv input only
-    const cat = est({ layers: [{ kind: 'block', body, merge: 'concat' }, { kind: 'conv2d', in: 8, out: 1, kernel: 1 }], input: [4, 8, 8] }, { batch: 1 });
+    const cat = est(
+      {
+        layers: [
+          { kind: 'block', body, merge: 'concat' },
+          { kind: 'conv2d', in: 8, out: 1, kernel: 1 },
+        ],
+        input: [4, 8, 8],
+      },
+      { batch: 1 },
+    );
     expect(cat.layers.find((r) => r.kind === 'concat')!.outShape).toEqual([8, 8, 8]);
     expect(allSaved(cat)).toBe(4 * 4 * 64 + 4 * 8 * 64);
   });
@@ -194,8 +205,23 @@ describe('errors and capacity', () => {
   });
 
   test('a misfit inside a residual block names the nested path', () => {
-    const layers: LayerSpec[] = [{ kind: 'sequential', name: 'layer1', body: [{ kind: 'block', name: '0', merge: 'add',
-      body: [{ kind: 'conv2d', name: 'conv1', in: 8, out: 8, kernel: 3, padding: 1 }, { kind: 'conv2d', name: 'conv2', in: 16, out: 8, kernel: 3 }] }] }];
+    const layers: LayerSpec[] = [
+      {
+        kind: 'sequential',
+        name: 'layer1',
+        body: [
+          {
+            kind: 'block',
+            name: '0',
+            merge: 'add',
+            body: [
+              { kind: 'conv2d', name: 'conv1', in: 8, out: 8, kernel: 3, padding: 1 },
+              { kind: 'conv2d', name: 'conv2', in: 16, out: 8, kernel: 3 },
+            ],
+          },
+        ],
+      },
+    ];
     const r = estimateNetwork({ layers, input: [8, 16, 16] }, train());
     expect(!r.ok && r.errors[0].message).toBe("layer 'layer1.0.conv2' (conv2d): expects 16 input channels, got 8");
   });

@@ -12,7 +12,9 @@ function run(id: string) {
 const row = (id: string, path: string) => run(id).rows.find((r) => r.path === path)!;
 /** Sum of params of rows under a dotted prefix. */
 const paramsUnder = (id: string, prefix: string) =>
-  run(id).rows.filter((r) => r.path === prefix || r.path.startsWith(`${prefix}.`)).reduce((s, r) => s + r.params, 0);
+  run(id)
+    .rows.filter((r) => r.path === prefix || r.path.startsWith(`${prefix}.`))
+    .reduce((s, r) => s + r.params, 0);
 
 describe('preset parameter counts (published, docs/reference/catalogues.md §3 / torchvision)', () => {
   test.each([

@@ -14,8 +14,7 @@ describe('optimizer state per parameter tensor', () => {
   });
 
   test('Adafactor on a 3×3 conv weight [64, 64, 3, 3] factors the last two dims: 2·64·64·3 values', () => {
-    expect(optimizerBytes([{ kind: 'conv2d', in: 64, out: 64, kernel: 3, bias: false }], [64, 8, 8], { optimizer: 'adafactor' }))
-      .toBe(4 * (64 * 64 * 3 + 64 * 64 * 3));
+    expect(optimizerBytes([{ kind: 'conv2d', in: 64, out: 64, kernel: 3, bias: false }], [64, 8, 8], { optimizer: 'adafactor' })).toBe(4 * (64 * 64 * 3 + 64 * 64 * 3));
   });
 
   test('bitsandbytes 8-bit AdamW: uint8 states + fp32 absmax per 256 values; tensors under 4096 values keep fp32 states', () => {

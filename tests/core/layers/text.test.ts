@@ -28,7 +28,10 @@ describe('terse text form', () => {
   });
 
   test('hand-written text: a residual block with a projection shortcut', () => {
-    const r = parseLayerText('conv2d 3 8 k3 p1 nobias; bn2d 8; relu!; add![conv2d 8 16 k3 s2 p1 nobias; bn2d 16 | conv2d 8 16 k1 s2 nobias; bn2d 16 | relu!]; gap 1; flatten; linear 16 10', [3, 32, 32]);
+    const r = parseLayerText(
+      'conv2d 3 8 k3 p1 nobias; bn2d 8; relu!; add![conv2d 8 16 k3 s2 p1 nobias; bn2d 16 | conv2d 8 16 k1 s2 nobias; bn2d 16 | relu!]; gap 1; flatten; linear 16 10',
+      [3, 32, 32],
+    );
     if (!r.ok) throw new Error(r.errors[0].message);
     const e = estimateNetwork(r.value, o);
     expect(e.ok && e.value.params.total).toBe(3 * 8 * 9 + 16 + 8 * 16 * 9 + 32 + 8 * 16 + 32 + 16 * 10 + 10);
@@ -50,12 +53,21 @@ describe('terse text form', () => {
 
   test('property: any string parses or gives named errors, never throws', () => {
     const alphabet = fc.constantFrom(...'conv2d linear relu! add cat rep3 seq [ ] | ; k3 s2 p1 x 0 1 4 8 @ nobias gelu'.split(' '), ' ', '[', ']');
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 80 }), fc.array(alphabet, { maxLength: 30 }).map((a) => a.join(' '))), (text) => {
-      const r = parseLayerText(text, [4, 8, 8]);
-      if (!r.ok) return r.errors.length > 0 && r.errors.every((e) => e.message.length > 0);
-      const e = estimateNetwork(r.value, o);
-      return e.ok ? Number.isFinite(e.value.deviceBytes) : e.errors.length > 0;
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 80 }),
+          fc.array(alphabet, { maxLength: 30 }).map((a) => a.join(' ')),
+        ),
+        (text) => {
+          const r = parseLayerText(text, [4, 8, 8]);
+          if (!r.ok) return r.errors.length > 0 && r.errors.every((e) => e.message.length > 0);
+          const e = estimateNetwork(r.value, o);
+          return e.ok ? Number.isFinite(e.value.deviceBytes) : e.errors.length > 0;
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   test('deep nesting is refused, not a stack overflow', () => {

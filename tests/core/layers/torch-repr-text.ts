@@ -18,8 +18,12 @@ function conv(i: number, o: number, k: number, s = 1, p = 0, g = 1, bias = false
 /** Indent-aware builder: line(depth, text). */
 class Text {
   lines: string[] = [];
-  line(d: number, s: string): void { this.lines.push(`${'  '.repeat(d)}${s}`); }
-  toString(): string { return this.lines.join('\n'); }
+  line(d: number, s: string): void {
+    this.lines.push(`${'  '.repeat(d)}${s}`);
+  }
+  toString(): string {
+    return this.lines.join('\n');
+  }
 }
 
 export function resnet50Repr(): string {
@@ -30,7 +34,14 @@ export function resnet50Repr(): string {
   t.line(1, '(relu): ReLU(inplace=True)');
   t.line(1, '(maxpool): MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)');
   let c = 64;
-  ([[64, 3, 1], [128, 4, 2], [256, 6, 2], [512, 3, 2]] as const).forEach(([w, n, s], li) => {
+  (
+    [
+      [64, 3, 1],
+      [128, 4, 2],
+      [256, 6, 2],
+      [512, 3, 2],
+    ] as const
+  ).forEach(([w, n, s], li) => {
     t.line(1, `(layer${li + 1}): Sequential(`);
     for (let j = 0; j < n; j++) {
       const st = j === 0 ? s : 1;
@@ -74,7 +85,15 @@ export function mobilenetV2Repr(): string {
   cna(t, 2, '0', 3, 32, 3, 2);
   let c = 32;
   let idx = 1;
-  for (const [e, o, n, s] of [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2], [6, 320, 1, 1]]) {
+  for (const [e, o, n, s] of [
+    [1, 16, 1, 1],
+    [6, 24, 2, 2],
+    [6, 32, 3, 2],
+    [6, 64, 4, 2],
+    [6, 96, 3, 1],
+    [6, 160, 3, 2],
+    [6, 320, 1, 1],
+  ]) {
     for (let j = 0; j < n; j++) {
       const h = c * e;
       t.line(2, `(${idx++}): InvertedResidual(`);

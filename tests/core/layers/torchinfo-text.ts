@@ -18,8 +18,17 @@ class Table {
   }
   text(total: number): string {
     const bar = '='.repeat(90);
-    return [bar, `${'Layer (type:depth-idx)'.padEnd(41)}${'Output Shape'.padEnd(26)}Param #`, bar, ...this.rows, bar,
-      `Total params: ${fmt(total)}`, `Trainable params: ${fmt(total)}`, 'Non-trainable params: 0', bar].join('\n');
+    return [
+      bar,
+      `${'Layer (type:depth-idx)'.padEnd(41)}${'Output Shape'.padEnd(26)}Param #`,
+      bar,
+      ...this.rows,
+      bar,
+      `Total params: ${fmt(total)}`,
+      `Trainable params: ${fmt(total)}`,
+      'Non-trainable params: 0',
+      bar,
+    ].join('\n');
   }
 }
 
@@ -32,7 +41,14 @@ export function resnet50Torchinfo(): string {
   t.row(1, 'MaxPool2d', [64, 56, 56]);
   let c = 64;
   let hw = 56;
-  ([[64, 3, 1], [128, 4, 2], [256, 6, 2], [512, 3, 2]] as const).forEach(([w, n, s]) => {
+  (
+    [
+      [64, 3, 1],
+      [128, 4, 2],
+      [256, 6, 2],
+      [512, 3, 2],
+    ] as const
+  ).forEach(([w, n, s]) => {
     const o = hw / s;
     t.row(1, 'Sequential', [4 * w, o, o]);
     for (let j = 0; j < n; j++) {

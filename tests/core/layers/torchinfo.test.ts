@@ -21,8 +21,7 @@ describe('torchinfo summary import', () => {
     expect(imp.statedTotal).toBe(25_557_032);
     expect(imp.unparsed).toEqual([]);
     const preset = estimateNetwork(findNetworkPreset('resnet-50')!.build(), o);
-    expect(preset.ok && preset.value.terms.find((t) => t.id === 'activations')!.bytes)
-      .toBe(e.terms.find((t) => t.id === 'activations')!.bytes);
+    expect(preset.ok && preset.value.terms.find((t) => t.id === 'activations')!.bytes).toBe(e.terms.find((t) => t.id === 'activations')!.bytes);
   });
 
   test('MNIST Net: functional max_pool2d and flatten recovered from the shapes, 1,199,882 params', () => {
@@ -47,12 +46,15 @@ describe('torchinfo summary import', () => {
 
   test('property: any edit of a summary never throws and gives finite numbers', () => {
     const lines = resnet50Torchinfo().split('\n');
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(lines.length - 1), fc.string({ maxLength: 20 })), { maxLength: 5 }), (edits) => {
-      const ls = [...lines];
-      for (const [i, s] of edits) ls[i] = ls[i].slice(0, s.length) + s;
-      const imp = importTorchinfo(ls.join('\n'), [3, 64, 64]);
-      const r = estimateNetwork(imp.network, o);
-      return !r.ok || Number.isFinite(r.value.deviceBytes);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(lines.length - 1), fc.string({ maxLength: 20 })), { maxLength: 5 }), (edits) => {
+        const ls = [...lines];
+        for (const [i, s] of edits) ls[i] = ls[i].slice(0, s.length) + s;
+        const imp = importTorchinfo(ls.join('\n'), [3, 64, 64]);
+        const r = estimateNetwork(imp.network, o);
+        return !r.ok || Number.isFinite(r.value.deviceBytes);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

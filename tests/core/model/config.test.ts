@@ -16,8 +16,13 @@ function errors(json: unknown) {
 }
 
 const LLAMA = {
-  model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32,
-  num_attention_heads: 32, vocab_size: 32000, rms_norm_eps: 1e-5,
+  model_type: 'llama',
+  hidden_size: 4096,
+  intermediate_size: 11008,
+  num_hidden_layers: 32,
+  num_attention_heads: 32,
+  vocab_size: 32000,
+  rms_norm_eps: 1e-5,
 };
 
 describe('field spellings', () => {
@@ -74,13 +79,21 @@ describe('family defaults', () => {
   });
 
   test('unknown family: gelu means plain MLP, silu gated; layer_norm_eps means LayerNorm', () => {
-    expect(ok({ ...LLAMA, model_type: 'x', hidden_act: 'gelu', rms_norm_eps: undefined, layer_norm_eps: 1e-5 }))
-      .toMatchObject({ gatedMlp: false, norm: 'layernorm' });
+    expect(ok({ ...LLAMA, model_type: 'x', hidden_act: 'gelu', rms_norm_eps: undefined, layer_norm_eps: 1e-5 })).toMatchObject({ gatedMlp: false, norm: 'layernorm' });
     expect(ok({ ...LLAMA, model_type: 'x', hidden_act: 'silu' }).gatedMlp).toBe(true);
   });
 
   test('BERT: positions + token types + pooler, no LM head', () => {
-    const a = ok({ model_type: 'bert', hidden_size: 768, intermediate_size: 3072, num_hidden_layers: 12, num_attention_heads: 12, vocab_size: 30522, max_position_embeddings: 512, type_vocab_size: 2 });
+    const a = ok({
+      model_type: 'bert',
+      hidden_size: 768,
+      intermediate_size: 3072,
+      num_hidden_layers: 12,
+      num_attention_heads: 12,
+      vocab_size: 30522,
+      max_position_embeddings: 512,
+      type_vocab_size: 2,
+    });
     expect(a).toMatchObject({ positionEmbeddings: 512, typeVocab: 2, pooler: true });
     expect(countParams(a).lmHead).toBe(0);
   });
@@ -99,9 +112,19 @@ describe('MoE, MLA and sliding window', () => {
 
   test('DeepSeek-V3: first_k_dense_replace, shared experts, router bias, MLA ranks', () => {
     const a = ok({
-      ...LLAMA, model_type: 'deepseek_v3', n_routed_experts: 256, n_shared_experts: 1, num_experts_per_tok: 8,
-      moe_intermediate_size: 2048, first_k_dense_replace: 3, moe_layer_freq: 1,
-      q_lora_rank: 1536, kv_lora_rank: 512, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128,
+      ...LLAMA,
+      model_type: 'deepseek_v3',
+      n_routed_experts: 256,
+      n_shared_experts: 1,
+      num_experts_per_tok: 8,
+      moe_intermediate_size: 2048,
+      first_k_dense_replace: 3,
+      moe_layer_freq: 1,
+      q_lora_rank: 1536,
+      kv_lora_rank: 512,
+      qk_nope_head_dim: 128,
+      qk_rope_head_dim: 64,
+      v_head_dim: 128,
     });
     expect(a.moe).toMatchObject({ experts: 256, sharedExperts: 1, sharedFfn: 2048, denseLayers: 3, routerBias: true });
     expect(a.mla).toEqual({ qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 });
@@ -110,11 +133,9 @@ describe('MoE, MLA and sliding window', () => {
   test('sliding-window layer counts: Mistral all, Gemma-2 even layers, Gemma-3 5 of 6, Qwen2 off unless enabled', () => {
     expect(ok({ ...LLAMA, model_type: 'mistral', sliding_window: 4096 }).slidingWindow).toEqual({ window: 4096, layers: 32 });
     expect(ok({ ...LLAMA, model_type: 'gemma2', num_hidden_layers: 42, sliding_window: 4096 }).slidingWindow).toEqual({ window: 4096, layers: 21 });
-    expect(ok({ ...LLAMA, model_type: 'gemma3_text', num_hidden_layers: 26, sliding_window: 512, sliding_window_pattern: 6 }).slidingWindow)
-      .toEqual({ window: 512, layers: 22 });
+    expect(ok({ ...LLAMA, model_type: 'gemma3_text', num_hidden_layers: 26, sliding_window: 512, sliding_window_pattern: 6 }).slidingWindow).toEqual({ window: 512, layers: 22 });
     expect(ok({ ...LLAMA, model_type: 'qwen2', sliding_window: 32768, use_sliding_window: false }).slidingWindow).toBeUndefined();
-    expect(ok({ ...LLAMA, model_type: 'qwen2', sliding_window: 4096, use_sliding_window: true, max_window_layers: 28 }).slidingWindow)
-      .toEqual({ window: 4096, layers: 4 });
+    expect(ok({ ...LLAMA, model_type: 'qwen2', sliding_window: 4096, use_sliding_window: true, max_window_layers: 28 }).slidingWindow).toEqual({ window: 4096, layers: 4 });
     const types = Array.from({ length: 32 }, (_, i) => (i % 4 === 3 ? 'full_attention' : 'sliding_attention'));
     expect(ok({ ...LLAMA, sliding_window: 128, layer_types: types }).slidingWindow).toEqual({ window: 128, layers: 24 });
   });
@@ -122,9 +143,7 @@ describe('MoE, MLA and sliding window', () => {
 
 describe('errors name the config field', () => {
   test('negative hidden_size', () => {
-    expect(errors({ ...LLAMA, hidden_size: -3 })).toEqual([
-      expect.objectContaining({ key: 'hidden_size', message: 'hidden_size: expected a positive integer, got -3' }),
-    ]);
+    expect(errors({ ...LLAMA, hidden_size: -3 })).toEqual([expect.objectContaining({ key: 'hidden_size', message: 'hidden_size: expected a positive integer, got -3' })]);
   });
 
   test('missing hidden size lists its spellings', () => {
@@ -161,7 +180,9 @@ describe('errors name the config field', () => {
   });
 
   test('every bad field is reported at once', () => {
-    const keys = errors({ ...LLAMA, hidden_size: 0, vocab_size: 'big' }).map((e) => e.key).sort();
+    const keys = errors({ ...LLAMA, hidden_size: 0, vocab_size: 'big' })
+      .map((e) => e.key)
+      .sort();
     expect(keys).toEqual(['hidden_size', 'vocab_size']);
   });
 });

@@ -34,10 +34,18 @@ describe('Jamba-v0.1 (modeling_jamba.py: JambaMambaMixer, JambaSparseMoeBlock, H
   const h = 4096;
   const di = 8192;
   const attn = h * h + 2 * h * 1024 + h * h; // q, k, v, o
-  const mamba = h * 2 * di + di * 4 + di // in_proj, conv1d weight + bias
-    + di * (256 + 2 * 16) + 256 * di + di // x_proj, dt_proj + bias
-    + di * 16 + di + di * h // A_log, D, out_proj
-    + 256 + 2 * 16; // dt / b / c layernorms
+  const mamba =
+    h * 2 * di +
+    di * 4 +
+    di + // in_proj, conv1d weight + bias
+    di * (256 + 2 * 16) +
+    256 * di +
+    di + // x_proj, dt_proj + bias
+    di * 16 +
+    di +
+    di * h + // A_log, D, out_proj
+    256 +
+    2 * 16; // dt / b / c layernorms
   const mlp = 3 * h * 14336;
   const moe = 16 * mlp + h * 16; // experts + router
   // attention at i % 8 == 4 (4 layers), experts at i % 2 == 1 (16 layers); 2 RMSNorms per layer + final
@@ -138,8 +146,17 @@ describe('granitemoehybrid and falcon_h1 layer layouts', () => {
 
   it('granite-4.0-h: layer_types picks the attention layers; a shared MLP of shared_intermediate_size in every layer, experts next to it', () => {
     const r = parseHfConfig({
-      ...base, model_type: 'granitemoehybrid', layer_types: ['mamba', 'attention', 'mamba', 'mamba'], num_local_experts: 4, num_experts_per_tok: 2,
-      shared_intermediate_size: 48, mamba_n_heads: 8, mamba_n_groups: 1, mamba_d_state: 16, mamba_d_conv: 4, mamba_expand: 2,
+      ...base,
+      model_type: 'granitemoehybrid',
+      layer_types: ['mamba', 'attention', 'mamba', 'mamba'],
+      num_local_experts: 4,
+      num_experts_per_tok: 2,
+      shared_intermediate_size: 48,
+      mamba_n_heads: 8,
+      mamba_n_groups: 1,
+      mamba_d_state: 16,
+      mamba_d_conv: 4,
+      mamba_expand: 2,
     });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const h = 64;

@@ -59,9 +59,19 @@ describe('published parameter totals', () => {
 describe('MoE variants against their model cards', () => {
   test('Qwen1.5-MoE-A2.7B: shared expert with gate; "14.3B parameters in total and 2.7B activated"', () => {
     const r = parseHfConfig({
-      model_type: 'qwen2_moe', hidden_size: 2048, intermediate_size: 5632, moe_intermediate_size: 1408,
-      shared_expert_intermediate_size: 5632, num_experts: 60, num_experts_per_tok: 4, decoder_sparse_step: 1,
-      num_hidden_layers: 24, num_attention_heads: 16, num_key_value_heads: 16, vocab_size: 151936, tie_word_embeddings: false,
+      model_type: 'qwen2_moe',
+      hidden_size: 2048,
+      intermediate_size: 5632,
+      moe_intermediate_size: 1408,
+      shared_expert_intermediate_size: 5632,
+      num_experts: 60,
+      num_experts_per_tok: 4,
+      decoder_sparse_step: 1,
+      num_hidden_layers: 24,
+      num_attention_heads: 16,
+      num_key_value_heads: 16,
+      vocab_size: 151936,
+      tie_word_embeddings: false,
     });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const p = countParams(r.value);
@@ -71,10 +81,25 @@ describe('MoE variants against their model cards', () => {
 
   test('DeepSeek-V2-Lite: MLA without q compression, 1 dense + 26 MoE layers; "15.7B total parameters"', () => {
     const r = parseHfConfig({
-      model_type: 'deepseek_v2', hidden_size: 2048, intermediate_size: 10944, moe_intermediate_size: 1408,
-      num_hidden_layers: 27, num_attention_heads: 16, num_key_value_heads: 16, n_routed_experts: 64, n_shared_experts: 2,
-      num_experts_per_tok: 6, first_k_dense_replace: 1, moe_layer_freq: 1, q_lora_rank: null, kv_lora_rank: 512,
-      qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, vocab_size: 102400, tie_word_embeddings: false,
+      model_type: 'deepseek_v2',
+      hidden_size: 2048,
+      intermediate_size: 10944,
+      moe_intermediate_size: 1408,
+      num_hidden_layers: 27,
+      num_attention_heads: 16,
+      num_key_value_heads: 16,
+      n_routed_experts: 64,
+      n_shared_experts: 2,
+      num_experts_per_tok: 6,
+      first_k_dense_replace: 1,
+      moe_layer_freq: 1,
+      q_lora_rank: null,
+      kv_lora_rank: 512,
+      qk_nope_head_dim: 128,
+      qk_rope_head_dim: 64,
+      v_head_dim: 128,
+      vocab_size: 102400,
+      tie_word_embeddings: false,
     });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     expect(r.value.mla?.qLoraRank).toBeNull();

@@ -10,10 +10,23 @@ describe('presets', () => {
   });
 
   test.each([
-    'meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-70b-hf', 'meta-llama/Meta-Llama-3-8B',
-    'meta-llama/Llama-3.1-8B', 'meta-llama/Llama-3.2-1B', 'mistralai/Mistral-7B-v0.1', 'mistralai/Mixtral-8x7B-v0.1',
-    'Qwen/Qwen2.5-0.5B', 'Qwen/Qwen2.5-72B', 'Qwen/Qwen3-8B', 'Qwen/Qwen3-30B-A3B', 'google/gemma-2-9b',
-    'google/gemma-3-27b-pt', 'microsoft/Phi-3-mini-4k-instruct', 'deepseek-ai/DeepSeek-V3', 'openai-community/gpt2',
+    'meta-llama/Llama-2-7b-hf',
+    'meta-llama/Llama-2-13b-hf',
+    'meta-llama/Llama-2-70b-hf',
+    'meta-llama/Meta-Llama-3-8B',
+    'meta-llama/Llama-3.1-8B',
+    'meta-llama/Llama-3.2-1B',
+    'mistralai/Mistral-7B-v0.1',
+    'mistralai/Mixtral-8x7B-v0.1',
+    'Qwen/Qwen2.5-0.5B',
+    'Qwen/Qwen2.5-72B',
+    'Qwen/Qwen3-8B',
+    'Qwen/Qwen3-30B-A3B',
+    'google/gemma-2-9b',
+    'google/gemma-3-27b-pt',
+    'microsoft/Phi-3-mini-4k-instruct',
+    'deepseek-ai/DeepSeek-V3',
+    'openai-community/gpt2',
     'google-bert/bert-base-uncased',
   ])('has %s', (id) => {
     expect(findPreset(id)?.id).toBe(id);

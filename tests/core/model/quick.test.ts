@@ -5,8 +5,17 @@ import { countParams } from '../../../src/core/model/params';
 
 describe('parseQuickCount', () => {
   test.each([
-    ['7b', 7e9], ['7B', 7e9], ['6.7e9', 6.7e9], ['70 billion', 70e9], ['125m', 125e6], ['1.5t', 1.5e12],
-    ['7,000,000,000', 7e9], [' 13 B ', 13e9], ['350M params', 350e6], ['.5b', 5e8], ['124439808', 124439808],
+    ['7b', 7e9],
+    ['7B', 7e9],
+    ['6.7e9', 6.7e9],
+    ['70 billion', 70e9],
+    ['125m', 125e6],
+    ['1.5t', 1.5e12],
+    ['7,000,000,000', 7e9],
+    [' 13 B ', 13e9],
+    ['350M params', 350e6],
+    ['.5b', 5e8],
+    ['124439808', 124439808],
   ])('%s -> %d', (text, n) => {
     expect(parseQuickCount(text)).toBe(n);
   });
@@ -23,10 +32,13 @@ describe('parseQuickCount', () => {
   });
 
   test('never throws; results are finite and positive (1,000 runs)', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      const n = parseQuickCount(s);
-      expect(n === null || (Number.isFinite(n) && n >= 1)).toBe(true);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const n = parseQuickCount(s);
+        expect(n === null || (Number.isFinite(n) && n >= 1)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -49,10 +61,13 @@ describe('guessArch', () => {
   });
 
   test('any count gives a valid finite shape (1,000 runs)', () => {
-    fc.assert(fc.property(fc.double({ min: -1e20, max: 1e20, noNaN: false }), (p) => {
-      const a = guessArch(p);
-      expect(a.layers).toBeGreaterThanOrEqual(1);
-      expect(Number.isFinite(countParams(a).total)).toBe(true);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.double({ min: -1e20, max: 1e20, noNaN: false }), (p) => {
+        const a = guessArch(p);
+        expect(a.layers).toBeGreaterThanOrEqual(1);
+        expect(Number.isFinite(countParams(a).total)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

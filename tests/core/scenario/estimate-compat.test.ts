@@ -14,17 +14,57 @@ const mustEstimate = (rec: Record<string, string>) => {
 
 describe('every scenario parseScenario yields is estimable', () => {
   test('random records -> estimate(...).ok with finite totals', () => {
-    const value = fc.constantFrom('2', '8', '32', '4096', 'training', 'inference', 'lora', 'qlora', 'freeze', 'nf4', 'int8', 'gptq-int4',
-      'gguf-q4_k_m', 'vllm', 'llama.cpp', 'fp8', 'q8_0', 'int4', 'all', '7b', 'true', 'full', 'flash', 'fp32', '3', '0.5',
-      'mistralai/Mixtral-8x7B-v0.1', 'deepseek-ai/DeepSeek-V3', 'openai-community/gpt2', 'rtx-4090', 'params', 'optimizer');
-    fc.assert(fc.property(fc.dictionary(fc.constantFrom(...ALL_KEYS), value, { maxKeys: 12 }), (rec) => { mustEstimate(rec); }), { numRuns: 1000 });
+    const value = fc.constantFrom(
+      '2',
+      '8',
+      '32',
+      '4096',
+      'training',
+      'inference',
+      'lora',
+      'qlora',
+      'freeze',
+      'nf4',
+      'int8',
+      'gptq-int4',
+      'gguf-q4_k_m',
+      'vllm',
+      'llama.cpp',
+      'fp8',
+      'q8_0',
+      'int4',
+      'all',
+      '7b',
+      'true',
+      'full',
+      'flash',
+      'fp32',
+      '3',
+      '0.5',
+      'mistralai/Mixtral-8x7B-v0.1',
+      'deepseek-ai/DeepSeek-V3',
+      'openai-community/gpt2',
+      'rtx-4090',
+      'params',
+      'optimizer',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...ALL_KEYS), value, { maxKeys: 12 }), (rec) => {
+        mustEstimate(rec);
+      }),
+      { numRuns: 1000 },
+    );
   }, 120_000); // generous: thousands of cases on a loaded CI machine
 
   test('random architectures (custom or overrides on dense / MoE / MLA presets) estimate and round-trip', () => {
     const int = fc.oneof(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 0, max: 20000 }), fc.constantFrom(1, 8, 4096, 1_048_576)).map(String);
     const arch = fc.record(
-      Object.fromEntries(ARCH_FIELDS.map((f) => [f.name, f.kind.type === 'bool' ? fc.constantFrom('true', 'false')
-        : f.kind.type === 'enum' ? fc.constantFrom(...f.kind.values) : f.kind.type === 'text' ? fc.constantFrom('llama', 'x') : int])),
+      Object.fromEntries(
+        ARCH_FIELDS.map((f) => [
+          f.name,
+          f.kind.type === 'bool' ? fc.constantFrom('true', 'false') : f.kind.type === 'enum' ? fc.constantFrom(...f.kind.values) : f.kind.type === 'text' ? fc.constantFrom('llama', 'x') : int,
+        ]),
+      ),
       { requiredKeys: [] },
     );
     const model = fc.constantFrom('custom', 'meta-llama/Llama-2-7b-hf', 'mistralai/Mixtral-8x7B-v0.1', 'deepseek-ai/DeepSeek-V3', 'Qwen/Qwen3-30B-A3B');

@@ -4,7 +4,10 @@ import { defaultScenario } from '../../../src/core/scenario';
 import { main } from '../../../src/cli/estimate';
 import { fieldReason, reasonParams } from '../../../src/ui/calculator/compat';
 
-const unused = (rec: Record<string, string>) => parseScenario(rec).warnings.filter((w) => w.code === 'unused-key').map((w) => `${w.key}:${w.params?.with}`);
+const unused = (rec: Record<string, string>) =>
+  parseScenario(rec)
+    .warnings.filter((w) => w.code === 'unused-key')
+    .map((w) => `${w.key}:${w.params?.with}`);
 
 describe("the schema's per-key metadata drives the unused-key warnings, the form and --network", () => {
   test('precision, optimizer and grad-ckpt are training keys: given at inference they warn, in training they do not', () => {
@@ -22,7 +25,7 @@ describe("the schema's per-key metadata drives the unused-key warnings, the form
     }
   });
 
-  test("engine-only fields are disabled for the other engines, naming the engines that read them", () => {
+  test('engine-only fields are disabled for the other engines, naming the engines that read them', () => {
     const s = defaultScenario(); // transformers
     expect(fieldReason(s, 'gpuUtil')).toBe('why.engines');
     expect(reasonParams('en', 'gpuUtil')).toEqual({ engines: 'vLLM' });

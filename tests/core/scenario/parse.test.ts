@@ -12,9 +12,24 @@ describe('parseScenario: single values', () => {
 
   test('every kind of key is read in its external spelling', () => {
     const r = parseScenario({
-      model: 'meta-llama/Llama-2-7b-hf', mode: 'training', method: 'lora', weights: 'bf16', batch: '4', seq: '4096',
-      precision: 'amp-bf16', optimizer: 'paged-adamw-8bit', 'grad-ckpt': 'full', attn: 'flash', 'lora-rank': '64',
-      'lora-targets': 'v,q,down', gpus: '8', zero: '3', tp: '2', pp: '2', offload: 'params', gpu: 'a100-80gb-sxm4',
+      model: 'meta-llama/Llama-2-7b-hf',
+      mode: 'training',
+      method: 'lora',
+      weights: 'bf16',
+      batch: '4',
+      seq: '4096',
+      precision: 'amp-bf16',
+      optimizer: 'paged-adamw-8bit',
+      'grad-ckpt': 'full',
+      attn: 'flash',
+      'lora-rank': '64',
+      'lora-targets': 'v,q,down',
+      gpus: '8',
+      zero: '3',
+      tp: '2',
+      pp: '2',
+      offload: 'params',
+      gpu: 'a100-80gb-sxm4',
     });
     expect(r.errors).toEqual([]);
     const s = r.scenario;
@@ -49,10 +64,18 @@ describe('parseScenario: single values', () => {
   });
 
   test.each([
-    ['batch', '0', 'out-of-range'], ['batch', '1.5', 'invalid-value'], ['batch', '-3', 'invalid-value'],
-    ['batch', 'NaN', 'invalid-value'], ['batch', 'Infinity', 'invalid-value'], ['batch', '1e3', 'invalid-value'],
-    ['gpu-util', '1.5', 'out-of-range'], ['gpu-util', '0', 'out-of-range'], ['prompt', '99999999999', 'out-of-range'],
-    ['lora-targets', 'q,x', 'invalid-value'], ['lora-targets', '', 'invalid-value'], ['zero', '4', 'invalid-value'],
+    ['batch', '0', 'out-of-range'],
+    ['batch', '1.5', 'invalid-value'],
+    ['batch', '-3', 'invalid-value'],
+    ['batch', 'NaN', 'invalid-value'],
+    ['batch', 'Infinity', 'invalid-value'],
+    ['batch', '1e3', 'invalid-value'],
+    ['gpu-util', '1.5', 'out-of-range'],
+    ['gpu-util', '0', 'out-of-range'],
+    ['prompt', '99999999999', 'out-of-range'],
+    ['lora-targets', 'q,x', 'invalid-value'],
+    ['lora-targets', '', 'invalid-value'],
+    ['zero', '4', 'invalid-value'],
   ])('%s=%s -> %s, default kept', (key, value, code) => {
     const r = parseScenario({ [key]: value });
     expect(codes(r)).toEqual([`${key}:${code}`]);

@@ -27,7 +27,14 @@ describe('serializeScenario', () => {
   });
 
   test('all LoRA targets write as "all"; ngl null writes as "all"', () => {
-    const s = { ...defaultScenario(), mode: 'training' as const, method: 'lora' as const, loraTargets: [...parseScenario({ method: 'lora', 'lora-targets': 'all' }).scenario.loraTargets], engine: 'llama.cpp' as const, ngl: 20 };
+    const s = {
+      ...defaultScenario(),
+      mode: 'training' as const,
+      method: 'lora' as const,
+      loraTargets: [...parseScenario({ method: 'lora', 'lora-targets': 'all' }).scenario.loraTargets],
+      engine: 'llama.cpp' as const,
+      ngl: 20,
+    };
     expect(serializeScenario(s)).toMatchObject({ 'lora-targets': 'all', ngl: '20' });
   });
 
@@ -44,9 +51,20 @@ describe('serializeScenario', () => {
 
   test('parse ∘ serialize is the identity on a rich scenario', () => {
     const rec = {
-      model: 'mistralai/Mixtral-8x7B-v0.1', 'experts-per-tok': '3', mode: 'training', method: 'qlora', weights: 'nf4',
-      seq: '8192', optimizer: 'paged-adamw-8bit', 'lora-rank': '64', 'lora-targets': 'q,k,v,o', gpus: '4', zero: '3',
-      offload: 'optimizer', gpu: '24gib', 'gpu-util': '0.85',
+      model: 'mistralai/Mixtral-8x7B-v0.1',
+      'experts-per-tok': '3',
+      mode: 'training',
+      method: 'qlora',
+      weights: 'nf4',
+      seq: '8192',
+      optimizer: 'paged-adamw-8bit',
+      'lora-rank': '64',
+      'lora-targets': 'q,k,v,o',
+      gpus: '4',
+      zero: '3',
+      offload: 'optimizer',
+      gpu: '24gib',
+      'gpu-util': '0.85',
     };
     const s = parseScenario(rec).scenario;
     const again = parseScenario(serializeScenario(s));

@@ -35,7 +35,16 @@ import { defaultScenario } from '../../../src/core/scenario/schema';
 import { stepTimeline } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
 
-const MODELS = ['openai-community/gpt2', 'meta-llama/Llama-3.2-1B', 'Qwen/Qwen2.5-0.5B', 'google/gemma-2-2b', 'microsoft/Phi-3-mini-4k-instruct', 'meta-llama/Llama-2-7b-hf', 'tiiuae/falcon-7b', 'Qwen/Qwen3-30B-A3B'];
+const MODELS = [
+  'openai-community/gpt2',
+  'meta-llama/Llama-3.2-1B',
+  'Qwen/Qwen2.5-0.5B',
+  'google/gemma-2-2b',
+  'microsoft/Phi-3-mini-4k-instruct',
+  'meta-llama/Llama-2-7b-hf',
+  'tiiuae/falcon-7b',
+  'Qwen/Qwen3-30B-A3B',
+];
 
 const modelled = fc.record({
   model: fc.constantFrom(...MODELS),
@@ -74,10 +83,13 @@ function agree(s: Scenario): number | null {
 /** Runs `runs` scenarios of `arb` over `base`; returns the reserved ratios of those accepted. */
 function property(arb: fc.Arbitrary<Partial<Scenario>>, base: Partial<Scenario>, runs: number, seed: number): number[] {
   const ratios: number[] = [];
-  fc.assert(fc.property(arb, (o) => {
-    const r = agree({ ...defaultScenario(), mode: 'training', ...base, ...o });
-    if (r !== null) ratios.push(r);
-  }), { numRuns: runs, seed });
+  fc.assert(
+    fc.property(arb, (o) => {
+      const r = agree({ ...defaultScenario(), mode: 'training', ...base, ...o });
+      if (r !== null) ratios.push(r);
+    }),
+    { numRuns: runs, seed },
+  );
   return ratios;
 }
 
@@ -87,23 +99,34 @@ function property(arb: fc.Arbitrary<Partial<Scenario>>, base: Partial<Scenario>,
  * inventory: Llama (gated, RMSNorm, untied), GPT-2 (plain MLP, LayerNorm, fused qkv, tied),
  * Phi-3 (fused qkv / gate-up), Gemma-2 (tied, four norms per layer).
  */
-const tinyArch = fc.record({
-  family: fc.constantFrom('llama', 'gpt2', 'phi3', 'gemma2'),
-  heads: fc.constantFrom(4, 8),
-  headDim: fc.constantFrom(32, 64),
-  kvShare: fc.constantFrom(1, 4),
-  layers: fc.integer({ min: 1, max: 4 }),
-  ffnMult: fc.constantFrom(2, 4),
-  vocab: fc.constantFrom(1000, 32000),
-  tied: fc.boolean(),
-}).map(({ family, heads, headDim, kvShare, layers, ffnMult, vocab, tied }) => {
-  const gpt = family === 'gpt2';
-  const hidden = heads * headDim;
-  return {
-    family, hidden, layers, heads, kvHeads: gpt ? heads : heads / kvShare, headDim, ffn: ffnMult * hidden, vocab,
-    gatedMlp: !gpt, norm: gpt ? 'layernorm' : 'rmsnorm', tiedEmbeddings: gpt || family === 'gemma2' || tied,
-  };
-});
+const tinyArch = fc
+  .record({
+    family: fc.constantFrom('llama', 'gpt2', 'phi3', 'gemma2'),
+    heads: fc.constantFrom(4, 8),
+    headDim: fc.constantFrom(32, 64),
+    kvShare: fc.constantFrom(1, 4),
+    layers: fc.integer({ min: 1, max: 4 }),
+    ffnMult: fc.constantFrom(2, 4),
+    vocab: fc.constantFrom(1000, 32000),
+    tied: fc.boolean(),
+  })
+  .map(({ family, heads, headDim, kvShare, layers, ffnMult, vocab, tied }) => {
+    const gpt = family === 'gpt2';
+    const hidden = heads * headDim;
+    return {
+      family,
+      hidden,
+      layers,
+      heads,
+      kvHeads: gpt ? heads : heads / kvShare,
+      headDim,
+      ffn: ffnMult * hidden,
+      vocab,
+      gatedMlp: !gpt,
+      norm: gpt ? 'layernorm' : 'rmsnorm',
+      tiedEmbeddings: gpt || family === 'gemma2' || tied,
+    };
+  });
 
 /** The knobs every regime shares, with full checkpointing. */
 const common = {
@@ -155,7 +178,12 @@ describe('timeline ⇔ closed form (fixed lengths)', () => {
     expect(property(full, { method: 'full', weights: 'bf16' }, 500, 20261126).length).toBeGreaterThan(320);
     expect(property(full, { method: 'full', weights: 'fp32' }, 200, 20261127).length).toBeGreaterThan(120);
     // the presets, MoE included, at their real sizes
-    const presets = fc.record({ model: fc.constantFrom(...MODELS), gradCkpt: fc.constantFrom('none', 'full'), seq: fc.integer({ min: 16, max: 4096 }), batch: fc.integer({ min: 1, max: 4 }) }) as fc.Arbitrary<Partial<Scenario>>;
+    const presets = fc.record({
+      model: fc.constantFrom(...MODELS),
+      gradCkpt: fc.constantFrom('none', 'full'),
+      seq: fc.integer({ min: 16, max: 4096 }),
+      batch: fc.integer({ min: 1, max: 4 }),
+    }) as fc.Arbitrary<Partial<Scenario>>;
     expect(property(presets, { method: 'full', weights: 'bf16', precision: 'amp-bf16' }, 30, 20261130).length).toBeGreaterThan(25);
   });
 

@@ -11,7 +11,15 @@ import { stepTimeline } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
 
 const s: Scenario = {
-  ...defaultScenario(), model: 'custom', mode: 'inference', engine: 'transformers', weights: 'bf16', kv: 'bf16', batch: 1, prompt: 100, gen: 4,
+  ...defaultScenario(),
+  model: 'custom',
+  mode: 'inference',
+  engine: 'transformers',
+  weights: 'bf16',
+  kv: 'bf16',
+  batch: 1,
+  prompt: 100,
+  gen: 4,
   arch: { family: 'llama', hidden: 512, layers: 2, heads: 8, kvHeads: 8, headDim: 64, ffn: 1024, vocab: 1000 },
 };
 const PER_TOKEN = 8 * 64 * 2;

@@ -38,7 +38,10 @@ describe('Replay', () => {
   it('splits a tensor group into s·b·f and s·b·h pieces, then the rest', () => {
     const r = new Replay(null, true);
     // 4 f-pieces of 256 KiB at most, then 128 KiB pieces, then 1000 B left over
-    const hs = r.allocSplit('activations', 4 * 262_144 + 3 * 131_072 + 1000, [{ size: 262_144, max: 4 }, { size: 131_072, max: Infinity }]);
+    const hs = r.allocSplit('activations', 4 * 262_144 + 3 * 131_072 + 1000, [
+      { size: 262_144, max: 4 },
+      { size: 131_072, max: Infinity },
+    ]);
     expect(hs.map((h) => h.size)).toEqual([262_144, 262_144, 262_144, 262_144, 131_072, 131_072, 131_072, 1024]);
     expect(r.trace?.filter((e) => e.op === 'alloc').length).toBe(8);
   });

@@ -16,7 +16,13 @@ const tiny = (over: Partial<Scenario> = {}): Scenario => ({
   ...defaultScenario(),
   model: 'custom',
   arch: { family: 'llama', hidden: 512, layers: 2, heads: 8, kvHeads: 8, headDim: 64, ffn: 1024, vocab: 1000, gatedMlp: true, norm: 'rmsnorm', tiedEmbeddings: false },
-  mode: 'training', method: 'full', precision: 'bf16', optimizer: 'adamw', attn: 'sdpa', seq: 128, batch: 1,
+  mode: 'training',
+  method: 'full',
+  precision: 'bf16',
+  optimizer: 'adamw',
+  attn: 'sdpa',
+  seq: 128,
+  batch: 1,
   ...over,
 });
 

@@ -8,7 +8,11 @@ import type { ModelArch } from '../../../src/core/types';
 const gpt = (h: number, a: number): ModelArch => ({ ...GPT_LIKE, hidden: h, heads: a, kvHeads: a, headDim: h / a, ffn: 4 * h });
 
 describe('Korthikanti et al. 2022 (arXiv 2205.05198) Table 2', () => {
-  const s = 2048, b = 4, h = 12288, a = 96, t = 8; // GPT-3 175B shapes from the paper
+  const s = 2048,
+    b = 4,
+    h = 12288,
+    a = 96,
+    t = 8; // GPT-3 175B shapes from the paper
   it('no parallelism, eager attention: sbh(34 + 5as/h)', () => {
     const l = layerActivation(gpt(h, a), s, b, uniform(2), 'eager', 1);
     expect(l.linear + l.scores).toBeCloseTo(s * b * h * (34 + (5 * a * s) / h), 0);

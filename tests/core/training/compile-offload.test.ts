@@ -7,7 +7,9 @@ import type { ModelArch } from '../../../src/core/types';
 const LLAMA32_3B: ModelArch = { ...LLAMA3_8B, hidden: 3072, layers: 28, heads: 24, kvHeads: 8, headDim: 128, ffn: 8192, tiedEmbeddings: true };
 const bf16 = uniform(2);
 const amp: ActDtypes = { e: 2, eRes: 4, eSoftmax: 4 };
-const s = 4096, b = 2, sb = s * b;
+const s = 4096,
+  b = 2,
+  sb = s * b;
 const [h, a, g, d, f] = [3072, 24, 8, 128, 8192];
 
 describe('torch.compile (Inductor min-cut partitioner): saved bytes per Llama layer', () => {

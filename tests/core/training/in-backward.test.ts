@@ -6,7 +6,8 @@ import type { Estimate, Scenario } from '../../../src/core/types';
 
 const LLAMA32_3B = 'meta-llama/Llama-3.2-3B';
 const P = 3_212_749_824; // Llama-3.2-3B published parameter count (tied embeddings)
-const V = 128256, H = 3072;
+const V = 128256,
+  H = 3072;
 
 function run(over: Partial<Scenario>): Estimate {
   const r = estimate({ ...defaultScenario(), model: LLAMA32_3B, mode: 'training', precision: 'bf16', ...over });
@@ -87,7 +88,7 @@ describe('schema round trip of the technique keys', () => {
 });
 
 describe('bitsandbytes paged optimizer state (cudaMallocManaged, outside the caching allocator)', () => {
-  it('is on the device but not in torch\'s allocated total', () => {
+  it("is on the device but not in torch's allocated total", () => {
     const paged = run({ optimizer: 'paged-adamw-8bit', seq: 16 });
     const plain = run({ optimizer: 'adamw-8bit', seq: 16 });
     const state = bytesOf(plain, 'optimizer');

@@ -16,7 +16,13 @@ import { parseScenario } from '../../../src/core/scenario/parse';
 import type { Estimate, Scenario } from '../../../src/core/types';
 import { run } from './llama2';
 
-const h = 4096, f = 11008, L = 32, V = 32000, s = 1024, b = 1, r = 16;
+const h = 4096,
+  f = 11008,
+  L = 32,
+  V = 32000,
+  s = 1024,
+  b = 1,
+  r = 16;
 const ad = 32 * 128;
 const term = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
 const q: Partial<Scenario> = { method: 'qlora', weights: 'nf4', attn: 'sdpa', seq: s, batch: b, loraRank: r, loraTargets: ['q', 'v'], bnbCompute: 'bf16' };

@@ -6,11 +6,17 @@
 export function korthikantiTable2(s: number, b: number, h: number, a: number, t: number, setting: 'none' | 'tp' | 'tp-sp' | 'tp-selective' | 'tp-sp-selective' | 'full'): number {
   const sbh = s * b * h;
   switch (setting) {
-    case 'none': return sbh * (34 + (5 * a * s) / h);
-    case 'tp': return sbh * (10 + 24 / t + (5 * a * s) / (h * t));
-    case 'tp-sp': return (sbh / t) * (34 + (5 * a * s) / h);
-    case 'tp-selective': return sbh * (10 + 24 / t);
-    case 'tp-sp-selective': return (34 * sbh) / t;
-    case 'full': return 2 * sbh;
+    case 'none':
+      return sbh * (34 + (5 * a * s) / h);
+    case 'tp':
+      return sbh * (10 + 24 / t + (5 * a * s) / (h * t));
+    case 'tp-sp':
+      return (sbh / t) * (34 + (5 * a * s) / h);
+    case 'tp-selective':
+      return sbh * (10 + 24 / t);
+    case 'tp-sp-selective':
+      return (34 * sbh) / t;
+    case 'full':
+      return 2 * sbh;
   }
 }

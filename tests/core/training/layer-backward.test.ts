@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { CUBLAS_WORKSPACE_BYTES } from '../../../src/core/runtime';
 import { P, run } from './llama2';
 
-const h = 4096, a = 32, g = 32, d = 128, f = 11008, V = 32000;
+const h = 4096,
+  a = 32,
+  g = 32,
+  d = 128,
+  f = 11008,
+  V = 32000;
 
 describe('full fine-tuning: end of backward (layer 0 differentiated)', () => {
   it('Llama-2-7b pure bf16, fused AdamW, full checkpointing, s = 2048, b = 1', () => {

@@ -16,7 +16,12 @@ import { CUBLAS_WORKSPACE_BYTES } from '../../../src/core/runtime';
 import type { Estimate } from '../../../src/core/types';
 import { P, run } from './llama2';
 
-const h = 4096, a = 32, g = 32, d = 128, f = 11008, V = 32000;
+const h = 4096,
+  a = 32,
+  g = 32,
+  d = 128,
+  f = 11008,
+  V = 32000;
 const s = 512;
 const weightsPerGpu = 2 * V * h + 16 * ((2 * P - 2 * 2 * V * h) / 32);
 const weightsTerm = (e: Estimate) => e.terms.find((t) => t.id === 'weights')?.bytes;
@@ -26,7 +31,7 @@ describe('split=layers training, Llama-2-7b on 2 GPUs', () => {
     expect(weightsPerGpu).toBe(6_738_415_616);
   });
 
-  it('full fine-tune, pure bf16, fused AdamW, s = 512: GPU 1 (head) is the larger by one layer\'s saved tensors', () => {
+  it("full fine-tune, pure bf16, fused AdamW, s = 512: GPU 1 (head) is the larger by one layer's saved tensors", () => {
     const r = run({ method: 'full', precision: 'bf16', optimizer: 'adamw', optimImpl: 'fused', attn: 'sdpa', seq: s, batch: 1, gpus: 2, split: 'layers' });
     // per GPU: P/2 parameters × (2 B weights + 4 B AdamW states in bf16 + 2 B gradients) = 4P bytes
     const states = (P / 2) * (2 + 4 + 2) + CUBLAS_WORKSPACE_BYTES;
@@ -41,8 +46,22 @@ describe('split=layers training, Llama-2-7b on 2 GPUs', () => {
     expect(weightsTerm(r)).toBe(weightsPerGpu);
   });
 
-  it('LoRA (q, v, r = 16, fp32 adapters), pure bf16: GPU 1 adds the head\'s saved input and the loss backward', () => {
-    const r = run({ method: 'lora', weights: 'bf16', precision: 'bf16', optimizer: 'adamw', optimImpl: 'fused', attn: 'sdpa', seq: s, batch: 1, gpus: 2, split: 'layers', loraRank: 16, loraTargets: ['q', 'v'], loraDropout: 0 });
+  it("LoRA (q, v, r = 16, fp32 adapters), pure bf16: GPU 1 adds the head's saved input and the loss backward", () => {
+    const r = run({
+      method: 'lora',
+      weights: 'bf16',
+      precision: 'bf16',
+      optimizer: 'adamw',
+      optimImpl: 'fused',
+      attn: 'sdpa',
+      seq: s,
+      batch: 1,
+      gpus: 2,
+      split: 'layers',
+      loraRank: 16,
+      loraTargets: ['q', 'v'],
+      loraDropout: 0,
+    });
     // adapters per GPU: 16 layers × (q: r·(h + a·d) + v: r·(h + g·d)), fp32 (PEFT autocast_adapter_dtype)
     const adapterParams = 16 * (16 * (h + a * d) + 16 * (h + g * d));
     expect(adapterParams).toBe(4_194_304);

@@ -10,8 +10,14 @@ import { parseScenario } from '../../../src/core/scenario/parse';
 import type { Estimate, Scenario } from '../../../src/core/types';
 import { run } from './llama2';
 
-const h = 4096, f = 11008, L = 32, ad = 32 * 128, gd = 32 * 128;
-const s = 1024, b = 1, r = 16;
+const h = 4096,
+  f = 11008,
+  L = 32,
+  ad = 32 * 128,
+  gd = 32 * 128;
+const s = 1024,
+  b = 1,
+  r = 16;
 const all: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 const acts = (e: Estimate) => e.terms.find((t) => t.id === 'activations')!.bytes;
 const bf16 = { precision: 'bf16', weights: 'bf16', attn: 'sdpa', seq: s, batch: b, loraRank: r } as const;
@@ -32,7 +38,7 @@ describe('frozen base Linears (pure bf16, SDPA, e = e_res = 2)', () => {
   it('vs full fine-tuning: no down-projection input (s·b·f·e), MLP norm output, nor norm x̂ saved for the norm weights', () => {
     const full = acts(run({ ...bf16, method: 'full' }));
     // full: 2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f) per token and layer, head s·b·h·(e_res + e) = 4h as well
-    const perLayer = s * b * (2 * e * h /* x̂ of both norms */ + e * h /* MLP input */ + e * f /* down input */ - 2 * r * e /* lora_B inputs */);
+    const perLayer = s * b * (2 * e * h /* x̂ of both norms */ + e * h /* MLP input */ + e * f /* down input */ - 2 * r * e); /* lora_B inputs */
     expect(full - lora({ loraTargets: ['q', 'v'] })).toBe(L * perLayer);
   });
 

@@ -21,7 +21,7 @@ describe('current: transformers ≥ 4.46 ForCausalLMLoss (logits.float(), labels
     expect(l.peak).toBe(nL * (2 + 4 + 4));
     expect(l.held).toBe(nL * (2 + 4));
   });
-  it('log-softmax backward: held + NllLossBackward\'s fp32 gradient + _log_softmax_backward_data\'s fp32 output = 14 B per logit', () => {
+  it("log-softmax backward: held + NllLossBackward's fp32 gradient + _log_softmax_backward_data's fp32 output = 14 B per logit", () => {
     expect(l.backward).toBe(nL * (2 + 4 + 4 + 4));
     expect(l.backward).toBe(1_835_008_000);
   });
@@ -87,10 +87,10 @@ describe('torchtune: TransformerDecoder self.output(h).float(); the recipe delet
 
 describe('chunked loss backward (torchtune CEWithChunkedOutputLoss, 8 chunks)', () => {
   const n = 2 * 4096 * 128256;
-  it('eager: every chunk\'s fp32 log-softmax + the last chunk\'s two fp32 gradients', () => {
+  it("eager: every chunk's fp32 log-softmax + the last chunk's two fp32 gradients", () => {
     expect(lossBytes(4096, 2, 128256, 2, 8, false).backward).toBe(n * 4 + (2 * n * 4) / 8);
   });
-  it('compiled: the saved bf16 chunks + one chunk\'s bf16 gradient', () => {
+  it("compiled: the saved bf16 chunks + one chunk's bf16 gradient", () => {
     expect(lossBytes(4096, 2, 128256, 2, 8, true).backward).toBe(n * 2 + (n * 2) / 8);
   });
   it('the logits path does not change a chunked loss', () => {

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { lossBytes } from '../../../src/core/training/loss';
 
 // Llama-3.2-3B vocabulary, torchtune README "Optimization flags" shapes: batch 2, packed 4096
-const V = 128256, s = 4096, b = 2;
+const V = 128256,
+  s = 4096,
+  b = 2;
 const sbv = s * b * V; // 1,050,673,152 logits
 
 describe('chunked cross-entropy (torchtune CEWithChunkedOutputLoss, 8 chunks)', () => {
-  it('eager: all bf16 logits + every chunk\'s fp32 log-softmax + one chunk\'s fp32 upcast (the fp32 logit buffer / 8)', () => {
+  it("eager: all bf16 logits + every chunk's fp32 log-softmax + one chunk's fp32 upcast (the fp32 logit buffer / 8)", () => {
     const fp32Logits = sbv * 4;
     const l = lossBytes(s, b, V, 2, 8, false);
     expect(l.peak).toBe(sbv * 2 + sbv * 4 + fp32Logits / 8);

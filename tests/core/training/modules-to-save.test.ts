@@ -11,7 +11,10 @@ import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Estimate, Scenario } from '../../../src/core/types';
 import { run } from './llama2';
 
-const V = 32000, h = 4096, s = 1024, b = 1;
+const V = 32000,
+  h = 4096,
+  s = 1024,
+  b = 1;
 const term = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
 const q: Partial<Scenario> = { method: 'qlora', weights: 'nf4', precision: 'bf16', attn: 'sdpa', seq: s, batch: b, loraTargets: ['q', 'v'], bnbCompute: 'bf16', optimizer: 'adamw' };
 

@@ -16,7 +16,11 @@ import { describe, expect, it } from 'vitest';
 import type { Estimate, Scenario } from '../../../src/core/types';
 import { run } from './llama2';
 
-const h = 4096, f = 11008, L = 32, s = 1024, b = 1;
+const h = 4096,
+  f = 11008,
+  L = 32,
+  s = 1024,
+  b = 1;
 const acts = (e: Estimate) => e.terms.find((t) => t.id === 'activations')!.bytes;
 const dequant = (e: Estimate) => e.terms.find((t) => t.id === 'dequant-buffer')?.bytes ?? 0;
 const base: Partial<Scenario> = { attn: 'sdpa', seq: s, batch: b, loraRank: 16, loraTargets: ['q', 'v'], adapterDtype: 'base', kbitPrep: 'off' };
@@ -27,12 +31,12 @@ describe('GPTQ base (auto-gptq torch dequantization path)', () => {
   // one layer's Linears: q, k, v, o (h × h each, a = g) and gate, up, down (h × f each)
   const layerWeights = 4 * h * h + 3 * h * f;
 
-  it('every layer keeps its Linears\' 16-bit dequantized weights saved for backward', () => {
+  it("every layer keeps its Linears' 16-bit dequantized weights saved for backward", () => {
     const got = acts(run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'qlora' }));
     expect(got - plain('fp16')).toBe(L * 2 * layerWeights);
   });
 
-  it('with full checkpointing only the recomputed layer\'s weights are saved', () => {
+  it("with full checkpointing only the recomputed layer's weights are saved", () => {
     const q = acts(run({ ...base, precision: 'fp16', weights: 'gptq-int4', method: 'qlora', gradCkpt: 'full' }));
     const l = acts(run({ ...base, precision: 'fp16', weights: 'fp16', method: 'lora', gradCkpt: 'full' }));
     expect(q - l).toBe(2 * layerWeights);

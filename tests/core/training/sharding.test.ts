@@ -29,8 +29,14 @@ describe('ZeRO partitioning (Rajbhandari et al. 2020, Fig. 1)', () => {
 
 describe('Megatron most-loaded shard (theoretical_memory_usage.py)', () => {
   const llama2: ParamBreakdown = {
-    total: 6_738_415_616, active: 6_738_415_616, embedding: 131_072_000, lmHead: 131_072_000,
-    blockLinear: 32 * 4096 * (4 * 4096 + 3 * 11008), other: 32 * 2 * 4096 + 4096, largestLinear: 4096 * 11008, perLayer: 202_383_360,
+    total: 6_738_415_616,
+    active: 6_738_415_616,
+    embedding: 131_072_000,
+    lmHead: 131_072_000,
+    blockLinear: 32 * 4096 * (4 * 4096 + 3 * 11008),
+    other: 32 * 2 * 4096 + 4096,
+    largestLinear: 4096 * 11008,
+    perLayer: 202_383_360,
   };
   it('t = 1, p = 1 holds everything', () => {
     expect(paramsPerGpu(llama2, 1, 1)).toBe(llama2.total);

@@ -6,7 +6,9 @@ import { P, run } from './llama2';
 
 // Llama-2-7b: h = 4096, L = 32, f = 11008, V = 32000 (untied head); AMP bf16 + AdamW under
 // DeepSpeed: 16-bit weights and gradients (g = 2), fp32 master (4) and Adam m, v (8).
-const H = 4096, L = 32, V = 32000;
+const H = 4096,
+  L = 32,
+  V = 32000;
 const HEAD = V * H; // 131,072,000: LM head = embedding = the largest parameter
 const OTHER = 2 * L * H + H; // input/post-attention RMSNorm weights per layer + final norm
 const CUBLAS = 2 * 4 * 2 ** 20 + 8 * 16 * 2 ** 10; // cuBLAS workspace (docs/reference/formulas.md §3.3)
@@ -102,7 +104,18 @@ describe('DeepSpeed keys: schema and rules', () => {
     expect(r.scenario.zeroImpl).toBe('deepspeed');
   });
   it('a round trip keeps every DeepSpeed key', () => {
-    const s: Scenario = { ...defaultScenario(), mode: 'training', zero: 3, gpus: 8, dsReduceBucket: 500_000_000, dsOverlapComm: 'off', dsPrefetchBucket: 50_000_000, dsPersistThreshold: 100_000, dsMaxLive: 2_000_000_000, dsReuseDistance: 0 };
+    const s: Scenario = {
+      ...defaultScenario(),
+      mode: 'training',
+      zero: 3,
+      gpus: 8,
+      dsReduceBucket: 500_000_000,
+      dsOverlapComm: 'off',
+      dsPrefetchBucket: 50_000_000,
+      dsPersistThreshold: 100_000,
+      dsMaxLive: 2_000_000_000,
+      dsReuseDistance: 0,
+    };
     const back = parseScenario(serializeScenario(s));
     expect(back.errors).toEqual([]);
     expect(back.scenario).toEqual(s);

@@ -14,7 +14,10 @@ describe('capacity spec of a saved GPU', () => {
   });
 
   test('parseCapacity reads every spec back to the same bytes (1 MiB .. 64 TiB)', () => {
-    fc.assert(fc.property(fc.integer({ min: 2 ** 20, max: MAX_CUSTOM_CAPACITY }), (b) => parseCapacity(capacitySpec(b)) === b), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.integer({ min: 2 ** 20, max: MAX_CUSTOM_CAPACITY }), (b) => parseCapacity(capacitySpec(b)) === b),
+      { numRuns: 5000 },
+    );
   });
 });
 
@@ -28,7 +31,8 @@ describe('saved GPUs', () => {
         { name: 'cloud box', value: { capacityBytes: 80e9, savedAt: 8 } },
         { name: 'lab 3090', value: { capacityBytes: 24 * 2 ** 30, bandwidthGBs: 936, savedAt: 7 } },
       ],
-      bad: [], state: 'ok',
+      bad: [],
+      state: 'ok',
     });
     expect(JSON.parse(kv.m.get('gpumem.gpus')!).version).toBe(1);
     expect(deleteGpu(kv, 'cloud box')).toBeNull();
@@ -41,8 +45,15 @@ describe('saved GPUs', () => {
     expect(saveGpu(kv, 'fast', '24gib', 0)).toBe('invalid');
     expect(saveGpu(kv, 'faster', '24gib', Number.POSITIVE_INFINITY)).toBe('invalid');
     expect(kv.m.size).toBe(0);
-    for (const e of [{ capacityBytes: 2 ** 20 - 1, savedAt: 1 }, { capacityBytes: 1.5e9 + 0.5, savedAt: 1 }, { capacityBytes: 2 ** 47, savedAt: 1 },
-      { capacityBytes: 2 ** 30, savedAt: 'now' }, { capacityBytes: 2 ** 30, bandwidthGBs: -1, savedAt: 1 }, { capacityBytes: '24gib', savedAt: 1 }, [2 ** 30]]) {
+    for (const e of [
+      { capacityBytes: 2 ** 20 - 1, savedAt: 1 },
+      { capacityBytes: 1.5e9 + 0.5, savedAt: 1 },
+      { capacityBytes: 2 ** 47, savedAt: 1 },
+      { capacityBytes: 2 ** 30, savedAt: 'now' },
+      { capacityBytes: 2 ** 30, bandwidthGBs: -1, savedAt: 1 },
+      { capacityBytes: '24gib', savedAt: 1 },
+      [2 ** 30],
+    ]) {
       expect(readSavedGpu(e)).toBeNull();
     }
   });

@@ -9,7 +9,9 @@ import { envelopeText, rawMembersOf } from '../../../src/state/storage/raw-membe
 import { deleteEntry, loadStore, saveEntry, type StoreSpec } from '../../../src/state/storage/versioned-store';
 import { memoryKv } from './memory-kv';
 
-interface Box { capacityBytes: number }
+interface Box {
+  capacityBytes: number;
+}
 const readBox = (e: unknown): Box | null => {
   const b = e as Partial<Box> | null;
   return b && typeof b.capacityBytes === 'number' && Number.isSafeInteger(b.capacityBytes) && b.capacityBytes > 0 ? { capacityBytes: b.capacityBytes } : null;
@@ -17,8 +19,8 @@ const readBox = (e: unknown): Box | null => {
 const BOXES: StoreSpec<Box> = { key: 'test.boxes', version: 1, field: 'items', migrations: [], read: readBox };
 
 // JSON.parse gives Infinity for 1e400 (stringified as null) and 12345678901234567000 for the 20-digit integer
-const STORED = '{"version":1,"items":{"far":{"capacityBytes":1e400},"big":{"capacityBytes":12345678901234567890},'
-  + '"twice":{"capacityBytes":1024},"twice":{"capacityBytes":2048},"ok":{"capacityBytes":4096}}}';
+const STORED =
+  '{"version":1,"items":{"far":{"capacityBytes":1e400},"big":{"capacityBytes":12345678901234567890},' + '"twice":{"capacityBytes":1024},"twice":{"capacityBytes":2048},"ok":{"capacityBytes":4096}}}';
 
 describe('raw members', () => {
   test('each member keeps its own text, duplicates included, in order', () => {
@@ -38,12 +40,15 @@ describe('raw members', () => {
   });
 
   test('property: any JSON object read back member by member parses to the same values, and envelopeText round-trips', () => {
-    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.boolean(), (items, spaced) => {
-      const text = spaced ? JSON.stringify({ version: 2, items }, null, 2) : JSON.stringify({ version: 2, items });
-      const members = rawMembersOf(text, 'items')!;
-      expect(Object.fromEntries(members.map((m) => [m.name, JSON.parse(m.raw) as unknown]))).toEqual(JSON.parse(JSON.stringify(items)));
-      expect(JSON.parse(envelopeText(2, 'items', members))).toEqual(JSON.parse(text));
-    }), { numRuns: 300, seed: 7 });
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.boolean(), (items, spaced) => {
+        const text = spaced ? JSON.stringify({ version: 2, items }, null, 2) : JSON.stringify({ version: 2, items });
+        const members = rawMembersOf(text, 'items')!;
+        expect(Object.fromEntries(members.map((m) => [m.name, JSON.parse(m.raw) as unknown]))).toEqual(JSON.parse(JSON.stringify(items)));
+        expect(JSON.parse(envelopeText(2, 'items', members))).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300, seed: 7 },
+    );
   });
 
   test('linear: a 4 MB entry of nested arrays and escaped strings is split in one pass', () => {
@@ -62,7 +67,10 @@ describe('a save writes every other entry back exactly as stored', () => {
   test('1e400 and a 20-digit integer stay as written; both same-named entries survive; the last one is shown', () => {
     const kv = memoryKv({ 'test.boxes': STORED });
     const loaded = loadStore(kv, BOXES);
-    expect(loaded.items).toEqual([{ name: 'ok', value: { capacityBytes: 4096 } }, { name: 'twice', value: { capacityBytes: 2048 } }]);
+    expect(loaded.items).toEqual([
+      { name: 'ok', value: { capacityBytes: 4096 } },
+      { name: 'twice', value: { capacityBytes: 2048 } },
+    ]);
     expect(loaded.bad).toEqual(['far', 'big', 'twice']);
     expect(saveEntry(kv, BOXES, 'new', { capacityBytes: 8192 })).toBeNull();
     const text = kv.m.get('test.boxes')!;

@@ -1,14 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import {
-  backupKeys, deleteEntry, loadStore, MAX_NAME, migrateEntry, saveEntry, type EntryMigration, type StoreSpec,
-} from '../../../src/state/storage/versioned-store';
+import { backupKeys, deleteEntry, loadStore, MAX_NAME, migrateEntry, saveEntry, type EntryMigration, type StoreSpec } from '../../../src/state/storage/versioned-store';
 import { memoryKv, quotaError, securityError } from './memory-kv';
 
 /**
  * A test store whose format changed twice, so the chain is exercised end to end:
  * v1 entry = the note's text; v2 = {text}; v3 = {text, tags}.
  */
-interface Note { text: string; tags: string[] }
+interface Note {
+  text: string;
+  tags: string[];
+}
 const CHAIN: EntryMigration[] = [
   { from: 1, summary: 'text -> {text}', migrate: (e) => (typeof e === 'string' ? { text: e } : e) },
   { from: 2, summary: 'adds tags', migrate: (e) => (e && typeof e === 'object' && !('tags' in e) ? { ...e, tags: [] } : e) },
@@ -29,14 +30,30 @@ describe('migration chain', () => {
   });
 
   test('a step that throws leaves the entry as stored (it is then reported, not lost)', () => {
-    const spec = { version: 2, migrations: [{ from: 1, summary: 'boom', migrate: () => { throw new Error('x'); } }] };
+    const spec = {
+      version: 2,
+      migrations: [
+        {
+          from: 1,
+          summary: 'boom',
+          migrate: () => {
+            throw new Error('x');
+          },
+        },
+      ],
+    };
     expect(migrateEntry({ a: 1 }, 1, spec)).toEqual({ a: 1 });
   });
 
   test('a v1 envelope loads migrated, and the next save writes the current version', () => {
     const kv = memoryKv({ 'test.notes': blob(1, { a: 'first', b: 'second' }) });
     expect(loadStore(kv, NOTES)).toEqual({
-      items: [{ name: 'a', value: { text: 'first', tags: [] } }, { name: 'b', value: { text: 'second', tags: [] } }], bad: [], state: 'ok',
+      items: [
+        { name: 'a', value: { text: 'first', tags: [] } },
+        { name: 'b', value: { text: 'second', tags: [] } },
+      ],
+      bad: [],
+      state: 'ok',
     });
     expect(saveEntry(kv, NOTES, 'c', { text: 'third', tags: ['x'] })).toBeNull();
     const env = JSON.parse(kv.m.get('test.notes')!);
@@ -74,8 +91,26 @@ describe('bad entries', () => {
 });
 
 describe('unreadable or foreign blobs', () => {
-  const foreign = ['{not json', '[]', '[1,2]', '"a string"', '42', 'null', 'true', '{}', '{"theme":"dark"}', blob('3', {}), blob(1.5, {}),
-    blob(0, {}), blob(-1, {}), blob(3, []), blob(3, 'x'), blob(3, null), blob(3, { a: 1 }, 'models'), JSON.stringify({ version: 3 })];
+  const foreign = [
+    '{not json',
+    '[]',
+    '[1,2]',
+    '"a string"',
+    '42',
+    'null',
+    'true',
+    '{}',
+    '{"theme":"dark"}',
+    blob('3', {}),
+    blob(1.5, {}),
+    blob(0, {}),
+    blob(-1, {}),
+    blob(3, []),
+    blob(3, 'x'),
+    blob(3, null),
+    blob(3, { a: 1 }, 'models'),
+    JSON.stringify({ version: 3 }),
+  ];
 
   test.each(foreign)('%s reads as unreadable, never throws', (raw) => {
     expect(loadStore(memoryKv({ 'test.notes': raw }), NOTES)).toEqual({ items: [], bad: [], state: 'unreadable' });
@@ -131,7 +166,11 @@ describe('storage that throws or is missing', () => {
 
   test('setItem throwing tells full (QuotaExceededError, legacy code 22) from blocked, and keeps the old data', () => {
     const before = blob(3, { a: { text: 'a', tags: [] } });
-    for (const [err, why] of [[quotaError(), 'full'], [Object.assign(new Error('q'), { code: 22 }), 'full'], [securityError(), 'blocked']] as const) {
+    for (const [err, why] of [
+      [quotaError(), 'full'],
+      [Object.assign(new Error('q'), { code: 22 }), 'full'],
+      [securityError(), 'blocked'],
+    ] as const) {
       const kv = memoryKv({ 'test.notes': before }, { failSet: err });
       expect(saveEntry(kv, NOTES, 'b', { text: 'b', tags: [] })).toBe(why);
       expect(kv.m.get('test.notes')).toBe(before);

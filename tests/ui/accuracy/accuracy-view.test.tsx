@@ -104,9 +104,15 @@ describe('Accuracy view', () => {
     expect(errCell(over.row.id).getAttribute('title')).toBe('the estimate is above the measurement (over-estimate)');
     // the group of the GPTQ-int4 Qwen rows: nearest-rank median / p10 / p90 of its signed errors, to one decimal
     const g = 'Qwen2.5 speed benchmark / gptq-int4';
-    const errs = scored.filter((r) => groupOf(r) === g).map((r) => r.errPct).sort((a, b) => a - b);
+    const errs = scored
+      .filter((r) => groupOf(r) === g)
+      .map((r) => r.errPct)
+      .sort((a, b) => a - b);
     const at = (q: number) => errs[Math.ceil(q * errs.length) - 1];
-    const fmt = (x: number) => { const r = Math.round(x * 10) / 10; return `${r > 0 ? '+' : ''}${r} %`; };
+    const fmt = (x: number) => {
+      const r = Math.round(x * 10) / 10;
+      return `${r > 0 ? '+' : ''}${r} %`;
+    };
     const cells = [...screen.getByTestId('acc-by-group').querySelectorAll(`tr[data-row="${g}"] td`)].map((td) => td.textContent);
     expect(cells[0]).toBe(String(errs.length));
     expect(cells[3]).toBe(fmt(at(0.5)));

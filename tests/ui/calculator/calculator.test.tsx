@@ -160,7 +160,9 @@ describe('calculator: comparison and checks', () => {
     const firstGpu = () => within(table).getAllByRole('row')[1].querySelector('td')!.textContent;
     expect(firstGpu()).toBe('NVIDIA A100 80GB SXM4');
     fireEvent.click(within(table).getByRole('button', { name: /Capacity/ }));
-    const header = within(table).getByRole('button', { name: /Capacity/ }).closest('th')!;
+    const header = within(table)
+      .getByRole('button', { name: /Capacity/ })
+      .closest('th')!;
     const dir = header.getAttribute('aria-sort');
     expect(firstGpu()).toBe(dir === 'ascending' ? 'GeForce RTX 4090' : 'NVIDIA A100 80GB SXM4');
     fireEvent.click(within(table).getByRole('button', { name: /Capacity/ }));

@@ -29,8 +29,18 @@ describe('"Check it on your GPU" sets up the scenario it estimates', () => {
   });
 
   test('QLoRA training: PEFT LoraConfig with the rank, dropout and Llama module names; AMP autocast; fused AdamW; accumulation', () => {
-    const py = snippet({ mode: 'training', method: 'qlora', weights: 'nf4', precision: 'amp-bf16', loraRank: 16, loraDropout: 0.05,
-      loraTargets: ['q', 'v', 'down'], optimImpl: 'fused', gradAccum: 4, gradCkpt: 'full' });
+    const py = snippet({
+      mode: 'training',
+      method: 'qlora',
+      weights: 'nf4',
+      precision: 'amp-bf16',
+      loraRank: 16,
+      loraDropout: 0.05,
+      loraTargets: ['q', 'v', 'down'],
+      optimImpl: 'fused',
+      gradAccum: 4,
+      gradCkpt: 'full',
+    });
     expect(py).toContain('LoraConfig(r=16, lora_alpha=32, lora_dropout=0.05, target_modules=["q_proj", "v_proj", "down_proj"]');
     expect(py).toContain('torch.autocast("cuda", dtype=torch.bfloat16)');
     expect(py).toContain('torch.optim.AdamW((p for p in model.parameters() if p.requires_grad), lr=1e-5, fused=True)');
@@ -55,7 +65,7 @@ describe('"Check it on your GPU" sets up the scenario it estimates', () => {
     expect(py).toContain('8 chunks');
   });
 
-  test('vLLM and llama.cpp get their own command lines with the scenario\'s settings', () => {
+  test("vLLM and llama.cpp get their own command lines with the scenario's settings", () => {
     expect(snippet({ engine: 'vllm', gpuUtil: 0.85, prompt: 1000, gen: 24 })).toContain('--gpu-memory-utilization 0.85 --max-model-len 1024');
     expect(snippet({ engine: 'llama.cpp', weights: 'gguf-q4_k_m', kv: 'q8_0', prompt: 4000, gen: 96 })).toMatch(/-c 4096 .*-ctk q8_0 -ctv q8_0/);
   });

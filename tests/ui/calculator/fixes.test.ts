@@ -45,7 +45,9 @@ describe('how to make it fit', () => {
 
   test('a Q6_K GGUF (6.5625 bits per weight, block_q6_K 210 B / 256) is offered Q4_K_M, the smaller GGUF mix', () => {
     const s: Scenario = { ...defaultScenario(), engine: 'llama.cpp', weights: 'gguf-q6_k', kv: 'fp16' };
-    const weights = candidates(s).filter((x) => x.key === 'fix.weights').map((x) => x.params.value);
+    const weights = candidates(s)
+      .filter((x) => x.key === 'fix.weights')
+      .map((x) => x.params.value);
     expect(weights).toEqual(['gguf-q4_k_m']);
     const q4 = rankFixes(s, null, 50).find((f) => f.key === 'fix.weights');
     expect(q4?.deviceBytes).toBeLessThan(total(s));

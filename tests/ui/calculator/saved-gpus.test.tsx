@@ -87,7 +87,12 @@ describe('saved custom GPUs in the GPU picker', () => {
 
   test('storage that throws SecurityError on access: a notice, the picker still works', () => {
     const own = Object.getOwnPropertyDescriptor(window, 'localStorage');
-    Object.defineProperty(window, 'localStorage', { configurable: true, get: () => { throw Object.assign(new Error('denied'), { name: 'SecurityError' }); } });
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get: () => {
+        throw Object.assign(new Error('denied'), { name: 'SecurityError' });
+      },
+    });
     try {
       render(<GpuPicker />);
       expect(within(panel()).getByRole('alert').textContent).toContain('does not let the page store anything');

@@ -12,7 +12,12 @@ afterEach(() => cleanup());
 
 // tiny 2-layer model: replays in a few milliseconds
 const tiny = {
-  ...defaultScenario(), model: 'custom', mode: 'training' as const, method: 'full' as const, precision: 'bf16' as const, seq: 128,
+  ...defaultScenario(),
+  model: 'custom',
+  mode: 'training' as const,
+  method: 'full' as const,
+  precision: 'bf16' as const,
+  seq: 128,
   arch: { family: 'llama', hidden: 512, layers: 2, heads: 8, kvHeads: 8, headDim: 64, ffn: 1024, vocab: 1000 },
 };
 

@@ -2,8 +2,14 @@ import { expect, test } from 'vitest';
 import { axisMax, niceAxis, powersOfTwo, sweepAxis } from '../../../src/ui/charts/chart-data';
 
 test('value axis: the tallest stack or capacity line plus 8 %, for bars and sweep points alike', () => {
-  const bars = [{ label: 'A', weights: 2, 'kv-cache': 3 }, { label: 'B', weights: 1 }];
-  const sweep = [{ x: 1, weights: 0.25, 'kv-cache': 0.125 }, { x: 2, weights: 0.25, 'kv-cache': 0.25 }];
+  const bars = [
+    { label: 'A', weights: 2, 'kv-cache': 3 },
+    { label: 'B', weights: 1 },
+  ];
+  const sweep = [
+    { x: 1, weights: 0.25, 'kv-cache': 0.125 },
+    { x: 2, weights: 0.25, 'kv-cache': 0.25 },
+  ];
   expect(axisMax(bars, [{ label: '24 GiB', value: 4 }], ['weights', 'kv-cache'])).toBeCloseTo(5 * 1.08, 12);
   expect(axisMax(bars, [{ label: '80 GiB', value: 6 }], ['weights', 'kv-cache'])).toBeCloseTo(6 * 1.08, 12);
   // a sweep below one display unit keeps its own scale (0.5 GiB tallest point)

@@ -13,7 +13,18 @@ afterEach(() => {
 function Harness(p: { onChange?: (v: number) => void; integer?: boolean }) {
   const [v, setV] = useState(8);
   return (
-    <NumberField label="Batch size" value={v} min={1} max={1024} integer={p.integer} log onChange={(x) => { setV(x); p.onChange?.(x); }} />
+    <NumberField
+      label="Batch size"
+      value={v}
+      min={1}
+      max={1024}
+      integer={p.integer}
+      log
+      onChange={(x) => {
+        setV(x);
+        p.onChange?.(x);
+      }}
+    />
   );
 }
 

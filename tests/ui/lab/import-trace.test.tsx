@@ -4,7 +4,6 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB, stat, exactEn } from './lab-page';
 
-
 startAt('?view=lab&lab.panel=sim');
 
 test('a pasted memory history replaces the trace and runs', async () => {
@@ -24,9 +23,7 @@ test('a pasted memory history replaces the trace and runs', async () => {
   fireEvent.click(screen.getByText('Import a real trace (memory history JSON)'));
   fireEvent.change(screen.getByLabelText('Memory history JSON'), { target: { value: json } });
   fireEvent.click(screen.getByRole('button', { name: 'Import' }));
-  expect((await screen.findByText(/^Imported device 0/)).textContent).toBe(
-    'Imported device 0: 2 allocations, 1 frees; the real run made 1 segment allocations and 0 OOMs.',
-  );
+  expect((await screen.findByText(/^Imported device 0/)).textContent).toBe('Imported device 0: 2 allocations, 1 frees; the real run made 1 segment allocations and 0 OOMs.');
   expect(screen.getByLabelText<HTMLTextAreaElement>('Trace').value).toContain('alloc 0x7000000000 4194304');
   await screen.findByText('Step 3 of 3');
   // 4 MiB and 2 MiB are 1–10 MiB requests: one 20 MiB segment, split twice (docs/reference/allocator.md §1, §4);

@@ -51,8 +51,16 @@ describe('lab translations', () => {
     expect([...seen].sort()).toEqual(['fraction-limit', 'fragmentation', 'other-process', 'real-shortage']);
     // every action the Advice type names, with both variants, was translated above
     expect([...seenAdvice].sort()).toEqual([
-      'empty-cache-before-foreign', 'empty-cache-elsewhere', 'expandable-segments', 'expandable-unsupported', 'free-other-process',
-      'max-split-size', 'max-split-size.rocm', 'raise-memory-fraction', 'smaller-batch', 'smaller-batch.fragmentation',
+      'empty-cache-before-foreign',
+      'empty-cache-elsewhere',
+      'expandable-segments',
+      'expandable-unsupported',
+      'free-other-process',
+      'max-split-size',
+      'max-split-size.rocm',
+      'raise-memory-fraction',
+      'smaller-batch',
+      'smaller-batch.fragmentation',
     ]);
   });
 

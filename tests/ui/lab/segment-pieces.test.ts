@@ -18,7 +18,10 @@ describe('segment bar pieces', () => {
   test('a lone free block is a whole free segment; beside a tensor it is split (non-releasable)', () => {
     const whole = segment([{ size: 20 * MiB, state: 'free' }]);
     expect(blockKind(whole, whole.blocks[0])).toBe('free');
-    const split = segment([{ size: 4 * MiB, state: 'allocated', name: 't0' }, { size: 16 * MiB, state: 'free' }]);
+    const split = segment([
+      { size: 4 * MiB, state: 'allocated', name: 't0' },
+      { size: 16 * MiB, state: 'free' },
+    ]);
     expect(split.blocks.map((b) => blockKind(split, b))).toEqual(['allocated', 'split']);
   });
 

@@ -5,7 +5,6 @@ import { useApp } from '../../../src/state/store';
 import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB, stat, exactEn } from './lab-page';
 
-
 startAt('?view=lab&lab.panel=sim&lab.preset=classic');
 
 describe('simulator panel', () => {
@@ -32,9 +31,7 @@ describe('simulator panel', () => {
     expect(document.querySelectorAll('.lab-seg').length).toBe(2);
     // S1 = [F4][A4][F4][A4][F4]: three split free holes and two tensors
     const s1 = document.querySelectorAll('.lab-seg')[0];
-    expect([...s1.querySelectorAll('[role="listitem"]')].map((b) => b.className.replace('blk ', ''))).toEqual([
-      'blk-split', 'blk-allocated', 'blk-split', 'blk-allocated', 'blk-split',
-    ]);
+    expect([...s1.querySelectorAll('[role="listitem"]')].map((b) => b.className.replace('blk ', ''))).toEqual(['blk-split', 'blk-allocated', 'blk-split', 'blk-allocated', 'blk-split']);
     expect(s1.querySelectorAll('[role="listitem"]')[1].getAttribute('aria-label')).toContain('“t1”');
 
     fireEvent.click(screen.getByRole('button', { name: 'Step forward' }));

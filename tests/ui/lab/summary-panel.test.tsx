@@ -5,7 +5,6 @@ import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB, exactEn } from './lab-page';
 import { timelinePoints } from '../../../src/ui/lab/timeline-data';
 
-
 /** The full lines of docs/reference/allocator.md §6.2 (example (i) after step C). */
 const TABLE = `|===========================================================================|
 |                  PyTorch CUDA memory summary, device ID 0                 |

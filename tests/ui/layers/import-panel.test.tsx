@@ -12,7 +12,10 @@ const QUICKSTART = quickstartRepr('this line is not a module');
 
 // the same network as a torchinfo summary (TylerYep/torchinfo default columns, batch 1)
 const bar = '='.repeat(90);
-const TORCHINFO = [bar, 'Layer (type:depth-idx)                   Output Shape              Param #', bar,
+const TORCHINFO = [
+  bar,
+  'Layer (type:depth-idx)                   Output Shape              Param #',
+  bar,
   'NeuralNetwork                            [1, 10]                   --',
   '├─Flatten: 1-1                           [1, 784]                  --',
   '├─Sequential: 1-2                        [1, 10]                   --',
@@ -21,7 +24,12 @@ const TORCHINFO = [bar, 'Layer (type:depth-idx)                   Output Shape  
   '│    └─Linear: 2-3                       [1, 512]                  262,656',
   '│    └─ReLU: 2-4                         [1, 512]                  --',
   '│    └─Linear: 2-5                       [1, 10]                   5,130',
-  bar, 'Total params: 669,706', 'Trainable params: 669,706', 'Non-trainable params: 0', bar].join('\n');
+  bar,
+  'Total params: 669,706',
+  'Trainable params: 669,706',
+  'Non-trainable params: 0',
+  bar,
+].join('\n');
 
 function paste(text: string) {
   fireEvent.change(screen.getByLabelText('Input shape per sample (C×H×W, no batch)'), { target: { value: '1x28x28' } });
@@ -36,7 +44,7 @@ describe('import', () => {
     // 784·512+512 + 512·512+512 + 512·10+10
     expect(screen.getByTestId('net-params').textContent).toBe('669,706');
     expect(screen.getByText('Lines that could not be read (1):')).toBeTruthy();
-    expect(screen.getByText("10: this line is not a module")).toBeTruthy();
+    expect(screen.getByText('10: this line is not a module')).toBeTruthy();
     expect(useNet.getState().preset).toBe('custom');
   });
 

@@ -19,8 +19,16 @@ describe('layer table tree', () => {
     const r = computeNet(presetState('resnet-50'));
     const block = flatten(r.tree).find((n) => n.path === 'layer1.0')!;
     expect(block.children!.map((c) => `${c.path}:${c.branch}`)).toEqual([
-      'layer1.0.conv1:body', 'layer1.0.bn1:body', 'layer1.0.relu:body', 'layer1.0.conv2:body', 'layer1.0.bn2:body',
-      'layer1.0.relu:body', 'layer1.0.conv3:body', 'layer1.0.bn3:body', 'layer1.0.downsample:shortcut', 'layer1.0.add:body',
+      'layer1.0.conv1:body',
+      'layer1.0.bn1:body',
+      'layer1.0.relu:body',
+      'layer1.0.conv2:body',
+      'layer1.0.bn2:body',
+      'layer1.0.relu:body',
+      'layer1.0.conv3:body',
+      'layer1.0.bn3:body',
+      'layer1.0.downsample:shortcut',
+      'layer1.0.add:body',
       'layer1.0.relu:post',
     ]);
     // torchvision: 64·56·56 in, 256·56·56 out of the first bottleneck
@@ -39,10 +47,7 @@ describe('layer table tree', () => {
   });
 
   test('a repeat shows one copy; a misfit in a later copy is shown on the repeat', () => {
-    const layers: LayerSpec[] = [
-      { kind: 'flatten' },
-      { kind: 'repeat', name: 'blocks', times: 3, body: [{ kind: 'linear', name: 'fc', in: 4, out: 8 }] },
-    ];
+    const layers: LayerSpec[] = [{ kind: 'flatten' }, { kind: 'repeat', name: 'blocks', times: 3, body: [{ kind: 'linear', name: 'fc', in: 4, out: 8 }] }];
     const s = { ...presetState(), preset: 'custom', custom: { layers, input: [4] }, input: [4] };
     const r = computeNet(s);
     // copy 0 takes 4 features; copy 1 receives 8

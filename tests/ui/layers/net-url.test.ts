@@ -4,23 +4,36 @@ import { applyEdits, editsText, parseEdits, pushEdit, type EditOp, type Step } f
 import { mergeQuery, netPairs, parseShape, presetState, readNet } from '../../../src/ui/layers/net-url';
 import type { LayerSpec } from '../../../src/core/layers/spec';
 
-const at = (...i: (number | string)[]): Step[] =>
-  i.map((x) => (typeof x === 'number' ? { list: 'body', i: x } : { list: x[0] === 's' ? 'shortcut' : 'post', i: Number(x.slice(1)) }));
+const at = (...i: (number | string)[]): Step[] => i.map((x) => (typeof x === 'number' ? { list: 'body', i: x } : { list: x[0] === 's' ? 'shortcut' : 'post', i: Number(x.slice(1)) }));
 
 describe('net.* link state', () => {
   test('a plain ResNet-50 link is just the preset id; edits travel as operations, not layers', () => {
     expect(netPairs(presetState('resnet-50'))).toEqual([['net.p', 'resnet-50']]);
     const s = { ...presetState('resnet-50'), batch: 64, edits: [{ op: 'set', at: at(4, 0, 's0', 0), fields: { kernel: 3, padding: 1 } }] as EditOp[] };
-    expect(netPairs(s)).toEqual([['net.p', 'resnet-50'], ['net.e', '4.0.s0.0(kernel:3,padding:1)'], ['net.b', '64']]);
+    expect(netPairs(s)).toEqual([
+      ['net.p', 'resnet-50'],
+      ['net.e', '4.0.s0.0(kernel:3,padding:1)'],
+      ['net.b', '64'],
+    ]);
     const query = mergeQuery('?v=1&view=layers', netPairs(s));
     expect(query).toBe('v=1&view=layers&net.p=resnet-50&net.e=4.0.s0.0(kernel:3,padding:1)&net.b=64');
   });
 
   test('state round-trips through the link for every setting', () => {
     const s = {
-      ...presetState('vit-b-16'), input: [3, 384, 384], batch: 7, mode: 'inference' as const, precision: 'amp-bf16' as const,
-      optimizer: 'sgd-momentum' as const, ckpt: true, gpus: ['h100-sxm', '24gib'],
-      edits: [{ op: 'del', at: at(5) }, { op: 'ins', at: at(0), fields: { kind: 'layernorm', shape: [224] } }, { op: 'up', at: at(3, 1) }] as EditOp[],
+      ...presetState('vit-b-16'),
+      input: [3, 384, 384],
+      batch: 7,
+      mode: 'inference' as const,
+      precision: 'amp-bf16' as const,
+      optimizer: 'sgd-momentum' as const,
+      ckpt: true,
+      gpus: ['h100-sxm', '24gib'],
+      edits: [
+        { op: 'del', at: at(5) },
+        { op: 'ins', at: at(0), fields: { kind: 'layernorm', shape: [224] } },
+        { op: 'up', at: at(3, 1) },
+      ] as EditOp[],
     };
     const back = readNet(Object.fromEntries(netPairs(s)));
     expect(back.ignored).toEqual([]);
@@ -28,9 +41,16 @@ describe('net.* link state', () => {
   });
 
   test('a custom (imported) list travels in the terse text form with its input shape', () => {
-    const layers: LayerSpec[] = [{ kind: 'flatten', name: 'flatten' }, { kind: 'linear', name: 'fc', in: 784, out: 10 }];
+    const layers: LayerSpec[] = [
+      { kind: 'flatten', name: 'flatten' },
+      { kind: 'linear', name: 'fc', in: 784, out: 10 },
+    ];
     const s = { ...presetState(), preset: 'custom', custom: { layers, input: [1, 28, 28] }, input: [1, 28, 28] };
-    expect(netPairs(s)).toEqual([['net.p', 'custom'], ['net.l', 'flatten@flatten; linear@fc 784 10'], ['net.in', '1x28x28']]);
+    expect(netPairs(s)).toEqual([
+      ['net.p', 'custom'],
+      ['net.l', 'flatten@flatten; linear@fc 784 10'],
+      ['net.in', '1x28x28'],
+    ]);
     expect(readNet(Object.fromEntries(netPairs(s))).state).toEqual(s);
     const bad = readNet({ 'net.p': 'custom', 'net.l': 'linear -3' });
     expect(bad.ignored).toEqual(['net.l']);
@@ -38,8 +58,7 @@ describe('net.* link state', () => {
   });
 
   test('other pairs of the query are kept verbatim; old net.* pairs are replaced', () => {
-    expect(mergeQuery('?v=1&model=meta-llama%2FLlama-2-7b-hf&net.b=4&lang=zh&net%2Ep=x', [['net.p', 'vgg-16']]))
-      .toBe('v=1&model=meta-llama%2FLlama-2-7b-hf&lang=zh&net.p=vgg-16');
+    expect(mergeQuery('?v=1&model=meta-llama%2FLlama-2-7b-hf&net.b=4&lang=zh&net%2Ep=x', [['net.p', 'vgg-16']])).toBe('v=1&model=meta-llama%2FLlama-2-7b-hf&lang=zh&net.p=vgg-16');
   });
 
   test('unusable values fall back to defaults and are named', () => {
@@ -52,11 +71,13 @@ describe('net.* link state', () => {
 
   test('any text in any net.* key yields a usable state, never an exception', () => {
     const keys = ['net.p', 'net.l', 'net.e', 'net.in', 'net.b', 'net.m', 'net.pr', 'net.o', 'net.ck', 'net.g'];
-    fc.assert(fc.property(fc.dictionary(fc.constantFrom(...keys), fc.string({ maxLength: 60 })), (views) => {
-      const { state } = readNet(views);
-      expect(Number.isInteger(state.batch) && state.batch >= 1).toBe(true);
-      expect(state.input.every((v) => Number.isInteger(v) && v >= 1)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...keys), fc.string({ maxLength: 60 })), (views) => {
+        const { state } = readNet(views);
+        expect(Number.isInteger(state.batch) && state.batch >= 1).toBe(true);
+        expect(state.input.every((v) => Number.isInteger(v) && v >= 1)).toBe(true);
+      }),
+    );
   });
 
   test('shapes read as 3x224x224, 3×224×224 or [3, 224, 224]', () => {
@@ -69,11 +90,7 @@ describe('net.* link state', () => {
 });
 
 describe('edit operations', () => {
-  const base: LayerSpec[] = [
-    { kind: 'conv2d', name: 'c', in: 3, out: 8, kernel: 3 },
-    { kind: 'block', name: 'b', merge: 'add', body: [{ kind: 'relu' }], shortcut: [] },
-    { kind: 'flatten' },
-  ];
+  const base: LayerSpec[] = [{ kind: 'conv2d', name: 'c', in: 3, out: 8, kernel: 3 }, { kind: 'block', name: 'b', merge: 'add', body: [{ kind: 'relu' }], shortcut: [] }, { kind: 'flatten' }];
 
   test('delete, insert, move up and set apply in order, on a copy', () => {
     const ops: EditOp[] = [
@@ -119,8 +136,10 @@ describe('edit operations', () => {
       fc.record({ op: fc.constant('up' as const), at: addr }),
       fc.record({ op: fc.constant('ins' as const), at: addr, fields: fields.map((f) => ({ ...f, kind: 'relu' })) }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 6 }), (ops) => {
-      expect(parseEdits(editsText(ops))).toEqual({ ops, bad: [] });
-    }));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 6 }), (ops) => {
+        expect(parseEdits(editsText(ops))).toEqual({ ops, bad: [] });
+      }),
+    );
   });
 });

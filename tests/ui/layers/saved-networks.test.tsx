@@ -17,12 +17,18 @@ beforeEach(() => localStorage.clear());
 afterEach(() => localStorage.clear());
 
 // the PyTorch quickstart MLP (pytorch/tutorials quickstart_tutorial.py) with a second ReLU after the first
-const mlp: LayerSpec[] = [
-  { kind: 'flatten' }, { kind: 'linear', in: 784, out: 512 }, { kind: 'relu' }, { kind: 'relu' }, { kind: 'linear', in: 512, out: 10 },
-];
+const mlp: LayerSpec[] = [{ kind: 'flatten' }, { kind: 'linear', in: 784, out: 512 }, { kind: 'relu' }, { kind: 'relu' }, { kind: 'linear', in: 512, out: 10 }];
 const custom: NetState = {
-  ...presetState(), preset: 'custom', custom: { layers: mlp, input: [1, 28, 28] }, input: [1, 28, 28],
-  edits: [{ op: 'del', at: [{ list: 'body', i: 3 }] }], batch: 64, mode: 'inference', precision: 'bf16', optimizer: 'sgd', ckpt: true,
+  ...presetState(),
+  preset: 'custom',
+  custom: { layers: mlp, input: [1, 28, 28] },
+  input: [1, 28, 28],
+  edits: [{ op: 'del', at: [{ list: 'body', i: 3 }] }],
+  batch: 64,
+  mode: 'inference',
+  precision: 'bf16',
+  optimizer: 'sgd',
+  ckpt: true,
 };
 
 describe('saved networks', () => {
@@ -47,7 +53,9 @@ describe('saved networks', () => {
     ['a custom list the validator rejects', { custom: { input: [1, 28, 28], layers: [{ kind: 'linear', in: -1, out: 2 }] } }],
     ['a custom list missing', { custom: undefined }],
     ['unreadable edits', { edits: '??' }],
-    ['batch 0', { batch: 0 }], ['an unknown optimizer', { optimizer: 'adam-9' }], ['a shape with 0', { input: [0, 28] }],
+    ['batch 0', { batch: 0 }],
+    ['an unknown optimizer', { optimizer: 'adam-9' }],
+    ['a shape with 0', { input: [0, 28] }],
   ])('%s is refused', (_, change) => {
     const good = { ...custom, edits: 'x3', savedAt: 1 };
     expect(readSavedNetwork(good)).not.toBeNull();
@@ -59,13 +67,19 @@ test('random stored values never throw and only validated networks come back', (
   const good = { ...custom, edits: 'x3', savedAt: 1 };
   const keys = Object.keys(good);
   // whole random values, and the good entry with one field replaced by random JSON
-  const entry = fc.oneof(fc.jsonValue(), fc.tuple(fc.constantFrom(...keys), fc.jsonValue()).map(([k, v]) => ({ ...good, [k]: v })));
-  fc.assert(fc.property(entry, (e) => {
-    const r = readSavedNetwork(e);
-    if (r === null) return;
-    expect(r.preset === 'custom' ? validateNetwork(r.custom).ok : findNetworkPreset(r.preset) !== undefined).toBe(true);
-    expect(Number.isInteger(r.batch) && r.batch >= 1).toBe(true);
-  }), { numRuns: 10_000 });
+  const entry = fc.oneof(
+    fc.jsonValue(),
+    fc.tuple(fc.constantFrom(...keys), fc.jsonValue()).map(([k, v]) => ({ ...good, [k]: v })),
+  );
+  fc.assert(
+    fc.property(entry, (e) => {
+      const r = readSavedNetwork(e);
+      if (r === null) return;
+      expect(r.preset === 'custom' ? validateNetwork(r.custom).ok : findNetworkPreset(r.preset) !== undefined).toBe(true);
+      expect(Number.isInteger(r.batch) && r.batch >= 1).toBe(true);
+    }),
+    { numRuns: 10_000 },
+  );
 });
 
 describe('saved networks panel', () => {

@@ -21,8 +21,12 @@ test('a bug in one panel shows a message there and leaves its sibling panels wor
   broken = true;
   render(
     <div>
-      <PanelBoundary name="chart"><Fragile /></PanelBoundary>
-      <PanelBoundary name="table"><p>table ok</p></PanelBoundary>
+      <PanelBoundary name="chart">
+        <Fragile />
+      </PanelBoundary>
+      <PanelBoundary name="table">
+        <p>table ok</p>
+      </PanelBoundary>
     </div>,
   );
   expect(screen.getByRole('alert').textContent).toContain('chart: boom in chart');
@@ -38,6 +42,10 @@ test('the message follows the page language', () => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
   useApp.setState({ lang: 'zh' });
   broken = true;
-  render(<PanelBoundary name="lab"><Fragile /></PanelBoundary>);
+  render(
+    <PanelBoundary name="lab">
+      <Fragile />
+    </PanelBoundary>,
+  );
   expect(screen.getByRole('alert').textContent).toContain('此面板出错');
 });
