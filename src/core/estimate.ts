@@ -25,6 +25,7 @@ import { unknownFamilyNote } from './model/families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
+import { LLAMA_STYLE } from './model/llama-style';
 import { guessArch, shapeGuessNote } from './model/quick';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { buildTraining } from './training/terms';
@@ -54,21 +55,16 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
     const a = s.arch;
     const heads = a.heads ?? 0;
     arch = {
-      family: a.family ?? 'custom',
-      hidden: a.hidden ?? 0,
-      layers: a.layers ?? 0,
+      // what the user gave (defined) over zero sizes and the Llama-style traits
+      family: 'custom',
+      hidden: 0,
+      layers: 0,
       heads,
-      kvHeads: a.kvHeads ?? heads,
-      headDim: a.headDim ?? (heads > 0 ? Math.floor((a.hidden ?? 0) / heads) : 0),
-      ffn: a.ffn ?? 0,
-      vocab: a.vocab ?? 0,
-      gatedMlp: a.gatedMlp ?? true,
-      norm: a.norm ?? 'rmsnorm',
-      normsPerLayer: a.normsPerLayer ?? 2,
-      tiedEmbeddings: a.tiedEmbeddings ?? false,
-      qkvBias: a.qkvBias ?? false,
-      oBias: a.oBias ?? false,
-      mlpBias: a.mlpBias ?? false,
+      kvHeads: heads,
+      headDim: heads > 0 ? Math.floor((a.hidden ?? 0) / heads) : 0,
+      ffn: 0,
+      vocab: 0,
+      ...LLAMA_STYLE,
       ...defined(a),
     };
   } else {

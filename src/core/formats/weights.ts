@@ -46,16 +46,10 @@ export const PLAIN_INT: Partial<Record<WeightFormat, number>> = { int8: 1, int4:
 
 /** Classic quick-method bytes per parameter: the format's nominal width (fp64 8, fp32 4, 16-bit 2, 8-bit 1, 4-bit 0.5). */
 export function bytesPerParamNominal(format: WeightFormat): number {
+  const exact = DENSE[format] ?? PLAIN_INT[format];
+  if (exact !== undefined) return exact;
   switch (format) {
-    case 'fp64':
-      return 8;
-    case 'fp32':
-      return 4;
-    case 'fp16':
-    case 'bf16':
-      return 2;
     case 'fp8':
-    case 'int8':
     case 'bnb-int8':
     case 'gptq-int8':
     case 'gguf-q8_0':
@@ -69,7 +63,7 @@ export function bytesPerParamNominal(format: WeightFormat): number {
     case 'gguf-q2_k':
       return 2 / 8;
     default:
-      return 0.5; // int4, nf4, fp4, gptq-int4, awq-int4, gguf-q4_*
+      return 0.5; // nf4, fp4, gptq-int4, awq-int4, gguf-q4_*
   }
 }
 

@@ -6,6 +6,7 @@
  * Meta's llama `model.py` (ffn = 256·⌈(8h/3)/256⌉); docs/reference/formulas.md §1.1 for the count.
  */
 import type { FieldError, Message, ModelArch, Result } from '../types';
+import { LLAMA_STYLE } from './llama-style';
 import { countParams } from './params';
 
 const SUFFIX: Record<string, number> = {
@@ -85,13 +86,7 @@ function template(h: number, L: number, a: number, gqa: boolean): ModelArch {
     headDim: h / a,
     ffn: 256 * Math.ceil((8 * h) / 3 / 256),
     vocab: GUESS_VOCAB,
-    gatedMlp: true,
-    norm: 'rmsnorm',
-    normsPerLayer: 2,
-    tiedEmbeddings: false,
-    qkvBias: false,
-    oBias: false,
-    mlpBias: false,
+    ...LLAMA_STYLE,
   };
 }
 

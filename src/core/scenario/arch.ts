@@ -2,6 +2,7 @@
  * Architecture keys -> Partial<ModelArch>: overrides on a preset, or a custom model whose unset
  * fields default llama-style (MHA, head_dim = hidden / heads, SwiGLU, RMSNorm; docs/reference/formulas.md §1).
  */
+import { LLAMA_STYLE } from '../model/llama-style';
 import type { FieldError, ModelArch } from '../types';
 import { ARCH_FIELDS, REQUIRED_CUSTOM, moeDefaults, type ArchFieldSpec } from './arch-fields';
 import { parseBool, parseEnum, parseInteger, parseLabel, type Parsed } from './values';
@@ -34,13 +35,7 @@ export function customDefaults(a: Partial<ModelArch>): Partial<ModelArch> {
     family: 'custom',
     kvHeads: heads,
     headDim: Math.max(1, Math.floor((a.hidden ?? heads) / heads)),
-    gatedMlp: true,
-    norm: 'rmsnorm',
-    normsPerLayer: 2,
-    tiedEmbeddings: false,
-    qkvBias: false,
-    oBias: false,
-    mlpBias: false,
+    ...LLAMA_STYLE,
   };
 }
 

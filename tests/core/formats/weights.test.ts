@@ -3,6 +3,7 @@ import { findPreset, PRESETS } from '../../../src/core/model/presets';
 import { countParams } from '../../../src/core/model/params';
 import { bytesPerParamNominal, kvBytesPerElement, weightBytes } from '../../../src/core/formats/weights';
 import { ggufBytesFromArch } from '../../../src/core/formats/gguf';
+import { WEIGHT_FORMATS } from '../../../src/core/scenario/schema';
 import type { ParamBreakdown, WeightFormat } from '../../../src/core/types';
 
 const GiB = 2 ** 30;
@@ -152,26 +153,8 @@ describe('dense formats and the quick method', () => {
 });
 
 describe('every preset × every format', () => {
-  const FORMATS: WeightFormat[] = [
-    'fp32',
-    'fp16',
-    'bf16',
-    'fp8',
-    'int8',
-    'nf4',
-    'fp4',
-    'gptq-int4',
-    'gptq-int8',
-    'awq-int4',
-    'gguf-q8_0',
-    'gguf-q6_k',
-    'gguf-q5_k_m',
-    'gguf-q4_k_m',
-    'gguf-q4_k_s',
-    'gguf-q4_0',
-    'gguf-q3_k_m',
-    'gguf-q2_k',
-  ];
+  // every format the schema offers, fp64 aside (it is wider than bf16 by definition)
+  const FORMATS = WEIGHT_FORMATS.filter((f) => f !== 'fp64');
   test('finite, positive, and below the bf16 size for every quantized format', () => {
     for (const p of PRESETS) {
       const b = countParams(p.arch);
