@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Measure real PyTorch peaks of Hugging Face Trainer fine-tuning runs (LoRA and full), fixed and
+variable sample lengths, for the calculator's validation suite.
+
+Every model is built from its config in data/models.json (the calculator's own catalogue) with
+random weights: nothing is downloaded. Each scenario runs transformers.Trainer for a few steps
+(PEFT LoRA or full fine-tuning) and records, after every optimizer step, the running
+torch.cuda.max_memory_allocated / max_memory_reserved, so variable-length runs show how the
+caching allocator's reserved memory climbs step by step.
+
+Lengths: 'fixed' = every sample `seq` tokens; 'varied' = sample lengths drawn from a lognormal of
+mean `len_mean` and sigma `len_spread` (mu = ln(mean) - sigma^2/2), rounded, clipped to [1, seq]
+(truncation at max_length), padded per batch to the longest (no packing), as a plain
+DataCollatorForSeq2Seq-style collator does. The calculator's lengths=varied key models the same
+distribution (src/core/timeline/lengths.ts).
+
+Output (under --out DIR): rows.json, written again after every scenario, one object per run:
+  id, preset, mode 'training', settings {...}, env {...}, measured {allocated, reserved,
+  device_used, context_used, weights_allocated, per_step: [[allocated, reserved], ...]}
+or measured {error: first line} when a run fails (OOM included).
+
+Usage (one CUDA GPU, torch + transformers + peft installed, nothing else on the GPU):
+  python3 tools/measure/measure_trainer.py --out DIR [--deadline SECONDS] [--only ID,ID]
+"""
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import transformers
+from transformers import AutoConfig, AutoModelForCausalLM, Trainer, TrainerCallback, TrainingArguments
+
+try:
+    import peft
+except ImportError:  # LoRA rows are skipped without it
+    peft = None
+
+try:
+    import pynvml
+
+    pynvml.nvmlInit()
+    _NVML = pynvml.nvmlDeviceGetHandleByIndex(0)
+except Exception:  # noqa: BLE001 - NVML is optional
+    _NVML = None
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = {row["id"]: row["config"] for row in json.loads((ROOT / "data" / "models.json").read_text())}
+MiB = 2**20
+# seed of the sample lengths (MEASURE_SEED overrides it: a second draw shows how much reserved memory depends on the order)
+LENGTH_SEED = int(os.environ.get("MEASURE_SEED", "1234"))
+
+
+def nvml_used():
+    return None if _NVML is None else int(pynvml.nvmlDeviceGetMemoryInfo(_NVML).used)
+
+
+def build(preset: str, dtype: torch.dtype, attn: str):
+    # a null (head_dim: null) means "the default": leave it to the config class
+    cfg = {k: v for k, v in MODELS[preset].items() if v is not None and k not in ("architectures", "torch_dtype", "dtype", "transformers_version")}
+    model_type = cfg.pop("model_type")
+    # transformers 5 takes RoPE settings as rope_parameters; the scaling rule (Llama 3.1's 'llama3')
+    # changes only the inverse frequencies, not the memory, so the plain rule stands in for it.
+    theta = cfg.pop("rope_theta", None) or 10000.0
+    cfg.pop("rope_scaling", None)
+    config = AutoConfig.for_model(model_type, rope_parameters={"rope_type": "default", "rope_theta": float(theta)}, **cfg)
+    config.use_cache = False
+    with torch.device("cuda"):
+        try:
+            model = AutoModelForCausalLM.from_config(config, dtype=dtype, attn_implementation=attn)
+        except TypeError:
+            model = AutoModelForCausalLM.from_config(config, torch_dtype=dtype, attn_implementation=attn)
+    return model, config
+
+
+def sample_lengths(n: int, seq: int, kind: str, mean: float, spread: float, seed: int) -> list:
+    if kind == "fixed":
+        return [seq] * n
+    rng = np.random.default_rng(seed)
+    mu = math.log(mean) - spread * spread / 2
+    return [int(min(seq, max(1, round(x)))) for x in rng.lognormal(mu, spread, n)]
+
+
+class LengthsDataset(torch.utils.data.Dataset):
+    def __init__(self, lengths, vocab, seed):
+        self.lengths = lengths
+        self.vocab = vocab
+        self.seed = seed
+
+    def __len__(self):
+        return len(self.lengths)
+
+    def __getitem__(self, i):
+        g = torch.Generator().manual_seed(self.seed + i)
+        ids = torch.randint(3, self.vocab, (self.lengths[i],), generator=g).tolist()
+        return {"input_ids": ids, "labels": ids}
+
+
+def collate(batch):
+    """Pad to the longest sample of the batch (right padding, labels -100 on padding)."""
+    n = max(len(b["input_ids"]) for b in batch)
+    ids = torch.zeros((len(batch), n), dtype=torch.long)
+    labels = torch.full((len(batch), n), -100, dtype=torch.long)
+    mask = torch.zeros((len(batch), n), dtype=torch.long)
+    for r, b in enumerate(batch):
+        k = len(b["input_ids"])
+        ids[r, :k] = torch.tensor(b["input_ids"])
+        labels[r, :k] = torch.tensor(b["labels"])
+        mask[r, :k] = 1
+    return {"input_ids": ids, "labels": labels, "attention_mask": mask}
+
+
+class Peaks(TrainerCallback):
+    def __init__(self):
+        self.per_step = []
+
+    def on_step_end(self, args, state, control, **kwargs):
+        torch.cuda.synchronize()
+        self.per_step.append([torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()])
+
+
+def clean():
+    gc.collect()
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+        torch._C._cuda_clearCublasWorkspaces()  # as a fresh process has none yet
+    torch.cuda.reset_peak_memory_stats()
+
+
+def run(s: dict, workdir: str) -> dict:
+    clean()
+    left_over = torch.cuda.memory_allocated()
+    context_used = nvml_used()
+    dtype = torch.bfloat16 if s["precision"] == "bf16" else torch.float32
+    model, config = build(s["preset"], dtype, s["attn"])
+    weights_allocated = torch.cuda.memory_allocated()
+    if s["method"] == "lora":
+        targets = "all-linear" if s["targets"] == "all-linear" else [f"{t}_proj" for t in s["targets"].split(",")]
+        lcfg = peft.LoraConfig(r=s["rank"], lora_alpha=2 * s["rank"], lora_dropout=s["dropout"], target_modules=targets, task_type="CAUSAL_LM")
+        model = peft.get_peft_model(model, lcfg)
+    steps = s["steps"]
+    lengths = sample_lengths(steps * s["batch"], s["seq"], s["lengths"], s.get("len_mean") or s["seq"] / 2, s.get("len_spread", 0.6), seed=LENGTH_SEED)
+    args = TrainingArguments(
+        output_dir=workdir,
+        per_device_train_batch_size=s["batch"],
+        max_steps=steps,
+        learning_rate=1e-4,
+        bf16=s["precision"] in ("bf16", "amp-bf16"),
+        gradient_checkpointing=s["ckpt"],
+        gradient_checkpointing_kwargs={"use_reentrant": False} if s["ckpt"] else None,
+        logging_strategy="no",
+        save_strategy="no",
+        report_to="none",
+        disable_tqdm=True,
+        remove_unused_columns=False,
+        dataloader_num_workers=0,
+        seed=42,
+    )
+    peaks = Peaks()
+    trainer = Trainer(model=model, args=args, train_dataset=LengthsDataset(lengths, config.vocab_size, 99), data_collator=collate, callbacks=[peaks])
+    try:
+        trainer.train()
+        torch.cuda.synchronize()
+        out = {
+            "allocated": torch.cuda.max_memory_allocated(),
+            "reserved": torch.cuda.max_memory_reserved(),
+            "device_used": nvml_used(),
+            "context_used": context_used,
+            "weights_allocated": weights_allocated,
+            "left_over_before": left_over,
+            "per_step": peaks.per_step,
+            "optim": str(trainer.args.optim),
+            "lengths_drawn": lengths if s["lengths"] == "varied" else None,
+            "trainable_params": sum(p.numel() for p in model.parameters() if p.requires_grad),
+            "total_params": sum(p.numel() for p in model.parameters()),
+        }
+    finally:
+        try:
+            trainer.accelerator.free_memory()
+        except Exception:  # noqa: BLE001
+            pass
+        del trainer, model
+        clean()
+    return out
+
+
+def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa"):
+    return dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn)
+
+
+L1, Q15, L8, Q7, Q3 = "meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen3-8B"
+
+# Ordered by priority: each class gets rows early, in case the time runs out.
+SCENARIOS = [
+    T(L1, "lora", 2048, 1, False),
+    T(L8, "lora", 2048, 1, True),
+    T(L1, "lora", 4096, 1, True, lengths="varied", steps=40),
+    T(Q15, "lora", 4096, 1, False),
+    T(L8, "lora", 4096, 2, True, lengths="varied", steps=30),
+    T("Qwen/Qwen2.5-0.5B", "full", 2048, 2, True, lengths="varied", steps=30, precision="amp-bf16"),
+    T(L1, "lora", 8192, 1, True),
+    T(L8, "lora", 1024, 4, False),
+    T(Q7, "lora", 2048, 1, True, targets="q,v", dropout=0.0),
+    T(Q15, "lora", 2048, 4, True, lengths="varied", steps=40),
+    T(L1, "full", 2048, 1, False, precision="amp-bf16"),
+    T(L1, "lora", 512, 8, False),
+    T(Q3, "lora", 8192, 1, True),
+    T(L8, "lora", 8192, 1, True, lengths="varied", steps=30),
+    T(L1, "full", 4096, 2, True, lengths="varied", steps=30, precision="bf16"),
+    T(Q15, "lora", 8192, 1, False),
+    T(L8, "lora", 4096, 1, False),
+    T(L1, "lora", 8192, 1, False, lengths="varied", steps=40),
+    T(Q7, "lora", 4096, 2, True, lengths="varied", steps=30),
+    T(L1, "lora", 2048, 1, True),
+    T(Q15, "lora", 1024, 2, True, targets="q,v", dropout=0.0),
+    T("Qwen/Qwen2.5-0.5B", "full", 4096, 1, False, precision="amp-bf16"),
+    T("mistralai/Mistral-7B-v0.1", "lora", 2048, 4, True, lengths="varied", steps=30),
+    T(L1, "lora", 1024, 4, False, targets="q,v", rank=8, dropout=0.0),
+    T("meta-llama/Llama-3.2-3B", "full", 2048, 1, True, precision="bf16"),
+    T("google/gemma-2-2b", "lora", 2048, 2, True, attn="eager"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--deadline", type=float, default=1e9, help="seconds after start: start no scenario after this")
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    t_start = time.time()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = {
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "peft": getattr(peft, "__version__", None),
+        "cuda": torch.version.cuda,
+        "gpu": torch.cuda.get_device_name(0),
+        "gpu_total_bytes": torch.cuda.get_device_properties(0).total_memory,
+        "python": platform.python_version(),
+        "driver": pynvml.nvmlSystemGetDriverVersion() if _NVML is not None else None,
+        "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF"),
+        "length_seed": LENGTH_SEED,
+    }
+    only = set(a.only.split(",")) if a.only else None
+    rows = []
+    for i, s in enumerate(SCENARIOS):
+        rid = f"t{i:03d}"
+        if only and rid not in only:
+            continue
+        if time.time() - t_start > a.deadline:
+            print(f"{rid} skipped: deadline", file=sys.stderr, flush=True)
+            continue
+        t0 = time.time()
+        try:
+            m = run(s, "/tmp/measure-trainer-tmp")
+        except Exception as e:  # noqa: BLE001 - record and go on
+            m = {"error": (type(e).__name__ + ": " + str(e)).splitlines()[0][:400]}
+            clean()
+        m["seconds"] = round(time.time() - t0, 1)
+        rows.append({"id": rid, "source": "tools/measure/measure_trainer.py", "mode": "training", "settings": s, "env": env, "measured": m})
+        (out / "rows.json").write_text(json.dumps(rows, indent=1, default=str) + "\n")
+        brief = {k: (round(v / MiB) if isinstance(v, int) and k != "trainable_params" and k != "total_params" else v) for k, v in m.items() if k not in ("per_step", "lengths_drawn")}
+        print(f"{rid} {s['preset']} {s['method']} seq={s['seq']} b={s['batch']} ckpt={s['ckpt']} {s['lengths']} -> {brief}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
