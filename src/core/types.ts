@@ -37,6 +37,7 @@ export type BnbCompute = Of<typeof S.BNB_COMPUTES>;
  * `autocast_adapter_dtype=False`).
  */
 export type AdapterDtype = Of<typeof S.ADAPTER_DTYPES>;
+export type Autocast = Of<typeof S.AUTOCASTS>;
 /**
  * PEFT `prepare_model_for_kbit_training` called on the quantized model ('on', what QLoRA recipes
  * run) or not ('off': torchtune, or plain get_peft_model).
@@ -146,6 +147,10 @@ export interface ModelArch {
   slidingWindow?: { window: number; layers: number };
   /** config.json names its own modeling code (`auto_map` → AutoModelForCausalLM): trust_remote_code models. */
   remoteCode?: boolean;
+  /** Gemma-2 `final_logit_softcapping`: logits = tanh(logits / c) · c before the loss (tanh saves its output) */
+  logitSoftcap?: boolean;
+  /** Gemma-2 `attn_logit_softcapping`: the eager attention scores go through tanh (saved, s² per head) */
+  attnSoftcap?: boolean;
   /** Hybrid / linear-attention model: recurrent mixer layers next to (or instead of) attention (model/hybrid.ts). */
   hybrid?: HybridArch;
 }
@@ -369,6 +374,8 @@ export interface Scenario {
   loraDropout: number;
   /** LoRA adapter element type under pure 16-bit training */
   adapterDtype: AdapterDtype;
+  /** 16-bit training: torch.autocast around the forward (HF Trainer with bf16/fp16=True) */
+  autocast: Autocast;
   /** LoRA over a quantized base: PEFT prepare_model_for_kbit_training (fp32 upcast of the unquantized parameters) */
   kbitPrep: KbitPrep;
   /** LoRA: PEFT modules_to_save (a trainable copy of the embedding / LM head) */

@@ -188,6 +188,8 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   const vision = parseVisionTower(raw, hidden, r.errors);
   if (vision !== undefined) arch.visionParams = vision;
   if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
+  if (softcap(r.cfg.final_logit_softcapping)) arch.logitSoftcap = true;
+  if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
 }
 
@@ -226,4 +228,9 @@ function hasRemoteCausalLm(raw: Json): boolean {
 function dedupe(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>();
   return errors.filter((e) => !seen.has(e.message) && (seen.add(e.message), true));
+}
+
+/** A softcapping value is set (Gemma-2: a positive number; null or absent: off). */
+function softcap(v: unknown): boolean {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0;
 }

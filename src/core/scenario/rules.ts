@@ -54,6 +54,12 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   if (training && given.has('adapter-dtype') && s.precision !== 'bf16' && s.precision !== 'fp16' && (s.method === 'lora' || s.method === 'qlora')) {
     warn('adapter-dtype', 'unused-key', `adapter-dtype applies to pure bf16 / fp16 training; under precision=${s.precision} the adapters are fp32 parameters`, { with: 'precision' });
   }
+  // autocast is a choice only when the weights are 16-bit: AMP always runs under it, fp32 never
+  if (training && given.has('autocast') && s.precision !== 'bf16' && s.precision !== 'fp16') {
+    warn('autocast', 'unused-key', `autocast applies to precision bf16 / fp16; precision=${s.precision} ${s.precision === 'fp32' ? 'runs without autocast' : 'always runs under autocast'}`, {
+      with: 'precision',
+    });
+  }
   // prepare_model_for_kbit_training upcasts bitsandbytes and AWQ bases only (peft utils/other.py skips GPTQ)
   if (given.has('kbit-prep') && !(training && kbitPrepApplies(s))) {
     warn(

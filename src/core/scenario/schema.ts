@@ -67,6 +67,8 @@ export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 /** PEFT fp32 upcast (default) or the model dtype (torchtune). */
 export const ADAPTER_DTYPES = ['fp32', 'base'] as const;
+/** torch.autocast around the forward of a 16-bit model (HF Trainer / accelerate with bf16=True or fp16=True) or not (torchtune, plain loops). */
+export const AUTOCASTS = ['on', 'off'] as const;
 /** PEFT prepare_model_for_kbit_training called (QLoRA recipes) or not. */
 export const KBIT_PREPS = ['on', 'off'] as const;
 /** PEFT modules_to_save choices. */
@@ -241,6 +243,13 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     help: "LoRA adapter dtype with a pure bf16/fp16 model: 'fp32' (PEFT autocast_adapter_dtype=True, the default) upcasts adapters, their gradients and optimizer states to fp32; 'base' keeps them in the model dtype (torchtune)",
   },
   {
+    prop: 'autocast',
+    name: 'autocast',
+    kind: oneOf(AUTOCASTS),
+    help: "Training with bf16/fp16 weights (precision=bf16 or fp16): 'on' = the forward runs under torch.autocast, as HF Trainer does with bf16=True / fp16=True even when the weights are already 16-bit (accelerate prepare_model), so fp32 parameters (PEFT's fp32 LoRA adapters, kbit-prep's fp32 layers) compute in 16-bit; 'off' = no autocast (torchtune, plain loops). AMP precisions always run under autocast",
+    modes: TRAINING,
+  },
+  {
     prop: 'loraSave',
     name: 'lora-save',
     kind: oneOf(LORA_SAVES),
@@ -364,6 +373,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   loraTargets: ['q', 'v'],
   loraDropout: 0,
   adapterDtype: 'fp32',
+  autocast: 'on',
   kbitPrep: 'on',
   loraSave: 'none',
   gpus: 1,

@@ -76,6 +76,24 @@ export function ampCastCopies(arch: ModelArch, dt: ActDtypes): number {
 }
 
 /**
+ * Norms per layer beyond the two pre-norms: Gemma-2/3's post-attention and post-feedforward
+ * RMSNorms (modeling_gemma2.py Gemma2DecoderLayer). Each upcasts its input to fp32 (saved by pow and
+ * mul) and, when its weight trains, saves the normalised tensor; its output goes to the residual
+ * add, not to a Linear.
+ */
+export function extraNorms(arch: ModelArch): number {
+  return layerStyle(arch) === 'llama' ? Math.max(0, arch.normsPerLayer - 2) : 0;
+}
+
+/**
+ * Bytes per eager score element that attention-logit softcapping adds: Gemma-2's eager attention
+ * (modeling_gemma2.py eager_attention_forward) runs the scores through tanh, which saves its output.
+ */
+export function softcapScores(arch: ModelArch, e: number): number {
+  return arch.attnSoftcap ? e : 0;
+}
+
+/**
  * Bytes one layer saves for backward at micro-batch b, sequence s.
  * Llama-style norms are the eager HF / torchtune RMSNorm, which upcasts: it saves the fp32 input
  * copy and the normalised tensor (4 + eRes), and the next Linear saves its own input (e) —
@@ -94,11 +112,16 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
-    const norms = 2 * (4 + eRes + e) * h + casts;
+    const norms = 2 * (4 + eRes + e) * h + casts + extraNorms(arch) * (4 + eRes) * h;
     const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + mlpTensors * f)) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
-    const scores = materialised ? (b * a * s * s * (e >= 4 ? 4 : 4 + e)) / t : 0;
-    return { linear, scores, style: 'llama', formula: 's·b·(2·(4 + e_res + e)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e)/t eager]; c = AMP cast copies' };
+    const scores = materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + softcapScores(arch, e))) / t : 0;
+    return {
+      linear,
+      scores,
+      style: 'llama',
+      formula: 's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]; c = AMP cast copies, n_post = norms beyond two per layer',
+    };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul

@@ -39,7 +39,7 @@
  */
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
-import { layerStyle, mlpWidth, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, layerStyle, mlpWidth, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 
 /** How the adapters are built and run. */
@@ -50,8 +50,8 @@ export interface LoraSaves {
   dropout: number;
   /** bytes of one adapter parameter element (4: fp32 adapters, 2: 16-bit) */
   adapterBytes: number;
-  /** autocast around the forward (AMP): lora_A casts its input to 16-bit */
-  amp: boolean;
+  /** autocast around the forward (AMP, or a 16-bit model under HF Trainer: autocast.ts): lora_A casts its input to 16-bit */
+  autocast: boolean;
   /** what the (quantized) base Linears keep for backward; absent: nothing (frozen nn.Linear, bnb 4-bit) */
   base?: BaseSaves;
   /** the 16-bit compute dtype is fp16 (AWQ's `x.half()` makes no copy of an fp16 input) */
@@ -91,9 +91,10 @@ function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled:
   // the base keeps the tensor itself (LLM.int8's A; AWQ's x.half() of an fp16 input is x)
   const baseKeepsX = base === 'as-is' || (base === 'fp16' && x.bytes === 2 && lora.fp16 === true);
   const baseCopies = base === 'fp16' && !baseKeepsX ? x.linears * x.width * 2 : 0;
-  const computeBytes = lora.amp ? e : lora.adapterBytes;
+  const computeBytes = lora.autocast ? e : lora.adapterBytes;
   const dropout = lora.dropout > 0;
-  const copy = lora.amp || dropout || lora.adapterBytes !== x.bytes;
+  // a new tensor when PEFT casts x to the adapter dtype, autocast casts it to 16-bit, or dropout writes one
+  const copy = dropout || lora.adapterBytes !== x.bytes || (lora.autocast && x.bytes !== e);
   const copies = compiled && !dropout ? x.tensors : x.readers;
   const adapterKeepsX = x.readers > 0 && !copy;
   const itself = (adapterKeepsX || (baseKeepsX && x.linears > 0)) && !x.kept ? x.tensors * x.width * x.bytes : 0;
@@ -135,14 +136,14 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const weights = lora.base?.weight16 && lora.savedWeights ? (moeLayer ? lora.savedWeights.moe : lora.savedWeights.dense) / t : 0;
   const llama = layerStyle(arch) === 'llama';
   // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
-  const norms = 2 * (llama && !compiled ? 4 : eRes) * h;
+  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * (llama && !compiled ? 4 : eRes) * h;
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   const attnKept = a * d + 2 * g * d + (sdpaOut ? a * d : 0);
   const masks = llama ? 0 : 2 * h;
   const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f) / t + masks + adapters) + weights;
   const bss = b * s * s;
-  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * (eAttn >= 4 ? 4 : 4 + eAttn)) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
+  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const nNorm = llama && !compiled ? '4' : 'e_res';
   return {
     linear,

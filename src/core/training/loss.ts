@@ -81,6 +81,13 @@ export function lossOf(exprs: LossExprs, formula: string, source: string): LossB
 }
 
 /**
+ * Who holds the logits: HF Trainer (trainer.py `training_step` → `compute_loss`, which returns the
+ * loss alone) drops the model output, and with it the logits, before `backward`; nothing in the
+ * autograd graph keeps them (ToCopyBackward, SliceBackward and the LM head's mm save no output).
+ * Measured: Llama-3.2-1B LoRA, 2,048 tokens, transformers 5.17 Trainer (validation/fixtures/
+ * measured-gpu.json t000 / t019) peaks within 1 % of this count and 0.49 GiB (the bf16 logits) below
+ * a count that holds them. A loop that keeps `outputs` alive through backward holds s·b·V·e more.
+ *
  * Logits + loss bytes for s positions of b sequences over `vocab` (per GPU) with logits dtype e;
  * `chunks` > 1 selects torchtune's chunked loss, `compiled` its compiled form.
  */
@@ -124,11 +131,11 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
       return lossOf(
         {
           peak: max(n(eu), add(n(4), n1(8))),
-          held: add(n(4), n1(4)),
-          backward: max(add(n(4), n1(12)), add(n(8), n1(4)), n(e < 4 ? add(8, E) : 8)),
-          headBackward: n(add(4, E)),
+          held: n1(4),
+          backward: max(n1(12), add(n(4), n1(4)), n(e < 4 ? add(4, E) : 4)),
+          headBackward: n(E),
         },
-        'fp32 logits, fp32 shift copy, fp32 log-softmax; SliceBackward and ToCopyBackward in backward',
+        'fp32 logits, fp32 shift copy, fp32 log-softmax (the logits leave with the model output before backward); SliceBackward and ToCopyBackward in backward',
         'transformers 4.36–4.45 modeling_llama.py LlamaForCausalLM.forward (logits.float(), shift_logits.contiguous(), CrossEntropyLoss)',
       );
     case 'remote-code': {
@@ -138,11 +145,11 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
       return lossOf(
         {
           peak: add(n(E), n1(c > e ? add(E, C, C) : add(E, C))),
-          held: add(n(E), n1(C)),
-          backward: max(add(n(E), n1(3, C)), add(n(2, E), n1(E))),
-          headBackward: n(2, E),
+          held: n1(C),
+          backward: max(n1(3, C), add(n(E), n1(E))),
+          headBackward: n(E),
         },
-        'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax; c = 4 under AMP, else e',
+        'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax (the logits leave with the model output before backward); c = 4 under autocast, else e',
         'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit lm_logits, shift_logits.contiguous(), CrossEntropyLoss); autocast_mode.cpp log_softmax fp32',
       );
     }
@@ -153,15 +160,17 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
         'torchtune modules/transformer.py TransformerDecoder (self.output(h).float()); recipes/full_finetune_single_device.py _loss_step (del logits)',
       );
     default:
+      // HF Trainer.compute_loss returns only the loss: the model output, the logits, is freed before
+      // backward (ToCopyBackward and a frozen or saved-input LM head keep no reference to it)
       return lossOf(
         {
           peak: n(e < 4 ? add(E, 4, 4) : add(E, 4)),
-          held: n(add(E, 4)),
-          backward: add(n(add(E, 4)), n(8)),
-          headBackward: n(2, E),
+          held: n(4),
+          backward: n(12),
+          headBackward: n(E),
         },
-        'peak: logits, fp32 upcast, fp32 log-softmax; held: logits + log-softmax; backward: + two fp32 gradients',
-        'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy); formulas.md §5.3',
+        'peak: logits, fp32 upcast, fp32 log-softmax; held: the log-softmax output (the logits are freed with the model output before backward); backward: + two fp32 gradients; LM-head backward: the gradient in the logits dtype',
+        'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels padded and shifted, F.cross_entropy); trainer.py Trainer.training_step / compute_loss (returns the loss alone); formulas.md §5.3',
       );
   }
 }

@@ -39,6 +39,7 @@ import { baseKernel, baseSaves, dequantTemps } from './quant-base';
 import { addStateExprs, evaluateStates, paramsPerGpu, shardStateExprs } from './sharding';
 import { add, div, evaluate, max, min, mul, sub, sym, type Expr } from '../formula';
 import { trainableParams } from './trainable';
+import { autocastActive } from './autocast';
 import { deepspeedBuffers, type DsBuffers } from './zero-deepspeed';
 
 /** FSDP accounting (zero-impl=fsdp) for ZeRO-1/2: a 5e8-element reduce bucket at most the model's size. */
@@ -66,7 +67,7 @@ export function buildTraining(ctx: Ctx): Built {
   const upcast = kbitUpcasts(s);
   const dt = upcast ? { ...trainingDtypes(ctx), eRes: 4 } : trainingDtypes(ctx);
   const e = dt.e;
-  const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
+  const autocast = autocastActive(s);
   const full = s.method === 'full';
   const shareOnGpu = paramsPerGpu(params, s.tp, s.pp) / Math.max(1, params.total);
   const trainable = trainableParams(ctx);
@@ -100,7 +101,7 @@ export function buildTraining(ctx: Ctx): Built {
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
-  const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !amp ? 4 : e, amp && (upcast || (saved?.head === true && saved.w === 4)));
+  const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !autocast ? 4 : e, autocast && (upcast || (saved?.head === true && saved.w === 4)));
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters && arch.layers > 0 ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
@@ -353,15 +354,16 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
   const { s, arch } = ctx;
   const compiled = s.compile === 'inductor';
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
+  const autocast = autocastActive(s);
   const base = baseSaves(baseKernel(s.weights));
   // kbit-prep: the MLP and the down input are fp32; attention saves 16-bit casts under autocast or flash, else fp32
-  const upcast = kbitUpcasts(s) ? { attn: amp || s.attn === 'flash' ? dt.e : 4 } : undefined;
+  const upcast = kbitUpcasts(s) ? { attn: autocast || s.attn === 'flash' ? dt.e : 4 } : undefined;
   const lora = {
     targets: s.loraTargets,
     rank: s.loraRank,
     dropout: s.loraDropout,
     adapterBytes: amp ? 4 : adapterBytes,
-    amp,
+    autocast,
     base,
     fp16: s.precision === 'fp16' || s.precision === 'amp-fp16',
     ...(upcast ? { upcast } : {}),
@@ -370,7 +372,7 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
   return {
     layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
     // a trained head (modules_to_save) saves its input: autocast's 16-bit copy, else the norm output (fp32 after kbit-prep)
-    headPerToken: loraHeadPerToken(arch, dt, compiled) + (trainedHead ? arch.hidden * (!amp && kbitUpcasts(s) ? 4 : dt.e) : 0),
+    headPerToken: loraHeadPerToken(arch, dt, compiled) + (trainedHead ? arch.hidden * (!autocast && kbitUpcasts(s) ? 4 : dt.e) : 0),
   };
 }
 
@@ -390,7 +392,8 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
  */
 function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): LossBytes {
   const { s, arch } = ctx;
-  const loss = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', resolveLogitsPath(s.logitsPath, arch), s.precision.startsWith('amp'));
+  const plain = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', resolveLogitsPath(s.logitsPath, arch), autocastActive(s));
+  const loss = arch.logitSoftcap ? softcapped(plain, s.seq, s.batch, arch.vocab / s.tp, eLogits) : plain;
   if (!headCast) return loss;
   // the copy is saved for the head's backward: live through the loss and head backward too
   const copy = mul(sym('V', arch.vocab / s.tp), sym('h', arch.hidden), sym('e_cast', e));
@@ -399,6 +402,23 @@ function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): Loss
     { peak: add(x.peak, copy), held: add(x.held, copy), backward: add(x.backward, copy), headBackward: add(x.headBackward, copy) },
     `${loss.formula}; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)`,
     `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
+  );
+}
+
+/**
+ * Final logit softcapping (Gemma-2: transformers models/gemma2/modeling_gemma2.py
+ * Gemma2ForCausalLM.forward, `logits = tanh(logits / c) * c` before the loss): tanh saves its
+ * output (derivatives.yaml `tanh: tanh_backward(grad, result)`), one more s·b·V tensor in the
+ * logits dtype from the forward until tanh's backward, which runs after the loss backward; the
+ * division and the multiplication by the constant save nothing. The LM-head backward comes after it.
+ */
+function softcapped(loss: LossBytes, seq: number, batch: number, vocab: number, e: number): LossBytes {
+  const y = mul(sym('s', seq), sym('b', batch), sym('V', vocab), sym('e', e));
+  const x = loss.exprs;
+  return lossOf(
+    { peak: add(x.peak, y), held: add(x.held, y), backward: add(x.backward, y), headBackward: x.headBackward },
+    `${loss.formula}; + s·b·V·e (tanh output of the final logit softcapping, saved for backward)`,
+    `${loss.source}; modeling_gemma2.py Gemma2ForCausalLM.forward (final_logit_softcapping)`,
   );
 }
 

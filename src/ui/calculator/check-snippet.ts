@@ -6,6 +6,7 @@
  * chunked loss, ...) is named in a comment instead of silently left out.
  */
 import { kbitUpcasts } from '../../core/training/kbit-prep';
+import { autocastActive } from '../../core/training/autocast';
 import { MiB } from '../../core/units';
 import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/types';
 
@@ -132,7 +133,7 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
   const prep = kbitUpcasts(s);
   const bnbOpt = s.optimizer.includes('8bit') || s.optimizer.startsWith('paged') || s.optimizer === 'lion';
   const targets = s.loraTargets.map((t) => `"${MODULE[t]}"`).join(', ');
-  const autocast = amp ? `torch.autocast("cuda", dtype=${s.precision === 'amp-fp16' ? 'torch.float16' : 'torch.bfloat16'})` : 'contextlib.nullcontext()';
+  const autocast = autocastActive(s) ? `torch.autocast("cuda", dtype=${s.precision.endsWith('fp16') ? 'torch.float16' : 'torch.bfloat16'})` : 'contextlib.nullcontext()';
   return [
     `import contextlib, torch${s.optimizer === 'adafactor' ? ', transformers' : ''}${bnbOpt ? ', bitsandbytes as bnb' : ''}`,
     `from transformers import AutoModelForCausalLM${bnbBase ? ', BitsAndBytesConfig' : ''}`,

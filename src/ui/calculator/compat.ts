@@ -54,6 +54,8 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
   const engines = ENGINES_OF.get(prop);
   if (engines && !engines.includes(s.engine)) return 'why.engines';
   switch (prop) {
+    case 'autocast':
+      return s.precision === 'bf16' || s.precision === 'fp16' ? undefined : 'why.autocast16';
     case 'bnbCompute':
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
     case 'kbitPrep':

@@ -77,7 +77,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'] as const;
 const DEEPSPEED = ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
@@ -119,6 +119,7 @@ function TrainingFields() {
         <summary>{t('form.framework')}</summary>
         <ScenarioNumber prop="gradAccum" log sliderMax={256} />
         <ScenarioSelect prop="gradZero" />
+        <ScenarioSelect prop="autocast" />
         <ScenarioSelect prop="bnbCompute" />
         <ScenarioSelect prop="kbitPrep" />
         <ScenarioSelect prop="adapterDtype" />

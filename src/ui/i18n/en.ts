@@ -53,6 +53,7 @@ export const en = {
   'why.zero3Only': 'Only used by DeepSpeed ZeRO-3.',
   'why.zeroOnly': 'Only used with ZeRO (zero 1–3).',
   'why.variedOnly': 'Only used when sample lengths vary.',
+  'why.autocast16': 'Only used when the weights train in bf16 / fp16 (AMP always runs under autocast, fp32 never).',
   'why.bnb4Only': 'Only used by bitsandbytes 4-bit weights (nf4, fp4).',
   'why.kbitPrepBase': 'Only changes LoRA / QLoRA over bitsandbytes (nf4, fp4, bnb-int8) or AWQ weights; PEFT does not upcast GPTQ or float bases.',
   'why.optimImplAdam': 'Only changes AdamW stepped by torch.optim on each GPU (no ZeRO, no offload).',

@@ -41,6 +41,7 @@ export const FIELD_LABEL: Record<Lang, Record<Prop, string>> = {
     loraTargets: 'LoRA targets',
     loraDropout: 'LoRA dropout',
     adapterDtype: 'LoRA adapter dtype',
+    autocast: 'Autocast (16-bit weights)',
     kbitPrep: 'prepare_model_for_kbit_training',
     loraSave: 'Trained embedding / head (modules_to_save)',
     gpus: 'GPUs in total',
@@ -94,6 +95,7 @@ export const FIELD_LABEL: Record<Lang, Record<Prop, string>> = {
     loraTargets: 'LoRA 目标模块',
     loraDropout: 'LoRA dropout 概率',
     adapterDtype: 'LoRA 适配器精度',
+    autocast: '自动混合精度（16 位权重）',
     kbitPrep: 'prepare_model_for_kbit_training 预处理',
     loraSave: '全量训练词嵌入 / LM 头（modules_to_save）',
     gpus: 'GPU 总数',
@@ -152,6 +154,8 @@ export const HELP_ZH: Record<Prop, string> = {
     "加 LoRA 的投影矩阵：q,k,v,o,gate,up,down 的逗号列表，或 'all' / 'all-linear'（PEFT 的 target_modules='all-linear'：各层所有线性层，不含 LM 头；PEFT 只匹配 nn.Linear 及其子类（如 bitsandbytes 层），GPTQ 和 AWQ 层需逐个写出模块名）",
   loraDropout: 'LoRA dropout 概率（PEFT lora_dropout，默认 0）。大于 0 时每个适配器为反向保存自己的 dropout 输出和 1 字节掩码',
   adapterDtype: "纯 bf16/fp16 模型上 LoRA 适配器的精度：'fp32'（PEFT autocast_adapter_dtype=True，默认）把适配器及其梯度和优化器状态升为 fp32；'base' 保持模型精度（torchtune）",
+  autocast:
+    "权重已是 bf16/fp16 时（precision=bf16 或 fp16）：'on' 表示前向在 torch.autocast 下运行——HF Trainer 设 bf16=True / fp16=True 时即使权重已是 16 位也会这样（accelerate prepare_model），于是 fp32 参数（PEFT 的 fp32 LoRA 适配器、kbit-prep 的 fp32 层）以 16 位计算；'off' 表示不用 autocast（torchtune、普通训练循环）。AMP 精度总在 autocast 下运行",
   kbitPrep:
     "量化底座（bitsandbytes nf4/fp4/bnb-int8 或 AWQ）上的 LoRA：'on' 表示调用 PEFT prepare_model_for_kbit_training（QLoRA 配方的做法）：词嵌入、归一化层、偏置和 LM 头转为 fp32 参数，因此残差流、归一化输出和量化线性层的输出都是 fp32 激活值（GPTQ 不做此转换）。它默认开启的梯度检查点由 grad-ckpt 单独设置",
   loraSave:
@@ -222,6 +226,8 @@ const OPTION_LABEL: Record<Lang, Record<string, string>> = {
     'loraSave.embed': 'Embedding',
     'loraSave.head': 'LM head',
     'loraSave.embed,head': 'Embedding + LM head',
+    'autocast.on': 'On (HF Trainer bf16=True)',
+    'autocast.off': 'Off (torchtune, plain loops)',
     'kbitPrep.on': 'On (QLoRA recipes)',
     'kbitPrep.off': 'Off (torchtune, plain get_peft_model)',
     'optimImpl.foreach': 'foreach (PyTorch default)',
@@ -292,6 +298,8 @@ const OPTION_LABEL: Record<Lang, Record<string, string>> = {
     'loraSave.embed': '词嵌入',
     'loraSave.head': 'LM 头',
     'loraSave.embed,head': '词嵌入 + LM 头',
+    'autocast.on': '开启（HF Trainer bf16=True）',
+    'autocast.off': '关闭（torchtune、普通训练循环）',
     'kbitPrep.on': '开启（QLoRA 配方）',
     'kbitPrep.off': '关闭（torchtune、直接 get_peft_model）',
     'optimImpl.foreach': 'foreach（PyTorch 默认）',

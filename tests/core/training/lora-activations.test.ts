@@ -20,7 +20,8 @@ const s = 1024,
   r = 16;
 const all: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 const acts = (e: Estimate) => e.terms.find((t) => t.id === 'activations')!.bytes;
-const bf16 = { precision: 'bf16', weights: 'bf16', attn: 'sdpa', seq: s, batch: b, loraRank: r } as const;
+// autocast 'off': pure bf16 in a loop without torch.autocast (HF Trainer's bf16=True is autocast 'on', tested below)
+const bf16 = { precision: 'bf16', weights: 'bf16', attn: 'sdpa', seq: s, batch: b, loraRank: r, autocast: 'off' } as const;
 const lora = (over: Partial<Scenario>) => acts(run({ ...bf16, method: 'lora', adapterDtype: 'base', ...over }));
 
 describe('frozen base Linears (pure bf16, SDPA, e = e_res = 2)', () => {

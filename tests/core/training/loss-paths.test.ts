@@ -19,19 +19,21 @@ describe('current: transformers ≥ 4.46 ForCausalLMLoss (logits.float(), labels
   it('forward: bf16 logits + fp32 upcast + fp32 log-softmax = 10 B per logit', () => {
     expect(nL).toBe(131_072_000);
     expect(l.peak).toBe(nL * (2 + 4 + 4));
-    expect(l.held).toBe(nL * (2 + 4));
   });
-  it("log-softmax backward: held + NllLossBackward's fp32 gradient + _log_softmax_backward_data's fp32 output = 14 B per logit", () => {
-    expect(l.backward).toBe(nL * (2 + 4 + 4 + 4));
-    expect(l.backward).toBe(1_835_008_000);
+  it('held at backward: the fp32 log-softmax output alone (Trainer.compute_loss returns the loss, the bf16 logits leave with the model output)', () => {
+    expect(l.held).toBe(nL * 4);
   });
-  it('LM-head backward: the bf16 logits the caller holds + their bf16 gradient', () => {
-    expect(l.headBackward).toBe(nL * (2 + 2));
+  it("log-softmax backward: held + NllLossBackward's fp32 gradient + _log_softmax_backward_data's fp32 output = 12 B per logit", () => {
+    expect(l.backward).toBe(nL * (4 + 4 + 4));
+    expect(l.backward).toBe(1_572_864_000);
+  });
+  it('LM-head backward: the bf16 gradient ToCopyBackward made (the fp32 one is freed)', () => {
+    expect(l.headBackward).toBe(nL * 2);
   });
   it('fp32 training: .float() returns the tensor itself, no upcast copy', () => {
     const f = lossBytes(LLAMA.s, LLAMA.b, LLAMA.V, 4, 1, false, 'current');
     expect(f.peak).toBe(nL * (4 + 4));
-    expect(f.backward).toBe(nL * (4 + 4 + 4 + 4));
+    expect(f.backward).toBe(nL * (4 + 4 + 4));
   });
 });
 
@@ -42,12 +44,12 @@ describe('upcast-in-model: transformers 4.36–4.45 LlamaForCausalLM.forward (lo
     expect(l.peak).toBe(4 * nL + 4 * n1L + 4 * n1L);
     expect(l.peak).toBe(1_572_608_000);
   });
-  it('held: the fp32 logits in the output + the log-softmax output; backward adds two fp32 gradients of the shifted shape', () => {
-    expect(l.held).toBe(4 * nL + 4 * n1L);
-    expect(l.backward).toBe(4 * nL + 12 * n1L);
+  it('held: the log-softmax output (the fp32 logits leave with the model output); backward adds two fp32 gradients of the shifted shape', () => {
+    expect(l.held).toBe(4 * n1L);
+    expect(l.backward).toBe(12 * n1L);
   });
-  it('LM-head backward: fp32 logits + the bf16 gradient ToCopyBackward makes', () => {
-    expect(l.headBackward).toBe(nL * (4 + 2));
+  it('LM-head backward: the bf16 gradient ToCopyBackward makes', () => {
+    expect(l.headBackward).toBe(nL * 2);
   });
 });
 
@@ -56,20 +58,20 @@ describe('remote-code: Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit l
     const l = lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'remote-code', false);
     expect(nQ).toBe(311_164_928);
     expect(l.peak).toBe(2 * nQ + 2 * n1Q + 2 * n1Q);
-    expect(l.held).toBe(2 * nQ + 2 * n1Q);
-    expect(l.backward).toBe(2 * nQ + 3 * 2 * n1Q);
-    expect(l.backward).toBe(2_488_407_808); // 2.32 GiB
-    expect(l.headBackward).toBe(4 * nQ);
+    expect(l.held).toBe(2 * n1Q);
+    expect(l.backward).toBe(3 * 2 * n1Q);
+    expect(l.backward).toBe(1_866_077_952); // 1.74 GiB
+    expect(l.headBackward).toBe(2 * nQ);
   });
   it('AMP: autocast runs log_softmax in fp32, converting the shift copy first', () => {
     const l = lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'remote-code', true);
     expect(l.peak).toBe(2 * nQ + (2 + 4 + 4) * n1Q);
-    expect(l.held).toBe(2 * nQ + 4 * n1Q);
-    expect(l.backward).toBe(2 * nQ + 12 * n1Q);
+    expect(l.held).toBe(4 * n1Q);
+    expect(l.backward).toBe(12 * n1Q);
   });
   it('pure bf16 needs less than the current path at the same shape (no fp32 buffers)', () => {
     const cur = lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'current');
-    expect(cur.backward).toBe(nQ * 14);
+    expect(cur.backward).toBe(nQ * 12);
     expect(lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'remote-code').backward).toBeLessThan(cur.backward);
   });
 });

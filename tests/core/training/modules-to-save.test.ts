@@ -16,7 +16,7 @@ const V = 32000,
   s = 1024,
   b = 1;
 const term = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
-const q: Partial<Scenario> = { method: 'qlora', weights: 'nf4', precision: 'bf16', attn: 'sdpa', seq: s, batch: b, loraTargets: ['q', 'v'], bnbCompute: 'bf16', optimizer: 'adamw' };
+const q: Partial<Scenario> = { method: 'qlora', weights: 'nf4', precision: 'bf16', attn: 'sdpa', seq: s, batch: b, loraTargets: ['q', 'v'], bnbCompute: 'bf16', optimizer: 'adamw', autocast: 'off' };
 
 describe('lora-save=embed,head on a 16-bit-kept base (kbit-prep off): bf16 copies', () => {
   const off = run({ ...q, kbitPrep: 'off' });
