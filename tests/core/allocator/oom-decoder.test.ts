@@ -1,6 +1,7 @@
 // OOM messages of every release, built from the templates of docs/reference/allocator.md §7.2 with realistic
 // figures, plus hand-written log excerpts in the shapes §7.2–§7.3 describe.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { decodeOom, type DecodedOom } from '../../../src/core/allocator/oom-decoder';
 import { formatOomMessage, oomExceptionName, OOM_VERSIONS } from '../../../src/core/allocator/oom-message';
 import type { OomFacts } from '../../../src/core/allocator/allocator';
@@ -168,5 +169,31 @@ describe('hand-written log excerpts', () => {
       expect(r.message.code).toBe('oom-not-found');
       expect(r.example).toContain('CUDA out of memory. Tried to allocate');
     }
+  });
+});
+
+describe('a real out-of-memory message (torch 2.11 on an H200, tests/fixtures/torch-snapshot/oom-torch-2.11.txt)', () => {
+  // written by tools/measure/record_snapshot.py: torch.empty(total_memory + 1 GiB) after four training steps
+  const text = readFileSync(new URL('../../fixtures/torch-snapshot/oom-torch-2.11.txt', import.meta.url), 'utf8');
+  const stats = JSON.parse(readFileSync(new URL('../../fixtures/torch-snapshot/train-varied.default.stats.json', import.meta.url), 'utf8')) as {
+    memory_stats_after_oom: Record<string, number>;
+  };
+  const d = decoded(text);
+  const field = (key: string) => d.fields.find((f) => f.key === key)!;
+
+  it('is read as the ≥ 2.8 wording with every field', () => {
+    expect(d.complete).toBe(true);
+    expect(d.version.code).toBe('version.ge-2.8');
+    expect(field('requested').text).toBe('140.80 GiB');
+    expect(field('total').text).toBe('139.80 GiB');
+  });
+
+  it("its figures agree with the allocator's own statistics at the moment of the error, within the printed rounding", () => {
+    const real = stats.memory_stats_after_oom;
+    const allocated = field('allocated');
+    const unallocated = field('unallocated');
+    expect(Math.abs(allocated.value - real['allocated_bytes.all.current'])).toBeLessThanOrEqual(allocated.precision);
+    expect(Math.abs(unallocated.value - (real['reserved_bytes.all.current'] - real['allocated_bytes.all.current']))).toBeLessThanOrEqual(unallocated.precision);
+    expect(real.num_ooms).toBe(1);
   });
 });
