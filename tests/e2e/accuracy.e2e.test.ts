@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { browserPerFile, watchedPage, type Watched } from './browser';
 import fixture from '../../src/validation/fixtures/measured-dev.json';
+import gpuRuns from '../../src/validation/fixtures/measured-gpu.json';
 
 const SCREENS = '.tmp/screens';
 const chromium = browserPerFile();
@@ -41,6 +42,18 @@ test('?view=accuracy lists every published row, scored or skipped, and the sourc
   for (const id of shown) expect(guide).toContain(id);
   await expect.poll(() => page.locator('.acc-chart .recharts-scatter-symbol').count()).toBe(shown.length);
   expect(await page.getByTestId('acc-shown').textContent()).toMatch(new RegExp(`^${shown.length} of ${scored.length} measured rows shown`));
+  clean(w);
+});
+
+test('our own GPU runs: every run with both measured totals, t000 as measured (9.64 GiB allocated, 10.31 GiB reserved)', async () => {
+  const w = await open('?view=accuracy');
+  const rows = w.page.locator('[data-testid="acc-gpu-runs"] tbody tr');
+  expect(await rows.count()).toBe(gpuRuns.rows.length);
+  const t000 = gpuRuns.rows.find((r) => r.id === 't000')!;
+  expect((t000.measured.allocated / 2 ** 30).toFixed(2)).toBe('9.64');
+  const text = await rows.filter({ hasText: 't000' }).first().textContent();
+  expect(text).toContain('9.64 GiB');
+  expect(text).toContain('10.31 GiB');
   clean(w);
 });
 

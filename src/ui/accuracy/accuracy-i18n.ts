@@ -83,6 +83,12 @@ const en = {
   'skip.help': 'Published rows whose setting the calculator cannot describe, with the reason. They stay listed so nothing is dropped silently.',
   'skip.reason': 'Reason',
   'src.title': 'Sources',
+  'gpu.title': 'Our own runs on a GPU',
+  'gpu.help':
+    'Hugging Face Trainer fine-tuning runs we measured ourselves ({gpu}, torch {torch}, transformers {transformers}, peft {peft}; tools/measure/measure_trainer.py, random weights), with both totals PyTorch reports. Varied-length runs draw their sample lengths at random: their reserved memory depends on the order of the lengths and is shown, not held to a tolerance. A dash: run with expandable_segments, which the estimate does not model yet.',
+  'gpu.setting': 'Setting',
+  'gpu.allocated': 'Allocated: measured / estimate / error',
+  'gpu.reserved': 'Reserved: measured / estimate / error',
   'logs.title': 'Runtime start-up logs (llama.cpp, vLLM)',
   'logs.help':
     'Buffer sizes, KV cache and token pools that llama.cpp and vLLM print at start-up, quoted in public GitHub issues, against the matching part of our estimate. The row id links to the issue; hover a tolerance for its reason.',
@@ -203,6 +209,12 @@ const zh: Record<AKey, string> = {
   'skip.help': '计算器无法描述其配置的公开数据行及原因。它们仍列在这里，不会被悄悄丢弃。',
   'skip.reason': '原因',
   'src.title': '出处',
+  'gpu.title': '我们自己在 GPU 上的实测',
+  'gpu.help':
+    '我们自己测量的 Hugging Face Trainer 微调运行（{gpu}，torch {torch}，transformers {transformers}，peft {peft}；tools/measure/measure_trainer.py，随机权重），给出 PyTorch 报告的两个总量。样本长度不定的运行随机抽取长度：其预留显存取决于长度的先后顺序，只作展示，不设容差。短横线：该运行使用了 expandable_segments，估算尚未对其建模。',
+  'gpu.setting': '设置',
+  'gpu.allocated': '已分配：实测 / 估算 / 误差',
+  'gpu.reserved': '已预留：实测 / 估算 / 误差',
   'logs.title': '运行时启动日志（llama.cpp、vLLM）',
   'logs.help': 'llama.cpp 与 vLLM 启动时打印、并在公开 GitHub issue 中引用的缓冲区大小、KV 缓存和 token 池，与我们估算中对应部分的对比。编号链接到该 issue；将鼠标悬停在容差上可查看其理由。',
   'logs.engine': '运行时',

@@ -3,7 +3,7 @@
  * kept in the repository, our estimate and the signed error (over / under), with filters, a
  * predicted-vs-measured chart, error by kind of scenario, the rows we cannot score with their
  * reasons — then the independent check's latest figures, how often the 80 % bands hold, and
- * the llama.cpp / vLLM start-up log checks. The numbers come
+ * our own Trainer runs on a GPU and the llama.cpp / vLLM start-up log checks. The numbers come
  * from src/validation, the code the test suite runs. Default export: loaded lazily
  * (?view=accuracy); recharts loads in a further chunk when the chart renders.
  */
@@ -16,6 +16,7 @@ import { SummaryTables } from './summary-tables';
 import { AccuracyTable } from './accuracy-table';
 import { SkippedRows, SourceList } from './skipped-rows';
 import { RuntimeLogTable } from './runtime-log-table';
+import { GpuRunTable } from './gpu-run-table';
 import { BandCoverage, IndependentCheck } from './independent-check-table';
 import './accuracy.css';
 
@@ -44,6 +45,7 @@ export default function AccuracyView() {
         <AccuracyTable rows={rows} />
       </section>
       <SkippedRows data={data} />
+      <GpuRunTable />
       <RuntimeLogTable />
       <SourceList citations={data.citations} />
     </div>
