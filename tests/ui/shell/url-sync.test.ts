@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { initialData, useApp } from '../../../src/state/store';
 import { URL_VERSION } from '../../../src/state/migrations';
-import { changeAsNewEntry, passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../../src/ui/shell/url-sync';
+import { changeAsNewEntry, queryOf, readUrl, shareLink, syncUrl } from '../../../src/ui/shell/url-sync';
+import { decodeUrl } from '../../../src/state/url-codec';
 
 afterEach(() => useApp.setState(initialData()));
 
@@ -45,7 +46,7 @@ describe('URL <-> store', () => {
   test('syncing replaces the entry (no new history), keeps other views\u2019 pairs, and stops on unsubscribe', async () => {
     history.replaceState(null, '', '/app/?lab.preset=classic&net.x=1&batch=3');
     const before = history.length;
-    expect(passThrough(location.search)).toEqual(['lab.preset=classic', 'net.x=1']);
+    expect(decodeUrl(location.search).extra.views).toEqual({ 'lab.preset': 'classic', 'net.x': '1' });
     const stop = syncUrl(0);
     useApp.getState().set('batch', 5);
     useApp.getState().set('batch', 6);
