@@ -49,7 +49,7 @@ export interface DecodedUrl {
  * (layer builder, src/ui/layers/net-url.ts). Those pairs are read, migrated and written by this
  * codec like every other key (one `v`, one chain in migrations.ts); what they mean is each view's.
  */
-export const VIEW_PREFIXES = ['lab.', 'net.'] as const;
+const VIEW_PREFIXES = ['lab.', 'net.'] as const;
 
 const LANG = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/;
 const VIEW = /^[a-z][a-z0-9-]{0,31}$/;
