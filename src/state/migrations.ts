@@ -1,14 +1,14 @@
 /**
- * URL schema versions. Each migration rewrites the key/value pairs of one version into the next
- * one, so a link shared years ago still opens the same scenario. To change the schema: bump
- * URL_VERSION, add a migration from the previous version, document both in docs/url-schema.md.
+ * The one version and migration chain of every link the page writes: calculator keys, page extras
+ * and the other views' `lab.*` / `net.*` keys alike. Each migration rewrites the key/value pairs of
+ * one version into the next one, so a link shared years ago still opens the same state in every
+ * view. To change any view's keys: bump URL_VERSION, add a migration from the previous version,
+ * document both in docs/url-schema.md.
  */
+import type { Pairs } from './url-query';
 
 /** The version encodeUrl writes (`v=2`). */
 export const URL_VERSION = 2;
-
-/** Ordered key/value pairs as they appeared in the query string (first occurrence of each key). */
-export type Pairs = Array<[string, string]>;
 
 export interface Migration {
   from: number;

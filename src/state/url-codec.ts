@@ -1,14 +1,16 @@
 /**
- * Share links: Scenario <-> query string. Pure (no DOM). Readable keys from the scenario schema
- * (src/core/scenario), only non-default values, a version field `v`, and pass-through of other
- * views' state under `lab.` / `net.` prefixes. decodeUrl never throws, whatever the string.
- * Format documented in docs/url-schema.md.
+ * The one link codec of the page and the CLI: Scenario, page extras and the other views' state <->
+ * query string. Pure (no DOM). Readable keys from the scenario schema (src/core/scenario), only
+ * non-default values, one version field `v` and one migration chain (migrations.ts) for every key,
+ * the allocator lab's `lab.*` and the layer builder's `net.*` included. decodeUrl never throws,
+ * whatever the string. Format documented in docs/url-schema.md.
  */
 import type { FieldError, Scenario } from '../core/types';
 import { parseScenario, serializeScenario } from '../core/scenario';
 import { findGpu, parseCapacity } from '../core/gpus';
 import { SCENARIO_FIELDS } from '../core/scenario/schema';
-import { URL_VERSION, migrate, type Pairs } from './migrations';
+import { URL_VERSION, migrate } from './migrations';
+import { URL_LIMITS, enc, readPairs, type Pairs } from './url-query';
 
 export interface UrlExtra {
   /** UI language, e.g. 'en', 'pt-BR' */
@@ -27,7 +29,7 @@ export interface UrlExtra {
   compare?: string[];
   /** up to MAX_VS more scenarios shown as columns (repeated key `vs`, each an encoded query) */
   vs?: Scenario[];
-  /** other views' state, full keys under PASSTHROUGH_PREFIXES, carried verbatim */
+  /** the lab's and the layer builder's state: full keys under VIEW_PREFIXES → decoded, migrated values */
   views?: Record<string, string>;
 }
 
@@ -42,32 +44,16 @@ export interface DecodedUrl {
   version: number;
 }
 
-/** Key prefixes whose pairs belong to other views (lab, layer builder) and pass through untouched. */
-export const PASSTHROUGH_PREFIXES = ['lab.', 'net.'] as const;
-/** Limits that keep a hostile link cheap: pairs read, key length, pass-through value length. */
-export const URL_LIMITS = { pairs: 200, keyLength: 64, viewValueLength: 8192, input: 256 * 1024, compare: 8, vs: 3 } as const;
+/**
+ * Key prefixes of the other views' state: `lab.` (allocator lab, src/ui/lab/lab-url.ts) and `net.`
+ * (layer builder, src/ui/layers/net-url.ts). Those pairs are read, migrated and written by this
+ * codec like every other key (one `v`, one chain in migrations.ts); what they mean is each view's.
+ */
+const VIEW_PREFIXES = ['lab.', 'net.'] as const;
 
 const LANG = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/;
 const VIEW = /^[a-z][a-z0-9-]{0,31}$/;
 const VIEW_KEY = /^[\w.-]+$/;
-
-/** Replace lone UTF-16 surrogates (which encodeURIComponent rejects) with U+FFFD. */
-function wellFormed(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
-/** Percent-encode, leaving '/', ',' and ':' readable (allowed in a query, RFC 3986 §3.4). */
-function enc(s: string): string {
-  return encodeURIComponent(wellFormed(s)).replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
-}
-
-function dec(s: string): string | null {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return null;
-  }
-}
 
 /** Scenario keys an embed may show as controls: the schema's keys (`model` and `gpu` are the pickers). */
 const CONTROL_KEYS: ReadonlySet<string> = new Set(SCENARIO_FIELDS.map((f) => f.name));
@@ -85,7 +71,7 @@ function readControls(v: string, ignored: string[]): string[] {
   return out;
 }
 
-const isViewKey = (k: string) => PASSTHROUGH_PREFIXES.some((p) => k.startsWith(p) && k.length > p.length);
+const isViewKey = (k: string) => VIEW_PREFIXES.some((p) => k.startsWith(p) && k.length > p.length);
 
 /** Canonical spelling of a compared GPU (catalogue id or capacity), null when neither. */
 function gpuSpec(spec: string): string | null {
@@ -101,7 +87,7 @@ function scenarioQuery(s: Scenario): string {
     .join('&');
 }
 
-/** Query string (no leading '?') for `s`: `v=1` then non-default scenario keys, extras, view state. */
+/** Query string (no leading '?') for `s`: `v=<URL_VERSION>` then non-default scenario keys, extras, view state. */
 export function encodeUrl(s: Scenario, extra: UrlExtra = {}): string {
   const parts = [`v=${URL_VERSION}`];
   for (const [k, v] of Object.entries(serializeScenario(s))) parts.push(`${enc(k)}=${enc(v)}`);
@@ -124,38 +110,6 @@ export function encodeUrl(s: Scenario, extra: UrlExtra = {}): string {
     }
   }
   return parts.join('&');
-}
-
-/** Split a query string (or a whole URL) into decoded pairs, first occurrence of each key. */
-function readPairs(search: string, ignored: string[], errors: FieldError[]): Pairs {
-  let q = search.length > URL_LIMITS.input ? search.slice(0, URL_LIMITS.input) : search;
-  const hash = q.indexOf('#');
-  if (hash >= 0) q = q.slice(0, hash);
-  const qm = q.indexOf('?');
-  if (qm >= 0) q = q.slice(qm + 1);
-  const chunks = q.split('&').filter((c) => c !== '');
-  if (chunks.length > URL_LIMITS.pairs) {
-    errors.push({ key: 'url', code: 'too-many-keys', message: `only the first ${URL_LIMITS.pairs} keys of the link are read`, params: { max: URL_LIMITS.pairs } });
-    ignored.push(`${chunks.length - URL_LIMITS.pairs} more keys`);
-  }
-  const seen = new Set<string>();
-  const pairs: Pairs = [];
-  for (const chunk of chunks.slice(0, URL_LIMITS.pairs)) {
-    const eq = chunk.indexOf('=');
-    const key = dec(eq >= 0 ? chunk.slice(0, eq) : chunk);
-    const value = dec(eq >= 0 ? chunk.slice(eq + 1) : '');
-    const shown = (key ?? chunk).slice(0, URL_LIMITS.keyLength);
-    if (key === null || value === null || key.length > URL_LIMITS.keyLength) {
-      errors.push({ key: shown, code: 'malformed', message: `could not read '${shown}' in the link`, params: {} });
-      ignored.push(shown);
-    } else if (seen.has(key) && key !== 'vs') {
-      ignored.push(`${key} (repeated)`);
-    } else {
-      seen.add(key);
-      pairs.push([key, value]);
-    }
-  }
-  return pairs;
 }
 
 function readVersion(pairs: Pairs, errors: FieldError[], warnings: FieldError[]): number {

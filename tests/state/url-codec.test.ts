@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { decodeUrl, encodeUrl, URL_LIMITS } from '../../src/state/url-codec';
+import { decodeUrl, encodeUrl } from '../../src/state/url-codec';
+import { URL_LIMITS } from '../../src/state/url-query';
 import { MIGRATIONS, URL_VERSION } from '../../src/state/migrations';
 import { ALL_KEYS, DEFAULT_SCENARIO, defaultScenario, parseScenario } from '../../src/core/scenario';
 import type { Scenario } from '../../src/core/types';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { GPUS, parseCapacity } from '../../core/gpus';
 import { useApp } from '../../state/store';
-import { URL_LIMITS } from '../../state/url-codec';
+import { URL_LIMITS } from '../../state/url-query';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { CatalogueOptions } from './catalogue-options';

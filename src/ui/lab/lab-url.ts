@@ -1,7 +1,9 @@
 /**
- * The lab's state in the query string under `lab.*` keys (passed through by src/state/url-codec.ts).
- * Writing merges with the current query: every other key keeps its exact spelling and order.
+ * What the lab keeps in the link, under `lab.*` keys. The page's one codec (src/state/url-codec.ts)
+ * reads, migrates and escapes them; this file says what each means. Writing replaces only the lab's
+ * keys: every other key keeps its exact spelling and order.
  */
+import { replaceViewPairs, type Pairs } from '../../state/url-query';
 
 export type LabPanel = 'oom' | 'summary' | 'sim';
 export const LAB_PANELS: readonly LabPanel[] = ['oom', 'summary', 'sim'];
@@ -28,80 +30,57 @@ export interface LabUrlState {
 export const LAB_URL_LIMITS = { trace: 2000, oom: 2500, summary: 1500, short: 200 } as const;
 
 const PREFIX = 'lab.';
+type TextKey = 'preset' | 'trace' | 'cap' | 'conf' | 'oom' | 'summary';
+/** The keys after `panel`, in the order the link writes them, each with the longest value kept (characters). */
+const FIELDS: readonly [TextKey | 'step', number][] = [
+  ['preset', LAB_URL_LIMITS.short],
+  ['trace', LAB_URL_LIMITS.trace],
+  ['cap', LAB_URL_LIMITS.short],
+  ['conf', LAB_URL_LIMITS.short],
+  ['step', LAB_URL_LIMITS.short],
+  ['oom', LAB_URL_LIMITS.oom],
+  ['summary', LAB_URL_LIMITS.summary],
+];
+const KNOWN = new Set(['panel', ...FIELDS.map(([k]) => k)]);
+const STEP = /^-?\d{1,9}$/;
 
-function dec(s: string): string | null {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return null;
+/**
+ * The lab's state from a link's decoded, migrated `lab.*` values (url-codec's `extra.views`).
+ * Never throws; every value that could not be used is named in `ignored` and its default kept.
+ * An empty value is an absent one (the writer never writes one).
+ */
+export function readLab(views: Readonly<Record<string, string>>): { state: LabUrlState; ignored: string[] } {
+  const ignored: string[] = [];
+  const value = (k: string): string | undefined => (Object.hasOwn(views, PREFIX + k) && views[PREFIX + k] !== '' ? views[PREFIX + k] : undefined);
+  const panel = value('panel');
+  const known = panel !== undefined && LAB_PANELS.includes(panel as LabPanel);
+  if (panel !== undefined && !known) ignored.push(`${PREFIX}panel=${panel.slice(0, 30)}`);
+  const state: LabUrlState = { panel: known ? (panel as LabPanel) : 'oom' };
+  for (const [k, max] of FIELDS) {
+    const x = value(k);
+    if (x === undefined) continue;
+    if (x.length > max) ignored.push(`${PREFIX}${k} (over ${max} characters)`);
+    else if (k !== 'step') state[k] = x;
+    else if (STEP.test(x)) state.step = Math.max(-1, Number(x));
+    else ignored.push(`${PREFIX}step=${x.slice(0, 30)}`);
   }
+  for (const k of Object.keys(views)) if (k.startsWith(PREFIX) && !KNOWN.has(k.slice(PREFIX.length))) ignored.push(k.slice(0, 40));
+  return { state, ignored };
 }
 
-/** Lone UTF-16 surrogates (which encodeURIComponent rejects) become U+FFFD; pairs stay. */
-export function wellFormed(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
-/** Percent-encoding that keeps ',', ':' and '/' readable, like url-codec.ts. */
-function enc(s: string): string {
-  return encodeURIComponent(wellFormed(s)).replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
-}
-
-function chunks(search: string): string[] {
-  const q = search.replace(/^[^?]*\?/, '').replace(/#.*$/, '');
-  return q.split('&').filter((c) => c !== '');
-}
-
-const keyOf = (chunk: string) => dec(chunk.split('=')[0]) ?? '';
-
-/** Reads the lab's keys; anything malformed falls back to the default. Never throws. */
-export function readLabState(search: string): LabUrlState {
-  const v = Object.create(null) as Record<string, string>;
-  for (const c of chunks(search)) {
-    const k = keyOf(c);
-    const name = k.slice(PREFIX.length);
-    if (!k.startsWith(PREFIX) || name in v || !c.includes('=')) continue;
-    const val = dec(c.slice(c.indexOf('=') + 1));
-    if (val !== null) v[name] = val;
+/** The `lab.*` pairs for a state: unset and empty values left out, texts over their limit left out rather than cut. */
+export function labPairs(state: LabUrlState): Pairs {
+  const out: Pairs = [[`${PREFIX}panel`, state.panel]];
+  for (const [k, max] of FIELDS) {
+    const v = state[k];
+    if (v !== undefined && v !== '' && String(v).length <= max) out.push([PREFIX + k, String(v)]);
   }
-  const panel = LAB_PANELS.includes(v.panel as LabPanel) ? (v.panel as LabPanel) : 'oom';
-  const s: LabUrlState = { panel };
-  const text = (name: 'preset' | 'trace' | 'cap' | 'conf' | 'oom' | 'summary', max: number) => {
-    const x = v[name];
-    if (x !== undefined && x.length <= max) s[name] = x;
-  };
-  text('preset', LAB_URL_LIMITS.short);
-  text('trace', LAB_URL_LIMITS.trace);
-  text('cap', LAB_URL_LIMITS.short);
-  text('conf', LAB_URL_LIMITS.short);
-  text('oom', LAB_URL_LIMITS.oom);
-  text('summary', LAB_URL_LIMITS.summary);
-  if (v.step !== undefined && /^-?\d{1,9}$/.test(v.step)) s.step = Math.max(-1, Number(v.step));
-  return s;
+  return out;
 }
 
-/** The query (no '?') with the lab's keys replaced by `state`'s; other keys untouched. */
-export function mergeLabQuery(search: string, state: LabUrlState): string {
-  const kept = chunks(search).filter((c) => !keyOf(c).startsWith(PREFIX));
-  const add = (k: string, val: string | number | undefined, max: number = LAB_URL_LIMITS.short) => {
-    if (val === undefined || val === '') return;
-    const str = String(val);
-    if (str.length <= max) kept.push(`${PREFIX}${k}=${enc(str)}`);
-  };
-  add('panel', state.panel);
-  add('preset', state.preset);
-  add('trace', state.trace, LAB_URL_LIMITS.trace);
-  add('cap', state.cap);
-  add('conf', state.conf);
-  add('step', state.step);
-  add('oom', state.oom, LAB_URL_LIMITS.oom);
-  add('summary', state.summary, LAB_URL_LIMITS.summary);
-  return kept.join('&');
-}
-
-/** Writes the lab's keys into the address bar with history.replaceState (no new history entry). */
+/** Writes the lab's keys into the address bar with history.replaceState (no new history entry); other keys untouched. */
 export function writeLabState(state: LabUrlState): void {
-  const q = mergeLabQuery(location.search, state);
+  const q = replaceViewPairs(location.search, PREFIX, labPairs(state));
   const url = `${location.pathname}${q ? `?${q}` : ''}${location.hash}`;
   if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
 }

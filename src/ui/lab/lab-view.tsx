@@ -1,11 +1,13 @@
 /**
  * The Allocator lab view (lazy-loaded): OOM decoder, memory_summary() reader and the caching
- * allocator simulator. Its state lives in `lab.*` query keys (lab-url.ts).
+ * allocator simulator. Its state lives in `lab.*` link keys (lab-url.ts), read through the page's codec.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { findPreset, TRACE_PRESETS } from '../../core/allocator/presets';
 import { useLabT, type LabKey } from './lab-i18n';
-import { LAB_PANELS, readLabState, writeLabState, type LabPanel, type LabUrlState } from './lab-url';
+import { decodeUrl } from '../../state/url-codec';
+import { useApp } from '../../state/store';
+import { LAB_PANELS, readLab, writeLabState, type LabPanel, type LabUrlState } from './lab-url';
 import { OomPanel } from './oom-panel';
 import { SummaryPanel } from './summary-panel';
 import { SimPanel, type SimState } from './sim-panel';
@@ -37,12 +39,17 @@ function urlState(panel: LabPanel, oom: string, summary: string, sim: SimState):
 
 export default function LabView() {
   const t = useLabT();
-  const [init] = useState(() => readLabState(typeof location === 'undefined' ? '' : location.search));
+  const [{ state: init, ignored }] = useState(() => readLab(decodeUrl(typeof location === 'undefined' ? '' : location.search).extra.views ?? {}));
   const [panel, setPanel] = useState<LabPanel>(init.panel);
   const [oom, setOom] = useState(init.oom ?? '');
   const [summary, setSummary] = useState(init.summary ?? '');
   const [sim, setSim] = useState<SimState>(() => initialSim(init));
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  // what the link asked of the lab but could not be used: the page's notice, beside the link's other problems
+  useEffect(() => {
+    if (ignored.length > 0) useApp.getState().notify({ id: 'url-lab', key: 'notice.urlIgnored', params: { list: ignored.join('; ') } });
+  }, [ignored]);
 
   useEffect(() => {
     const timer = setTimeout(() => writeLabState(urlState(panel, oom, summary, sim)), URL_DELAY);

@@ -1,6 +1,6 @@
 /**
- * The Layer builder's state and its compact form in the query string, under `net.*` keys (the
- * url-codec passes those through untouched, src/state/url-codec.ts PASSTHROUGH_PREFIXES):
+ * The Layer builder's state and its compact form in the link, under `net.*` keys. The page's one
+ * codec (src/state/url-codec.ts) reads, migrates and escapes them; this file says what each means:
  *   net.p   preset id, or `custom` with the base list in net.l (terse text, core/layers/text.ts)
  *   net.e   edits on top of the base (net-edits.ts text form)
  *   net.in  input shape `3x224x224` when not the base's own
@@ -15,6 +15,7 @@ import { layerText, parseLayerText } from '../../core/layers/text';
 import { MAX_BATCH } from '../../core/layers/estimate';
 import { OPTIMIZERS, PRECISIONS } from '../../core/scenario/schema';
 import { resolveGpu } from '../../core/gpus';
+import type { Pairs } from '../../state/url-query';
 import { editsText, parseEdits, type EditOp } from './net-edits';
 
 export interface NetState {
@@ -76,9 +77,9 @@ export function parseShape(text: string): number[] | null {
 }
 
 /** The `net.*` pairs for a state, defaults left out. */
-export function netPairs(s: NetState): [string, string][] {
+export function netPairs(s: NetState): Pairs {
   const d = presetState(s.preset === 'custom' ? DEFAULT_PRESET : s.preset);
-  const out: [string, string][] = [['net.p', s.preset]];
+  const out: Pairs = [['net.p', s.preset]];
   const list = customText(s);
   if (list !== null) out.push(['net.l', list]);
   if (s.edits.length > 0) out.push(['net.e', editsText(s.edits)]);
@@ -157,25 +158,4 @@ export function readNet(views: Record<string, string>): { state: NetState; ignor
     ignored.push(...gpus.filter((x) => resolveGpu(x) === undefined).map((x) => `net.g:${x.slice(0, 30)}`));
   }
   return { state: s, ignored };
-}
-
-/** Percent-encode, leaving ',', ':' and '/' readable as the url-codec does (RFC 3986 §3.4). */
-const enc = (s: string) => encodeURIComponent(s).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');
-
-function keyOf(chunk: string): string {
-  const k = chunk.split('=')[0];
-  try {
-    return decodeURIComponent(k);
-  } catch {
-    return k;
-  }
-}
-
-/** The query (no '?') with every `net.*` pair replaced by `pairs`; all other pairs kept verbatim. */
-export function mergeQuery(search: string, pairs: [string, string][]): string {
-  const keep = search
-    .replace(/^\?/, '')
-    .split('&')
-    .filter((c) => c !== '' && !keyOf(c).startsWith('net.'));
-  return [...keep, ...pairs.map(([k, v]) => `${k}=${enc(v)}`)].join('&');
 }

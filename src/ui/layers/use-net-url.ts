@@ -1,16 +1,17 @@
 /**
  * The Layer builder's link: read `net.*` when the view opens, then mirror the view's state into
  * the query with history.replaceState (debounced), replacing only `net.*` pairs and keeping every
- * other pair as it is. The page's own URL sync (src/ui/shell/url-sync.ts) keeps `net.*` pairs
- * verbatim when it rewrites the query, and src/state/url-codec.ts passes them through.
+ * other pair as it is. The page's own URL sync (src/ui/shell/url-sync.ts) writes the `net.*` pairs
+ * back as src/state/url-codec.ts read (and migrated) them.
  */
 import { useEffect } from 'react';
 import { decodeUrl } from '../../state/url-codec';
+import { replaceViewPairs } from '../../state/url-query';
 import { useNet, netStateOf } from './net-store';
-import { mergeQuery, netPairs, readNet } from './net-url';
+import { netPairs, readNet } from './net-url';
 
 /** The query with the view's current `net.*` pairs. */
-const ownQuery = () => mergeQuery(location.search, netPairs(netStateOf(useNet.getState())));
+const ownQuery = () => replaceViewPairs(location.search, 'net.', netPairs(netStateOf(useNet.getState())));
 const currentQuery = () => location.search.replace(/^\?/, '');
 
 /** Write the view's `net.*` pairs into the address bar now. */

@@ -4,14 +4,17 @@
  * history.replaceState (debounced, so editing does not flood the history). Only deliberate steps
  * (changeAsNewEntry) push an entry; Back and Forward read the URL again.
  */
-import { decodeUrl, encodeUrl, PASSTHROUGH_PREFIXES } from '../../state/url-codec';
+import { decodeUrl, encodeUrl } from '../../state/url-codec';
 import { serializeScenario } from '../../core/scenario';
 import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
 import { translateCore } from '../i18n';
 import { preferredLang } from './lang-pref';
 
-/** The query string (without '?') for the state: every scenario column, the GPUs, page settings. */
-export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view' | 'unit' | 'theme' | 'controls'>): string {
+/**
+ * The query string (without '?') for the state: every scenario column, the GPUs, page settings, and
+ * the other views' `lab.*` / `net.*` state as given (`views`, from decodeUrl: already migrated).
+ */
+export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed' | 'view' | 'unit' | 'theme' | 'controls'>, views?: Record<string, string>): string {
   return encodeUrl(s.scenarios[0], {
     lang: s.lang === 'en' ? undefined : s.lang,
     embed: s.embed || undefined,
@@ -21,12 +24,19 @@ export function queryOf(s: Pick<AppState, 'scenarios' | 'gpus' | 'lang' | 'embed
     controls: s.controls,
     compare: s.gpus.length > 1 ? s.gpus : undefined,
     vs: s.scenarios.length > 1 ? s.scenarios.slice(1) : undefined,
+    views,
   });
 }
 
+/**
+ * The lab's and the layer builder's pairs of a query, as the codec reads them: written back in the
+ * current version's spelling, so a migration of view keys takes effect with the first rewrite.
+ */
+const viewsOf = (search: string) => decodeUrl(search).extra.views;
+
 /** The full shareable link for the current state. */
 export function shareLink(loc: Pick<Location, 'origin' | 'pathname' | 'search'> = location): string {
-  return `${loc.origin}${loc.pathname}?${[queryOf(useApp.getState()), ...passThrough(loc.search)].join('&')}`;
+  return `${loc.origin}${loc.pathname}?${queryOf(useApp.getState(), viewsOf(loc.search))}`;
 }
 
 /**
@@ -68,23 +78,7 @@ export function readUrl(search: string): string[] {
   return problems;
 }
 
-/** Pairs of other views' state (lab.*, net.*) in a query string, verbatim: those views write them. */
-export function passThrough(search: string): string[] {
-  return search
-    .replace(/^\?/, '')
-    .split('&')
-    .filter((c) => {
-      let k: string;
-      try {
-        k = decodeURIComponent(c.split('=')[0] ?? '');
-      } catch {
-        return false;
-      }
-      return PASSTHROUGH_PREFIXES.some((p) => k.startsWith(p));
-    });
-}
-
-const currentQuery = () => [queryOf(useApp.getState()), ...passThrough(location.search)].join('&');
+const currentQuery = () => queryOf(useApp.getState(), viewsOf(location.search));
 
 /** Writes what a debounced sync still owes the address bar; set while syncUrl runs. */
 let flushPending: (() => void) | undefined;
@@ -102,7 +96,7 @@ export function changeAsNewEntry(change: () => void): void {
 }
 
 /**
- * Keep the address bar in step with the store, leaving other views' pairs as they are, and read the
+ * Keep the address bar in step with the store, keeping the other views' pairs, and read the
  * URL again when Back or Forward moves to another entry. Returns the unsubscribe.
  */
 export function syncUrl(delayMs = 120): () => void {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { applyEdits, editsText, parseEdits, pushEdit, type EditOp, type Step } from '../../../src/ui/layers/net-edits';
-import { mergeQuery, netPairs, parseShape, presetState, readNet } from '../../../src/ui/layers/net-url';
+import { netPairs, parseShape, presetState, readNet } from '../../../src/ui/layers/net-url';
+import { replaceViewPairs } from '../../../src/state/url-query';
 import type { LayerSpec } from '../../../src/core/layers/spec';
 
 const at = (...i: (number | string)[]): Step[] => i.map((x) => (typeof x === 'number' ? { list: 'body', i: x } : { list: x[0] === 's' ? 'shortcut' : 'post', i: Number(x.slice(1)) }));
@@ -15,7 +16,7 @@ describe('net.* link state', () => {
       ['net.e', '4.0.s0.0(kernel:3,padding:1)'],
       ['net.b', '64'],
     ]);
-    const query = mergeQuery('?v=1&view=layers', netPairs(s));
+    const query = replaceViewPairs('?v=1&view=layers', 'net.', netPairs(s));
     expect(query).toBe('v=1&view=layers&net.p=resnet-50&net.e=4.0.s0.0(kernel:3,padding:1)&net.b=64');
   });
 
@@ -58,7 +59,7 @@ describe('net.* link state', () => {
   });
 
   test('other pairs of the query are kept verbatim; old net.* pairs are replaced', () => {
-    expect(mergeQuery('?v=1&model=meta-llama%2FLlama-2-7b-hf&net.b=4&lang=zh&net%2Ep=x', [['net.p', 'vgg-16']])).toBe('v=1&model=meta-llama%2FLlama-2-7b-hf&lang=zh&net.p=vgg-16');
+    expect(replaceViewPairs('?v=1&model=meta-llama%2FLlama-2-7b-hf&net.b=4&lang=zh&net%2Ep=x', 'net.', [['net.p', 'vgg-16']])).toBe('v=1&model=meta-llama%2FLlama-2-7b-hf&lang=zh&net.p=vgg-16');
   });
 
   test('unusable values fall back to defaults and are named', () => {

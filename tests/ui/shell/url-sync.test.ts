@@ -2,7 +2,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { initialData, useApp } from '../../../src/state/store';
 import { URL_VERSION } from '../../../src/state/migrations';
-import { changeAsNewEntry, passThrough, queryOf, readUrl, shareLink, syncUrl } from '../../../src/ui/shell/url-sync';
+import { changeAsNewEntry, queryOf, readUrl, shareLink, syncUrl } from '../../../src/ui/shell/url-sync';
+import { decodeUrl } from '../../../src/state/url-codec';
+import { serializeScenario } from '../../../src/core/scenario';
+import { readLab } from '../../../src/ui/lab/lab-url';
+import { readNet } from '../../../src/ui/layers/net-url';
+import fixture from '../../state/fixtures/links.v2.json';
 
 afterEach(() => useApp.setState(initialData()));
 
@@ -45,7 +50,7 @@ describe('URL <-> store', () => {
   test('syncing replaces the entry (no new history), keeps other views\u2019 pairs, and stops on unsubscribe', async () => {
     history.replaceState(null, '', '/app/?lab.preset=classic&net.x=1&batch=3');
     const before = history.length;
-    expect(passThrough(location.search)).toEqual(['lab.preset=classic', 'net.x=1']);
+    expect(decodeUrl(location.search).extra.views).toEqual({ 'lab.preset': 'classic', 'net.x': '1' });
     const stop = syncUrl(0);
     useApp.getState().set('batch', 5);
     useApp.getState().set('batch', 6);
@@ -113,6 +118,33 @@ describe('Apply as a history entry (issue 12)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(location.search).toContain('batch=4');
     expect(useApp.getState().scenarios[0]).toMatchObject({ batch: 4, gradCkpt: 'none' });
+    stop();
+  });
+});
+
+describe('links of the v2 release, opened and written back by the page, keep every view’s state (fixtures/links.v2.json)', () => {
+  const links = [...fixture.calculator, ...fixture.lab, ...fixture.layers];
+  test.each(links.map((l) => [l.what, l.link] as const))('%s', (_what, link) => {
+    const before = decodeUrl(link);
+    readUrl(`?${link}`);
+    const after = decodeUrl(queryOf(useApp.getState(), before.extra.views));
+    expect(after.version).toBe(URL_VERSION);
+    expect(after.errors).toEqual([]);
+    // a blank link (no v, no scenario key) opens with the GeForce RTX 4090: the one change the page makes
+    const blank = before.version === 0 && Object.keys(serializeScenario(before.scenario)).length === 0;
+    expect(after.scenario).toEqual(blank ? { ...before.scenario, gpu: 'rtx-4090' } : before.scenario);
+    expect(after.extra.vs).toEqual(before.extra.vs);
+    expect(after.extra.views).toEqual(before.extra.views);
+    for (const k of ['lang', 'embed', 'view', 'unit', 'theme', 'controls'] as const) expect([k, after.extra[k]]).toEqual([k, before.extra[k]]);
+    expect(readLab(after.extra.views ?? {})).toEqual(readLab(before.extra.views ?? {}));
+    expect(readNet(after.extra.views ?? {})).toEqual(readNet(before.extra.views ?? {}));
+  });
+
+  test('a v1 link of the layer builder is rewritten once, in v2, with its net.* pairs as they were', () => {
+    history.replaceState(null, '', '/app/?v=1&weights=int8&view=layers&net.p=vgg-16&net.b=8&net.m=inference');
+    readUrl(location.search);
+    const stop = syncUrl(0);
+    expect(location.search).toBe(`?v=${URL_VERSION}&weights=bnb-int8&view=layers&net.p=vgg-16&net.b=8&net.m=inference`);
     stop();
   });
 });

@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest';
+import { decodeUrl } from '../../src/state/url-codec';
+import { readLab } from '../../src/ui/lab/lab-url';
+import { readNet } from '../../src/ui/layers/net-url';
+import fixture from './fixtures/links.v2.json';
+
+/**
+ * Links of the release at c9b39b8 (fixtures/links.v2.json): written by that page's own code or read
+ * from its address bar in Chromium, plus the old-version links its migration chain accepted. Each
+ * carries what that release's decoders read from it; today's codec must read the same.
+ */
+const json = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
+function decoded(link: string): unknown {
+  const d = decodeUrl(link);
+  return json({
+    version: d.version,
+    scenario: d.scenario,
+    extra: d.extra,
+    errors: d.errors.map((e) => `${e.key}:${e.code}`),
+    warnings: d.warnings.map((e) => `${e.key}:${e.code}`),
+    ignored: d.ignored,
+  });
+}
+
+describe('links of the v2 release keep decoding to the same state', () => {
+  test.each(fixture.calculator.map((l) => [l.what, l] as const))('calculator: %s', (_w, l) => {
+    expect(decoded(l.link)).toEqual(l.decoded);
+  });
+
+  test.each(fixture.lab.map((l) => [l.what, l] as const))('allocator lab: %s', (_w, l) => {
+    expect(decoded(l.link)).toEqual(l.decoded);
+    expect(json(readLab(decodeUrl(l.link).extra.views ?? {}).state)).toEqual(l.lab);
+  });
+
+  test.each(fixture.layers.map((l) => [l.what, l] as const))('layer builder: %s', (_w, l) => {
+    expect(decoded(l.link)).toEqual(l.decoded);
+    expect(json(readNet(decodeUrl(l.link).extra.views ?? {}))).toEqual(l.net);
+  });
+
+  test('the fixture covers every version the chain reads, and each view', () => {
+    const all = [...fixture.calculator, ...fixture.lab, ...fixture.layers];
+    expect(new Set(all.map((l) => l.decoded.version))).toEqual(new Set([0, 1, 2, 3]));
+    expect(new Set(all.map((l) => (l.decoded.extra as { view?: string }).view ?? 'calculator'))).toEqual(new Set(['calculator', 'lab', 'layers']));
+  });
+});
