@@ -13,7 +13,7 @@
  */
 import type { Built, Ctx, WeightParts } from './estimate-context';
 import { term } from './estimate-context';
-import { mul, sym } from './formula';
+import { deferFormulas, mul, sym } from './formula';
 import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
 import { kvBytesPerElement, weightBytes } from './formats/weights';
 import { resolveGpu } from './gpus';
@@ -140,18 +140,23 @@ interface LinearShape {
 type Resolved = ResolvedModel & { weights: WeightParts; shapes: LinearShape[] };
 
 /**
- * One-entry memo of the model resolution and weight pricing: sweeps and solvers call estimate()
- * thousands of times with the same model, so only the first call pays for counting. The key
- * holds every input of resolveModel/weightParts (the arch override by reference: scenarios are
- * treated as immutable values).
+ * One-entry memo of the model resolution and weight pricing: sweeps, solvers and the GPU ranking
+ * call estimate() thousands of times with the same model, so only the first call pays for
+ * counting. The key holds every scenario input of resolveModel (model, params, arch; checkArch
+ * reads mode and engine) and weightParts (weights); the arch override by reference: scenarios are
+ * treated as immutable values. Parallelism (tp, pp, gpus) is not an input, so minGpus and
+ * recommend() trying one plan after another keep the memo.
  */
-let memo: { model: string; params: number | null; arch: Scenario['arch']; weights: Scenario['weights']; tp: number; pp: number; value: Result<Resolved> } | null = null;
+type MemoKey = Pick<Scenario, 'model' | 'params' | 'arch' | 'weights' | 'mode' | 'engine'>;
+let memo: { key: MemoKey; value: Result<Resolved> } | null = null;
+
+const sameKey = (k: MemoKey, s: Scenario) => k.model === s.model && k.params === s.params && k.arch === s.arch && k.weights === s.weights && k.mode === s.mode && k.engine === s.engine;
 
 function resolveCached(s: Scenario): Result<Resolved> {
-  if (memo && memo.model === s.model && memo.params === s.params && memo.arch === s.arch && memo.weights === s.weights && memo.tp === s.tp && memo.pp === s.pp) return memo.value;
+  if (memo && sameKey(memo.key, s)) return memo.value;
   const r = resolveModel(s);
   const value: Result<Resolved> = r.ok ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s), shapes: linearShapes(r.value.arch) } } : r;
-  memo = { model: s.model, params: s.params, arch: s.arch, weights: s.weights, tp: s.tp, pp: s.pp, value };
+  memo = { key: { model: s.model, params: s.params, arch: s.arch, weights: s.weights, mode: s.mode, engine: s.engine }, value };
   return value;
 }
 
@@ -207,8 +212,15 @@ export interface EstimateDetail {
   weightTensors: TensorGroup[];
 }
 
-/** estimate() plus its context, builder result and weight tensors. */
+/**
+ * estimate() plus its context, builder result and weight tensors. The terms' formulas are made
+ * when first read (formula/derivation.ts): most callers read only the bytes.
+ */
 export function estimateDetail(s: Scenario): Result<EstimateDetail> {
+  return deferFormulas(() => detailOf(s));
+}
+
+function detailOf(s: Scenario): Result<EstimateDetail> {
   const rangeErrors = checkRanges(s);
   if (rangeErrors.length > 0) return { ok: false, errors: rangeErrors };
   const comboErrors = checkCombinations(s);

@@ -72,7 +72,7 @@ export function inferenceLogits(path: ResolvedLogitsPath, prompt: number, e: num
   return {
     rows: 1,
     perLogit: e + 4,
-    rowsExpr: { op: 'num', value: 1 },
+    rowsExpr: 1,
     perLogitExpr: add(E, 4),
     what: 'last position only, fp32 copy in _sample',
     source: 'transformers ≥ 4.45 generation/utils.py (logits_to_keep = 1 in prefill; _sample copies the last row to fp32)',

@@ -45,10 +45,9 @@ export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS): Result<Reco
   const perCard = s.mode === 'inference' && s.engine === 'vllm';
   const shared = new Map<number, Result<Estimate>>();
   const estimateFor = (p: GpuPlan, g: Gpu): Result<Estimate> => {
-    const sc = { ...s, ...p, gpu: g.id };
-    if (perCard) return estimate(sc);
+    if (perCard) return estimate({ ...s, ...p, gpu: g.id });
     let r = shared.get(p.gpus);
-    if (!r) shared.set(p.gpus, (r = estimate({ ...sc, gpu: '' })));
+    if (!r) shared.set(p.gpus, (r = estimate({ ...s, ...p, gpu: '' })));
     return r;
   };
   const one = estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, gpus[0] ?? GPUS[0]);
@@ -62,7 +61,8 @@ export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS): Result<Reco
     if (!fits) {
       const plan = minGpusBy(s, (p) => {
         const r = estimateFor(p, g);
-        return r.ok ? { ok: true, value: fitsWithin({ ...s, ...p }, r.value, g.capacityBytes) } : r;
+        // fitsWithin reads the mode, engine and token counts, which a plan leaves as they are
+        return r.ok ? { ok: true, value: fitsWithin(s, r.value, g.capacityBytes) } : r;
       });
       count = plan.ok && plan.value ? plan.value.gpus : null;
     }

@@ -1,3 +1,3 @@
 export { add, ceil, conflictingSymbols, div, evaluate, floor, max, min, mul, sub, sym, symbolValues, type Expr, type Operand } from './expr';
 export { render } from './render';
-export { derive, type DerivationInfo } from './derivation';
+export { deferFormulas, derive, type DerivationInfo } from './derivation';

@@ -5,7 +5,7 @@
  */
 import type { Expr } from './expr';
 
-const prec = (e: Expr): number => (e.op === 'add' || e.op === 'sub' ? 1 : e.op === 'mul' || e.op === 'div' ? 2 : 3);
+const prec = (e: Expr): number => (typeof e === 'number' ? 3 : e.op === 'add' || e.op === 'sub' ? 1 : e.op === 'mul' || e.op === 'div' ? 2 : 3);
 
 /** `first`: the leftmost operand may share its parent's precedence (left-associative reading). */
 function child(e: Expr, parent: number, first: boolean): string {
@@ -15,9 +15,8 @@ function child(e: Expr, parent: number, first: boolean): string {
 }
 
 export function render(e: Expr): string {
+  if (typeof e === 'number') return String(e);
   switch (e.op) {
-    case 'num':
-      return String(e.value);
     case 'sym':
       return e.name;
     case 'add':

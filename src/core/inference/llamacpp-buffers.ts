@@ -75,7 +75,7 @@ export function computeBufferExpr(x: ComputeBufferInput): { expr: Expr; bytes: n
     ['kq', x.flash ? null : add(mul(nKv, ub, sym('a', x.heads), F32), mask, mul(4, ub, h, F32))],
     ['ffn', add(mul(2, ub, sym('f', x.ffn), F32), mul(2, ub, h, F32), mask)],
   ];
-  let best: { expr: Expr; bytes: number; kind: ComputeNode } = { expr: { op: 'num', value: 0 }, bytes: 0, kind: 'logits' };
+  let best: { expr: Expr; bytes: number; kind: ComputeNode } = { expr: 0, bytes: 0, kind: 'logits' };
   for (const [kind, expr] of nodes) {
     const bytes = expr ? evaluate(expr) : 0;
     if (expr && bytes > best.bytes) best = { expr, bytes, kind };

@@ -70,8 +70,6 @@ export function stageLayersExpr(ctx: Ctx, pp: number, x: Expr): Expr {
   return pp === 1 ? x : mul(x, stageFractionExpr(ctx, pp));
 }
 
-const ZERO: Expr = { op: 'num', value: 0 };
-
 /**
  * Bytes briefly held twice while loading an AWQ checkpoint of a tied-embedding model.
  * AutoAWQ's `save_quantized` writes every `state_dict()` entry through
@@ -82,7 +80,7 @@ const ZERO: Expr = { op: 'num', value: 0 };
  */
 function awqTiedHeadCopy(ctx: Ctx): Expr {
   const { s, arch } = ctx;
-  if (s.weights !== 'awq-int4' || !arch.tiedEmbeddings || ENCODER_ONLY.has(arch.family)) return ZERO;
+  if (s.weights !== 'awq-int4' || !arch.tiedEmbeddings || ENCODER_ONLY.has(arch.family)) return 0;
   const copy = mul(sym('V', arch.vocab), sym('h', arch.hidden), 2);
   return s.tp === 1 ? copy : div(copy, sym('t', s.tp));
 }
@@ -152,7 +150,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const tokens = s.prompt + s.gen;
   const B = sym('b', s.batch);
   const perT = (x: Expr): Expr => (tp === 1 ? x : div(x, sym('t', tp)));
-  const kvAllExpr = encoder ? ZERO : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
+  const kvAllExpr = encoder ? 0 : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
   const kvAll = evaluate(kvAllExpr);
   const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy);
   // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
@@ -165,7 +163,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequantExpr = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : ZERO;
+  const dequantExpr = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : 0;
   const dequantAll = evaluate(dequantExpr);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
@@ -208,7 +206,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const L = kvLayers(arch);
   // the KV-holding layers on this GPU: its pipeline stage, or its share of a layer split
   const kvExpr = encoder
-    ? ZERO
+    ? 0
     : ctx.split
       ? mul(kvAllExpr, div(sym('L_gpu', ctx.split.layersPerGpu[at]), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
       : stageLayersExpr(ctx, pp, kvAllExpr);
@@ -219,7 +217,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const { atPrefill, atDecode, loadCopy } = best;
   const allocatedBytes = best.bytes;
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
-  const preExpr = !layerOnly || (share.head && share.layers) ? prefill.expr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), ZERO);
+  const preExpr = !layerOnly || (share.head && share.layers) ? prefill.expr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), 0);
   const terms = [
     ctx.split
       ? term(ctx, 'weights', sym('W_gpu', weights), {
@@ -256,7 +254,7 @@ export function buildTransformers(ctx: Ctx): Built {
         text: 'Prefill transients are freed before decoding ends: the peak is weights + max(prompt KV + prefill transient, full KV + decode step), not the sum of all terms.',
       },
     }),
-    term(ctx, 'logits', share.head ? logitsExpr : ZERO, {
+    term(ctx, 'logits', share.head ? logitsExpr : 0, {
       values: { logits: head.what, path: s.logitsPath },
       source: head.source,
       confidence: 'derived',

@@ -37,8 +37,6 @@ export function paramsPerGpu(b: ParamBreakdown, tp: number, pp: number): number 
 /** Per-GPU bytes of each state as expressions. */
 export type StateExprs = { [K in keyof StatePerParam]: Expr };
 
-const ZERO: Expr = { op: 'num', value: 0 };
-
 /**
  * ZeRO / FSDP partitioning of `params` parameters (already divided by t·p) over `dp` ranks, as
  * expressions: P·w (weights), P·g (gradients), P·m (fp32 master), P·o (optimizer states), each
@@ -54,10 +52,10 @@ export function shardStateExprs(params: Expr, per: StatePerParam, stage: ZeroSta
   };
   const offloaded = offload !== 'none' && stage >= 1;
   return {
-    weights: offload === 'params' && stage === 3 ? ZERO : part('w', per.weights, stage >= 3),
-    gradients: offloaded ? ZERO : part('g', per.gradients, stage >= 2),
-    master: offloaded || per.master === 0 ? ZERO : part('m', per.master, stage >= 1),
-    optimizer: offloaded ? ZERO : part('o', per.optimizer, stage >= 1),
+    weights: offload === 'params' && stage === 3 ? 0 : part('w', per.weights, stage >= 3),
+    gradients: offloaded ? 0 : part('g', per.gradients, stage >= 2),
+    master: offloaded || per.master === 0 ? 0 : part('m', per.master, stage >= 1),
+    optimizer: offloaded ? 0 : part('o', per.optimizer, stage >= 1),
   };
 }
 

@@ -111,14 +111,14 @@ export function buildTraining(ctx: Ctx): Built {
   // FSDP FULL_SHARD: the current unit (one block) gathered whole plus the prefetched next one, in the
   // working-weight dtype (formulas.md §4.2)
   const fsdp = s.zero > 0 && s.zeroImpl === 'fsdp';
-  const fsdpGathered = fsdp && s.zero === 3 && dp > 1 ? div(mul(2, sym('w', per.weights), sym('unit', params.perLayer)), sym('t', s.tp)) : ZERO;
+  const fsdpGathered = fsdp && s.zero === 3 && dp > 1 ? div(mul(2, sym('w', per.weights), sym('unit', params.perLayer)), sym('t', s.tp)) : 0;
   const gathered = ds ? ds.gathered : evaluate(fsdpGathered);
   const commExpr =
     s.zero === 0 && dp > 1
       ? stateExprs.gradients
       : fsdp && (s.zero === 1 || s.zero === 2) && dp > 1 && s.offload === 'none'
         ? mul(min(sym('bucket', FSDP_REDUCE_BUCKET), sym('P_train', trainOnGpu)), sym('g', per.gradients))
-        : ZERO;
+        : 0;
   const comm = evaluate(commExpr);
   // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
@@ -428,10 +428,8 @@ function taskHeadLogits(batch: number): LossBytes {
   return lossOf({ peak: x, held: x, backward: x, headBackward: x }, 'task head logits (fp32)', 'task head logits (fp32)');
 }
 
-const ZERO: Expr = { op: 'num', value: 0 };
-
 /** No LM head on this GPU (split=layers): no logits, no loss buffers. */
-const NO_LOSS: LossBytes = lossOf({ peak: ZERO, held: ZERO, backward: ZERO, headBackward: ZERO }, 'no LM head on this GPU', 'accelerate infer_auto_device_map (the head sits on the last GPU)');
+const NO_LOSS: LossBytes = lossOf({ peak: 0, held: 0, backward: 0, headBackward: 0 }, 'no LM head on this GPU', 'accelerate infer_auto_device_map (the head sits on the last GPU)');
 
 /**
  * The frozen base (LoRA / QLoRA / freeze) on one GPU: its storage-format bytes (+ the fp32 upcast of

@@ -42,7 +42,7 @@
  */
 import type { Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
-import { add, div, evaluate, min, mul, sym, type Expr } from '../formula';
+import { add, div, evaluate, min, mul, sym } from '../formula';
 import type { Term } from '../types';
 import { largestTrainableElements } from './in-backward';
 import { paramsPerGpu } from './sharding';
@@ -111,7 +111,7 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
   if (s.zero === 3) {
     const ipg = cfg.reduceBucket * g;
     const scatterCopy = cfg.reduceBucket * g;
-    const stepExpr = offloaded ? ZERO : mul(perElementStep, min(sym('sub_group_size', DS_SUB_GROUP), partExpr));
+    const stepExpr = offloaded ? 0 : mul(perElementStep, min(sym('sub_group_size', DS_SUB_GROUP), partExpr));
     const step = evaluate(stepExpr);
     const fetch = zero3Gathered(ctx, n, cfg);
     const W = sym('w', wGather);
@@ -174,9 +174,9 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
   // ZeRO-1/2
   const buffers = cfg.overlapComm ? 2 : 1;
   const ipg = buffers * cfg.reduceBucket * g;
-  const stagingExpr = offloaded ? mul(sym('largest_param', largestTrainableElements(ctx, 1)), G) : ZERO;
+  const stagingExpr = offloaded ? mul(sym('largest_param', largestTrainableElements(ctx, 1)), G) : 0;
   const staging = evaluate(stagingExpr);
-  const stepExpr = offloaded ? ZERO : mul(perElementStep, partExpr);
+  const stepExpr = offloaded ? 0 : mul(perElementStep, partExpr);
   const step = evaluate(stepExpr);
   terms.push(
     term(
@@ -213,8 +213,6 @@ export function deepspeedBuffers(ctx: Ctx, trainOnGpu: number, dp: number, g: nu
   }
   return { persistent: staging, backward: ipg, gathered: 0, step, gradPartition: part * g, gradsPersistent: false, terms };
 }
-
-const ZERO: Expr = { op: 'num', value: 0 };
 
 interface Zero3Fetch {
   /** gathered elements at the forward→backward turn */
