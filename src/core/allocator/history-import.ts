@@ -51,11 +51,10 @@ const fail = (code: string, text: string, params?: Record<string, number | strin
   error: { code, text, params },
 });
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `key` of a JSON object or an unpickled dict (Map). */
+/** `key` of a JSON object or an unpickled dict (both plain objects of their str keys). */
 function field(o: unknown, key: string): unknown {
-  if (o instanceof Map) return (o as Map<unknown, unknown>).get(key);
   return isRecord(o) && Object.hasOwn(o, key) ? o[key] : undefined;
 }
 

@@ -17,8 +17,16 @@ import { CODE_OPCODES, opcodeLabel } from './pickle-opcodes';
 
 /** A dict key: the hashable plain values. */
 export type PickleKey = null | boolean | number | bigint | string;
-/** A Python dict. */
-export type PickleDict = Map<PickleKey, PickleValue>;
+/** Where a dict keeps its keys that are not str (a Map, created only when there is one). */
+export const OTHER_KEYS: unique symbol = Symbol('pickle.otherKeys');
+/**
+ * A Python dict: a plain object of its str keys (the only kind a snapshot has; read like parsed
+ * JSON, and ten times cheaper to build than a Map), with any other keys in `[OTHER_KEYS]`.
+ */
+export interface PickleDict {
+  [key: string]: PickleValue;
+  [OTHER_KEYS]?: Map<PickleKey, PickleValue>;
+}
 /**
  * A plain Python value. Lists are arrays; tuples are frozen arrays (`Object.isFrozen`); ints are
  * numbers when exact in float64, otherwise bigints; bytes and bytearray are Uint8Arrays.
@@ -81,13 +89,18 @@ function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
   return out + String.fromCharCode(...units);
 }
 
-/** Little-endian two's-complement integer of bytes[start, start + n) (n ≤ MAX_INT_BYTES). */
+/** Little-endian two's-complement integer of bytes[start, start + n) (n ≤ MAX_INT_BYTES): a number when exact, else a bigint. */
 function decodeLong(bytes: Uint8Array, start: number, n: number): number | bigint {
   if (n === 0) return 0;
-  if (n <= 6) {
-    let v = 0;
-    for (let i = n - 1; i >= 0; i--) v = v * 256 + bytes[start + i];
-    return bytes[start + n - 1] >= 0x80 ? v - 2 ** (8 * n) : v;
+  if (n <= 8) {
+    // low 32 bits unsigned, the rest signed: exact in float64 while |high| < 2^21
+    let lo = 0;
+    for (let i = Math.min(n, 4) - 1; i >= 0; i--) lo = lo * 256 + bytes[start + i];
+    if (n <= 4) return bytes[start + n - 1] >= 0x80 ? lo - 2 ** (8 * n) : lo;
+    let hi = 0;
+    for (let i = n - 1; i >= 4; i--) hi = hi * 256 + bytes[start + i];
+    if (bytes[start + n - 1] >= 0x80) hi -= 2 ** (8 * (n - 4));
+    if (Math.abs(hi) < 2 ** 21) return hi * 2 ** 32 + lo;
   }
   let v = 0n;
   for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[start + i]);
@@ -96,6 +109,9 @@ function decodeLong(bytes: Uint8Array, start: number, n: number): number | bigin
 }
 
 const isKey = (v: PickleValue): v is PickleKey => v === null || typeof v !== 'object';
+
+/** A dict of the reader (the one kind of object that is neither an array nor bytes). */
+export const isDict = (v: PickleValue): v is PickleDict => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
 /** Reads one pickle (protocol 2–5) of plain data; never throws. */
 export function unpickle(bytes: Uint8Array): PickleParse {
@@ -113,7 +129,9 @@ function read(bytes: Uint8Array): PickleParse {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stack: PickleValue[] = [];
   const marks: number[] = [];
-  const memo = new Map<number, PickleValue>();
+  // the memo: indices 0, 1, 2, … (MEMOIZE, and BINPUT as CPython writes it) in an array, any other index in a Map
+  const memo: PickleValue[] = [];
+  const memoFar = new Map<number, PickleValue>();
   let pos = 0;
   let at = 0; // offset of the opcode being run
   let op = 0;
@@ -149,8 +167,9 @@ function read(bytes: Uint8Array): PickleParse {
     pos += len;
     return s;
   };
-  /** nothing on the stack above the last MARK (Python's unpickler keeps a fresh stack per MARK) */
-  const empty = () => stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1]);
+  /** stack index where the current MARK's stack begins (Python's unpickler keeps a fresh stack per MARK) */
+  const floor = () => (marks.length > 0 ? marks[marks.length - 1] : 0);
+  const empty = () => stack.length <= floor();
   const pop = (): PickleValue => {
     if (empty()) fail('pickle-malformed', 'the stack is empty');
     return stack.pop() as PickleValue;
@@ -159,31 +178,47 @@ function read(bytes: Uint8Array): PickleParse {
     if (empty()) fail('pickle-malformed', 'the stack is empty');
     return stack[stack.length - 1];
   };
-  const popMark = (): PickleValue[] => {
+  /** stack index of the last MARK, which is removed */
+  const popMarkAt = (): number => {
     const m = marks.pop();
     if (m === undefined) fail('pickle-malformed', 'no MARK before it');
-    return stack.splice(m as number);
+    return m as number;
   };
-  const put = (i: number) => memo.set(i, top());
+  const popMark = (): PickleValue[] => stack.splice(popMarkAt());
+  /** Python's len(memo): MEMOIZE stores at this index */
+  const memoSize = () => memo.length + memoFar.size;
+  const put = (i: number) => {
+    const v = top();
+    if (i < memo.length) memo[i] = v;
+    else if (i === memo.length && !memoFar.has(i)) memo.push(v);
+    else memoFar.set(i, v);
+  };
   const get = (i: number) => {
-    if (!memo.has(i)) fail('pickle-malformed', `memo entry ${i} was never stored`);
-    stack.push(memo.get(i) as PickleValue);
+    const v = i < memo.length ? memo[i] : memoFar.get(i);
+    if (v === undefined) fail('pickle-malformed', `memo entry ${i} was never stored`);
+    stack.push(v as PickleValue);
   };
   const list = (v: PickleValue): PickleValue[] => {
     if (!Array.isArray(v) || Object.isFrozen(v)) fail('pickle-malformed', 'appends to something that is not a list');
     return v as PickleValue[];
   };
   const dict = (v: PickleValue): PickleDict => {
-    if (!(v instanceof Map)) fail('pickle-malformed', 'sets an item on something that is not a dict');
+    if (!isDict(v)) fail('pickle-malformed', 'sets an item on something that is not a dict');
     return v as PickleDict;
   };
-  const setItems = (d: PickleDict, items: PickleValue[]) => {
-    if (items.length % 2) fail('pickle-malformed', 'a key without a value');
-    for (let i = 0; i < items.length; i += 2) {
-      const k = items[i];
-      if (!isKey(k)) fail('pickle-unsupported', 'a dict key that is not a str, int, float, bool or None');
-      d.set(k as PickleKey, items[i + 1]);
+  /** Sets the key/value pairs stack[from…] on `d` and drops them from the stack. */
+  const setItems = (d: PickleDict, from: number) => {
+    if ((stack.length - from) % 2) fail('pickle-malformed', 'a key without a value');
+    for (let i = from; i < stack.length; i += 2) {
+      const k = stack[i];
+      if (typeof k === 'string') {
+        // '__proto__' as an own key, never the prototype
+        if (k === '__proto__') Object.defineProperty(d, k, { value: stack[i + 1], writable: true, enumerable: true, configurable: true });
+        else d[k] = stack[i + 1];
+      } else if (isKey(k)) (d[OTHER_KEYS] ??= new Map()).set(k, stack[i + 1]);
+      else fail('pickle-unsupported', 'a dict key that is not a str, int, float, bool or None');
     }
+    stack.length = from;
   };
   const tuple = (items: PickleValue[]) => stack.push(Object.freeze(items));
 
@@ -276,7 +311,7 @@ function read(bytes: Uint8Array): PickleParse {
         stack.push([]);
         break;
       case 0x7d:
-        stack.push(new Map());
+        stack.push({});
         break;
       case 0x29:
         tuple([]);
@@ -303,8 +338,8 @@ function read(bytes: Uint8Array): PickleParse {
         break;
       case 0x64: {
         // DICT
-        const d: PickleDict = new Map();
-        setItems(d, popMark());
+        const d: PickleDict = {};
+        setItems(d, popMarkAt());
         stack.push(d);
         break;
       }
@@ -316,26 +351,24 @@ function read(bytes: Uint8Array): PickleParse {
       }
       case 0x65: {
         // APPENDS
-        const items = popMark();
-        const l = list(top());
-        for (const v of items) l.push(v);
+        const from = popMarkAt();
+        if (from <= floor()) fail('pickle-malformed', 'the stack is empty');
+        const l = list(stack[from - 1]);
+        for (let i = from; i < stack.length; i++) l.push(stack[i]);
+        stack.length = from;
         break;
       }
-      case 0x73: {
-        // SETITEM
-        const v = pop();
-        const k = pop();
-        setItems(dict(top()), [k, v]);
-        break;
-      }
+      case 0x73: // SETITEM
       case 0x75: {
         // SETITEMS
-        const items = popMark();
-        setItems(dict(top()), items);
+        const from = op === 0x73 ? stack.length - 2 : popMarkAt();
+        // the dict sits below the pairs, above the MARK before it (Python keeps a stack per MARK)
+        if (from <= floor()) fail('pickle-malformed', 'the stack is empty');
+        setItems(dict(stack[from - 1]), from);
         break;
       }
       case 0x94: // MEMOIZE
-        put(memo.size);
+        put(memoSize());
         break;
       case 0x71: // BINPUT
         put(u8());

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unpickle, type PickleValue } from '../../../src/core/snapshot/pickle';
+import { OTHER_KEYS, unpickle, type PickleDict, type PickleValue } from '../../../src/core/snapshot/pickle';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
@@ -14,8 +14,10 @@ const fixture = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, nam
 function toJson(v: PickleValue): unknown {
   if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? { bigint: v.toString() } : v;
   if (v instanceof Uint8Array) return { bytes: Buffer.from(v).toString('hex') };
-  if (v instanceof Map) return { dict: [...v].map(([k, x]) => [toJson(k), toJson(x)]) };
-  return Object.isFrozen(v) ? { tuple: v.map(toJson) } : v.map(toJson);
+  if (Array.isArray(v)) return Object.isFrozen(v) ? { tuple: v.map(toJson) } : v.map(toJson);
+  // str keys in property order, then the others in insertion order (the fixture's order, see make_fixtures.py)
+  const d = v as PickleDict;
+  return { dict: [...Object.entries(d), ...(d[OTHER_KEYS] ?? [])].map(([k, x]) => [toJson(k), toJson(x)]) };
 }
 
 const bytes = (...parts: (number | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'number' ? [p] : [...Buffer.from(p, 'latin1')])));
@@ -34,7 +36,7 @@ describe('unpickle: values written by CPython pickle.dumps', () => {
   it('memo references share one object (the same frames list twice)', () => {
     const r = unpickle(fixture('plain.p4.pickle'));
     if (!r.ok) throw new Error(r.error.text);
-    const twice = (r.value as Map<string, PickleValue[]>).get('same_list_twice') as PickleValue[];
+    const twice = (r.value as PickleDict).same_list_twice as PickleValue[];
     expect(twice[0]).toBe(twice[1]);
   });
 });
@@ -64,6 +66,12 @@ describe('unpickle: opcodes CPython writes only for large values, by hand (pickl
     expect(v).toHaveLength(2);
     expect(v[0]).toBe(v[1]);
   });
+  it("a '__proto__' key is an own key, never the prototype", () => {
+    const d = read(bytes(0x80, 4, 0x7d, 0x8c, 9, '__proto__', 0x7d, 0x8c, 1, 'x', 0x4b, 1, 0x73, 0x73, 0x2e)) as PickleDict;
+    expect(Object.getPrototypeOf(d)).toBe(Object.prototype);
+    expect(Object.keys(d)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
   it('UTF-8 as Python writes it: a lone surrogate (surrogatepass) and a 4-byte character', () => {
     // pickle.dumps('\ud800\U0001F600', 4)
     expect(read(bytes(128, 4, 149, 11, 0, 0, 0, 0, 0, 0, 0, 140, 7, 237, 160, 128, 240, 159, 152, 128, 148, 46))).toBe('\ud800\u{1F600}');
@@ -72,7 +80,7 @@ describe('unpickle: opcodes CPython writes only for large values, by hand (pickl
   });
   it('DICT from a MARK, SETITEM, and a list appended to itself (a cycle) without looping', () => {
     const d = read(bytes(0x80, 2, 0x28, 0x4b, 1, 0x4b, 2, 0x64, 0x4b, 3, 0x4b, 4, 0x73, 0x2e));
-    expect([...(d as Map<number, number>)]).toEqual([
+    expect([...((d as PickleDict)[OTHER_KEYS] ?? [])]).toEqual([
       [1, 2],
       [3, 4],
     ]);
