@@ -74,9 +74,12 @@ function readSource(arg: string, stdin: () => string): { ok: true; text: string 
   return { ok: true, text: decodeText(r.bytes) };
 }
 
+const NOT_A_SNAPSHOT = '--device applies to a snapshot pickle or memory-history JSON, not a trace';
+
 function loadTrace(arg: string, stdin: () => string, device: number | undefined): Loaded {
   const preset = findPreset(arg);
   if (preset) {
+    if (device !== undefined) return { ok: false, error: NOT_A_SNAPSHOT };
     const p = parseTrace(preset.text);
     return p.ok ? { ok: true, trace: p.trace, source: `preset ${preset.id}`, notes: [], recorded: null } : { ok: false, error: p.errors[0].message };
   }
@@ -85,7 +88,7 @@ function loadTrace(arg: string, stdin: () => string, device: number | undefined)
   const source = arg === '-' ? 'stdin' : quoteArg(arg, 200, true);
   if ('pickle' in input) return fromHistory(importSnapshotPickle(input.pickle, device), source);
   if (/^\s*\{/.test(input.text)) return fromHistory(importMemoryHistory(input.text, device), source);
-  if (device !== undefined) return { ok: false, error: '--device applies to a snapshot pickle or memory-history JSON, not a trace' };
+  if (device !== undefined) return { ok: false, error: NOT_A_SNAPSHOT };
   const p = parseTrace(input.text);
   if (!p.ok) return { ok: false, error: `${source} ${p.errors[0].message}${p.errors.length > 1 ? ` (and ${p.errors.length - 1} more bad lines)` : ''}` };
   return { ok: true, trace: p.trace, source, notes: [], recorded: null };

@@ -178,7 +178,7 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     } else unmatchedFrees++;
   }
   const totals = segmentTotals(data, dev);
-  const reservedStart = totals.reserved !== null ? Math.max(0, totals.reserved - net) : -lowest;
+  const reservedStart = totals.reserved !== null ? Math.max(0, totals.reserved - net) : lowest < 0 ? -lowest : 0;
   const recorded: RecordedRun = { ...rec, reservedStart, reservedPeak: reservedStart + highest, reservedEnd: totals.reserved, allocatedEnd: totals.allocated };
   const notes: Message[] = [];
   if (streams.size > 1) {
