@@ -37,7 +37,7 @@ const opcodeSoup = fc
   )
   .map(([p, ops]) => new Uint8Array([0x80, p, ...ops]));
 
-const plain: fc.Arbitrary<Plain> = fc.letrec((tie) => ({
+const plain = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.constant(null),
@@ -49,7 +49,7 @@ const plain: fc.Arbitrary<Plain> = fc.letrec((tie) => ({
     fc.array(tie('value'), { maxLength: 5 }),
     fc.dictionary(fc.string({ maxLength: 8 }), tie('value'), { maxKeys: 5 }),
   ),
-})).value;
+})).value as fc.Arbitrary<Plain>;
 
 function check(bytes: Uint8Array): void {
   const r = timed('unpickle', LIMIT_MS, () => unpickle(bytes));
