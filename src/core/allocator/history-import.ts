@@ -73,7 +73,7 @@ interface EntryFields {
  * monomorphic (a keyed `field()` per key costs about a third of a 10^6-entry import). Inherited
  * names cannot answer: neither JSON.parse nor the unpickler builds objects whose prototype has them.
  */
-const entryOf = (e: unknown): EntryFields | null => (typeof e === 'object' && e !== null && !Array.isArray(e) ? (e as EntryFields) : null);
+const entryOf = (e: unknown): EntryFields | null => (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : null);
 
 /** Parses the snippet's JSON (or any JSON holding `device_traces`); `device` picks a GPU (default: first with entries). */
 export function importMemoryHistory(json: string, device?: number): HistoryParse {
