@@ -13,7 +13,7 @@
  * before anything is allocated, memo references share (never copy) their object, and integers
  * are at most 128 bits wide. Every failure is a returned error, never a throw.
  */
-import { CODE_OPCODES, opcodeLabel } from './pickle-opcodes';
+import { CODE_OPCODES, OPCODE_NAMES, opcodeLabel } from './pickle-opcodes';
 
 /** A dict key: the hashable plain values. */
 export type PickleKey = null | boolean | number | bigint | string;
@@ -138,7 +138,8 @@ function read(bytes: Uint8Array): PickleParse {
 
   const fail = (code: string, text: string): never => {
     const label = opcodeLabel(op);
-    throw new Fail({ code, offset: at, opcode: label.split(' ')[0], text: `${label} at byte ${at}: ${text}` });
+    const name = OPCODE_NAMES.get(op);
+    throw new Fail({ code, offset: at, ...(name ? { opcode: name } : {}), text: `${label} at byte ${at}: ${text}` });
   };
   const need = (k: number) => {
     if (k > n - pos) fail('pickle-truncated', `needs ${k} more bytes but the file ends after ${n - pos}: the pickle is truncated`);

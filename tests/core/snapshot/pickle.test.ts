@@ -119,6 +119,10 @@ describe('unpickle: refused and broken input is a returned error with the opcode
   ])('%s is refused before anything is built', (name, b, offset) => {
     expect(err(b)).toMatchObject({ code: 'pickle-code', opcode: name, offset });
   });
+  it('a byte that is no opcode at all is named by its value', () => {
+    const e = err(bytes(0x80, 4, 0xff, 0x2e));
+    expect(e).toEqual({ code: 'pickle-unsupported', offset: 2, text: expect.stringMatching(/^unknown opcode 0xff at byte 2: /) as string });
+  });
   it('protocols outside 2–5 and text that is not a pickle', () => {
     expect(err(bytes(0x80, 6, 0x4e, 0x2e))).toMatchObject({ code: 'pickle-protocol', offset: 0 });
     expect(err(bytes('(lp0\n.'))).toMatchObject({ code: 'pickle-not-pickle' });
