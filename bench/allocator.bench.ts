@@ -1,6 +1,8 @@
 // Allocator simulator throughput: 100,000 trace events (target < 1,000 ms), plus parsing the
-// same trace as text and rebuilding a mid-trace state for stepping back.
-import { parseTrace, simulateTrace, viewAt, type Trace } from '../src/core/allocator';
+// same trace as text and rebuilding a mid-trace state for stepping back; and a 1,000,000-entry
+// memory snapshot pickle read and replayed (issue #13: ≤ 3 s in the CLI).
+import { importSnapshotPickle, parseTrace, simulateTrace, viewAt, type Trace } from '../src/core/allocator';
+import { pickle4, type Plain } from '../tests/core/snapshot/pickle-writer';
 import type { BenchRow } from './types';
 
 /** A deterministic 100k-event training-like trace: mixed sizes, frees, occasional empty_cache. */
@@ -28,6 +30,38 @@ function makeTraceText(events: number): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * A _dump_snapshot()-shaped pickle with `entries` trace entries: the allocs and frees of the
+ * text trace above (each free as free_requested + free_completed), shared frames lists, CPython's
+ * protocol-4 opcodes (tests/core/snapshot/pickle-writer.ts).
+ */
+function makeSnapshotPickle(entries: number): Uint8Array {
+  const frames: Plain = [
+    { filename: 'train.py', line: 41, name: 'forward' },
+    { filename: 'train.py', line: 88, name: 'train_step' },
+  ];
+  const trace: Plain[] = [];
+  const addr = new Map<string, number>();
+  let next = 0x7f0000000000;
+  let t = 1_732_600_000_000_000;
+  const entry = (action: string, a: number, size: number) => trace.push({ action, addr: a, size, stream: 0, time_us: t++, frames });
+  for (const line of makeTraceText(entries).split('\n')) {
+    if (trace.length >= entries) break;
+    const [op, name, size] = line.split(' ');
+    if (op === 'alloc') {
+      const a = next;
+      next += 2 ** 20 * Math.ceil(Number(size) / 2 ** 20);
+      addr.set(name, a);
+      entry('alloc', a, Number(size));
+    } else if (op === 'free') {
+      const a = addr.get(name) ?? 0;
+      entry('free_requested', a, 0);
+      entry('free_completed', a, 0);
+    }
+  }
+  return pickle4({ segments: [], device_traces: [trace], allocator_settings: { PYTORCH_CUDA_ALLOC_CONF: '' } });
 }
 
 const cpuMs = () => {
@@ -66,10 +100,17 @@ export default function bench(): BenchRow[] {
   if (!run.ok) throw new Error('simulation failed');
   const r = run.value;
   const step = measure(() => void viewAt(r, 77_777), 20);
+  const snapshot = makeSnapshotPickle(1_000_000);
+  const replay = measure(() => {
+    const h = importSnapshotPickle(snapshot);
+    if (!h.ok) throw new Error(h.error.text);
+    if (!simulateTrace(h.value.trace).ok) throw new Error('replay failed');
+  }, 3);
   return [
     { name: 'allocator: simulate 100,000 trace events', value: sim.wall, unit: 'ms', target: 1000 },
     { name: 'allocator: simulate 100,000 trace events (process CPU)', value: sim.cpu, unit: 'ms', target: 1000 },
     { name: 'allocator: parse a 100,000-line trace', value: parse.wall, unit: 'ms' },
     { name: 'allocator: rebuild the state at step 77,777 (step back)', value: step.wall, unit: 'ms', target: 50 },
+    { name: `allocator: unpickle and replay a 1,000,000-entry snapshot (${(snapshot.length / 2 ** 20).toFixed(0)} MiB)`, value: replay.wall, unit: 'ms', target: 3000 },
   ];
 }

@@ -11,13 +11,18 @@ import {
   findPreset,
   formatMemorySummary,
   importMemoryHistory,
+  importSnapshotPickle,
   OOM_VERSIONS,
   parseByteSize,
   parseTrace,
   simulateTrace,
   stepAt,
   TRACE_PRESETS,
+  replayFidelity,
+  type HistoryImport,
+  type HistoryParse,
   type OomVersion,
+  type RecordedRun,
   type SimOptions,
   type SimRun,
   type Trace,
@@ -25,11 +30,15 @@ import {
 import type { Message } from '../core/types';
 import { humanBytes } from '../core/units';
 import { readInput, runIfMain, splitFlags, table } from './allocator-io';
+import { decodeText, MAX_INPUT_BYTES, MAX_SNAPSHOT_BYTES, readFileBytes } from './read-input';
 import { oneLine, quoteArg, usageError, type CliResult } from './output';
 
 const USAGE = `usage: npm run --silent allocator -- TRACE [--conf CONF] [--capacity SIZE] [--overhead SIZE]
-                                    [--fraction F] [--version V] [--summary] [--json]
-TRACE is a trace file, '-' for stdin, a memory-history JSON, or a preset: ${TRACE_PRESETS.map((p) => p.id).join(', ')}.
+                                    [--fraction F] [--version V] [--device N] [--summary] [--json]
+TRACE is a trace file, '-' for stdin, a snapshot pickle from torch.cuda.memory._dump_snapshot(),
+a memory-history JSON, or a preset: ${TRACE_PRESETS.map((p) => p.id).join(', ')}.
+A snapshot is replayed under its own PYTORCH_CUDA_ALLOC_CONF (or --conf) and compared with the
+recorded run; --device picks the GPU whose trace to replay (default: the first with entries).
 Trace lines: capacity 8GiB | overhead 500MiB | fraction 0.9 | conf max_split_size_mb:128 |
              alloc NAME SIZE (4194304, 4MiB, 1024x1024 float32) | free NAME | empty_cache | # comment
 --conf overrides the trace's PYTORCH_CUDA_ALLOC_CONF; --version picks the OOM text (${OOM_VERSIONS.join(', ')});
@@ -38,30 +47,51 @@ max_split_size_mb:128 and expandable_segments:True side by side; --presets lists
 Exit codes: 0 no OOM, 1 the trace ran out of memory, 2 bad input.
 `;
 
-type Loaded = { ok: true; trace: Trace; source: string; notes: Message[] } | { ok: false; error: string };
+type Loaded = { ok: true; trace: Trace; source: string; notes: Message[]; recorded: RecordedRun | null } | { ok: false; error: string };
 
-function loadTrace(arg: string, stdin: () => string): Loaded {
+/** Replays a snapshot's events: the trace, a summary note and the recorded figures. */
+function fromHistory(h: HistoryParse, source: string): Loaded {
+  if (!h.ok) return { ok: false, error: `${source}: ${h.error.text}` };
+  const v: HistoryImport = h.value;
+  const note = {
+    code: 'history-read',
+    text: `memory history of device ${v.device}: ${v.allocs} allocs, ${v.frees} frees; the real run made ${v.recorded.deviceAllocs} segment allocations and ${v.recorded.ooms} OOMs`,
+  };
+  return { ok: true, trace: v.trace, source, notes: [note, ...v.notes], recorded: v.recorded };
+}
+
+/** Text of a file or stdin, or a snapshot pickle's bytes (files only: stdin is read as text). */
+function readSource(arg: string, stdin: () => string): { ok: true; text: string } | { ok: true; pickle: Uint8Array } | { ok: false; error: string } {
+  if (arg === '-') {
+    const r = readInput(arg, stdin);
+    if (r.ok && r.text.startsWith('\uFFFD')) return { ok: false, error: 'stdin looks like a snapshot pickle: give its file path instead (stdin is read as text)' };
+    return r;
+  }
+  const r = readFileBytes(arg, MAX_SNAPSHOT_BYTES);
+  if (!r.ok) return r;
+  if (r.bytes[0] === 0x80) return { ok: true, pickle: r.bytes };
+  if (r.bytes.length > MAX_INPUT_BYTES) return { ok: false, error: `${quoteArg(arg, 200, true)} is not a snapshot pickle and is larger than the ${MAX_INPUT_BYTES / 2 ** 20} MiB limit for text` };
+  return { ok: true, text: decodeText(r.bytes) };
+}
+
+const NOT_A_SNAPSHOT = '--device applies to a snapshot pickle or memory-history JSON, not a trace';
+
+function loadTrace(arg: string, stdin: () => string, device: number | undefined): Loaded {
   const preset = findPreset(arg);
   if (preset) {
+    if (device !== undefined) return { ok: false, error: NOT_A_SNAPSHOT };
     const p = parseTrace(preset.text);
-    return p.ok ? { ok: true, trace: p.trace, source: `preset ${preset.id}`, notes: [] } : { ok: false, error: p.errors[0].message };
+    return p.ok ? { ok: true, trace: p.trace, source: `preset ${preset.id}`, notes: [], recorded: null } : { ok: false, error: p.errors[0].message };
   }
-  const input = readInput(arg, stdin);
+  const input = readSource(arg, stdin);
   if (!input.ok) return { ok: false, error: input.error };
   const source = arg === '-' ? 'stdin' : quoteArg(arg, 200, true);
-  if (/^\s*\{/.test(input.text)) {
-    const h = importMemoryHistory(input.text);
-    if (!h.ok) return { ok: false, error: `${source}: ${h.error.text}` };
-    const v = h.value;
-    const note = {
-      code: 'history-read',
-      text: `memory history of device ${v.device}: ${v.allocs} allocs, ${v.frees} frees; the real run made ${v.realDeviceAllocs} segment allocations and ${v.realOoms} OOMs`,
-    };
-    return { ok: true, trace: v.trace, source, notes: [note, ...v.notes] };
-  }
+  if ('pickle' in input) return fromHistory(importSnapshotPickle(input.pickle, device), source);
+  if (/^\s*\{/.test(input.text)) return fromHistory(importMemoryHistory(input.text, device), source);
+  if (device !== undefined) return { ok: false, error: NOT_A_SNAPSHOT };
   const p = parseTrace(input.text);
   if (!p.ok) return { ok: false, error: `${source} ${p.errors[0].message}${p.errors.length > 1 ? ` (and ${p.errors.length - 1} more bad lines)` : ''}` };
-  return { ok: true, trace: p.trace, source, notes: [] };
+  return { ok: true, trace: p.trace, source, notes: [], recorded: null };
 }
 
 function options(flags: Map<string, string | true>): { ok: true; value: SimOptions } | { ok: false; error: string } {
@@ -110,7 +140,20 @@ const COUNT_ROWS = [
   'num_device_free',
 ];
 
-function render(run: SimRun, source: string, notes: Message[], summary: boolean): string {
+/** Recorded run against this replay, three rows (issue #13 §3). */
+function fidelityTable(recorded: RecordedRun, run: SimRun): string[] {
+  const f = replayFidelity(recorded, run);
+  const err = f.reservedPeakError === null ? '' : `  (${f.reservedPeakError >= 0 ? '+' : ''}${(100 * f.reservedPeakError).toFixed(1)}%)`;
+  const rows: [string, string][] = [
+    ['', `${'recorded'.padStart(12)}  ${'replayed'.padStart(12)}`],
+    ['segment allocations', `${String(f.recorded.deviceAllocs).padStart(12)}  ${String(f.replayed.deviceAllocs).padStart(12)}`],
+    ['peak reserved', `${humanBytes(f.recorded.reservedPeak).padStart(12)}  ${humanBytes(f.replayed.reservedPeak).padStart(12)}${err}`],
+    ['OOMs', `${String(f.recorded.ooms).padStart(12)}  ${String(f.replayed.ooms).padStart(12)}`],
+  ];
+  return ['', `recorded run against this replay (PYTORCH_CUDA_ALLOC_CONF=${f.conf || '(default)'}):`, table(rows), ...f.notes.map((n) => `note: ${oneLine(n.text)}`)];
+}
+
+function render(run: SimRun, source: string, notes: Message[], summary: boolean, recorded: RecordedRun | null): string {
   const s = run.final.stats;
   const set = run.settings;
   const out = [
@@ -121,6 +164,7 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
     '',
     `segments: ${run.final.segments.length}, free on card: ${humanBytes(run.final.deviceFree)}`,
   ];
+  if (recorded) out.push(...fidelityTable(recorded, run));
   if (summary) out.push('', formatMemorySummary(s).trimEnd());
   for (const i of run.oomSteps) {
     const st = stepAt(run, i);
@@ -129,7 +173,7 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean)
   return out.join('\n') + '\n';
 }
 
-function compare(trace: Trace, o: SimOptions, json: boolean): CliResult {
+function compare(trace: Trace, o: SimOptions, json: boolean, recorded: RecordedRun | null): CliResult {
   const { conf: _ignored, ...shared } = o;
   const r = compareConfs(trace, undefined, shared);
   if (!r.ok) return usageError(r.errors[0].message);
@@ -138,21 +182,24 @@ function compare(trace: Trace, o: SimOptions, json: boolean): CliResult {
     x.conf || '(default)',
     `${x.ooms ? `OOM at line ${x.firstOomLine}` : 'no OOM'}; peak reserved ${humanBytes(x.peakReserved)}, final ${humanBytes(x.finalReserved)}, ${x.retries} flush retries, ${x.deviceAllocs} device allocations`,
   ]);
+  if (recorded) rows.unshift(['recorded run', `${recorded.ooms ? `${recorded.ooms} OOM` : 'no OOM'}; peak reserved ${humanBytes(recorded.reservedPeak)}, ${recorded.deviceAllocs} device allocations`]);
   return { code: 0, stdout: `${table(rows)}\n`, stderr: '' };
 }
 
 /** The CLI on argv (without node and script); never throws. */
 export function main(argv: readonly string[], stdin: () => string): CliResult {
-  const f = splitFlags(argv, ['json', 'help', 'summary', 'presets', 'compare'], ['conf', 'capacity', 'overhead', 'fraction', 'version']);
+  const f = splitFlags(argv, ['json', 'help', 'summary', 'presets', 'compare'], ['conf', 'capacity', 'overhead', 'fraction', 'version', 'device']);
   if (!f.ok) return usageError(f.error);
   if (f.flags.has('help')) return { code: 0, stdout: USAGE, stderr: '' };
   if (f.flags.has('presets')) return { code: 0, stdout: TRACE_PRESETS.map((p) => `${p.id.padEnd(26)} ${p.title.text}`).join('\n') + '\n', stderr: '' };
   if (f.positional.length !== 1) return usageError(`give one trace file, '-' or a preset name (${TRACE_PRESETS.map((p) => p.id).join(', ')})`);
-  const loaded = loadTrace(f.positional[0], stdin);
+  const dev = f.flags.get('device');
+  if (dev !== undefined && (typeof dev !== 'string' || !/^\d{1,4}$/.test(dev))) return usageError(`--device must be a GPU index (0, 1, …), got ${quoteArg(String(dev), 60)}`);
+  const loaded = loadTrace(f.positional[0], stdin, dev === undefined ? undefined : Number(dev));
   if (!loaded.ok) return usageError(loaded.error);
   const o = options(f.flags);
   if (!o.ok) return usageError(o.error);
-  if (f.flags.has('compare')) return compare(loaded.trace, o.value, f.flags.has('json'));
+  if (f.flags.has('compare')) return compare(loaded.trace, o.value, f.flags.has('json'), loaded.recorded);
   const r = simulateTrace(loaded.trace, o.value);
   if (!r.ok) return usageError(r.errors[0].message);
   const run = r.value;
@@ -170,11 +217,12 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
       segments: run.final.segments,
       deviceFree: run.final.deviceFree,
       ooms,
+      ...(loaded.recorded ? { recorded: loaded.recorded, fidelity: replayFidelity(loaded.recorded, run) } : {}),
       notes: [...loaded.notes, ...run.notes],
     };
     return { code, stdout: `${JSON.stringify(body, null, 2)}\n`, stderr: '' };
   }
-  return { code, stdout: render(run, loaded.source, loaded.notes, f.flags.has('summary')), stderr: '' };
+  return { code, stdout: render(run, loaded.source, loaded.notes, f.flags.has('summary'), loaded.recorded), stderr: '' };
 }
 
 runIfMain(import.meta.url, main);

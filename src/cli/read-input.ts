@@ -18,6 +18,8 @@ import { formatIn, MiB } from '../core/units';
 
 /** Largest input read (bytes): a 100k-entry memory history is about 10 MB of JSON, logs are smaller. */
 export const MAX_INPUT_BYTES = 64 * MiB;
+/** Largest snapshot pickle read (bytes): _dump_snapshot() files of long recordings reach the GB range (torch/cuda/memory.py). */
+export const MAX_SNAPSHOT_BYTES = 1024 * MiB;
 
 export type Read = { ok: true; text: string } | { ok: false; error: string };
 
@@ -75,8 +77,8 @@ export function readStdin(cap = MAX_INPUT_BYTES): Read {
   }
 }
 
-/** Text of the file at `path`: a regular file or a pipe, at most `cap` bytes. */
-export function readTextFile(path: string, cap = MAX_INPUT_BYTES): Read {
+/** Bytes of the file at `path`: a regular file or a pipe, at most `cap` bytes. */
+export function readFileBytes(path: string, cap: number): { ok: true; bytes: Uint8Array } | { ok: false; error: string } {
   const name = quoteArg(path, 200, true);
   let fd: number;
   try {
@@ -89,10 +91,16 @@ export function readTextFile(path: string, cap = MAX_INPUT_BYTES): Read {
     if (!st.isFile() && !st.isFIFO()) return { ok: false, error: `cannot read ${name}: ${kindOf(st)}, not a file` };
     if (st.isFile() && st.size > cap) return { ok: false, error: `${name} is ${mib(st.size)}, larger than the ${mib(cap)} limit` };
     const bytes = readFd(fd, cap);
-    return bytes === false ? { ok: false, error: `${name} is larger than the ${mib(cap)} limit` } : { ok: true, text: decodeText(bytes) };
+    return bytes === false ? { ok: false, error: `${name} is larger than the ${mib(cap)} limit` } : { ok: true, bytes };
   } catch (e) {
     return { ok: false, error: `cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Text of the file at `path`: a regular file or a pipe, at most `cap` bytes. */
+export function readTextFile(path: string, cap = MAX_INPUT_BYTES): Read {
+  const r = readFileBytes(path, cap);
+  return r.ok ? { ok: true, text: decodeText(r.bytes) } : r;
 }

@@ -1,5 +1,6 @@
 // The allocator CLI, spawned as a process; expected figures are docs/reference/allocator.md §9.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,5 +91,58 @@ describe('allocator CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd()).toMatch(re);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+// Snapshot pickles written by CPython (tests/core/snapshot/fixtures/make_fixtures.py): §9 (i) and (ii) as recorded runs.
+describe('allocator CLI on torch.cuda.memory._dump_snapshot() pickles', () => {
+  const snap = (name: string) => join(import.meta.dirname, '../core/snapshot/fixtures', name);
+
+  it('replays a snapshot and puts the recorded run beside the replay (--json)', () => {
+    const r = run([snap('classic.p5.pickle'), '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.stats['reserved_bytes.all.peak']).toBe(109_051_904);
+    expect(j.recorded).toMatchObject({ deviceAllocs: 3, reservedPeak: 109_051_904, ooms: 0 });
+    expect(j.fidelity).toMatchObject({ replayed: { deviceAllocs: 3, reservedPeak: 109_051_904, ooms: 0 }, reservedPeakError: 0 });
+  });
+
+  it('the recorded OOM replays as an OOM (exit 1) and --conf shows what a setting would have done', () => {
+    const def = run([snap('fragmentation.p4.pickle')]);
+    expect(def.code).toBe(1);
+    expect(def.stdout).toMatch(/peak reserved\s+900\.00 MiB\s+900\.00 MiB {2}\(\+0\.0%\)/);
+    expect(def.stdout).toContain('Tried to allocate 200.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 124.00 MiB is free.');
+    const cured = run([snap('fragmentation.p4.pickle'), '--conf', 'expandable_segments:True', '--json']);
+    expect(cured.code).toBe(0);
+    expect(JSON.parse(cured.stdout).fidelity).toMatchObject({ conf: 'expandable_segments:True', recorded: { ooms: 1 }, replayed: { ooms: 0, deviceAllocs: 2 } });
+  });
+
+  it('--compare starts with the recorded run', () => {
+    const r = run([snap('fragmentation.p4.pickle'), '--compare']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^ {2}recorded run\s+1 OOM; peak reserved 900\.00 MiB, 1 device allocations$/);
+    expect(r.stdout).toMatch(/expandable_segments:True\s+no OOM; peak reserved 900\.00 MiB, final 700\.00 MiB/);
+  });
+
+  const truncated = file('cut.pickle', '');
+  writeFileSync(truncated, readFileSync(snap('classic.p4.pickle')).subarray(0, 500));
+  it.each([
+    [[snap('ordered-dict.p2.pickle')], /^error: .*ordered-dict\.p2\.pickle: GLOBAL \(0x63\) at byte 2: .*nothing is run$/],
+    [[truncated], /^error: .*cut\.pickle: the file ends at byte 500 before the STOP opcode: the pickle is truncated$/],
+    [[snap('plain.p4.pickle')], /^error: .*plain\.p4\.pickle: no 'device_traces' list/],
+    [[snap('classic.p4.pickle'), '--device', '1'], /^error: .*no trace for device 1 \(devices with entries: 0\)$/],
+    [[snap('classic.p4.pickle'), '--device', 'gpu0'], /^error: --device must be a GPU index/],
+    [['classic', '--device', '0'], /^error: --device applies to a snapshot pickle or memory-history JSON/],
+  ])('bad snapshot input %j exits 2 with one line on stderr', (args, re) => {
+    const r = run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd()).toMatch(re);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('a pickle on stdin is refused with a pointer to the file form', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/allocator.ts', '-'], { input: readFileSync(snap('classic.p4.pickle')), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trimEnd()).toBe('error: stdin looks like a snapshot pickle: give its file path instead (stdin is read as text)');
   });
 });

@@ -1,12 +1,36 @@
 /**
- * Import of real allocation histories: the JSON written by the snippet in docs/allocator-traces.md
- * from torch.cuda.memory._snapshot() after _record_memory_history(). Each device trace is a list
- * of TraceEntry dicts {action, addr, size, stream}; actions per c10/cuda/CUDACachingAllocator.h
- * (TraceEntry::Action) and torch/cuda/_memory_viz.py: alloc, free_requested, free_completed,
- * segment_alloc, segment_free, segment_map, segment_unmap, snapshot, oom, user_defined.
+ * Import of real allocation histories: the pickle `torch.cuda.memory._dump_snapshot()` writes, or
+ * the JSON of the snippet in docs/allocator-traces.md. Both hold the dict
+ * torch.cuda.memory._snapshot() returns (torch/cuda/memory.py docstring; built by
+ * torch/csrc/cuda/memory_snapshot.cpp `_memory_snapshot_pickled`):
+ *   segments:        [{device, address, total_size, stream, blocks: [{address, size, state, frames}], …}]
+ *   device_traces:   one list per device of TraceEntry dicts {action, addr, size, stream, time_us, frames};
+ *                    an 'oom' entry has device_free instead of addr (memory_snapshot.cpp)
+ *   allocator_settings: {PYTORCH_CUDA_ALLOC_CONF: str, …} (newer releases; the snippet writes a str)
+ * Actions per c10/cuda/CUDACachingAllocator.h (TraceEntry::Action): alloc, free_requested,
+ * free_completed, segment_alloc, segment_free, segment_map, segment_unmap, snapshot, oom, user_defined.
+ * ALLOC carries the request (orig_size), SEGMENT_* the segment or mapped size (CUDACachingAllocator.cpp record_trace calls).
  */
 import type { Message } from '../types';
+import { unpickle } from '../snapshot/pickle';
 import type { Trace, TraceEvent } from './trace';
+
+/** What the recorded run itself did, from its segment and OOM entries. */
+export interface RecordedRun {
+  /** segment_alloc + segment_map entries: cudaMalloc / page-map calls (the model's num_device_alloc) */
+  deviceAllocs: number;
+  /** segment_free + segment_unmap entries (num_device_free) */
+  deviceFrees: number;
+  /** reserved bytes when the recorded window begins: Σ segments − net segment change, or 0 without `segments` */
+  reservedStart: number;
+  /** highest reserved bytes over the window */
+  reservedPeak: number;
+  /** Σ total_size of the device's `segments` at snapshot time; null when the file has none */
+  reservedEnd: number | null;
+  /** Σ size of active_allocated blocks at snapshot time; null without `segments` */
+  allocatedEnd: number | null;
+  ooms: number;
+}
 
 export interface HistoryImport {
   trace: Trace;
@@ -16,9 +40,7 @@ export interface HistoryImport {
   frees: number;
   /** frees of addresses whose alloc fell outside the recorded window */
   unmatchedFrees: number;
-  /** segment_alloc/segment_map entries in the real run, to compare with the model's num_device_alloc */
-  realDeviceAllocs: number;
-  realOoms: number;
+  recorded: RecordedRun;
   notes: Message[];
 }
 
@@ -31,6 +53,28 @@ const fail = (code: string, text: string, params?: Record<string, number | strin
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** `key` of a JSON object or an unpickled dict (both plain objects of their str keys). */
+function field(o: unknown, key: string): unknown {
+  return isRecord(o) && Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The fields of a TraceEntry dict the import reads. */
+interface EntryFields {
+  action?: unknown;
+  addr?: unknown;
+  size?: unknown;
+  stream?: unknown;
+  device_free?: unknown;
+}
+/**
+ * A trace entry's fields by name: entries are plain objects of one shape, so named loads stay
+ * monomorphic (a keyed `field()` per key costs about a third of a 10^6-entry import). Inherited
+ * names cannot answer: neither JSON.parse nor the unpickler builds objects whose prototype has them.
+ */
+const entryOf = (e: unknown): EntryFields | null => (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : null);
+
 /** Parses the snippet's JSON (or any JSON holding `device_traces`); `device` picks a GPU (default: first with entries). */
 export function importMemoryHistory(json: string, device?: number): HistoryParse {
   let data: unknown;
@@ -39,51 +83,122 @@ export function importMemoryHistory(json: string, device?: number): HistoryParse
   } catch (e) {
     return fail('history-not-json', `not JSON: ${(e as Error).message}`);
   }
-  if (!isRecord(data) || !Array.isArray(data.device_traces)) {
-    return fail('history-no-traces', "no 'device_traces' list: produce the file with the snippet in docs/allocator-traces.md");
+  return importSnapshot(data, device);
+}
+
+/** Reads the bytes of `_dump_snapshot()` (a pickle, protocols 2–5) with the safe reader of snapshot/pickle.ts. */
+export function importSnapshotPickle(bytes: Uint8Array, device?: number): HistoryParse {
+  const p = unpickle(bytes);
+  if (!p.ok) return fail(p.error.code, p.error.text, { offset: p.error.offset });
+  return importSnapshot(p.value, device);
+}
+
+/** Σ total_size and Σ active_allocated block sizes of the device's segments; nulls when there is no `segments` list. */
+function segmentTotals(data: unknown, dev: number): { reserved: number | null; allocated: number | null } {
+  const segs = field(data, 'segments');
+  if (!Array.isArray(segs)) return { reserved: null, allocated: null };
+  let reserved = 0;
+  let allocated = 0;
+  for (const s of segs as unknown[]) {
+    const d = field(s, 'device');
+    if (d !== undefined && d !== dev) continue;
+    const total = field(s, 'total_size');
+    if (isCount(total)) reserved += total;
+    const blocks = field(s, 'blocks');
+    if (!Array.isArray(blocks)) continue;
+    for (const b of blocks as unknown[]) {
+      const size = field(b, 'size');
+      if (field(b, 'state') === 'active_allocated' && isCount(size)) allocated += size;
+    }
   }
-  const traces = data.device_traces as unknown[];
-  const dev =
-    device ??
-    Math.max(
-      0,
-      traces.findIndex((t) => Array.isArray(t) && t.length > 0),
-    );
-  const entries = traces[dev];
-  if (!Array.isArray(entries)) return fail('history-no-device', `no trace for device ${dev}`, { device: dev });
-  const hasCompleted = entries.some((e) => isRecord(e) && e.action === 'free_completed');
+  return { reserved, allocated };
+}
+
+/** The recorded run's PYTORCH_CUDA_ALLOC_CONF: a string (snippet JSON) or allocator_settings[PYTORCH_CUDA_ALLOC_CONF]. */
+function recordedConf(data: unknown): string | null {
+  const s = field(data, 'allocator_settings');
+  const conf = typeof s === 'string' ? s : field(s, 'PYTORCH_CUDA_ALLOC_CONF');
+  return typeof conf === 'string' && conf.trim() ? conf : null;
+}
+
+/**
+ * Turns a snapshot (parsed JSON or an unpickled dict) into a trace: `alloc` entries become
+ * `alloc 0x<addr> <size>`, `free_completed` entries `free 0x<addr>` (`free_requested` when the
+ * trace has no free_completed), and an `oom` entry the request that failed (`alloc oom-<entry> <size>`,
+ * never freed: the run raised instead); segment and OOM entries give the recorded figures.
+ */
+export function importSnapshot(data: unknown, device?: number): HistoryParse {
+  const traces = field(data, 'device_traces');
+  if (!Array.isArray(traces)) {
+    return fail('history-no-traces', "no 'device_traces' list: record with torch.cuda.memory._record_memory_history() before _dump_snapshot(), or use the snippet in docs/allocator-traces.md");
+  }
+  const withEntries = (traces as unknown[]).flatMap((t, i) => (Array.isArray(t) && t.length > 0 ? [i] : []));
+  const dev = device ?? withEntries[0] ?? 0;
+  const entries: unknown = traces[dev];
+  if (!Array.isArray(entries)) {
+    const have = withEntries.length ? `devices with entries: ${withEntries.join(', ')}` : 'no device has entries';
+    return fail('history-no-device', `no trace for device ${dev} (${have})`, { device: dev });
+  }
+  const list = entries as unknown[];
+  const hasCompleted = list.some((e) => entryOf(e)?.action === 'free_completed');
   const freeAction = hasCompleted ? 'free_completed' : 'free_requested';
   const events: TraceEvent[] = [];
-  const live = new Set<string>();
+  /** live tensors by address, and each address's trace name */
+  const live = new Set<number>();
+  const names = new Map<number, string>();
   const streams = new Set<unknown>();
   let allocs = 0;
   let frees = 0;
   let unmatchedFrees = 0;
-  let realDeviceAllocs = 0;
-  let realOoms = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const e: unknown = entries[i];
-    if (!isRecord(e) || typeof e.action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
-    if (e.action === 'segment_alloc' || e.action === 'segment_map') realDeviceAllocs++;
-    if (e.action === 'oom') realOoms++;
-    if (e.action !== 'alloc' && e.action !== freeAction) continue;
-    const addr = e.addr;
+  const rec = { deviceAllocs: 0, deviceFrees: 0, ooms: 0 };
+  // reserved change since the window began, its extremes, and its value at the first OOM
+  let net = 0;
+  let lowest = 0;
+  let highest = 0;
+  let firstOom: { net: number; deviceFree: number } | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const e = entryOf(list[i]);
+    const action = e?.action;
+    if (!e || typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
     const size = e.size;
-    if (typeof addr !== 'number' || !Number.isSafeInteger(addr) || addr < 0 || typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
-      return fail('history-bad-entry', `entry ${i} (${e.action}) needs whole-number 'addr' and 'size'`, { index: i });
+    if (action === 'oom') {
+      rec.ooms++;
+      const free = e.device_free;
+      if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
+      // the request that failed (its rounded size): replayed, it fails again or shows what a setting would have saved
+      if (isCount(size) && size > 0) events.push({ op: 'alloc', name: `oom-${i}`, size, line: i + 1 });
+      continue;
     }
-    const name = `0x${addr.toString(16)}`;
+    const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
+    if (segment !== 0) {
+      if (!isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs a whole-number 'size'`, { index: i });
+      if (segment > 0) rec.deviceAllocs++;
+      else rec.deviceFrees++;
+      net += segment * size;
+      lowest = Math.min(lowest, net);
+      highest = Math.max(highest, net);
+      continue;
+    }
+    if (action !== 'alloc' && action !== freeAction) continue;
+    const addr = e.addr;
+    if (!isCount(addr) || !isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs whole-number 'addr' and 'size'`, { index: i });
     streams.add(e.stream ?? 0);
-    if (e.action === 'alloc') {
-      if (live.has(name)) events.push({ op: 'free', name, line: i + 1 });
-      live.add(name);
+    if (action === 'alloc') {
+      // the allocator hands addresses out again and again: name each once
+      let name = names.get(addr);
+      if (name === undefined) names.set(addr, (name = `0x${addr.toString(16)}`));
+      if (live.has(addr)) events.push({ op: 'free', name, line: i + 1 });
+      live.add(addr);
       events.push({ op: 'alloc', name, size, line: i + 1 });
       allocs++;
-    } else if (live.delete(name)) {
-      events.push({ op: 'free', name, line: i + 1 });
+    } else if (live.delete(addr)) {
+      events.push({ op: 'free', name: names.get(addr) as string, line: i + 1 });
       frees++;
     } else unmatchedFrees++;
   }
+  const totals = segmentTotals(data, dev);
+  const reservedStart = totals.reserved !== null ? Math.max(0, totals.reserved - net) : lowest < 0 ? -lowest : 0;
+  const recorded: RecordedRun = { ...rec, reservedStart, reservedPeak: reservedStart + highest, reservedEnd: totals.reserved, allocatedEnd: totals.allocated };
   const notes: Message[] = [];
   if (streams.size > 1) {
     notes.push({ code: 'history-streams', params: { streams: streams.size }, text: `${streams.size} streams recorded; the model treats them as one` });
@@ -91,8 +206,13 @@ export function importMemoryHistory(json: string, device?: number): HistoryParse
   if (unmatchedFrees > 0) {
     notes.push({ code: 'history-window', params: { frees: unmatchedFrees }, text: `${unmatchedFrees} frees refer to tensors allocated before recording started (raise max_entries)` });
   }
-  const total = typeof data.total_memory === 'number' && data.total_memory > 0 ? data.total_memory : null;
-  const conf = typeof data.allocator_settings === 'string' && data.allocator_settings ? data.allocator_settings : null;
-  const trace: Trace = { settings: { capacity: total, overhead: null, fraction: null, conf }, events };
-  return { ok: true, value: { trace, device: dev, allocs, frees, unmatchedFrees, realDeviceAllocs, realOoms, notes } };
+  const total = field(data, 'total_memory');
+  let capacity = typeof total === 'number' && total > 0 ? total : null;
+  if (capacity === null && firstOom) {
+    // cudaMemGetInfo's free figure at the OOM plus what PyTorch held then: the memory it could use
+    capacity = reservedStart + firstOom.net + firstOom.deviceFree;
+    notes.push({ code: 'history-capacity-from-oom', params: { bytes: capacity }, text: `card capacity taken from the first OOM entry: reserved + device_free = ${capacity} bytes` });
+  }
+  const trace: Trace = { settings: { capacity, overhead: null, fraction: null, conf: recordedConf(data) }, events };
+  return { ok: true, value: { trace, device: dev, allocs, frees, unmatchedFrees, recorded, notes } };
 }

@@ -12,7 +12,8 @@ export { formatOomMessage, oomExceptionName, OOM_VERSIONS, type OomContext, type
 export { parseTrace, traceToText, type Trace, type TraceError, type TraceEvent, type TraceParse, type TraceSettings } from './trace';
 export { parseByteSize, type SizeParse } from './size-text';
 export { findPreset, TRACE_PRESETS, type TracePreset } from './presets';
-export { importMemoryHistory, type HistoryImport, type HistoryParse } from './history-import';
+export { importMemoryHistory, importSnapshot, importSnapshotPickle, type HistoryImport, type HistoryParse, type RecordedRun } from './history-import';
+export { replayFidelity, type ReplayFidelity, type ReplayFigures } from './replay-fidelity';
 export { compareConfs, DEFAULT_COMPARISON, type ConfComparison } from './compare';
 export { simulateTrace, stepAt, viewAt, type ResolvedSettings, type SimOptions, type SimRun, type StepOutcome, type StepRecord, type Timeline } from './run';
 export { decodeOom, OOM_EXAMPLE, stripAnsi, type DecodedOom, type OomDecode, type OomField } from './oom-decoder';

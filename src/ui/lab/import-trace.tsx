@@ -56,7 +56,7 @@ export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
       )}
       {done && (
         <div role="status">
-          <p>{t('sim.imported', { device: done.device, allocs: t.num(done.allocs), frees: t.num(done.frees), realAllocs: t.num(done.realDeviceAllocs), realOoms: t.num(done.realOoms) })}</p>
+          <p>{t('sim.imported', { device: done.device, allocs: t.num(done.allocs), frees: t.num(done.frees), realAllocs: t.num(done.recorded.deviceAllocs), realOoms: t.num(done.recorded.ooms) })}</p>
           {done.notes.map((n) => (
             <p key={n.code} className="muted small">
               {t.core(n)}

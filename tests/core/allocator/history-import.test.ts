@@ -19,13 +19,13 @@ const sample = {
 };
 
 describe('importMemoryHistory', () => {
-  it('turns alloc / free_completed entries into a trace', () => {
+  it('turns alloc / free_completed entries into a trace, and the oom entry into the request that failed', () => {
     const r = importMemoryHistory(JSON.stringify(sample));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.trace.settings).toEqual({ capacity: 17_179_869_184, overhead: null, fraction: null, conf: 'expandable_segments:True' });
-    expect(r.value.trace.events.map((e) => e.op + (e.op === 'empty_cache' ? '' : ` ${e.name}`))).toEqual(['alloc 0x7f0000000000', 'alloc 0x7f0000400000', 'free 0x7f0000000000']);
-    expect(r.value).toMatchObject({ allocs: 2, frees: 1, unmatchedFrees: 1, realDeviceAllocs: 1, realOoms: 1 });
+    expect(r.value.trace.events.map((e) => e.op + (e.op === 'empty_cache' ? '' : ` ${e.name}`))).toEqual(['alloc 0x7f0000000000', 'alloc 0x7f0000400000', 'free 0x7f0000000000', 'alloc oom-6']);
+    expect(r.value).toMatchObject({ allocs: 2, frees: 1, unmatchedFrees: 1, recorded: { deviceAllocs: 1, ooms: 1 } });
     expect(r.value.notes.map((n) => n.code)).toEqual(['history-window']);
   });
   it('uses free_requested when a trace has no free_completed', () => {
