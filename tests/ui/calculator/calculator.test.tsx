@@ -5,8 +5,8 @@ import { App } from '../../../src/ui/app';
 import { initialData, useApp } from '../../../src/state/store';
 
 const GiB = 2 ** 30;
-// the tables are lazy chunks: transform them once up front so the first test's 5 s are not spent on it
-beforeAll(() => Promise.all([import('../../../src/ui/calculator/breakdown-table'), import('../../../src/ui/calculator/gpu-compare')]), 30_000);
+// the panels under the chart are a lazy chunk: transform it once up front so the first test's 5 s are not spent on it
+beforeAll(() => import('../../../src/ui/calculator/below-fold'), 30_000);
 beforeEach(() => useApp.setState(initialData()));
 afterEach(() => cleanup());
 
@@ -206,12 +206,12 @@ describe('calculator: preset search', () => {
 describe('calculator: every scenario option has a control', () => {
   test('each schema key is in the Inference or the Training tab (model, count and GPU have their own panels)', async () => {
     const { SCENARIO_FIELDS } = await import('../../../src/core/scenario/schema');
-    const { FIELD_LABEL } = await import('../../../src/ui/i18n/scenario-labels');
+    const { FIELD_LABEL_EN } = await import('../../../src/ui/i18n/scenario-labels');
     render(<App />);
     const seen = new Set<string>();
     const collect = () => {
       for (const f of SCENARIO_FIELDS) {
-        const label = FIELD_LABEL.en[f.prop as keyof typeof FIELD_LABEL.en];
+        const label = FIELD_LABEL_EN[f.prop as keyof typeof FIELD_LABEL_EN];
         if (screen.queryAllByLabelText(label, { exact: true }).length > 0 || screen.queryAllByText(label, { selector: 'legend' }).length > 0) seen.add(f.prop);
       }
     };
