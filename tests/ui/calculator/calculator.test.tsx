@@ -13,9 +13,12 @@ afterEach(() => cleanup());
 const box = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
 const active = () => useApp.getState().scenarios[useApp.getState().active];
 
-/** The Size cell of a breakdown row, once the (settled) table shows it. */
+/**
+ * The Size cell of a breakdown row, once the (settled) table shows it. The panels under the chart
+ * are a lazy chunk; in happy-dom its first render in a file takes up to ~9 s (not seen in Chromium).
+ */
 async function termSize(term: string): Promise<string> {
-  const table = await screen.findByRole('table', { name: /Memory terms/ }, { timeout: 4000 });
+  const table = await screen.findByRole('table', { name: /Memory terms/ }, { timeout: 15000 });
   const row = within(table).getByRole('button', { name: term }).closest('tr')!;
   return row.querySelectorAll('td')[2].textContent ?? '';
 }
@@ -36,7 +39,7 @@ describe('calculator: forms -> store -> results', () => {
     // 2 (K and V) x 32 x 8 x 128 x 2304 x 64 x 2 B
     const kv = 2 * 32 * 8 * 128 * 2304 * 64 * 2;
     // tables follow the settled input
-    await waitFor(async () => expect(await termSize('KV cache')).toBe(`${(kv / GiB).toFixed(1)} GiB`), { timeout: 4000 });
+    await waitFor(async () => expect(await termSize('KV cache')).toBe(`${(kv / GiB).toFixed(1)} GiB`), { timeout: 15000 });
   });
 
   test('an out-of-range number is explained next to the field and not applied', () => {
