@@ -49,9 +49,20 @@ const offline = VitePWA({
   },
 });
 
+/**
+ * React and ReactDOM in a chunk of their own, preloaded beside the entry: they change only when the
+ * dependency does, so a browser keeps them cached across releases of the page (the entry script,
+ * which changes with every release, is then the calculator's own code). The JS loaded is the same.
+ */
+const REACT = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
+
 // base './' makes the build work from any sub-path of any static host.
 export default defineConfig({
   base: './',
   plugins: [react(), csp(), offline],
-  build: { target: 'es2022', sourcemap: false },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'react', test: REACT }] } } },
+  },
 });

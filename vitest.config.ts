@@ -9,5 +9,7 @@ export default defineConfig({
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 30000,
+    // the page's Chinese tables are a lazy chunk that main.tsx awaits before a Chinese first render: the same here
+    setupFiles: ['tests/setup-zh.ts'],
   },
 });

@@ -54,7 +54,7 @@ function gzipOf(dist: string, url: string): number {
 
 /** Records, in the page, the time the first bar of the term chart is in the document. */
 const FIRST_BAR = `(() => {
-  const seen = () => document.querySelector('.chart-box .recharts-bar-rectangle');
+  const seen = () => document.querySelector('.term-chart .term-seg');
   new MutationObserver((_, obs) => {
     if (!seen()) return;
     window.__firstBar = performance.now();
@@ -79,7 +79,7 @@ export async function firstScreen(url: string, dist = DIST): Promise<{ total: nu
     });
     await page.addInitScript(FIRST_BAR);
     await page.goto(url);
-    await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor({ timeout: 60000 });
+    await page.locator('.term-chart .term-seg').first().waitFor({ timeout: 60000 });
     const ms = await page.evaluate(() => (window as unknown as { __firstBar: number }).__firstBar);
     const html = readFileSync(join(dist, 'index.html'), 'utf8');
     const entrySrc = /<script[^>]+\bsrc="\.\/([^"]+\.js)"/.exec(html)![1];
@@ -143,7 +143,7 @@ async function openCalculator(url: string, flags: string[]): Promise<{ page: Pag
   const browser = await launch(flags);
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(`${url}${QUERY}`);
-  await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
+  await page.locator('.term-chart .term-seg').first().waitFor();
   await probe(page);
   return { page, close: () => browser.close() };
 }

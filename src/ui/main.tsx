@@ -5,6 +5,7 @@ import { loadSavedModels, MODELS_STORE } from '../state/storage/models';
 import { useApp } from '../state/store';
 import { App } from './app';
 import { namesText } from './forms/saved-list';
+import { loadZh } from './i18n/zh-loader';
 import { reportHeight } from './shell/embed-height';
 import { registerOffline } from './shell/offline';
 import { followTheme } from './shell/theme';
@@ -24,8 +25,13 @@ const saved = loadSavedModels(storage);
 const unread = saved.state === 'unreadable' ? [MODELS_STORE.key] : saved.bad;
 if (unread.length > 0) useApp.getState().notify({ id: 'saved', key: 'notice.savedCorrupt', params: { name: namesText(unread) } });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// a page that opens in Chinese waits for its tables (a lazy chunk), so its first paint is Chinese;
+// if they cannot be fetched (offline before the worker has them) it opens in English
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+if (useApp.getState().lang === 'zh') void loadZh().then(render, render);
+else render();

@@ -10,7 +10,7 @@ test('loads with totals, a chart and every control labelled', async () => {
   expect(await deviceTotal(w.page)).toMatch(/GiB$/);
   expect((await barHeights(w.page)).length).toBeGreaterThan(0);
   // capacity line of the chosen GPU
-  await w.page.locator('.chart-box .recharts-reference-line').first().waitFor({ state: 'attached' });
+  await w.page.locator('.term-chart .cap-line').first().waitFor({ state: 'attached' });
   const unlabelled = await w.page.$$eval('input, select, textarea', (els) =>
     els
       .filter((e) => {

@@ -80,7 +80,7 @@ test('no violations across the calculator, the allocator lab and the layer build
   await page.goto(base());
   await page.getByTestId('device-total').first().waitFor();
   await page.getByRole('textbox', { name: 'Batch size', exact: true }).fill('8');
-  await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
+  await page.locator('.term-chart .term-seg').first().waitFor();
   for (const view of ['lab', 'layers']) {
     await page.goto(`${base()}?view=${view}`);
     await page.getByRole('heading', { level: 1 }).waitFor();

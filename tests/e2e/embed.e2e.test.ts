@@ -35,7 +35,7 @@ test('the default widget: verdict, totals and chart, no inputs, and a reported h
   // the frame is 1,200 px tall; the widget reports its own height, not the frame's
   await hostPage(w.page, './?embed=1&gpu=rtx-4090', 1000);
   const frame = w.page.frameLocator('iframe');
-  await frame.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
+  await frame.locator('.term-chart .term-seg').first().waitFor();
   await expect.poll(() => lastHeight(w.page)).toBeGreaterThan(300);
   await w.page.waitForTimeout(300);
   expect(await lastHeight(w.page)).toBeLessThanOrEqual(900);

@@ -41,7 +41,7 @@ test('?view=layers opens ResNet-50 (25,557,032 parameters); the batch slider cha
   expect(await text(page, 'net-params')).toBe('25,557,032');
   const device = await text(page, 'net-device');
   const bars = await unitBars(page);
-  await page.locator('.net-charts .chart-box .recharts-reference-line').first().waitFor({ state: 'attached' });
+  await page.locator('.net-charts .term-chart .cap-line').first().waitFor({ state: 'attached' });
   await page.screenshot({ path: `${SCREENS}/layers-en-light.png`, fullPage: true });
   const slider = page.getByRole('slider', { name: 'Batch size (slider)' });
   await slider.focus();

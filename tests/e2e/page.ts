@@ -27,10 +27,10 @@ export async function deviceTotal(page: Page): Promise<string> {
   return (await page.getByTestId('device-total').first().textContent()) ?? '';
 }
 
-/** Heights of the stacked bars in the term chart, as drawn. */
+/** Heights of the segments of the stacked bars in the term chart, as drawn. */
 export async function barHeights(page: Page): Promise<number[]> {
-  await page.locator('.chart-box .recharts-bar-rectangle').first().waitFor();
-  return page.$$eval('.chart-box .recharts-bar-rectangle path', (els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  await page.locator('.term-chart .term-seg').first().waitFor();
+  return page.$$eval('.term-chart .term-seg', (els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
 }
 
 /** The query string once the debounced URL sync has caught up. */

@@ -10,7 +10,7 @@ import { SavedList, useLoaded } from '../forms/saved-list';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
 import { useT } from '../i18n';
-import { ARCH_LABEL } from '../i18n/scenario-labels';
+import { archLabel } from '../i18n/scenario-labels';
 
 /** The architecture the estimate uses: the preset's (plus overrides) or the custom one. */
 export function useArch(): ModelArch | null {
@@ -65,7 +65,7 @@ export function ArchEditor() {
 function ArchInput({ spec, value, onChange }: { spec: ArchFieldSpec; value: unknown; onChange: (v: unknown) => void }) {
   const t = useT();
   const id = useId();
-  const label = ARCH_LABEL[t.lang][spec.prop] ?? spec.name;
+  const label = archLabel(t.lang, spec.prop) ?? spec.name;
   const k = spec.kind;
   if (k.type === 'int')
     return (

@@ -1,33 +1,31 @@
-import { lazy, memo, Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
-import { useT } from '../i18n';
-import { CheckOnGpu } from './check-on-gpu';
-import { DerivationPanel } from './derivation-panel';
+import { lazyRetry } from '../shell/lazy-retry';
+import { PanelBoundary as B } from '../shell/panel-boundary';
 import { EmbedWidget } from './embed-widget';
 import { GpuPicker } from './gpu-picker';
 import { Headline } from './headline';
-import { MakeItFit } from './make-it-fit';
 import { ModelPicker } from './model-picker';
-import { Primer } from './primer';
 import { ResultsChart } from './results-chart';
-import { RuleOfThumbPanel } from './rule-of-thumb-panel';
 import { ScenarioColumns } from './scenario-columns';
 import { ScenarioForm } from './scenario-form';
-import { SharePanel } from './share-panel';
-import { SweepPanel } from './sweep-panel';
-import { TimelinePanel } from './timeline-panel';
-import { replayedEstimateOf } from './use-replay';
+import { replayedEstimateOf, useReplayVersion } from './use-replay';
 import { useSettled } from './use-settled';
 import { Verdict } from './verdict';
-import { PanelBoundary as B } from '../shell/panel-boundary';
 
-// the two tables (with @tanstack/table-core) are fetched as soon as this module runs, in parallel
-// with the first render, but outside the JS that must arrive before the page can paint
-const breakdownModule = import('./breakdown-table');
-const compareModule = import('./gpu-compare');
-const BreakdownTable = lazy(() => breakdownModule.then((m) => ({ default: m.BreakdownTable })));
-const GpuCompare = lazy(() => compareModule.then((m) => ({ default: m.GpuCompare })));
+// the panels under the term chart (and the tables' @tanstack/table-core) are fetched as soon as
+// this module runs, in parallel with the first render, but outside the JS that must arrive before
+// the page can paint; a failed download retries on "Try again"
+let early: ReturnType<typeof load> | null = load();
+function load() {
+  return import('./below-fold');
+}
+const BelowFold = lazyRetry(() => {
+  const p = early ?? load();
+  early = null;
+  return p;
+});
 
 /**
  * The calculator view: the verdict on top of the results on the right, inputs on the left. On a
@@ -79,67 +77,18 @@ function Deferred() {
 }
 
 const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[] }) {
-  const t = useT();
-  // settled: a varied-length replay runs here, after the slider has paused
+  // settled: a varied-length replay runs here, after the slider has paused (and once its code is in)
+  useReplayVersion();
   const r = replayedEstimateOf(s);
   return (
     <>
       <B name="chart">
         <ResultsChart scenarios={all} />
       </B>
-      {r.ok && (
-        <B name="breakdown">
-          <section className="panel" aria-labelledby="breakdown-h">
-            <h2 id="breakdown-h">{t('table.title')}</h2>
-            <Suspense fallback={null}>
-              <BreakdownTable est={r.value} />
-            </Suspense>
-          </section>
-        </B>
-      )}
-      {r.ok && (
-        <B name="rule-of-thumb">
-          <RuleOfThumbPanel s={s} est={r.value} />
-        </B>
-      )}
-      {r.ok && (
-        <B name="derivation">
-          <DerivationPanel est={r.value} />
-        </B>
-      )}
-      {r.ok && (
-        <B name="timeline">
-          <TimelinePanel s={s} />
-        </B>
-      )}
-      {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}
-      {r.ok && (
-        <B name="make-it-fit">
-          <MakeItFit s={s} />
-        </B>
-      )}
-      {r.ok && (
-        <B name="gpu-compare">
-          <Suspense fallback={null}>
-            <GpuCompare s={s} />
-          </Suspense>
-        </B>
-      )}
-      {r.ok && (
-        <B name="sweep">
-          <SweepPanel s={s} />
-        </B>
-      )}
-      <B name="share">
-        <SharePanel s={s} />
-      </B>
-      {r.ok && (
-        <B name="check-on-gpu">
-          <CheckOnGpu s={s} est={r.value} />
-        </B>
-      )}
-      <B name="primer">
-        <Primer />
+      <B name="details">
+        <Suspense fallback={null}>
+          <BelowFold s={s} r={r} />
+        </Suspense>
       </B>
     </>
   );

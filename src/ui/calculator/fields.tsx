@@ -5,7 +5,7 @@ import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
 import { SelectField } from '../forms/select-field';
 import { useT, type T } from '../i18n';
-import { FIELD_LABEL, HELP_ZH, optionLabel } from '../i18n/scenario-labels';
+import { fieldLabel, optionLabel, zhHelp } from '../i18n/scenario-labels';
 import { fieldReason, optionReason, reasonParams, repair, withGridGpus } from './compat';
 import { methodChange } from './recipes';
 import { useFieldError } from './use-estimate';
@@ -14,7 +14,7 @@ type Prop = Exclude<keyof Scenario, 'arch'>;
 const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
 
 function help(t: T, prop: Prop): string {
-  return t.lang === 'zh' ? HELP_ZH[prop] : (SPEC.get(prop)?.help ?? '');
+  return zhHelp(t.lang, prop) ?? SPEC.get(prop)?.help ?? '';
 }
 
 /** Apply a change to the active scenario, then repair values it made impossible. */
@@ -71,7 +71,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
   }, [rules, t, prop]);
   return (
     <SelectField
-      label={FIELD_LABEL[t.lang][prop]}
+      label={fieldLabel(t.lang, prop)}
       value={value}
       help={help(t, prop)}
       error={error}
@@ -103,7 +103,7 @@ export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
   const value = typeof raw === 'number' ? raw : kind.min;
   const field = (
     <NumberField
-      label={FIELD_LABEL[t.lang][prop]}
+      label={fieldLabel(t.lang, prop)}
       value={value}
       min={kind.min}
       max={kind.max}
@@ -150,7 +150,7 @@ export function LoraTargets() {
   };
   return (
     <fieldset disabled={!!why}>
-      <legend>{FIELD_LABEL[t.lang].loraTargets}</legend>
+      <legend>{fieldLabel(t.lang, 'loraTargets')}</legend>
       <div className="checks">
         {LORA_TARGETS.map((x) => (
           <label key={x}>

@@ -1,11 +1,10 @@
-import { lazy, memo, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { Scenario } from '../../core/types';
 import { barsOf } from '../charts/chart-data';
+import { TermChart } from '../charts/term-chart';
 import { useChartKit } from '../charts/use-chart-kit';
 import { columnLabel } from './scenario-columns';
 import { estimateOf } from './use-estimate';
-
-const TermChart = memo(lazy(() => import('../charts/term-chart')));
 
 /** The stacked term chart for every scenario column, with a capacity line per chosen GPU. */
 export function ResultsChart({ scenarios }: { scenarios: Scenario[] }) {
@@ -20,9 +19,7 @@ export function ResultsChart({ scenarios }: { scenarios: Scenario[] }) {
   return (
     <section className="panel" aria-labelledby="chart-h">
       <h2 id="chart-h">{t('chart.title')}</h2>
-      <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
-        <TermChart rows={rows} terms={terms} lines={lines} unit={unit} title={t('chart.title')} termName={termName} format={format} />
-      </Suspense>
+      <TermChart rows={rows} terms={terms} lines={lines} unit={unit} title={t('chart.title')} termName={termName} format={format} />
     </section>
   );
 }

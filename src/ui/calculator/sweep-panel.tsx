@@ -4,6 +4,7 @@ import type { Scenario } from '../../core/types';
 import { powersOfTwo, sweepAxis, sweepRowsOf } from '../charts/chart-data';
 import { useChartKit } from '../charts/use-chart-kit';
 import { formatNumber } from '../i18n/format';
+import { WhenNear } from '../shell/when-near';
 import { onGpu } from './fits';
 import { gpuName } from './gpu-list';
 
@@ -41,6 +42,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
   }, [curveKey, axis, gpus]);
   const bestMark = useMemo(() => (best === null ? null : { x: best, label: formatNumber(best, t.lang, 0) }), [best, t]);
   const xLabel = axis === 'batch' ? t('sweep.batch') : t('sweep.context');
+  const loading = <div className="chart-fallback">{t('chart.loading')}</div>;
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('sweep.title')}</h2>
@@ -63,9 +65,11 @@ export function SweepPanel({ s }: { s: Scenario }) {
           {t('sweep.clipped', { top: `${format(yAxis.max)} ${unit}`, from: formatX(yAxis.clipped[0]) })}
         </p>
       )}
-      <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
-        <SweepChart rows={rows} terms={terms} lines={lines} axis={yAxis} best={bestMark} xLabel={xLabel} unit={unit} title={t('sweep.title')} termName={termName} format={format} formatX={formatX} />
-      </Suspense>
+      <WhenNear fallback={loading}>
+        <Suspense fallback={loading}>
+          <SweepChart rows={rows} terms={terms} lines={lines} axis={yAxis} best={bestMark} xLabel={xLabel} unit={unit} title={t('sweep.title')} termName={termName} format={format} formatX={formatX} />
+        </Suspense>
+      </WhenNear>
     </section>
   );
 }

@@ -10,6 +10,7 @@ import type { Result, Scenario } from '../../core/types';
 import { useChartKit } from '../charts/use-chart-kit';
 import type { TimelineRow } from '../charts/timeline-chart';
 import { formatBytes } from '../i18n/format';
+import { WhenNear } from '../shell/when-near';
 import { needsReplay } from './use-replay';
 
 const TimelineChart = lazy(() => import('../charts/timeline-chart'));
@@ -60,6 +61,7 @@ function TimelineBody({ s }: { s: Scenario }) {
   }, [r, unitBytes]);
   if (!r.ok || !data || data.rows.length < 2) return <p className="field-msg">{t('timeline.none')}</p>;
   const peakPoint = data.tl.points[data.peak];
+  const loading = <div className="chart-fallback">{t('chart.loading')}</div>;
   return (
     <>
       <p>
@@ -70,9 +72,11 @@ function TimelineBody({ s }: { s: Scenario }) {
           step: peakPoint.step + 1,
         })}
       </p>
-      <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
-        <TimelineChart rows={data.rows} categories={data.used} peak={data.peak} name={name} unit={unit} format={format} title={t('timeline.title')} />
-      </Suspense>
+      <WhenNear fallback={loading}>
+        <Suspense fallback={loading}>
+          <TimelineChart rows={data.rows} categories={data.used} peak={data.peak} name={name} unit={unit} format={format} title={t('timeline.title')} />
+        </Suspense>
+      </WhenNear>
       {data.tl.notes.map((n) => (
         <p key={n.code} className="field-msg">
           {t(`timeline.note.${n.code.replace('timeline.', '')}` as Parameters<typeof t>[0])}

@@ -93,3 +93,31 @@ export function powersOfTwo(lo: number, hi: number): number[] {
   out.push(hi);
   return out;
 }
+
+/** How barSummary words its parts (the page's language and number format). */
+export interface SummaryWords {
+  term: (id: TermId) => string;
+  /** a value in the display unit, with the unit */
+  value: (v: number) => string;
+  /** one bar: its label, its terms already joined, its total */
+  bar: (label: string, parts: string, total: string) => string;
+  /** one capacity line: the GPU and its capacity */
+  line: (label: string, value: string) => string;
+  /** between two terms of a bar */
+  listSep: string;
+}
+
+/**
+ * The term chart in words, for its accessible name: the title, then per bar every term drawn with
+ * its value and the bar's total, then each capacity line, joined by a dash (read as a pause in
+ * either language). A bar without terms (its estimate failed) is left out, as it is drawn empty.
+ */
+export function barSummary(title: string, rows: BarRow[], terms: TermId[], lines: CapacityLine[], w: SummaryWords): string {
+  const bars = rows.flatMap((r) => {
+    const drawn = terms.filter((id) => (r[id] ?? 0) > 0);
+    if (drawn.length === 0) return [];
+    const total = drawn.reduce((a, id) => a + r[id]!, 0);
+    return [w.bar(r.label, drawn.map((id) => `${w.term(id)} ${w.value(r[id]!)}`).join(w.listSep), w.value(total))];
+  });
+  return [title, ...bars, ...lines.map((l) => w.line(l.label, w.value(l.value)))].join(' — ');
+}

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { CapacityLine } from './chart-data';
 
 /**
- * recharts props shared by the memory charts, with stable identities: recharts 3 keeps axes,
+ * recharts props shared by the lazy memory charts (sweep, timeline), with stable identities: recharts 3 keeps axes,
  * reference lines and tooltips in its own store and re-registers one (a store update, then another
  * synchronous render of the chart) whenever a prop object or function it was given is new.
  */
@@ -10,8 +10,6 @@ export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid va
 /** Tooltip title and rows in the page's text colour (recharts' defaults are black, unreadable on a dark panel). */
 export const TOOLTIP_LABEL_STYLE = { color: 'var(--text)', fontWeight: 600 };
 export const TOOLTIP_ITEM_STYLE = { color: 'var(--text)' };
-/** The hover band behind a bar: the page's row tint, not recharts' light grey (a glare on the dark theme). */
-export const TOOLTIP_CURSOR = { fill: 'var(--row)' };
 
 /** Legend entries: the term's colour on the swatch only, the text in the page's own text colour (≥ 4.5:1 on either theme). */
 export function legendText(name: string) {

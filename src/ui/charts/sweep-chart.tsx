@@ -26,7 +26,7 @@ const MARGIN = { top: 16, right: 16, bottom: 16, left: 8 };
 /**
  * Stacked memory against batch size or context length (log axis), capacity lines, best fit marked.
  * The value axis stops near the chosen capacities; a red dot on the top edge marks each point above it.
- * Props handed to recharts keep their identity while their inputs stand (see term-chart.tsx).
+ * Props handed to recharts keep their identity while their inputs stand (see chart-props.tsx).
  */
 export default function SweepChart(p: SweepChartProps) {
   const { rows, terms, lines, axis, best, xLabel, unit, termName, format, formatX } = p;

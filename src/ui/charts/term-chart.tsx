@@ -1,9 +1,8 @@
-import { useCallback, useMemo } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useMemo } from 'react';
 import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
-import { axisMax, niceAxis, type BarRow, type CapacityLine } from './chart-data';
-import { legendText, TOOLTIP_CURSOR, TOOLTIP_ITEM_STYLE, TOOLTIP_LABEL_STYLE, TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
+import { useT } from '../i18n';
+import { axisMax, barSummary, niceAxis, type BarRow, type CapacityLine } from './chart-data';
 
 export interface TermChartProps {
   rows: BarRow[];
@@ -15,43 +14,95 @@ export interface TermChartProps {
   title: string;
 }
 
-const MARGIN = { top: 16, right: 16, bottom: 4, left: 8 };
+/** Plot height in px: the top air, the bars, the row of column labels. */
+const H = 280;
+const TOP = 16;
+const X_LABELS = 24;
+/** A bar's share of its column (the rest is the gap on either side). */
+const BAR = 0.6;
 
 /**
- * Stacked bar of the terms, one bar per scenario, a dashed capacity line per chosen GPU. recharts
- * lives only in this lazy chunk. Every prop handed to recharts keeps its identity while its inputs
- * stand: recharts re-registers an axis or line (a store update and another synchronous render) whenever
- * a prop object or function is new.
+ * Stacked bar of the terms, one bar per scenario, a dashed capacity line per chosen GPU: plain SVG
+ * drawn in the first render (no chart library on the first screen). The figure is one labelled
+ * image whose name lists every value drawn, so a screen reader hears the numbers and the keyboard
+ * finds no stop inside it; hovering a segment shows its value (SVG title). Columns are laid out in
+ * percentages of the plot's width, so the chart follows its box without measuring it.
  */
-export default function TermChart(p: TermChartProps) {
-  const top = axisMax(p.rows, p.lines, p.terms);
-  const { domain, ticks } = useMemo(() => {
-    const a = niceAxis(top);
-    return { domain: [0, a.max], ticks: a.ticks };
-  }, [top]);
-  const yLabel = useUnitLabel(p.unit);
-  const { termName, format, unit } = p;
-  const tooltipFormat = useCallback((v: unknown, name: unknown) => [`${format(Number(v))} ${unit}`, termName(name as TermId)], [format, unit, termName]);
-  const legendFormat = useCallback((id: string) => legendText(termName(id as TermId)), [termName]);
-  const lineLabels = useLineLabels(p.lines);
+export const TermChart = memo(function TermChart({ rows, terms, lines, termName, unit, format, title }: TermChartProps) {
+  const t = useT();
+  const label = useMemo(
+    () =>
+      barSummary(title, rows, terms, lines, {
+        term: termName,
+        value: (v) => `${format(v)} ${unit}`,
+        bar: (l, parts, total) => t('chart.bar', { label: l, parts, total }),
+        line: (gpu, cap) => t('chart.line', { gpu, cap }),
+        listSep: t('chart.listSep'),
+      }),
+    [t, title, rows, terms, lines, termName, format, unit],
+  );
+  const axis = niceAxis(axisMax(rows, lines, terms));
+  const y = (v: number) => TOP + (1 - v / axis.max) * (H - TOP - X_LABELS);
+  const band = 100 / Math.max(1, rows.length);
   return (
-    <figure className="chart-box" aria-label={p.title} role="img">
-      <ResponsiveContainer width="100%" height="100%">
-        {/* the figure is one labelled image: no unlabelled keyboard stop inside it */}
-        <BarChart data={p.rows} margin={MARGIN} accessibilityLayer={false}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="label" stroke="var(--muted)" />
-          <YAxis domain={domain} ticks={ticks} stroke="var(--muted)" tickFormatter={format} label={yLabel} />
-          <Tooltip formatter={tooltipFormat} cursor={TOOLTIP_CURSOR} contentStyle={TOOLTIP_STYLE} labelStyle={TOOLTIP_LABEL_STYLE} itemStyle={TOOLTIP_ITEM_STYLE} />
-          <Legend formatter={legendFormat} />
-          {p.terms.map((id) => (
-            <Bar key={id} dataKey={id} stackId="mem" fill={TERM_COLOR[id]} isAnimationActive={false} name={id} />
+    <figure className="chart-box term-chart" role="img" aria-label={label} data-testid="term-chart">
+      <div className="term-plot">
+        <svg className="term-axis" width="100%" height={H} aria-hidden="true">
+          {axis.ticks.map((v) => (
+            <text key={v} x="100%" dx={-6} y={y(v)} dy="0.32em" textAnchor="end" className="tick">
+              {format(v)}
+            </text>
           ))}
-          {p.lines.map((l, i) => (
-            <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={lineLabels[i]} />
+          <text className="unit" transform={`translate(12 ${(H - X_LABELS + TOP) / 2}) rotate(-90)`} textAnchor="middle">
+            {unit}
+          </text>
+        </svg>
+        <svg className="term-bars" width="100%" height={H} aria-hidden="true">
+          {axis.ticks.map((v) => (
+            <line key={v} className="grid" x1="0" x2="100%" y1={y(v)} y2={y(v)} />
           ))}
-        </BarChart>
-      </ResponsiveContainer>
+          {rows.map((row, i) => {
+            let base = 0;
+            const x = `${band * (i + (1 - BAR) / 2)}%`;
+            return (
+              <g key={row.label} className="term-bar">
+                {terms.map((id) => {
+                  const v = row[id] ?? 0;
+                  if (v <= 0) return null;
+                  const top = y(base + v);
+                  const h = y(base) - top;
+                  base += v;
+                  return (
+                    <rect key={id} className="term-seg" data-term={id} x={x} width={`${band * BAR}%`} y={top} height={h} fill={TERM_COLOR[id]}>
+                      <title>{`${row.label} · ${termName(id)}: ${format(v)} ${unit}`}</title>
+                    </rect>
+                  );
+                })}
+                <text x={`${band * (i + 0.5)}%`} y={H - 6} textAnchor="middle" className="tick">
+                  {row.label}
+                </text>
+              </g>
+            );
+          })}
+          <line className="axis" x1="0" x2="100%" y1={y(0)} y2={y(0)} />
+          {lines.map((l) => (
+            <g key={l.label} className="cap-line">
+              <line x1="0" x2="100%" y1={y(l.value)} y2={y(l.value)} />
+              <text x="100%" dx={-4} y={y(l.value) - 4} textAnchor="end">
+                {l.label}
+              </text>
+            </g>
+          ))}
+        </svg>
+      </div>
+      <ul className="chart-legend" aria-hidden="true">
+        {terms.map((id) => (
+          <li key={id}>
+            <span className="swatch" style={{ background: TERM_COLOR[id] }} />
+            {termName(id)}
+          </li>
+        ))}
+      </ul>
     </figure>
   );
-}
+});

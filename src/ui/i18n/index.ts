@@ -1,17 +1,20 @@
 import { en, type MessageKey } from './en';
-import { zh } from './zh';
-import { CORE_ZH } from './core-zh';
+import { zhTables } from './zh-loader';
 import type { Lang } from '../../state/store';
 import { makeTranslator, translateCoreWith, type CoreText, type Params, type Translate } from './make-translator';
 
 /** Translate a message from the core (Message / FieldError): by its code, else its English text. */
 export function translateCore(lang: Lang, m: CoreText): string {
-  return translateCoreWith(CORE_ZH, lang, m);
+  return translateCoreWith(lang === 'zh' ? (zhTables()?.CORE_ZH ?? {}) : {}, lang, m);
 }
 
 export type T = Translate<MessageKey> & { core: (m: CoreText) => string };
 
-const page = makeTranslator(en, zh, (t): Pick<T, 'core'> => ({ core: (m) => translateCore(t.lang, m) }));
+const page = makeTranslator(
+  en,
+  () => zhTables()?.zh ?? null,
+  (t): Pick<T, 'core'> => ({ core: (m) => translateCore(t.lang, m) }),
+);
 
 /** A stable translator for the language. */
 export const translator: (lang: Lang) => T = page.translator;

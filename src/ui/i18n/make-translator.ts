@@ -5,6 +5,7 @@
  * language in the store. Core messages (Message / FieldError) are translated by their stable code.
  */
 import { useApp, type Lang } from '../../state/store';
+import { useZhLoaded } from './zh-loader';
 
 export type Params = Record<string, string | number>;
 
@@ -37,30 +38,50 @@ export interface TranslatorKit<K extends string, X> {
 
 /**
  * Builds a view's translator from its tables. `zh` must hold every key of `en` and no other
- * (a missing key fails `Record<keyof E, string>`, an extra key fails the `never` part).
+ * (a missing key fails `Record<keyof E, string>`, an extra key fails the `never` part); it may be
+ * a function that returns the table once a lazy chunk has brought it, null before (zh-loader.ts):
+ * until then the Chinese translator speaks English, and the page hook re-renders when it arrives.
  * `extend` adds view-specific helpers (core messages, number formats) to each language's function.
  */
 export function makeTranslator<E extends Record<string, string>, Z extends Record<keyof E, string>, X extends object = object>(
   en: E,
-  zh: Z & Record<Exclude<keyof Z, keyof E>, never>,
+  zh: (Z & Record<Exclude<keyof Z, keyof E>, never>) | (() => (Z & Record<Exclude<keyof Z, keyof E>, never>) | null),
   extend?: (t: Translate<keyof E & string>, table: Readonly<Record<keyof E & string, string>>) => X,
 ): TranslatorKit<keyof E & string, X> {
   type K = keyof E & string;
-  const tables: Tables<K> = { en, zh };
+  const zhTable = (): Readonly<Record<K, string>> | null => (typeof zh === 'function' ? zh() : zh);
+  const tables: Tables<K> = {
+    en,
+    get zh() {
+      return zhTable() ?? en;
+    },
+  };
   const made = new Map<Lang, Translate<K> & X>();
+  // Chinese in English while its table is on the way: one stable function for that wait too
+  let waiting: (Translate<K> & X) | undefined;
+  const build = (lang: Lang, table: Readonly<Record<K, string>>): Translate<K> & X => {
+    const f = ((key: K, params?: Params) => fill(table[key], params)) as Translate<K>;
+    f.lang = lang;
+    // without `extend` X is `object` and there is nothing to add
+    return Object.assign<Translate<K>, X>(f, extend?.(f, table) as X);
+  };
   const translator = (lang: Lang): Translate<K> & X => {
     let t = made.get(lang);
-    if (!t) {
-      const table = tables[lang];
-      const f = ((key: K, params?: Params) => fill(table[key], params)) as Translate<K>;
-      f.lang = lang;
-      // without `extend` X is `object` and there is nothing to add
-      t = Object.assign<Translate<K>, X>(f, extend?.(f, table) as X);
-      made.set(lang, t);
-    }
+    if (t) return t;
+    const table = lang === 'zh' ? zhTable() : en;
+    if (!table) return (waiting ??= build('zh', en));
+    t = build(lang, table);
+    made.set(lang, t);
     return t;
   };
-  return { tables, translator, useTranslator: () => translator(useApp((s) => s.lang)) };
+  return {
+    tables,
+    translator,
+    useTranslator: () => {
+      useZhLoaded();
+      return translator(useApp((s) => s.lang));
+    },
+  };
 }
 
 /** A message from the core: a stable code, the field it concerns, params, and its English text. */

@@ -5,7 +5,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TermId } from '../../core/types';
 import { useApp } from '../../state/store';
-import TermChart from '../charts/term-chart';
+import { TermChart } from '../charts/term-chart';
 import { barsOf } from '../charts/chart-data';
 import { gpuName } from '../calculator/gpu-list';
 import { translate } from '../i18n';

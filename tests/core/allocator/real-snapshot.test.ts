@@ -8,15 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { importMemoryHistory } from '../../../src/core/allocator/history-import';
+import { importSnapshotPickle } from '../../../src/core/allocator/history-import';
 import { simulateTrace } from '../../../src/core/allocator/run';
 
 const dir = new URL('../../fixtures/torch-snapshot/', import.meta.url);
-const history = gunzipSync(readFileSync(new URL('train-varied.history.json.gz', dir))).toString('utf8');
+// the pickle torch.cuda.memory._dump_snapshot() wrote, gzip-compressed for the repository
+const pickle = new Uint8Array(gunzipSync(readFileSync(new URL('train-varied.pickle.gz', dir))));
 const stats = (conf: string) => JSON.parse(readFileSync(new URL(`train-varied.${conf}.stats.json`, dir), 'utf8')) as { conf: string | null; memory_stats: Record<string, number> };
 
 function replay(conf?: string) {
-  const imported = importMemoryHistory(history);
+  const imported = importSnapshotPickle(pickle);
   if (!imported.ok) throw new Error(imported.error.text);
   const run = simulateTrace(imported.value.trace, { capacity: 150_109_880_320, ...(conf ? { conf } : {}) });
   if (!run.ok) throw new Error('the trace does not simulate');
@@ -29,8 +30,9 @@ describe('a recorded PyTorch run replayed through the simulator', () => {
 
   it('reads every allocation of the recording, and the 32 cudaMallocs it made', () => {
     expect(imported.allocs).toBe(real['allocation.all.allocated']);
-    expect(imported.realDeviceAllocs).toBe(real.num_device_alloc);
+    expect(imported.recorded.deviceAllocs).toBe(real.num_device_alloc);
     expect(real.num_device_alloc).toBe(32);
+    expect(imported.recorded.reservedPeak).toBe(real['reserved_bytes.all.peak']);
   });
 
   it('default settings: the reserved peak PyTorch reported, to the byte, from as many segments', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay } from '../../../src/core/timeline';
 import { estimateOf } from '../../../src/ui/calculator/use-estimate';
-import { needsReplay, replayedEstimateOf } from '../../../src/ui/calculator/use-replay';
+import { loadReplay, needsReplay, replayedEstimateOf } from '../../../src/ui/calculator/use-replay';
 
 describe('replayed estimate on the page', () => {
   const fixed = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training' as const, method: 'lora' as const, seq: 1024 };
@@ -16,7 +16,9 @@ describe('replayed estimate on the page', () => {
     expect(replayedEstimateOf(fixed)).toBe(estimateOf(fixed));
   });
 
-  it('varied: reserved from the replay, computed once per scenario object', () => {
+  it('varied: the closed form until the replay code is in, then reserved from the replay, computed once per scenario object', async () => {
+    expect(replayedEstimateOf(varied)).toBe(estimateOf(varied));
+    await loadReplay();
     const r = replayedEstimateOf(varied);
     const direct = estimateWithReplay(varied);
     if (!r.ok || !direct.ok) throw new Error('rejected');

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { axisMax, niceAxis, powersOfTwo, sweepAxis } from '../../../src/ui/charts/chart-data';
+import { axisMax, barSummary, niceAxis, powersOfTwo, sweepAxis } from '../../../src/ui/charts/chart-data';
 
 test('value axis: the tallest stack or capacity line plus 8 %, for bars and sweep points alike', () => {
   const bars = [
@@ -49,4 +49,21 @@ test('sweep axis: bounded at 1.5 x the largest capacity when the curve runs far 
   // a curve that stays within 1.5 x the card: the full range, nothing clipped (30 x 1.08 = 32.4 -> step 10 -> 40)
   const low = sweepAxis([{ x: 1, weights: 30 }], [{ label: '4090', value: 24 }], ['weights']);
   expect(low).toEqual({ max: 40, ticks: [0, 10, 20, 30, 40], clipped: [] });
+});
+
+test('the term chart in words: every drawn term with its value, the stack, each capacity line; an empty bar left out', () => {
+  // Llama-2-7B fp16 weights 13,476,831,232 B = 12.55 GiB; KV cache 32 x 2 x 32 x 128 x 2 B x 2304 tokens = 1.125 GiB
+  const rows = [{ label: 'A', weights: 13_476_831_232 / 2 ** 30, 'kv-cache': 1.125 }, { label: 'B' }, { label: 'C', weights: 0.5 }];
+  const words = {
+    term: (id: string) => ({ weights: 'Weights', 'kv-cache': 'KV cache' })[id] ?? id,
+    value: (v: number) => `${v.toFixed(2)} GiB`,
+    bar: (label: string, parts: string, total: string) => `${label}: ${parts} (stacked: ${total})`,
+    line: (gpu: string, cap: string) => `${gpu} holds ${cap}`,
+    listSep: ', ',
+  };
+  // an RTX 4090: 24564 MiB = 23.99 GiB
+  expect(barSummary('Memory by term', rows, ['weights', 'kv-cache'], [{ label: 'RTX 4090', value: 24564 / 1024 }], words)).toBe(
+    'Memory by term — A: Weights 12.55 GiB, KV cache 1.13 GiB (stacked: 13.68 GiB) — C: Weights 0.50 GiB (stacked: 0.50 GiB) — RTX 4090 holds 23.99 GiB',
+  );
+  expect(barSummary('Memory by term', [{ label: 'A' }], [], [], words)).toBe('Memory by term');
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { FIELD_LABEL, HELP_ZH, ARCH_LABEL } from '../../../src/ui/i18n/scenario-labels';
+import { ARCH_LABEL_EN, FIELD_LABEL_EN } from '../../../src/ui/i18n/scenario-labels';
+import { ARCH_LABEL_ZH, FIELD_LABEL_ZH, HELP_ZH } from '../../../src/ui/i18n/scenario-labels-zh';
 import { SCENARIO_FIELDS } from '../../../src/core/scenario/schema';
 import { ARCH_FIELDS } from '../../../src/core/scenario/arch-fields';
 import { formatBytes, formatCount } from '../../../src/ui/i18n/format';
@@ -9,13 +10,13 @@ describe('translations', () => {
   test('every schema key has a label in both languages and Chinese help', () => {
     for (const f of SCENARIO_FIELDS) {
       if (f.prop === 'arch') continue;
-      expect(FIELD_LABEL.en[f.prop], f.prop).toBeTruthy();
-      expect(FIELD_LABEL.zh[f.prop], f.prop).toBeTruthy();
+      expect(FIELD_LABEL_EN[f.prop], f.prop).toBeTruthy();
+      expect(FIELD_LABEL_ZH[f.prop], f.prop).toBeTruthy();
       expect(HELP_ZH[f.prop], f.prop).toBeTruthy();
     }
     for (const f of ARCH_FIELDS) {
-      expect(ARCH_LABEL.en[f.prop], f.prop).toBeTruthy();
-      expect(ARCH_LABEL.zh[f.prop], f.prop).toBeTruthy();
+      expect(ARCH_LABEL_EN[f.prop], f.prop).toBeTruthy();
+      expect(ARCH_LABEL_ZH[f.prop], f.prop).toBeTruthy();
     }
   });
 
