@@ -1,8 +1,8 @@
 /**
  * Which card to buy or rent: the whole GPU catalogue ranked for one scenario. Each card gets the
- * fit verdict the page and CLI use (solve.ts fitsWithin) with its mark (fit-mark.ts: fits, tight or
- * not), its headroom, and how many such cards the scenario needs under its own parallel strategy (solve.ts minGpusBy: ZeRO adds data-parallel
- * ranks, vLLM raises tp, other runs split layers).
+ * fit verdict the page and CLI use (solve.ts fitsWithin) with its mark (fit-mark.ts: fits, tight
+ * or no), its headroom, and how many such cards the scenario needs under its own parallel strategy
+ * (solve.ts minGpusBy: ZeRO adds data-parallel ranks, vLLM raises tp, other runs split layers).
  *
  * The catalogue has no prices, so "cheapest kind that fits" is ranked by class, then capacity:
  * consumer < workstation < datacenter cards, and within a class the smaller card (a proxy for the

@@ -9,7 +9,7 @@ import type { Scenario } from '../../core/types';
 import { bandHigh } from '../../validation/bands';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { formatBytes, formatNumber } from '../i18n/format';
+import { formatBound, formatBytes, formatNumber } from '../i18n/format';
 import { FitMark } from './fit-mark';
 import { fitsOf, onGpu } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
@@ -81,7 +81,7 @@ export function GpuCompare({ s }: { s: Scenario }) {
         header: () => t(training ? 'cmp.step' : 'cmp.decode'),
         cell: (c) => {
           const v = c.getValue();
-          return v === null ? '–' : formatNumber(v, t.lang, v >= 10 ? 0 : 2);
+          return v === null ? '–' : formatBound(v, t.lang);
         },
         meta: { num: true },
         sortUndefined: 'last',
