@@ -7,11 +7,13 @@ import { useSettled } from './use-settled';
 type Module = typeof import('./fit-marks');
 
 let loaded: Module | null = null;
-// fetched as soon as this module runs, beside the first render, outside the first script
-const loading: Promise<Module | null> = import('./fit-marks').then(
-  (m) => (loaded = m),
-  () => null,
-);
+let loading: Promise<Module | null> | null = null;
+// fetched on first use (not by pages that show no GPU list, such as most embedded widgets)
+const load = () =>
+  (loading ??= import('./fit-marks').then(
+    (m) => (loaded = m),
+    () => null,
+  ));
 
 /**
  * The catalogue's fit marks for the active scenario once it has settled: computed once per
@@ -23,7 +25,7 @@ export function useFitMarks(): Marks | null {
   const s = useSettled(now);
   const [mod, setMod] = useState<Module | null>(loaded);
   useEffect(() => {
-    if (!mod) void loading.then(setMod);
+    if (!mod) void load().then(setMod);
   }, [mod]);
   return mod && estimateOf(now).ok ? mod.marksFor(s) : null;
 }
