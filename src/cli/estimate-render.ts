@@ -182,12 +182,16 @@ function solveLines(s: Scenario, sv: Solved | undefined): string[] {
   return [`Solve:    largest batch ${sv.maxBatch}; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}; fewest GPUs ${plan}`];
 }
 
+const MARK_ICON = { fits: '✓', tight: '⚠', no: '✗' } as const;
+
 function recommendLines(rs: Recommendation[] | undefined): string[] {
   if (!rs) return [];
   const out = ['', 'GPUs for this scenario (cheapest kind first: consumer, workstation, datacenter; smaller first):'];
   for (const r of rs) {
-    const verdict = r.fits ? `fits, ${gib(r.headroomBytes)} GiB free` : r.count === null ? 'does not fit on any count' : `needs ${r.count}`;
-    out.push(`  ${r.fits ? '✓' : '✗'} ${r.name.padEnd(34)} ${gib(r.capacityBytes).padStart(7)} GiB  ${r.category.padEnd(12)} ${verdict}`);
+    const free = `${gib(r.headroomBytes)} GiB free`;
+    const verdict =
+      r.mark === 'fits' ? `fits, ${free}` : r.mark === 'tight' ? `tight: fits, ${free}, not at the 80 % band's upper end` : r.count === null ? 'does not fit on any count' : `needs ${r.count}`;
+    out.push(`  ${MARK_ICON[r.mark]} ${r.name.padEnd(34)} ${gib(r.capacityBytes).padStart(7)} GiB  ${r.category.padEnd(12)} ${verdict}`);
   }
   return out;
 }

@@ -14,12 +14,12 @@ import { resolveModel } from '../core/estimate';
 import { ruleOfThumb } from '../core/rule-of-thumb';
 import { fitsWithin, solveOn } from '../core/solve';
 import { estimateWithReplay, stepTimeline } from '../core/timeline';
-import { resolveGpu } from '../core/gpus';
+import { GPUS, resolveGpu } from '../core/gpus';
 import { parseHfConfig } from '../core/model/config';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
 import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
-import { bandsFor } from '../validation/bands';
+import { bandHigh, bandsFor } from '../validation/bands';
 import { parseArgs } from './args';
 import { renderJson, renderText, renderTimelineText, usage, type Extras } from './estimate-render';
 import { runNetwork } from './network';
@@ -108,7 +108,7 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     extras.solve = solved.value;
   }
   if (wantRecommend) {
-    const ranked = recommend(s);
+    const ranked = recommend(s, GPUS, bandHigh(s));
     if (!ranked.ok) return firstError(ranked.errors);
     extras.recommend = ranked.value;
   }

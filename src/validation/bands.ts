@@ -147,6 +147,14 @@ export function applyBand(total: number, [lo, hi]: SignedBand): [number, number]
   return [total / below(hi), total / below(lo)];
 }
 
+/**
+ * How far above the estimate the memory of `s` may reach: the upper end of its 80 % band as a
+ * factor of the total (core/deploy/fit-mark.ts marks a card "tight" within it).
+ */
+export function bandHigh(s: Scenario): number {
+  return applyBand(1, bandBasis(s).signedPct)[1];
+}
+
 /** The 80 % band of each total of `est` (the estimate of `s`) and its basis. */
 export function bandsFor(s: Scenario, est: Estimate): { bands: Bands; bandBasis: BandBasis } {
   const basis = bandBasis(s);

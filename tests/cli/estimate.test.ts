@@ -72,6 +72,8 @@ describe('estimate CLI values', () => {
     const r4090 = rec.recommend.find((g: { id: string }) => g.id === 'rtx-4090');
     expect(r4090).toMatchObject({ id: 'rtx-4090', fits: true, count: 1, capacityBytes: 24564 * 2 ** 20 });
     expect(rec.recommend.filter((g: { capacityBytes: number; fits: boolean }) => g.capacityBytes < 17 * GIB && g.fits)).toEqual([]);
+    // each card's mark: "no" exactly where it does not fit, else fits or tight (at the 80 % band's upper end)
+    for (const g of rec.recommend as { fits: boolean; mark: string }[]) expect(g.fits ? ['fits', 'tight'] : ['no']).toContain(g.mark);
     // Llama-2-7b: max_position_embeddings 4096, 256 of them generated
     const solved = await json(['--model', 'meta-llama/Llama-2-7b-hf', '--weights', 'fp16', '--gpu', 'a100-80gb', '--solve', '--json']);
     expect(solved.solve.maxContext).toBe(4096 - 256);

@@ -1,8 +1,8 @@
 /**
  * Which card to buy or rent: the whole GPU catalogue ranked for one scenario. Each card gets the
- * fit verdict the page and CLI use (solve.ts fitsWithin), its headroom, and how many such cards
- * the scenario needs under its own parallel strategy (solve.ts minGpusBy: ZeRO adds data-parallel
- * ranks, vLLM raises tp, other runs split layers).
+ * fit verdict the page and CLI use (solve.ts fitsWithin) with its mark (fit-mark.ts: fits, tight
+ * or no), its headroom, and how many such cards the scenario needs under its own parallel strategy
+ * (solve.ts minGpusBy: ZeRO adds data-parallel ranks, vLLM raises tp, other runs split layers).
  *
  * The catalogue has no prices, so "cheapest kind that fits" is ranked by class, then capacity:
  * consumer < workstation < datacenter cards, and within a class the smaller card (a proxy for the
@@ -13,6 +13,7 @@ import { GPUS } from '../gpus';
 import type { Gpu, GpuCategory } from '../gpu-types';
 import { estimate } from '../estimate';
 import { fitsWithin, minGpusBy, type GpuPlan } from '../solve';
+import { fitMark, type FitMark } from './fit-mark';
 import type { Estimate, Result, Scenario } from '../types';
 
 export interface Recommendation {
@@ -22,6 +23,8 @@ export interface Recommendation {
   capacityBytes: number;
   /** one card holds the scenario as given */
   fits: boolean;
+  /** fits, tight (fits, but not at the upper end of the error band) or no */
+  mark: FitMark;
   /** capacity − device total on one card (negative: short by) */
   headroomBytes: number;
   /** cards needed under the scenario's strategy; null when none up to 4096 do */
@@ -38,10 +41,11 @@ function compare(a: Recommendation, b: Recommendation): number {
 }
 
 /**
- * Rank `gpus` (default: the catalogue) for `s`. Only vLLM sizes its memory to the card, so every
- * other scenario is estimated once per parallel plan and shared across cards.
+ * Rank `gpus` (default: the catalogue) for `s`; `high` is the factor the memory may reach (the
+ * upper end of the estimate's error band; 1: nothing is marked tight). Only vLLM sizes its memory
+ * to the card, so every other scenario is estimated once per parallel plan and shared across cards.
  */
-export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS): Result<Recommendation[]> {
+export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS, high = 1): Result<Recommendation[]> {
   const perCard = s.mode === 'inference' && s.engine === 'vllm';
   const shared = new Map<number, Result<Estimate>>();
   const estimateFor = (p: GpuPlan, g: Gpu): Result<Estimate> => {
@@ -56,7 +60,8 @@ export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS): Result<Reco
   for (const g of gpus) {
     const e = perCard ? estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, g) : one;
     if (!e.ok) return e;
-    const fits = fitsWithin(s, e.value, g.capacityBytes);
+    const mark = fitMark(s, e.value, g.capacityBytes, high);
+    const fits = mark !== 'no';
     let count: number | null = s.gpus;
     if (!fits) {
       const plan = minGpusBy(s, (p) => {
@@ -66,7 +71,7 @@ export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS): Result<Reco
       });
       count = plan.ok && plan.value ? plan.value.gpus : null;
     }
-    out.push({ id: g.id, name: g.name, category: g.category, capacityBytes: g.capacityBytes, fits, headroomBytes: g.capacityBytes - e.value.deviceBytes, count });
+    out.push({ id: g.id, name: g.name, category: g.category, capacityBytes: g.capacityBytes, fits, mark, headroomBytes: g.capacityBytes - e.value.deviceBytes, count });
   }
   return { ok: true, value: out.sort(compare) };
 }

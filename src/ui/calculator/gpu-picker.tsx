@@ -5,11 +5,16 @@ import { URL_LIMITS } from '../../state/url-query';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { CatalogueOptions } from './catalogue-options';
+import { CheapestCard } from './cheapest-card';
+import { PickedMark } from './picked-mark';
 import { gpuName, resolveAll } from './gpu-list';
 import { readSavedGpus, SavedGpus, savedGpuName } from './saved-gpus';
 import { useLoaded } from '../forms/saved-list';
 
-/** Pick several GPUs from the catalogue, or type a custom capacity in GiB or GB. */
+/**
+ * Pick several GPUs from the catalogue (each marked fits / tight / does not fit for the scenario),
+ * or type a custom capacity in GiB or GB; the cheapest kind of card that fits is named on top.
+ */
 export function GpuPicker() {
   const t = useT();
   const id = useId();
@@ -37,6 +42,7 @@ export function GpuPicker() {
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('gpu.title')}</h2>
+      <CheapestCard />
       {chosen.length === 0 && <p className="small muted">{t('gpu.none')}</p>}
       <ul className="gpu-chips" aria-label={t('gpu.chosen')}>
         {chosen.map((c) => (
@@ -61,6 +67,8 @@ export function GpuPicker() {
           {t('gpu.add')}
         </button>
       </div>
+      <PickedMark id={pick} />
+      <p className="field-help">{t('gpu.tightHelp')}</p>
       <form
         className="row"
         onSubmit={(e) => {

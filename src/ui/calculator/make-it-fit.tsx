@@ -35,7 +35,7 @@ export function MakeItFit({ s }: { s: Scenario }) {
             {target && (
               <>
                 {' '}
-                <FitMark fits={f.fits} />
+                <FitMark mark={f.fits ? 'fits' : 'no'} />
               </>
             )}
           </span>{' '}

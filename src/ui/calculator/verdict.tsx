@@ -5,7 +5,7 @@ import { GPUS } from '../../core/gpus';
 import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { formatBytes, formatNumber, formatShare } from '../i18n/format';
+import { formatBound, formatBytes, formatShare } from '../i18n/format';
 import { CatalogueOptions } from './catalogue-options';
 import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
@@ -109,7 +109,7 @@ function SpeedLine({ s, f }: { s: Scenario; f: Fit }) {
     return m.ok ? rooflineSpeed(s, f.est, m.value.arch, f.gpu, s.mfu) : null;
   }, [s, f.est, f.gpu]);
   if (!speed) return null;
-  const n = (v: number) => formatNumber(v, t.lang, v >= 10 ? 0 : 2);
+  const n = (v: number) => formatBound(v, t.lang);
   const { decodeTokensPerSecond: dec, prefillTokensPerSecond: pre, stepSeconds: step } = speed;
   const text = step
     ? t('verdict.speedTrain', { s: n(step.value), mfu: formatShare(s.mfu, t.lang) })

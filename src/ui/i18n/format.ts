@@ -21,6 +21,11 @@ export function formatNumber(n: number, lang: Lang, digits = 2): string {
   return nf(lang, { maximumFractionDigits: digits }).format(n);
 }
 
+/** A speed bound (tokens/s, seconds per step): whole from 10 up, at most two decimals below. */
+export function formatBound(v: number, lang: Lang): string {
+  return formatNumber(v, lang, v >= 10 ? 0 : 2);
+}
+
 /** Byte count in the chosen unit, two decimals below 10, one below 100, none above. */
 export function formatBytes(bytes: number, unit: ByteUnit, lang: Lang): string {
   if (!Number.isFinite(bytes)) return '–';

@@ -1,0 +1,31 @@
+import { useEffect, useState } from 'react';
+import { selectActive, useApp } from '../../state/store';
+import type { Marks } from './fit-marks';
+import { estimateOf } from './use-estimate';
+import { useSettled } from './use-settled';
+
+type Module = typeof import('./fit-marks');
+
+let loaded: Module | null = null;
+let loading: Promise<Module | null> | null = null;
+// fetched on first use (not by pages that show no GPU list, such as most embedded widgets)
+const load = () =>
+  (loading ??= import('./fit-marks').then(
+    (m) => (loaded = m),
+    () => null,
+  ));
+
+/**
+ * The catalogue's fit marks for the active scenario once it has settled: computed once per
+ * scenario change, not on every step of a dragged slider; null until the module has loaded, and
+ * at once when the scenario as it is now cannot be estimated (no stale mark claims a fit then).
+ */
+export function useFitMarks(): Marks | null {
+  const now = useApp(selectActive);
+  const s = useSettled(now);
+  const [mod, setMod] = useState<Module | null>(loaded);
+  useEffect(() => {
+    if (!mod) void load().then(setMod);
+  }, [mod]);
+  return mod && estimateOf(now).ok ? mod.marksFor(s) : null;
+}
