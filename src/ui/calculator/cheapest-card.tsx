@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useApp } from '../../state/store';
-import { URL_LIMITS } from '../../state/url-codec';
+import { URL_LIMITS } from '../../state/url-query';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { FitMark } from './fit-mark';
