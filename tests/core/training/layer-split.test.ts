@@ -70,10 +70,11 @@ describe('split=layers training, Llama-2-7b on 2 GPUs', () => {
     // both GPUs hold the same persistent bytes (equal weights, equal adapters) and 16 layers' saved tensors.
     // GPU 0 peaks in its layers' backward: saved + one layer's adapter gradients (2 × 131,072 × 4 B).
     // GPU 1 at the loss backward: saved + the final norm's fp32 input s·h·4 + ForCausalLMLoss's
-    // backward buffers s·V·(e + 12) (loss.ts, e = 2)
+    // backward buffers s·V·12: its saved fp32 log-softmax and two fp32 gradients (loss.ts: the
+    // 16-bit logits are dropped before backward)
     const layerGrads = 2 * 16 * (h + h) * 4;
     const headInput = s * h * 4;
-    const lossBackward = s * V * (2 + 12);
+    const lossBackward = s * V * 12;
     expect(r.perGpu?.length).toBe(2);
     const [g0, g1] = r.perGpu as number[];
     expect(g1 - g0).toBe(headInput + lossBackward - layerGrads);
