@@ -1,0 +1,103 @@
+/**
+ * Our own GPU runs (fixtures/measured-gpu.json, tools/measure/measure_trainer.py on one H200,
+ * docs/measuring.md "Runs kept in the repository") mapped to scenarios and scored: peak
+ * allocated and peak reserved, measured against estimateWithReplay (the replayed reserved memory
+ * for lengths=varied). Pure: no DOM, no Node APIs.
+ *
+ * Mapping (measure_trainer.py `run`): the preset by its id; HF Trainer with `bf16=True` over a
+ * bf16 model (precision bf16) or an fp32 one (amp-bf16); Trainer's default optimizer in
+ * transformers 5 is adamw_torch_fused (optim-impl fused); `gradient_checkpointing` with
+ * use_reentrant=False (grad-ckpt full); PEFT LoRA over `all-linear` (every projection) or the
+ * listed targets; lengths lognormal with the scenario's own defaults (mean seq/2, σ 0.6), so the
+ * draw's ORDER differs from the run's (the Trainer shuffles); PYTORCH_CUDA_ALLOC_CONF → alloc-conf.
+ */
+import fixture from './fixtures/measured-gpu.json';
+import { defaultScenario } from '../core/scenario/schema';
+import { estimateWithReplay } from '../core/timeline';
+import type { Scenario } from '../core/types';
+
+export interface GpuRow {
+  id: string;
+  settings: {
+    preset: string;
+    method: string;
+    seq: number;
+    batch: number;
+    ckpt: boolean;
+    lengths: string;
+    precision: string;
+    targets: string;
+    rank: number;
+    dropout: number;
+    len_mean: number | null;
+    len_spread: number;
+    attn: string;
+  };
+  alloc_conf: string | null;
+  measured: { allocated: number; reserved: number; per_step: [number, number][] };
+}
+
+export const GPU_ROWS = fixture.rows as unknown as GpuRow[];
+
+const ALL_LINEAR: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+
+/** The scenario a row ran. */
+export function gpuScenario(row: GpuRow): Scenario {
+  const st = row.settings;
+  const amp = st.precision === 'amp-bf16';
+  return {
+    ...defaultScenario(),
+    model: st.preset,
+    mode: 'training',
+    method: st.method === 'full' ? 'full' : 'lora',
+    weights: amp ? 'fp32' : 'bf16',
+    precision: amp ? 'amp-bf16' : 'bf16',
+    optimizer: 'adamw',
+    optimImpl: 'fused',
+    gradCkpt: st.ckpt ? 'full' : 'none',
+    attn: st.attn === 'eager' ? 'eager' : 'sdpa',
+    seq: st.seq,
+    batch: st.batch,
+    lengths: st.lengths === 'varied' ? 'varied' : 'fixed',
+    lenMean: st.len_mean,
+    lenSpread: st.len_spread,
+    loraRank: st.rank,
+    loraDropout: st.dropout,
+    loraTargets: st.targets === 'all-linear' ? [...ALL_LINEAR] : (st.targets.split(',') as Scenario['loraTargets']),
+    allocConf: row.alloc_conf?.includes('expandable_segments:True') ? 'expandable' : 'default',
+    gpu: 'h200-sxm',
+  };
+}
+
+export interface GpuScore {
+  id: string;
+  varied: boolean;
+  measuredAllocated: number;
+  measuredReserved: number;
+  predictedAllocated: number;
+  predictedReserved: number;
+  /** 100·(predicted − measured)/measured */
+  allocatedErrPct: number;
+  reservedErrPct: number;
+}
+
+/** Every row scored (rows the estimate refuses are left out). */
+export function scoreGpuRows(rows: readonly GpuRow[] = GPU_ROWS): GpuScore[] {
+  const out: GpuScore[] = [];
+  for (const row of rows) {
+    const e = estimateWithReplay(gpuScenario(row));
+    if (!e.ok) continue;
+    const m = row.measured;
+    out.push({
+      id: row.id,
+      varied: row.settings.lengths === 'varied',
+      measuredAllocated: m.allocated,
+      measuredReserved: m.reserved,
+      predictedAllocated: e.value.allocatedBytes,
+      predictedReserved: e.value.reservedBytes,
+      allocatedErrPct: (100 * (e.value.allocatedBytes - m.allocated)) / m.allocated,
+      reservedErrPct: (100 * (e.value.reservedBytes - m.reserved)) / m.reserved,
+    });
+  }
+  return out;
+}
