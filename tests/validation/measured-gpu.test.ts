@@ -4,7 +4,9 @@
  * Prints the table; set VALIDATION_ROWS=1 for it in `npm run validate`.
  */
 import { describe, expect, it } from 'vitest';
-import { GPU_ROWS, scoreGpuRows } from '../../src/validation/measured-gpu';
+import { estimate } from '../../src/core/estimate';
+import { stepTimeline } from '../../src/core/timeline';
+import { GPU_ROWS, gpuScenario, scoreGpuRows, type GpuRow } from '../../src/validation/measured-gpu';
 
 const GiB = 2 ** 30;
 const scores = scoreGpuRows();
@@ -21,5 +23,79 @@ describe('our H200 Trainer runs', () => {
           .join('\n'),
     );
     expect(scores.length).toBe(GPU_ROWS.length);
+  });
+});
+
+/**
+ * The lengths of t004's run: measure_trainer.py draws them with numpy (LENGTH_SEED 1234,
+ * `rng.lognormal(ln(2048) − 0.18, 0.6, 60)`, rounded, clipped to 4096 — python3 with numpy gives
+ * these 60), and the Trainer (seed 42) pairs and orders them; t005, t014 and t018 ran the same
+ * draw in the same order (same seed, steps, batch and seq). The order is not in the fixture, but
+ * each step whose running max_memory_allocated rises is a step longer than all before it; its
+ * length is the sample whose closed-form allocated peak is nearest that figure (and shorter than
+ * the next such step).
+ */
+const T004_SAMPLES = [
+  653, 1778, 2668, 1875, 2872, 4096, 704, 3017, 630, 2102, 1258, 3785, 1021, 2336, 801, 468, 2220, 4096, 2337, 938, 2009, 2711, 3496, 854, 2598, 2112, 1678, 1724, 1138, 1179, 3802, 1998, 1281, 384,
+  1011, 1263, 792, 770, 2808, 1475, 617, 768, 1429, 3339, 693, 4096, 1277, 613, 2327, 4052, 1497, 2525, 1414, 1699, 4096, 2928, 831, 4096, 927, 2845,
+];
+
+/** Steps (0-based) where the running allocated peak rises, and the sample length that explains each. */
+function recordLengths(row: GpuRow): { steps: number[]; lengths: number[] } {
+  const s = gpuScenario(row);
+  const alloc = new Map<number, number>();
+  for (const n of new Set(T004_SAMPLES)) {
+    const e = estimate({ ...s, seq: n, lengths: 'fixed' });
+    if (e.ok) alloc.set(n, e.value.allocatedBytes);
+  }
+  const steps: number[] = [];
+  row.measured.per_step.forEach(([a], k) => {
+    if (k === 0 || a > row.measured.per_step[k - 1][0]) steps.push(k);
+  });
+  // from the last record back: each is shorter than the record after it
+  const lengths: number[] = [];
+  let below = Infinity;
+  for (const k of [...steps].reverse()) {
+    const a = row.measured.per_step[k][0];
+    const fits = [...alloc].filter(([n]) => n < below);
+    const [n] = fits.reduce((best, x) => (Math.abs(x[1] - a) < Math.abs(best[1] - a) ? x : best));
+    lengths.unshift(n);
+    below = n;
+  }
+  return { steps, lengths };
+}
+
+describe('the replay with the run’s own order of lengths', () => {
+  const row = (id: string) => GPU_ROWS.find((r) => r.id === id)!;
+
+  it('t004 (Llama-3.1-8B LoRA): each step longer than all before it adds the reserved memory the run measured, within 5 %', () => {
+    const { steps, lengths } = recordLengths(row('t004'));
+    expect(steps).toEqual([0, 1, 2, 3, 10, 11]);
+    expect(lengths).toEqual([1281, 2928, 3496, 3802, 4052, 4096]);
+    const tl = stepTimeline(gpuScenario(row('t004')), { lengths });
+    if (!tl.ok) throw new Error('rejected');
+    lengths.forEach((_, k) => {
+      const ours = tl.value.points.filter((p) => p.step === k).at(-1)!.reserved;
+      const real = row('t004').measured.per_step[steps[k]][1];
+      expect(Math.abs(ours / real - 1)).toBeLessThan(0.05);
+    });
+  });
+
+  it('t014 (Llama-3.2-1B full fine-tune, the same order): the lengths found from t004 give its per-step reserved within 5 %', () => {
+    const { steps, lengths } = recordLengths(row('t004'));
+    const tl = stepTimeline(gpuScenario(row('t014')), { lengths });
+    if (!tl.ok) throw new Error('rejected');
+    lengths.forEach((_, k) => {
+      const ours = tl.value.points.filter((p) => p.step === k).at(-1)!.reserved;
+      const real = row('t014').measured.per_step[steps[k]][1];
+      expect(Math.abs(ours / real - 1)).toBeLessThan(0.05);
+    });
+  });
+
+  it('expandable_segments (t002-, t004-expandable): reserved stays near allocated, within 10 % of the run', () => {
+    for (const id of ['t002-expandable', 't004-expandable']) {
+      const sc = scores.find((x) => x.id === id)!;
+      expect(Math.abs(sc.reservedErrPct)).toBeLessThan(10);
+    }
   });
 });
