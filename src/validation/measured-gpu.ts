@@ -72,6 +72,7 @@ export function gpuScenario(row: GpuRow): Scenario {
 export interface GpuScore {
   id: string;
   varied: boolean;
+  allocConf: Scenario['allocConf'];
   measuredAllocated: number;
   measuredReserved: number;
   predictedAllocated: number;
@@ -85,12 +86,14 @@ export interface GpuScore {
 export function scoreGpuRows(rows: readonly GpuRow[] = GPU_ROWS): GpuScore[] {
   const out: GpuScore[] = [];
   for (const row of rows) {
-    const e = estimateWithReplay(gpuScenario(row));
+    const sc = gpuScenario(row);
+    const e = estimateWithReplay(sc);
     if (!e.ok) continue;
     const m = row.measured;
     out.push({
       id: row.id,
       varied: row.settings.lengths === 'varied',
+      allocConf: sc.allocConf,
       measuredAllocated: m.allocated,
       measuredReserved: m.reserved,
       predictedAllocated: e.value.allocatedBytes,

@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../src/core/estimate';
-import { stepTimeline } from '../../src/core/timeline';
+import { estimateWithReplay, stepTimeline } from '../../src/core/timeline';
+import { bandsFor } from '../../src/validation/bands';
 import { GPU_ROWS, gpuScenario, scoreGpuRows, type GpuRow } from '../../src/validation/measured-gpu';
+import { VARIED_RESERVED_BAND, variedBandOf } from '../../src/validation/varied-band';
 
 const GiB = 2 ** 30;
 const scores = scoreGpuRows();
@@ -23,6 +25,22 @@ describe('our H200 Trainer runs', () => {
           .join('\n'),
     );
     expect(scores.length).toBe(GPU_ROWS.length);
+  });
+
+  it('the stored band of varied-length reserved memory is what these rows give (varied-band.ts)', () => {
+    expect(variedBandOf(scores)).toEqual(VARIED_RESERVED_BAND);
+  });
+
+  it('a varied-length estimate’s reserved band reaches as far above it as the worst-underestimated run; allocated keeps its own band', () => {
+    const s = gpuScenario(GPU_ROWS.find((r) => r.id === 't004')!);
+    const e = estimateWithReplay(s);
+    if (!e.ok) throw new Error('rejected');
+    const { bands, bandBasis } = bandsFor(s, e.value);
+    expect(bandBasis.varied).toEqual(VARIED_RESERVED_BAND);
+    // e = (estimate − measured)/measured = −50.8 % → measured = estimate / 0.492
+    expect(bands.reservedBytes[1]).toBeGreaterThanOrEqual(e.value.reservedBytes / (1 + VARIED_RESERVED_BAND.signedPct[0] / 100) - 1);
+    expect(bandsFor({ ...s, lengths: 'fixed' }, e.value).bands.allocatedBytes).toEqual(bands.allocatedBytes);
+    expect(bandsFor({ ...s, allocConf: 'expandable' }, e.value).bandBasis.varied).toBeUndefined();
   });
 });
 
