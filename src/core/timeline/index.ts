@@ -68,7 +68,14 @@ export function replayLengths(s: Scenario, steps?: number, draw = 0): number[] {
 export function stepTimeline(s: Scenario, o: TimelineOptions = {}): Result<StepTimeline> {
   const base = estimateDetail(s);
   if (!base.ok) return base;
-  return { ok: true, value: replay(s, base.value, o) };
+  const drawn = s.mode === 'training' && s.lengths === 'varied' && o.lengths === undefined && o.draw === undefined;
+  return { ok: true, value: drawn ? orders(s, base.value, o)[Math.floor(VARIED_DRAWS / 2)] : replay(s, base.value, o) };
+}
+
+/** The VARIED_DRAWS orders of the drawn lengths, by peak reserved (the median is the estimate's). */
+function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}): StepTimeline[] {
+  const shapes = new Map<number, StepShape>();
+  return Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes)).sort((a, b) => a.peakReserved - b.peakReserved);
 }
 
 /** The estimate's detail at another sequence length (null if that length is refused). */
@@ -129,8 +136,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const est = d.value.estimate;
   if (s.mode !== 'training' || s.lengths !== 'varied' || !d.value.built.torchAllocator) return { ok: true, value: est };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
-  const shapes = new Map<number, StepShape>();
-  const draws = Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d.value, { draw }, shapes)).sort((a, b) => a.peakReserved - b.peakReserved);
+  const draws = orders(s, d.value);
   const tl = draws[Math.floor(draws.length / 2)];
   if (draws.some((x) => !x.fits)) return { ok: true, value: { ...est, notes: [...est.notes, ...(draws.find((x) => !x.fits)?.notes ?? [])] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
