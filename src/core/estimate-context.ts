@@ -6,6 +6,7 @@ import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenar
 import { CUBLAS_WORKSPACE, type TensorGroup } from './runtime';
 import { derive, evaluate, type DerivationInfo, type Expr } from './formula';
 import type { ActivationTotal } from './training/activations';
+import type { LossSequence } from './training/loss';
 import type { LayerSplit } from './inference/device-map';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
@@ -114,7 +115,7 @@ export interface TrainingPhases {
   /** optimizer step in backward: the largest gradient and its step temporary */
   inBackward: { gradient: number; temp: number } | null;
   acts: ActivationTotal;
-  logits: { peak: number; held: number; backward: number; headBackward: number };
+  logits: { peak: number; held: number; backward: number; headBackward: number; sequence?: LossSequence };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;
   /** bitsandbytes dequantized weight of the largest Linear */

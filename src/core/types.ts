@@ -27,6 +27,7 @@ export type GradCkpt = Of<typeof S.GRAD_CKPTS>;
 export type GradZero = Of<typeof S.GRAD_ZEROS>;
 /** training sample lengths: all `seq`, or varied (truncated at seq, padded per batch) */
 export type Lengths = Of<typeof S.LENGTHS>;
+export type AllocConf = Of<typeof S.ALLOC_CONFS>;
 /** torch.optim step implementation: multi-tensor (default on CUDA), fused kernel, or per-parameter loop. */
 export type OptimImpl = Of<typeof S.OPTIM_IMPLS>;
 /** bitsandbytes 4-bit `bnb_4bit_compute_dtype` (transformers BitsAndBytesConfig default: float32). */
@@ -368,6 +369,8 @@ export interface Scenario {
   lenMean: number | null;
   /** lengths=varied: lognormal σ of the sample lengths */
   lenSpread: number;
+  /** PYTORCH_CUDA_ALLOC_CONF of the replay (expandable = expandable_segments:True) */
+  allocConf: AllocConf;
   loraRank: number;
   loraTargets: LoraTarget[];
   /** LoRA dropout probability on the adapter input (PEFT `lora_dropout`, default 0) */

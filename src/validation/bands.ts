@@ -26,6 +26,7 @@ import { kindKeys } from './error-band';
 import { classBand, INDEPENDENT_CHECK, independentClass, overallBand, type IndependentClassId, type SignedBand } from './independent-check';
 import { validationReport } from './report';
 import { groupOf, type ScoredRow } from './score';
+import { VARIED_RESERVED_BAND, type VariedBand } from './varied-band';
 
 export type BasisKind = 'validated' | 'not-validated' | 'guessed-shape';
 
@@ -56,6 +57,8 @@ export interface BandBasis {
   };
   /** classes of the independent check the scenario belongs to, and when it ran */
   independent: { date: string; commit: string; classes: IndependentClassId[]; signedPct: SignedBand | null };
+  /** lengths=varied, default allocator: the reserved and device bands also span our varied-length runs (varied-band.ts) */
+  varied?: VariedBand;
 }
 
 export interface Bands {
@@ -159,7 +162,14 @@ export function bandHigh(s: Scenario): number {
 export function bandsFor(s: Scenario, est: Estimate): { bands: Bands; bandBasis: BandBasis } {
   const basis = bandBasis(s);
   const b = (t: number) => applyBand(t, basis.signedPct);
-  return { bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: b(est.reservedBytes), deviceBytes: b(est.deviceBytes) }, bandBasis: basis };
+  // varied lengths: reserved depends on the order of the lengths, which no estimate knows
+  if (s.mode !== 'training' || s.lengths !== 'varied' || s.allocConf !== 'default')
+    return { bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: b(est.reservedBytes), deviceBytes: b(est.deviceBytes) }, bandBasis: basis };
+  const wide = span([basis.signedPct, VARIED_RESERVED_BAND.signedPct])!;
+  return {
+    bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: applyBand(est.reservedBytes, wide), deviceBytes: applyBand(est.deviceBytes, wide) },
+    bandBasis: { ...basis, varied: VARIED_RESERVED_BAND },
+  };
 }
 
 /**

@@ -1,109 +1,111 @@
 /**
- * Our own GPU measurements (fixtures/measured-gpu.json, made by tools/measure/measure_trainer.py:
- * Hugging Face Trainer runs on one H200, torch 2.11 / transformers 5.17 / peft 0.21) mapped to
- * scenarios and scored on both totals PyTorch reports: max_memory_allocated and max_memory_reserved.
+ * Our own GPU runs (fixtures/measured-gpu.json, tools/measure/measure_trainer.py on one H200,
+ * docs/measuring.md "Runs kept in the repository") mapped to scenarios and scored: peak
+ * allocated and peak reserved, measured against estimateWithReplay (the replayed reserved memory
+ * for lengths=varied). Pure: no DOM, no Node APIs.
  *
- * Mapping (what the script runs → scenario keys):
- * - the preset's own config (the script builds the model from data/models.json);
- * - precision 'bf16': weights loaded in bf16, Trainer bf16=True → precision bf16, weights bf16,
- *   autocast on (accelerate wraps the forward in autocast); 'amp-bf16': fp32 weights, bf16=True →
- *   precision amp-bf16, weights fp32;
- * - Trainer's default optimizer in transformers 5.17, adamw_torch_fused → adamw, optim-impl fused;
- * - LoRA: r, lora_alpha 2r, lora_dropout, target_modules ('all-linear' or named projections);
- * - lengths 'varied': lognormal with mean seq/2 and σ len_spread, padded per batch → lengths varied,
- *   len-mean auto (seq/2), len-spread; rows run with expandable_segments are not scored on reserved
- *   (no scenario key for the allocator settings yet) and say so.
- * Pure: no DOM, no Node APIs.
+ * Mapping (measure_trainer.py `run`): the preset by its id; HF Trainer with `bf16=True` over a
+ * bf16 model (precision bf16) or an fp32 one (amp-bf16); Trainer's default optimizer in
+ * transformers 5 is adamw_torch_fused (optim-impl fused); `gradient_checkpointing` with
+ * use_reentrant=False (grad-ckpt full); PEFT LoRA over `all-linear` (every projection) or the
+ * listed targets; lengths lognormal with the scenario's own defaults (mean seq/2, σ 0.6), so the
+ * draw's ORDER differs from the run's (the Trainer shuffles); PYTORCH_CUDA_ALLOC_CONF → alloc-conf;
+ * `bf16=True` wraps the forward in autocast even over bf16 weights (autocast on, the default).
  */
-import data from './fixtures/measured-gpu.json';
+import fixture from './fixtures/measured-gpu.json';
 import { defaultScenario } from '../core/scenario/schema';
 import { estimateWithReplay } from '../core/timeline';
-import type { LoraTarget, Scenario } from '../core/types';
+import type { Scenario } from '../core/types';
 
-export interface GpuRunSettings {
-  preset: string;
-  method: 'lora' | 'full';
-  seq: number;
-  batch: number;
-  ckpt: boolean;
-  lengths: 'fixed' | 'varied';
-  steps: number;
-  precision: 'bf16' | 'amp-bf16';
-  targets: string;
-  rank: number;
-  dropout: number;
-  len_mean: number | null;
-  len_spread: number;
-  attn: 'sdpa' | 'eager';
-}
-
-export interface GpuRun {
+export interface GpuRow {
   id: string;
-  settings: GpuRunSettings;
+  settings: {
+    preset: string;
+    method: string;
+    seq: number;
+    batch: number;
+    ckpt: boolean;
+    lengths: string;
+    precision: string;
+    targets: string;
+    rank: number;
+    dropout: number;
+    len_mean: number | null;
+    len_spread: number;
+    attn: string;
+  };
   alloc_conf: string | null;
   measured: { allocated: number; reserved: number; per_step: [number, number][] };
 }
 
-export const GPU_RUNS: readonly GpuRun[] = data.rows as unknown as GpuRun[];
-export const GPU_RUN_ENV: Readonly<Record<string, unknown>> = data.env;
+export const GPU_ROWS = fixture.rows as unknown as GpuRow[];
+/** The machine and library versions of the runs. */
+export const GPU_ENV: Readonly<Record<string, string | number>> = fixture.env;
 
-const ALL_LINEAR: LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+const ALL_LINEAR: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 
-/** The scenario a run measured. */
-export function gpuRunScenario(run: GpuRun): Scenario {
-  const st = run.settings;
+/** The scenario a row ran. */
+export function gpuScenario(row: GpuRow): Scenario {
+  const st = row.settings;
   const amp = st.precision === 'amp-bf16';
-  const s: Scenario = {
+  return {
     ...defaultScenario(),
     model: st.preset,
     mode: 'training',
-    method: st.method,
-    precision: st.precision,
+    method: st.method === 'full' ? 'full' : 'lora',
     weights: amp ? 'fp32' : 'bf16',
+    precision: amp ? 'amp-bf16' : 'bf16',
     autocast: 'on',
     optimizer: 'adamw',
     optimImpl: 'fused',
     gradCkpt: st.ckpt ? 'full' : 'none',
-    attn: st.attn,
-    batch: st.batch,
+    attn: st.attn === 'eager' ? 'eager' : 'sdpa',
     seq: st.seq,
-    lengths: st.lengths,
-    lenSpread: st.len_spread,
+    batch: st.batch,
+    lengths: st.lengths === 'varied' ? 'varied' : 'fixed',
     lenMean: st.len_mean,
+    lenSpread: st.len_spread,
+    loraRank: st.rank,
+    loraDropout: st.dropout,
+    loraTargets: st.targets === 'all-linear' ? [...ALL_LINEAR] : (st.targets.split(',') as Scenario['loraTargets']),
+    allocConf: row.alloc_conf?.includes('expandable_segments:True') ? 'expandable' : 'default',
+    gpu: 'h200-sxm',
   };
-  if (st.method === 'lora') {
-    s.loraRank = st.rank;
-    s.loraDropout = st.dropout;
-    s.loraTargets = st.targets === 'all-linear' ? [...ALL_LINEAR] : (st.targets.split(',') as LoraTarget[]);
-  }
-  return s;
 }
 
-export interface GpuRunScore {
-  run: GpuRun;
-  /** predicted totals, bytes */
-  allocated: number;
-  reserved: number;
-  /** signed % errors; reserved null where the run's allocator settings are not modelled */
-  allocatedErr: number;
-  reservedErr: number | null;
+export interface GpuScore {
+  id: string;
+  row: GpuRow;
+  varied: boolean;
+  allocConf: Scenario['allocConf'];
+  measuredAllocated: number;
+  measuredReserved: number;
+  predictedAllocated: number;
+  predictedReserved: number;
+  /** 100·(predicted − measured)/measured */
+  allocatedErrPct: number;
+  reservedErrPct: number;
 }
 
-const pct = (predicted: number, measured: number): number => (100 * (predicted - measured)) / measured;
-
-/** Every run scored (the varied-length ones through the replay); runs that do not estimate are left out. */
-export function scoreGpuRuns(): GpuRunScore[] {
-  const out: GpuRunScore[] = [];
-  for (const run of GPU_RUNS) {
-    const r = estimateWithReplay(gpuRunScenario(run));
-    if (!r.ok) continue;
-    const { allocatedBytes, reservedBytes } = r.value;
+/** Every row scored (rows the estimate refuses are left out). */
+export function scoreGpuRows(rows: readonly GpuRow[] = GPU_ROWS): GpuScore[] {
+  const out: GpuScore[] = [];
+  for (const row of rows) {
+    const sc = gpuScenario(row);
+    const e = estimateWithReplay(sc);
+    if (!e.ok) continue;
+    const m = row.measured;
     out.push({
-      run,
-      allocated: allocatedBytes,
-      reserved: reservedBytes,
-      allocatedErr: pct(allocatedBytes, run.measured.allocated),
-      reservedErr: run.alloc_conf ? null : pct(reservedBytes, run.measured.reserved),
+      id: row.id,
+      row,
+      varied: row.settings.lengths === 'varied',
+      allocConf: sc.allocConf,
+      measuredAllocated: m.allocated,
+      measuredReserved: m.reserved,
+      predictedAllocated: e.value.allocatedBytes,
+      predictedReserved: e.value.reservedBytes,
+      allocatedErrPct: (100 * (e.value.allocatedBytes - m.allocated)) / m.allocated,
+      reservedErrPct: (100 * (e.value.reservedBytes - m.reserved)) / m.reserved,
     });
   }
   return out;

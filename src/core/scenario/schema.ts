@@ -54,6 +54,8 @@ export const GRAD_CKPTS = ['none', 'full', 'selective'] as const;
 /** optimizer.zero_grad(set_to_none=True | False): see GradZero in types.ts. */
 export const GRAD_ZEROS = ['none', 'zeros'] as const;
 export const LENGTHS = ['fixed', 'varied'] as const;
+/** PYTORCH_CUDA_ALLOC_CONF the replay's caching allocator runs with: the defaults, or expandable_segments:True. */
+export const ALLOC_CONFS = ['default', 'expandable'] as const;
 export const ATTNS = ['flash', 'sdpa', 'eager'] as const;
 export const COMPILE_MODES = ['none', 'inductor'] as const;
 export const OPTIM_STEPS = ['after-backward', 'in-backward'] as const;
@@ -208,6 +210,13 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'len-spread',
     kind: { type: 'float', min: 0, max: 3 },
     help: 'Training, lengths=varied: spread of the sample lengths, the σ of a lognormal (default 0.6, an assumption)',
+    modes: TRAINING,
+  },
+  {
+    prop: 'allocConf',
+    name: 'alloc-conf',
+    kind: oneOf(ALLOC_CONFS),
+    help: "Training, lengths=varied: PYTORCH_CUDA_ALLOC_CONF of the replayed run. 'default' = fixed-size segments that stay cached; 'expandable' = expandable_segments:True (segments grow in place, so shapes that change from step to step reuse the same memory)",
     modes: TRAINING,
   },
   {
@@ -369,6 +378,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   lengths: 'fixed',
   lenMean: null,
   lenSpread: 0.6,
+  allocConf: 'default',
   loraRank: 16,
   loraTargets: ['q', 'v'],
   loraDropout: 0,

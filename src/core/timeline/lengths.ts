@@ -14,6 +14,12 @@ export const VARIED_STEPS = 24;
 export const DEFAULT_SPREAD = 0.6;
 /** Fixed seed: the same scenario always gives the same lengths. */
 const SEED = 0x5eed;
+/**
+ * Draws (orders) replayed for lengths=varied: the Trainer shuffles its samples, so which step is
+ * the longest so far — the one that needs new segments — is chance; the estimate is the median
+ * draw and the lowest / highest show how much the order moves it.
+ */
+export const VARIED_DRAWS = 5;
 
 /** mulberry32: a small, fast, seeded PRNG with uniform output in [0, 1). */
 export function mulberry32(seed: number): () => number {
@@ -35,6 +41,8 @@ export interface LengthOptions {
   /** lognormal σ (null: DEFAULT_SPREAD) */
   spread: number | null;
   steps?: number;
+  /** which draw (0, 1, …): another seed, another order */
+  draw?: number;
 }
 
 /** Padded length of each replayed step: the longest of `batch` drawn samples, in [1, seq]. */
@@ -45,7 +53,7 @@ export function stepLengths(o: LengthOptions): number[] {
   const sigma = Math.max(0, o.spread ?? DEFAULT_SPREAD);
   // lognormal with this mean: mu = ln(mean) − σ²/2
   const mu = Math.log(mean) - (sigma * sigma) / 2;
-  const rand = mulberry32(SEED);
+  const rand = mulberry32(SEED + Math.max(0, Math.floor(o.draw ?? 0)));
   const normal = (): number => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   // the longest of b samples; beyond 256 draws the maximum hardly moves (and the loop stays short)
   const draws = Math.min(Math.max(1, Math.floor(o.batch)), 256);

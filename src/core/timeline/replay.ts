@@ -4,6 +4,7 @@
  * and samples allocated / reserved and the bytes of each category at every mark.
  */
 import { CachingAllocator } from '../allocator/allocator';
+import { defaultConfig } from '../allocator/config';
 import type { TraceEvent } from '../allocator/trace';
 
 export const CATEGORIES = ['weights', 'gradients', 'optimizer', 'activations', 'loss', 'temporary', 'buffers', 'kv'] as const;
@@ -57,8 +58,9 @@ export class Replay {
   private groupPeak = 0;
   private groupCats = new Float64Array(CATEGORIES.length);
 
-  constructor(capacity: number | null, record = false) {
-    this.a = new CachingAllocator({ capacity: capacity ?? UNLIMITED, overhead: 0, fraction: null });
+  /** `expandable`: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (scenario key alloc-conf) */
+  constructor(capacity: number | null, record = false, expandable = false) {
+    this.a = new CachingAllocator({ capacity: capacity ?? UNLIMITED, overhead: 0, fraction: null }, { ...defaultConfig(), expandableSegments: expandable });
     this.trace = record ? [] : null;
   }
 

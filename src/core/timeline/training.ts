@@ -21,6 +21,7 @@
  * Not modelled: activation-gradient temporaries in backward and pipeline-parallel schedules.
  */
 import type { TrainingPhases } from '../estimate-context';
+import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../training/activations';
@@ -171,14 +172,32 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     r.mark('forward');
   }
   const head = r.allocSplit('activations', p.acts.head, [units[1]]);
-  const held = r.alloc('loss', p.logits.held);
-  r.free(r.alloc('loss', p.logits.peak - p.logits.held));
+  const seq = p.logits.sequence;
+  // the loss's own tensors in their order where loss.ts knows it (`sequence`), else its moments as
+  // blocks: held, the rest of the forward peak; in backward its gradient buffers on top of what
+  // was held, then the LM-head backward with the logits' gradient in their dtype (`headBackward`)
+  const loss: (Handle | null)[] = [];
+  const run = (evs: readonly LossEvent[]): void => {
+    for (const ev of evs) {
+      if ('alloc' in ev) loss.push(r.alloc('loss', ev.alloc));
+      else {
+        r.free(loss[ev.free]);
+        loss[ev.free] = null;
+      }
+    }
+  };
+  if (seq) run(seq.forward);
+  else {
+    loss.push(r.alloc('loss', p.logits.held));
+    r.free(r.alloc('loss', p.logits.peak - p.logits.held));
+  }
   r.mark('forward');
-  // backward: the loss backward's gradient buffers on top of what the loss saved (loss.ts
-  // `backward`), then the LM-head backward with the logits' gradient in their dtype (`headBackward`)
-  r.free(r.alloc('loss', Math.max(0, p.logits.backward - p.logits.held)));
-  r.free(held);
-  const headIn = r.alloc('loss', p.logits.headBackward);
+  if (seq) run(seq.backward);
+  else {
+    r.free(r.alloc('loss', Math.max(0, p.logits.backward - p.logits.held)));
+    r.freeAll(loss.splice(0));
+    loss.push(r.alloc('loss', p.logits.headBackward));
+  }
   const grads = keep.grads.length > 0 || p.gradients <= 0 ? null : ([] as Handle[]);
   if (p.inBackward) {
     const g = r.alloc('gradients', p.inBackward.gradient);
@@ -189,7 +208,7 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
   }
   // held gradients: the new LM-head gradient is a temporary that AccumulateGrad adds into .grad
   const incoming = !grads && !p.inBackward && keep.grads.length > 0 ? r.alloc('temporary', p.headGrad) : null;
-  r.free(headIn);
+  r.freeAll(loss);
   r.freeAll(head);
   r.free(incoming);
   r.mark('backward');

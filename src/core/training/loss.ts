@@ -5,9 +5,13 @@
  * Four moments, n = s·b·V logits, n' = (s − 1)·b·V after a shift (e: logits dtype; u = 4 when
  * e < 4, the fp32 upcast, else 0 — `.float()` of an fp32 tensor returns it without a copy):
  * - `peak`: forward, while the log-softmax runs;
- * - `held`: saved into backward. The caller is taken to keep the model output (`outputs.logits`)
- *   until backward, as `out = model(...); out.loss.backward()` does; the log-softmax output is saved
- *   by `LogSoftmaxBackward` (torch derivatives.yaml `_log_softmax`: `result`);
+ * - `held`: saved into backward: the log-softmax output, saved by `LogSoftmaxBackward` (torch
+ *   derivatives.yaml `_log_softmax`: `result`). On the current path the model output is dropped
+ *   before backward — HF Trainer `compute_loss` keeps only `outputs["loss"]` (it returns
+ *   `(loss, outputs)` only with return_outputs=True) and `training_step` backpropagates that loss —
+ *   and no backward formula saves the logits (the LM-head Linear saves its input, `.float()`'s
+ *   ToCopyBackward nothing), so the 16-bit logits are freed at the end of forward (a real snapshot,
+ *   tests/fixtures/torch-snapshot/train-varied.pickle.gz, frees them before NllLossBackward runs);
  * - `backward`: inside the loss backward. `NllLossBackward` writes a dense gradient as large as its
  *   input (aten nll_loss_backward: zeros + scatter), then `_log_softmax_backward_data` writes another
  *   while both it and the saved output are live: held + 2 gradient-sized buffers;
@@ -18,8 +22,11 @@
  * Paths:
  * - current (transformers ≥ 4.46, loss/loss_utils.py `ForCausalLMLoss`): `logits.float()`, the
  *   labels are padded and shifted (`nn.functional.pad(labels, (0, 1))`), so no logits copy;
- *   `fixed_cross_entropy` → `F.cross_entropy`. peak n·(e + u + 4); held n·(e + 4);
- *   backward n·(e + 12); head n·2e.
+ *   `fixed_cross_entropy` → `F.cross_entropy`. peak n·(e + u + 4); held 4n; backward 12n;
+ *   head n·e. Its tensors one by one (`sequence`, replayed by core/timeline): logits, upcast,
+ *   log-softmax; upcast and logits freed; in backward NllLossBackward's and
+ *   _log_softmax_backward_data's fp32 outputs, the first and the saved log-softmax freed, the
+ *   16-bit gradient (ToCopyBackward), the fp32 one freed — the order of the real snapshot.
  * - upcast-in-model (transformers 4.36–4.45 modeling_llama.py `LlamaForCausalLM.forward`):
  *   `logits = logits.float()` in forward (the 16-bit output is dropped), then
  *   `shift_logits = logits[..., :-1, :].contiguous()` (a second fp32 copy) into CrossEntropyLoss.
@@ -71,13 +78,58 @@ export interface LossBytes {
   /** what each moment holds, in words */
   formula: string;
   source: string;
+  /** the tensors one by one, where the path's order is known from its source */
+  sequence?: LossSequence;
 }
 
 export type LossExprs = Record<'peak' | 'held' | 'backward' | 'headBackward', Expr>;
 
+/** A tensor made (its bytes) or freed (the index of an earlier `alloc` among all allocs). */
+export type LossEvent = { alloc: number } | { free: number };
+
+/**
+ * The loss's tensors in the order eager PyTorch makes and frees them; what `backward` leaves live
+ * is live during the LM-head backward. The four moments are this sequence's maxima
+ * (`sequenceMoments`), so the replay and the closed form cannot drift.
+ */
+export interface LossSequence {
+  forward: LossEvent[];
+  backward: LossEvent[];
+}
+
 /** A LossBytes whose numbers are its expressions' values. */
-export function lossOf(exprs: LossExprs, formula: string, source: string): LossBytes {
-  return { peak: evaluate(exprs.peak), held: evaluate(exprs.held), backward: evaluate(exprs.backward), headBackward: evaluate(exprs.headBackward), exprs, formula, source };
+export function lossOf(exprs: LossExprs, formula: string, source: string, sequence?: LossSequence): LossBytes {
+  return {
+    peak: evaluate(exprs.peak),
+    held: evaluate(exprs.held),
+    backward: evaluate(exprs.backward),
+    headBackward: evaluate(exprs.headBackward),
+    exprs,
+    formula,
+    source,
+    ...(sequence ? { sequence } : {}),
+  };
+}
+
+/** peak / held / backward / headBackward of a sequence: live bytes at its maxima and ends. */
+export function sequenceMoments(q: LossSequence): Record<'peak' | 'held' | 'backward' | 'headBackward', number> {
+  const sizes: number[] = [];
+  let live = 0;
+  const run = (evs: readonly LossEvent[]): number => {
+    let top = live;
+    for (const e of evs) {
+      if ('alloc' in e) {
+        sizes.push(e.alloc);
+        live += e.alloc;
+      } else live -= sizes[e.free] ?? 0;
+      top = Math.max(top, live);
+    }
+    return top;
+  };
+  const peak = run(q.forward);
+  const held = live;
+  const backward = run(q.backward);
+  return { peak, held, backward, headBackward: live };
 }
 
 /**
@@ -159,18 +211,20 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
         'fp32 model output, fp32 log-softmax; del logits after the loss',
         'torchtune modules/transformer.py TransformerDecoder (self.output(h).float()); recipes/full_finetune_single_device.py _loss_step (del logits)',
       );
-    default:
-      // HF Trainer.compute_loss returns only the loss: the model output, the logits, is freed before
-      // backward (ToCopyBackward and a frozen or saved-input LM head keep no reference to it)
+    default: {
+      const ne = evaluate(n(E));
+      const n4 = evaluate(n(4));
+      // allocs: 0 logits, [1 upcast], log-softmax, nll grad, log-softmax grad, [16-bit grad]
+      const sequence: LossSequence =
+        e < 4
+          ? { forward: [{ alloc: ne }, { alloc: n4 }, { alloc: n4 }, { free: 1 }, { free: 0 }], backward: [{ alloc: n4 }, { alloc: n4 }, { free: 3 }, { free: 2 }, { alloc: ne }, { free: 4 }] }
+          : { forward: [{ alloc: n4 }, { alloc: n4 }, { free: 0 }], backward: [{ alloc: n4 }, { alloc: n4 }, { free: 2 }, { free: 1 }] };
       return lossOf(
-        {
-          peak: n(e < 4 ? add(E, 4, 4) : add(E, 4)),
-          held: n(4),
-          backward: n(12),
-          headBackward: n(E),
-        },
-        'peak: logits, fp32 upcast, fp32 log-softmax; held: the log-softmax output (the logits are freed with the model output before backward); backward: + two fp32 gradients; LM-head backward: the gradient in the logits dtype',
-        'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels padded and shifted, F.cross_entropy); trainer.py Trainer.training_step / compute_loss (returns the loss alone); formulas.md §5.3',
+        { peak: n(add(eu, 4)), held: n(4), backward: n(12), headBackward: n(E) },
+        'peak: logits, fp32 upcast, fp32 log-softmax; held: log-softmax (the logits are dropped); backward: + two fp32 gradients; head: the logits gradient',
+        'transformers ≥ 4.46 loss/loss_utils.py ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy), trainer.py Trainer.compute_loss (outputs dropped); formulas.md §5.3',
+        sequence,
       );
+    }
   }
 }

@@ -31,7 +31,7 @@ import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { layerBackward } from './layer-backward';
 import { resolveLogitsPath } from '../logits-path';
-import { lossBytes, lossOf, type LossBytes } from './loss';
+import { lossBytes, lossOf, type LossBytes, type LossEvent } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { kbitUpcasts, upcastBytes } from './kbit-prep';
 import { savedModules } from './modules-to-save';
@@ -415,10 +415,15 @@ function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): Loss
 function softcapped(loss: LossBytes, seq: number, batch: number, vocab: number, e: number): LossBytes {
   const y = mul(sym('s', seq), sym('b', batch), sym('V', vocab), sym('e', e));
   const x = loss.exprs;
+  // in the tensor sequence: tanh's output first (index 0), freed by tanh's backward after the loss's
+  const q = loss.sequence;
+  const shift = (ev: LossEvent): LossEvent => ('alloc' in ev ? ev : { free: ev.free + 1 });
+  const sequence = q && { forward: [{ alloc: evaluate(y) }, ...q.forward.map(shift)], backward: [...q.backward.map(shift), { free: 0 }] };
   return lossOf(
     { peak: add(x.peak, y), held: add(x.held, y), backward: add(x.backward, y), headBackward: x.headBackward },
     `${loss.formula}; + s·b·V·e (tanh output of the final logit softcapping, saved for backward)`,
     `${loss.source}; modeling_gemma2.py Gemma2ForCausalLM.forward (final_logit_softcapping)`,
+    sequence,
   );
 }
 

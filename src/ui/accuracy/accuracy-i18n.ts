@@ -85,7 +85,7 @@ const en = {
   'src.title': 'Sources',
   'gpu.title': 'Our own runs on a GPU',
   'gpu.help':
-    'Hugging Face Trainer fine-tuning runs we measured ourselves ({gpu}, torch {torch}, transformers {transformers}, peft {peft}; tools/measure/measure_trainer.py, random weights), with both totals PyTorch reports. Varied-length runs draw their sample lengths at random: their reserved memory depends on the order of the lengths and is shown, not held to a tolerance. A dash: run with expandable_segments, which the estimate does not model yet.',
+    'Hugging Face Trainer fine-tuning runs we measured ourselves ({gpu}, torch {torch}, transformers {transformers}, peft {peft}; tools/measure/measure_trainer.py, random weights), with both totals PyTorch reports. Varied-length runs draw their sample lengths at random: their reserved memory depends on the order of the lengths and is shown, not held to a tolerance. Runs named -expandable ran with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (alloc-conf expandable).',
   'gpu.setting': 'Setting',
   'gpu.allocated': 'Allocated: measured / estimate / error',
   'gpu.reserved': 'Reserved: measured / estimate / error',
@@ -121,6 +121,7 @@ const en = {
   'band.fewWhy': '{n} development rows of this kind, too few for a band: signed error {lo} to {hi} %.',
   'band.indWhy': 'Independent check of {date} (commit {commit}) for this kind of scenario: {lo} to {hi} %.',
   'band.indNone': 'The independent check of {date} has no class for this kind of scenario: its spread over all rows is used.',
+  'band.variedWhy': 'Reserved memory with varied lengths also spans our {n} varied-length runs on an H200 ({lo} to {hi} %): it depends on the order of the lengths, which no estimate knows.',
   'band.noneWhy': 'No published measurement covers this kind of scenario yet: {basis}.',
   'band.link': 'Accuracy',
   'reason.unit': 'unit "{unit}" not decoded',
@@ -211,7 +212,7 @@ const zh: Record<AKey, string> = {
   'src.title': '出处',
   'gpu.title': '我们自己在 GPU 上的实测',
   'gpu.help':
-    '我们自己测量的 Hugging Face Trainer 微调运行（{gpu}，torch {torch}，transformers {transformers}，peft {peft}；tools/measure/measure_trainer.py，随机权重），给出 PyTorch 报告的两个总量。样本长度不定的运行随机抽取长度：其预留显存取决于长度的先后顺序，只作展示，不设容差。短横线：该运行使用了 expandable_segments，估算尚未对其建模。',
+    '我们自己测量的 Hugging Face Trainer 微调运行（{gpu}，torch {torch}，transformers {transformers}，peft {peft}；tools/measure/measure_trainer.py，随机权重），给出 PyTorch 报告的两个总量。样本长度不定的运行随机抽取长度：其预留显存取决于长度的先后顺序，只作展示，不设容差。名为 -expandable 的运行使用了 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True（alloc-conf expandable）。',
   'gpu.setting': '设置',
   'gpu.allocated': '已分配：实测 / 估算 / 误差',
   'gpu.reserved': '已预留：实测 / 估算 / 误差',
@@ -245,6 +246,7 @@ const zh: Record<AKey, string> = {
   'band.fewWhy': '此类场景的开发集数据仅 {n} 条，不足以给出区间：带符号误差 {lo} 至 {hi} %。',
   'band.indWhy': '{date} 的独立核查（提交 {commit}）中此类场景：{lo} 至 {hi} %。',
   'band.indNone': '{date} 的独立核查中没有此类场景：采用其全部数据的误差分布。',
+  'band.variedWhy': '长度不定时，保留显存的区间还涵盖我们在 H200 上的 {n} 次不定长度训练（{lo} 至 {hi} %）：它取决于各步长度的先后顺序，而任何估算都无法预知。',
   'band.noneWhy': '尚无公开实测数据覆盖此类场景：{basis}。',
   'band.link': '准确度',
   'reason.unit': '单位“{unit}”无法解读',

@@ -55,6 +55,7 @@ function why(t: AT, s: Scenario, b: BandBasis): string {
   }
   const ind = b.independent;
   parts.push(ind.signedPct ? t('band.indWhy', { date: ind.date, commit: ind.commit, lo: sp(ind.signedPct[0]), hi: sp(ind.signedPct[1]) }) : t('band.indNone', { date: ind.date }));
+  if (b.varied) parts.push(t('band.variedWhy', { n: b.varied.rows, lo: sp(b.varied.signedPct[0]), hi: sp(b.varied.signedPct[1]) }));
   parts.push(t('band.sign'));
   return parts.join(' ');
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { formatNumber } from '../i18n/format';
-import { GPU_RUN_ENV, scoreGpuRuns } from '../../validation/measured-gpu';
+import { GPU_ENV, scoreGpuRows } from '../../validation/measured-gpu';
 import { GiB } from '../../core/units';
 import { useAT } from './accuracy-i18n';
 import { signedPct } from './signed-pct';
@@ -11,9 +11,9 @@ import { signedPct } from './signed-pct';
  */
 export function GpuRunTable() {
   const t = useAT();
-  const scores = useMemo(() => scoreGpuRuns(), []);
+  const scores = useMemo(() => scoreGpuRows(), []);
   const gib = (x: number) => `${formatNumber(x / GiB, t.lang, 2)} GiB`;
-  const env = GPU_RUN_ENV as Record<string, string>;
+  const env = GPU_ENV as Record<string, string>;
   return (
     <section className="panel" aria-labelledby="acc-gpu-h">
       <h2 id="acc-gpu-h">{t('gpu.title')}</h2>
@@ -34,16 +34,16 @@ export function GpuRunTable() {
           </thead>
           <tbody>
             {scores.map((s) => {
-              const st = s.run.settings;
+              const st = s.row.settings;
               return (
-                <tr key={s.run.id}>
-                  <td>{s.run.id}</td>
+                <tr key={s.id}>
+                  <td>{s.id}</td>
                   <td>{`${st.preset} · ${st.method} · ${st.precision} · ${st.batch} × ${st.seq}${st.ckpt ? ' · ckpt' : ''} · ${st.lengths}`}</td>
                   <td className="num">
-                    {gib(s.run.measured.allocated)} / {gib(s.allocated)} / {signedPct(s.allocatedErr, t.lang)}
+                    {gib(s.measuredAllocated)} / {gib(s.predictedAllocated)} / {signedPct(s.allocatedErrPct, t.lang)}
                   </td>
                   <td className="num">
-                    {gib(s.run.measured.reserved)} / {gib(s.reserved)} / {s.reservedErr === null ? '—' : signedPct(s.reservedErr, t.lang)}
+                    {gib(s.measuredReserved)} / {gib(s.predictedReserved)} / {signedPct(s.reservedErrPct, t.lang)}
                   </td>
                 </tr>
               );

@@ -67,6 +67,7 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none' ? undefined : 'why.optimImplAdam';
     case 'lenMean':
     case 'lenSpread':
+    case 'allocConf':
       return s.lengths === 'varied' ? undefined : 'why.variedOnly';
     case 'loraRank':
     case 'loraTargets':

@@ -103,6 +103,7 @@ function TrainingFields() {
       <ScenarioSelect prop="lengths" />
       <ScenarioNumber prop="lenMean" log sliderMax={1 << 20} />
       <ScenarioNumber prop="lenSpread" />
+      <ScenarioSelect prop="allocConf" />
       <ScenarioSelect prop="gradCkpt" />
       <ScenarioSelect prop="attn" />
       <ScenarioNumber prop="loraRank" log sliderMax={1024} />

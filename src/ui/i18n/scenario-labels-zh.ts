@@ -30,6 +30,7 @@ export const FIELD_LABEL_ZH: Record<FieldProp, string> = {
   lengths: '样本长度',
   lenMean: '平均样本长度',
   lenSpread: '长度离散度（σ）',
+  allocConf: '分配器设置',
   optimImpl: '优化器实现',
   bnbCompute: '4 位计算精度',
   attn: '注意力实现',
@@ -86,6 +87,8 @@ export const HELP_ZH: Record<FieldProp, string> = {
   lengths: "训练：'fixed' = 每个样本都填充或打包到 seq；'varied' = 样本长度不一，在 seq 处截断并按批填充（不打包）：保留显存由缓存分配器模型回放 24 步得到",
   lenMean: "训练，lengths=varied：截断前的平均样本长度（token）；'auto' = seq/2（假设值）",
   lenSpread: '训练，lengths=varied：样本长度的离散度，即对数正态分布的 σ（默认 0.6，假设值）',
+  allocConf:
+    "训练，lengths=varied：回放所用的 PYTORCH_CUDA_ALLOC_CONF。'default' = 固定大小的段，释放后留在缓存中；'expandable' = expandable_segments:True（段可原地扩展，每步形状不同的张量可复用同一块显存）",
   optimImpl:
     "训练：优化器更新的实现。'foreach'（CUDA 上 torch.optim 的默认）会为全部参数临时分配一份与一个状态同样大的缓冲；'fused'（fused=True）不需要；'for-loop'（foreach=False，transformers 旧的 adamw_hf）每次只需一个参数大小",
   bnbCompute: 'bitsandbytes nf4/fp4 的 bnb_4bit_compute_dtype。默认 float32（transformers BitsAndBytesConfig）会把反量化后的 16 位权重再转成 fp32 参与矩阵乘；QLoRA 等配方设为 bf16',
@@ -166,6 +169,8 @@ export const OPTION_LABEL_ZH: Record<string, string> = {
   'loraSave.embed': '词嵌入',
   'loraSave.head': 'LM 头',
   'loraSave.embed,head': '词嵌入 + LM 头',
+  'allocConf.default': '默认（固定大小的段）',
+  'allocConf.expandable': 'expandable_segments:True',
   'autocast.on': '开启（HF Trainer bf16=True）',
   'autocast.off': '关闭（torchtune、普通训练循环）',
   'kbitPrep.on': '开启（QLoRA 配方）',

@@ -49,17 +49,23 @@ describe('training step timeline', () => {
     expect(sizes.slice(at, at + 16)).toEqual([...Array(4).fill(128 * 1024 * 2), ...Array(12).fill(128 * 512 * 2)]);
   });
 
-  it('the loss: logits s·b·V·(e + 4 + 4) at its peak, the log-softmax s·b·V·4 held into backward (HF ForCausalLMLoss; Trainer drops the logits)', () => {
+  it('the loss: logits s·b·V·(e + 4 + 4) at its peak, s·b·V·4 held into backward (HF ForCausalLMLoss; Trainer drops the logits)', () => {
     const tl = timeline(tiny());
     const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
     // final-norm + LM-head inputs s·b·h·(e_res + e) = 262,144; logits peak 128·1000·10 = 1,280,000
     expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 4 + 128 * 1000 * 10);
     // at that peak the logits, their fp32 upcast and the log-softmax are all live
     expect(fwd[3].byCategory.loss).toBe(128 * 1000 * 10);
-    // next group (backward) peaks in the loss backward: the held s·b·V·4 plus NllLossBackward's
-    // and _log_softmax_backward_data's fp32 outputs, s·b·V·(4 + 4) (training/loss.ts)
+    // next group (backward) peaks in the loss backward: the held fp32 log-softmax s·b·V·4 plus
+    // NllLossBackward's and _log_softmax_backward_data's fp32 outputs, s·b·V·(4 + 4) (training/loss.ts)
     const bwd = tl.points.filter((p) => p.step === 0 && p.phase === 'backward');
     expect(bwd[0].byCategory.loss).toBe(128 * 1000 * (4 + 8));
+    // the loss's tensors one by one, as the real snapshot makes them: bf16 logits, fp32 upcast,
+    // fp32 log-softmax; in backward two fp32 gradients, then the bf16 gradient of the logits
+    const sizes = (tl.trace ?? []).flatMap((e) => (e.op === 'alloc' ? [e.size] : []));
+    const at = sizes.indexOf(256_000);
+    expect(sizes.slice(at, at + 3)).toEqual([256_000, 512_000, 512_000]);
+    expect(sizes.slice(at + 3, at + 6)).toEqual([512_000, 512_000, 256_000]);
   });
 
   it('backward frees the layers in reverse order; gradients replace them; the step frees the gradients', () => {

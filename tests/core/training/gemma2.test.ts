@@ -9,7 +9,8 @@
  * Gemma-2-2b: h 2304, 26 layers, 8 heads / 4 KV heads of 256, vocab 256000 (data/models.json).
  */
 import { describe, expect, it } from 'vitest';
-import { estimate, resolveModel } from '../../../src/core/estimate';
+import { estimate, estimateDetail, resolveModel } from '../../../src/core/estimate';
+import { sequenceMoments } from '../../../src/core/training/loss';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { loraLayerActivation } from '../../../src/core/training/lora-activations';
 import type { Estimate, Scenario } from '../../../src/core/types';
@@ -74,5 +75,16 @@ describe('Gemma-2 in training', () => {
   it('the measured run (t025, H200, transformers 5.17: LoRA, eager, checkpointing, 2 × 2,048 tokens) peaks at 19.36 GiB; the estimate is within 1 %', () => {
     const measured = 20_790_571_520;
     expect(Math.abs(run().allocatedBytes - measured) / measured).toBeLessThan(0.01);
+  });
+});
+
+describe('Gemma-2 softcapping in the replayed loss sequence', () => {
+  it('the tanh output comes first and the sequence still has exactly the closed form moments', () => {
+    const d = estimateDetail(base);
+    if (!d.ok) throw new Error('rejected');
+    const l = d.value.built.phases!.logits;
+    expect(l.sequence).toBeDefined();
+    expect(sequenceMoments(l.sequence!)).toEqual({ peak: l.peak, held: l.held, backward: l.backward, headBackward: l.headBackward });
+    expect(l.sequence!.forward[0]).toEqual({ alloc: 2 * s * b * V });
   });
 });

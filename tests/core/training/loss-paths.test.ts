@@ -3,7 +3,7 @@
  * tensors. n = s·b·V logits, n1 = (s − 1)·b·V after a `[..., :-1, :]` shift.
  */
 import { describe, expect, it } from 'vitest';
-import { lossBytes } from '../../../src/core/training/loss';
+import { lossBytes, sequenceMoments } from '../../../src/core/training/loss';
 
 // meta-llama/Llama-2-7b-hf: V = 32000; s = 4096, b = 1
 const LLAMA = { s: 4096, b: 1, V: 32000 };
@@ -16,7 +16,7 @@ const n1Q = 2047 * 151936; // 311,012,992
 
 describe('current: transformers ≥ 4.46 ForCausalLMLoss (logits.float(), labels shifted, F.cross_entropy)', () => {
   const l = lossBytes(LLAMA.s, LLAMA.b, LLAMA.V, 2, 1, false, 'current');
-  it('forward: bf16 logits + fp32 upcast + fp32 log-softmax = 10 B per logit', () => {
+  it('forward: bf16 logits + fp32 upcast + fp32 log-softmax = 10 B per logit; only the log-softmax is held (Trainer.compute_loss drops the model output)', () => {
     expect(nL).toBe(131_072_000);
     expect(l.peak).toBe(nL * (2 + 4 + 4));
   });
@@ -34,6 +34,20 @@ describe('current: transformers ≥ 4.46 ForCausalLMLoss (logits.float(), labels
     const f = lossBytes(LLAMA.s, LLAMA.b, LLAMA.V, 4, 1, false, 'current');
     expect(f.peak).toBe(nL * (4 + 4));
     expect(f.backward).toBe(nL * (4 + 4 + 4));
+  });
+  it('the tensor sequence the replay runs has exactly these moments (bf16 and fp32 logits)', () => {
+    for (const e of [2, 4]) {
+      const x = lossBytes(LLAMA.s, LLAMA.b, LLAMA.V, e, 1, false, 'current');
+      expect(x.sequence).toBeDefined();
+      expect(sequenceMoments(x.sequence!)).toEqual({ peak: x.peak, held: x.held, backward: x.backward, headBackward: x.headBackward });
+    }
+  });
+  it('the sequence follows the real snapshot: at s·b = 4096, V = 32000 its tensors are 250 / 500 / 500 MiB (train-varied.pickle.gz, step 2)', () => {
+    // record_snapshot.py step 2 (b = 2, 2048 tokens): lm_head 262,144,000 B; logits.float() and
+    // cross_entropy's log-softmax 524,288,000 B; in backward two 524,288,000 B, then 262,144,000 B
+    const x = lossBytes(2048, 2, 32000, 2, 1, false, 'current');
+    const allocs = [...x.sequence!.forward, ...x.sequence!.backward].flatMap((ev) => ('alloc' in ev ? [ev.alloc] : []));
+    expect(allocs).toEqual([262_144_000, 524_288_000, 524_288_000, 524_288_000, 524_288_000, 262_144_000]);
   });
 });
 
