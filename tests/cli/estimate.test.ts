@@ -7,6 +7,7 @@ import { main } from '../../src/cli/estimate';
 import { ALL_KEYS, serializeScenario } from '../../src/core/scenario';
 import type { Scenario } from '../../src/core/types';
 import fixture from '../state/fixtures/links.v2.json';
+import { DEFAULT_SCENARIO } from '../../src/core/scenario/schema';
 
 const GIB = 2 ** 30;
 const json = async (argv: string[]) => {
@@ -299,8 +300,8 @@ describe('share links of every view of the v2 release (tests/state/fixtures/link
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
       return;
     }
-    // the scenario that release read from the link, given as flags, prints the same estimate
-    const flags = Object.entries(serializeScenario(l.decoded.scenario as unknown as Scenario)).flatMap(([k, v]) => [`--${k}`, v]);
+    // the scenario that release read from the link (keys added since at their defaults), given as flags, prints the same estimate
+    const flags = Object.entries(serializeScenario({ ...DEFAULT_SCENARIO, ...(l.decoded.scenario as unknown as Scenario) })).flatMap(([k, v]) => [`--${k}`, v]);
     const viaFlags = await main([...flags, '--json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(viaFlags.stdout);
