@@ -9,10 +9,11 @@ import { loadZh } from './i18n/zh-loader';
 import { reportHeight } from './shell/embed-height';
 import { registerOffline } from './shell/offline';
 import { followTheme } from './shell/theme';
-import { readUrl, syncUrl } from './shell/url-sync';
+import { notifyUrl, readUrl, syncUrl } from './shell/url-sync';
 import './styles.css';
 
-readUrl(location.search);
+const opened = location.search;
+readUrl(opened);
 syncUrl();
 followTheme();
 if (useApp.getState().embed) reportHeight();
@@ -33,5 +34,9 @@ const render = () =>
       <App />
     </StrictMode>,
   );
-if (useApp.getState().lang === 'zh') void loadZh().then(render, render);
+if (useApp.getState().lang === 'zh')
+  void loadZh().then(() => {
+    notifyUrl(opened, 'zh');
+    render();
+  }, render);
 else render();

@@ -36,13 +36,12 @@ describe('our H200 Trainer runs', () => {
     for (const s of scores) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(6);
   });
 
-  it('reserved, fixed lengths: every run within 20 %, none above the measured figure by more than 5 %', () => {
+  it('reserved, fixed lengths (two replayed steps, timeline/applies.ts): every run within 6 %', () => {
     const fixed = scores.filter((s) => !s.varied);
     expect(fixed.length).toBeGreaterThanOrEqual(15);
-    for (const s of fixed) {
-      expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(20);
-      expect(s.reservedErrPct, s.id).toBeLessThanOrEqual(5);
-    }
+    const st = errorStats(fixed.map((s) => s.reservedErrPct))!;
+    console.log(`reserved, fixed lengths: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    for (const s of fixed) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(6);
   });
 
   it('Trainer bf16=True over a bf16 model maps to autocast on; fp32 weights with bf16=True to AMP', () => {

@@ -14,6 +14,7 @@ import type { TraceEvent } from '../allocator/trace';
 import { replayInference } from './inference';
 import { stepLengths, VARIED_DRAWS } from './lengths';
 import { Replay, type TimelinePoint } from './replay';
+import { replayDecidesReserved } from './applies';
 import { replayTraining, type StepShape } from './training';
 
 export { CATEGORIES, type Category, type Phase, type TimelinePoint } from './replay';
@@ -134,7 +135,8 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const d = estimateDetail(s);
   if (!d.ok) return d;
   const est = d.value.estimate;
-  if (s.mode !== 'training' || s.lengths !== 'varied' || !d.value.built.torchAllocator) return { ok: true, value: est };
+  if (!replayDecidesReserved(s) || !d.value.built.torchAllocator) return { ok: true, value: est };
+  if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
   const draws = orders(s, d.value);
   const tl = draws[Math.floor(draws.length / 2)];
@@ -169,6 +171,32 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   );
   const device = est.deviceBytes - est.reservedBytes + reservedBytes;
   return { ok: true, value: { ...est, terms, reservedBytes, deviceBytes: device, notes } };
+}
+
+/** Fixed lengths: reserved from two replayed steps at seq (the optimizer states appear in the first). */
+function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
+  const est = d.estimate;
+  const tl = replay(s, d, {});
+  if (!tl.fits) return { ...est, notes: [...est.notes, ...tl.notes] };
+  const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
+  const terms = est.terms.map((t) =>
+    t.id !== 'allocator-reserve'
+      ? t
+      : term(
+          d.ctx,
+          'allocator-reserve',
+          sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)),
+          {
+            values: { replay: 'two steps through the caching-allocator model', steps: tl.lengths.length, length: s.seq },
+            source:
+              'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the loss tensors in their real order, training/loss.ts); timeline/applies.ts',
+            confidence: 'derived',
+          },
+          'reserved',
+          false,
+        ),
+  );
+  return { ...est, terms, reservedBytes, deviceBytes: est.deviceBytes - est.reservedBytes + reservedBytes, notes: [...est.notes, ...tl.notes] };
 }
 
 /**

@@ -11,7 +11,6 @@ import { useChartKit } from '../charts/use-chart-kit';
 import type { TimelineRow } from '../charts/timeline-chart';
 import { formatBytes } from '../i18n/format';
 import { WhenNear } from '../shell/when-near';
-import { needsReplay } from './use-replay';
 
 const TimelineChart = lazy(() => import('../charts/timeline-chart'));
 
@@ -28,7 +27,8 @@ function timelineOf(s: Scenario): Result<StepTimeline> {
 export function TimelinePanel({ s }: { s: Scenario }) {
   const [open, setOpen] = useState(false);
   const { t } = useChartKit();
-  const shown = open || needsReplay(s);
+  // varied lengths: the replay is what the estimate rests on, so the timeline opens by itself
+  const shown = open || (s.mode === 'training' && s.lengths === 'varied');
   return (
     <section className="panel" aria-labelledby="timeline-h">
       <h2 id="timeline-h">{t('timeline.title')}</h2>

@@ -9,6 +9,7 @@
 import { useSyncExternalStore } from 'react';
 import type { Estimate, Result, Scenario } from '../../core/types';
 import { estimateOf } from './use-estimate';
+import { replayDecidesReserved } from '../../core/timeline/applies';
 
 type Timeline = typeof import('../../core/timeline');
 
@@ -19,7 +20,7 @@ let timeline: Timeline | null = null;
 let loading: Promise<Timeline> | null = null;
 
 /** Scenarios whose reserved memory comes from the replay. */
-export const needsReplay = (s: Scenario): boolean => s.mode === 'training' && s.lengths === 'varied';
+export const needsReplay = (s: Scenario): boolean => replayDecidesReserved(s);
 
 function changed(): void {
   version++;

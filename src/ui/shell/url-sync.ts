@@ -6,7 +6,7 @@
  */
 import { decodeUrl, encodeUrl } from '../../state/url-codec';
 import { serializeScenario } from '../../core/scenario';
-import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type ViewId } from '../../state/store';
+import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type Lang, type ViewId } from '../../state/store';
 import { translateCore } from '../i18n';
 import { preferredLang } from './lang-pref';
 
@@ -53,7 +53,6 @@ export function readUrl(search: string): string[] {
   // the link's language, else the one picked here before, else the browser's
   const lang = d.extra.lang ? (d.extra.lang === 'zh' || d.extra.lang.startsWith('zh-') ? 'zh' : 'en') : preferredLang();
   const view = VIEWS.includes(d.extra.view as ViewId) ? (d.extra.view as ViewId) : 'calculator';
-  const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
   const compare = d.extra.compare ?? [];
   // a blank link (no version, no scenario key, no GPU list: the bare page, `?lang=zh`) is not a share
   // link: it opens with the default GPU. Every share link carries `v`, and one without `gpu` means no GPU.
@@ -71,6 +70,17 @@ export function readUrl(search: string): string[] {
     view,
     gpus: first && !compare.includes(first) ? [first, ...compare] : compare.length ? compare : first ? [first] : [],
   });
+  return notifyUrl(search, lang);
+}
+
+/**
+ * The page notices for what a link could not give (in `lang`); returns the ignored parts. Called
+ * again once the Chinese tables have arrived, with the link as it was opened (syncUrl has since
+ * rewritten the address bar), so the notices read in Chinese.
+ */
+export function notifyUrl(search: string, lang: Lang): string[] {
+  const d = decodeUrl(search);
+  const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
   if (problems.length > 0) useApp.getState().notify({ id: 'url', key: 'notice.urlIgnored', params: { list: problems.join('; ') } });
   // what the CLI prints as `warning:` for the same link (a newer link version, tokens beyond the model's context, …)
   const warnings = [...new Set(d.warnings.map((w) => translateCore(lang, w)))];

@@ -117,8 +117,16 @@ describe('training step timeline', () => {
     expect(replayed.value.reservedBytes).toBe(Math.max(closed.value.allocatedBytes, tl.peakReserved));
     expect(replayed.value.allocatedBytes).toBe(closed.value.allocatedBytes);
     expect(replayed.value.deviceBytes - replayed.value.reservedBytes).toBe(closed.value.deviceBytes - closed.value.reservedBytes);
-    // fixed lengths: the closed form unchanged
+    // fixed lengths on one process without ZeRO (timeline/applies.ts): reserved from two replayed steps
     const fixed = tiny({ seq: 1024, batch: 2 });
-    expect(estimateWithReplay(fixed)).toEqual(estimate(fixed));
+    const fr = estimateWithReplay(fixed);
+    const fc = estimate(fixed);
+    if (!fr.ok || !fc.ok) throw new Error('rejected');
+    expect(timeline(fixed).lengths).toEqual([1024, 1024]);
+    expect(fr.value.reservedBytes).toBe(Math.max(fc.value.allocatedBytes, timeline(fixed).peakReserved));
+    expect(fr.value.allocatedBytes).toBe(fc.value.allocatedBytes);
+    // ZeRO's buffers are not replayed: the closed form unchanged
+    const zero = tiny({ seq: 1024, batch: 2, gpus: 2, zero: 2 });
+    expect(estimateWithReplay(zero)).toEqual(estimate(zero));
   });
 });

@@ -1,0 +1,20 @@
+/**
+ * Which estimates take their reserved memory from the step replay (core/timeline) rather than the
+ * closed form's segment rounding. Kept apart from the replay itself so the page can decide without
+ * loading it.
+ * - varied sample lengths: always (the cache keeps segments cut for earlier shapes);
+ * - fixed lengths: one process training on its GPU without ZeRO, tensor / pipeline parallelism,
+ *   a device_map split or activation offloading — the settings whose allocation order the replay
+ *   follows (the consistency test in tests/core/timeline). There the replay of two steps catches
+ *   what the closed form cannot: blocks freed in one phase that are too small for the next (the
+ *   16-bit logits' segment under the fp32 loss gradients). On our H200 runs
+ *   (validation/fixtures/measured-gpu.json) it gives fixed-length reserved within −5 % … +5 %,
+ *   where segment rounding alone was −17 % … +4 %.
+ */
+import type { Scenario } from '../types';
+
+export function replayDecidesReserved(s: Scenario): boolean {
+  if (s.mode !== 'training') return false;
+  if (s.lengths === 'varied') return true;
+  return s.zero === 0 && s.tp === 1 && s.pp === 1 && s.split === 'none' && s.actOffload === 'none';
+}
