@@ -8,12 +8,14 @@ describe('replayed estimate on the page', () => {
   const fixed = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training' as const, method: 'lora' as const, seq: 1024 };
   const varied = { ...fixed, lengths: 'varied' as const };
 
-  it('replays only varied-length training', () => {
+  it('replays training on one process (varied lengths, or fixed without ZeRO / tp / pp), not inference', () => {
     expect(needsReplay(varied)).toBe(true);
-    expect(needsReplay(fixed)).toBe(false);
+    expect(needsReplay(fixed)).toBe(true);
+    expect(needsReplay({ ...fixed, gpus: 2, zero: 2 })).toBe(false);
     expect(needsReplay({ ...varied, mode: 'inference' })).toBe(false);
-    // fixed: the memoised closed form itself, no replay
-    expect(replayedEstimateOf(fixed)).toBe(estimateOf(fixed));
+    // inference: the memoised closed form itself, no replay
+    const inference = { ...fixed, mode: 'inference' as const };
+    expect(replayedEstimateOf(inference)).toBe(estimateOf(inference));
   });
 
   it('varied: the closed form until the replay code is in, then reserved from the replay, computed once per scenario object', async () => {
