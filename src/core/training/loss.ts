@@ -141,9 +141,10 @@ export function sequenceMoments(q: LossSequence): Record<'peak' | 'held' | 'back
  * a count that holds them. A loop that keeps `outputs` alive through backward holds s·b·V·e more.
  *
  * Logits + loss bytes for s positions of b sequences over `vocab` (per GPU) with logits dtype e;
- * `chunks` > 1 selects torchtune's chunked loss, `compiled` its compiled form.
+ * `chunks` > 1 selects torchtune's chunked loss, `compiled` its compiled form; `autocast`: the forward runs under
+ * torch.autocast (training/autocast.ts), which runs log_softmax in fp32 on the remote-code path.
  */
-export function lossBytes(s: number, b: number, vocab: number, e: number, chunks: number, compiled: boolean, path: ResolvedLogitsPath = 'current', amp = false): LossBytes {
+export function lossBytes(s: number, b: number, vocab: number, e: number, chunks: number, compiled: boolean, path: ResolvedLogitsPath = 'current', autocast = false): LossBytes {
   const k = Math.max(1, Math.min(Math.floor(chunks), s));
   const S = sym('s', s);
   const B = sym('b', b);
@@ -151,7 +152,7 @@ export function lossBytes(s: number, b: number, vocab: number, e: number, chunks
   const E = sym('e', e);
   /** n = s·b·V logits times the factors given */
   const n = (...xs: (Expr | number)[]) => mul(S, B, V, ...xs);
-  if (k === 1) return unchunked(path, n, (...xs) => mul(sub(S, 1), B, V, ...xs), E, e, amp);
+  if (k === 1) return unchunked(path, n, (...xs) => mul(sub(S, 1), B, V, ...xs), E, e, autocast);
   const K = sym('k', k);
   const source = 'torchtune CEWithChunkedOutputLoss (torchtune/modules/loss/ce_chunked_output_loss.py), training/_compile.py compile_loss';
   if (compiled) {
@@ -175,7 +176,7 @@ export function lossBytes(s: number, b: number, vocab: number, e: number, chunks
 
 type Rows = (...xs: (Expr | number)[]) => Expr;
 
-function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: number, amp: boolean): LossBytes {
+function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: number, autocast: boolean): LossBytes {
   // u = 4: the fp32 upcast of 16-bit logits; .float() of fp32 logits returns them without a copy
   const eu = e < 4 ? add(E, 4) : E;
   switch (path) {
@@ -192,7 +193,7 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
       );
     case 'remote-code': {
       // c: the loss's dtype, fp32 under autocast (log_softmax on the fp32 list), else the logits'
-      const c = amp ? 4 : e;
+      const c = autocast ? 4 : e;
       const C = sym('c', c);
       return lossOf(
         {
