@@ -102,9 +102,14 @@ class LengthsDataset(torch.utils.data.Dataset):
         return {"input_ids": ids, "labels": ids}
 
 
+# padded length of every batch the collator built, in the order the Trainer asked for them
+BATCH_LENGTHS = []
+
+
 def collate(batch):
     """Pad to the longest sample of the batch (right padding, labels -100 on padding)."""
     n = max(len(b["input_ids"]) for b in batch)
+    BATCH_LENGTHS.append(n)
     ids = torch.zeros((len(batch), n), dtype=torch.long)
     labels = torch.full((len(batch), n), -100, dtype=torch.long)
     mask = torch.zeros((len(batch), n), dtype=torch.long)
@@ -164,6 +169,7 @@ def run(s: dict, workdir: str) -> dict:
         seed=42,
     )
     peaks = Peaks()
+    BATCH_LENGTHS.clear()
     trainer = Trainer(model=model, args=args, train_dataset=LengthsDataset(lengths, config.vocab_size, 99), data_collator=collate, callbacks=[peaks])
     try:
         trainer.train()
@@ -178,6 +184,8 @@ def run(s: dict, workdir: str) -> dict:
             "per_step": peaks.per_step,
             "optim": str(trainer.args.optim),
             "lengths_drawn": lengths if s["lengths"] == "varied" else None,
+            # the padded length of each step, in the order run (the dataloader may build one batch ahead)
+            "step_lengths": BATCH_LENGTHS[:steps] if s["lengths"] == "varied" else None,
             "trainable_params": sum(p.numel() for p in model.parameters() if p.requires_grad),
             "total_params": sum(p.numel() for p in model.parameters()),
         }
@@ -225,6 +233,9 @@ SCENARIOS = [
     T(L1, "lora", 1024, 4, False, targets="q,v", rank=8, dropout=0.0),
     T("meta-llama/Llama-3.2-3B", "full", 2048, 1, True, precision="bf16"),
     T("google/gemma-2-2b", "lora", 2048, 2, True, attn="eager"),
+    # long runs: does reserved memory keep climbing after the longest batch, and does the recorded order replay?
+    T(L1, "lora", 2048, 2, True, lengths="varied", steps=300),
+    T(L1, "lora", 2048, 2, True, lengths="varied", steps=300, len_mean=384, len_spread=0.9),
 ]
 
 
@@ -267,7 +278,7 @@ def main():
         m["seconds"] = round(time.time() - t0, 1)
         rows.append({"id": rid, "source": "tools/measure/measure_trainer.py", "mode": "training", "settings": s, "env": env, "measured": m})
         (out / "rows.json").write_text(json.dumps(rows, indent=1, default=str) + "\n")
-        brief = {k: (round(v / MiB) if isinstance(v, int) and k != "trainable_params" and k != "total_params" else v) for k, v in m.items() if k not in ("per_step", "lengths_drawn")}
+        brief = {k: (round(v / MiB) if isinstance(v, int) and k != "trainable_params" and k != "total_params" else v) for k, v in m.items() if k not in ("per_step", "lengths_drawn", "step_lengths")}
         print(f"{rid} {s['preset']} {s['method']} seq={s['seq']} b={s['batch']} ckpt={s['ckpt']} {s['lengths']} -> {brief}", file=sys.stderr, flush=True)
 
 
