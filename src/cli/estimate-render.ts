@@ -63,7 +63,14 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined, band: BandInf
   const timeline = extras.timeline;
   if (timeline) {
     out.timeline = timeline.points;
-    out.timelinePeaks = { allocated: timeline.peakAllocated, requested: timeline.peakRequested, reserved: timeline.peakReserved, lengths: timeline.lengths, fits: timeline.fits };
+    out.timelinePeaks = {
+      allocated: timeline.peakAllocated,
+      requested: timeline.peakRequested,
+      reserved: timeline.peakReserved,
+      lengths: timeline.lengths,
+      runSteps: timeline.runSteps,
+      fits: timeline.fits,
+    };
   }
   return JSON.stringify(out, null, 2) + '\n';
 }
@@ -78,8 +85,10 @@ export function renderTimelineText(tl: StepTimeline): string {
   }
   const lines = ['Timeline (replayed through the caching-allocator model; peak per phase):'];
   for (const [key, r] of rows) {
-    const [step, phase] = key.split(':');
-    const len = tl.lengths.length > 0 ? ` seq ${tl.lengths[Number(step)]}` : '';
+    const [i, phase] = key.split(':');
+    // the run's own step number: with varied lengths only the steps longer than all before them are replayed
+    const step = String(tl.runSteps[Number(i)] ?? i);
+    const len = tl.lengths.length > 0 ? ` seq ${tl.lengths[Number(i)]}` : '';
     lines.push(`  step ${step.padStart(2)}${len.padEnd(10)} ${phase.padEnd(9)} allocated ${gib(r.allocated)} GiB, reserved ${gib(r.reserved)} GiB`);
   }
   lines.push(`  peak: allocated ${gib(tl.peakAllocated)} GiB, reserved ${gib(tl.peakReserved)} GiB`);

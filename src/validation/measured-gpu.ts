@@ -1,5 +1,5 @@
 /**
- * Our own GPU runs (fixtures/measured-gpu.json, tools/measure/measure_trainer.py on one H200,
+ * Our own GPU runs (fixtures/measured-gpu.json, tools/measure/measure_trainer.py on one H200; t026 on one H100,
  * docs/measuring.md "Runs kept in the repository") mapped to scenarios and scored: peak
  * allocated and peak reserved, measured against estimateWithReplay (the replayed reserved memory
  * for lengths=varied). Pure: no DOM, no Node APIs.
@@ -35,7 +35,10 @@ export interface GpuRow {
     attn: string;
   };
   alloc_conf: string | null;
-  measured: { allocated: number; reserved: number; per_step: [number, number][] };
+  /** the row's own card when it is not the fixture's env.gpu */
+  gpu?: string;
+  /** per_step: running [max allocated, max reserved] after each step; step_lengths: each step's padded length, in the order run (when recorded) */
+  measured: { allocated: number; reserved: number; per_step: [number, number][]; step_lengths?: number[] };
 }
 
 export const GPU_ROWS = fixture.rows as unknown as GpuRow[];
@@ -69,7 +72,7 @@ export function gpuScenario(row: GpuRow): Scenario {
     loraDropout: st.dropout,
     loraTargets: st.targets === 'all-linear' ? [...ALL_LINEAR] : (st.targets.split(',') as Scenario['loraTargets']),
     allocConf: row.alloc_conf?.includes('expandable_segments:True') ? 'expandable' : 'default',
-    gpu: 'h200-sxm',
+    gpu: row.gpu?.includes('H100') ? 'h100-sxm' : 'h200-sxm',
   };
 }
 

@@ -242,7 +242,12 @@ describe('estimate CLI --timeline', () => {
 
   test('lengths=varied: reserved from the replay, the same in JSON and in the timeline peaks', async () => {
     const out = await json([...LLAMA2, '--mode', 'training', '--method', 'lora', '--seq', '1024', '--lengths', 'varied', '--timeline', '--json']);
-    expect(out.timelinePeaks.lengths.length).toBe(24);
+    // the records of a run: lengths rise step by step to seq (the first step at 1024 ends them), at rising step numbers
+    const { lengths, runSteps } = out.timelinePeaks as { lengths: number[]; runSteps: number[] };
+    expect(lengths.at(-1)).toBe(1024);
+    expect(runSteps[0]).toBe(0);
+    expect(runSteps).toHaveLength(lengths.length);
+    lengths.slice(1).forEach((n, i) => expect(n).toBeGreaterThan(lengths[i]));
     expect(out.reservedBytes).toBe(Math.max(out.allocatedBytes, out.timelinePeaks.reserved));
     expect(termBytes(out, 'allocator-reserve')).toBe(out.reservedBytes - out.allocatedBytes);
   });

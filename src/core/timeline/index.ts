@@ -12,7 +12,7 @@ import { CUDA_CONTEXT_BYTES } from '../runtime';
 import type { Estimate, Message, Result, Scenario } from '../types';
 import type { TraceEvent } from '../allocator/trace';
 import { replayInference } from './inference';
-import { stepLengths, VARIED_DRAWS } from './lengths';
+import { RUN_STEPS, runRecords, VARIED_DRAWS } from './lengths';
 import { Replay, type TimelinePoint } from './replay';
 import { replayDecidesReserved } from './applies';
 import { replayTraining, type StepShape } from './training';
@@ -31,6 +31,8 @@ export interface StepTimeline {
   peakReserved: number;
   /** sequence length of each replayed step (training) */
   lengths: number[];
+  /** the step of the run (0-based) each replayed step stands for: with varied lengths only the records are replayed (lengths.ts) */
+  runSteps: number[];
   /** false when a request did not fit the chosen card (the replay stops there) */
   fits: boolean;
   /** times the card was full and the allocator freed its cached segments and retried (num_alloc_retries) */
@@ -45,7 +47,7 @@ export interface StepTimeline {
 export interface TimelineOptions {
   /** keep the events as trace lines */
   record?: boolean;
-  /** training steps to replay (default: 2 with fixed lengths, 24 varied) */
+  /** training steps: replayed with fixed lengths (default 2), the run's length with varied ones (default lengths.ts RUN_STEPS) */
   steps?: number;
   /** explicit sequence length of each training step (overrides `steps` and the drawn lengths; a recorded run's order) */
   lengths?: readonly number[];
@@ -59,10 +61,13 @@ function capacityOf(s: Scenario): { capacity: number | null } {
   return { capacity: gpu ? Math.max(1, gpu.capacityBytes - CUDA_CONTEXT_BYTES) : null };
 }
 
-/** Training step lengths: two at `seq` (optimizer states appear in the first), or drawn. */
-export function replayLengths(s: Scenario, steps?: number, draw = 0): number[] {
-  if (s.lengths !== 'varied') return Array.from({ length: Math.max(1, steps ?? 2) }, () => s.seq);
-  return stepLengths({ seq: s.seq, batch: s.batch, mean: s.lenMean, spread: s.lenSpread, draw, ...(steps !== undefined ? { steps } : {}) });
+/** Training steps replayed: two at `seq` (optimizer states appear in the first), or the records of a drawn run. */
+export function replayLengths(s: Scenario, steps?: number, draw = 0): { lengths: number[]; steps: number[] } {
+  if (s.lengths !== 'varied') {
+    const n = Math.max(1, steps ?? 2);
+    return { lengths: Array.from({ length: n }, () => s.seq), steps: Array.from({ length: n }, (_, i) => i) };
+  }
+  return runRecords({ seq: s.seq, batch: s.batch, mean: s.lenMean, spread: s.lenSpread, draw, ...(steps !== undefined ? { steps } : {}) });
 }
 
 /** The replayed timeline of a scenario; errors are the estimate's. */
@@ -89,8 +94,12 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
   const r = new Replay(capacityOf(s).capacity, o.record === true, s.allocConf === 'expandable');
   const notes: Message[] = [];
   let lengths: number[] = [];
+  let runSteps: number[] = [];
   if (s.mode === 'training') {
-    lengths = o.lengths && o.lengths.length > 0 ? o.lengths.map((n) => Math.max(1, Math.floor(n))) : replayLengths(s, o.steps, o.draw);
+    if (o.lengths && o.lengths.length > 0) {
+      lengths = o.lengths.map((n) => Math.max(1, Math.floor(n)));
+      runSteps = lengths.map((_, i) => i);
+    } else ({ lengths, steps: runSteps } = replayLengths(s, o.steps, o.draw));
     const shapes: StepShape[] = [];
     for (const seq of lengths) {
       let shape = byLength.get(seq);
@@ -117,6 +126,7 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
     peakTensors: r.peakTensors,
     peakReserved: r.peakReserved,
     lengths,
+    runSteps,
     fits: r.ok,
     retries,
     segments: r.a.segments.length,
@@ -152,8 +162,9 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
           sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)),
           {
             values: {
-              replay: 'a replay through the caching-allocator model',
-              steps: tl.lengths.length,
+              replay: 'the records of a run (steps longer than all before them) through the caching-allocator model',
+              run_steps: RUN_STEPS,
+              records: tl.lengths.length,
               draws: draws.length,
               lowest_draw: Math.max(est.allocatedBytes, draws[0].peakReserved),
               highest_draw: Math.max(est.allocatedBytes, draws[draws.length - 1].peakReserved),
@@ -162,7 +173,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
               mean_tokens: s.lenMean ?? s.seq / 2,
               spread: s.lenSpread,
             },
-            source: `core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; a step longer than all before it needs new segments); the median of ${VARIED_DRAWS} orders; lengths lognormal, clipped at seq (assumption)`,
+            source: `core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; a step longer than all before it needs new segments); the median of ${VARIED_DRAWS} orders; lengths lognormal, clipped at seq (assumption); timeline/lengths.ts`,
             confidence: 'heuristic',
           },
           'reserved',
@@ -207,7 +218,7 @@ function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
  */
 function growthNote(s: Scenario, tl: StepTimeline, draws: readonly StepTimeline[]): Message {
   const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
-  const params = { lowest: gib(draws[0].peakReserved), highest: gib(draws[draws.length - 1].peakReserved), draws: draws.length, retries: tl.retries, steps: tl.lengths.length };
+  const params = { lowest: gib(draws[0].peakReserved), highest: gib(draws[draws.length - 1].peakReserved), draws: draws.length, retries: tl.retries, steps: tl.lengths.length, run: RUN_STEPS };
   if (s.allocConf === 'expandable')
     return {
       code: 'timeline.expandable',
@@ -218,11 +229,11 @@ function growthNote(s: Scenario, tl: StepTimeline, draws: readonly StepTimeline[
     return {
       code: 'timeline.retries',
       params,
-      text: `Reserved memory grows each time a step is longer than all before it, and here it reaches the card: PyTorch then frees its cached blocks and retries (${params.retries} times in ${params.steps} replayed steps). The run goes on, a little slower; it fails only if the allocated peak itself does not fit.`,
+      text: `Reserved memory grows each time a step is longer than all before it, and here it reaches the card: PyTorch then frees its cached blocks and retries (${params.retries} times in the ${params.steps} such steps replayed). The run goes on, a little slower; it fails only if the allocated peak itself does not fit.`,
     };
   return {
     code: 'timeline.growth',
     params,
-    text: `Reserved memory grows each time a step is longer than all before it: its larger tensors need new segments and the old ones stay cached. It stops growing once a step reaches the full length, so the order of the lengths decides how far it gets (${params.lowest}–${params.highest} GiB over ${params.draws} orders). If the card fills first, PyTorch frees its cache and retries, and the run goes on.`,
+    text: `Reserved memory grows each time a step is longer than all before it: its larger tensors need new segments and the old ones stay cached. Steps no longer than an earlier one reuse those segments, and once a step reaches the full length it stops growing, so the order of the lengths decides how far it gets (${params.lowest}–${params.highest} GiB over ${params.draws} orders of a ${RUN_STEPS.toLocaleString('en-US')}-step run). If the card fills first, PyTorch frees its cache and retries, and the run goes on.`,
   };
 }

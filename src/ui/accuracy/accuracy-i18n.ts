@@ -85,7 +85,7 @@ const en = {
   'src.title': 'Sources',
   'gpu.title': 'Our own runs on a GPU',
   'gpu.help':
-    'Hugging Face Trainer fine-tuning runs we measured ourselves ({gpu}, torch {torch}, transformers {transformers}, peft {peft}; tools/measure/measure_trainer.py, random weights), with both totals PyTorch reports. Varied-length runs draw their sample lengths at random: their reserved memory depends on the order of the lengths and is shown, not held to a tolerance. Runs named -expandable ran with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (alloc-conf expandable).',
+    'Hugging Face Trainer fine-tuning runs we measured ourselves ({gpu}, torch {torch}, transformers {transformers}, peft {peft}; tools/measure/measure_trainer.py, random weights), with both totals PyTorch reports. Varied-length runs draw their sample lengths at random: their reserved memory depends on the order of the lengths and is shown, not held to a tolerance. Runs named -expandable ran with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (alloc-conf expandable). A run on another card names it.',
   'gpu.setting': 'Setting',
   'gpu.allocated': 'Allocated: measured / estimate / error',
   'gpu.reserved': 'Reserved: measured / estimate / error',
@@ -212,7 +212,7 @@ const zh: Record<AKey, string> = {
   'src.title': '出处',
   'gpu.title': '我们自己在 GPU 上的实测',
   'gpu.help':
-    '我们自己测量的 Hugging Face Trainer 微调运行（{gpu}，torch {torch}，transformers {transformers}，peft {peft}；tools/measure/measure_trainer.py，随机权重），给出 PyTorch 报告的两个总量。样本长度不定的运行随机抽取长度：其预留显存取决于长度的先后顺序，只作展示，不设容差。名为 -expandable 的运行使用了 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True（alloc-conf expandable）。',
+    '我们自己测量的 Hugging Face Trainer 微调运行（{gpu}，torch {torch}，transformers {transformers}，peft {peft}；tools/measure/measure_trainer.py，随机权重），给出 PyTorch 报告的两个总量。样本长度不定的运行随机抽取长度：其预留显存取决于长度的先后顺序，只作展示，不设容差。名为 -expandable 的运行使用了 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True（alloc-conf expandable）。在其他显卡上的运行会注明显卡。',
   'gpu.setting': '设置',
   'gpu.allocated': '已分配：实测 / 估算 / 误差',
   'gpu.reserved': '已预留：实测 / 估算 / 误差',

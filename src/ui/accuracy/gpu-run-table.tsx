@@ -38,7 +38,7 @@ export function GpuRunTable() {
               return (
                 <tr key={s.id}>
                   <td>{s.id}</td>
-                  <td>{`${st.preset} · ${st.method} · ${st.precision} · ${st.batch} × ${st.seq}${st.ckpt ? ' · ckpt' : ''} · ${st.lengths}`}</td>
+                  <td>{`${st.preset} · ${st.method} · ${st.precision} · ${st.batch} × ${st.seq}${st.ckpt ? ' · ckpt' : ''} · ${st.lengths}${s.row.gpu ? ` · ${s.row.gpu}` : ''}`}</td>
                   <td className="num">
                     {gib(s.measuredAllocated)} / {gib(s.predictedAllocated)} / {signedPct(s.allocatedErrPct, t.lang)}
                   </td>

@@ -69,7 +69,7 @@ function TimelineBody({ s }: { s: Scenario }) {
           allocated: formatBytes(data.tl.peakAllocated, unit, t.lang),
           reserved: formatBytes(data.tl.peakReserved, unit, t.lang),
           phase: t(`timeline.phase.${peakPoint.phase}` as Parameters<typeof t>[0]),
-          step: peakPoint.step + 1,
+          step: (data.tl.runSteps[peakPoint.step] ?? peakPoint.step) + 1,
         })}
       </p>
       <WhenNear fallback={loading}>

@@ -102,14 +102,21 @@ describe('training step timeline', () => {
     }
   });
 
-  it('varied lengths: deterministic, clipped at seq, one step at seq; reserved from the replay', () => {
+  it('varied lengths: deterministic; the records of the run, rising to seq; reserved from the replay', () => {
     const s = tiny({ lengths: 'varied', seq: 1024, batch: 2 });
     const a = replayLengths(s);
     expect(a).toEqual(replayLengths(s));
-    expect(a.length).toBe(24);
-    expect(Math.max(...a)).toBe(1024);
-    expect(Math.min(...a)).toBeGreaterThanOrEqual(1);
-    expect(new Set(a).size).toBeGreaterThan(5);
+    expect(a.steps[0]).toBe(0);
+    a.lengths.slice(1).forEach((n, i) => {
+      expect(n).toBeGreaterThan(a.lengths[i]);
+      expect(a.steps[i + 1]).toBeGreaterThan(a.steps[i]);
+    });
+    // P(a sample ≥ seq) = P(Z > (ln 2 + σ²/2)/σ) ≈ 7 % at the default mean seq/2, σ 0.6: a 1,000-step run reaches seq
+    expect(a.lengths[a.lengths.length - 1]).toBe(1024);
+    expect(Math.min(...a.lengths)).toBeGreaterThanOrEqual(1);
+    // another draw, another order; a run of 1 step has one record
+    expect(replayLengths(s, undefined, 1)).not.toEqual(a);
+    expect(replayLengths(s, 1).lengths).toHaveLength(1);
     const closed = estimate(s);
     const replayed = estimateWithReplay(s);
     if (!closed.ok || !replayed.ok) throw new Error('rejected');
