@@ -30,7 +30,8 @@ import {
 import type { Message } from '../core/types';
 import { humanBytes } from '../core/units';
 import { readInput, runIfMain, splitFlags, table } from './allocator-io';
-import { decodeText, MAX_INPUT_BYTES, MAX_SNAPSHOT_BYTES, readFileBytes } from './read-input';
+import { decodeText, MAX_INPUT_BYTES, readFileBytes } from './read-input';
+import { MAX_SNAPSHOT_BYTES, snapshotKind } from '../core/snapshot/sniff';
 import { oneLine, quoteArg, usageError, type CliResult } from './output';
 
 const USAGE = `usage: npm run --silent allocator -- TRACE [--conf CONF] [--capacity SIZE] [--overhead SIZE]
@@ -69,7 +70,7 @@ function readSource(arg: string, stdin: () => string): { ok: true; text: string 
   }
   const r = readFileBytes(arg, MAX_SNAPSHOT_BYTES);
   if (!r.ok) return r;
-  if (r.bytes[0] === 0x80) return { ok: true, pickle: r.bytes };
+  if (snapshotKind(r.bytes) === 'pickle') return { ok: true, pickle: r.bytes };
   if (r.bytes.length > MAX_INPUT_BYTES) return { ok: false, error: `${quoteArg(arg, 200, true)} is not a snapshot pickle and is larger than the ${MAX_INPUT_BYTES / 2 ** 20} MiB limit for text` };
   return { ok: true, text: decodeText(r.bytes) };
 }

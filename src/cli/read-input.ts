@@ -18,8 +18,6 @@ import { formatIn, MiB } from '../core/units';
 
 /** Largest input read (bytes): a 100k-entry memory history is about 10 MB of JSON, logs are smaller. */
 export const MAX_INPUT_BYTES = 64 * MiB;
-/** Largest snapshot pickle read (bytes): _dump_snapshot() files of long recordings reach the GB range (torch/cuda/memory.py). */
-export const MAX_SNAPSHOT_BYTES = 1024 * MiB;
 
 export type Read = { ok: true; text: string } | { ok: false; error: string };
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserPerFile, watchedPage } from './browser';
@@ -87,6 +87,33 @@ test('lab in Chinese, dark: the simulator and the decoder render translated', as
   await page.getByText('Fragmentation figures').waitFor();
   await expect.poll(() => new URL(page.url()).searchParams.get('lab.panel')).toBe('summary');
   expect(new URL(page.url()).searchParams.get('lab.preset')).toBe('fragmentation-oom');
+  expect(w.consoleErrors).toEqual([]);
+  expect(w.foreignRequests).toEqual([]);
+  await page.context().close();
+});
+
+test('a real _dump_snapshot() pickle, picked as a file, is read in a worker and replays to the reserved peak PyTorch measured', async () => {
+  const base = chromium.base();
+  const w = await watchedPage(chromium.browser(), base);
+  const { page } = w;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${base}?view=lab&lab.panel=sim`);
+  await page.getByText('Import a real trace (snapshot pickle or memory history JSON)').click();
+  const workers: string[] = [];
+  page.on('worker', (wk) => workers.push(wk.url()));
+  // tests/fixtures/torch-snapshot: four fine-tuning steps on an H200, torch 2.11; its memory_stats beside it
+  const stats = JSON.parse(readFileSync('tests/fixtures/torch-snapshot/train-varied.default.stats.json', 'utf8')) as { memory_stats: Record<string, number> };
+  await page.getByLabel('Snapshot file (.pickle, .pickle.gz or .json)').setInputFiles('tests/fixtures/torch-snapshot/train-varied.pickle.gz');
+  const done = page.getByText(/^Imported device 0/);
+  await done.waitFor();
+  expect(workers.some((u) => u.includes('snapshot.worker'))).toBe(true);
+  expect(await done.textContent()).toContain(`the real run made ${stats.memory_stats.num_device_alloc} segment allocations and 0 OOMs`);
+  // the recorded run's own peak (memory_stats reserved_bytes.all.peak = 2,931,818,496 B), reproduced by the simulator
+  await expect.poll(() => stat(page, 'reserved_bytes.all.peak')).toBe(`${stats.memory_stats['reserved_bytes.all.peak'].toLocaleString('en-US')} B`);
+  await page.locator('.lab-import').screenshot({ path: `${SCREENS}/lab-snapshot-en-light.png` });
+  // a file that is not a snapshot is refused by name, and the imported run stays
+  await page.getByLabel('Snapshot file (.pickle, .pickle.gz or .json)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page.getByRole('alert').filter({ hasText: 'not a snapshot' }).waitFor();
   expect(w.consoleErrors).toEqual([]);
   expect(w.foreignRequests).toEqual([]);
   await page.context().close();

@@ -1,24 +1,24 @@
 import { useId, useState } from 'react';
-import { importMemoryHistory, type HistoryImport } from '../../core/allocator/history-import';
+import { importMemoryHistory, type HistoryImport, type HistoryParse } from '../../core/allocator/history-import';
 import type { Trace } from '../../core/allocator/trace';
 import type { Message } from '../../core/types';
 import { useLabT } from './lab-i18n';
-import { TextFileInput } from '../forms/text-file-input';
-import { MiB } from '../../core/units';
+import { useSnapshotImport } from './use-snapshot-import';
 
-/** Largest file read (bytes): a 100k-entry history is about 10 MB of JSON. */
-const MAX_FILE = 64 * MiB;
-
-/** Import of a real allocation history (docs/allocator-traces.md) into the trace editor. */
+/**
+ * Import of a real allocation history into the trace editor: the pickle torch writes
+ * (_dump_snapshot), gzipped or not, or memory-history JSON (docs/allocator-traces.md), picked,
+ * dropped or pasted. Files are read in a Web Worker (use-snapshot-import.ts).
+ */
 export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
   const t = useLabT();
   const id = useId();
   const [json, setJson] = useState('');
   const [error, setError] = useState<Message | null>(null);
   const [done, setDone] = useState<HistoryImport | null>(null);
+  const [over, setOver] = useState(false);
 
-  const load = (text: string) => {
-    const r = importMemoryHistory(text);
+  const apply = (r: HistoryParse) => {
     if (!r.ok) {
       setError(r.error);
       setDone(null);
@@ -28,33 +28,62 @@ export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
     setDone(r.value);
     onTrace(r.value.trace);
   };
+  const { state, read } = useSnapshotImport(apply);
+  const busy = state.phase !== null;
 
   return (
     <details className="lab-import">
       <summary>{t('sim.import')}</summary>
-      <p className="field-help">{t('sim.importHelp')}</p>
-      <div className="field">
-        <label htmlFor={`${id}-json`}>{t('sim.importPaste')}</label>
-        <textarea id={`${id}-json`} rows={4} value={json} spellCheck={false} autoComplete="off" onChange={(e) => setJson(e.target.value)} />
+      <div
+        className={over ? 'lab-drop lab-drop-over' : 'lab-drop'}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          const f = e.dataTransfer.files[0];
+          if (f) read(f);
+        }}
+      >
+        <p className="field-help">{t('sim.importHelp')}</p>
+        <div className="row">
+          <label className="small">
+            {t('sim.importFile')}{' '}
+            <input
+              type="file"
+              accept=".pickle,.pkl,.gz,.json,application/json,application/gzip,application/octet-stream"
+              disabled={busy}
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) read(f);
+                e.target.value = '';
+              }}
+            />
+          </label>
+          <span className="muted small">{t('sim.importDrop')}</span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-json`}>{t('sim.importPaste')}</label>
+          <textarea id={`${id}-json`} rows={4} value={json} spellCheck={false} autoComplete="off" onChange={(e) => setJson(e.target.value)} />
+        </div>
+        <div className="row">
+          <button type="button" disabled={!json.trim() || busy} onClick={() => apply(importMemoryHistory(json))}>
+            {t('sim.importRun')}
+          </button>
+        </div>
       </div>
-      <div className="row">
-        <button type="button" disabled={!json.trim()} onClick={() => load(json)}>
-          {t('sim.importRun')}
-        </button>
-        <TextFileInput
-          label={t('sim.importFile')}
-          accept=".json,application/json"
-          maxBytes={MAX_FILE}
-          onText={load}
-          onTooBig={() => setError({ code: 'too-big', text: t('sim.importTooBig', { max: t.bytes(MAX_FILE) }) })}
-        />
-      </div>
+      <p role="status" className="small" data-testid="lab-import-status">
+        {state.phase !== null && state.name !== null ? t(`sim.phase.${state.phase}`, { name: state.name }) : ''}
+      </p>
       {error && (
         <p className="field-msg" role="alert">
           {t.core(error)}
         </p>
       )}
-      {done && (
+      {done && !busy && (
         <div role="status">
           <p>{t('sim.imported', { device: done.device, allocs: t.num(done.allocs), frees: t.num(done.frees), realAllocs: t.num(done.recorded.deviceAllocs), realOoms: t.num(done.recorded.ooms) })}</p>
           {done.notes.map((n) => (

@@ -20,7 +20,7 @@ test('a pasted memory history replaces the trace and runs', async () => {
     ],
   });
   render(<LabView />);
-  fireEvent.click(screen.getByText('Import a real trace (memory history JSON)'));
+  fireEvent.click(screen.getByText('Import a real trace (snapshot pickle or memory history JSON)'));
   fireEvent.change(screen.getByLabelText('Memory history JSON'), { target: { value: json } });
   fireEvent.click(screen.getByRole('button', { name: 'Import' }));
   expect((await screen.findByText(/^Imported device 0/)).textContent).toBe('Imported device 0: 2 allocations, 1 frees; the real run made 1 segment allocations and 0 OOMs.');
@@ -35,7 +35,7 @@ test('a pasted memory history replaces the trace and runs', async () => {
 
 test('JSON without device traces is refused by name', async () => {
   render(<LabView />);
-  fireEvent.click(screen.getByText('Import a real trace (memory history JSON)'));
+  fireEvent.click(screen.getByText('Import a real trace (snapshot pickle or memory history JSON)'));
   fireEvent.change(screen.getByLabelText('Memory history JSON'), { target: { value: '{"segments": []}' } });
   fireEvent.click(screen.getByRole('button', { name: 'Import' }));
   expect((await screen.findByRole('alert')).textContent).toContain("no 'device_traces' list");
@@ -45,7 +45,7 @@ test('a history longer than the editor takes runs as imported; the notice offers
   // 5001 tensors of 512 B: small-pool blocks, 4096 to a 2 MiB segment (docs/reference/allocator.md §1), so 2 segments
   const entries = Array.from({ length: 5001 }, (_, i) => ({ action: 'alloc', addr: 0x7000000000 + 512 * i, size: 512, stream: 0 }));
   render(<LabView />);
-  fireEvent.click(screen.getByText('Import a real trace (memory history JSON)'));
+  fireEvent.click(screen.getByText('Import a real trace (snapshot pickle or memory history JSON)'));
   fireEvent.change(screen.getByLabelText('Memory history JSON'), { target: { value: JSON.stringify({ device_traces: [entries] }) } });
   fireEvent.click(screen.getByRole('button', { name: 'Import' }));
   await screen.findByText(/^The imported history has 5,001 events/);
