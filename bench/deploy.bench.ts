@@ -1,4 +1,4 @@
-// Deployment answers: ranking the whole GPU catalogue for one scenario (issue: ≤ 5 ms for 54 GPUs),
+// Deployment answers: ranking the whole GPU catalogue for one scenario (issue: ≤ 5 ms for the catalogue, 54 GPUs then; 65 entries with the Apple memory configurations),
 // and the roofline speed bounds shown beside the verdict.
 import { recommend } from '../src/core/deploy/recommend';
 import { rooflineSpeed } from '../src/core/deploy/speed';

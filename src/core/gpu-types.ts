@@ -7,7 +7,8 @@ export type GpuCategory = 'consumer' | 'workstation' | 'datacenter' | 'apple-sil
  * How capacityBytes was obtained:
  * - 'reported': nvidia-smi total (MiB · 2^20), from the cited source;
  * - 'nominal': marketed size read as GiB (memory dies are binary-sized), not yet seen in nvidia-smi;
- * - 'wired-limit': Apple unified memory × the GPU's default wired fraction (≈ 0.75);
+ * - 'wired-limit': what Metal lets the GPU wire of a Mac's unified memory by default
+ *   (recommendedMaxWorkingSetSize: 2/3 up to 36 GB, 3/4 above; tools/gen-gpus.mjs);
  * - 'per-device': one addressable device of a multi-die package (MI250X GCD);
  * - 'custom': entered by the user.
  */
@@ -20,7 +21,7 @@ export interface Gpu {
   category: GpuCategory;
   /** capacity as the vendor sells it, verbatim, e.g. "80 GB" */
   memoryStated: string;
-  /** marketed capacity in decimal GB (largest configuration for Apple) */
+  /** marketed capacity in decimal GB (Apple: the memory configuration of this entry) */
   memoryGb: number;
   /** nvidia-smi total in MiB where a source shows it */
   reportedMib: number | null;

@@ -9,7 +9,7 @@
  * less than the marketed size (T4 "16 GB" -> 15360 MiB). Fit decisions use `capacityBytes`.
  */
 import type { Gpu } from './gpu-types';
-import { GPU_DATA } from './gpus.data';
+import { APPLE_ALIASES, GPU_DATA } from './gpus.data';
 import { formatIn, GB, MiB, parseBytes, TiB } from './units';
 
 /** The catalogue, in reference order (consumer → workstation → datacenter → others). */
@@ -52,7 +52,8 @@ export const GPU_ALIASES: Readonly<Record<string, string>> = {
   '7900xtx': 'rx-7900-xtx',
 };
 
-const ALIAS = new Map(Object.entries(GPU_ALIASES));
+/** The names above, and each Apple chip's own id for its largest memory configuration (tools/gen-gpus.mjs). */
+const ALIAS = new Map(Object.entries({ ...GPU_ALIASES, ...APPLE_ALIASES }));
 
 /**
  * How typed names are normalised before lookup: lower case, spaces and underscores as '-', the

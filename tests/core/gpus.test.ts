@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { GPUS, GPU_ALIASES, customGpu, findGpu, parseCapacity, resolveGpu } from '../../src/core/gpus';
 import { parseScenario, serializeScenario } from '../../src/core/scenario';
+import { defaultScenario } from '../../src/core/scenario/schema';
+import { estimate } from '../../src/core/estimate';
+import { fitsWithin } from '../../src/core/solve';
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;
@@ -43,9 +46,10 @@ describe('GPU capacities against nvidia-smi totals', () => {
 });
 
 describe('catalogue shape', () => {
-  test('54 unique ids with positive finite capacities and bandwidths', () => {
-    expect(GPUS).toHaveLength(54);
-    expect(new Set(GPUS.map((g) => g.id)).size).toBe(54);
+  test('65 unique ids (47 cards and 7 Apple chips in 18 memory configurations) with positive finite capacities and bandwidths', () => {
+    expect(GPUS).toHaveLength(65);
+    expect(new Set(GPUS.map((g) => g.id)).size).toBe(65);
+    expect(GPUS.filter((g) => g.category === 'apple-silicon')).toHaveLength(18);
     for (const g of GPUS) {
       expect(Number.isFinite(g.capacityBytes) && g.capacityBytes > 0).toBe(true);
       expect(g.bandwidthGBs).toBeGreaterThan(0);
@@ -57,10 +61,33 @@ describe('catalogue shape', () => {
     expect(findGpu('rtx-a6000')!.capacityBasis).toBe('nominal');
   });
 
-  test('Apple: GPU can wire ~3/4 of unified memory (M2 Ultra 192 GB -> 144 GiB)', () => {
+  test('Apple: GPU can wire ~3/4 of unified memory (M2 Ultra 192 GB -> 144 GiB); the chip id is its largest configuration', () => {
     const g = findGpu('m2-ultra')!;
+    expect(g.id).toBe('m2-ultra-192gb');
     expect(g.capacityBytes).toBe(144 * GIB);
     expect(g.capacityBasis).toBe('wired-limit');
+  });
+
+  test("Apple: each memory configuration is its own entry, at Metal's recommendedMaxWorkingSetSize as llama.cpp prints it", () => {
+    const mib = (id: string) => findGpu(id)!.capacityBytes / 2 ** 20;
+    // ggml_metal_init: recommendedMaxWorkingSetSize = 21845.34 MB on a 32 GB M2 Max (ollama/ollama #434), 49152.00 on a
+    // 64 GB Max (ggml-org/llama.cpp #1870), 73728.00 on a 96 GB M2 Max (ggml-org/llama.cpp #3213) — MB there is MiB
+    expect(mib('m2-max-32gb')).toBeCloseTo(21845.34, 1);
+    expect(mib('m2-max-64gb')).toBe(49152);
+    expect(mib('m2-max-96gb')).toBe(73728);
+    expect(GPUS.filter((g) => g.id.startsWith('m3-max-14-core-cpu-30-core-gpu-')).map((g) => g.memoryGb)).toEqual([36, 96]);
+  });
+
+  test('Apple: a 70B q4_K_M model (about 40 GiB of weights) does not fit a 36 GB M3 Max, and fits the 96 GB one', () => {
+    const s = { ...defaultScenario(), model: 'meta-llama/Llama-2-70b-hf', engine: 'llama.cpp' as const, weights: 'gguf-q4_k_m' as const, prompt: 512, gen: 256 };
+    const small = estimate({ ...s, gpu: 'm3-max-14-core-cpu-30-core-gpu-36gb' });
+    const big = estimate({ ...s, gpu: 'm3-max-14-core-cpu-30-core-gpu-96gb' });
+    if (!small.ok || !big.ok) throw new Error('rejected');
+    // 36 GB × 2/3 = 24 GiB wired; 96 GB × 3/4 = 72 GiB
+    expect(findGpu('m3-max-14-core-cpu-30-core-gpu-36gb')!.capacityBytes).toBe(24 * GIB);
+    expect(fitsWithin(s, small.value, findGpu('m3-max-14-core-cpu-30-core-gpu-36gb')!.capacityBytes)).toBe(false);
+    expect(fitsWithin(s, big.value, findGpu('m3-max-14-core-cpu-30-core-gpu-96gb')!.capacityBytes)).toBe(true);
+    expect(small.value.deviceBytes).toBeGreaterThan(36 * GIB);
   });
 
   test('MI250X is two 64 GB GCDs; one device holds 64 GiB', () => {

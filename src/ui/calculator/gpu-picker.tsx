@@ -105,6 +105,7 @@ export function GpuPicker() {
           {t('gpu.badCapacity')}
         </p>
       )}
+      <p className="field-help">{t('gpu.customHelp')}</p>
       {full && <p className="field-why">{t('gpu.full', { n: URL_LIMITS.compare })}</p>}
       <SavedGpus
         saved={saved}

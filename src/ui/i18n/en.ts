@@ -117,6 +117,8 @@ export const en = {
   'gpu.custom': 'Custom capacity',
   'gpu.addCustom': 'Add custom',
   'gpu.badCapacity': 'Enter a capacity between 1 MiB and 64 TiB.',
+  'gpu.customHelp':
+    'Macs: each memory size is its own entry, at the share macOS lets the GPU use (2/3 of memory up to 36 GB, 3/4 above). If you raised it with sudo sysctl iogpu.wired_limit_mb=N, add N ÷ 1024 GiB here.',
   'gpu.remove': 'Remove {name}',
   'gpu.full': 'At most {n} GPUs at once.',
   'cheap.label': 'Cheapest card that fits: {gpu}',

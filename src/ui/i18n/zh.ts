@@ -119,6 +119,8 @@ export const zh: Record<MessageKey, string> = {
   'gpu.custom': '自定义容量',
   'gpu.addCustom': '添加自定义',
   'gpu.badCapacity': '请输入 1 MiB 到 64 TiB 之间的容量。',
+  'gpu.customHelp':
+    'Mac：每种内存容量单独列出，容量为 macOS 默认允许 GPU 使用的部分（36 GB 及以下为内存的 2/3，以上为 3/4）。若已用 sudo sysctl iogpu.wired_limit_mb=N 调高，请在此添加 N ÷ 1024 GiB。',
   'gpu.remove': '移除 {name}',
   'gpu.full': '最多同时比较 {n} 个 GPU。',
   'cheap.label': '放得下的最便宜的卡：{gpu}',
