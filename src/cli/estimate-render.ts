@@ -152,6 +152,11 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
   lines.push(`           signed error ${elo} to ${ehi}; ${BASIS[band.bandBasis.kind]}`);
   if (est.engine?.kvTokens !== undefined) lines.push(`KV pool:  ${est.engine.kvTokens.toLocaleString('en-US')} tokens`);
   if (est.engine?.gpuLayers !== undefined) lines.push(`GPU layers: ${est.engine.gpuLayers}`);
+  const host = est.engine?.host;
+  if (host)
+    lines.push(
+      `Host RAM: ${gib(host.bytes)} GiB (token embeddings and output ${gib(host.embeddingAndOutput)}, layers on the CPU ${gib(host.layers)}, their KV ${gib(host.kv)}, buffers ${gib(host.buffers)})`,
+    );
   if (gpu) {
     const verdict = gpu.fits ? `fits, ${both(gpu.headroomBytes)} free` : `does NOT fit, short by ${both(-gpu.headroomBytes)}`;
     lines.push(`GPU:      ${gpuName ?? gpu.id}, ${both(gpu.capacityBytes)}: ${verdict}`);

@@ -268,6 +268,21 @@ export interface EngineInfo {
   concurrency?: number;
   /** llama.cpp: layers on the GPU. */
   gpuLayers?: number;
+  /** llama.cpp: host RAM the run holds (inference/llamacpp.ts hostMemory) */
+  host?: HostMemory;
+}
+
+/** llama.cpp host memory by part (bytes); `bytes` is their sum. */
+export interface HostMemory {
+  bytes: number;
+  /** token_embd (always on the host) and, with -ngl ≤ L, output.weight */
+  embeddingAndOutput: number;
+  /** the repeating layers not offloaded */
+  layers: number;
+  /** their KV cells */
+  kv: number;
+  /** CPU compute buffer (layers or output on the host), CUDA_Host compute buffer and the logits output buffer */
+  buffers: number;
 }
 
 export interface Estimate {

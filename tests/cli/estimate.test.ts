@@ -314,3 +314,13 @@ describe('share links of every view of the v2 release (tests/state/fixtures/link
     for (const line of viaFlags.stderr.split('\n').filter(Boolean)) expect(r.stderr).toContain(line);
   });
 });
+
+describe('llama.cpp host RAM', () => {
+  test('-ngl 20 of 32: JSON engine.host and a text line; the KV of the 12 host layers by hand', async () => {
+    const args = [...LLAMA2, '--engine', 'llama.cpp', '--weights', 'gguf-q4_k_m', '--prompt', '2048', '--gen', '256', '--ngl', '20'];
+    const out = await json([...args, '--json']);
+    expect(out.engine.host.kv).toBe(12 * 2 * 4096 * 2 * 2304);
+    const r = await main(args);
+    expect(r.stdout).toMatch(/^Host RAM: [\d.]+ GiB \(token embeddings and output [\d.]+, layers on the CPU [\d.]+, their KV 0\.42, buffers [\d.]+\)$/m);
+  });
+});

@@ -40,8 +40,10 @@ export interface ComputeBufferInput {
   ffn: number;
   vocab: number;
   flash: boolean;
-  /** output layer offloaded (-ngl > L): the logits are computed on this device */
+  /** the output layer runs on this device (the GPU once -ngl > L, else the host): its logits are here */
   outputOnGpu: boolean;
+  /** this device runs repeating layers (default true; the host runs none when every layer is offloaded) */
+  layers?: boolean;
 }
 
 export type ComputeNode = 'logits' | 'kq' | 'ffn';
@@ -72,8 +74,8 @@ export function computeBufferExpr(x: ComputeBufferInput): { expr: Expr; bytes: n
   const mask = mul(nKv, ceil(div(ub, KQ_MASK_PAD)), KQ_MASK_PAD, F32);
   const nodes: [ComputeNode, Expr | null][] = [
     ['logits', x.outputOnGpu ? add(mul(sym('V', x.vocab), ub, F32), mul(ub, h, F32)) : null],
-    ['kq', x.flash ? null : add(mul(nKv, ub, sym('a', x.heads), F32), mask, mul(4, ub, h, F32))],
-    ['ffn', add(mul(2, ub, sym('f', x.ffn), F32), mul(2, ub, h, F32), mask)],
+    ['kq', x.flash || x.layers === false ? null : add(mul(nKv, ub, sym('a', x.heads), F32), mask, mul(4, ub, h, F32))],
+    ['ffn', x.layers === false ? null : add(mul(2, ub, sym('f', x.ffn), F32), mul(2, ub, h, F32), mask)],
   ];
   let best: { expr: Expr; bytes: number; kind: ComputeNode } = { expr: 0, bytes: 0, kind: 'logits' };
   for (const [kind, expr] of nodes) {

@@ -11,13 +11,17 @@
  * - Sliding windows only where llama.cpp implements them (LLAMACPP_SWA_FAMILIES): Mistral GGUFs
  *   load as arch `llama`, which has no window, and Phi-3's window is disabled (PR #13676).
  * - The compute buffer is the worst-case graph of llamacpp-buffers.ts.
+ * - Host RAM (`hostMemory`): token_embd, the layers not offloaded with their KV cells, output.weight
+ *   while -ngl ≤ L, the CPU backend's compute buffer for the nodes it runs, the CUDA_Host compute
+ *   buffer and the logits output buffer. With mmap (the default) the weights are pages of the
+ *   model file; with --no-mmap the same bytes are allocated. Both are counted.
  */
 import type { Built, Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
 import { add, div, evaluate, mul, sym } from '../formula';
-import type { Message } from '../types';
+import type { HostMemory, Message } from '../types';
 import { kvCacheExpr, kvLayers } from './kv';
-import { computeBufferExpr, graphKvCells, LLAMACPP_DEFAULT_UBATCH } from './llamacpp-buffers';
+import { computeBuffer, computeBufferExpr, graphKvCells, hostComputeBuffer, LLAMACPP_DEFAULT_UBATCH, outputBuffer } from './llamacpp-buffers';
 
 /**
  * Families whose llama.cpp architecture sets `swa_type = LLAMA_SWA_TYPE_STANDARD`
@@ -65,7 +69,8 @@ export function buildLlamaCpp(ctx: Ctx): Built {
   const swa = swaCells(cells, arch.slidingWindow?.window ?? cells, s.batch, ubatch);
   // per-cell bytes with K and V element sizes averaged (K and V have equal widths except MLA, where V is absent)
   const perElement = arch.mla ? sym('bytes_k', k) : div(add(sym('bytes_k', k), sym('bytes_v', v)), 2);
-  const kvExpr = div(mul(kvCacheExpr(arch, sym('cells', cells), 1, perElement, policy, sym('swa_cells', swa)), Lgpu), Lsym);
+  const kvAll = kvCacheExpr(arch, sym('cells', cells), 1, perElement, policy, sym('swa_cells', swa));
+  const kvExpr = div(mul(kvAll, Lgpu), Lsym);
   const compute = computeBufferExpr({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu });
   const weights = evaluate(weightsExpr);
   const kv = evaluate(kvExpr);
@@ -87,13 +92,35 @@ export function buildLlamaCpp(ctx: Ctx): Built {
       confidence: 'derived',
     }),
   ];
+  const host = hostMemory({
+    embedding: w.embedding,
+    output: outputOnGpu ? 0 : headBytes,
+    layerShare: (L - blockLayers) / Math.max(1, L),
+    blocks: w.blocks,
+    kvAllLayers: evaluate(kvAll),
+    cpuCompute:
+      L > blockLayers || !outputOnGpu
+        ? computeBuffer({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu: !outputOnGpu, layers: L > blockLayers }).bytes
+        : 0,
+    cudaHost: blockLayers > 0 ? hostComputeBuffer({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu }) : 0,
+    outputBuffer: outputBuffer(arch.vocab, s.batch),
+  });
   return {
     terms,
     allocatedBytes: weights + kv + compute.bytes,
     live: [],
     torchAllocator: false,
     trainable: 0,
-    engine: { gpuLayers },
+    engine: { gpuLayers, host },
     notes,
   };
+}
+
+/** Host RAM of a llama.cpp run from its parts (see the header): layers and KV by the share not offloaded. */
+export function hostMemory(x: { embedding: number; output: number; layerShare: number; blocks: number; kvAllLayers: number; cpuCompute: number; cudaHost: number; outputBuffer: number }): HostMemory {
+  const embeddingAndOutput = x.embedding + x.output;
+  const layers = x.blocks * x.layerShare;
+  const kv = x.kvAllLayers * x.layerShare;
+  const buffers = x.cpuCompute + x.cudaHost + x.outputBuffer;
+  return { bytes: embeddingAndOutput + layers + kv + buffers, embeddingAndOutput, layers, kv, buffers };
 }

@@ -113,10 +113,14 @@ function TorchName({ name }: { name: string }) {
 
 function EngineLine({ est }: { est: Estimate }) {
   const t = useT();
+  const unit = useApp((s) => s.unit);
+  const b = (n: number) => formatBytes(n, unit, t.lang);
   const e = est.engine!;
   const parts: string[] = [];
   if (e.kvTokens !== undefined) parts.push(t('engine.kvTokens', { n: formatNumber(e.kvTokens, t.lang, 0) }));
   if (e.concurrency !== undefined) parts.push(t('engine.concurrency', { n: formatNumber(e.concurrency, t.lang, 2) }));
   if (e.gpuLayers !== undefined) parts.push(t('engine.gpuLayers', { n: formatNumber(e.gpuLayers, t.lang, 0) }));
+  const h = e.host;
+  if (h) parts.push(t('engine.host', { bytes: b(h.bytes), emb: b(h.embeddingAndOutput), layers: b(h.layers), kv: b(h.kv), buffers: b(h.buffers) }));
   return parts.length ? <p className="small">{parts.join(' · ')}</p> : null;
 }

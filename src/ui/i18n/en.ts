@@ -168,6 +168,7 @@ export const en = {
   'engine.kvTokens': 'KV cache pool: {n} tokens',
   'engine.concurrency': 'max concurrency {n}× at full length',
   'engine.gpuLayers': '{n} layers on the GPU',
+  'engine.host': 'in host RAM {bytes}: token embeddings and output {emb}, layers left on the CPU {layers}, their KV {kv}, buffers {buffers}',
   'chart.title': 'Memory by term',
   'chart.bar': '{label}: {parts} (stacked: {total})',
   'chart.line': '{gpu} holds {cap}',

@@ -170,6 +170,7 @@ export const zh: Record<MessageKey, string> = {
   'engine.kvTokens': 'KV 缓存池：{n} 个 token',
   'engine.concurrency': '满长度时最大并发 {n} 倍',
   'engine.gpuLayers': 'GPU 上 {n} 层',
+  'engine.host': '主机内存 {bytes}：词嵌入与输出层 {emb}，留在 CPU 上的层 {layers}，其 KV {kv}，缓冲区 {buffers}',
   'chart.title': '各项显存占用',
   'chart.bar': '{label}：{parts}（叠加共 {total}）',
   'chart.line': '{gpu} 容量 {cap}',

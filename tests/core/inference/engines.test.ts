@@ -85,3 +85,40 @@ describe('llama.cpp buffers (docs/reference/formulas.md §3.5, printed logs)', (
     expect(kvOf({ model: 'meta-llama/Llama-2-7b-hf', engine: 'llama.cpp', kv: 'fp16', prompt: 3000, gen: 1000 })).toBe(4000 * 0.5 * MiB);
   });
 });
+
+describe('llama.cpp host RAM (inference/llamacpp.ts hostMemory; llama-model.cpp layer placement)', () => {
+  const run = (ngl: number | null) => {
+    const r = estimate({ ...defaultScenario(), mode: 'inference', model: 'meta-llama/Llama-2-7b-hf', engine: 'llama.cpp', weights: 'gguf-q4_k_m', kv: 'fp16', prompt: 2048, gen: 256, ngl });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return r.value.engine!.host!;
+  };
+
+  it('Llama-2-7b Q4_K_M, -ngl 20 of 32 layers, 2,304 cells: counted by hand', () => {
+    const h = run(20);
+    // token_embd q4_K (144 B per 256) and output.weight q6_K (210 B per 256), 32000 × 4096 each
+    expect(h.embeddingAndOutput).toBe((32000 * 4096 * 144) / 256 + (32000 * 4096 * 210) / 256);
+    // f16 K and V of 12 host layers: 12 · 2 · 4096 · 2 B · 2304 cells
+    expect(h.kv).toBe(12 * 2 * 4096 * 2 * 2304);
+    // CPU compute buffer: the kq node, f32 scores [2304, 512, 32] + mask [2304, 512] + 4 rows [4096, 512];
+    // CUDA_Host: embeddings [4096, 512] f32 + mask; output buffer 32000 f32 logits
+    const kq = 2304 * 512 * 32 * 4 + 2304 * 512 * 4 + 4 * 512 * 4096 * 4;
+    const cudaHost = 512 * 4096 * 4 + 2304 * 512 * 4;
+    expect(h.buffers).toBe(kq + cudaHost + 32000 * 4);
+    expect(h.bytes).toBe(h.embeddingAndOutput + h.layers + h.kv + h.buffers);
+  });
+
+  it('every layer and the output offloaded: only token_embd and the host buffers stay', () => {
+    const h = run(null);
+    expect(h.layers).toBe(0);
+    expect(h.kv).toBe(0);
+    expect(h.embeddingAndOutput).toBe((32000 * 4096 * 144) / 256);
+    expect(h.buffers).toBe(512 * 4096 * 4 + 2304 * 512 * 4 + 32000 * 4);
+  });
+
+  it('-ngl 0: the whole model and its KV on the host; 32 layers hold 32/12 of the 12-layer figures', () => {
+    const all = run(0);
+    const part = run(20);
+    expect(all.layers).toBeCloseTo((part.layers * 32) / 12, 0);
+    expect(all.kv).toBe(32 * 2 * 4096 * 2 * 2304);
+  });
+});
