@@ -15,7 +15,7 @@ import type { Built, Ctx, WeightParts } from './estimate-context';
 import { term } from './estimate-context';
 import { deferFormulas, mul, sym } from './formula';
 import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
-import { kvBytesPerElement, weightBytes } from './formats/weights';
+import { kvBytesPerElement, weightBytes, weightOptions } from './formats/weights';
 import { resolveGpu } from './gpus';
 import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/device-map';
 import { buildLlamaCpp } from './inference/llamacpp';
@@ -106,12 +106,13 @@ function defined(a: Partial<ModelArch>): Partial<ModelArch> {
 function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightParts {
   // honourCount scaled a tiny guessed count below the shape's own tables: price the breakdown, not the shape
   const scaled = b.embedding < arch.vocab * arch.hidden;
-  const whole = weightBytes(scaled ? null : arch, b, s.weights);
+  const opts = weightOptions(s);
+  const whole = weightBytes(scaled ? null : arch, b, s.weights, opts);
   const shell: ModelArch = { ...arch, layers: 0, encoderDecoder: undefined, moe: undefined };
   const zero = { ...b, blockLinear: 0, other: 0, perLayer: 0, largestLinear: 0 };
-  const outer = weightBytes(shell, { ...zero, total: b.embedding + b.lmHead, active: b.embedding + b.lmHead }, s.weights).bytes;
+  const outer = weightBytes(shell, { ...zero, total: b.embedding + b.lmHead, active: b.embedding + b.lmHead }, s.weights, opts).bytes;
   const vh = arch.vocab * arch.hidden;
-  const head = b.lmHead > 0 ? weightBytes({ ...shell, tiedEmbeddings: true }, { ...zero, total: vh, active: vh, embedding: vh, lmHead: 0 }, s.weights).bytes : 0;
+  const head = b.lmHead > 0 ? weightBytes({ ...shell, tiedEmbeddings: true }, { ...zero, total: vh, active: vh, embedding: vh, lmHead: 0 }, s.weights, opts).bytes : 0;
   const ends = Math.min(outer, whole.bytes);
   return { total: whole.bytes, blocks: Math.max(0, whole.bytes - ends), embedding: Math.max(0, ends - head), head, derivation: whole.derivation };
 }
@@ -143,20 +144,28 @@ type Resolved = ResolvedModel & { weights: WeightParts; shapes: LinearShape[] };
  * One-entry memo of the model resolution and weight pricing: sweeps, solvers and the GPU ranking
  * call estimate() thousands of times with the same model, so only the first call pays for
  * counting. The key holds every scenario input of resolveModel (model, params, arch; checkArch
- * reads mode and engine) and weightParts (weights); the arch override by reference: scenarios are
+ * reads mode and engine) and weightParts (weights, double-quant, group-size); the arch override by reference: scenarios are
  * treated as immutable values. Parallelism (tp, pp, gpus) is not an input, so minGpus and
  * recommend() trying one plan after another keep the memo.
  */
-type MemoKey = Pick<Scenario, 'model' | 'params' | 'arch' | 'weights' | 'mode' | 'engine'>;
+type MemoKey = Pick<Scenario, 'model' | 'params' | 'arch' | 'weights' | 'mode' | 'engine' | 'doubleQuant' | 'groupSize'>;
 let memo: { key: MemoKey; value: Result<Resolved> } | null = null;
 
-const sameKey = (k: MemoKey, s: Scenario) => k.model === s.model && k.params === s.params && k.arch === s.arch && k.weights === s.weights && k.mode === s.mode && k.engine === s.engine;
+const sameKey = (k: MemoKey, s: Scenario) =>
+  k.model === s.model &&
+  k.params === s.params &&
+  k.arch === s.arch &&
+  k.weights === s.weights &&
+  k.mode === s.mode &&
+  k.engine === s.engine &&
+  k.doubleQuant === s.doubleQuant &&
+  k.groupSize === s.groupSize;
 
 function resolveCached(s: Scenario): Result<Resolved> {
   if (memo && sameKey(memo.key, s)) return memo.value;
   const r = resolveModel(s);
   const value: Result<Resolved> = r.ok ? { ok: true, value: { ...r.value, weights: weightParts(r.value.arch, r.value.params, s), shapes: linearShapes(r.value.arch) } } : r;
-  memo = { key: { model: s.model, params: s.params, arch: s.arch, weights: s.weights, mode: s.mode, engine: s.engine }, value };
+  memo = { key: { model: s.model, params: s.params, arch: s.arch, weights: s.weights, mode: s.mode, engine: s.engine, doubleQuant: s.doubleQuant, groupSize: s.groupSize }, value };
   return value;
 }
 

@@ -44,6 +44,7 @@ export type Autocast = Of<typeof S.AUTOCASTS>;
  * run) or not ('off': torchtune, or plain get_peft_model).
  */
 export type KbitPrep = Of<typeof S.KBIT_PREPS>;
+export type DoubleQuant = Of<typeof S.DOUBLE_QUANTS>;
 /** PEFT `modules_to_save`: embedding and/or LM head trained in full next to the adapters. */
 export type LoraSave = Of<typeof S.LORA_SAVES>;
 export type Attn = Of<typeof S.ATTNS>;
@@ -367,6 +368,10 @@ export interface Scenario {
   optimImpl: OptimImpl;
   /** nf4 / fp4 weights: dtype the dequantized weight is cast to for the matmul */
   bnbCompute: BnbCompute;
+  /** bitsandbytes 4-bit double quantization (schema DOUBLE_QUANTS) */
+  doubleQuant: DoubleQuant;
+  /** GPTQ / AWQ group size (null: 128) */
+  groupSize: number | null;
   attn: Attn;
   /** training: torch.compile of the layers (Inductor recomputes cheap pointwise ops in backward) */
   compile: CompileMode;

@@ -19,6 +19,25 @@ export interface WeightOptions {
 
 export type { WeightParts };
 
+/**
+ * The scenario's quantization settings as weightBytes options: double quantization for bitsandbytes
+ * 4-bit ('auto': on for nf4, as QLoRA recipes set bnb_4bit_use_double_quant=True; off for fp4, the
+ * BitsAndBytesConfig default) and the GPTQ / AWQ group size (null: 128).
+ */
+export function weightOptions(s: { weights: WeightFormat; doubleQuant: 'auto' | 'on' | 'off'; groupSize: number | null }): WeightOptions {
+  return { doubleQuant: doubleQuantOn(s), ...(s.groupSize !== null ? { groupSize: s.groupSize } : {}) };
+}
+
+/** double-quant changes these formats: bitsandbytes 4-bit. */
+export const doubleQuantApplies = (w: WeightFormat): boolean => w === 'nf4' || w === 'fp4';
+/** group-size changes these formats: GPTQ and AWQ. */
+export const groupSizeApplies = (w: WeightFormat): boolean => w === 'gptq-int4' || w === 'gptq-int8' || w === 'awq-int4';
+
+/** bnb_4bit_use_double_quant of the scenario (the "check it on your GPU" script writes the same). */
+export function doubleQuantOn(s: { weights: WeightFormat; doubleQuant: 'auto' | 'on' | 'off' }): boolean {
+  return s.doubleQuant === 'auto' ? s.weights === 'nf4' : s.doubleQuant === 'on';
+}
+
 export interface WeightBytes {
   bytes: number;
   /** the same bytes split by role (embedding, LM head, block Linears, other) */

@@ -6,6 +6,7 @@
 import type { FieldError, ModelArch, Scenario } from '../types';
 import { findPreset } from '../model/presets';
 import { kbitPrepApplies } from '../training/kbit-prep';
+import { doubleQuantApplies, groupSizeApplies } from '../formats/weights';
 import { guessArch } from '../model/quick';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
@@ -68,6 +69,13 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
       `kbit-prep changes LoRA / QLoRA training over nf4, fp4, bnb-int8 or awq-int4 weights, not ${training ? `method=${s.method} with weights=${s.weights}` : `mode=${s.mode}`}`,
       { with: training ? 'weights' : 'mode' },
     );
+  }
+  // quantization settings of one family of formats (formats/weights.ts weightOptions)
+  if (given.has('double-quant') && !doubleQuantApplies(s.weights)) {
+    warn('double-quant', 'unused-key', `double-quant applies to bitsandbytes 4-bit weights (nf4, fp4), not weights=${s.weights}`, { with: 'weights' });
+  }
+  if (given.has('group-size') && !groupSizeApplies(s.weights)) {
+    warn('group-size', 'unused-key', `group-size applies to GPTQ and AWQ weights (gptq-int4, gptq-int8, awq-int4), not weights=${s.weights}`, { with: 'weights' });
   }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {

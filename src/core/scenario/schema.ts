@@ -67,6 +67,8 @@ export const SPLITS = ['none', 'layers'] as const;
 /** torch.optim `foreach` (default on CUDA since PyTorch 2.0) / `fused=True` / `foreach=False`. */
 export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
+/** bitsandbytes bnb_4bit_use_double_quant: 'auto' = on for nf4 (the QLoRA recipe), off for fp4 (BitsAndBytesConfig's default). */
+export const DOUBLE_QUANTS = ['auto', 'on', 'off'] as const;
 /** PEFT fp32 upcast (default) or the model dtype (torchtune). */
 export const ADAPTER_DTYPES = ['fp32', 'base'] as const;
 /** torch.autocast around the forward of a 16-bit model (HF Trainer / accelerate with bf16=True or fp16=True) or not (torchtune, plain loops). */
@@ -132,6 +134,18 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'weights',
     kind: oneOf(WEIGHT_FORMATS),
     help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte; bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit',
+  },
+  {
+    prop: 'doubleQuant',
+    name: 'double-quant',
+    kind: oneOf(DOUBLE_QUANTS),
+    help: "bitsandbytes 4-bit (nf4, fp4) bnb_4bit_use_double_quant: 'on' stores each 64-weight block's absmax as uint8 with one fp32 per 256 blocks (about 0.37 bit per weight less); 'auto' = on for nf4 (QLoRA recipes), off for fp4 (BitsAndBytesConfig's default)",
+  },
+  {
+    prop: 'groupSize',
+    name: 'group-size',
+    kind: int(16, 65536, 'auto'),
+    help: "GPTQ / AWQ quantization group size: one fp16 scale and packed zero point per group of input channels; 'auto' = 128, the common checkpoints' setting",
   },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
@@ -369,6 +383,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   gradZero: 'none',
   optimImpl: 'foreach',
   bnbCompute: 'fp32',
+  doubleQuant: 'auto',
+  groupSize: null,
   attn: 'sdpa',
   compile: 'none',
   optimStep: 'after-backward',

@@ -5,6 +5,8 @@
  * the model is downloaded. What one short script cannot reproduce (multi-GPU sharding, compile,
  * chunked loss, ...) is named in a comment instead of silently left out.
  */
+import { doubleQuantOn } from '../../core/formats/weights';
+import { DEFAULT_GROUP_SIZE } from '../../core/formats/quantized';
 import { kbitUpcasts } from '../../core/training/kbit-prep';
 import { autocastActive } from '../../core/training/autocast';
 import { MiB } from '../../core/units';
@@ -31,11 +33,11 @@ function loadArgs(s: Scenario, w: WeightFormat): string | null {
       return 'quantization_config=BitsAndBytesConfig(load_in_8bit=True), torch_dtype=torch.float16';
     case 'nf4':
     case 'fp4':
-      return `quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${w}", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=${compute}), torch_dtype=torch.bfloat16`;
+      return `quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${w}", bnb_4bit_use_double_quant=${doubleQuantOn(s) ? 'True' : 'False'}, bnb_4bit_compute_dtype=${compute}), torch_dtype=torch.bfloat16`;
     case 'gptq-int4':
     case 'gptq-int8':
     case 'awq-int4':
-      return 'torch_dtype=torch.float16  # point MODEL at the GPTQ / AWQ checkpoint';
+      return `torch_dtype=torch.float16  # point MODEL at the GPTQ / AWQ checkpoint (group_size ${s.groupSize ?? DEFAULT_GROUP_SIZE} in its quantize_config)`;
     default:
       return null;
   }

@@ -8,6 +8,7 @@ import { brokenRules } from '../../core/scenario/conflicts';
 import { applyRules, ruleArch } from '../../core/scenario/rules';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import { kbitPrepApplies } from '../../core/training/kbit-prep';
+import { doubleQuantApplies, groupSizeApplies } from '../../core/formats/weights';
 import type { MessageKey } from '../i18n/en';
 import { optionLabel } from '../i18n/scenario-labels';
 import type { Lang } from '../../state/store';
@@ -60,6 +61,10 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
     case 'kbitPrep':
       return kbitPrepApplies(s) ? undefined : 'why.kbitPrepBase';
+    case 'doubleQuant':
+      return doubleQuantApplies(s.weights) ? undefined : 'why.bnb4Only';
+    case 'groupSize':
+      return groupSizeApplies(s.weights) ? undefined : 'why.groupedOnly';
     case 'logitsPath':
       if (s.mode === 'training') return s.lossChunks > 1 ? 'why.logitsPathChunked' : undefined;
       return s.engine === 'transformers' ? undefined : 'why.logitsPathEngine';

@@ -62,6 +62,8 @@ function InferenceFields() {
         <ScenarioNumber prop="ngl" sliderMax={200} />
         <ScenarioNumber prop="ubatch" log sliderMax={1 << 16} />
         <ScenarioSelect prop="bnbCompute" />
+        <ScenarioSelect prop="doubleQuant" />
+        <ScenarioNumber prop="groupSize" log sliderMax={1024} />
         <ScenarioSelect prop="logitsPath" />
       </details>
       <details>
@@ -77,7 +79,7 @@ function InferenceFields() {
 
 /** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
 const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'] as const;
+const FRAMEWORK = ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'doubleQuant', 'groupSize', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'] as const;
 const DEEPSPEED = ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] as const;
 
 function useChanged(props: readonly (keyof Scenario)[]): boolean {
@@ -122,6 +124,8 @@ function TrainingFields() {
         <ScenarioSelect prop="gradZero" />
         <ScenarioSelect prop="autocast" />
         <ScenarioSelect prop="bnbCompute" />
+        <ScenarioSelect prop="doubleQuant" />
+        <ScenarioNumber prop="groupSize" log sliderMax={1024} />
         <ScenarioSelect prop="kbitPrep" />
         <ScenarioSelect prop="adapterDtype" />
         <ScenarioNumber prop="loraDropout" />

@@ -55,6 +55,7 @@ export const en = {
   'why.variedOnly': 'Only used when sample lengths vary.',
   'why.autocast16': 'Only used when the weights train in bf16 / fp16 (AMP always runs under autocast, fp32 never).',
   'why.bnb4Only': 'Only used by bitsandbytes 4-bit weights (nf4, fp4).',
+  'why.groupedOnly': 'Only used by GPTQ and AWQ weights (gptq-int4, gptq-int8, awq-int4).',
   'why.kbitPrepBase': 'Only changes LoRA / QLoRA over bitsandbytes (nf4, fp4, bnb-int8) or AWQ weights; PEFT does not upcast GPTQ or float bases.',
   'why.optimImplAdam': 'Only changes AdamW stepped by torch.optim on each GPU (no ZeRO, no offload).',
   'why.logitsPathEngine': 'Only used by the transformers engine.',

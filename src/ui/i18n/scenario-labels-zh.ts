@@ -33,6 +33,8 @@ export const FIELD_LABEL_ZH: Record<FieldProp, string> = {
   allocConf: '分配器设置',
   optimImpl: '优化器实现',
   bnbCompute: '4 位计算精度',
+  doubleQuant: '4 位双重量化',
+  groupSize: 'GPTQ / AWQ 分组大小',
   attn: '注意力实现',
   loraRank: 'LoRA 秩',
   loraTargets: 'LoRA 目标模块',
@@ -92,6 +94,9 @@ export const HELP_ZH: Record<FieldProp, string> = {
   optimImpl:
     "训练：优化器更新的实现。'foreach'（CUDA 上 torch.optim 的默认）会为全部参数临时分配一份与一个状态同样大的缓冲；'fused'（fused=True）不需要；'for-loop'（foreach=False，transformers 旧的 adamw_hf）每次只需一个参数大小",
   bnbCompute: 'bitsandbytes nf4/fp4 的 bnb_4bit_compute_dtype。默认 float32（transformers BitsAndBytesConfig）会把反量化后的 16 位权重再转成 fp32 参与矩阵乘；QLoRA 等配方设为 bf16',
+  doubleQuant:
+    "bitsandbytes 4 位（nf4、fp4）的 bnb_4bit_use_double_quant：'on' 把每 64 个权重块的 absmax 存成 uint8，每 256 块再配一个 fp32（每个权重约少 0.37 位）；'auto' 对 nf4 开启（QLoRA 配方），对 fp4 关闭（BitsAndBytesConfig 默认）",
+  groupSize: "GPTQ / AWQ 量化分组大小：每组输入通道一个 fp16 缩放和打包的零点；'auto' = 128，常见检查点的设置",
   attn: '注意力内核：FlashAttention、PyTorch SDPA 或 eager（会物化注意力分数矩阵）',
   loraRank: 'LoRA 的秩 r',
   loraTargets:
@@ -173,6 +178,9 @@ export const OPTION_LABEL_ZH: Record<string, string> = {
   'allocConf.expandable': 'expandable_segments:True',
   'autocast.on': '开启（HF Trainer bf16=True）',
   'autocast.off': '关闭（torchtune、普通训练循环）',
+  'doubleQuant.auto': '自动（nf4 开，fp4 关）',
+  'doubleQuant.on': '开启',
+  'doubleQuant.off': '关闭',
   'kbitPrep.on': '开启（QLoRA 配方）',
   'kbitPrep.off': '关闭（torchtune、直接 get_peft_model）',
   'optimImpl.foreach': 'foreach（PyTorch 默认）',

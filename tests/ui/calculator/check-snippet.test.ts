@@ -28,6 +28,12 @@ describe('"Check it on your GPU" sets up the scenario it estimates', () => {
     expect(py).toContain('BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)');
   });
 
+  test('fp4 writes double quantization off, as the estimate assumes by default (BitsAndBytesConfig default); double-quant=on writes it on', () => {
+    expect(snippet({ weights: 'fp4' })).toContain('bnb_4bit_quant_type="fp4", bnb_4bit_use_double_quant=False,');
+    expect(snippet({ weights: 'fp4', doubleQuant: 'on' })).toContain('bnb_4bit_quant_type="fp4", bnb_4bit_use_double_quant=True,');
+    expect(snippet({ weights: 'nf4', doubleQuant: 'off' })).toContain('bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=False,');
+  });
+
   test('QLoRA training: PEFT LoraConfig with the rank, dropout and Llama module names; AMP autocast; fused AdamW; accumulation', () => {
     const py = snippet({
       mode: 'training',
