@@ -56,6 +56,14 @@ const offline = VitePWA({
  */
 const REACT = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
 
+/**
+ * Every other module the entry imports statically ('$initial') goes into the entry chunk itself.
+ * Left alone, the bundler splits the modules that lazy chunks share with the entry into several
+ * small preloaded chunks; the page must fetch all of them before it can paint anyway, and each
+ * compresses on its own (~1.6 KiB more gzip in all). Lazy chunks import what they share from it.
+ */
+const ENTRY = { name: 'app', tags: ['$initial' as const] };
+
 // base './' makes the build work from any sub-path of any static host.
 export default defineConfig({
   base: './',
@@ -63,6 +71,12 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'react', test: REACT }] } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'react', test: REACT }, ENTRY],
+        },
+      },
+    },
   },
 });

@@ -9,6 +9,7 @@ import type { Estimate, FieldError, Result, Scenario } from './types';
 import { MAX_TOKENS } from './scenario/schema';
 import { fixedIn, MiB } from './units';
 import { MAX_CUSTOM_CAPACITY } from './gpus';
+import { fitsWithin } from './fit-rule';
 
 /** Largest batch the schema accepts. */
 const MAX_BATCH = 65536;
@@ -24,19 +25,6 @@ function badCapacity(capacityBytes: number): FieldError[] | null {
   return Number.isFinite(capacityBytes) && capacityBytes >= MiB && capacityBytes <= MAX_CUSTOM_CAPACITY
     ? null
     : [{ key: 'gpu', code: 'capacity-range', message: 'capacity must be between 1 MiB and 64 TiB' }];
-}
-
-/**
- * The fit rule every "does it fit" answer uses (maxBatch, maxContext, minGpus, the page's
- * headline): the device total (nvidia-smi view) within capacity; vLLM pre-allocates its pool to
- * gpu_memory_utilization, so it also needs KV-cache room for batch × (prompt + gen) tokens
- * (vLLM refuses to start when max_model_len does not fit; requests beyond the pool queue).
- * `e` must be the estimate of `s` on a device of that capacity.
- */
-export function fitsWithin(s: Scenario, e: Estimate, capacityBytes: number): boolean {
-  if (e.deviceBytes > capacityBytes) return false;
-  if (s.mode === 'inference' && s.engine === 'vllm') return (e.engine?.kvTokens ?? 0) >= s.batch * (s.prompt + s.gen);
-  return true;
 }
 
 /** Estimate `s` on a device of `capacityBytes` (1 MiB – 64 TiB) and apply fitsWithin. */

@@ -17,7 +17,7 @@ readUrl(opened);
 syncUrl();
 followTheme();
 if (useApp.getState().embed) reportHeight();
-registerOffline();
+void registerOffline();
 // the arch editor (where saved models are listed) starts closed, so unreadable ones are named up here too
 const storage = browserStorage();
 // a sandboxed frame (sandbox="allow-scripts" without allow-same-origin) or a locked-down browser: no saved data

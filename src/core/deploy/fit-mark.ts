@@ -15,7 +15,7 @@
  * elsewhere shrinks the pool, and the batch still fits while the pool holds its tokens.
  */
 import type { Estimate, Scenario } from '../types';
-import { fitsWithin } from '../solve';
+import { fitsWithin } from '../fit-rule';
 
 export type FitMark = 'fits' | 'tight' | 'no';
 

@@ -12,7 +12,8 @@
 import { GPUS } from '../gpus';
 import type { Gpu, GpuCategory } from '../gpu-types';
 import { estimate } from '../estimate';
-import { fitsWithin, minGpusBy, type GpuPlan } from '../solve';
+import { fitsWithin } from '../fit-rule';
+import { minGpusBy, type GpuPlan } from '../solve';
 import { fitMark, type FitMark } from './fit-mark';
 import type { Estimate, Result, Scenario } from '../types';
 

@@ -1,6 +1,5 @@
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import type { ModelArch } from '../../core/types';
-import { findPreset } from '../../core/model/presets';
 import { ARCH_FIELDS, type ArchFieldSpec } from '../../core/scenario/arch-fields';
 import { isModelArch } from '../../core/model/arch-check';
 import { browserStorage } from '../../state/storage/browser-storage';
@@ -12,32 +11,21 @@ import { NumberField } from '../forms/number-field';
 import { useT } from '../i18n';
 import { archLabel } from '../i18n/scenario-labels';
 
-/** The architecture the estimate uses: the preset's (plus overrides) or the custom one. */
-export function useArch(): ModelArch | null {
-  const model = useApp((st) => selectActive(st).model);
-  const over = useApp((st) => selectActive(st).arch);
-  return useMemo(() => {
-    const base = model === 'custom' ? null : (findPreset(model)?.arch ?? null);
-    if (!base && model !== 'custom') return null;
-    const merged = { ...(base ?? {}), ...(over ?? {}) } as ModelArch;
-    if (base?.moe || over?.moe) merged.moe = { ...base?.moe, ...over?.moe } as ModelArch['moe'];
-    return merged;
-  }, [model, over]);
-}
-
 function valueOf(a: ModelArch, prop: ArchFieldSpec['prop']): unknown {
   if (prop.startsWith('moe.')) return a.moe?.[prop.slice(4) as keyof NonNullable<ModelArch['moe']>];
   return a[prop as keyof ModelArch];
 }
 
-/** Edit any architecture field (overrides on a preset), and save / load custom models. */
-export function ArchEditor() {
+/**
+ * Edit any architecture field of `arch` (overrides on a preset), and save / load custom models.
+ * The body of the model picker's "Edit architecture fields" box, in a chunk of its own that is
+ * fetched when the box is first opened (model-picker.tsx).
+ */
+export function ArchEditor({ arch }: { arch: ModelArch }) {
   const t = useT();
   const model = useApp((st) => selectActive(st).model);
   const over = useApp((st) => selectActive(st).arch);
   const patch = useApp((st) => st.patch);
-  const arch = useArch();
-  if (!arch) return null;
   const set = (prop: ArchFieldSpec['prop'], v: unknown) => {
     const cur = { ...(over ?? {}) };
     if (prop.startsWith('moe.')) cur.moe = { ...arch.moe!, [prop.slice(4)]: v };
@@ -46,8 +34,7 @@ export function ArchEditor() {
   };
   const fields = ARCH_FIELDS.filter((f) => !f.prop.startsWith('moe.') || arch.moe);
   return (
-    <details>
-      <summary>{t('arch.title')}</summary>
+    <>
       <p className="field-help">{t('arch.help')}</p>
       {fields.map((f) => (
         <ArchInput key={f.prop} spec={f} value={valueOf(arch, f.prop)} onChange={(v) => set(f.prop, v)} />
@@ -58,7 +45,7 @@ export function ArchEditor() {
         </button>
       )}
       <SavedModels arch={arch} />
-    </details>
+    </>
   );
 }
 

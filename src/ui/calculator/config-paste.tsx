@@ -11,7 +11,8 @@ const MAX_CONFIG_BYTES = MiB;
 /**
  * Paste or upload a Hugging Face config.json. Errors name the config field they come from
  * ("hidden_size: expected a positive integer…"), shown next to the box; nothing changes until
- * the config parses.
+ * the config parses. The body of the model picker's "Paste or upload config.json" box, in a
+ * chunk of its own that is fetched when the box is first opened (model-picker.tsx).
  */
 export function ConfigPaste() {
   const t = useT();
@@ -42,8 +43,7 @@ export function ConfigPaste() {
   };
 
   return (
-    <details className="config-paste">
-      <summary>{t('config.title')}</summary>
+    <>
       <div className="field">
         <label htmlFor={`${id}-text`}>{t('config.paste')}</label>
         <textarea
@@ -83,6 +83,6 @@ export function ConfigPaste() {
           {t('config.loaded', { family: done })}
         </p>
       )}
-    </details>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import type { Estimate, Scenario } from '../../core/types';
-import { fitsWithin } from '../../core/solve';
+import { fitsWithin } from '../../core/fit-rule';
 import { estimateOf } from './use-estimate';
 import type { ChosenGpu } from './gpu-list';
 

@@ -4,7 +4,7 @@
  * the one leaving the highest total that still fits, on top), then the others by new total.
  */
 import { bytesPerParamNominal as bytesW, kvBytesPerElement as bytesKv } from '../../core/formats/weights';
-import { fitsWithin } from '../../core/solve';
+import { fitsWithin } from '../../core/fit-rule';
 import type { Estimate, KvFormat, Scenario, WeightFormat } from '../../core/types';
 import type { MessageKey } from '../i18n/en';
 import { optionReason } from './compat';

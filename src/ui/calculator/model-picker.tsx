@@ -3,15 +3,21 @@ import { searchPresets } from '../../core/model/presets';
 import { parseQuickCount } from '../../core/model/quick';
 import { MAX_PARAMS } from '../../core/scenario/parse';
 import { selectActive, useApp } from '../../state/store';
+import { LazyDetails } from '../forms/lazy-details';
 import { useT } from '../i18n';
 import { formatCount } from '../i18n/format';
-import { ArchEditor } from './arch-editor';
-import { ConfigPaste } from './config-paste';
+import { lazyRetry } from '../shell/lazy-retry';
+import { useArch } from './use-arch';
 import { estimateOf } from './use-estimate';
+
+// both boxes start closed: their code (and the saved-models list) is fetched when one is first opened
+const ConfigPaste = lazyRetry(async () => ({ default: (await import('./config-paste')).ConfigPaste }));
+const ArchEditor = lazyRetry(async () => ({ default: (await import('./arch-editor')).ArchEditor }));
 
 /** Model choice: search the presets, a bare parameter count, a pasted config.json, or edited fields. */
 export function ModelPicker() {
   const t = useT();
+  const arch = useArch();
   const model = useApp((st) => selectActive(st).model);
   const family = useApp((st) => selectActive(st).arch?.family ?? '');
   const current = model === 'custom' ? t('model.custom', { family }) : model || t('model.bare');
@@ -24,8 +30,14 @@ export function ModelPicker() {
       </p>
       <PresetSearch />
       <BareCount />
-      <ConfigPaste />
-      <ArchEditor />
+      <LazyDetails name="config-paste" className="config-paste" summary={t('config.title')}>
+        <ConfigPaste />
+      </LazyDetails>
+      {arch && (
+        <LazyDetails name="arch-editor" summary={t('arch.title')}>
+          <ArchEditor arch={arch} />
+        </LazyDetails>
+      )}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { rooflineSpeed } from '../../core/deploy/speed';
 import { resolveModel } from '../../core/estimate';
 import { GPUS } from '../../core/gpus';
@@ -146,8 +146,12 @@ function Gauge({ used, cap, fits, label }: { used: number; cap: number; fits: bo
   );
 }
 
-/** The GPU the verdict is judged against (the first chosen), chosen from the catalogue or none. */
-function GpuSelect() {
+/**
+ * The GPU the verdict is judged against (the first chosen), chosen from the catalogue or none.
+ * Memoised: a slider step re-renders the verdict, and a re-rendered <select> walks all its
+ * options to re-apply its value.
+ */
+const GpuSelect = memo(function GpuSelect() {
   const t = useT();
   const id = useId();
   const specs = useApp((st) => st.gpus);
@@ -167,4 +171,4 @@ function GpuSelect() {
       </select>
     </div>
   );
-}
+});

@@ -1,4 +1,5 @@
-import { flexRender, type Table } from '@tanstack/react-table';
+import type { ReactNode } from 'react';
+import type { Table } from '@tanstack/react-table';
 
 /** Column meta the tables use: right-aligned numbers, and a class of the column's own (e.g. to hide it on phones). */
 export interface ColumnMeta {
@@ -10,6 +11,16 @@ const numClass = (meta: unknown) => {
   const m = meta as ColumnMeta | undefined;
   return [m?.num ? 'num' : '', m?.className ?? ''].filter(Boolean).join(' ') || undefined;
 };
+
+/**
+ * A header or cell definition applied to its context. Called as a plain function, not mounted as a
+ * component the way flexRender does it: the tables build their definitions in a useMemo that
+ * changes with every new estimate, and a new component type each time would unmount and remount
+ * every cell's contents on each redraw. The definitions use no hooks.
+ */
+function renderDef<C>(def: ReactNode | ((ctx: C) => unknown), ctx: C): ReactNode {
+  return (typeof def === 'function' ? def(ctx) : def) as ReactNode;
+}
 
 /**
  * A @tanstack/react-table table as plain HTML with a caption for screen readers. With `sortable`,
@@ -24,7 +35,7 @@ export function DataTable<T>({ table, caption, sortable }: { table: Table<T>; ca
           {table.getHeaderGroups().map((g) => (
             <tr key={g.id}>
               {g.headers.map((h) => {
-                const label = flexRender(h.column.columnDef.header, h.getContext());
+                const label = renderDef(h.column.columnDef.header, h.getContext());
                 const dir = h.column.getIsSorted();
                 return (
                   <th key={h.id} scope="col" className={numClass(h.column.columnDef.meta)} aria-sort={sortable ? (dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none') : undefined}>
@@ -46,7 +57,7 @@ export function DataTable<T>({ table, caption, sortable }: { table: Table<T>; ca
             <tr key={r.id}>
               {r.getVisibleCells().map((c) => (
                 <td key={c.id} className={numClass(c.column.columnDef.meta)}>
-                  {flexRender(c.column.columnDef.cell, c.getContext())}
+                  {renderDef(c.column.columnDef.cell, c.getContext())}
                 </td>
               ))}
             </tr>

@@ -3,6 +3,7 @@ export const en = {
   'app.title': 'GPU Memory Calculator',
   'app.tagline': 'Will this model fit on my GPU, and what must I change so it does?',
   'app.footer': 'Static page: nothing you enter leaves your browser.',
+  'app.loading': 'Loading…',
   'lang.label': 'Language',
   'unit.label': 'Units',
   'unit.GiB': 'GiB (2³⁰ bytes, what PyTorch and nvidia-smi report)',

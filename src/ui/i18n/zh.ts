@@ -5,6 +5,7 @@ export const zh: Record<MessageKey, string> = {
   'app.title': 'GPU 显存计算器',
   'app.tagline': '这个模型放得进我的 GPU 吗？放不下的话要改什么？',
   'app.footer': '纯静态页面：你输入的内容不会离开浏览器。',
+  'app.loading': '加载中…',
   'lang.label': '语言',
   'unit.label': '单位',
   'unit.GiB': 'GiB（2³⁰ 字节，PyTorch 和 nvidia-smi 使用）',

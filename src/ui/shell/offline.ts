@@ -2,20 +2,23 @@
  * Registers the service worker that keeps the page working offline (vite.config.ts `offline`).
  * Not in embed mode (a docs site's frame should not install workers on our origin for its
  * readers) and not where the browser refuses one (sandboxed frames, file://, some privacy modes):
- * the page works the same, online only. A waiting new version is announced, never forced.
+ * the page works the same, online only. A waiting new version is announced, never forced. The
+ * registration code is a chunk of its own, fetched after the page's first script (it is not needed
+ * to draw anything).
  */
-import { registerSW } from 'virtual:pwa-register';
 import { useApp } from '../../state/store';
 
-export function registerOffline(): void {
+export async function registerOffline(): Promise<void> {
   if (useApp.getState().embed) return;
   try {
     if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-    void registerSW({
+    const { registerSW } = await import('virtual:pwa-register');
+    registerSW({
       immediate: true,
       onNeedRefresh: () => useApp.getState().notify({ id: 'update', key: 'notice.updateReady' }),
     });
   } catch {
-    // SecurityError where workers are not allowed: nothing to cache, nothing to say
+    // SecurityError where workers are not allowed, or the chunk could not be fetched (offline
+    // before any worker was installed): nothing to cache, nothing to say
   }
 }

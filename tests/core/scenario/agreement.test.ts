@@ -6,7 +6,7 @@ import { estimate } from '../../../src/core/estimate';
 import { resolveGpu } from '../../../src/core/gpus';
 import { CONFLICTS } from '../../../src/core/scenario/conflicts';
 import { defaultScenario, parseScenario, SCENARIO_FIELDS } from '../../../src/core/scenario';
-import { fitsWithin } from '../../../src/core/solve';
+import { fitsWithin } from '../../../src/core/fit-rule';
 import type { Scenario } from '../../../src/core/types';
 import { optionReason } from '../../../src/ui/calculator/compat';
 import { fitsOf } from '../../../src/ui/calculator/fits';
