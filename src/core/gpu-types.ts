@@ -33,5 +33,4 @@ export interface Gpu {
   /** dense tensor throughput, TFLOPS (int8: TOPS); null where the device lacks it or no source */
   tflops: { fp16: number | null; bf16: number | null; fp8: number | null; int8: number | null; fp4: number | null };
   verified: boolean;
-  source: string;
 }

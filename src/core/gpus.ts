@@ -1,8 +1,8 @@
 /**
  * The GPU catalogue: capacity as sold and as the device really reports it, bandwidth, dense
  * tensor throughput. Data generated from the reference gpus.json by tools/gen-gpus.mjs
- * (sources per row: vendor datasheets/whitepapers; nvidia-smi totals from the issues cited in
- * each row's `source`).
+ * (sources per row, in data/gpus.json: vendor datasheets/whitepapers; nvidia-smi totals from the
+ * issues cited in each row's `source`).
  *
  * GB vs GiB: vendors sell "80 GB"; nvidia-smi shows MiB. An A100 "80GB" reports 81920 MiB
  * (= 80 GiB exactly); an H100 "80GB" reports 81559 MiB (79.65 GiB); ECC-enabled cards report
@@ -104,7 +104,6 @@ export function customGpu(capacityBytes: number): Gpu {
     bandwidthGBs: 0,
     tflops: { fp16: null, bf16: null, fp8: null, int8: null, fp4: null },
     verified: false,
-    source: 'user input',
   };
 }
 

@@ -3,7 +3,7 @@ import { GPUS, GPU_ALIASES, customGpu, findGpu, parseCapacity, resolveGpu } from
 import { parseScenario, serializeScenario } from '../../src/core/scenario';
 import { defaultScenario } from '../../src/core/scenario/schema';
 import { estimate } from '../../src/core/estimate';
-import { fitsWithin } from '../../src/core/solve';
+import { fitsWithin } from '../../src/core/fit-rule';
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;

@@ -119,8 +119,7 @@ export const en = {
   'gpu.custom': 'Custom capacity',
   'gpu.addCustom': 'Add custom',
   'gpu.badCapacity': 'Enter a capacity between 1 MiB and 64 TiB.',
-  'gpu.customHelp':
-    'Macs: each memory size is its own entry, at the share macOS lets the GPU use (2/3 of memory up to 36 GB, 3/4 above). If you raised it with sudo sysctl iogpu.wired_limit_mb=N, add N ÷ 1024 GiB here.',
+  'gpu.customHelp': 'Macs are listed at the GPU share macOS allows (2/3 of memory up to 36 GB, 3/4 above); after sudo sysctl iogpu.wired_limit_mb=N, add N ÷ 1024 GiB.',
   'gpu.remove': 'Remove {name}',
   'gpu.full': 'At most {n} GPUs at once.',
   'cheap.label': 'Cheapest card that fits: {gpu}',
@@ -170,7 +169,7 @@ export const en = {
   'engine.kvTokens': 'KV cache pool: {n} tokens',
   'engine.concurrency': 'max concurrency {n}× at full length',
   'engine.gpuLayers': '{n} layers on the GPU',
-  'engine.host': 'in host RAM {bytes}: token embeddings and output {emb}, layers left on the CPU {layers}, their KV {kv}, buffers {buffers}',
+  'engine.host': 'host RAM {bytes}: embeddings and output {emb}, CPU layers {layers}, their KV {kv}, buffers {buffers}',
   'chart.title': 'Memory by term',
   'chart.bar': '{label}: {parts} (stacked: {total})',
   'chart.line': '{gpu} holds {cap}',
