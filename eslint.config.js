@@ -92,6 +92,9 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**'],
+    // Type-checked with the core's own compiler options (noUncheckedIndexedAccess, no DOM), so the
+    // type-aware rules see what `tsc -p tsconfig.core.json` sees: an index read may be undefined.
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.core.json' } },
     rules: {
       'no-restricted-imports': [
         'error',

@@ -20,6 +20,7 @@ import {
   TRACE_PRESETS,
   replayFidelity,
   type HistoryImport,
+  type MemoryStatKey,
   type HistoryParse,
   type OomVersion,
   type RecordedRun,
@@ -28,7 +29,7 @@ import {
   type Trace,
 } from '../core/allocator';
 import type { Message } from '../core/types';
-import { humanBytes } from '../core/units';
+import { formatIn, humanBytes } from '../core/units';
 import { readInput, runIfMain, splitFlags, table } from './allocator-io';
 import { decodeText, MAX_INPUT_BYTES, readFileBytes } from './read-input';
 import { MAX_SNAPSHOT_BYTES, snapshotKind } from '../core/snapshot/sniff';
@@ -71,7 +72,8 @@ function readSource(arg: string, stdin: () => string): { ok: true; text: string 
   const r = readFileBytes(arg, MAX_SNAPSHOT_BYTES);
   if (!r.ok) return r;
   if (snapshotKind(r.bytes) === 'pickle') return { ok: true, pickle: r.bytes };
-  if (r.bytes.length > MAX_INPUT_BYTES) return { ok: false, error: `${quoteArg(arg, 200, true)} is not a snapshot pickle and is larger than the ${MAX_INPUT_BYTES / 2 ** 20} MiB limit for text` };
+  if (r.bytes.length > MAX_INPUT_BYTES)
+    return { ok: false, error: `${quoteArg(arg, 200, true)} is not a snapshot pickle and is larger than the ${formatIn(MAX_INPUT_BYTES, 'MiB', 0)} limit for text` };
   return { ok: true, text: decodeText(r.bytes) };
 }
 
@@ -121,7 +123,7 @@ function options(flags: Map<string, string | true>): { ok: true; value: SimOptio
   return { ok: true, value: o };
 }
 
-const STAT_ROWS: [string, string][] = [
+const STAT_ROWS: [MemoryStatKey, string][] = [
   ['allocated_bytes.all.current', 'memory_allocated()'],
   ['allocated_bytes.all.peak', 'max_memory_allocated()'],
   ['reserved_bytes.all.current', 'memory_reserved()'],
@@ -129,7 +131,7 @@ const STAT_ROWS: [string, string][] = [
   ['requested_bytes.all.current', 'requested (unrounded)'],
   ['inactive_split_bytes.all.current', 'non-releasable holes'],
 ];
-const COUNT_ROWS = [
+const COUNT_ROWS: MemoryStatKey[] = [
   'segment.all.current',
   'allocation.all.current',
   'inactive_split.all.current',

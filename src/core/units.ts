@@ -34,10 +34,12 @@ export type ByteParse = { ok: true; bytes: number } | { ok: false; reason: 'synt
  */
 export function parseBytes(text: string, unitRequired = false): ByteParse {
   const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)?$/i.exec(text.trim());
-  if (!m || (unitRequired && m[2] === undefined)) return { ok: false, reason: 'syntax' };
-  const mult = BY_LOWER[(m[2] ?? 'b').toLowerCase()];
-  if (mult === undefined) return { ok: false, reason: 'unit', unit: m[2] };
-  return { ok: true, bytes: Number(m[1]) * mult };
+  if (!m) return { ok: false, reason: 'syntax' };
+  const [, num = '', unit] = m; // the number is not optional, the unit is
+  if (unit === undefined) return unitRequired ? { ok: false, reason: 'syntax' } : { ok: true, bytes: Number(num) };
+  const mult = BY_LOWER[unit.toLowerCase()];
+  if (mult === undefined) return { ok: false, reason: 'unit', unit };
+  return { ok: true, bytes: Number(num) * mult };
 }
 
 /** `bytes` in `unit` with fixed decimals, no unit name: fixedIn(1.5 · 2^30, 'GiB') → "1.50". */

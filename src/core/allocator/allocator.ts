@@ -55,7 +55,8 @@ function lowerBoundAddr(list: readonly Segment[], addr: number): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid].addr < addr) lo = mid + 1;
+    if (list[mid]!.addr < addr)
+      lo = mid + 1; // mid < hi ≤ list.length
     else hi = mid;
   }
   return lo;
@@ -208,8 +209,9 @@ export class CachingAllocator implements AllocatorState {
     let i = this.segments.length;
     let h = 0;
     for (; h < holes.length; h++) {
-      const at = this.segmentIndex(holes[h]);
-      if (holes[h].addr - this.startAfter(at) >= size) {
+      const hole = holes[h]!; // h < holes.length
+      const at = this.segmentIndex(hole);
+      if (hole.addr - this.startAfter(at) >= size) {
         i = at;
         break;
       }
@@ -250,7 +252,8 @@ export class CachingAllocator implements AllocatorState {
   }
 
   private gapBefore(i: number): number {
-    return i < this.segments.length ? this.segments[i].addr - this.startAfter(i) : 0;
+    const s = this.segments[i];
+    return s ? s.addr - this.startAfter(i) : 0;
   }
 
   private segmentIndex(seg: Segment): number {

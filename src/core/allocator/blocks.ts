@@ -45,7 +45,7 @@ function lowerBoundSize(list: Block[], size: number, addr: number): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const b = list[mid];
+    const b = list[mid]!; // lo ≤ mid < hi ≤ list.length
     if (b.size < size || (b.size === size && b.addr < addr)) lo = mid + 1;
     else hi = mid;
   }
@@ -83,8 +83,9 @@ export class SizeOrderedPool {
     let hi = this.chunks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = this.chunks[mid];
-      if (before(c[c.length - 1], size, addr)) lo = mid + 1;
+      // mid < hi ≤ chunks.length, and a chunk is never empty (remove() drops an emptied one)
+      const c = this.chunks[mid]!;
+      if (before(c[c.length - 1]!, size, addr)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -94,14 +95,15 @@ export class SizeOrderedPool {
   firstAtLeast(size: number): number {
     const c = this.chunkFor(size, 0);
     let at = 0;
-    for (let k = 0; k < c; k++) at += this.chunks[k].length;
-    return c === this.chunks.length ? at : at + lowerBoundSize(this.chunks[c], size, 0);
+    for (let k = 0; k < c; k++) at += this.chunks[k]!.length; // c ≤ chunks.length
+    const chunk = this.chunks[c];
+    return chunk ? at + lowerBoundSize(chunk, size, 0) : at;
   }
 
   /** The block at index i (0 ≤ i < length). */
   at(i: number): Block {
     for (const c of this.chunks) {
-      if (i < c.length) return c[i];
+      if (i < c.length) return c[i]!;
       i -= c.length;
     }
     throw new Error(`allocator invariant: pool index ${i} past its end`);
@@ -114,7 +116,7 @@ export class SizeOrderedPool {
       return;
     }
     const k = Math.min(this.chunkFor(b.size, b.addr), this.chunks.length - 1);
-    const c = this.chunks[k];
+    const c = this.chunks[k]!; // 0 ≤ k < chunks.length: the empty case returned above
     c.splice(lowerBoundSize(c, b.size, b.addr), 0, b);
     if (c.length > CHUNK) this.chunks.splice(k + 1, 0, c.splice(CHUNK / 2));
   }
@@ -139,7 +141,8 @@ export class AddressOrderedPool {
     let hi = this.blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.blocks[mid].addr < addr) lo = mid + 1;
+      if (this.blocks[mid]!.addr < addr)
+        lo = mid + 1; // mid < hi ≤ blocks.length
       else hi = mid;
     }
     return lo;

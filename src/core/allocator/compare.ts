@@ -36,10 +36,11 @@ export function compareConfs(trace: Trace, confs: readonly string[] = DEFAULT_CO
     }
     const run = r.value;
     const s = run.final.stats;
+    const firstOom = run.oomSteps[0];
     rows.push({
       conf,
       ooms: run.oomSteps.length,
-      firstOomLine: run.oomSteps.length ? run.events[run.oomSteps[0]].line : null,
+      firstOomLine: firstOom === undefined ? null : run.events[firstOom]!.line, // OOM steps index the events
       peakAllocated: run.peakAllocated,
       peakReserved: run.peakReserved,
       finalReserved: s['reserved_bytes.all.current'],

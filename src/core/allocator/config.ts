@@ -110,7 +110,7 @@ function parseTokens(t: string[]): AllocatorConfig {
   const c = defaultConfig();
   let i = 0;
   while (i < t.length) {
-    const key = t[i];
+    const key = t[i]!; // i < t.length
     if (key === ',') {
       i++;
       continue;

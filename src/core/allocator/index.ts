@@ -6,7 +6,7 @@
 export { allocationSize, formatSize, poolFor, roundSize, type PoolKind } from './constants';
 export { defaultConfig, parseAllocConf, type AllocatorConfig } from './config';
 export { CachingAllocator, type DeviceSpec, type MallocOutcome, type OomFacts } from './allocator';
-export { toMemoryStats, type MemoryStats } from './stats';
+export { toMemoryStats, type MemoryStatKey, type MemoryStats } from './stats';
 export { viewAllocator, type AllocatorView, type BlockState, type BlockView, type SegmentView } from './view';
 export { formatOomMessage, oomExceptionName, OOM_VERSIONS, type OomContext, type OomVersion } from './oom-message';
 export { parseTrace, traceToText, type Trace, type TraceError, type TraceEvent, type TraceParse, type TraceSettings } from './trace';

@@ -113,10 +113,15 @@ class OutOfRange extends Error {
 /** A printed number cut to 20 digits for a message (a pasted figure may have hundreds). */
 const cut = (num: string) => (num.length > 20 ? `${num.slice(0, 20)}…` : num);
 
-const size = (key: OomField['key'], num: string, unit: string) => {
-  const value = unit === 'bytes' ? Number(num) : Math.round(Number(num) * UNIT[unit]);
+/** The figure in groups i (number) and i + 1 (unit) of a match of SZ; null where they did not take part. */
+const size = (key: OomField['key'], m: RegExpMatchArray, i: number) => {
+  const num = m[i];
+  const unit = m[i + 1];
+  const mult = unit === undefined ? undefined : UNIT[unit];
+  if (num === undefined || mult === undefined) return null;
+  const value = unit === 'bytes' ? Number(num) : Math.round(Number(num) * mult);
   if (!(value <= MAX_FIGURE)) throw new OutOfRange(key, `${cut(num)} ${unit}`, '8 EiB');
-  return { value, text: `${num} ${unit}`, precision: unit === 'bytes' ? 0 : Math.floor(0.005 * UNIT[unit]) };
+  return { value, text: `${num} ${unit}`, precision: unit === 'bytes' ? 0 : Math.floor(0.005 * mult) };
 };
 
 /** A device index or pid as printed. */
@@ -175,42 +180,55 @@ function decodeAt(s: string, start: number, end: number): { oom: Omit<DecodedOom
     if (m) last = Math.max(last, m.index + m[0].length);
     return m;
   };
+  /** Adds the figure of groups i, i + 1 of `m` as `key`. */
+  const add = (key: OomField['key'], m: RegExpMatchArray, i: number) => {
+    const f = size(key, m, i);
+    if (f) fields.push(field(key, f));
+  };
+  const addDevice = (num: string | undefined) => {
+    if (num !== undefined) fields.push(field('device', { value: id('device', num), text: num, precision: 0 }));
+  };
   const req = find(`^(?:CUDA|HIP)?[oO]utofmemory\\.Triedtoallocate${SZ}`);
-  if (req) fields.push(field('requested', size('requested', req[1], req[2])));
+  if (req) add('requested', req, 1);
   const newHead = find(`GPU(\\d+)hasatotalcapac(i?)tyof${SZ}ofwhich${SZ}isfree\\.`);
   const oldHead = newHead ? null : find(`\\(GPU(\\d+);${SZ}totalcapacity;${SZ}alreadyallocated;${SZ}free;`);
   const format: DecodedOom['format'] = newHead ? 'new' : oldHead ? 'old' : null;
   if (newHead) {
-    fields.push(field('device', { value: id('device', newHead[1]), text: newHead[1], precision: 0 }));
-    fields.push(field('total', size('total', newHead[3], newHead[4])), field('free', size('free', newHead[5], newHead[6])));
+    addDevice(newHead[1]);
+    add('total', newHead, 3);
+    add('free', newHead, 5);
   } else if (oldHead) {
-    fields.push(field('device', { value: id('device', oldHead[1]), text: oldHead[1], precision: 0 }));
-    fields.push(field('total', size('total', oldHead[2], oldHead[3])), field('allocated', size('allocated', oldHead[4], oldHead[5])), field('free', size('free', oldHead[6], oldHead[7])));
+    addDevice(oldHead[1]);
+    add('total', oldHead, 2);
+    add('allocated', oldHead, 4);
+    add('free', oldHead, 6);
   }
   const self = find(`Includingnon-PyTorchmemory,thisprocesshas${SZ}memoryinuse\\.`);
-  if (self) fields.push(field('thisProcess', size('thisProcess', self[1], self[2])));
+  if (self) add('thisProcess', self, 1);
   const processes: { pid: number; bytes: number }[] = [];
   for (const m of w.matchAll(new RegExp(`Process(\\d+)has${SZ}memoryinuse\\.`, 'g'))) {
-    const f = size('process', m[2], m[3]);
-    processes.push({ pid: id('process', m[1]), bytes: f.value });
-    fields.push(field('process', { ...f, text: `${m[1]}: ${f.text}` }));
+    const f = size('process', m, 2);
+    const pid = m[1];
+    if (f === null || pid === undefined) continue;
+    processes.push({ pid: id('process', pid), bytes: f.value });
+    fields.push(field('process', { ...f, text: `${pid}: ${f.text}` }));
     last = Math.max(last, (m.index ?? 0) + m[0].length);
   }
   const allowed = find(`(?:;|\\.)${SZ}allowed;`);
-  if (allowed) fields.push(field('allowed', size('allowed', allowed[1], allowed[2])));
+  if (allowed) add('allowed', allowed, 1);
   let complete = false;
   if (format === 'new') {
     const alloc = find(`Oftheallocatedmemory${SZ}isallocatedbyPyTorch,`);
-    if (alloc) fields.push(field('allocated', size('allocated', alloc[1], alloc[2])));
+    if (alloc) add('allocated', alloc, 1);
     const pools = find(`with${SZ}allocatedinprivatepools`);
-    if (pools) fields.push(field('privatePools', size('privatePools', pools[1], pools[2])));
+    if (pools) add('privatePools', pools, 1);
     const unalloc = find(`and${SZ}isreservedbyPyTorchbutunallocated\\.`);
-    if (unalloc) fields.push(field('unallocated', size('unallocated', unalloc[1], unalloc[2])));
+    if (unalloc) add('unallocated', unalloc, 1);
     complete = !!(req && alloc && unalloc);
   } else if (format === 'old') {
     // not preceded by a digit or '.': \d+ then starts once per digit run (linear), not at every digit of it
     const res = find(`(?<![\\d.])${SZ}(reservedintotalbyPyTorch|cached)\\)`);
-    if (res) fields.push(field('reserved', size('reserved', res[1], res[2])));
+    if (res) add('reserved', res, 1);
     complete = !!(req && res);
   }
   const tailNew = find(
@@ -227,7 +245,7 @@ function decodeAt(s: string, start: number, end: number): { oom: Omit<DecodedOom
   } else if (format === 'new') {
     if (newHead?.[2] === '') v = version('2.1', 'PyTorch 2.1 ("capacty" typo)');
     else if (tail21) v = version('2.1', 'PyTorch 2.1');
-    else if (tailNew?.[1].includes('docs.pytorch.org')) v = version('ge-2.8', 'PyTorch ≥ 2.8 (approx.; docs.pytorch.org link)');
+    else if (tailNew?.[1]?.includes('docs.pytorch.org')) v = version('ge-2.8', 'PyTorch ≥ 2.8 (approx.; docs.pytorch.org link)');
     else if (tailMain) v = version('main', 'PyTorch main after 2026 (expandable segments already on)');
     else if (pools()) v = version('ge-2.4', 'PyTorch ≥ 2.4 (CUDA Graphs private pools clause)');
     else v = version('2.2-2.7', 'PyTorch 2.2–2.7 (pytorch.org link; 2.4+ reads the same without CUDA Graphs pools)');
@@ -284,12 +302,12 @@ export function decodeOom(text: string): OomDecode {
   const starts = [...s.matchAll(ANCHOR)].map((m) => m.index ?? 0);
   const found: DecodedOom[] = [];
   try {
-    for (let k = 0; k < starts.length && k < MAX_OOM_MESSAGES; k++) {
-      const start = starts[k];
-      const end = Math.min(k + 1 < starts.length ? starts[k + 1] : s.length, start + 4000);
+    for (const [k, start] of starts.slice(0, MAX_OOM_MESSAGES).entries()) {
+      const end = Math.min(starts[k + 1] ?? s.length, start + 4000);
       const { oom, last } = decodeAt(s, start, end);
-      const from = at[start];
-      const to = at[Math.max(start, Math.min(last, s.length) - 1)] + 1;
+      // `at` holds one index per character of s, and start ≤ last index < s.length
+      const from = at[start]!;
+      const to = at[Math.max(start, Math.min(last, s.length) - 1)]! + 1;
       // the exception name is on the message's own line, within 200 characters before it
       const before = clean.slice(Math.max(0, from - 200), from);
       const exception = PREFIX.exec(before.slice(before.lastIndexOf('\n') + 1))?.[1] ?? null;
@@ -300,10 +318,11 @@ export function decodeOom(text: string): OomDecode {
     if (!(e instanceof OutOfRange)) throw e;
     return notDecoded({ code: 'oom-out-of-range', params: { field: e.field, shown: e.shown, max: e.max }, text: e.message });
   }
-  if (!found.length) {
+  const [first, ...others] = found;
+  if (!first) {
     return notDecoded({ code: 'oom-not-found', text: 'No PyTorch out-of-memory message found. Paste the error line (with or without its traceback); it looks like the example.' });
   }
-  return { found: true, oom: found[0], others: found.slice(1), count: starts.length };
+  return { found: true, oom: first, others, count: starts.length };
 }
 
 function diagnose(o: Omit<DecodedOom, 'exception' | 'raw' | 'diagnosis'>): Diagnosis | null {

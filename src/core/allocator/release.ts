@@ -38,8 +38,9 @@ export function releaseAvailable(a: AllocatorState, pool: PoolKind, size: number
   // the blocks below the key, largest first, while they are oversize (a copy: releasing removes)
   const below = i > 0 ? p.blocks.slice(0, i) : [];
   let total = 0;
-  for (let j = below.length - 1; j >= 0 && total < key && below[j].size >= a.M; j--) {
-    const b = below[j];
+  for (let j = below.length - 1; j >= 0 && total < key; j--) {
+    const b = below[j]!; // 0 ≤ j < below.length
+    if (b.size < a.M) break;
     if (!b.seg.expandable && !isSplit(b)) {
       total += b.size;
       releaseBlock(a, b);
@@ -55,7 +56,7 @@ export function releaseCached(a: AllocatorState): true {
     // a copy, largest first: releasing removes blocks from the pool
     const list = a.pools[pool].blocks;
     for (let i = list.length - 1; i >= 0; i--) {
-      const b = list[i];
+      const b = list[i]!; // 0 ≤ i < list.length
       if (!b.seg.expandable && !isSplit(b)) releaseBlock(a, b);
     }
     if (a.config.expandableSegments) releaseExpandableFree(a, pool);

@@ -127,10 +127,12 @@ function oomText(run: SimRun, oom: OomFacts): string {
 
 /** Step `i` as one record: the event, its outcome, totals after it, OOM text or a note; null when out of range. */
 export function stepAt(run: SimRun, i: number): StepRecord | null {
-  if (!Number.isInteger(i) || i < 0 || i >= run.events.length) return null;
+  if (!Number.isInteger(i)) return null;
   const e = run.events[i];
+  if (e === undefined) return null;
+  // the timeline holds one entry per event, and its outcome codes index OUTCOMES
   const t = run.timeline;
-  const rec: StepRecord = { line: e.line, op: e.op, outcome: OUTCOMES[t.outcome[i]], allocated: t.allocated[i], reserved: t.reserved[i] };
+  const rec: StepRecord = { line: e.line, op: e.op, outcome: OUTCOMES[t.outcome[i]!]!, allocated: t.allocated[i]!, reserved: t.reserved[i]! };
   if (e.op === 'empty_cache') return rec;
   rec.name = e.name;
   if (e.op === 'free') {
@@ -139,8 +141,8 @@ export function stepAt(run: SimRun, i: number): StepRecord | null {
   }
   rec.size = e.size;
   if (rec.outcome === 'ok') {
-    rec.addr = t.addr[i];
-    rec.blockSize = t.blockSize[i];
+    rec.addr = t.addr[i]!;
+    rec.blockSize = t.blockSize[i]!;
   } else if (rec.outcome === 'skipped') {
     rec.note = { code: 'alloc-zero', text: 'zero-byte tensors never reach the caching allocator' };
   } else {
@@ -182,6 +184,7 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
   const ctx = { version: settings.version, device: options.device ?? 0, nvml: options.nvml ?? true };
   const a = new CachingAllocator({ capacity: settings.capacity, overhead: settings.overhead, fraction: settings.fraction }, settings.conf);
   const checkpoints = [{ step: -1, state: a.clone() }];
+  let lastCheckpoint = -1;
   const events = trace.events;
   const n = events.length;
   const timeline: Timeline = {
@@ -194,7 +197,7 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
   const oomSteps: number[] = [];
   const ooms = new Map<number, OomFacts>();
   for (let i = 0; i < n; i++) {
-    const oom = apply(a, events[i], timeline, i);
+    const oom = apply(a, events[i]!, timeline, i); // i < n
     if (oom) {
       oomSteps.push(i);
       ooms.set(i, oom);
@@ -202,8 +205,9 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
     // A copy costs about one event per block, so copying at most once per max(every, 2 × blocks)
     // events keeps the copy work below half an event's worth per event.
     const blocks = a.live.size + a.pools.small.length + a.pools.large.length;
-    if (i - checkpoints[checkpoints.length - 1].step >= Math.max(every, 2 * blocks) && i + 1 < n) {
+    if (i - lastCheckpoint >= Math.max(every, 2 * blocks) && i + 1 < n) {
       checkpoints.push({ step: i, state: a.clone() });
+      lastCheckpoint = i;
     }
   }
   const notes: Message[] = [];
@@ -236,11 +240,12 @@ export function viewAt(run: SimRun, step: number): AllocatorView {
   let hi = run.checkpoints.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
-    if (run.checkpoints[mid].step <= target) lo = mid;
+    if (run.checkpoints[mid]!.step <= target)
+      lo = mid; // mid ≤ hi < checkpoints.length
     else hi = mid - 1;
   }
-  const cp = run.checkpoints[lo];
+  const cp = run.checkpoints[lo]!; // there is always the one before the first event
   const a = cp.state.clone();
-  for (let i = cp.step + 1; i <= target; i++) apply(a, run.events[i], null, i);
+  for (let i = cp.step + 1; i <= target; i++) apply(a, run.events[i]!, null, i); // target < events.length
   return viewAllocator(a);
 }

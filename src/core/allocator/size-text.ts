@@ -72,9 +72,10 @@ export function parseByteSize(text: string): SizeParse {
   if (plain.reason === 'unit') return bad(`unknown unit '${plain.unit}' (use ${UNIT_NAMES})`);
   const shaped = /^[([]?\s*(\d+(?:\s*[x×*,]\s*\d+)*)(?:\s*,)?(?:\s*[)\]])?\s+(?:torch\.)?(\w+)$/i.exec(t);
   if (shaped) {
-    const itemsize = DTYPES[shaped[2].toLowerCase()];
-    if (itemsize === undefined) return bad(`unknown dtype '${shaped[2]}' (e.g. float32, bf16, fp16, int8)`);
-    const elements = shaped[1].split(/[x×*,]/).reduce((p, d) => p * Number(d.trim()), 1);
+    const [, dims = '', dtype = ''] = shaped; // neither group is optional
+    const itemsize = DTYPES[dtype.toLowerCase()];
+    if (itemsize === undefined) return bad(`unknown dtype '${dtype}' (e.g. float32, bf16, fp16, int8)`);
+    const elements = dims.split(/[x×*,]/).reduce((p, d) => p * Number(d.trim()), 1);
     const bytes = elements * itemsize;
     if (!Number.isSafeInteger(bytes)) return bad(`'${t}' is too large`);
     return { ok: true, bytes };

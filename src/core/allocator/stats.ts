@@ -89,25 +89,33 @@ export function bump(s: DeviceStats, name: ArrayStatName, pool: PoolKind, n: num
   }
 }
 
-/** memory_stats() as PyTorch returns it: flat `.`-joined keys, sorted alphabetically. */
-export type MemoryStats = Record<string, number>;
+/** The fields of one Stat, the pools of a StatArray and the single stats, as memory_stats() names them. */
+export const STAT_FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
+export const STAT_POOLS = ['all', 'large_pool', 'small_pool'] as const;
+export const OVERSIZE_STATS = ['oversize_allocations', 'oversize_segments'] as const;
+/** The plain counters, in memory_stats()' (alphabetical) order. */
+export const SCALAR_STATS = ['max_split_size', 'num_alloc_retries', 'num_device_alloc', 'num_device_free', 'num_ooms', 'num_sync_all_streams'] as const;
 
-const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
+type StatField = (typeof STAT_FIELDS)[number];
+/** Every key of memory_stats(). */
+export type MemoryStatKey = `${ArrayStatName}.${(typeof STAT_POOLS)[number]}.${StatField}` | `${(typeof OVERSIZE_STATS)[number]}.${StatField}` | (typeof SCALAR_STATS)[number];
+/** memory_stats() as PyTorch returns it: flat `.`-joined keys, sorted alphabetically. */
+export type MemoryStats = Record<MemoryStatKey, number>;
 
 /**
  * Flattens DeviceStats into torch.cuda.memory_stats() keys. `maxSplitSize` null (unlimited)
  * reads −1 because PyTorch casts SIZE_MAX to int64 (docs/reference/allocator.md §6.1).
  */
 export function toMemoryStats(s: DeviceStats, maxSplitSize: number | null): MemoryStats {
-  const out: MemoryStats = {};
+  // every key is set below; the type names them all
+  const out = {} as MemoryStats;
   for (const k of ARRAY_STATS) {
-    for (const pool of ['all', 'large_pool', 'small_pool'] as const) {
-      for (const f of FIELDS) out[`${k}.${pool}.${f}`] = s.arrays[k][pool][f];
+    for (const pool of STAT_POOLS) {
+      for (const f of STAT_FIELDS) out[`${k}.${pool}.${f}`] = s.arrays[k][pool][f];
     }
   }
-  for (const f of FIELDS) {
-    out[`oversize_allocations.${f}`] = s.oversize_allocations[f];
-    out[`oversize_segments.${f}`] = s.oversize_segments[f];
+  for (const name of OVERSIZE_STATS) {
+    for (const f of STAT_FIELDS) out[`${name}.${f}`] = s[name][f];
   }
   out.num_alloc_retries = s.num_alloc_retries;
   out.num_ooms = s.num_ooms;
@@ -115,7 +123,7 @@ export function toMemoryStats(s: DeviceStats, maxSplitSize: number | null): Memo
   out.num_sync_all_streams = s.num_sync_all_streams;
   out.num_device_alloc = s.num_device_alloc;
   out.num_device_free = s.num_device_free;
-  const sorted: MemoryStats = {};
-  for (const key of Object.keys(out).sort()) sorted[key] = out[key];
+  const sorted = {} as MemoryStats;
+  for (const key of (Object.keys(out) as MemoryStatKey[]).sort()) sorted[key] = out[key];
   return sorted;
 }

@@ -4,7 +4,9 @@
  */
 import type { Message } from '../types';
 import { GiB, KiB, MiB, TiB } from '../units';
-import { ARRAY_STATS, type ArrayStatName, type MemoryStats } from './stats';
+import { ARRAY_STATS, OVERSIZE_STATS, STAT_FIELDS, STAT_POOLS, type ArrayStatName, type MemoryStats } from './stats';
+
+type Pool = (typeof STAT_POOLS)[number];
 import { expandableAdvice, type Advice } from './advice';
 import { humanBytes } from '../units';
 
@@ -19,11 +21,10 @@ const ROW_NAMES: Record<ArrayStatName, string> = {
   segment: 'GPU reserved segments',
   inactive_split: 'Non-releasable allocs',
 };
-const OVERSIZE = [
-  ['oversize_allocations', 'Oversize allocations'],
-  ['oversize_segments', 'Oversize GPU segments'],
-] as const;
-const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
+const OVERSIZE_NAMES: Record<(typeof OVERSIZE_STATS)[number], string> = {
+  oversize_allocations: 'Oversize allocations',
+  oversize_segments: 'Oversize GPU segments',
+};
 const BYTE_PREFIXES = ['B  ', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 const COUNT_PREFIXES = [' ', 'K', 'M'];
 
@@ -57,18 +58,18 @@ export function formatMemorySummary(stats: MemoryStats, device = 0, abbreviated 
   for (const key of ARRAY_STATS) {
     lines.push(rule('-'));
     const bytes = key.endsWith('bytes');
-    const subs: [string, string][] = [['all', ROW_NAMES[key]]];
+    const subs: [Pool, string][] = [['all', ROW_NAMES[key]]];
     if (!abbreviated) subs.push(['large_pool', '      from large pool'], ['small_pool', '      from small pool']);
-    const pref = FIELDS.map((f) => stats[`${key}.all.${f}`]);
     for (const [sub, label] of subs) {
-      const cells = FIELDS.map((f, i) => formatCell(stats[`${key}.${sub}.${f}`], pref[i], bytes));
+      // the unit is picked from the `all` row's value
+      const cells = STAT_FIELDS.map((f) => formatCell(stats[`${key}.${sub}.${f}`], stats[`${key}.all.${f}`], bytes));
       lines.push(` ${label.padEnd(21)} | ${cells.join(' | ')} `);
     }
   }
-  for (const [key, label] of OVERSIZE) {
+  for (const key of OVERSIZE_STATS) {
     lines.push(rule('-'));
-    const cells = FIELDS.map((f) => formatCell(stats[`${key}.${f}`], stats[`${key}.${f}`], false));
-    lines.push(` ${label.padEnd(21)} | ${cells.join(' | ')} `);
+    const cells = STAT_FIELDS.map((f) => formatCell(stats[`${key}.${f}`], stats[`${key}.${f}`], false));
+    lines.push(` ${OVERSIZE_NAMES[key].padEnd(21)} | ${cells.join(' | ')} `);
   }
   lines.push(rule('='));
   return `|${lines.join('|\n|')}|\n`;
@@ -114,13 +115,13 @@ export interface SummaryReading {
 
 export type SummaryParse = { ok: true; value: SummaryReading } | { ok: false; message: Message };
 
-const LABEL_TO_STAT = new Map<string, string>([...ARRAY_STATS.map((k) => [ROW_NAMES[k], k] as [string, string]), ...OVERSIZE.map(([k, l]) => [l, k] as [string, string])]);
+const LABEL_TO_STAT = new Map<string, string>([...ARRAY_STATS.map((k) => [ROW_NAMES[k], k] as [string, string]), ...OVERSIZE_STATS.map((k) => [OVERSIZE_NAMES[k], k] as [string, string])]);
 const UNIT: Record<string, number> = { B: 1, KiB, KB: KiB, MiB, MB: MiB, GiB, GB: GiB, TiB, PiB: KiB * TiB };
 const COUNT: Record<string, number> = { '': 1, K: 1000, M: 1e6 };
 
 /** Largest figure read: a signed 64-bit byte count (2^63 B = 8 EiB). */
 const MAX_FIGURE = 2 ** 63;
-const COLUMNS = ['Cur Usage', 'Peak Usage', 'Tot Alloc', 'Tot Freed'];
+const COLUMNS = ['Cur Usage', 'Peak Usage', 'Tot Alloc', 'Tot Freed'] as const;
 
 /** A figure past its range: reading stops with a message naming the row and column. */
 class OutOfRange extends Error {
@@ -138,10 +139,10 @@ const cut = (num: string) => (num.length > 20 ? `${num.slice(0, 20)}…` : num);
 function cell(text: string, where: () => string): SummaryCell | null {
   const m = /^(\d+) ?(B|KiB|KB|MiB|MB|GiB|GB|TiB|PiB|[KM])?$/.exec(text.trim().replace(/\s+/g, ' '));
   if (!m) return null;
-  const unit = m[2] ?? '';
+  const [, digits = '', unit = ''] = m; // the digits are not optional, the unit is
   const mult = UNIT[unit] ?? COUNT[unit] ?? 1;
-  const value = Number(m[1]) * mult;
-  if (!(value <= MAX_FIGURE)) throw new OutOfRange(where(), `${cut(m[1])}${unit ? ` ${unit}` : ''}`, '8 EiB');
+  const value = Number(digits) * mult;
+  if (!(value <= MAX_FIGURE)) throw new OutOfRange(where(), `${cut(digits)}${unit ? ` ${unit}` : ''}`, '8 EiB');
   return { value, precision: mult };
 }
 
@@ -161,14 +162,14 @@ function readSummary(text: string): SummaryParse {
   for (const raw of text.split(/\r?\n/)) {
     const parts = raw.trim().replace(/^\|/, '').replace(/\|$/, '').split('|');
     if (parts.length !== 5) continue;
-    const label = parts[0].trim();
-    const cells = parts.slice(1).map((c, i) => cell(c, () => `${label}, ${COLUMNS[i]}`));
-    if (cells.some((c) => c === null)) continue;
+    const [labelText = '', ...cellTexts] = parts;
+    const label = labelText.trim();
+    const [current, peak, allocated, freed] = cellTexts.map((c, i) => cell(c, () => `${label}, ${COLUMNS[i] ?? ''}`));
+    if (!current || !peak || !allocated || !freed) continue;
     const pool = label === 'from large pool' ? 'large_pool' : label === 'from small pool' ? 'small_pool' : 'all';
     const stat = pool === 'all' ? LABEL_TO_STAT.get(label) : last;
     if (!stat) continue;
     if (pool === 'all') last = stat;
-    const [current, peak, allocated, freed] = cells as SummaryCell[];
     rows.push({ stat, pool, label, current, peak, allocated, freed });
   }
   if (!rows.length) {
@@ -177,8 +178,9 @@ function readSummary(text: string): SummaryParse {
   const num = (name: string, re: RegExp) => {
     const m = re.exec(text);
     if (!m) return null;
-    if (!(Number(m[1]) <= Number.MAX_SAFE_INTEGER)) throw new OutOfRange(name, cut(m[1]), String(Number.MAX_SAFE_INTEGER));
-    return Number(m[1]);
+    const [, digits = ''] = m; // every pattern below has one group, not optional
+    if (!(Number(digits) <= Number.MAX_SAFE_INTEGER)) throw new OutOfRange(name, cut(digits), String(Number.MAX_SAFE_INTEGER));
+    return Number(digits);
   };
   const cur = (stat: string) => rows.find((r) => r.stat === stat && r.pool === 'all')?.current.value ?? null;
   const allocated = cur('allocated_bytes');

@@ -61,11 +61,9 @@ export function parseTrace(text: string): TraceParse {
   const err = (code: string, message: string) => errors.push({ line, code, message: `line ${line}: ${message}` });
   for (let i = 0; i < lines.length && errors.length < MAX_ERRORS; i++) {
     line = i + 1;
-    const body = stripComment(lines[i]).trim();
+    const body = stripComment(lines[i]!).trim(); // i < lines.length
     if (!body) continue;
-    const parts = body.split(/\s+/);
-    const word = parts[0];
-    const rest = parts.slice(1);
+    const [word = '', ...rest] = body.split(/\s+/);
     const op = word === 'alloc' || word === 'free' ? word : word.toLowerCase();
     if (op === 'capacity' || op === 'overhead' || op === 'fraction' || op === 'conf') {
       const arg = rest.join(' ');
@@ -98,7 +96,7 @@ export function parseTrace(text: string): TraceParse {
         err('trace-bad-name', `bad tensor name '${name}'`);
         continue;
       }
-      const s = parseByteSize(rest.length === 2 ? rest[1] : rest.slice(1).join(' '));
+      const s = parseByteSize(rest.slice(1).join(' '));
       if (!s.ok) {
         err('trace-bad-size', s.message);
         continue;

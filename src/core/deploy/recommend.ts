@@ -55,7 +55,7 @@ export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS, high = 1): R
     if (!r) shared.set(p.gpus, (r = estimate({ ...s, ...p, gpu: '' })));
     return r;
   };
-  const one = estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, gpus[0] ?? GPUS[0]);
+  const one = estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, gpus[0] ?? GPUS[0]!); // the catalogue is not empty
   if (!one.ok) return one;
   const out: Recommendation[] = [];
   for (const g of gpus) {

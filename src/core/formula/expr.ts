@@ -47,7 +47,7 @@ function flat(op: 'add' | 'mul', xs: Expr[]): Expr {
     } else if (e.op === op) args.push(...e.args);
     else args.push(e);
   }
-  return args.length === 0 ? unit : args.length === 1 ? args[0] : { op, args };
+  return args.length > 1 ? { op, args } : (args[0] ?? unit);
 }
 
 /** a + b + … (Σ over a list); an empty sum is 0. */
@@ -75,7 +75,7 @@ export function div(a: Expr, b: Expr): Expr {
 }
 
 export function max(...xs: Expr[]): Expr {
-  if (xs.length === 1) return xs[0];
+  if (xs.length === 1) return xs[0]!;
   if (trees) return { op: 'max', args: xs };
   let m = -Infinity;
   for (const x of xs) m = Math.max(m, v(x));
@@ -83,7 +83,7 @@ export function max(...xs: Expr[]): Expr {
 }
 
 export function min(...xs: Expr[]): Expr {
-  if (xs.length === 1) return xs[0];
+  if (xs.length === 1) return xs[0]!;
   if (trees) return { op: 'min', args: xs };
   let m = Infinity;
   for (const x of xs) m = Math.min(m, v(x));

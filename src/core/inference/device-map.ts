@@ -62,8 +62,9 @@ export function layerSplit(m: LayerSplitInput, gpus: number, capacity: number): 
   const place = (size: number, reserve: number): number => {
     while (g < n) {
       const limit = budget(g) - (g === 0 ? reserve : 0);
-      if (perGpu[g] + size <= limit) {
-        perGpu[g] += size;
+      // g < n = perGpu.length
+      if (perGpu[g]! + size <= limit) {
+        perGpu[g]! += size;
         return g;
       }
       g += 1;
@@ -74,7 +75,7 @@ export function layerSplit(m: LayerSplitInput, gpus: number, capacity: number): 
   place(m.embedding, m.layers > 0 ? blockMax : tailMax);
   for (let i = 0; i < m.layers; i++) {
     const at = place(m.block, i < m.layers - 1 ? blockMax : tailMax);
-    if (at >= 0) layersPerGpu[at] += 1;
+    if (at >= 0) layersPerGpu[at]! += 1; // place() gives a GPU index below n
   }
   const atNorm = place(m.norm, m.head);
   const atHead = m.head > 0 ? place(m.head, 0) : atNorm;

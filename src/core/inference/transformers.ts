@@ -21,6 +21,7 @@ import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
+import { fixedIn } from '../units';
 
 /**
  * Families whose HF config selects a sliding-window cache for `generate`
@@ -107,18 +108,15 @@ function gpuShares(ctx: Ctx): GpuShare[] {
   const split = ctx.split;
   if (!split) return [{ weights: weightsPerGpu(ctx, ctx.s.tp, ctx.s.pp), frac: stageLayerFraction(ctx, ctx.s.pp), layers: true, head: true, embedding: true }];
   const L = Math.max(1, ctx.arch.layers);
-  return split.perGpu.map((weights, g) => ({
-    weights,
-    frac: split.layersPerGpu[g] / L,
-    layers: split.layersPerGpu[g] > 0,
-    head: g === split.lastGpu,
-    embedding: g === 0,
-  }));
+  return split.perGpu.map((weights, g) => {
+    const blocks = split.layersPerGpu[g]!; // one entry per GPU, as perGpu (layerSplit)
+    return { weights, frac: blocks / L, layers: blocks > 0, head: g === split.lastGpu, embedding: g === 0 };
+  });
 }
 
 /** The per-GPU list of a layer split, for the weights term (GiB, first GPU to last). */
 export function layerSplitNote(split: LayerSplit, perGpu: readonly number[]): Message {
-  const list = perGpu.map((b) => (b / 2 ** 30).toFixed(2)).join(' / ');
+  const list = perGpu.map((b) => fixedIn(b, 'GiB')).join(' / ');
   const layers = split.layersPerGpu.join(' / ');
   return {
     code: 'inference.layer-split',
@@ -191,24 +189,26 @@ export function buildTransformers(ctx: Ctx): Built {
     const workspace = g.layers || g.head ? CUBLAS_WORKSPACE_BYTES : 0;
     return { atPrefill, atDecode, pre, loadCopy, bytes: g.weights + Math.max(workspace + Math.max(atPrefill, atDecode), loadCopy) };
   };
+  // gpuShares gives one share per GPU, so at least one
   let at = 0;
-  let best = peakOn(shares[0]);
+  let best = peakOn(shares[0]!);
   const perGpu = shares.length > 1 ? [best.bytes] : undefined;
   for (let g = 1; g < shares.length; g++) {
-    const p = peakOn(shares[g]);
+    const p = peakOn(shares[g]!);
     perGpu!.push(p.bytes);
     if (p.bytes > best.bytes) {
       best = p;
       at = g;
     }
   }
-  const share = shares[at];
+  const share = shares[at]!;
+  const blocksHere = ctx.split?.layersPerGpu[at] ?? 0;
   const L = kvLayers(arch);
   // the KV-holding layers on this GPU: its pipeline stage, or its share of a layer split
   const kvExpr = encoder
     ? 0
     : ctx.split
-      ? mul(kvAllExpr, div(sym('L_gpu', ctx.split.layersPerGpu[at]), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
+      ? mul(kvAllExpr, div(sym('L_gpu', blocksHere), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
       : stageLayersExpr(ctx, pp, kvAllExpr);
   const kvFull = evaluate(kvExpr);
   const frac = encoder ? 0 : share.frac;
@@ -226,7 +226,7 @@ export function buildTransformers(ctx: Ctx): Built {
             W: ctx.weights.total,
             N: s.gpus,
             gpu: at,
-            layers: ctx.split.layersPerGpu[at],
+            layers: blocksHere,
             format: s.weights,
           },
           source: 'accelerate utils/modeling.py get_balanced_memory + infer_auto_device_map (transformers integrations/accelerate.py _get_device_map)',

@@ -244,7 +244,10 @@ class Walker {
       if (b.shape.length !== s.shape.length || b.shape.slice(1).join() !== s.shape.slice(1).join()) {
         throw new ShapeError(`concat: [${b.shape.join(', ')}] and [${s.shape.join(', ')}] differ beyond dim 0`);
       }
-      shape = [b.shape[0] + s.shape[0], ...b.shape.slice(1)];
+      const [b0, ...rest] = b.shape;
+      const [s0] = s.shape;
+      if (b0 === undefined || s0 === undefined) throw new ShapeError('concat: the body and the shortcut give 0-d tensors, which have no dim 0 to join along');
+      shape = [b0 + s0, ...rest];
     }
     const inplace = spec.merge === 'add' && (spec.inplace ?? false);
     const out: T = inplace ? { ...b } : this.tensor(shape, Math.max(b.el, s.el));

@@ -20,13 +20,14 @@ export function checkpointed(a: Analysis, b: number): { bytes: number; ids: Set<
   const segments = Math.ceil(Math.sqrt(n));
   const size = Math.floor(n / segments);
   const chunks: { input: number; saved: Set<number> }[] = [];
+  // every index below is under size · segments ≤ n = units.length
   for (let start = 0; start < size * (segments - 1); start += size) {
     const saved = new Set<number>();
-    for (let u = start; u < start + size; u++) for (const id of a.units[u].saved) saved.add(id);
-    chunks.push({ input: a.units[start].inputId, saved });
+    for (let u = start; u < start + size; u++) for (const id of a.units[u]!.saved) saved.add(id);
+    chunks.push({ input: a.units[start]!.inputId, saved });
   }
   const last = new Set<number>();
-  for (let u = size * (segments - 1); u < n; u++) for (const id of a.units[u].saved) last.add(id);
+  for (let u = size * (segments - 1); u < n; u++) for (const id of a.units[u]!.saved) last.add(id);
   const inputs = chunks.map((c) => c.input);
   let ids = new Set([...inputs, ...last]);
   let peak = bytes(ids);

@@ -42,7 +42,8 @@ export const repeatTimes = (spec: RepeatSpec): number => Math.max(0, Math.floor(
 
 /** Copy i of a repeat: the single body layer renamed, or a sequential around the body. */
 export function repeatCopy(spec: RepeatSpec, i: number): LayerSpec {
-  return spec.body.length === 1 ? { ...spec.body[0], name: String(i) } : { kind: 'sequential', name: String(i), body: spec.body };
+  const [only] = spec.body;
+  return only && spec.body.length === 1 ? { ...only, name: String(i) } : { kind: 'sequential', name: String(i), body: spec.body };
 }
 
 /** Top-level modules with nested sequential/repeat containers flattened, each with its path. */

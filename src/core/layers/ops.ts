@@ -78,16 +78,18 @@ function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtransp
   const d = pair(spec.dilation, 1);
   const kk = two ? k[0] * k[1] : k[0];
   const bias = spec.bias ?? true;
+  const [, L0 = 0, L1 = 0] = x; // rank() checked the length
+  const len = [L0, L1] as const;
   let outSp: number[];
   if (spec.kind === 'convtranspose2d') {
     const op = pair(spec.outputPadding, 0);
-    outSp = [0, 1].map((i) => (x[1 + i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1);
+    outSp = ([0, 1] as const).map((i) => (len[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1);
     need(
       outSp.every((v) => v >= 1),
       `output size < 1`,
     );
   } else {
-    outSp = (two ? [0, 1] : [0]).map((i) => convLen(x[1 + i], k[i], s[i], p[i], d[i]));
+    outSp = (two ? ([0, 1] as const) : ([0] as const)).map((i) => convLen(len[i], k[i], s[i], p[i], d[i]));
   }
   const weights = spec.out * (spec.in / g) * kk;
   const params = weights + (bias ? spec.out : 0);
@@ -210,7 +212,8 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       const s = pair(spec.stride ?? spec.kernel, 1);
       const p = pair(spec.padding, 0);
       need(p[0] * 2 <= k[0] && p[1] * 2 <= k[1], `padding must be at most half the kernel`);
-      const out = [x[0], convLen(x[1], k[0], s[0], p[0], 1, spec.ceil), convLen(x[2], k[1], s[1], p[1], 1, spec.ceil)];
+      const [c = 0, h = 0, w = 0] = x; // rank() checked the length
+      const out = [c, convLen(h, k[0], s[0], p[0], 1, spec.ceil), convLen(w, k[1], s[1], p[1], 1, spec.ceil)];
       const on = prod(out);
       // max_pool2d_with_indices saves input + int64 indices; avg_pool2d_backward takes self (input)
       const saves: Save[] = spec.kind === 'maxpool2d' ? [{ ref: 'in' }, { ref: 'new', perSample: on, fixed: 0, bytes: 8 }] : [{ ref: 'in' }];
@@ -221,7 +224,8 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       const [h, w] = pair(spec.out, 1);
       positive(h, 'output height');
       positive(w, 'output width');
-      return { ...base, out: [x[0], h, w], params: 0, flops: n, dtype: 'same', alias: false, saves: [{ ref: 'in' }] };
+      const [c = 0] = x; // rank() checked the length
+      return { ...base, out: [c, h, w], params: 0, flops: n, dtype: 'same', alias: false, saves: [{ ref: 'in' }] };
     }
     case 'relu':
     case 'relu6':
@@ -251,13 +255,17 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       };
     case 'flatten':
       return { ...base, out: [n], params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
-    case 'tokens':
+    case 'tokens': {
       rank(x, 3, '[C, H, W]');
-      return { ...base, out: [x[1] * x[2], x[0]], params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
-    case 'clstoken':
+      const [c = 0, h = 0, w = 0] = x; // rank() checked the length
+      return { ...base, out: [h * w, c], params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
+    }
+    case 'clstoken': {
       rank(x, 2, '[T, D]');
-      need(x[1] === spec.dim, `expects dim ${spec.dim}, got ${x[1]}`);
-      return { ...base, out: [x[0] + 1, x[1]], params: spec.dim, tensors: [[1, 1, spec.dim]], flops: 0, dtype: 'promote', alias: false, saves: [] };
+      const [t = 0, dim = 0] = x; // rank() checked the length
+      need(dim === spec.dim, `expects dim ${spec.dim}, got ${dim}`);
+      return { ...base, out: [t + 1, dim], params: spec.dim, tensors: [[1, 1, spec.dim]], flops: 0, dtype: 'promote', alias: false, saves: [] };
+    }
     case 'posembed':
       rank(x, 2, '[T, D]');
       need(x[0] === spec.tokens && x[1] === spec.dim, `expects [${spec.tokens}, ${spec.dim}], got [${x.join(', ')}]`);
@@ -282,7 +290,7 @@ function mha(E: number, h: number, bias: boolean, x: number[]): OpInfo {
   positive(h, 'num_heads');
   need(x[1] === E, `expects embed dim ${E}, got ${x[1]}`);
   need(E % h === 0, `embed dim ${E} not divisible by ${h} heads`);
-  const T = x[0];
+  const [T = 0] = x; // rank() checked the length
   const params = 4 * E * E + (bias ? 4 * E : 0);
   return {
     out: x,

@@ -165,7 +165,7 @@ class Importer {
         ['conv1', 'bn1'],
         ['conv2', 'bn2'],
         ['conv3', 'bn3'],
-      ]) {
+      ] as const) {
         if (!by(c)) continue;
         if (body.length) body.push(...relu);
         body.push(...this.seq(kids([c, b])));
@@ -176,7 +176,9 @@ class Importer {
     } else if (n.type === 'InvertedResidual') {
       const body = this.seq(n.children);
       const cs = convs(body);
-      const res = cs.length > 0 && cs[0].in === cs[cs.length - 1].out && cs.every((c) => pairOne(c.stride));
+      const [first] = cs;
+      const last = cs.at(-1);
+      const res = first !== undefined && last !== undefined && first.in === last.out && cs.every((c) => pairOne(c.stride));
       this.note('repr.invres', 'InvertedResidual: residual add assumed where stride is 1 and channels match (torchvision mobilenetv2.py)');
       specs = res ? [{ kind: 'block', name, merge: 'add', body }] : [{ kind: 'sequential', name, body }];
     } else if (n.type === 'EncoderBlock') {

@@ -88,8 +88,10 @@ function node(name: string, type: string, times: string | undefined, args: strin
   const kw: Record<string, Value> = {};
   for (const part of splitTop(args)) {
     const m = /^([A-Z_]\w*)\s*=([\s\S]*)$/i.exec(part); // parseValue trims the value
-    if (m) kw[m[1]] = parseValue(m[2]);
-    else pos.push(parseValue(part));
+    if (m) {
+      const [, key = '', value = ''] = m; // neither group is optional
+      kw[key] = parseValue(value);
+    } else pos.push(parseValue(part));
   }
   return { name, type, pos, kw, children: leaf ? null : [], times: times ? Math.min(Number(times), 1e6) : 1, line };
 }
@@ -114,7 +116,7 @@ export function parseReprTree(text: string): { root: ReprNode | null; unparsed: 
       unparsed.push({ line, text: raw });
       return;
     }
-    const [, name = '', times, type, rest] = m;
+    const [, name = '', times, type = '', rest = ''] = m; // type and rest are not optional
     const leaf = rest.length > 0 && rest.endsWith(')') && balanced(rest.slice(0, -1));
     if (!leaf && rest.length > 0) {
       unparsed.push({ line, text: raw });

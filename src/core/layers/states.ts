@@ -25,7 +25,7 @@ export function optimizerStateBytes(rows: LayerRow[], optimizer: Optimizer, prec
     for (const t of r.tensors) {
       const n = prod(t);
       if (optimizer === 'adafactor') {
-        sum += el * (t.length >= 2 ? prod(t.slice(0, -1)) + prod(t.slice(0, -2)) * t[t.length - 1] : n);
+        sum += el * (t.length >= 2 ? prod(t.slice(0, -1)) + prod(t.slice(0, -2)) * t[t.length - 1]! : n);
       } else if (optimizer.endsWith('8bit') && n < BNB_MIN_8BIT_SIZE) {
         sum += 2 * 4 * n;
       } else {
@@ -54,7 +54,7 @@ export function backwardPeak(rows: LayerRow[], b: number, gradBytes: number): Ba
   let grads = 0;
   let best: BackwardPeak = { saved, grads: 0, transient: 0 };
   for (let i = rows.length - 1; i >= 0; i--) {
-    const r = rows[i];
+    const r = rows[i]!; // 0 ≤ i < rows.length
     grads += r.params * gradBytes;
     const here = { saved, grads, transient: r.gradPair * b };
     if (here.saved + here.grads + here.transient > best.saved + best.grads + best.transient) best = here;

@@ -63,7 +63,9 @@ function dims(t: string, list: boolean): Pair | number[] | null {
   if (!/^\d+(?:x\d+)*$/.test(t)) return null;
   const v = t.split('x').map(Number);
   if (list) return v;
-  return v.length === 1 ? v[0] : v.length === 2 ? [v[0], v[1]] : null;
+  const [a, b] = v;
+  if (a === undefined || v.length > 2) return null;
+  return b === undefined ? a : [a, b];
 }
 
 class Parser {
@@ -73,7 +75,7 @@ class Parser {
     throw new TextError(`position ${at}: ${msg}`);
   }
   ws(): void {
-    while (this.i < this.s.length && /\s/.test(this.s[this.i])) this.i++;
+    while (this.i < this.s.length && /\s/.test(this.s.charAt(this.i))) this.i++;
   }
   peek(): string {
     this.ws();
@@ -99,10 +101,10 @@ class Parser {
     if (!m) this.err(`expected a layer kind, got '${this.s.slice(this.i, this.i + 12)}'`);
     const start = this.i;
     this.i += m[0].length;
-    const [, word, bang, name] = m;
+    const [, word = '', bang, name] = m; // the kind is not optional
     const o: Record<string, unknown> = {};
     if (name !== undefined) o.name = name;
-    const rep = /^rep(\d+)$/.exec(word);
+    const rep = /^rep(\d+)$/.exec(word)?.[1];
     if (this.peek() === '[') {
       this.i++;
       const parts = [this.list(depth + 1)];
@@ -120,7 +122,7 @@ class Parser {
         if (parts[2]?.length) o.post = parts[2];
       } else if (word === 'seq' || rep) {
         if (parts.length > 1) this.err(`${word}[...] takes one part`);
-        Object.assign(o, rep ? { kind: 'repeat', times: Number(rep[1]) } : { kind: 'sequential' }, { body: parts[0] });
+        Object.assign(o, rep ? { kind: 'repeat', times: Number(rep) } : { kind: 'sequential' }, { body: parts[0] });
       } else this.err(`'${word}' is not a container (add, add!, cat, seq, repN)`);
       return o as unknown as LayerSpec;
     }
@@ -140,16 +142,18 @@ class Parser {
       const opt = /^(op|drop|[kspdg])(\d[\dx.]*)$/.exec(t);
       if (flag) o[flag[0]] = flag[1];
       else if (opt) {
-        const field = OPTION[opt[1]];
-        const v = field === 'dropout' ? Number(opt[2]) : dims(opt[2], false);
-        if (v === null || (typeof v === 'number' && !Number.isFinite(v))) this.err(`bad value '${t}'`, at);
+        const [, key = '', text = ''] = opt; // neither group is optional
+        const field = OPTION[key];
+        const v = field === 'dropout' ? Number(text) : dims(text, false);
+        if (field === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) this.err(`bad value '${t}'`, at);
         o[field] = v;
-      } else if (n < pos.length) {
+      } else {
         const field = pos[n++];
+        if (field === undefined) this.err(`unexpected '${t}' after ${word}`, at);
         const v = field === 'p' ? Number(t) : dims(t, field === 'shape');
         if (v === null || Number.isNaN(v)) this.err(`bad ${field} '${t}' for ${word}`, at);
         o[field] = v;
-      } else this.err(`unexpected '${t}' after ${word}`, at);
+      }
     }
     return o as unknown as LayerSpec;
   }
@@ -209,9 +213,10 @@ function listText(ls: LayerSpec[]): string {
   const items = ls.flatMap((l) => (l.kind === 'sequential' && l.name === undefined ? [listText(l.body)] : [itemText(l)])).filter((x) => x !== '');
   const out: string[] = [];
   for (let i = 0; i < items.length;) {
+    const item = items[i]!; // i < items.length
     let j = i + 1;
-    while (j < items.length && items[j] === items[i]) j++;
-    out.push(j - i > 1 ? `rep${j - i}[${items[i]}]` : items[i]);
+    while (j < items.length && items[j] === item) j++;
+    out.push(j - i > 1 ? `rep${j - i}[${item}]` : item);
     i = j;
   }
   return out.join('; ');

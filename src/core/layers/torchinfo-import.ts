@@ -42,7 +42,8 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
     const s = raw.trimEnd();
     const t = /^Total params:\s*([\d,]+)/.exec(s.trim());
     if (t) {
-      total = Number(t[1].replace(/,/g, ''));
+      const [, digits = ''] = t;
+      total = Number(digits.replace(/,/g, ''));
       return;
     }
     if (!s.trim() || /^[=─-]+$/.test(s.trim()) || /^Layer \(type/.test(s.trim()) || /^(?:Trainable|Non-trainable|Total|Input size|Forward|Params size|Estimated)/.test(s.trim())) return;
@@ -51,23 +52,29 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
       unparsed.push({ line: i + 1, text: raw });
       return;
     }
-    const depth = m[2] === undefined ? 0 : Number(m[2]);
+    // groups 1 (type) and 3 (shape) are not optional; 2 (depth) and 4 (params) may be absent
+    const [, type = '', depthText, shapeText = '', paramText = ''] = m;
+    const depth = depthText === undefined ? 0 : Number(depthText);
     if (depth > 64) {
       unparsed.push({ line: i + 1, text: raw });
       return;
     }
     const out =
-      m[3] === '--'
+      shapeText === '--'
         ? null
-        : m[3]
+        : shapeText
             .slice(1, -1)
             .split(',')
             .map((x) => Number(x.trim()))
             .filter((x) => Number.isSafeInteger(x) && x > 0 && x <= 2 ** 31)
             .slice(1);
-    const row: Row = { type: m[1], depth, out, params: /^[\d,]+$/.test(m[4] ?? '') ? Number(m[4].replace(/,/g, '')) : 0, children: [], line: i + 1 };
-    while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
-    if (stack.length) stack[stack.length - 1].children.push(row);
+    const row: Row = { type, depth, out, params: /^[\d,]+$/.test(paramText) ? Number(paramText.replace(/,/g, '')) : 0, children: [], line: i + 1 };
+    let parent = stack.at(-1);
+    while (parent && parent.depth >= depth) {
+      stack.pop();
+      parent = stack.at(-1);
+    }
+    if (parent) parent.children.push(row);
     else if (!root) root = row;
     else {
       unparsed.push({ line: i + 1, text: raw });
@@ -96,8 +103,10 @@ class Solver {
     const want = r.out;
     const x = this.shape;
     if (!want || !KEEP_SHAPE.has(r.type) || want.join() === x.join()) return [];
-    if (x.length === 3 && want.length === 3 && want[0] === x[0] && want[1] < x[1] && x[1] % want[1] === 0) {
-      const k = x[1] / want[1];
+    const x3 = dims3(x);
+    const w3 = dims3(want);
+    if (x3 && w3 && w3[0] === x3[0] && w3[1] < x3[1] && x3[1] % w3[1] === 0) {
+      const k = x3[1] / w3[1];
       this.note('torchinfo.pool', `functional max_pool2d(${k}) assumed where the map shrinks between rows`);
       this.shape = want;
       return [{ kind: 'maxpool2d', kernel: k }];
@@ -115,6 +124,12 @@ class Solver {
     const x = this.shape;
     const out = r.out ?? x;
     const P = r.params;
+    const x3 = dims3(x);
+    const out3 = dims3(out);
+    const [x0] = x;
+    const xLast = x.at(-1);
+    const outLast = out.at(-1);
+    const act = ACT[r.type];
     let l: LayerSpec | null = null;
     if (r.type === 'Linear') {
       let fl: LayerSpec[] = [];
@@ -122,41 +137,42 @@ class Solver {
         fl = [{ kind: 'flatten' }];
         this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows');
       }
-      const inF = fl.length ? prod(x) : x[x.length - 1];
-      const o = out[out.length - 1];
-      pre.push(...fl);
-      l = { kind: 'linear', in: inF, out: o, bias: P !== inF * o };
-    } else if (r.type === 'Conv2d' && x.length === 3 && out.length === 3) l = this.conv(x, out, P);
-    else if (r.type === 'BatchNorm2d' || r.type === 'BatchNorm1d') l = { kind: r.type === 'BatchNorm2d' ? 'batchnorm2d' : 'batchnorm1d', features: x[0] };
-    else if (r.type === 'LayerNorm') l = { kind: 'layernorm', shape: [x[x.length - 1]], bias: P !== x[x.length - 1] };
-    else if (r.type === 'GroupNorm') {
-      l = { kind: 'groupnorm', groups: gcd(32, x[0]), channels: x[0] };
+      const inF = fl.length ? prod(x) : xLast;
+      if (inF !== undefined && outLast !== undefined) {
+        pre.push(...fl);
+        l = { kind: 'linear', in: inF, out: outLast, bias: P !== inF * outLast };
+      }
+    } else if (r.type === 'Conv2d' && x3 && out3) l = this.conv(x3, out3, P);
+    else if ((r.type === 'BatchNorm2d' || r.type === 'BatchNorm1d') && x0 !== undefined) l = { kind: r.type === 'BatchNorm2d' ? 'batchnorm2d' : 'batchnorm1d', features: x0 };
+    else if (r.type === 'LayerNorm' && xLast !== undefined) l = { kind: 'layernorm', shape: [xLast], bias: P !== xLast };
+    else if (r.type === 'GroupNorm' && x0 !== undefined) {
+      l = { kind: 'groupnorm', groups: gcd(32, x0), channels: x0 };
       this.note('torchinfo.gn', 'GroupNorm group count is not shown: 32 assumed');
-    } else if (ACT[r.type]) l = { kind: ACT[r.type] } as LayerSpec;
+    } else if (act) l = { kind: act } as LayerSpec;
     else if (r.type === 'Dropout') {
       l = { kind: 'dropout', p: 0.5 };
       this.note('torchinfo.dropout', 'Dropout p is not shown: p > 0 assumed (a 1-byte mask)');
     } else if (r.type === 'Flatten') l = { kind: 'flatten' };
-    else if ((r.type === 'MaxPool2d' || r.type === 'AvgPool2d') && x.length === 3 && out.length === 3) {
+    else if ((r.type === 'MaxPool2d' || r.type === 'AvgPool2d') && x3 && out3) {
       // kernel = stride gives the same output map and the same saved bytes as k3/s2/p1
-      const s = Math.max(1, Math.round(x[1] / out[1]));
-      if (Math.floor((x[1] - s) / s) + 1 === out[1]) {
+      const s = Math.max(1, Math.round(x3[1] / out3[1]));
+      if (Math.floor((x3[1] - s) / s) + 1 === out3[1]) {
         this.note('torchinfo.poolArgs', 'pooling kernel taken equal to its stride (same output, same saved bytes)');
         l = { kind: r.type === 'MaxPool2d' ? 'maxpool2d' : 'avgpool2d', kernel: s };
       }
-    } else if (r.type === 'AdaptiveAvgPool2d' && out.length === 3) l = { kind: 'adaptiveavgpool2d', out: [out[1], out[2]] };
-    else if (r.type === 'Embedding') l = { kind: 'embedding', num: Math.round(P / out[out.length - 1]), dim: out[out.length - 1] };
-    else if (r.type === 'MultiheadAttention') {
-      const E = out[out.length - 1];
+    } else if (r.type === 'AdaptiveAvgPool2d' && out3) l = { kind: 'adaptiveavgpool2d', out: [out3[1], out3[2]] };
+    else if (r.type === 'Embedding' && outLast !== undefined) l = { kind: 'embedding', num: Math.round(P / outLast), dim: outLast };
+    else if (r.type === 'MultiheadAttention' && outLast !== undefined) {
+      const E = outLast;
       this.note('torchinfo.heads', 'MultiheadAttention head count is not shown: head dim 64 assumed');
       l = { kind: 'mha', embed: E, heads: Math.max(1, Math.round(E / 64)), bias: P !== 4 * E * E };
-    } else if (r.type === 'Sequential' && x.length === 3 && out.length === 3) {
+    } else if (r.type === 'Sequential' && x3 && out3) {
       // a collapsed downsample (depth limit): 1×1 conv + BatchNorm
-      const c = this.conv(x, out, P - 2 * out[0]);
+      const c = this.conv(x3, out3, P - 2 * out3[0]);
       if (c) {
         this.note('torchinfo.downsample', 'collapsed Sequential read as conv + BatchNorm (torchvision downsample); pass depth=10 to summary() to list it');
         this.shape = out;
-        return [...pre, { kind: 'sequential', body: [c, { kind: 'batchnorm2d', features: out[0] }] }];
+        return [...pre, { kind: 'sequential', body: [c, { kind: 'batchnorm2d', features: out3[0] }] }];
       }
     }
     if (!l) {
@@ -168,7 +184,7 @@ class Solver {
   }
 
   /** Conv2d: k² from the count (groups 1 or depthwise, bias or not), stride from the size ratio, smallest padding that fits. */
-  conv(x: number[], out: number[], P: number): LayerSpec | null {
+  conv(x: Dims3, out: Dims3, P: number): LayerSpec | null {
     const [cin, h] = x;
     const [cout, ho] = out;
     if (!(cin >= 1 && h >= 1 && cout >= 1 && ho >= 1)) return null;
@@ -192,13 +208,13 @@ class Solver {
   }
 
   one(r: Row): LayerSpec[] {
-    if (r.children.length === 0) return this.leaf(r);
-    const x = this.shape;
     const kids = r.children;
+    const last = kids.at(-1);
+    if (!last) return this.leaf(r);
+    const x = this.shape;
     if (r.type === 'Bottleneck' || r.type === 'BasicBlock') {
       this.note('torchinfo.res', `${r.type}: residual add assumed (torchvision resnet.py)`);
       const ds = kids.find((k) => k.type === 'Sequential' || k.children.length > 0);
-      const last = kids[kids.length - 1];
       const body = this.list(kids.filter((k) => k !== ds && k !== last));
       const after = this.shape;
       this.shape = x;
@@ -219,22 +235,36 @@ class Solver {
       ];
     }
     const own = r.params - kids.reduce((s, k) => s + total(k), 0);
-    if (r.type === 'VisionTransformer' && kids[0]?.type === 'Conv2d') {
-      const conv = this.list([kids[0]]);
-      const [d, hh, ww] = this.shape;
+    const patch = kids[0];
+    if (r.type === 'VisionTransformer' && patch?.type === 'Conv2d') {
+      const conv = this.list([patch]);
+      const map = dims3(this.shape);
+      // a patch conv that could not be solved leaves no [d, h, w] map: read the rest as a plain list
+      if (!map) return [...conv, ...this.list(kids.slice(1))];
+      const [d, hh, ww] = map;
       this.shape = [hh * ww + 1, d];
       this.note('torchinfo.vit', 'VisionTransformer: patch tokens, class token and final token select assumed');
       const rest = kids.slice(1);
-      const heads = rest.length > 1 ? rest[rest.length - 1] : null;
+      const heads = rest.length > 1 ? rest.at(-1) : undefined;
       const enc = this.list(heads ? rest.slice(0, -1) : rest);
-      this.shape = [this.shape[this.shape.length - 1]];
+      const dim = this.shape.at(-1);
+      this.shape = dim === undefined ? [] : [dim];
       return [...conv, { kind: 'tokens' }, { kind: 'clstoken', dim: d }, ...enc, { kind: 'select' }, ...(heads ? this.list([heads]) : [])];
     }
-    if (r.type === 'Encoder' && own > 0 && this.shape.length === 2 && own === this.shape[0] * this.shape[1]) {
-      return [{ kind: 'posembed', tokens: this.shape[0], dim: this.shape[1] }, ...this.list(kids)];
+    const [tokens, dim] = this.shape;
+    if (r.type === 'Encoder' && own > 0 && this.shape.length === 2 && tokens !== undefined && dim !== undefined && own === tokens * dim) {
+      return [{ kind: 'posembed', tokens, dim }, ...this.list(kids)];
     }
     return this.list(kids);
   }
+}
+
+type Dims3 = readonly [number, number, number];
+/** A [channels, height, width] shape, or null when the shape has another rank. */
+function dims3(shape: readonly number[] | null): Dims3 | null {
+  if (!shape || shape.length !== 3) return null;
+  const [c = 0, h = 0, w = 0] = shape;
+  return [c, h, w];
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));

@@ -10,8 +10,8 @@ type Moe = NonNullable<ModelArch['moe']>;
 type Mla = NonNullable<ModelArch['mla']>;
 type Sliding = NonNullable<ModelArch['slidingWindow']>;
 
-const EXPERTS = ['num_local_experts', 'n_routed_experts', 'num_experts'];
-const TOP_K = ['num_experts_per_tok', 'num_experts_per_token', 'moe_top_k'];
+const EXPERTS = ['num_local_experts', 'n_routed_experts', 'num_experts'] as const;
+const TOP_K = ['num_experts_per_tok', 'num_experts_per_token', 'moe_top_k'] as const;
 
 /**
  * MoE block. Mixtral: `num_local_experts`, experts sized by `intermediate_size`.

@@ -10,16 +10,16 @@ import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
 import { HYBRID_FAMILIES, UNMODELLED_FAMILIES, parseHybrid } from './hybrid-config';
 import { parseVisionTower } from './vision';
 
-const HIDDEN = ['hidden_size', 'n_embd', 'd_model'];
-const LAYERS = ['num_hidden_layers', 'n_layer', 'num_layers'];
-const HEADS = ['num_attention_heads', 'n_head', 'num_heads'];
-const KV_HEADS = ['num_key_value_heads', 'num_kv_heads', 'n_head_kv', 'multi_query_group_num'];
+const HIDDEN = ['hidden_size', 'n_embd', 'd_model'] as const;
+const LAYERS = ['num_hidden_layers', 'n_layer', 'num_layers'] as const;
+const HEADS = ['num_attention_heads', 'n_head', 'num_heads'] as const;
+const KV_HEADS = ['num_key_value_heads', 'num_kv_heads', 'n_head_kv', 'multi_query_group_num'] as const;
 // attention_head_dim: Nemotron-H (NemotronHAttention.head_dim)
-const HEAD_DIM = ['head_dim', 'd_kv', 'kv_channels', 'attention_head_dim'];
-const FFN = ['intermediate_size', 'n_inner', 'ffn_dim', 'd_ff', 'ffn_hidden_size', 'inner_hidden_size'];
-const VOCAB = ['vocab_size', 'padded_vocab_size', 'n_vocab'];
-const CONTEXT = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx'];
-const ACT = ['hidden_act', 'activation_function', 'hidden_activation'];
+const HEAD_DIM = ['head_dim', 'd_kv', 'kv_channels', 'attention_head_dim'] as const;
+const FFN = ['intermediate_size', 'n_inner', 'ffn_dim', 'd_ff', 'ffn_hidden_size', 'inner_hidden_size'] as const;
+const VOCAB = ['vocab_size', 'padded_vocab_size', 'n_vocab'] as const;
+const CONTEXT = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx'] as const;
+const ACT = ['hidden_act', 'activation_function', 'hidden_activation'] as const;
 
 function fail(key: string, code: string, message: string): Result<ModelArch> {
   return { ok: false, errors: [{ key, code, message }] };

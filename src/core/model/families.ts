@@ -6,6 +6,7 @@
  * docs/reference/formulas.md §1.1 and §1.4.
  */
 import type { Message } from '../types';
+import type { Spellings } from './fields';
 
 export interface FamilyTraits {
   /** SwiGLU/GeGLU gate+up+down (true) vs plain fc1/fc2 (false); undefined = decide by hidden_act. */
@@ -25,11 +26,11 @@ export interface FamilyTraits {
   /** Bias layout fixed in code; config `attention_bias` is not read (Qwen2). */
   biasFixed?: boolean;
   /** Config keys holding the learned absolute position table length (GPT-2, BERT, OPT). */
-  learnedPositions?: string[];
+  learnedPositions?: Spellings;
 }
 
-const GPT_POS = ['n_positions', 'n_ctx'];
-const BERT_POS = ['max_position_embeddings'];
+const GPT_POS = ['n_positions', 'n_ctx'] as const;
+const BERT_POS = ['max_position_embeddings'] as const;
 const LLAMA_LIKE: FamilyTraits = { gated: true, norm: 'rmsnorm', tied: false };
 const GPT_LIKE: FamilyTraits = {
   gated: false,

@@ -7,6 +7,8 @@
 import type { FieldError } from '../types';
 
 export type Json = Record<string, unknown>;
+/** The spellings of one config field, the canonical one first (what a "missing" message names). */
+export type Spellings = readonly [string, ...string[]];
 
 /**
  * Upper bound on any single config dimension. The largest real ones are vocabularies
@@ -46,15 +48,16 @@ export class FieldReader {
    * A positive integer (≥ min) under the first present key; `fallback` when none is present.
    * Pass fallback = undefined to make the field required (error lists all spellings).
    */
-  int(keys: readonly string[], fallback?: number, min = 1, max = MAX_DIM): number | undefined {
+  int(keys: Spellings, fallback?: number, min = 1, max = MAX_DIM): number | undefined {
     const key = this.pick(keys);
     if (key === undefined) {
       if (fallback === undefined) {
-        const alt = keys.length > 1 ? ` (or ${keys.slice(1).join(' / ')})` : '';
+        const [first, ...others] = keys;
+        const alt = others.length > 0 ? ` (or ${others.join(' / ')})` : '';
         this.errors.push({
-          key: keys[0],
+          key: first,
           code: 'missing',
-          message: `missing ${keys[0]}${alt}`,
+          message: `missing ${first}${alt}`,
         });
       }
       return fallback;
@@ -73,7 +76,7 @@ export class FieldReader {
   }
 
   /** Like int() but optional: undefined when no key is present (or the value is bad, with an error). */
-  optInt(keys: readonly string[], min = 1): number | undefined {
+  optInt(keys: Spellings, min = 1): number | undefined {
     return this.pick(keys) === undefined ? undefined : this.int(keys, undefined, min);
   }
 

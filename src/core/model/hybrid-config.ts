@@ -77,12 +77,17 @@ function layerKinds(r: FieldReader, family: string, layers: number, moe: boolean
       r.fail('hybrid_override_pattern', 'missing', 'missing (or layers_block_type): the layer pattern of a Nemotron-H model');
       return undefined;
     }
-    const bad = list.find((c) => !(c in NEMOTRON_KIND));
-    if (bad !== undefined) {
-      r.fail('hybrid_override_pattern', 'invalid-layer', `unknown layer kind ${JSON.stringify(bad.slice(0, 20))}`);
-      return undefined;
+    const kinds: LayerKind[] = [];
+    for (const c of list) {
+      // own keys only: 'constructor' or 'toString' is no layer kind
+      const kind = Object.hasOwn(NEMOTRON_KIND, c) ? NEMOTRON_KIND[c] : undefined;
+      if (kind === undefined) {
+        r.fail('hybrid_override_pattern', 'invalid-layer', `unknown layer kind ${JSON.stringify(c.slice(0, 20))}`);
+        return undefined;
+      }
+      kinds.push(kind);
     }
-    return list.map((c) => NEMOTRON_KIND[c]);
+    return kinds;
   }
   if (family === 'falcon_h1') return range.map(() => ({ attn: true, ssm: true, ffn: 'dense' }));
   if (family === 'qwen3_next') {

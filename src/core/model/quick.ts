@@ -37,12 +37,12 @@ export function parseQuickCount(text: string): number | null {
   if (typeof text !== 'string' || text.length > 64) return null;
   const m = COUNT_RE.exec(text.trim().toLowerCase());
   if (!m) return null;
-  const digits = m[1];
+  const [, digits = '', exponent, suffix] = m; // the digits are not optional
   // Commas only as thousands separators ('7,000,000'), never as a decimal comma ('7,5b').
   if (digits.includes(',') && !/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(digits)) return null;
-  const mult = m[3] === undefined ? 1 : SUFFIX[m[3]];
+  const mult = suffix === undefined ? 1 : SUFFIX[suffix];
   if (mult === undefined) return null;
-  const n = Number(digits.replace(/[,_]/g, '')) * 10 ** Number(m[2] ?? 0) * mult;
+  const n = Number(digits.replace(/[,_]/g, '')) * 10 ** Number(exponent ?? 0) * mult;
   return Number.isFinite(n) && n >= 1 && n <= MAX_QUICK_PARAMS ? n : null;
 }
 
@@ -58,8 +58,9 @@ export function parseParamCount(text: string, key = 'params'): Result<number> {
   return { ok: false, errors: [err] };
 }
 
+type Shape = { h: number; L: number; a: number };
 /** Published shapes (hidden, layers, heads) of the GPT-2 and Llama families, small to large. */
-const SHAPES: readonly { h: number; L: number; a: number }[] = [
+const SHAPES: readonly [Shape, ...Shape[]] = [
   { h: 768, L: 12, a: 12 }, // GPT-2 124M
   { h: 1024, L: 24, a: 16 }, // GPT-2 medium 355M
   { h: 2048, L: 16, a: 32 }, // Llama-3.2-1B
@@ -107,11 +108,10 @@ export function guessArch(params: number): ModelArch {
     if (dist < bestDist) [best, bestDist] = [s, dist];
   }
   let { h, a } = best;
-  const last = SHAPES[SHAPES.length - 1];
-  if (best === last) {
+  if (best === SHAPES.at(-1)) {
     // Beyond the largest published shape, widen at its depth rather than stack layers:
     // a Llama block holds ≈ 10·h² parameters (2h² attention with GQA + 8h² SwiGLU MLP), head_dim 128.
-    h = Math.max(last.h, 1024 * Math.ceil(Math.sqrt(p / (10 * last.L)) / 1024));
+    h = Math.max(best.h, 1024 * Math.ceil(Math.sqrt(p / (10 * best.L)) / 1024));
     a = h / 128;
   }
   const one = template(h, 1, a, gqa);

@@ -22,8 +22,7 @@ function formatValue(prop: keyof Scenario, v: unknown, nullToken?: string): stri
   if (v === null) return nullToken ?? '';
   if (prop === 'loraTargets') return formatTargets(v as Scenario['loraTargets']);
   if (prop === 'params') return formatCount(v as number);
-  // every other key holds a string, number or boolean
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- every other key holds a string, number or boolean
   return String(v);
 }
 

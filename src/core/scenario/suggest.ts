@@ -12,14 +12,15 @@ export function editDistance(a: string, b: string): number {
   const y = b.slice(0, MAX_WORD);
   let prev = new Uint8Array(y.length + 1).map((_, j) => j);
   let cur = new Uint8Array(y.length + 1);
+  // both rows hold y.length + 1 entries and 1 ≤ j ≤ y.length
   for (let i = 1; i <= x.length; i++) {
     cur[0] = i;
     for (let j = 1; j <= y.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
     }
     [prev, cur] = [cur, prev];
   }
-  return prev[y.length];
+  return prev[y.length]!;
 }
 
 /**

@@ -63,19 +63,20 @@ function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
   let out = '';
   const units: number[] = [];
   let i = start;
+  // every index read is below `end`, which span() checked against bytes.length
   while (i < end) {
-    const c = bytes[i];
+    const c = bytes[i]!;
     let cp = 0xfffd;
     let len = 1;
     if (c < 0x80) cp = c;
-    else if (c >= 0xc2 && c < 0xe0 && i + 1 < end && (bytes[i + 1] & 0xc0) === 0x80) {
-      cp = ((c & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
+    else if (c >= 0xc2 && c < 0xe0 && i + 1 < end && (bytes[i + 1]! & 0xc0) === 0x80) {
+      cp = ((c & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
       len = 2;
-    } else if (c >= 0xe0 && c < 0xf0 && i + 2 < end && (bytes[i + 1] & 0xc0) === 0x80 && (bytes[i + 2] & 0xc0) === 0x80) {
-      const v = ((c & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
+    } else if (c >= 0xe0 && c < 0xf0 && i + 2 < end && (bytes[i + 1]! & 0xc0) === 0x80 && (bytes[i + 2]! & 0xc0) === 0x80) {
+      const v = ((c & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
       if (v >= 0x800) [cp, len] = [v, 3];
-    } else if (c >= 0xf0 && c < 0xf5 && i + 3 < end && (bytes[i + 1] & 0xc0) === 0x80 && (bytes[i + 2] & 0xc0) === 0x80 && (bytes[i + 3] & 0xc0) === 0x80) {
-      const v = ((c & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f);
+    } else if (c >= 0xf0 && c < 0xf5 && i + 3 < end && (bytes[i + 1]! & 0xc0) === 0x80 && (bytes[i + 2]! & 0xc0) === 0x80 && (bytes[i + 3]! & 0xc0) === 0x80) {
+      const v = ((c & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
       if (v >= 0x10000 && v <= 0x10ffff) [cp, len] = [v, 4];
     }
     if (cp >= 0x10000) units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
@@ -92,19 +93,20 @@ function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
 /** Little-endian two's-complement integer of bytes[start, start + n) (n ≤ MAX_INT_BYTES): a number when exact, else a bigint. */
 function decodeLong(bytes: Uint8Array, start: number, n: number): number | bigint {
   if (n === 0) return 0;
+  // every index read lies in [start, start + n), which span() checked against bytes.length
   if (n <= 8) {
     // low 32 bits unsigned, the rest signed: exact in float64 while |high| < 2^21
     let lo = 0;
-    for (let i = Math.min(n, 4) - 1; i >= 0; i--) lo = lo * 256 + bytes[start + i];
-    if (n <= 4) return bytes[start + n - 1] >= 0x80 ? lo - 2 ** (8 * n) : lo;
+    for (let i = Math.min(n, 4) - 1; i >= 0; i--) lo = lo * 256 + bytes[start + i]!;
+    if (n <= 4) return bytes[start + n - 1]! >= 0x80 ? lo - 2 ** (8 * n) : lo;
     let hi = 0;
-    for (let i = n - 1; i >= 4; i--) hi = hi * 256 + bytes[start + i];
-    if (bytes[start + n - 1] >= 0x80) hi -= 2 ** (8 * (n - 4));
+    for (let i = n - 1; i >= 4; i--) hi = hi * 256 + bytes[start + i]!;
+    if (bytes[start + n - 1]! >= 0x80) hi -= 2 ** (8 * (n - 4));
     if (Math.abs(hi) < 2 ** 21) return hi * 2 ** 32 + lo;
   }
   let v = 0n;
-  for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[start + i]);
-  if (bytes[start + n - 1] >= 0x80) v -= 1n << BigInt(8 * n);
+  for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[start + i]!);
+  if (bytes[start + n - 1]! >= 0x80) v -= 1n << BigInt(8 * n);
   return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
 }
 
@@ -136,7 +138,8 @@ function read(bytes: Uint8Array): PickleParse {
   let at = 0; // offset of the opcode being run
   let op = 0;
 
-  const fail = (code: string, text: string): never => {
+  // an explicit type, so that a call narrows like a throw
+  const fail: (code: string, text: string) => never = (code, text) => {
     const label = opcodeLabel(op);
     const name = OPCODE_NAMES.get(op);
     throw new Fail({ code, offset: at, ...(name ? { opcode: name } : {}), text: `${label} at byte ${at}: ${text}` });
@@ -146,7 +149,7 @@ function read(bytes: Uint8Array): PickleParse {
   };
   const u8 = () => {
     need(1);
-    return bytes[pos++];
+    return bytes[pos++]!; // need(1): pos < n
   };
   const u32 = () => {
     need(4);
@@ -169,21 +172,22 @@ function read(bytes: Uint8Array): PickleParse {
     return s;
   };
   /** stack index where the current MARK's stack begins (Python's unpickler keeps a fresh stack per MARK) */
-  const floor = () => (marks.length > 0 ? marks[marks.length - 1] : 0);
+  const floor = () => marks[marks.length - 1] ?? 0;
   const empty = () => stack.length <= floor();
   const pop = (): PickleValue => {
     if (empty()) fail('pickle-malformed', 'the stack is empty');
     return stack.pop() as PickleValue;
   };
   const top = (): PickleValue => {
-    if (empty()) fail('pickle-malformed', 'the stack is empty');
-    return stack[stack.length - 1];
+    const v = stack[stack.length - 1];
+    if (v === undefined || empty()) fail('pickle-malformed', 'the stack is empty');
+    return v;
   };
   /** stack index of the last MARK, which is removed */
   const popMarkAt = (): number => {
     const m = marks.pop();
     if (m === undefined) fail('pickle-malformed', 'no MARK before it');
-    return m as number;
+    return m;
   };
   const popMark = (): PickleValue[] => stack.splice(popMarkAt());
   /** Python's len(memo): MEMOIZE stores at this index */
@@ -197,40 +201,42 @@ function read(bytes: Uint8Array): PickleParse {
   const get = (i: number) => {
     const v = i < memo.length ? memo[i] : memoFar.get(i);
     if (v === undefined) fail('pickle-malformed', `memo entry ${i} was never stored`);
-    stack.push(v as PickleValue);
+    stack.push(v);
   };
   const list = (v: PickleValue): PickleValue[] => {
     if (!Array.isArray(v) || Object.isFrozen(v)) fail('pickle-malformed', 'appends to something that is not a list');
-    return v as PickleValue[];
+    return v;
   };
   const dict = (v: PickleValue): PickleDict => {
     if (!isDict(v)) fail('pickle-malformed', 'sets an item on something that is not a dict');
-    return v as PickleDict;
+    return v;
   };
   /** Sets the key/value pairs stack[from…] on `d` and drops them from the stack. */
   const setItems = (d: PickleDict, from: number) => {
     if ((stack.length - from) % 2) fail('pickle-malformed', 'a key without a value');
+    // an even count of entries: i + 1 < stack.length
     for (let i = from; i < stack.length; i += 2) {
-      const k = stack[i];
+      const k = stack[i]!;
+      const v = stack[i + 1]!;
       if (typeof k === 'string') {
         // '__proto__' as an own key, never the prototype
-        if (k === '__proto__') Object.defineProperty(d, k, { value: stack[i + 1], writable: true, enumerable: true, configurable: true });
-        else d[k] = stack[i + 1];
-      } else if (isKey(k)) (d[OTHER_KEYS] ??= new Map()).set(k, stack[i + 1]);
+        if (k === '__proto__') Object.defineProperty(d, k, { value: v, writable: true, enumerable: true, configurable: true });
+        else d[k] = v;
+      } else if (isKey(k)) (d[OTHER_KEYS] ??= new Map()).set(k, v);
       else fail('pickle-unsupported', 'a dict key that is not a str, int, float, bool or None');
     }
     stack.length = from;
   };
   const tuple = (items: PickleValue[]) => stack.push(Object.freeze(items));
 
-  op = bytes[0];
+  op = bytes[0] ?? 0;
   if (n < 2 || op !== 0x80) {
     throw new Fail({ code: 'pickle-not-pickle', offset: 0, text: 'not a pickle of protocol 2–5 (it does not start with the PROTO opcode 0x80)' });
   }
   let protocol = 0;
   while (pos < n) {
     at = pos;
-    op = bytes[pos++];
+    op = bytes[pos++]!; // pos < n
     switch (op) {
       case 0x80: // PROTO
         protocol = u8();
@@ -353,9 +359,10 @@ function read(bytes: Uint8Array): PickleParse {
       case 0x65: {
         // APPENDS
         const from = popMarkAt();
-        if (from <= floor()) fail('pickle-malformed', 'the stack is empty');
-        const l = list(stack[from - 1]);
-        for (let i = from; i < stack.length; i++) l.push(stack[i]);
+        const target = stack[from - 1];
+        if (target === undefined || from <= floor()) fail('pickle-malformed', 'the stack is empty');
+        const l = list(target);
+        for (let i = from; i < stack.length; i++) l.push(stack[i]!);
         stack.length = from;
         break;
       }
@@ -364,8 +371,9 @@ function read(bytes: Uint8Array): PickleParse {
         // SETITEMS
         const from = op === 0x73 ? stack.length - 2 : popMarkAt();
         // the dict sits below the pairs, above the MARK before it (Python keeps a stack per MARK)
-        if (from <= floor()) fail('pickle-malformed', 'the stack is empty');
-        setItems(dict(stack[from - 1]), from);
+        const target = stack[from - 1];
+        if (target === undefined || from <= floor()) fail('pickle-malformed', 'the stack is empty');
+        setItems(dict(target), from);
         break;
       }
       case 0x94: // MEMOIZE

@@ -10,6 +10,7 @@ import { sub, sym } from '../formula';
 import { resolveGpu } from '../gpus';
 import { CUDA_CONTEXT_BYTES } from '../runtime';
 import type { Estimate, Message, Result, Scenario } from '../types';
+import { fixedIn } from '../units';
 import type { TraceEvent } from '../allocator/trace';
 import { replayInference } from './inference';
 import { RUN_STEPS, runRecords, VARIED_DRAWS } from './lengths';
@@ -75,13 +76,22 @@ export function stepTimeline(s: Scenario, o: TimelineOptions = {}): Result<StepT
   const base = estimateDetail(s);
   if (!base.ok) return base;
   const drawn = s.mode === 'training' && s.lengths === 'varied' && o.lengths === undefined && o.draw === undefined;
-  return { ok: true, value: drawn ? orders(s, base.value, o)[Math.floor(VARIED_DRAWS / 2)] : replay(s, base.value, o) };
+  return { ok: true, value: drawn ? orders(s, base.value, o).median : replay(s, base.value, o) };
 }
 
-/** The VARIED_DRAWS orders of the drawn lengths, by peak reserved (the median is the estimate's). */
-function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}): StepTimeline[] {
+/** The VARIED_DRAWS orders of the drawn lengths, by peak reserved: the lowest, the median (the estimate's) and the highest. */
+interface Draws {
+  all: StepTimeline[];
+  lowest: StepTimeline;
+  median: StepTimeline;
+  highest: StepTimeline;
+}
+
+function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}): Draws {
   const shapes = new Map<number, StepShape>();
-  return Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes)).sort((a, b) => a.peakReserved - b.peakReserved);
+  const all = Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes)).sort((a, b) => a.peakReserved - b.peakReserved);
+  // VARIED_DRAWS ≥ 1 replays, so all three exist
+  return { all, lowest: all[0]!, median: all[Math.floor(all.length / 2)]!, highest: all[all.length - 1]! };
 }
 
 /** The estimate's detail at another sequence length (null if that length is refused). */
@@ -149,10 +159,11 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
   const draws = orders(s, d.value);
-  const tl = draws[Math.floor(draws.length / 2)];
-  if (draws.some((x) => !x.fits)) return { ok: true, value: { ...est, notes: [...est.notes, ...(draws.find((x) => !x.fits)?.notes ?? [])] } };
+  const tl = draws.median;
+  const failed = draws.all.find((x) => !x.fits);
+  if (failed) return { ok: true, value: { ...est, notes: [...est.notes, ...failed.notes] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
-  const notes = [...est.notes, ...tl.notes, growthNote(s, tl, draws)];
+  const notes = [...est.notes, ...tl.notes, growthNote(s, draws)];
   const terms = est.terms.map((t) =>
     t.id !== 'allocator-reserve'
       ? t
@@ -165,9 +176,9 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
               replay: 'the records of a run (steps longer than all before them) through the caching-allocator model',
               run_steps: RUN_STEPS,
               records: tl.lengths.length,
-              draws: draws.length,
-              lowest_draw: Math.max(est.allocatedBytes, draws[0].peakReserved),
-              highest_draw: Math.max(est.allocatedBytes, draws[draws.length - 1].peakReserved),
+              draws: draws.all.length,
+              lowest_draw: Math.max(est.allocatedBytes, draws.lowest.peakReserved),
+              highest_draw: Math.max(est.allocatedBytes, draws.highest.peakReserved),
               shortest: Math.min(...tl.lengths),
               longest: Math.max(...tl.lengths),
               mean_tokens: s.lenMean ?? s.seq / 2,
@@ -216,9 +227,16 @@ function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
  * memory grows in jumps until a step reaches the full length; on a card that fills first, PyTorch
  * frees its cached segments and retries (release on cudaMalloc failure), so the run goes on, slower.
  */
-function growthNote(s: Scenario, tl: StepTimeline, draws: readonly StepTimeline[]): Message {
-  const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
-  const params = { lowest: gib(draws[0].peakReserved), highest: gib(draws[draws.length - 1].peakReserved), draws: draws.length, retries: tl.retries, steps: tl.lengths.length, run: RUN_STEPS };
+function growthNote(s: Scenario, draws: Draws): Message {
+  const tl = draws.median;
+  const params = {
+    lowest: fixedIn(draws.lowest.peakReserved, 'GiB', 1),
+    highest: fixedIn(draws.highest.peakReserved, 'GiB', 1),
+    draws: draws.all.length,
+    retries: tl.retries,
+    steps: tl.lengths.length,
+    run: RUN_STEPS,
+  };
   if (s.allocConf === 'expandable')
     return {
       code: 'timeline.expandable',

@@ -79,7 +79,7 @@ export class Replay {
       return null;
     }
     const c = CATEGORY_INDEX[cat];
-    this.cats[c] += r.block.size;
+    this.cats[c]! += r.block.size; // a category index below CATEGORIES.length
     this.trace?.push({ op: 'alloc', name, size, line: this.trace.length + 1 });
     const now = this.allocated;
     if (now > this.groupPeak) {
@@ -110,7 +110,7 @@ export class Replay {
   free(h: Handle | null | undefined): void {
     if (!h) return;
     if (this.a.free(h.name)) {
-      this.cats[h.cat] -= h.size;
+      this.cats[h.cat]! -= h.size;
       this.trace?.push({ op: 'free', name: h.name, line: this.trace.length + 1 });
     }
   }
@@ -124,7 +124,7 @@ export class Replay {
     const peak = Math.max(this.groupPeak, this.allocated);
     const cats = peak > this.groupPeak ? this.cats : this.groupCats;
     const byCategory = emptyCats();
-    CATEGORIES.forEach((c, i) => (byCategory[c] = cats[i]));
+    CATEGORIES.forEach((c, i) => (byCategory[c] = cats[i]!)); // one entry per category
     this.points.push({ t: this.points.length, step: this.step, phase, allocated: peak, reserved: this.a.reserved, byCategory });
     this.groupPeak = this.allocated;
     this.groupCats.set(this.cats);

@@ -57,7 +57,7 @@ function weightSplit(groups: readonly TensorGroup[], layers: number): TensorSpli
     const n = Math.max(1, Math.min(MAX_PER_GROUP, Math.round(per)));
     for (let k = 0; k < n; k++) layer.push((g.bytes * per) / n / total);
   }
-  const outer = [head.count > 0 ? head.bytes / total : 0, emb.bytes / total].filter((f) => f > 0);
+  const outer = [head && head.count > 0 ? head.bytes / total : 0, emb ? emb.bytes / total : 0].filter((f) => f > 0);
   const inLayer = layer.reduce((a, b) => a + b, 0) || 1;
   return { layer, outer, linears: layer.map((f) => f / inLayer) };
 }
@@ -114,8 +114,9 @@ function statesPerParam(s: Scenario): number {
  * `weights` are the weight tensors on the GPU (estimate.ts weightGroups).
  */
 export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights: readonly TensorGroup[], steps: readonly StepShape[]): void {
-  if (steps.length === 0) return;
-  const first = steps[0].phases;
+  const [firstStep] = steps;
+  if (!firstStep) return;
+  const first = firstStep.phases;
   // the GPU's own blocks (split=layers: those accelerate placed on the most-loaded GPU)
   const L = Math.max(1, first.layers);
   const wSplit = weightSplit(weights, L);
@@ -133,7 +134,7 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   r.mark('forward');
   for (let k = 0; k < steps.length && r.ok; k++) {
     r.step = k;
-    step(r, s, arch, L, tp, steps[k], trainSplit, wSplit, keep, k === 0);
+    step(r, s, arch, L, tp, steps[k]!, trainSplit, wSplit, keep, k === 0); // k < steps.length
   }
 }
 
@@ -141,10 +142,8 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
   const p = shape.phases;
   const sb = shape.seq * s.batch;
   const e = s.precision === 'fp32' ? 4 : 2;
-  const units = [
-    { size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 },
-    { size: sb * arch.hidden * e, max: Infinity },
-  ];
+  const hiddenUnit = { size: sb * arch.hidden * e, max: Infinity };
+  const units = [{ size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 }, hiddenUnit];
   const full = s.gradCkpt === 'full';
   const onGpu = Math.max(1, p.acts.layersOnGpu);
   const recompute = p.acts.recompute;
@@ -171,7 +170,7 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     }
     r.mark('forward');
   }
-  const head = r.allocSplit('activations', p.acts.head, [units[1]]);
+  const head = r.allocSplit('activations', p.acts.head, [hiddenUnit]);
   const seq = p.logits.sequence;
   // the loss's own tensors in their order where loss.ts knows it (`sequence`), else its moments as
   // blocks: held, the rest of the forward peak; in backward its gradient buffers on top of what

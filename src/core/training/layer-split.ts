@@ -36,7 +36,7 @@ export function buildTrainingSplit(ctx: Ctx): Built {
   // GPUs holding the same modules (middle GPUs with as many blocks) cost one build
   const seen = new Map<string, Built>();
   split.perGpu.forEach((weights, g) => {
-    const n = split.layersPerGpu[g];
+    const n = split.layersPerGpu[g]!; // one entry per GPU, as perGpu (layerSplit)
     const embedding = g === 0;
     const head = g === split.lastGpu;
     const key = `${n}:${embedding}:${head}:${weights}`;

@@ -67,7 +67,7 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       const r = optionReason(s, prop, v);
       return { value: v, label: optionLabel(t.lang, prop, v), disabledReason: r && t(r.key), detail: r?.detail };
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the options read the store through getState(); `rules` is what changes them
   }, [rules, t, prop]);
   return (
     <SelectField

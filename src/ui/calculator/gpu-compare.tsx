@@ -87,7 +87,7 @@ export function GpuCompare({ s }: { s: Scenario }) {
         sortUndefined: 'last',
       }),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the cell formatters are rebuilt each render from t (and unit): those are the inputs
     [t, unit, training],
   );
   // no pagination: without autoResetPageIndex off, every new scenario resets a page index and renders the table twice

@@ -21,7 +21,7 @@ export function SharePanel({ s }: { s: Scenario }) {
   const gpus = useApp((st) => st.gpus);
   const unit = useApp((st) => st.unit);
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- shareLink() reads the store; these are what the link is made of
   const settledLink = useMemo(() => shareLink(), [s, scenarios, gpus, unit, t]);
   // "Copy link" always takes the state as it is now, even mid-edit, and shows what it copied
   const [copiedLink, setCopiedLink] = useState<string | null>(null);
@@ -32,7 +32,7 @@ export function SharePanel({ s }: { s: Scenario }) {
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- controlList is rebuilt each render from `controls`; embedLink() reads the store, which settledLink follows
   const embedUrl = useMemo(() => embedLink(controlList), [settledLink, controls]);
   const snippet = `<iframe src="${embedUrl}" title="${t('app.title')}" width="100%" height="${EMBED_HEIGHT}" style="border:0" loading="lazy"></iframe>`;
   const copy = async () => {

@@ -27,7 +27,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
   const curveKey = JSON.stringify({ ...s, [swept]: 0 });
   const { rows, terms } = useMemo(
     () => sweepRowsOf(sweepOf(s, axis), unitBytes),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- curveKey stands for s without the swept key
     [curveKey, axis, unitBytes],
   );
   const yAxis = useMemo(() => sweepAxis(rows, lines, terms), [rows, lines, terms]);
@@ -38,7 +38,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
     const sc = onGpu(s, first.spec);
     const r = axis === 'batch' ? maxBatch(sc, first.gpu.capacityBytes) : maxContext(sc, first.gpu.capacityBytes);
     return r.ok && r.value > 0 ? r.value : null;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- curveKey stands for s without the swept key
   }, [curveKey, axis, gpus]);
   const bestMark = useMemo(() => (best === null ? null : { x: best, label: formatNumber(best, t.lang, 0) }), [best, t]);
   const xLabel = axis === 'batch' ? t('sweep.batch') : t('sweep.context');

@@ -64,8 +64,7 @@ export function NumberField(p: NumberFieldProps) {
   const typed = parseTyped(draft);
   useEffect(() => {
     if (parseTyped(draft) !== p.value) setDraft(String(p.value));
-    // only external value changes should reach the draft
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only external value changes should reach the draft
   }, [p.value]);
 
   let local: string | undefined;

@@ -62,8 +62,7 @@ export function SegmentsView({ segments }: { segments: readonly SegmentView[] })
                   <span
                     key={p.addr}
                     role="listitem"
-                    // keyboard users step through the blocks to read each one's label (at most MAX_TAB_STOPS stops)
-                    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+                    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- keyboard users step through the blocks to read each one's label (at most MAX_TAB_STOPS stops)
                     tabIndex={focusable ? 0 : undefined}
                     className={`blk blk-${p.kind}${p.block ? '' : ' run'}`}
                     style={{ flexGrow: p.weight, flexBasis: 0 }}

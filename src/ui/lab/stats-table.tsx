@@ -1,17 +1,12 @@
 import { useState } from 'react';
-import { ARRAY_STATS } from '../../core/allocator/stats';
-import type { MemoryStats } from '../../core/allocator/stats';
+import { ARRAY_STATS, OVERSIZE_STATS as SINGLE, SCALAR_STATS, STAT_FIELDS as FIELDS, STAT_POOLS as POOLS } from '../../core/allocator/stats';
+import type { MemoryStatKey, MemoryStats } from '../../core/allocator/stats';
 import { useLabT, type LabT } from './lab-i18n';
-
-const FIELDS = ['current', 'peak', 'allocated', 'freed'] as const;
-const POOLS = ['all', 'large_pool', 'small_pool'] as const;
-const SINGLE = ['oversize_allocations', 'oversize_segments'] as const;
 
 const isBytes = (key: string) => key.includes('_bytes') || key === 'max_split_size';
 
-function cell(t: LabT, stats: MemoryStats, key: string) {
+function cell(t: LabT, stats: MemoryStats, key: MemoryStatKey) {
   const v = stats[key];
-  if (v === undefined) return <td key={key} className="num" />;
   const shown = isBytes(key) && v >= 0 ? t.exact(v) : t.num(v);
   return (
     <td key={key} className="num" data-key={key} title={isBytes(key) && v >= 0 ? `${key} = ${t.bytes(v)}` : key}>
@@ -23,7 +18,6 @@ function cell(t: LabT, stats: MemoryStats, key: string) {
 /** torch.cuda.memory_stats() at the shown step, under PyTorch's own key names, exact values. */
 export function StatsTable({ stats }: { stats: MemoryStats }) {
   const t = useLabT();
-  const scalars = Object.keys(stats).filter((k) => !k.includes('.'));
   const [pools, setPools] = useState(false);
   const shownPools = pools ? POOLS : POOLS.slice(0, 1);
   return (
@@ -80,7 +74,7 @@ export function StatsTable({ stats }: { stats: MemoryStats }) {
           </tr>
         </thead>
         <tbody>
-          {scalars.map((k) => (
+          {SCALAR_STATS.map((k) => (
             <tr key={k}>
               <th scope="row">
                 <code>{k}</code>

@@ -22,8 +22,7 @@ function Arg({ kind, field, type, value, onValue }: ArgProps) {
   const [draft, setDraft] = useState(fieldText(value ?? dflt));
   useEffect(() => {
     if (type !== 'bool' && fieldText(readField(type, draft) ?? undefined) !== fieldText(value ?? dflt)) setDraft(fieldText(value ?? dflt));
-    // only outside changes of the value replace what is being typed
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only outside changes of the value replace what is being typed
   }, [value, dflt]);
   if (type === 'bool') {
     const checked = typeof value === 'boolean' ? value : dflt === true;

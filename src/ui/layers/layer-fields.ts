@@ -175,8 +175,7 @@ export function torchArg(kind: string, field: string): string {
 /** Text shown in an argument's box. */
 export function fieldText(v: unknown): string {
   if (Array.isArray(v)) return v.join(', ');
-  // an argument is a list (above) or a number, string or boolean
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an argument is a list (above) or a number, string or boolean
   return v === undefined ? '' : String(v);
 }
 

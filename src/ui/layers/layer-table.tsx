@@ -177,7 +177,7 @@ export function LayerTable({ r }: { r: NetResult }) {
         },
       }),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- bytes() and moved() are rebuilt each render from these inputs
     [t, unit, training, editing, edit, known],
   );
   const table = useReactTable({

@@ -21,8 +21,7 @@ export function SettingsPanel() {
   const [draft, setDraft] = useState(shapeText(s.input));
   useEffect(() => {
     if (shapeText(parseShape(draft) ?? []) !== shapeText(s.input)) setDraft(shapeText(s.input));
-    // only outside changes of the shape replace what is being typed
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only outside changes of the shape replace what is being typed
   }, [s.input]);
   const bad = parseShape(draft) === null;
   const side = s.input[s.input.length - 1];

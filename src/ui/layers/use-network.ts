@@ -105,7 +105,7 @@ export function computeNet(s: NetState): NetResult {
 
 /** computeNet, memoised in three stages so moving the batch slider redoes only the cheap last one. */
 export function useNetwork(s: NetState): NetResult {
-  /* eslint-disable react-hooks/exhaustive-deps */
+  /* eslint-disable react-hooks/exhaustive-deps -- each stage lists the fields of s it reads, so a change elsewhere in s does not redo it */
   const b = useMemo(() => prepareBase(s), [s.preset, s.custom, s.edits, s.input, s.precision]);
   const fits = useMemo(() => fitsOf(b, s), [b, s.mode, s.optimizer, s.ckpt, s.gpus]);
   return useMemo(() => resultOf(b, s, fits), [b, fits, s.batch, s.mode, s.optimizer, s.ckpt]);

@@ -13,6 +13,7 @@ import { parseTrace } from '../../../src/core/allocator/trace';
 import { importMemoryHistory } from '../../../src/core/allocator/history-import';
 import { simulateTrace, viewAt } from '../../../src/core/allocator/run';
 import { viewAllocator } from '../../../src/core/allocator/view';
+import type { MemoryStatKey } from '../../../src/core/allocator/stats';
 import { invariantViolations } from './invariants';
 
 const RUNS = 1000;
@@ -192,7 +193,7 @@ it('memory_summary tables read back within one printed unit', () => {
       expect(r.ok).toBe(true);
       if (!r.ok) return;
       for (const row of r.value.rows) {
-        const key = row.stat.startsWith('oversize') ? `${row.stat}.current` : `${row.stat}.${row.pool}.current`;
+        const key = (row.stat.startsWith('oversize') ? `${row.stat}.current` : `${row.stat}.${row.pool}.current`) as MemoryStatKey;
         const truth = stats[key];
         expect(truth).toBeGreaterThanOrEqual(row.current.value);
         expect(truth).toBeLessThan(row.current.value + row.current.precision);

@@ -59,9 +59,9 @@ describe('docs/reference/allocator.md §9 (i): 10 × 4 MiB, free every other one
     expect(s['allocated_bytes.all.current']).toBe(88_080_384);
     expect(s['requested_bytes.all.current']).toBe(88_080_384);
     expect(s['segment.all.current']).toBe(3);
-    expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`allocation.all.${f}`])).toEqual([6, 10, 11, 5]);
-    expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`inactive_split.all.${f}`])).toEqual([5, 5, 7, 2]);
-    expect(['current', 'peak', 'allocated', 'freed'].map((f) => s[`inactive_split_bytes.all.${f}`])).toEqual([20_971_520, 20_971_520, 54_525_952, 33_554_432]);
+    expect((['current', 'peak', 'allocated', 'freed'] as const).map((f) => s[`allocation.all.${f}`])).toEqual([6, 10, 11, 5]);
+    expect((['current', 'peak', 'allocated', 'freed'] as const).map((f) => s[`inactive_split.all.${f}`])).toEqual([5, 5, 7, 2]);
+    expect((['current', 'peak', 'allocated', 'freed'] as const).map((f) => s[`inactive_split_bytes.all.${f}`])).toEqual([20_971_520, 20_971_520, 54_525_952, 33_554_432]);
     expect(s['oversize_allocations.current']).toBe(0);
   });
 
@@ -106,9 +106,9 @@ describe('docs/reference/allocator.md §9 (i): 10 × 4 MiB, free every other one
     ['max_split_size_mb:64: m refuses the oversize block; big2 reuses it (64 < 64 + 20)', 'max_split_size_mb:64', [150_994_944, 62_914_560, 5, 20_971_520], [150_994_944, 130_023_424, 4]],
   ])('step D %s', (_, c, m, big2) => {
     const { afterM, final } = stepD(conf(c));
-    const keys = ['reserved_bytes', 'allocated_bytes', 'inactive_split', 'inactive_split_bytes'];
+    const keys = ['reserved_bytes', 'allocated_bytes', 'inactive_split', 'inactive_split_bytes'] as const;
     expect(keys.map((k) => afterM[`${k}.all.current`])).toEqual(m);
-    expect(['reserved_bytes', 'allocated_bytes', 'segment'].map((k) => final[`${k}.all.current`])).toEqual(big2);
+    expect((['reserved_bytes', 'allocated_bytes', 'segment'] as const).map((k) => final[`${k}.all.current`])).toEqual(big2);
   });
 
   it('step D expandable_segments:True: pages mapped at the tail; the segment stat stays 0', () => {

@@ -44,6 +44,33 @@ describe('torchinfo summary import', () => {
     expect(imp.unparsed.map((u) => u.text)).toEqual([expect.stringMatching(/^Conv2d: cannot solve its arguments/)]);
   });
 
+  // torchinfo summary(nn.Sequential(nn.Linear(20, 10)), input_size=(1, 20)): 20·10 weights + 10 biases = 210
+  const linearTable = (outShape: string) =>
+    [
+      '==========================================================================================',
+      'Layer (type:depth-idx)                   Output Shape              Param #',
+      '==========================================================================================',
+      'Sequential                               [1, 10]                   --',
+      `├─Linear: 1-1                            ${outShape.padEnd(26)}210`,
+      '==========================================================================================',
+      'Total params: 210',
+    ].join('\n');
+
+  test('a Linear row is solved from its input and output width: 20 → 10 with bias (20·10 + 10 = 210)', () => {
+    const imp = importTorchinfo(linearTable('[1, 10]'), [20]);
+    expect(imp.network.layers).toEqual([{ kind: 'linear', in: 20, out: 10, bias: true }]);
+    expect(imp.unparsed).toEqual([]);
+  });
+
+  test('a Linear row without a feature width (an empty input shape, a one-dimensional output) is skipped with a message, not read as undefined', () => {
+    const noInput = importTorchinfo(linearTable('[1, 10]'), []);
+    expect(noInput.network.layers).toEqual([]);
+    expect(noInput.unparsed.map((u) => u.text)).toEqual(['Linear: cannot solve its arguments from [] → [10], skipped']);
+    const noOutput = importTorchinfo(linearTable('[1]'), [20]);
+    expect(noOutput.network.layers).toEqual([]);
+    expect(noOutput.unparsed.map((u) => u.text)).toEqual(['Linear: cannot solve its arguments from [20] → [], skipped']);
+  });
+
   test('property: any edit of a summary never throws and gives finite numbers', () => {
     const lines = resnet50Torchinfo().split('\n');
     fc.assert(

@@ -226,3 +226,14 @@ describe('saved hybrid architectures', () => {
     expect(isModelArch({ ...a, hybrid: { ...a.hybrid, blocks: [{ attn: true, ssm: false, ffn: 'dense', count: 3 }] } })).toBe(false);
   });
 });
+
+describe('Nemotron-H layer pattern: only the kinds _pattern_to_list knows', () => {
+  const base = { model_type: 'nemotron_h', hidden_size: 64, num_hidden_layers: 4, num_attention_heads: 4, num_key_value_heads: 2, vocab_size: 100, intermediate_size: 32 };
+
+  it.each(['constructor', 'toString', '__proto__'])('a layer kind named %j (an Object prototype key) is refused by name', (kind) => {
+    const r = parseHfConfig({ ...base, layers_block_type: ['mamba', kind, 'mlp', 'attention'] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toContainEqual(expect.objectContaining({ key: 'hybrid_override_pattern', code: 'invalid-layer', message: expect.stringContaining(`unknown layer kind ${JSON.stringify(kind)}`) }));
+  });
+});
