@@ -27,6 +27,15 @@ function badCapacity(capacityBytes: number): FieldError[] | null {
 }
 
 /**
+ * Scenarios whose memory is sized to the card: vLLM pre-allocates gpu_memory_utilization of it, so
+ * each card needs its own estimate. Every other scenario's estimate is the same on any card, and
+ * one estimate is judged against each card's capacity (recommend, the page's marks and verdict).
+ */
+export function sizesToCard(s: Scenario): boolean {
+  return s.mode === 'inference' && s.engine === 'vllm';
+}
+
+/**
  * The fit rule every "does it fit" answer uses (maxBatch, maxContext, minGpus, the page's
  * headline): the device total (nvidia-smi view) within capacity; vLLM pre-allocates its pool to
  * gpu_memory_utilization, so it also needs KV-cache room for batch × (prompt + gen) tokens
@@ -35,8 +44,7 @@ function badCapacity(capacityBytes: number): FieldError[] | null {
  */
 export function fitsWithin(s: Scenario, e: Estimate, capacityBytes: number): boolean {
   if (e.deviceBytes > capacityBytes) return false;
-  if (s.mode === 'inference' && s.engine === 'vllm') return (e.engine?.kvTokens ?? 0) >= s.batch * (s.prompt + s.gen);
-  return true;
+  return !sizesToCard(s) || (e.engine?.kvTokens ?? 0) >= s.batch * (s.prompt + s.gen);
 }
 
 /** Estimate `s` on a device of `capacityBytes` (1 MiB – 64 TiB) and apply fitsWithin. */
@@ -51,6 +59,24 @@ export function fitsOn(s: Scenario, capacityBytes: number): Result<{ fits: boole
 function fits(s: Scenario, capacityBytes: number): Result<boolean> {
   const r = fitsOn(s, capacityBytes);
   return r.ok ? { ok: true, value: r.value.fits } : r;
+}
+
+/**
+ * The solvers search with estimate(), the fast closed form. `given` is the estimate the caller's
+ * verdict judges `s` itself from (estimateWithReplay's where the allocator replay decides reserved
+ * memory; a search would re-run that replay per probe, tens of ms each). Their answers are held to
+ * that verdict at the one point it knows: if `s` fits, the largest batch and context are at least
+ * its own and its own plan is enough; if not, they are below its own. Elsewhere they are the fast
+ * estimate's, and the page and CLI say so in words. null: nothing given (or vLLM, sized per card).
+ */
+function heldTo(s: Scenario, capacityBytes: number, given: Estimate | undefined): boolean | null {
+  return given && !sizesToCard(s) ? fitsWithin(s, given, capacityBytes) : null;
+}
+
+/** `answer` held to the verdict at `own` (heldTo), never past `limit`. */
+function hold(answer: number, own: number, known: boolean | null, limit = Infinity): number {
+  if (known === null) return answer;
+  return known ? Math.max(answer, Math.min(own, limit)) : Math.min(answer, own - 1);
 }
 
 /** Largest v in [lo, hi] with ok(v), assuming ok is monotone (true then false); 0 if ok(lo) fails. */
@@ -70,11 +96,12 @@ function search(lo: number, hi: number, ok: (v: number) => Result<boolean>): Res
   return { ok: true, value: good };
 }
 
-/** Largest batch (1…65536) whose deviceBytes fit; 0 when batch 1 does not. */
-export function maxBatch(s: Scenario, capacityBytes: number): Result<number> {
+/** Largest batch (1…65536) whose deviceBytes fit; 0 when batch 1 does not. `given`: see heldTo. */
+export function maxBatch(s: Scenario, capacityBytes: number, given?: Estimate): Result<number> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
-  return search(1, MAX_BATCH, (batch) => fits({ ...s, batch }, capacityBytes));
+  const r = search(1, MAX_BATCH, (batch) => fits({ ...s, batch }, capacityBytes));
+  return r.ok ? { ok: true, value: hold(r.value, s.batch, heldTo(s, capacityBytes, given)) } : r;
 }
 
 /**
@@ -82,8 +109,8 @@ export function maxBatch(s: Scenario, capacityBytes: number): Result<number> {
  * Returns that key's value; 0 when even 1 token does not fit. Never beyond the model's own
  * context (max_position_embeddings; inference: minus the generated tokens): see maxContextDetail.
  */
-export function maxContext(s: Scenario, capacityBytes: number): Result<number> {
-  const r = maxContextDetail(s, capacityBytes);
+export function maxContext(s: Scenario, capacityBytes: number, given?: Estimate): Result<number> {
+  const r = maxContextDetail(s, capacityBytes, given);
   return r.ok ? { ok: true, value: r.value.tokens } : r;
 }
 
@@ -96,8 +123,8 @@ export interface ContextLimit {
   memoryAllowsMore: boolean;
 }
 
-/** maxContext with the model's context limit and whether memory was the binding constraint. */
-export function maxContextDetail(s: Scenario, capacityBytes: number): Result<ContextLimit> {
+/** maxContext with the model's context limit and whether memory was the binding constraint; `given`: see heldTo. */
+export function maxContextDetail(s: Scenario, capacityBytes: number, given?: Estimate): Result<ContextLimit> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
   const key = s.mode === 'training' ? 'seq' : 'prompt';
@@ -112,7 +139,8 @@ export function maxContextDetail(s: Scenario, capacityBytes: number): Result<Con
     const beyond = ok(modelLimit + 1);
     memoryAllowsMore = beyond.ok && beyond.value;
   }
-  return { ok: true, value: { tokens: r.value, modelLimit, memoryAllowsMore } };
+  const tokens = hold(r.value, s[key], heldTo(s, capacityBytes, given), modelLimit ?? MAX_TOKENS);
+  return { ok: true, value: { tokens, modelLimit, memoryAllowsMore } };
 }
 
 export interface GpuPlan {
@@ -125,12 +153,14 @@ export interface GpuPlan {
  * Fewest GPUs of `capacityBytes` that hold the scenario, keeping its strategy:
  * training with ZeRO ≥ 1 adds data-parallel ranks (tp, pp kept); vLLM raises tensor parallelism
  * (tp must divide the heads); other cases split layers into pipeline stages (device_map="auto",
- * llama.cpp layer split, Megatron pp). null when nothing up to 4096 GPUs fits.
+ * llama.cpp layer split, Megatron pp). null when nothing up to 4096 GPUs fits. `given`: see heldTo.
  */
-export function minGpus(s: Scenario, capacityBytes: number): Result<GpuPlan | null> {
+export function minGpus(s: Scenario, capacityBytes: number, given?: Estimate): Result<GpuPlan | null> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
-  return minGpusBy(s, (p) => fits({ ...s, ...p }, capacityBytes));
+  const known = heldTo(s, capacityBytes, given);
+  const own = (p: GpuPlan) => p.gpus === s.gpus && p.tp === s.tp && p.pp === s.pp;
+  return minGpusBy(s, (p) => (known !== null && own(p) ? { ok: true, value: known } : fits({ ...s, ...p }, capacityBytes)));
 }
 
 /** The parallel layout minGpus tries with n-fold splitting (see minGpus). */
@@ -167,13 +197,13 @@ export interface Solved {
   minGpus: GpuPlan | null;
 }
 
-/** The three inverse questions for one capacity (the CLI's --solve, the page's solvers). */
-export function solveOn(s: Scenario, capacityBytes: number): Result<Solved> {
-  const b = maxBatch(s, capacityBytes);
+/** The three inverse questions for one capacity (the CLI's --solve, the page's comparison table); `given`: see heldTo. */
+export function solveOn(s: Scenario, capacityBytes: number, given?: Estimate): Result<Solved> {
+  const b = maxBatch(s, capacityBytes, given);
   if (!b.ok) return b;
-  const c = maxContextDetail(s, capacityBytes);
+  const c = maxContextDetail(s, capacityBytes, given);
   if (!c.ok) return c;
-  const g = minGpus(s, capacityBytes);
+  const g = minGpus(s, capacityBytes, given);
   if (!g.ok) return g;
   return { ok: true, value: { maxBatch: b.value, maxContext: c.value.tokens, contextLimit: c.value.modelLimit, memoryAllowsLongerContext: c.value.memoryAllowsMore, minGpus: g.value } };
 }

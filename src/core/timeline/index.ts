@@ -79,9 +79,9 @@ export function stepTimeline(s: Scenario, o: TimelineOptions = {}): Result<StepT
 }
 
 /** The VARIED_DRAWS orders of the drawn lengths, by peak reserved (the median is the estimate's). */
-function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}): StepTimeline[] {
+function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}, capacity = capacityOf(s)): StepTimeline[] {
   const shapes = new Map<number, StepShape>();
-  return Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes)).sort((a, b) => a.peakReserved - b.peakReserved);
+  return Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes, capacity)).sort((a, b) => a.peakReserved - b.peakReserved);
 }
 
 /** The estimate's detail at another sequence length (null if that length is refused). */
@@ -90,8 +90,8 @@ function detailAt(s: Scenario, seq: number): EstimateDetail | null {
   return r.ok ? r.value : null;
 }
 
-function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = new Map<number, StepShape>()): StepTimeline {
-  const r = new Replay(capacityOf(s).capacity, o.record === true, s.allocConf === 'expandable');
+function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = new Map<number, StepShape>(), capacity = capacityOf(s)): StepTimeline {
+  const r = new Replay(capacity.capacity, o.record === true, s.allocConf === 'expandable');
   const notes: Message[] = [];
   let lengths: number[] = [];
   let runSteps: number[] = [];
@@ -137,9 +137,20 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
 }
 
 /**
- * estimate() with `lengths=varied` resolved: reserved memory is the replay's peak reserved
- * (segments cut for earlier steps' shapes stay cached), at least the closed form's allocated.
- * Other scenarios return the closed form unchanged.
+ * Replays behind the estimate run on a card without a limit, so the estimate is the same on every
+ * card and one Estimate is judged against each card's capacity (page verdict, fit marks, CLI).
+ * The card's capacity does change a replay below its unlimited peak: there PyTorch frees its
+ * cached segments and retries (num_alloc_retries; allocator.md §4), which can let a step through
+ * on a card the unlimited peak exceeds. The fit verdict does not count on that: "fits" means it fits
+ * without the allocator emptying its cache. stepTimeline() shows the chosen card's own replay.
+ */
+const UNLIMITED: { capacity: number | null } = { capacity: null };
+
+/**
+ * estimate() with reserved memory from the replay where timeline/applies.ts says it decides it
+ * (varied lengths; fixed-length training on one process): the replay's peak reserved (segments
+ * cut for earlier steps' shapes stay cached), at least the closed form's allocated. Other
+ * scenarios return the closed form unchanged. The replay is not limited by the card (UNLIMITED).
  */
 export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const d = estimateDetail(s);
@@ -148,7 +159,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   if (!replayDecidesReserved(s) || !d.value.built.torchAllocator) return { ok: true, value: est };
   if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
-  const draws = orders(s, d.value);
+  const draws = orders(s, d.value, {}, UNLIMITED);
   const tl = draws[Math.floor(draws.length / 2)];
   if (draws.some((x) => !x.fits)) return { ok: true, value: { ...est, notes: [...est.notes, ...(draws.find((x) => !x.fits)?.notes ?? [])] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
@@ -187,7 +198,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
 /** Fixed lengths: reserved from two replayed steps at seq (the optimizer states appear in the first). */
 function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
   const est = d.estimate;
-  const tl = replay(s, d, {});
+  const tl = replay(s, d, {}, undefined, UNLIMITED);
   if (!tl.fits) return { ...est, notes: [...est.notes, ...tl.notes] };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
   const terms = est.terms.map((t) =>
