@@ -54,8 +54,7 @@ test('screenshots: en and 简体中文, 1280 and 390 px', async () => {
       await w.page.evaluate(() => window.scrollTo(0, 0));
       await w.page.screenshot({ path: `${SCREENS}/one-verdict-top-${lang}-${width}.png` });
       const cmp = w.page.locator('section.panel', { has: w.page.getByTestId('cmp-fast') });
-      await cmp.scrollIntoViewIfNeeded();
-      await w.page.screenshot({ path: `${SCREENS}/one-verdict-compare-${lang}-${width}.png` });
+      await cmp.screenshot({ path: `${SCREENS}/one-verdict-compare-${lang}-${width}.png` });
     }
     expectClean(w);
   }
