@@ -163,7 +163,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const tl = draws[Math.floor(draws.length / 2)];
   if (draws.some((x) => !x.fits)) return { ok: true, value: { ...est, notes: [...est.notes, ...(draws.find((x) => !x.fits)?.notes ?? [])] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
-  const notes = [...est.notes, ...tl.notes, growthNote(s, tl, draws)];
+  const notes = [...est.notes, ...tl.notes, growthNote(s, draws)];
   const terms = est.terms.map((t) =>
     t.id !== 'allocator-reserve'
       ? t
@@ -225,26 +225,21 @@ function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
  * What a long run does with the cache, in plain words: each step longer than every step before it
  * cuts new segments and the old ones stay cached (no release while the card has room), so reserved
  * memory grows in jumps until a step reaches the full length; on a card that fills first, PyTorch
- * frees its cached segments and retries (release on cudaMalloc failure), so the run goes on, slower.
+ * frees its cached segments and retries (release on cudaMalloc failure), so the run may go on,
+ * slower. The fit verdict does not count on that (UNLIMITED above); the step timeline shows it.
  */
-function growthNote(s: Scenario, tl: StepTimeline, draws: readonly StepTimeline[]): Message {
+function growthNote(s: Scenario, draws: readonly StepTimeline[]): Message {
   const gib = (b: number): string => (b / 2 ** 30).toFixed(1);
-  const params = { lowest: gib(draws[0].peakReserved), highest: gib(draws[draws.length - 1].peakReserved), draws: draws.length, retries: tl.retries, steps: tl.lengths.length, run: RUN_STEPS };
+  const params = { lowest: gib(draws[0].peakReserved), highest: gib(draws[draws.length - 1].peakReserved), draws: draws.length, run: RUN_STEPS };
   if (s.allocConf === 'expandable')
     return {
       code: 'timeline.expandable',
       params,
       text: `With expandable_segments the segments grow in place, so steps of changing length reuse the same memory: reserved stays near the allocated peak (${params.lowest}–${params.highest} GiB over ${params.draws} orders of the lengths).`,
     };
-  if (tl.retries > 0)
-    return {
-      code: 'timeline.retries',
-      params,
-      text: `Reserved memory grows each time a step is longer than all before it, and here it reaches the card: PyTorch then frees its cached blocks and retries (${params.retries} times in the ${params.steps} such steps replayed). The run goes on, a little slower; it fails only if the allocated peak itself does not fit.`,
-    };
   return {
     code: 'timeline.growth',
     params,
-    text: `Reserved memory grows each time a step is longer than all before it: its larger tensors need new segments and the old ones stay cached. Steps no longer than an earlier one reuse those segments, and once a step reaches the full length it stops growing, so the order of the lengths decides how far it gets (${params.lowest}–${params.highest} GiB over ${params.draws} orders of a ${RUN_STEPS.toLocaleString('en-US')}-step run). If the card fills first, PyTorch frees its cache and retries, and the run goes on.`,
+    text: `Reserved memory grows each time a step is longer than all before it: its larger tensors need new segments and the old ones stay cached. Steps no longer than an earlier one reuse those segments, and once a step reaches the full length it stops growing, so the order of the lengths decides how far it gets (${params.lowest}–${params.highest} GiB over ${params.draws} orders of a ${RUN_STEPS.toLocaleString('en-US')}-step run). On a smaller card PyTorch frees its cache and retries, and the run may go on, slower; the fit verdict does not count on that (the step timeline shows it on the chosen card).`,
   };
 }
