@@ -7,6 +7,7 @@ import type { Recommendation } from '../core/deploy/recommend';
 import type { RuleOfThumb } from '../core/rule-of-thumb';
 import type { Speed } from '../core/deploy/speed';
 import type { Solved } from '../core/solve';
+import { replayDecidesReserved } from '../core/timeline/applies';
 import type { Estimate, GpuFit, Scenario } from '../core/types';
 import type { BandBasis, Bands } from '../validation/bands';
 
@@ -193,7 +194,9 @@ function solveLines(s: Scenario, sv: Solved | undefined): string[] {
   const key = s.mode === 'training' ? 'seq' : 'prompt';
   const limit = sv.contextLimit !== null && sv.maxContext === sv.contextLimit ? ` (the model's limit${sv.memoryAllowsLongerContext ? '; memory would allow more' : ''})` : '';
   const plan = sv.minGpus ? `${sv.minGpus.gpus} (tp ${sv.minGpus.tp}, pp ${sv.minGpus.pp})` : 'none up to 4096';
-  return [`Solve:    largest batch ${sv.maxBatch}; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}; fewest GPUs ${plan}`];
+  const line = `Solve:    largest batch ${sv.maxBatch}; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}; fewest GPUs ${plan}`;
+  // the solvers search with the closed form (solve.ts solveOn); the verdict above replays the allocator here
+  return replayDecidesReserved(s) ? [line, 'Solve:    searched with the fast estimate (no allocator replay), held to the verdict above at this batch and length'] : [line];
 }
 
 const MARK_ICON = { fits: '✓', tight: '⚠', no: '✗' } as const;

@@ -12,7 +12,7 @@ import { recommend } from '../core/deploy/recommend';
 import { rooflineSpeed } from '../core/deploy/speed';
 import { resolveModel } from '../core/estimate';
 import { ruleOfThumb } from '../core/rule-of-thumb';
-import { fitsWithin } from '../core/fit-rule';
+import { gpuFit } from '../core/deploy/verdict';
 import { solveOn } from '../core/solve';
 import { estimateWithReplay, stepTimeline } from '../core/timeline';
 import { GPUS, resolveGpu } from '../core/gpus';
@@ -86,17 +86,12 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   if ('code' in read) return read;
   if (read.errors.length > 0) return firstError(read.errors);
   const s = read.scenario;
-  // lengths=varied: reserved from the replay (the closed form otherwise)
+  // the page's settled estimate: reserved from the replay where it decides it (timeline/applies.ts)
   const result = estimateWithReplay(s);
   if (!result.ok) return firstError(result.errors);
   const est = result.value;
   const device = s.gpu ? resolveGpu(s.gpu) : undefined;
-  const gpu: GpuFit | undefined = device && {
-    id: device.id === 'custom' ? s.gpu : device.id,
-    capacityBytes: device.capacityBytes,
-    fits: fitsWithin(s, est, device.capacityBytes),
-    headroomBytes: device.capacityBytes - est.deviceBytes,
-  };
+  const gpu: GpuFit | undefined = device && gpuFit(s, est, device.id === 'custom' ? s.gpu : device.id, device.capacityBytes);
   if (wantSolve && !device) return usageError('--solve needs --gpu (the card to solve for)');
   const extras: Extras = {};
   if (device && device.category !== 'custom') {
@@ -104,12 +99,12 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
     if (resolved.ok) extras.speed = rooflineSpeed(s, est, resolved.value.arch, device, s.mfu);
   }
   if (wantSolve && device) {
-    const solved = solveOn(s, device.capacityBytes);
+    const solved = solveOn(s, device.capacityBytes, est);
     if (!solved.ok) return firstError(solved.errors);
     extras.solve = solved.value;
   }
   if (wantRecommend) {
-    const ranked = recommend(s, GPUS, bandHigh(s));
+    const ranked = recommend(s, GPUS, bandHigh(s), est);
     if (!ranked.ok) return firstError(ranked.errors);
     extras.recommend = ranked.value;
   }

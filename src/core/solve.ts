@@ -9,7 +9,7 @@ import type { Estimate, FieldError, Result, Scenario } from './types';
 import { MAX_TOKENS } from './scenario/schema';
 import { fixedIn, MiB } from './units';
 import { MAX_CUSTOM_CAPACITY } from './gpus';
-import { fitsWithin } from './fit-rule';
+import { fitsWithin, sizesToCard } from './fit-rule';
 
 /** Largest batch the schema accepts. */
 const MAX_BATCH = 65536;
@@ -41,6 +41,24 @@ function fits(s: Scenario, capacityBytes: number): Result<boolean> {
   return r.ok ? { ok: true, value: r.value.fits } : r;
 }
 
+/**
+ * The solvers search with estimate(), the fast closed form. `given` is the estimate the caller's
+ * verdict judges `s` itself from (estimateWithReplay's where the allocator replay decides reserved
+ * memory; a search would re-run that replay per probe, tens of ms each). Their answers are held to
+ * that verdict at the one point it knows: if `s` fits, the largest batch and context are at least
+ * its own and its own plan is enough; if not, they are below its own. Elsewhere they are the fast
+ * estimate's, and the page and CLI say so in words. null: nothing given (or vLLM, sized per card).
+ */
+function heldTo(s: Scenario, capacityBytes: number, given: Estimate | undefined): boolean | null {
+  return given && !sizesToCard(s) ? fitsWithin(s, given, capacityBytes) : null;
+}
+
+/** `answer` held to the verdict at `own` (heldTo), never past `limit`. */
+function hold(answer: number, own: number, known: boolean | null, limit = Infinity): number {
+  if (known === null) return answer;
+  return known ? Math.max(answer, Math.min(own, limit)) : Math.min(answer, own - 1);
+}
+
 /** Largest v in [lo, hi] with ok(v), assuming ok is monotone (true then false); 0 if ok(lo) fails. */
 function search(lo: number, hi: number, ok: (v: number) => Result<boolean>): Result<number> {
   const first = ok(lo);
@@ -58,11 +76,12 @@ function search(lo: number, hi: number, ok: (v: number) => Result<boolean>): Res
   return { ok: true, value: good };
 }
 
-/** Largest batch (1…65536) whose deviceBytes fit; 0 when batch 1 does not. */
-export function maxBatch(s: Scenario, capacityBytes: number): Result<number> {
+/** Largest batch (1…65536) whose deviceBytes fit; 0 when batch 1 does not. `given`: see heldTo. */
+export function maxBatch(s: Scenario, capacityBytes: number, given?: Estimate): Result<number> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
-  return search(1, MAX_BATCH, (batch) => fits({ ...s, batch }, capacityBytes));
+  const r = search(1, MAX_BATCH, (batch) => fits({ ...s, batch }, capacityBytes));
+  return r.ok ? { ok: true, value: hold(r.value, s.batch, heldTo(s, capacityBytes, given)) } : r;
 }
 
 /**
@@ -70,8 +89,8 @@ export function maxBatch(s: Scenario, capacityBytes: number): Result<number> {
  * Returns that key's value; 0 when even 1 token does not fit. Never beyond the model's own
  * context (max_position_embeddings; inference: minus the generated tokens): see maxContextDetail.
  */
-export function maxContext(s: Scenario, capacityBytes: number): Result<number> {
-  const r = maxContextDetail(s, capacityBytes);
+export function maxContext(s: Scenario, capacityBytes: number, given?: Estimate): Result<number> {
+  const r = maxContextDetail(s, capacityBytes, given);
   return r.ok ? { ok: true, value: r.value.tokens } : r;
 }
 
@@ -84,8 +103,8 @@ export interface ContextLimit {
   memoryAllowsMore: boolean;
 }
 
-/** maxContext with the model's context limit and whether memory was the binding constraint. */
-export function maxContextDetail(s: Scenario, capacityBytes: number): Result<ContextLimit> {
+/** maxContext with the model's context limit and whether memory was the binding constraint; `given`: see heldTo. */
+export function maxContextDetail(s: Scenario, capacityBytes: number, given?: Estimate): Result<ContextLimit> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
   const key = s.mode === 'training' ? 'seq' : 'prompt';
@@ -100,7 +119,8 @@ export function maxContextDetail(s: Scenario, capacityBytes: number): Result<Con
     const beyond = ok(modelLimit + 1);
     memoryAllowsMore = beyond.ok && beyond.value;
   }
-  return { ok: true, value: { tokens: r.value, modelLimit, memoryAllowsMore } };
+  const tokens = hold(r.value, s[key], heldTo(s, capacityBytes, given), modelLimit ?? MAX_TOKENS);
+  return { ok: true, value: { tokens, modelLimit, memoryAllowsMore } };
 }
 
 export interface GpuPlan {
@@ -113,12 +133,14 @@ export interface GpuPlan {
  * Fewest GPUs of `capacityBytes` that hold the scenario, keeping its strategy:
  * training with ZeRO ≥ 1 adds data-parallel ranks (tp, pp kept); vLLM raises tensor parallelism
  * (tp must divide the heads); other cases split layers into pipeline stages (device_map="auto",
- * llama.cpp layer split, Megatron pp). null when nothing up to 4096 GPUs fits.
+ * llama.cpp layer split, Megatron pp). null when nothing up to 4096 GPUs fits. `given`: see heldTo.
  */
-export function minGpus(s: Scenario, capacityBytes: number): Result<GpuPlan | null> {
+export function minGpus(s: Scenario, capacityBytes: number, given?: Estimate): Result<GpuPlan | null> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
-  return minGpusBy(s, (p) => fits({ ...s, ...p }, capacityBytes));
+  const known = heldTo(s, capacityBytes, given);
+  const own = (p: GpuPlan) => p.gpus === s.gpus && p.tp === s.tp && p.pp === s.pp;
+  return minGpusBy(s, (p) => (known !== null && own(p) ? { ok: true, value: known } : fits({ ...s, ...p }, capacityBytes)));
 }
 
 /** The parallel layout minGpus tries with n-fold splitting (see minGpus). */
@@ -155,13 +177,13 @@ export interface Solved {
   minGpus: GpuPlan | null;
 }
 
-/** The three inverse questions for one capacity (the CLI's --solve, the page's solvers). */
-export function solveOn(s: Scenario, capacityBytes: number): Result<Solved> {
-  const b = maxBatch(s, capacityBytes);
+/** The three inverse questions for one capacity (the CLI's --solve, the page's comparison table); `given`: see heldTo. */
+export function solveOn(s: Scenario, capacityBytes: number, given?: Estimate): Result<Solved> {
+  const b = maxBatch(s, capacityBytes, given);
   if (!b.ok) return b;
-  const c = maxContextDetail(s, capacityBytes);
+  const c = maxContextDetail(s, capacityBytes, given);
   if (!c.ok) return c;
-  const g = minGpus(s, capacityBytes);
+  const g = minGpus(s, capacityBytes, given);
   if (!g.ok) return g;
   return { ok: true, value: { maxBatch: b.value, maxContext: c.value.tokens, contextLimit: c.value.modelLimit, memoryAllowsLongerContext: c.value.memoryAllowsMore, minGpus: g.value } };
 }

@@ -15,16 +15,14 @@
  * elsewhere shrinks the pool, and the batch still fits while the pool holds its tokens.
  */
 import type { Estimate, Scenario } from '../types';
-import { fitsWithin } from '../fit-rule';
+import { fitsWithin, sizesToCard } from '../fit-rule';
 
 export type FitMark = 'fits' | 'tight' | 'no';
-
-const isVllm = (s: Scenario) => s.mode === 'inference' && s.engine === 'vllm';
 
 /** Bytes `s` needs on one card: the device total; vLLM: its total less the KV pool's unused part. */
 export function needBytes(s: Scenario, e: Estimate): number {
   const tokens = e.engine?.kvTokens ?? 0;
-  if (!isVllm(s) || tokens <= 0) return e.deviceBytes;
+  if (!sizesToCard(s) || tokens <= 0) return e.deviceBytes;
   const pool = e.terms.find((t) => t.id === 'kv-cache')?.bytes ?? 0;
   const unused = pool * Math.max(0, 1 - (s.batch * (s.prompt + s.gen)) / tokens);
   return e.deviceBytes - unused;
@@ -36,6 +34,6 @@ export function needBytes(s: Scenario, e: Estimate): number {
  */
 export function fitMark(s: Scenario, e: Estimate, capacityBytes: number, high: number): FitMark {
   if (!fitsWithin(s, e, capacityBytes)) return 'no';
-  const budget = isVllm(s) ? Math.min(capacityBytes, e.deviceBytes) : capacityBytes;
+  const budget = sizesToCard(s) ? Math.min(capacityBytes, e.deviceBytes) : capacityBytes;
   return needBytes(s, e) * Math.max(1, high) > budget ? 'tight' : 'fits';
 }

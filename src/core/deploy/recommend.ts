@@ -12,7 +12,7 @@
 import { GPUS } from '../gpus';
 import type { Gpu, GpuCategory } from '../gpu-types';
 import { estimate } from '../estimate';
-import { fitsWithin } from '../fit-rule';
+import { fitsWithin, sizesToCard } from '../fit-rule';
 import { minGpusBy, type GpuPlan } from '../solve';
 import { fitMark, type FitMark } from './fit-mark';
 import type { Estimate, Result, Scenario } from '../types';
@@ -45,10 +45,14 @@ function compare(a: Recommendation, b: Recommendation): number {
  * Rank `gpus` (default: the catalogue) for `s`; `high` is the factor the memory may reach (the
  * upper end of the estimate's error band; 1: nothing is marked tight). Only vLLM sizes its memory
  * to the card, so every other scenario is estimated once per parallel plan and shared across cards.
+ * `given`: the estimate of `s` as it stands that the caller judges fit from (the page's headline,
+ * the CLI's verdict: estimateWithReplay where the replay decides reserved memory); every card is
+ * marked from it, so no mark can disagree with that verdict. Other plans (more cards) use estimate().
  */
-export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS, high = 1): Result<Recommendation[]> {
-  const perCard = s.mode === 'inference' && s.engine === 'vllm';
+export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS, high = 1, given?: Estimate): Result<Recommendation[]> {
+  const perCard = sizesToCard(s);
   const shared = new Map<number, Result<Estimate>>();
+  if (given && !perCard) shared.set(s.gpus, { ok: true, value: given });
   const estimateFor = (p: GpuPlan, g: Gpu): Result<Estimate> => {
     if (perCard) return estimate({ ...s, ...p, gpu: g.id });
     let r = shared.get(p.gpus);

@@ -87,9 +87,9 @@ interface Draws {
   highest: StepTimeline;
 }
 
-function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}): Draws {
+function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}, capacity = capacityOf(s)): Draws {
   const shapes = new Map<number, StepShape>();
-  const all = Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes)).sort((a, b) => a.peakReserved - b.peakReserved);
+  const all = Array.from({ length: VARIED_DRAWS }, (_, draw) => replay(s, d, { ...o, draw }, shapes, capacity)).sort((a, b) => a.peakReserved - b.peakReserved);
   // VARIED_DRAWS ≥ 1 replays, so all three exist
   return { all, lowest: all[0]!, median: all[Math.floor(all.length / 2)]!, highest: all[all.length - 1]! };
 }
@@ -100,8 +100,8 @@ function detailAt(s: Scenario, seq: number): EstimateDetail | null {
   return r.ok ? r.value : null;
 }
 
-function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = new Map<number, StepShape>()): StepTimeline {
-  const r = new Replay(capacityOf(s).capacity, o.record === true, s.allocConf === 'expandable');
+function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = new Map<number, StepShape>(), capacity = capacityOf(s)): StepTimeline {
+  const r = new Replay(capacity.capacity, o.record === true, s.allocConf === 'expandable');
   const notes: Message[] = [];
   let lengths: number[] = [];
   let runSteps: number[] = [];
@@ -147,9 +147,20 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
 }
 
 /**
- * estimate() with `lengths=varied` resolved: reserved memory is the replay's peak reserved
- * (segments cut for earlier steps' shapes stay cached), at least the closed form's allocated.
- * Other scenarios return the closed form unchanged.
+ * Replays behind the estimate run on a card without a limit, so the estimate is the same on every
+ * card and one Estimate is judged against each card's capacity (page verdict, fit marks, CLI).
+ * The card's capacity does change a replay below its unlimited peak: there PyTorch frees its
+ * cached segments and retries (num_alloc_retries; allocator.md §4), which can let a step through
+ * on a card the unlimited peak exceeds. The fit verdict does not count on that: "fits" means it fits
+ * without the allocator emptying its cache. stepTimeline() shows the chosen card's own replay.
+ */
+const UNLIMITED: { capacity: number | null } = { capacity: null };
+
+/**
+ * estimate() with reserved memory from the replay where timeline/applies.ts says it decides it
+ * (varied lengths; fixed-length training on one process): the replay's peak reserved (segments
+ * cut for earlier steps' shapes stay cached), at least the closed form's allocated. Other
+ * scenarios return the closed form unchanged. The replay is not limited by the card (UNLIMITED).
  */
 export function estimateWithReplay(s: Scenario): Result<Estimate> {
   const d = estimateDetail(s);
@@ -158,7 +169,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   if (!replayDecidesReserved(s) || !d.value.built.torchAllocator) return { ok: true, value: est };
   if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
-  const draws = orders(s, d.value);
+  const draws = orders(s, d.value, {}, UNLIMITED);
   const tl = draws.median;
   const failed = draws.all.find((x) => !x.fits);
   if (failed) return { ok: true, value: { ...est, notes: [...est.notes, ...failed.notes] } };
@@ -198,7 +209,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
 /** Fixed lengths: reserved from two replayed steps at seq (the optimizer states appear in the first). */
 function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
   const est = d.estimate;
-  const tl = replay(s, d, {});
+  const tl = replay(s, d, {}, undefined, UNLIMITED);
   if (!tl.fits) return { ...est, notes: [...est.notes, ...tl.notes] };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
   const terms = est.terms.map((t) =>
@@ -225,16 +236,14 @@ function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
  * What a long run does with the cache, in plain words: each step longer than every step before it
  * cuts new segments and the old ones stay cached (no release while the card has room), so reserved
  * memory grows in jumps until a step reaches the full length; on a card that fills first, PyTorch
- * frees its cached segments and retries (release on cudaMalloc failure), so the run goes on, slower.
+ * frees its cached segments and retries (release on cudaMalloc failure), so the run may go on,
+ * slower. The fit verdict does not count on that (UNLIMITED above); the step timeline shows it.
  */
 function growthNote(s: Scenario, draws: Draws): Message {
-  const tl = draws.median;
   const params = {
     lowest: fixedIn(draws.lowest.peakReserved, 'GiB', 1),
     highest: fixedIn(draws.highest.peakReserved, 'GiB', 1),
     draws: draws.all.length,
-    retries: tl.retries,
-    steps: tl.lengths.length,
     run: RUN_STEPS,
   };
   if (s.allocConf === 'expandable')
@@ -243,15 +252,9 @@ function growthNote(s: Scenario, draws: Draws): Message {
       params,
       text: `With expandable_segments the segments grow in place, so steps of changing length reuse the same memory: reserved stays near the allocated peak (${params.lowest}–${params.highest} GiB over ${params.draws} orders of the lengths).`,
     };
-  if (tl.retries > 0)
-    return {
-      code: 'timeline.retries',
-      params,
-      text: `Reserved memory grows each time a step is longer than all before it, and here it reaches the card: PyTorch then frees its cached blocks and retries (${params.retries} times in the ${params.steps} such steps replayed). The run goes on, a little slower; it fails only if the allocated peak itself does not fit.`,
-    };
   return {
     code: 'timeline.growth',
     params,
-    text: `Reserved memory grows each time a step is longer than all before it: its larger tensors need new segments and the old ones stay cached. Steps no longer than an earlier one reuse those segments, and once a step reaches the full length it stops growing, so the order of the lengths decides how far it gets (${params.lowest}–${params.highest} GiB over ${params.draws} orders of a ${RUN_STEPS.toLocaleString('en-US')}-step run). If the card fills first, PyTorch frees its cache and retries, and the run goes on.`,
+    text: `Reserved memory grows each time a step is longer than all before it: its larger tensors need new segments and the old ones stay cached. Steps no longer than an earlier one reuse those segments, and once a step reaches the full length it stops growing, so the order of the lengths decides how far it gets (${params.lowest}–${params.highest} GiB over ${params.draws} orders of a ${RUN_STEPS.toLocaleString('en-US')}-step run). On a smaller card PyTorch frees its cache and retries, and the run may go on, slower; the fit verdict does not count on that (the step timeline shows it on the chosen card).`,
   };
 }

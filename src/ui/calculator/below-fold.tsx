@@ -47,17 +47,17 @@ export default function BelowFold({ s, r }: { s: Scenario; r: Result<Estimate> }
       {/* a scenario that cannot be estimated has no fit to improve, compare or sweep: the verdict says why */}
       {r.ok && (
         <B name="make-it-fit">
-          <MakeItFit s={s} />
+          <MakeItFit s={s} est={r.value} />
         </B>
       )}
       {r.ok && (
         <B name="gpu-compare">
-          <GpuCompare s={s} />
+          <GpuCompare s={s} est={r.value} />
         </B>
       )}
       {r.ok && (
         <B name="sweep">
-          <SweepPanel s={s} />
+          <SweepPanel s={s} est={r.value} />
         </B>
       )}
       <B name="share">

@@ -77,8 +77,10 @@ function Deferred() {
 }
 
 const Details = memo(function Details({ s, all }: { s: Scenario; all: Scenario[] }) {
-  // settled: a varied-length replay runs here, after the slider has paused (and once its code is in)
+  // settled: the replays run here, after the slider has paused (and once their code is in), for
+  // every column, so the chart's bars and the tabs show what the headline shows
   useReplayVersion();
+  for (const x of all) replayedEstimateOf(x);
   const r = replayedEstimateOf(s);
   return (
     <>

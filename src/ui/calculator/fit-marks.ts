@@ -5,7 +5,7 @@
  */
 import { recommend, type Recommendation } from '../../core/deploy/recommend';
 import { GPUS } from '../../core/gpus';
-import type { Scenario } from '../../core/types';
+import type { Estimate, Scenario } from '../../core/types';
 import { bandHigh } from '../../validation/bands';
 
 export interface Marks {
@@ -14,15 +14,18 @@ export interface Marks {
   byId: ReadonlyMap<string, Recommendation>;
 }
 
-const memo = new WeakMap<Scenario, Marks | null>();
+const memo = new WeakMap<Estimate, Marks | null>();
 
-/** The marks of `s` (null when it cannot be estimated: the verdict says why), once per scenario object. */
-export function marksFor(s: Scenario): Marks | null {
-  let m = memo.get(s);
+/**
+ * The marks of `s`, judged from `shown` (the estimate the headline shows for `s`: the replayed one
+ * once it is ready), once per estimate object; null when it cannot be ranked (the verdict says why).
+ */
+export function marksFor(s: Scenario, shown: Estimate): Marks | null {
+  let m = memo.get(shown);
   if (m === undefined) {
-    const r = recommend(s, GPUS, bandHigh(s));
+    const r = recommend(s, GPUS, bandHigh(s), shown);
     m = r.ok ? { ranked: r.value, byId: new Map(r.value.map((x) => [x.id, x])) } : null;
-    memo.set(s, m);
+    memo.set(shown, m);
   }
   return m;
 }

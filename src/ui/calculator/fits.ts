@@ -1,5 +1,6 @@
 import type { Estimate, Scenario } from '../../core/types';
-import { fitsWithin } from '../../core/fit-rule';
+import { gpuFit } from '../../core/deploy/verdict';
+import { sizesToCard } from '../../core/fit-rule';
 import { estimateOf } from './use-estimate';
 import type { ChosenGpu } from './gpu-list';
 
@@ -22,13 +23,18 @@ export function onGpu(s: Scenario, spec: string): Scenario {
   return x;
 }
 
-/** Fit of the scenario on each chosen GPU: device total (what nvidia-smi shows) against capacity. */
-export function fitsOf(s: Scenario, gpus: readonly ChosenGpu[]): Fit[] {
+/**
+ * Fit of the scenario on each chosen GPU: device total (what nvidia-smi shows) against capacity,
+ * judged from `shown`, the estimate the headline shows (the replayed one once it is ready), by the
+ * core's one rule (core/deploy/verdict.ts). Only a scenario sized to the card (vLLM) is estimated
+ * per card.
+ */
+export function fitsOf(s: Scenario, gpus: readonly ChosenGpu[], shown: Estimate): Fit[] {
   return gpus.map((c) => {
-    const r = estimateOf(onGpu(s, c.spec));
-    const est = r.ok ? r.value : null;
-    // one fit rule for the page and the solvers (vLLM: its KV pool must also hold the batch)
-    const fits = est !== null && fitsWithin(s, est, c.gpu.capacityBytes);
-    return { ...c, est, fits, headroom: est ? c.gpu.capacityBytes - est.deviceBytes : 0 };
+    const r = sizesToCard(s) ? estimateOf(onGpu(s, c.spec)) : null;
+    const est = r === null ? shown : r.ok ? r.value : null;
+    if (est === null) return { ...c, est, fits: false, headroom: 0 };
+    const f = gpuFit(s, est, c.spec, c.gpu.capacityBytes);
+    return { ...c, est, fits: f.fits, headroom: f.headroomBytes };
   });
 }

@@ -5,7 +5,8 @@ import { fitMark, type FitMark as Mark } from '../../core/deploy/fit-mark';
 import { rooflineSpeed, type Speed } from '../../core/deploy/speed';
 import { resolveModel } from '../../core/estimate';
 import { maxBatch, maxContext, minGpus } from '../../core/solve';
-import type { Scenario } from '../../core/types';
+import type { Estimate, Scenario } from '../../core/types';
+import { replayDecidesReserved } from '../../core/timeline/applies';
 import { bandHigh } from '../../validation/bands';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -32,17 +33,19 @@ const boundOf = (sp: Speed) => (sp.stepSeconds ?? sp.decodeTokensPerSecond)?.val
 /**
  * For each chosen GPU: capacity, fit mark (tight at the upper end of the 80 % band), headroom, the
  * core's inverse answers (solve.ts) and the speed bound (catalogue cards only: a typed capacity has
- * no bandwidth or peak).
+ * no bandwidth or peak), all judged from `shown`, the estimate the headline shows.
  */
-function rowsOf(s: Scenario, specs: string[]): Row[] {
+function rowsOf(s: Scenario, specs: string[], shown: Estimate): Row[] {
   const high = bandHigh(s);
   const model = resolveModel(s);
-  return fitsOf(s, resolveAll(specs)).map((f) => {
+  return fitsOf(s, resolveAll(specs), shown).map((f) => {
     const sc = onGpu(s, f.spec);
     const cap = f.gpu.capacityBytes;
-    const b = maxBatch(sc, cap);
-    const c = maxContext(sc, cap);
-    const g = minGpus(sc, cap);
+    // the fast estimate's search, held to this row's verdict at the scenario's own batch and context
+    const given = f.est ?? undefined;
+    const b = maxBatch(sc, cap, given);
+    const c = maxContext(sc, cap, given);
+    const g = minGpus(sc, cap, given);
     return {
       name: gpuName(f),
       capacity: cap,
@@ -59,13 +62,13 @@ function rowsOf(s: Scenario, specs: string[]): Row[] {
 const col = createColumnHelper<Row>();
 const RANK: Record<Mark, number> = { fits: 0, tight: 1, no: 2 };
 
-/** Sortable comparison of the chosen GPUs (rendered from the deferred scenario). */
-export function GpuCompare({ s }: { s: Scenario }) {
+/** Sortable comparison of the chosen GPUs (rendered from the deferred scenario and its shown estimate). */
+export function GpuCompare({ s, est }: { s: Scenario; est: Estimate }) {
   const t = useT();
   const specs = useApp((st) => st.gpus);
   const unit = useApp((st) => st.unit);
   const [sorting, setSorting] = useState<SortingState>([]);
-  const data = useMemo(() => rowsOf(s, specs), [s, specs]);
+  const data = useMemo(() => rowsOf(s, specs, est), [s, specs, est]);
   const training = s.mode === 'training';
   const n = (v: number | null) => (v === null ? '–' : v === 0 ? t('cmp.none') : formatNumber(v, t.lang, 0));
   const columns = useMemo(
@@ -106,6 +109,11 @@ export function GpuCompare({ s }: { s: Scenario }) {
       <h2 id="cmp-h">{t('cmp.title')}</h2>
       <DataTable table={table} caption={t('cmp.caption')} sortable />
       <p className="field-help">{t('cmp.help')}</p>
+      {replayDecidesReserved(s) && (
+        <p className="field-help" data-testid="cmp-fast">
+          {t('solve.fast')}
+        </p>
+      )}
     </section>
   );
 }

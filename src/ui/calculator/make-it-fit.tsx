@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import type { Scenario } from '../../core/types';
+import type { Estimate, Scenario } from '../../core/types';
+import { replayDecidesReserved } from '../../core/timeline/applies';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
@@ -9,13 +10,17 @@ import { rankFixes } from './fixes';
 import { changeAsNewEntry } from '../shell/url-sync';
 import { gpuName, resolveAll } from './gpu-list';
 
-/** Ranked changes that lower memory, each with its new total and whether it then fits the first GPU. */
-export function MakeItFit({ s }: { s: Scenario }) {
+/**
+ * Ranked changes that lower memory, each with its new total and whether it then fits the first GPU.
+ * Whether it fits now is the verdict's (judged from `est`, the shown estimate); the changes are
+ * estimated with the fast closed form, which the panel says where the verdict replays the allocator.
+ */
+export function MakeItFit({ s, est }: { s: Scenario; est: Estimate }) {
   const t = useT();
   const unit = useApp((st) => st.unit);
   const specs = useApp((st) => st.gpus);
   const patch = useApp((st) => st.patch);
-  const target = fitsOf(s, resolveAll(specs).slice(0, 1))[0];
+  const target = fitsOf(s, resolveAll(specs).slice(0, 1), est)[0];
   const capacity = target ? target.gpu.capacityBytes : null;
   // each candidate is a new scenario object (a fresh estimate): rank once per scenario and capacity, not on every unit or language switch
   const fixes = useMemo(() => rankFixes(s, capacity), [s, capacity]);
@@ -46,20 +51,25 @@ export function MakeItFit({ s }: { s: Scenario }) {
       ))}
     </ol>
   );
-  const intro = target ? t(target.fits ? 'fix.introFits' : 'fix.introShort', { gpu: gpuName(target) }) : t('fix.introNoGpu');
+  const intro = (
+    <>
+      <p className="small muted">{target ? t(target.fits ? 'fix.introFits' : 'fix.introShort', { gpu: gpuName(target) }) : t('fix.introNoGpu')}</p>
+      {replayDecidesReserved(s) && <p className="small muted">{t('fix.fastNote')}</p>}
+    </>
+  );
   // already fits: the list is a bonus, folded away
   if (target?.fits)
     return (
       <details className="panel">
         <summary>{t('fix.title')}</summary>
-        <p className="small muted">{intro}</p>
+        {intro}
         {list}
       </details>
     );
   return (
     <section className="panel" aria-labelledby="fix-h">
       <h2 id="fix-h">{t('fix.title')}</h2>
-      <p className="small muted">{intro}</p>
+      {intro}
       {list}
     </section>
   );

@@ -2,7 +2,7 @@ import { MAX_SCENARIOS, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { optionLabel } from '../i18n/scenario-labels';
-import { estimateOf } from './use-estimate';
+import { shownEstimateOf, useReplayVersion } from './use-replay';
 
 /** Column letters A–D. */
 export function columnLabel(i: number): string {
@@ -16,10 +16,12 @@ export function ScenarioColumns() {
   const active = useApp((s) => s.active);
   const unit = useApp((s) => s.unit);
   const { setActive, addScenario, removeScenario } = useApp.getState();
+  // each tab's total is the headline's (replayed once ready)
+  useReplayVersion();
   return (
     <div className="columns" role="group" aria-label={t('cols.label')}>
       {scenarios.map((s, i) => {
-        const r = estimateOf(s);
+        const r = shownEstimateOf(s);
         const name = `${columnLabel(i)}: ${s.model || t('model.bare')} · ${optionLabel(t.lang, 'mode', s.mode)}`;
         return (
           <div className="col" key={i}>

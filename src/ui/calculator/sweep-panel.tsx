@@ -1,6 +1,7 @@
 import { lazy, memo, Suspense, useCallback, useId, useMemo, useState } from 'react';
 import { maxBatch, maxContext, sweep } from '../../core/solve';
-import type { Scenario } from '../../core/types';
+import type { Estimate, Scenario } from '../../core/types';
+import { replayDecidesReserved } from '../../core/timeline/applies';
 import { powersOfTwo, sweepAxis, sweepRowsOf } from '../charts/chart-data';
 import { useChartKit } from '../charts/use-chart-kit';
 import { formatNumber } from '../i18n/format';
@@ -18,7 +19,7 @@ function sweepOf(s: Scenario, axis: Axis) {
 }
 
 /** Memory against batch size or context length, with the largest value that fits the first GPU. */
-export function SweepPanel({ s }: { s: Scenario }) {
+export function SweepPanel({ s, est }: { s: Scenario; est: Estimate }) {
   const id = useId();
   const { t, unit, unitBytes, gpus, lines, termName, format } = useChartKit();
   const [axis, setAxis] = useState<Axis>('batch');
@@ -36,10 +37,11 @@ export function SweepPanel({ s }: { s: Scenario }) {
     const first = gpus[0];
     if (!first) return null;
     const sc = onGpu(s, first.spec);
-    const r = axis === 'batch' ? maxBatch(sc, first.gpu.capacityBytes) : maxContext(sc, first.gpu.capacityBytes);
+    // held to the verdict at the scenario's own value (solve.ts): the curve itself is the fast estimate
+    const r = axis === 'batch' ? maxBatch(sc, first.gpu.capacityBytes, est) : maxContext(sc, first.gpu.capacityBytes, est);
     return r.ok && r.value > 0 ? r.value : null;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- curveKey stands for s without the swept key
-  }, [curveKey, axis, gpus]);
+  }, [curveKey, axis, gpus, est]);
   const bestMark = useMemo(() => (best === null ? null : { x: best, label: formatNumber(best, t.lang, 0) }), [best, t]);
   const xLabel = axis === 'batch' ? t('sweep.batch') : t('sweep.context');
   const loading = <div className="chart-fallback">{t('chart.loading')}</div>;
@@ -60,6 +62,7 @@ export function SweepPanel({ s }: { s: Scenario }) {
             ? t('sweep.none', { gpu: gpuName(gpus[0]) })
             : t('sweep.best', { axis: xLabel, value: formatNumber(best, t.lang, 0), gpu: gpuName(gpus[0]) })}
       </p>
+      {gpus.length > 0 && replayDecidesReserved(s) && <p className="small muted">{t('solve.fast')}</p>}
       {yAxis.clipped.length > 0 && (
         <p className="small muted" data-testid="sweep-clipped">
           {t('sweep.clipped', { top: `${format(yAxis.max)} ${unit}`, from: formatX(yAxis.clipped[0]) })}

@@ -3,6 +3,7 @@ import { selectActive, useApp } from '../../state/store';
 import type { Marks } from './fit-marks';
 import { estimateOf } from './use-estimate';
 import { useSettled } from './use-settled';
+import { useShownEstimate } from './use-replay';
 
 type Module = typeof import('./fit-marks');
 
@@ -16,9 +17,11 @@ const load = () =>
   ));
 
 /**
- * The catalogue's fit marks for the active scenario once it has settled: computed once per
- * scenario change, not on every step of a dragged slider; null until the module has loaded, and
- * at once when the scenario as it is now cannot be estimated (no stale mark claims a fit then).
+ * The catalogue's fit marks for the active scenario once it has settled, judged from the estimate
+ * the headline shows for it (so a mark never disagrees with the verdict): computed once per
+ * scenario change and once more when its replay arrives, not on every step of a dragged slider;
+ * null until the module has loaded, and at once when the scenario as it is now cannot be
+ * estimated (no stale mark claims a fit then).
  */
 export function useFitMarks(): Marks | null {
   const now = useApp(selectActive);
@@ -27,5 +30,7 @@ export function useFitMarks(): Marks | null {
   useEffect(() => {
     if (!mod) void load().then(setMod);
   }, [mod]);
-  return mod && estimateOf(now).ok ? mod.marksFor(s) : null;
+  // the headline's estimate of the settled scenario: closed form until its replay is ready, then that
+  const shown = useShownEstimate(s);
+  return mod && estimateOf(now).ok && shown.ok ? mod.marksFor(s, shown.value) : null;
 }

@@ -2,7 +2,8 @@
  * The estimate shown for varied sample lengths (`lengths=varied`): reserved memory from a replay
  * through the caching-allocator model (core/timeline estimateWithReplay), which takes tens to
  * hundreds of milliseconds. It stays off the slider's path: the settled details panel computes it
- * once per scenario, and the headline shows the closed form until that result is ready. The replay
+ * once per scenario, and the headline, the fit verdicts and marks, the scenario tabs and the term
+ * chart show the closed form until that result is ready, then all of them show it. The replay
  * code (the timeline and the allocator model) is fetched only when a scenario first needs it: the
  * first answer for any other scenario loads none of it.
  */
@@ -74,8 +75,17 @@ export function useReplayVersion(): number {
   return useSyncExternalStore(subscribe, () => version);
 }
 
-/** The replayed estimate when it is ready, else the closed form (never computes the replay). */
+/**
+ * The estimate the page shows for `s`: the replayed one when it is ready, else the closed form
+ * (never computes the replay). Every total and fit verdict on screen reads this, so they change
+ * together when the replay arrives. Readers re-render through useReplayVersion.
+ */
+export function shownEstimateOf(s: Scenario): Result<Estimate> {
+  return (needsReplay(s) && cache.get(s)) || estimateOf(s);
+}
+
+/** shownEstimateOf, re-rendering the caller when a replay finishes. */
 export function useShownEstimate(s: Scenario): Result<Estimate> {
   useReplayVersion();
-  return (needsReplay(s) && cache.get(s)) || estimateOf(s);
+  return shownEstimateOf(s);
 }

@@ -18,15 +18,16 @@ import { useShownEstimate } from './use-replay';
  */
 export function Verdict() {
   const t = useT();
-  const r = useShownEstimate(useApp(selectActive));
   const s = useApp(selectActive);
+  // the headline's estimate (replayed once settled where the replay decides): every card is judged from it
+  const r = useShownEstimate(s);
   const specs = useApp((st) => st.gpus);
   const unit = useApp((st) => st.unit);
   // the embedded widget shows the GPU choice only when its link lists `gpu` among its controls
   const gpuChoice = useApp((st) => !st.embed || st.controls.includes('gpu'));
   const b = (n: number) => formatBytes(n, unit, t.lang);
   const split = s.gpus > 1;
-  const fits = r.ok ? fitsOf(s, resolveAll(specs)) : [];
+  const fits = r.ok ? fitsOf(s, resolveAll(specs), r.value) : [];
   const [main, ...others] = fits;
   return (
     <section className="panel verdict-panel" aria-labelledby="verdict-h" data-testid="verdict">

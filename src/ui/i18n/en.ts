@@ -305,6 +305,9 @@ export const en = {
   'cmp.none': 'none',
   'cmp.help':
     'Largest batch and longest context keep everything else as set; GPUs needed splits the model the way this setup would (ZeRO ranks, vLLM tensor parallel, or pipeline stages). The speed column is a roofline bound, not a prediction: decoding at the card’s memory bandwidth, a training step at its tensor-core peak times the MFU. Click a header to sort.',
+  'solve.fast':
+    "The largest batch and context here come from the fast estimate (closed form, no replay of the caching allocator), held to the verdict above at this scenario's own batch and length. Near those limits the replayed answer can differ by a few per cent.",
+  'fix.fastNote': 'Each change is estimated with the fast closed form; once applied, the verdict replays the caching allocator for it and may differ by a few per cent.',
   'sweep.title': 'Memory as it grows',
   'sweep.axis': 'Sweep over',
   'sweep.batch': 'Batch size',

@@ -7,6 +7,7 @@ import { resolveGpu } from '../../../src/core/gpus';
 import { CONFLICTS } from '../../../src/core/scenario/conflicts';
 import { defaultScenario, parseScenario, SCENARIO_FIELDS } from '../../../src/core/scenario';
 import { fitsWithin } from '../../../src/core/fit-rule';
+import { estimateWithReplay } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
 import { optionReason } from '../../../src/ui/calculator/compat';
 import { fitsOf } from '../../../src/ui/calculator/fits';
@@ -84,8 +85,11 @@ describe('parse, estimate, form and CLI agree (one combination table, one fit ru
         expect(parsed.scenario).toEqual(s);
         if (s.gpu === '') return;
         const device = resolveGpu(s.gpu)!;
-        const core = fitsWithin(s, est.value, device.capacityBytes);
-        const page = fitsOf(s, [{ spec: s.gpu, gpu: device }])[0].fits;
+        // the estimate the settled page and the CLI judge from (replayed where timeline/applies.ts says so)
+        const shown = estimateWithReplay(s);
+        if (!shown.ok) throw new Error('the replay refused what estimate() accepts');
+        const core = fitsWithin(s, shown.value, device.capacityBytes);
+        const page = fitsOf(s, [{ spec: s.gpu, gpu: device }], shown.value)[0].fits;
         const out = JSON.parse(cli.stdout) as { gpu: { fits: boolean } };
         expect({ page, cli: out.gpu.fits }).toEqual({ page: core, cli: core });
       }),

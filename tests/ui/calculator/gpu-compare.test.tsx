@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { GpuCompare } from '../../../src/ui/calculator/gpu-compare';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import type { Scenario } from '../../../src/core/types';
+import type { Result, Scenario } from '../../../src/core/types';
 import { initialData, useApp } from '../../../src/state/store';
+import { estimate } from '../../../src/core/estimate';
 
 beforeEach(() => {
   localStorage.clear();
@@ -14,6 +15,12 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+/** The value of a result that must be ok. */
+function ok<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(r.errors[0].message);
+  return r.value;
+}
 
 const sc = (over: Partial<Scenario>): Scenario => ({ ...defaultScenario(), model: 'meta-llama/Llama-3.1-8B', ...over });
 
@@ -33,7 +40,8 @@ function row(name: string): Record<string, string> {
 describe('the GPU comparison shows the speed bound the core computes', () => {
   test('inference: decode at most bandwidth / (weights + KV at the mean context); a typed capacity has no bound', () => {
     useApp.getState().setGpus(['rtx-4090', 't4', '24gib']);
-    render(<GpuCompare s={sc({ weights: 'bf16', prompt: 2048, gen: 256, batch: 1 })} />);
+    const s = sc({ weights: 'bf16', prompt: 2048, gen: 256, batch: 1 });
+    render(<GpuCompare s={s} est={ok(estimate(s))} />);
     const decode = 1008e9 / (8_030_261_248 * 2 + (2048 + 128) * 2 * 32 * 8 * 128 * 2);
     expect(Math.round(decode)).toBe(62);
     expect(row('GeForce RTX 4090')['Decode, at most (tokens/s)']).toBe('62');
@@ -45,7 +53,8 @@ describe('the GPU comparison shows the speed bound the core computes', () => {
 
   test('training: the column is the optimizer step, at least (k·P + attention) · tokens / (peak · MFU)', () => {
     useApp.getState().setGpus(['rtx-4090']);
-    render(<GpuCompare s={sc({ mode: 'training', method: 'lora', precision: 'amp-bf16', batch: 1, seq: 2048, mfu: 0.4 })} />);
+    const s = sc({ mode: 'training', method: 'lora', precision: 'amp-bf16', batch: 1, seq: 2048, mfu: 0.4 });
+    render(<GpuCompare s={s} est={ok(estimate(s))} />);
     const seconds = ((4 * 8_030_261_248 + 2 * 32 * 32 * 128 * 1024 * 3) * 2048) / (165.2e12 * 0.4);
     expect(seconds.toFixed(2)).toBe('1.02');
     expect(row('GeForce RTX 4090')['Optimizer step, at least (s)']).toBe('1.02');
