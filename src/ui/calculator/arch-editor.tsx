@@ -9,7 +9,7 @@ import { SavedList, useLoaded } from '../forms/saved-list';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
 import { useT } from '../i18n';
-import { archLabel } from '../i18n/scenario-labels';
+import { archLabel } from '../i18n/arch-labels';
 
 function valueOf(a: ModelArch, prop: ArchFieldSpec['prop']): unknown {
   if (prop.startsWith('moe.')) return a.moe?.[prop.slice(4) as keyof NonNullable<ModelArch['moe']>];

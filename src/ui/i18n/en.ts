@@ -119,7 +119,7 @@ export const en = {
   'gpu.custom': 'Custom capacity',
   'gpu.addCustom': 'Add custom',
   'gpu.badCapacity': 'Enter a capacity between 1 MiB and 64 TiB.',
-  'gpu.customHelp': 'Macs are listed at the GPU share macOS allows (2/3 of memory up to 36 GB, 3/4 above); after sudo sysctl iogpu.wired_limit_mb=N, add N ÷ 1024 GiB.',
+  'gpu.customHelp': 'Macs: at the GPU share macOS allows (2/3 of memory to 36 GB, 3/4 above); after sysctl iogpu.wired_limit_mb=N add N ÷ 1024 GiB.',
   'gpu.remove': 'Remove {name}',
   'gpu.full': 'At most {n} GPUs at once.',
   'cheap.label': 'Cheapest card that fits: {gpu}',
@@ -305,9 +305,8 @@ export const en = {
   'cmp.none': 'none',
   'cmp.help':
     'Largest batch and longest context keep everything else as set; GPUs needed splits the model the way this setup would (ZeRO ranks, vLLM tensor parallel, or pipeline stages). The speed column is a roofline bound, not a prediction: decoding at the card’s memory bandwidth, a training step at its tensor-core peak times the MFU. Click a header to sort.',
-  'solve.fast':
-    "The largest batch and context here come from the fast estimate (closed form, no replay of the caching allocator), held to the verdict above at this scenario's own batch and length. Near those limits the replayed answer can differ by a few per cent.",
-  'fix.fastNote': 'Each change is estimated with the fast closed form; once applied, the verdict replays the caching allocator for it and may differ by a few per cent.',
+  'solve.fast': "From the fast estimate (no allocator replay), held to the verdict at this scenario's own batch and length; near the limits the replay may differ by a few per cent.",
+  'fix.fastNote': 'Each change uses the fast estimate; once applied, the verdict replays the allocator and may differ by a few per cent.',
   'sweep.title': 'Memory as it grows',
   'sweep.axis': 'Sweep over',
   'sweep.batch': 'Batch size',

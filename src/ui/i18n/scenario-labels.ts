@@ -1,5 +1,5 @@
 /**
- * Names of scenario keys, architecture keys and option values in the page language. English is
+ * Names of scenario keys and option values in the page language (architecture keys: arch-labels.ts). English is
  * here; Chinese (with the Chinese help of each schema key) is in scenario-labels-zh.ts, which comes
  * with the Chinese chunk: until it has arrived, Chinese falls back to these English names.
  */
@@ -148,31 +148,6 @@ const OPTION_LABEL_EN: Record<string, string> = {
   'dsOverlapComm.off': 'Off',
 };
 
-/** Architecture field names; a key missing here falls back to the schema's external name. */
-export const ARCH_LABEL_EN: Partial<Record<ArchProp, string>> = {
-  family: 'Family',
-  hidden: 'Hidden size',
-  layers: 'Layers',
-  heads: 'Attention heads',
-  kvHeads: 'KV heads',
-  headDim: 'Head dim',
-  ffn: 'MLP intermediate size',
-  vocab: 'Vocabulary',
-  gatedMlp: 'Gated MLP (SwiGLU)',
-  norm: 'Norm',
-  tiedEmbeddings: 'Tied embeddings',
-  qkvBias: 'q/k/v bias',
-  remoteCode: 'Own modeling code (trust_remote_code)',
-  maxContext: 'Max context',
-  'moe.experts': 'Experts',
-  'moe.expertsPerToken': 'Experts per token',
-  'moe.expertFfn': 'Expert MLP size',
-  'moe.sharedExperts': 'Shared experts',
-  'moe.sharedFfn': 'Shared expert MLP size',
-  'moe.denseLayers': 'Leading dense layers',
-  'moe.layerFreq': 'MoE every n-th layer',
-};
-
 /** A scenario key's name. */
 export function fieldLabel(lang: Lang, prop: FieldProp): string {
   const zh = lang === 'zh' ? zhTables() : null;
@@ -182,12 +157,6 @@ export function fieldLabel(lang: Lang, prop: FieldProp): string {
 /** Chinese help of a scenario key, or null (English, or Chinese not yet loaded: the schema's help then). */
 export function zhHelp(lang: Lang, prop: FieldProp): string | null {
   return lang === 'zh' ? (zhTables()?.HELP_ZH[prop] ?? null) : null;
-}
-
-/** An architecture field's name, if it has one here. */
-export function archLabel(lang: Lang, prop: ArchProp): string | undefined {
-  const zh = lang === 'zh' ? zhTables() : null;
-  return zh?.ARCH_LABEL_ZH[prop] ?? ARCH_LABEL_EN[prop];
 }
 
 /** Label of an option value; format names (bf16, gguf-q4_k_m) read the same in both languages. */

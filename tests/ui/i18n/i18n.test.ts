@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ARCH_LABEL_EN, FIELD_LABEL_EN } from '../../../src/ui/i18n/scenario-labels';
+import { FIELD_LABEL_EN } from '../../../src/ui/i18n/scenario-labels';
+import { ARCH_LABEL_EN } from '../../../src/ui/i18n/arch-labels';
 import { ARCH_LABEL_ZH, FIELD_LABEL_ZH, HELP_ZH } from '../../../src/ui/i18n/scenario-labels-zh';
 import { SCENARIO_FIELDS } from '../../../src/core/scenario/schema';
 import { ARCH_FIELDS } from '../../../src/core/scenario/arch-fields';
