@@ -175,6 +175,12 @@ export interface Solved {
   memoryAllowsLongerContext: boolean;
   /** fewest GPUs of this capacity under the scenario's strategy; null: none up to 4096 */
   minGpus: GpuPlan | null;
+  /**
+   * What the answers rest on: 'closed-form' — searched with estimate() (no caching-allocator
+   * replay: one replay per probe would cost 10–150 ms), held to the caller's estimate at the
+   * scenario's own batch and length ('closed-form-held' when one was given; heldTo).
+   */
+  basis: 'closed-form' | 'closed-form-held';
 }
 
 /** The three inverse questions for one capacity (the CLI's --solve, the page's comparison table); `given`: see heldTo. */
@@ -185,7 +191,17 @@ export function solveOn(s: Scenario, capacityBytes: number, given?: Estimate): R
   if (!c.ok) return c;
   const g = minGpus(s, capacityBytes, given);
   if (!g.ok) return g;
-  return { ok: true, value: { maxBatch: b.value, maxContext: c.value.tokens, contextLimit: c.value.modelLimit, memoryAllowsLongerContext: c.value.memoryAllowsMore, minGpus: g.value } };
+  return {
+    ok: true,
+    value: {
+      maxBatch: b.value,
+      maxContext: c.value.tokens,
+      contextLimit: c.value.modelLimit,
+      memoryAllowsLongerContext: c.value.memoryAllowsMore,
+      minGpus: g.value,
+      basis: given ? 'closed-form-held' : 'closed-form',
+    },
+  };
 }
 
 export interface SweepPoint {

@@ -12,7 +12,7 @@ interface Out {
   deviceBytes: number;
   gpu: { id: string; capacityBytes: number; fits: boolean; headroomBytes: number };
   recommend: { id: string; fits: boolean; headroomBytes: number }[];
-  solve: { maxBatch: number; minGpus: { gpus: number } | null };
+  solve: { maxBatch: number; minGpus: { gpus: number } | null; basis: string };
 }
 
 // Llama-3.2-1B full fine-tuning, batch 4 × 2048 on an L40S (46,068 MiB): the closed form puts it under the card,
@@ -39,6 +39,8 @@ describe("the CLI's verdict is the page's", () => {
     if (!solved.ok) throw new Error('solve failed');
     expect(out.solve).toEqual(JSON.parse(JSON.stringify(solved.value)));
     expect(out.solve.maxBatch).toBeLessThan(4);
+    // the JSON says what the solvers searched with: the fast estimate, held to the replayed verdict here
+    expect(out.solve.basis).toBe('closed-form-held');
   });
 
   test('text output says the solvers used the fast estimate', async () => {
