@@ -59,3 +59,10 @@ test('screenshots: en and 简体中文, 1280 and 390 px', async () => {
     expectClean(w);
   }
 }, 120_000);
+
+test('the embedded widget settles on the same verdict as the full page (it runs the replay too)', async () => {
+  const w = await open(chromium.browser(), base(), `${QUERY}&embed=1`);
+  const big = w.page.getByTestId('verdict-big');
+  await expect.poll(() => big.textContent(), { timeout: 20_000 }).toMatch(/^✗ Short by [\d.]+ GiB on NVIDIA L40S$/);
+  expectClean(w);
+});

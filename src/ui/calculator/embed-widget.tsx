@@ -11,6 +11,7 @@ import { ModelPicker } from './model-picker';
 import { ResultsChart } from './results-chart';
 import { useSettled } from './use-settled';
 import { Verdict } from './verdict';
+import { replayedEstimateOf, useReplayVersion } from './use-replay';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
 const BY_NAME = new Map(SCENARIO_FIELDS.map((f) => [f.name, f]));
@@ -57,6 +58,9 @@ export function EmbedWidget() {
   const t = useT();
   const controls = useApp((s) => s.controls);
   const all = useSettled(useApp((st) => st.scenarios));
+  // settled: the replays run here, as under the full page's chart, so the widget shows what the full page shows
+  useReplayVersion();
+  for (const x of all) replayedEstimateOf(x);
   // the link follows the settled scenarios and the language
   const full = useMemo(
     () =>
