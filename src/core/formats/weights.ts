@@ -28,8 +28,10 @@ export function weightOptions(s: { weights: WeightFormat; doubleQuant: 'auto' | 
   return { doubleQuant: doubleQuantOn(s), ...(s.groupSize !== null ? { groupSize: s.groupSize } : {}) };
 }
 
+/** bitsandbytes 4-bit formats (Linear4bit): the ones double-quant and bnb-compute change. */
+export const bnb4bitFormat = (w: WeightFormat): boolean => w === 'nf4' || w === 'fp4';
 /** double-quant changes these formats: bitsandbytes 4-bit. */
-export const doubleQuantApplies = (w: WeightFormat): boolean => w === 'nf4' || w === 'fp4';
+export const doubleQuantApplies = bnb4bitFormat;
 /** group-size changes these formats: GPTQ and AWQ. */
 export const groupSizeApplies = (w: WeightFormat): boolean => w === 'gptq-int4' || w === 'gptq-int8' || w === 'awq-int4';
 

@@ -71,7 +71,9 @@ export function buildLlamaCpp(ctx: Ctx): Built {
   const perElement = arch.mla ? sym('bytes_k', k) : div(add(sym('bytes_k', k), sym('bytes_v', v)), 2);
   const kvAll = kvCacheExpr(arch, sym('cells', cells), 1, perElement, policy, sym('swa_cells', swa));
   const kvExpr = div(mul(kvAll, Lgpu), Lsym);
-  const compute = computeBufferExpr({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu });
+  // the worst-case graph's shape; each device's buffer differs only in which nodes it runs
+  const graph = { ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu };
+  const compute = computeBufferExpr(graph);
   const weights = evaluate(weightsExpr);
   const kv = evaluate(kvExpr);
   const notes: Message[] = [];
@@ -98,11 +100,8 @@ export function buildLlamaCpp(ctx: Ctx): Built {
     layerShare: (L - blockLayers) / Math.max(1, L),
     blocks: w.blocks,
     kvAllLayers: evaluate(kvAll),
-    cpuCompute:
-      L > blockLayers || !outputOnGpu
-        ? computeBuffer({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu: !outputOnGpu, layers: L > blockLayers }).bytes
-        : 0,
-    cudaHost: blockLayers > 0 ? hostComputeBuffer({ ubatch, cells, hidden: arch.hidden, heads: arch.heads, ffn: arch.ffn, vocab: arch.vocab, flash, outputOnGpu }) : 0,
+    cpuCompute: L > blockLayers || !outputOnGpu ? computeBuffer({ ...graph, outputOnGpu: !outputOnGpu, layers: L > blockLayers }).bytes : 0,
+    cudaHost: blockLayers > 0 ? hostComputeBuffer(graph) : 0,
     outputBuffer: outputBuffer(arch.vocab, s.batch),
   });
   return {

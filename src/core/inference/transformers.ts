@@ -15,6 +15,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { add, ceil, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
 import { bnbDequantBytes } from '../formats/quantized';
+import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers } from './kv';
 import { stateTensors, stateTerm } from './state';
@@ -161,7 +162,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequantExpr = (s.weights === 'nf4' || s.weights === 'fp4') && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : 0;
+  const dequantExpr = bnb4bitFormat(s.weights) && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : 0;
   const dequantAll = evaluate(dequantExpr);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.

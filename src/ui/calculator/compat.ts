@@ -58,7 +58,7 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
     case 'autocast':
       return s.precision === 'bf16' || s.precision === 'fp16' ? undefined : 'why.autocast16';
     case 'bnbCompute':
-      return s.weights === 'nf4' || s.weights === 'fp4' ? undefined : 'why.bnb4Only';
+      return doubleQuantApplies(s.weights) ? undefined : 'why.bnb4Only';
     case 'kbitPrep':
       return kbitPrepApplies(s) ? undefined : 'why.kbitPrepBase';
     case 'doubleQuant':
