@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { countExpanded, MAX_EXPANDED } from '../../src/core/layers/expand';
 import { parseLayerText } from '../../src/core/layers/text';
-import { coreMessage } from '../../src/ui/layers/shape-zh';
+import { problemWords } from '../../src/ui/layers/layer-core-zh';
 import { readNet } from '../../src/ui/layers/net-url';
 import { computeNet } from '../../src/ui/layers/use-network';
 import { main as estimateCli } from '../../src/cli/estimate';
@@ -35,7 +35,9 @@ describe('share link with nested repeats', () => {
   });
 
   test('the notice reads in Chinese too', () => {
-    expect(coreMessage('zh', `more than ${MAX_EXPANDED} layers after expanding repeats`)).toBe(`展开重复后超过 ${MAX_EXPANDED} 层`);
+    const { state } = readNet({ 'net.p': 'custom', 'net.l': `rep${MAX_EXPANDED}[linear 1 1]`, 'net.in': '1' });
+    const problem = computeNet(state).error?.problem;
+    expect(problem && problemWords('zh', problem)).toBe(`展开重复后超过 ${MAX_EXPANDED} 层`);
   });
 
   test('a repeat just under the limit is still built in full; one more copy is refused', () => {

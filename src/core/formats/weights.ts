@@ -234,7 +234,11 @@ function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): 
       values: { P: breakdown.total, bpw_avg: bpw, mix },
       source,
       confidence: 'heuristic',
-      note: { code: 'weights.gguf-average', params: { mix, bpw }, text: `Average ${bpw} bits per weight of a Llama-3-8B ${mix.toUpperCase()} file; the real mix depends on the architecture.` },
+      note: {
+        code: 'weights.gguf-average',
+        params: { mix: mix.toUpperCase(), bpw },
+        text: `Average ${bpw} bits per weight of a Llama-3-8B ${mix.toUpperCase()} file; the real mix depends on the architecture.`,
+      },
     },
   };
 }

@@ -6,6 +6,7 @@
  * `fixed` bytes (per-channel BatchNorm statistics), which do not scale with the batch.
  */
 import { leafOp, ShapeError, type OpInfo } from './ops';
+import { dims, problem, problemText, type LayerProblem } from './problems';
 import { prod, type LayerSpec, type Network } from './spec';
 import { expand, expansionError, MAX_EXPANDED, topUnits } from './expand';
 
@@ -74,7 +75,7 @@ export interface Analysis {
   gradPair: number;
 }
 
-export type AnalyzeResult = { ok: true; value: Analysis } | { ok: false; error: string; path: string };
+export type AnalyzeResult = { ok: true; value: Analysis } | { ok: false; error: string; problem: LayerProblem; path: string };
 
 /** Bytes of a set of tensors (by id) at batch b: per-sample part × b plus the fixed part. */
 export function sumBytes(a: Analysis, ids: Iterable<number>, b: number): number {
@@ -190,9 +191,9 @@ class Walker {
   }
 
   leaf(spec: LayerSpec, x: T, path: string, depth: number): T {
-    if (++this.leaves > MAX_EXPANDED) throw new ShapeError(`more than ${MAX_EXPANDED} layers`);
+    if (++this.leaves > MAX_EXPANDED) throw new ShapeError(problem('shape.tooMany', { max: MAX_EXPANDED }));
     const op = leafOp(spec, x.shape);
-    if (!(prod(op.out) <= MAX_ELEMENTS)) throw new ShapeError(`output [${op.out.join(', ')}] is too large`);
+    if (!(prod(op.out) <= MAX_ELEMENTS)) throw new ShapeError(problem('shape.tooLarge', { shape: dims(op.out) }));
     const d = this.d;
     const want = op.dtype === 'compute' ? d.compute : op.dtype === 'fp32' ? d.fp32 : x.el;
     // autocast casts a floating input to the op's dtype: a new tensor (int64 ids are never cast)
@@ -237,16 +238,16 @@ class Walker {
     let shape: number[];
     if (spec.merge === 'add') {
       if (b.shape.join() !== s.shape.join()) {
-        throw new ShapeError(`add: body gives [${b.shape.join(', ')}], shortcut gives [${s.shape.join(', ')}]`);
+        throw new ShapeError(problem('shape.add', { body: dims(b.shape), shortcut: dims(s.shape) }));
       }
       shape = b.shape;
     } else {
       if (b.shape.length !== s.shape.length || b.shape.slice(1).join() !== s.shape.slice(1).join()) {
-        throw new ShapeError(`concat: [${b.shape.join(', ')}] and [${s.shape.join(', ')}] differ beyond dim 0`);
+        throw new ShapeError(problem('shape.concat', { body: dims(b.shape), shortcut: dims(s.shape) }));
       }
       const [b0, ...rest] = b.shape;
       const [s0] = s.shape;
-      if (b0 === undefined || s0 === undefined) throw new ShapeError('concat: the body and the shortcut give 0-d tensors, which have no dim 0 to join along');
+      if (b0 === undefined || s0 === undefined) throw new ShapeError(problem('shape.concat0d'));
       shape = [b0 + s0, ...rest];
     }
     const inplace = spec.merge === 'add' && (spec.inplace ?? false);
@@ -272,7 +273,7 @@ class Walker {
           return this.leaf(spec, x, path, depth);
       }
     } catch (e) {
-      if (e instanceof ShapeError && !(e instanceof PathError)) throw new PathError(path, spec.kind, e.message);
+      if (e instanceof ShapeError && !(e instanceof PathError)) throw new PathError(path, spec.kind, e.problem);
       throw e;
     }
   }
@@ -290,13 +291,15 @@ class PathError extends ShapeError {
   constructor(
     readonly path: string,
     kind: string,
-    msg: string,
+    inner: LayerProblem,
   ) {
-    super(`layer '${path}' (${kind}): ${msg}`);
+    super(problem('shape.at', { path, kind }, inner));
   }
 }
 
 const join = (a: string, b: string) => (a && b ? `${a}.${b}` : a || b);
+
+const failed = (p: LayerProblem, path: string): AnalyzeResult => ({ ok: false, error: problemText(p), problem: p, path });
 
 /**
  * Analyse a network for one dtype recipe. Never throws: a misfit comes back as the first
@@ -306,10 +309,10 @@ export function analyze(net: Network, dtypes: Dtypes): AnalyzeResult {
   const w = new Walker(dtypes);
   try {
     if (net.input.length === 0 || !net.input.every((v) => Number.isInteger(v) && v >= 1 && v <= 2 ** 31)) {
-      return { ok: false, error: `input shape must be positive integers, got [${net.input.join(', ')}]`, path: '' };
+      return failed(problem('shape.input', { got: dims(net.input) }), '');
     }
     const tooBig = expansionError(net.layers);
-    if (tooBig) return { ok: false, error: tooBig, path: '' };
+    if (tooBig) return failed(tooBig, '');
     let x = w.tensor(net.input, dtypes.input);
     for (const { spec, path } of topUnits(net.layers)) {
       const unit: Unit = { inputId: x.id, saved: new Set() };
@@ -320,8 +323,8 @@ export function analyze(net: Network, dtypes: Dtypes): AnalyzeResult {
     w.a.out = x.shape;
     return { ok: true, value: w.a };
   } catch (e) {
-    if (e instanceof PathError) return { ok: false, error: e.message, path: e.path };
-    if (e instanceof ShapeError) return { ok: false, error: e.message, path: '' };
+    if (e instanceof PathError) return failed(e.problem, e.path);
+    if (e instanceof ShapeError) return failed(e.problem, '');
     throw e;
   }
 }

@@ -6,7 +6,7 @@
  * autograd keeps (§7.3) + the gradient pair live in backward. Inference (no_grad): weights +
  * the largest set of simultaneously live tensors (§7 "Inference peak for feed-forward CNNs").
  */
-import type { Estimate, FieldError, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
+import type { Estimate, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
 import { modelStateBytes } from '../training/optimizer';
 import { analyze, sumBytes, type Analysis, type Dtypes, type LayerRow } from './analyze';
 import { CUBLAS_WORKSPACE, CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
@@ -16,6 +16,7 @@ import { backwardPeak, optimizerStateBytes } from './states';
 import type { LayerSpec, Network } from './spec';
 import { MiB } from '../units';
 import { kMinLargeAlloc, kSmallSize } from '../allocator/constants';
+import { layerError, problem, type LayerFieldError, type LayerResult } from './problems';
 
 export interface NetworkOptions {
   mode: Mode;
@@ -69,9 +70,9 @@ export interface Prepared {
 }
 
 /** Analyse once for a precision; the error names the first layer that does not fit. */
-export function prepareNetwork(net: Network, precision: Precision): Result<Prepared> {
+export function prepareNetwork(net: Network, precision: Precision): LayerResult<Prepared> {
   const r = analyze(net, dtypesFor(precision, net));
-  if (!r.ok) return { ok: false, errors: [{ key: 'network', code: 'network.shape', message: r.error, params: { path: r.path } }] };
+  if (!r.ok) return { ok: false, errors: [layerError('network', r.problem, 'network.shape', { ...r.problem.params, path: r.path })] };
   return { ok: true, value: { net, a: r.value, precision } };
 }
 
@@ -247,10 +248,10 @@ function segmentGroups(sizes: number[]): TensorGroup[] {
   return [...mean(small), ...mean(mid), ...[...large].map(([bytes, count]) => ({ bytes, count }))];
 }
 
-function checkOptions(o: NetworkOptions): FieldError[] {
-  const errs: FieldError[] = [];
+function checkOptions(o: NetworkOptions): LayerFieldError[] {
+  const errs: LayerFieldError[] = [];
   if (!Number.isInteger(o.batch) || o.batch < 1 || o.batch > MAX_BATCH) {
-    errs.push({ key: 'batch', code: 'batch.range', message: `batch must be an integer from 1 to ${MAX_BATCH}`, params: { max: MAX_BATCH } });
+    errs.push(layerError('batch', problem('batch.range', { max: MAX_BATCH })));
   }
   return errs;
 }

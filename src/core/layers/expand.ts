@@ -5,6 +5,7 @@
  * (module names self_attn, dropout1, norm1, linear1, dropout, linear2, dropout2, norm2).
  */
 import type { EncoderSpec, LayerSpec, RepeatSpec } from './spec';
+import { problem, type LayerProblem } from './problems';
 
 /** The layers of one TransformerEncoderLayer, as blocks with residual adds. */
 export function encoderLayers(e: EncoderSpec): LayerSpec[] {
@@ -89,6 +90,6 @@ export function countExpanded(layers: readonly LayerSpec[], limit: number): numb
 }
 
 /** The one message for a list past MAX_EXPANDED, or null when it fits. */
-export function expansionError(layers: readonly LayerSpec[]): string | null {
-  return countExpanded(layers, MAX_EXPANDED) > MAX_EXPANDED ? `more than ${MAX_EXPANDED} layers after expanding repeats` : null;
+export function expansionError(layers: readonly LayerSpec[]): LayerProblem | null {
+  return countExpanded(layers, MAX_EXPANDED) > MAX_EXPANDED ? problem('shape.tooManyExpanded', { max: MAX_EXPANDED }) : null;
 }

@@ -2,13 +2,18 @@
  * What each leaf layer does to memory: output shape (PyTorch docs formulas, docs/reference/formulas.md §7.2),
  * learnable parameters and buffers (docs/reference/formulas.md §7.1), forward FLOPs, and what autograd saves
  * for backward (docs/reference/formulas.md §7.3; pytorch/pytorch tools/autograd/derivatives.yaml).
- * Shapes are per sample (no batch dim). Throws ShapeError with a plain message on misfit;
+ * Shapes are per sample (no batch dim). Throws ShapeError with a problem code (problems.ts) on misfit;
  * the walker adds the layer's path.
  */
 import { pair, prod, type LayerSpec } from './spec';
+import { dims, problem, problemText, type LayerProblem, type LayerProblemCode, type ProblemParams } from './problems';
 
 /** A layer whose input shape does not fit its PyTorch shape rule. */
-export class ShapeError extends Error {}
+export class ShapeError extends Error {
+  constructor(readonly problem: LayerProblem) {
+    super(problemText(problem));
+  }
+}
 
 /**
  * Dtype class of an op under autocast (torch/csrc/autograd autocast_mode.cpp op lists):
@@ -42,12 +47,12 @@ export interface OpInfo {
   scratch?: number;
 }
 
-function need(cond: boolean, msg: string): void {
-  if (!cond) throw new ShapeError(msg);
+function need(cond: boolean, code: LayerProblemCode, params: ProblemParams = {}): void {
+  if (!cond) throw new ShapeError(problem(code, params));
 }
 
 function rank(x: number[], r: number, what: string): void {
-  need(x.length === r, `expects a ${r}-d input ${what}, got [${x.join(', ')}]`);
+  need(x.length === r, 'shape.rank', { rank: r, form: what, got: dims(x) });
 }
 
 /** floor((L + 2p − dil·(k−1) − 1)/s) + 1, or ceil (pooling with ceil_mode); PyTorch Conv2d/MaxPool2d docs. */
@@ -56,12 +61,12 @@ function convLen(L: number, k: number, s: number, p: number, d: number, ceil = f
   let o = (ceil ? Math.ceil(num / s) : Math.floor(num / s)) + 1;
   // ceil_mode: the last window must start inside the input or left padding (PyTorch pooling_output_shape)
   if (ceil && (o - 1) * s >= L + p) o--;
-  need(o >= 1, `output size ${o} < 1 (input ${L}, kernel ${k}, stride ${s}, padding ${p}, dilation ${d})`);
+  need(o >= 1, 'shape.convOut', { size: o, input: L, kernel: k, stride: s, padding: p, dilation: d });
   return o;
 }
 
 function positive(v: number, what: string): void {
-  need(Number.isInteger(v) && v >= 1, `${what} must be a positive integer, got ${v}`);
+  need(Number.isInteger(v) && v >= 1, 'shape.positive', { what, got: v });
 }
 
 function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtranspose2d' }>, x: number[]): OpInfo {
@@ -69,8 +74,8 @@ function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtransp
   rank(x, two ? 3 : 2, two ? '[C, H, W]' : '[C, L]');
   const g = spec.groups ?? 1;
   positive(g, 'groups');
-  need(x[0] === spec.in, `expects ${spec.in} input channels, got ${x[0]}`);
-  need(spec.in % g === 0 && spec.out % g === 0, `channels ${spec.in}→${spec.out} not divisible by groups ${g}`);
+  need(x[0] === spec.in, 'shape.inChannels', { want: spec.in, got: String(x[0]) });
+  need(spec.in % g === 0 && spec.out % g === 0, 'shape.convGroups', { in: spec.in, out: spec.out, groups: g });
   // conv1d fields are plain ints; pair() widens them and only index 0 is used
   const k = pair(spec.kernel, 1);
   const s = pair(spec.stride, 1);
@@ -86,7 +91,7 @@ function conv(spec: Extract<LayerSpec, { kind: 'conv1d' | 'conv2d' | 'convtransp
     outSp = ([0, 1] as const).map((i) => (len[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1);
     need(
       outSp.every((v) => v >= 1),
-      `output size < 1`,
+      'shape.transposedOut',
     );
   } else {
     outSp = (two ? ([0, 1] as const) : ([0] as const)).map((i) => convLen(len[i], k[i], s[i], p[i], d[i]));
@@ -119,7 +124,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
     case 'linear': {
       positive(spec.in, 'in_features');
       positive(spec.out, 'out_features');
-      need(x.length >= 1 && x[x.length - 1] === spec.in, `expects last dim ${spec.in}, got [${x.join(', ')}]`);
+      need(x.length >= 1 && x[x.length - 1] === spec.in, 'shape.lastDim', { want: spec.in, got: dims(x) });
       const rows = n / spec.in;
       const params = spec.in * spec.out + ((spec.bias ?? true) ? spec.out : 0);
       return {
@@ -141,8 +146,8 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
     case 'batchnorm1d':
     case 'batchnorm2d': {
       if (spec.kind === 'batchnorm2d') rank(x, 3, '[C, H, W]');
-      else need(x.length === 1 || x.length === 2, `expects [C] or [C, L], got [${x.join(', ')}]`);
-      need(x[0] === spec.features, `expects ${spec.features} channels, got ${x[0]}`);
+      else need(x.length === 1 || x.length === 2, 'shape.batchNorm1d', { got: dims(x) });
+      need(x[0] === spec.features, 'shape.channels', { want: spec.features, got: String(x[0]) });
       const C = spec.features;
       // cudnn/native batch_norm save input plus fp32 save_mean and save_invstd per channel
       return {
@@ -160,7 +165,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
     }
     case 'layernorm': {
       const m = spec.shape.length;
-      need(m >= 1 && m <= x.length && spec.shape.every((v, i) => v === x[x.length - m + i]), `normalized shape [${spec.shape.join(', ')}] does not match input [${x.join(', ')}]`);
+      need(m >= 1 && m <= x.length && spec.shape.every((v, i) => v === x[x.length - m + i]), 'shape.normalized', { want: dims(spec.shape), got: dims(x) });
       const norm = prod(spec.shape);
       const affine = spec.affine ?? true;
       const params = affine ? norm * ((spec.bias ?? true) ? 2 : 1) : 0;
@@ -178,8 +183,8 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
     }
     case 'groupnorm': {
       positive(spec.groups, 'num_groups');
-      need(x[0] === spec.channels, `expects ${spec.channels} channels, got ${x[0]}`);
-      need(spec.channels % spec.groups === 0, `channels ${spec.channels} not divisible by groups ${spec.groups}`);
+      need(x[0] === spec.channels, 'shape.channels', { want: spec.channels, got: String(x[0]) });
+      need(spec.channels % spec.groups === 0, 'shape.groupNorm', { channels: spec.channels, groups: spec.groups });
       return {
         ...base,
         out: x,
@@ -211,7 +216,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       const k = pair(spec.kernel, 1);
       const s = pair(spec.stride ?? spec.kernel, 1);
       const p = pair(spec.padding, 0);
-      need(p[0] * 2 <= k[0] && p[1] * 2 <= k[1], `padding must be at most half the kernel`);
+      need(p[0] * 2 <= k[0] && p[1] * 2 <= k[1], 'shape.poolPadding');
       const [c = 0, h = 0, w = 0] = x; // rank() checked the length
       const out = [c, convLen(h, k[0], s[0], p[0], 1, spec.ceil), convLen(w, k[1], s[1], p[1], 1, spec.ceil)];
       const on = prod(out);
@@ -241,7 +246,7 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
       return { ...base, out: x, params: 0, flops: n, dtype: 'same', alias: inplace, saves };
     }
     case 'dropout':
-      need(spec.p >= 0 && spec.p < 1, `p must be in [0, 1), got ${spec.p}`);
+      need(spec.p >= 0 && spec.p < 1, 'shape.dropout', { got: spec.p });
       // ATen dropout returns its input when p == 0; otherwise native_dropout saves a bool mask
       if (spec.p === 0) return { ...base, out: x, params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
       return {
@@ -263,20 +268,20 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
     case 'clstoken': {
       rank(x, 2, '[T, D]');
       const [t = 0, dim = 0] = x; // rank() checked the length
-      need(dim === spec.dim, `expects dim ${spec.dim}, got ${dim}`);
+      need(dim === spec.dim, 'shape.dim', { want: spec.dim, got: dim });
       return { ...base, out: [t + 1, dim], params: spec.dim, tensors: [[1, 1, spec.dim]], flops: 0, dtype: 'promote', alias: false, saves: [] };
     }
     case 'posembed':
       rank(x, 2, '[T, D]');
-      need(x[0] === spec.tokens && x[1] === spec.dim, `expects [${spec.tokens}, ${spec.dim}], got [${x.join(', ')}]`);
+      need(x[0] === spec.tokens && x[1] === spec.dim, 'shape.posEmbed', { tokens: spec.tokens, dim: spec.dim, got: dims(x) });
       return { ...base, out: x, params: spec.tokens * spec.dim, tensors: [[1, spec.tokens, spec.dim]], flops: n, dtype: 'promote', alias: false, saves: [] };
     case 'select':
-      need(x.length >= 2, `expects [T, ...], got [${x.join(', ')}]`);
+      need(x.length >= 2, 'shape.select', { got: dims(x) });
       return { ...base, out: x.slice(1), params: 0, flops: 0, dtype: 'same', alias: true, saves: [] };
     case 'mha':
       return mha(spec.embed, spec.heads, spec.bias ?? true, x);
     default:
-      throw new ShapeError(`'${spec.kind}' is a container, not a leaf`);
+      throw new ShapeError(problem('shape.container', { kind: spec.kind }));
   }
 }
 
@@ -288,8 +293,8 @@ export function leafOp(spec: LayerSpec, x: number[]): OpInfo {
 function mha(E: number, h: number, bias: boolean, x: number[]): OpInfo {
   rank(x, 2, '[T, E]');
   positive(h, 'num_heads');
-  need(x[1] === E, `expects embed dim ${E}, got ${x[1]}`);
-  need(E % h === 0, `embed dim ${E} not divisible by ${h} heads`);
+  need(x[1] === E, 'shape.embedDim', { want: E, got: String(x[1]) });
+  need(E % h === 0, 'shape.heads', { embed: E, heads: h });
   const [T = 0] = x; // rank() checked the length
   const params = 4 * E * E + (bias ? 4 * E : 0);
   return {

@@ -6,6 +6,8 @@
  * every assumption is reported in `notes`, every unreadable line in `unparsed`.
  */
 import type { Message } from '../types';
+import { ImportNotes, type ImportNoteCode } from './import-notes';
+import type { ProblemParams } from './problems';
 import { parseReprTree, type ReprNode, type Unparsed, type Value } from './repr-parse';
 import type { LayerSpec, Network, Pair } from './spec';
 
@@ -33,9 +35,8 @@ const arg = (n: ReprNode, i: number, k: string): Value | undefined => n.kw[k] ??
 const SEQUENTIAL = ['Sequential', 'ModuleList', 'ModuleDict', 'Conv2dNormActivation', 'ConvNormActivation', 'MLPBlock', 'Encoder'];
 
 class Importer {
-  notes: Message[] = [];
   unparsed: Unparsed[] = [];
-  noted = new Set<string>();
+  readonly noted = new ImportNotes();
   /** a conv/pool map is flowing (a Linear will need a flatten) */
   spatial = false;
   channels = 0;
@@ -44,10 +45,8 @@ class Importer {
   inserted: LayerSpec[] = [];
   constructor(private input: number[]) {}
 
-  note(code: string, text: string, params?: Record<string, number | string>): void {
-    if (this.noted.has(code + text)) return;
-    this.noted.add(code + text);
-    this.notes.push({ code, text, params });
+  note(code: ImportNoteCode, params?: ProblemParams): void {
+    this.noted.add(code, params);
   }
 
   leaf(n: ReprNode): LayerSpec[] {
@@ -61,7 +60,7 @@ class Importer {
       let padding: Pair = pr(arg(n, 4, 'padding'), 0);
       const kernel = pr(arg(n, 2, 'kernel_size'), 1);
       if (typeof n.kw.padding === 'string') {
-        this.note('repr.padding', `padding='${n.kw.padding}' read as ${n.kw.padding === 'same' ? '(k−1)/2' : '0'} (stride 1)`);
+        this.note('repr.padding', { padding: n.kw.padding, as: n.kw.padding === 'same' ? '(k−1)/2' : '0' });
         padding = n.kw.padding === 'same' ? (typeof kernel === 'number' ? (kernel - 1) >> 1 : [(kernel[0] - 1) >> 1, (kernel[1] - 1) >> 1]) : 0;
       }
       const out = num(arg(n, 1, 'out_channels'), 0);
@@ -121,13 +120,13 @@ class Importer {
     if (!this.spatial) return [l];
     this.spatial = false;
     if (l.in === this.channels && !this.pooledToOne) {
-      this.note('repr.globalPool', `assumed a global average pool + flatten before '${l.name ?? 'linear'}' (functional in forward, e.g. MobileNetV2)`);
+      this.note('repr.globalPool', { layer: l.name ?? 'linear' });
       this.inserted = [
         { kind: 'adaptiveavgpool2d', name: 'avgpool', out: 1 },
         { kind: 'flatten', name: 'flatten' },
       ];
     } else {
-      this.note('repr.flatten', `assumed torch.flatten(x, 1) before '${l.name ?? 'linear'}'`);
+      this.note('repr.flatten', { layer: l.name ?? 'linear' });
       this.inserted = [{ kind: 'flatten', name: 'flatten' }];
     }
     return [...this.inserted, l];
@@ -158,7 +157,7 @@ class Importer {
     const kids = (ks: string[]) => ks.map(by).filter((x): x is ReprNode => x !== undefined);
     let specs: LayerSpec[];
     if (n.type === 'Bottleneck' || n.type === 'BasicBlock') {
-      this.note('repr.resblock', `${n.type}: residual add assumed (torchvision resnet.py), ReLU after each BN and after the add`);
+      this.note('repr.resblock', { type: n.type });
       const relu = by('relu') ? this.one(by('relu')!) : [];
       const body: LayerSpec[] = [];
       for (const [c, b] of [
@@ -179,10 +178,10 @@ class Importer {
       const [first] = cs;
       const last = cs.at(-1);
       const res = first !== undefined && last !== undefined && first.in === last.out && cs.every((c) => pairOne(c.stride));
-      this.note('repr.invres', 'InvertedResidual: residual add assumed where stride is 1 and channels match (torchvision mobilenetv2.py)');
+      this.note('repr.invres');
       specs = res ? [{ kind: 'block', name, merge: 'add', body }] : [{ kind: 'sequential', name, body }];
     } else if (n.type === 'EncoderBlock') {
-      this.note('repr.vitblock', 'EncoderBlock: x + attention(ln_1(x)), then + mlp(ln_2(·)) (torchvision vision_transformer.py)');
+      this.note('repr.vitblock');
       specs = [
         { kind: 'block', name: '', merge: 'add', body: this.seq(kids(['ln_1', 'self_attention', 'dropout'])) },
         { kind: 'block', name: '', merge: 'add', body: this.seq(kids(['ln_2', 'mlp'])) },
@@ -192,13 +191,13 @@ class Importer {
       const o = by('out_proj');
       const E = o ? num(arg(o, 0, 'in_features'), 0) : 0;
       const heads = Math.max(1, Math.round(E / 64));
-      this.note('repr.heads', `MultiheadAttention prints no head count: assumed head dim 64 (${heads} heads)`, { heads });
+      this.note('repr.heads', { heads });
       specs = [{ kind: 'mha', name, embed: E, heads, bias: o ? bool(o.kw.bias, true) : true }];
     } else if (n.type === 'TransformerEncoderLayer') {
       const l1 = by('linear1');
       const sa = by('self_attn');
       const E = l1 ? num(arg(l1, 0, 'in_features'), 0) : 0;
-      this.note('repr.encoder', 'TransformerEncoderLayer: norm_first=False and ReLU assumed unless printed; head dim 64');
+      this.note('repr.encoder');
       specs = [
         {
           kind: 'encoder',
@@ -210,12 +209,12 @@ class Importer {
           dropout: num(by('dropout')?.kw.p, 0.1),
         },
       ];
-      if (!sa) this.note('repr.encoderNoAttn', 'TransformerEncoderLayer without self_attn');
+      if (!sa) this.note('repr.encoderNoAttn');
     } else if (n.type === 'VisionTransformer') {
       specs = this.vit(n);
     } else {
       if (!SEQUENTIAL.includes(n.type)) {
-        this.note('repr.order', `${n.type}: forward assumed to call its children in printed order`, { type: n.type });
+        this.note('repr.order', { type: n.type });
       }
       specs = [{ kind: 'sequential', name, body: this.seq(n.children) }];
     }
@@ -231,7 +230,7 @@ class Importer {
     const d = num(arg(cp, 1, 'out_channels'), 0);
     const patch = num(arg(cp, 2, 'kernel_size'), 1);
     const tokens = Math.floor((this.input[1] ?? 0) / patch) * Math.floor((this.input[2] ?? 0) / patch) + 1;
-    this.note('repr.vit', `VisionTransformer: class token (${d}) and position embedding (${tokens}×${d}) parameters added; they do not print`);
+    this.note('repr.vit', { d, tokens });
     const conv = this.one(cp);
     this.spatial = false;
     return [
@@ -254,6 +253,6 @@ export function importTorchRepr(text: string, input: readonly number[]): ReprImp
   const imp = new Importer([...input]);
   imp.unparsed.push(...unparsed);
   const layers = root ? (root.children ? imp.one({ ...root, times: 1 }).flatMap((s) => (s.kind === 'sequential' && !s.name ? s.body : [s])) : imp.one(root)) : [];
-  if (!root) imp.note('repr.empty', 'no module found in the text');
-  return { network: { layers, input: [...input] }, notes: imp.notes, unparsed: imp.unparsed.sort((a, b) => a.line - b.line) };
+  if (!root) imp.note('repr.empty');
+  return { network: { layers, input: [...input] }, notes: imp.noted.list, unparsed: imp.unparsed.sort((a, b) => a.line - b.line) };
 }

@@ -7,6 +7,8 @@
  * only inside torchvision blocks. Every guess is in `notes`, every unread line in `unparsed`.
  */
 import type { Message } from '../types';
+import { ImportNotes, type ImportNoteCode } from './import-notes';
+import type { ProblemParams } from './problems';
 import type { Unparsed } from './repr-parse';
 import { prod, type LayerSpec, type Network } from './spec';
 
@@ -86,16 +88,12 @@ function parseRows(text: string): { root: Row | null; unparsed: Unparsed[]; tota
 }
 
 class Solver {
-  notes: Message[] = [];
   unparsed: Unparsed[] = [];
-  private seen = new Set<string>();
+  readonly noted = new ImportNotes();
   constructor(public shape: number[]) {}
 
-  note(code: string, text: string): void {
-    if (!this.seen.has(text)) {
-      this.seen.add(text);
-      this.notes.push({ code, text });
-    }
+  note(code: ImportNoteCode, params?: ProblemParams): void {
+    this.noted.add(code, params);
   }
 
   /** Fill a functional gap so `this.shape` becomes what `r` receives. */
@@ -107,12 +105,12 @@ class Solver {
     const w3 = dims3(want);
     if (x3 && w3 && w3[0] === x3[0] && w3[1] < x3[1] && x3[1] % w3[1] === 0) {
       const k = x3[1] / w3[1];
-      this.note('torchinfo.pool', `functional max_pool2d(${k}) assumed where the map shrinks between rows`);
+      this.note('torchinfo.pool', { k });
       this.shape = want;
       return [{ kind: 'maxpool2d', kernel: k }];
     }
     if (want.length === 1 && prod(x) === want[0]) {
-      this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows');
+      this.note('torchinfo.flatten');
       this.shape = want;
       return [{ kind: 'flatten' }];
     }
@@ -135,7 +133,7 @@ class Solver {
       let fl: LayerSpec[] = [];
       if (x.length > 1 && out.length === 1) {
         fl = [{ kind: 'flatten' }];
-        this.note('torchinfo.flatten', 'functional torch.flatten assumed where the shape flattens between rows');
+        this.note('torchinfo.flatten');
       }
       const inF = fl.length ? prod(x) : xLast;
       if (inF !== undefined && outLast !== undefined) {
@@ -147,30 +145,30 @@ class Solver {
     else if (r.type === 'LayerNorm' && xLast !== undefined) l = { kind: 'layernorm', shape: [xLast], bias: P !== xLast };
     else if (r.type === 'GroupNorm' && x0 !== undefined) {
       l = { kind: 'groupnorm', groups: gcd(32, x0), channels: x0 };
-      this.note('torchinfo.gn', 'GroupNorm group count is not shown: 32 assumed');
+      this.note('torchinfo.gn');
     } else if (act) l = { kind: act } as LayerSpec;
     else if (r.type === 'Dropout') {
       l = { kind: 'dropout', p: 0.5 };
-      this.note('torchinfo.dropout', 'Dropout p is not shown: p > 0 assumed (a 1-byte mask)');
+      this.note('torchinfo.dropout');
     } else if (r.type === 'Flatten') l = { kind: 'flatten' };
     else if ((r.type === 'MaxPool2d' || r.type === 'AvgPool2d') && x3 && out3) {
       // kernel = stride gives the same output map and the same saved bytes as k3/s2/p1
       const s = Math.max(1, Math.round(x3[1] / out3[1]));
       if (Math.floor((x3[1] - s) / s) + 1 === out3[1]) {
-        this.note('torchinfo.poolArgs', 'pooling kernel taken equal to its stride (same output, same saved bytes)');
+        this.note('torchinfo.poolArgs');
         l = { kind: r.type === 'MaxPool2d' ? 'maxpool2d' : 'avgpool2d', kernel: s };
       }
     } else if (r.type === 'AdaptiveAvgPool2d' && out3) l = { kind: 'adaptiveavgpool2d', out: [out3[1], out3[2]] };
     else if (r.type === 'Embedding' && outLast !== undefined) l = { kind: 'embedding', num: Math.round(P / outLast), dim: outLast };
     else if (r.type === 'MultiheadAttention' && outLast !== undefined) {
       const E = outLast;
-      this.note('torchinfo.heads', 'MultiheadAttention head count is not shown: head dim 64 assumed');
+      this.note('torchinfo.heads');
       l = { kind: 'mha', embed: E, heads: Math.max(1, Math.round(E / 64)), bias: P !== 4 * E * E };
     } else if (r.type === 'Sequential' && x3 && out3) {
       // a collapsed downsample (depth limit): 1×1 conv + BatchNorm
       const c = this.conv(x3, out3, P - 2 * out3[0]);
       if (c) {
-        this.note('torchinfo.downsample', 'collapsed Sequential read as conv + BatchNorm (torchvision downsample); pass depth=10 to summary() to list it');
+        this.note('torchinfo.downsample');
         this.shape = out;
         return [...pre, { kind: 'sequential', body: [c, { kind: 'batchnorm2d', features: out3[0] }] }];
       }
@@ -213,7 +211,7 @@ class Solver {
     if (!last) return this.leaf(r);
     const x = this.shape;
     if (r.type === 'Bottleneck' || r.type === 'BasicBlock') {
-      this.note('torchinfo.res', `${r.type}: residual add assumed (torchvision resnet.py)`);
+      this.note('torchinfo.res', { type: r.type });
       const ds = kids.find((k) => k.type === 'Sequential' || k.children.length > 0);
       const body = this.list(kids.filter((k) => k !== ds && k !== last));
       const after = this.shape;
@@ -223,12 +221,12 @@ class Solver {
       return [{ kind: 'block', merge: 'add', inplace: true, body, shortcut, post: this.list([last]) }];
     }
     if (r.type === 'InvertedResidual' && r.out && r.out.join() === x.join()) {
-      this.note('torchinfo.res', 'InvertedResidual: residual add assumed where its output shape equals its input');
+      this.note('torchinfo.resInverted');
       return [{ kind: 'block', merge: 'add', body: this.list(kids) }];
     }
     if (r.type === 'EncoderBlock') {
       const i = kids.findIndex((k, j) => j > 0 && k.type === 'LayerNorm');
-      this.note('torchinfo.res', 'EncoderBlock: two residual adds assumed (torchvision vision_transformer.py)');
+      this.note('torchinfo.resEncoder');
       return [
         { kind: 'block', merge: 'add', body: this.list(kids.slice(0, i)) },
         { kind: 'block', merge: 'add', body: this.list(kids.slice(i)) },
@@ -243,7 +241,7 @@ class Solver {
       if (!map) return [...conv, ...this.list(kids.slice(1))];
       const [d, hh, ww] = map;
       this.shape = [hh * ww + 1, d];
-      this.note('torchinfo.vit', 'VisionTransformer: patch tokens, class token and final token select assumed');
+      this.note('torchinfo.vit');
       const rest = kids.slice(1);
       const heads = rest.length > 1 ? rest.at(-1) : undefined;
       const enc = this.list(heads ? rest.slice(0, -1) : rest);
@@ -289,7 +287,7 @@ export function importTorchinfo(text: string, input: readonly number[]): Torchin
   const s = new Solver([...input]);
   s.unparsed.push(...unparsed);
   const layers = root ? s.one(root) : [];
-  if (!root) s.note('torchinfo.empty', 'no summary rows found');
-  else s.note('torchinfo.functional', 'functional calls (F.relu, +, torch.cat) are not summary rows; outside torchvision blocks they are not counted');
-  return { network: { layers, input: [...input] }, notes: s.notes, unparsed: s.unparsed.sort((a, b) => a.line - b.line), statedTotal };
+  if (!root) s.note('torchinfo.empty');
+  else s.note('torchinfo.functional');
+  return { network: { layers, input: [...input] }, notes: s.noted.list, unparsed: s.unparsed.sort((a, b) => a.line - b.line), statedTotal };
 }

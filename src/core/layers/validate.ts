@@ -3,7 +3,7 @@
  * Field names are those of spec.ts (torch.nn constructor arguments). Never throws; every
  * problem comes back with its JSON path, e.g. `layers[4].body[0].kernel`.
  */
-import type { FieldError, Result } from '../types';
+import { layerError, problem, type LayerFieldError, type LayerResult } from './problems';
 import type { LayerKind, LayerSpec, Network } from './spec';
 
 type F = 'int' | 'int0' | 'pair' | 'pair0' | 'bool' | 'p' | 'shape' | 'layers' | 'act' | 'merge' | 'name';
@@ -78,61 +78,60 @@ const MAX_DEPTH = 32;
 const isInt = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= MAX_DIM;
 const isPair = (v: unknown, min: number) => isInt(v, min) || (Array.isArray(v) && v.length === 2 && isInt(v[0], min) && isInt(v[1], min));
 
-function checkField(t: F, v: unknown): string | null {
+function fieldOk(t: F, v: unknown): boolean {
   switch (t) {
     case 'int':
-      return isInt(v, 1) ? null : 'a positive integer';
+      return isInt(v, 1);
     case 'int0':
-      return isInt(v, 0) ? null : 'a non-negative integer';
+      return isInt(v, 0);
     case 'pair':
-      return isPair(v, 1) ? null : 'a positive integer or [h, w]';
+      return isPair(v, 1);
     case 'pair0':
-      return isPair(v, 0) ? null : 'a non-negative integer or [h, w]';
+      return isPair(v, 0);
     case 'bool':
-      return typeof v === 'boolean' ? null : 'true or false';
+      return typeof v === 'boolean';
     case 'p':
-      return typeof v === 'number' && v >= 0 && v < 1 ? null : 'a number in [0, 1)';
+      return typeof v === 'number' && v >= 0 && v < 1;
     case 'shape':
-      return Array.isArray(v) && v.length >= 1 && v.length <= 8 && v.every((x) => isInt(x, 1)) ? null : 'a list of positive integers';
+      return Array.isArray(v) && v.length >= 1 && v.length <= 8 && v.every((x) => isInt(x, 1));
     case 'act':
-      return v === 'relu' || v === 'gelu' ? null : "'relu' or 'gelu'";
+      return v === 'relu' || v === 'gelu';
     case 'merge':
-      return v === 'add' || v === 'concat' ? null : "'add' or 'concat'";
+      return v === 'add' || v === 'concat';
     // the characters the terse layer text (text.ts) can write after '@', so every valid network round-trips
     case 'name':
-      return typeof v === 'string' && /^[\w#-]{0,200}$/.test(v) ? null : 'a name of letters, digits, _ - # (at most 200)';
+      return typeof v === 'string' && /^[\w#-]{0,200}$/.test(v);
     case 'layers':
-      return Array.isArray(v) ? null : 'a list of layers';
+      return Array.isArray(v);
   }
 }
 
-function layer(v: unknown, path: string, depth: number, errs: FieldError[]): LayerSpec | null {
+function layer(v: unknown, path: string, depth: number, errs: LayerFieldError[]): LayerSpec | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    errs.push({ key: path, code: 'layer.notObject', message: `${path}: expected a layer object` });
+    errs.push(layerError(path, problem('layer.notObject', { path })));
     return null;
   }
   const o = v as Record<string, unknown>;
   const kind = o.kind;
   if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, kind)) {
-    errs.push({ key: `${path}.kind`, code: 'layer.kind', message: `${path}.kind: unknown layer kind ${JSON.stringify(kind)?.slice(0, 40)}`, params: { kind: String(kind).slice(0, 40) } });
+    errs.push(layerError(`${path}.kind`, problem('layer.kind', { path, kind: String(JSON.stringify(kind)).slice(0, 40) })));
     return null;
   }
   const fields: Record<string, F> = { ...FIELDS[kind as LayerKind], ...NAME };
   const before = errs.length;
   for (const req of REQUIRED[kind as LayerKind] ?? []) {
-    if (o[req] === undefined) errs.push({ key: `${path}.${req}`, code: 'layer.missing', message: `${path}.${req}: required for ${kind}` });
+    if (o[req] === undefined) errs.push(layerError(`${path}.${req}`, problem('layer.missing', { path: `${path}.${req}`, kind })));
   }
   const out: Record<string, unknown> = { kind };
   for (const [k, val] of Object.entries(o)) {
     if (k === 'kind' || val === undefined) continue;
     const t = Object.prototype.hasOwnProperty.call(fields, k) ? fields[k] : undefined;
     if (!t) {
-      errs.push({ key: `${path}.${k}`, code: 'layer.field', message: `${path}.${k}: not a field of ${kind}` });
+      errs.push(layerError(`${path}.${k}`, problem('layer.field', { path: `${path}.${k}`, kind })));
       continue;
     }
-    const bad = checkField(t, val);
-    if (bad) {
-      errs.push({ key: `${path}.${k}`, code: 'layer.value', message: `${path}.${k}: expected ${bad}` });
+    if (!fieldOk(t, val)) {
+      errs.push(layerError(`${path}.${k}`, problem(`layer.value.${t}`, { path: `${path}.${k}` })));
       continue;
     }
     out[k] = t === 'layers' ? layers(val as unknown[], `${path}.${k}`, depth + 1, errs) : val;
@@ -140,9 +139,9 @@ function layer(v: unknown, path: string, depth: number, errs: FieldError[]): Lay
   return errs.length === before ? (out as unknown as LayerSpec) : null;
 }
 
-function layers(v: unknown[], path: string, depth: number, errs: FieldError[]): LayerSpec[] {
+function layers(v: unknown[], path: string, depth: number, errs: LayerFieldError[]): LayerSpec[] {
   if (depth > MAX_DEPTH) {
-    errs.push({ key: path, code: 'layer.depth', message: `${path}: nested more than ${MAX_DEPTH} levels` });
+    errs.push(layerError(path, problem('layer.depth', { path, max: MAX_DEPTH })));
     return [];
   }
   return v.map((x, i) => layer(x, `${path}[${i}]`, depth, errs)).filter((x): x is LayerSpec => x !== null);
@@ -152,19 +151,19 @@ function layers(v: unknown[], path: string, depth: number, errs: FieldError[]): 
  * Validate parsed JSON: either `{ "input": [3, 224, 224], "layers": [...] }` or a bare layer
  * array (then `input` must be given). Returns every problem found, not just the first.
  */
-export function validateNetwork(value: unknown, input?: readonly number[]): Result<Network> {
-  const errs: FieldError[] = [];
+export function validateNetwork(value: unknown, input?: readonly number[]): LayerResult<Network> {
+  const errs: LayerFieldError[] = [];
   const obj = Array.isArray(value) ? { layers: value } : value;
   if (typeof obj !== 'object' || obj === null) {
-    return { ok: false, errors: [{ key: 'network', code: 'network.notObject', message: 'expected a layer list or {"input": [...], "layers": [...]}' }] };
+    return { ok: false, errors: [layerError('network', problem('network.notObject'))] };
   }
   const o = obj as Record<string, unknown>;
   const shape = o.input ?? input;
   if (!(Array.isArray(shape) && shape.length >= 1 && shape.length <= 8 && shape.every((x) => isInt(x, 1)))) {
-    errs.push({ key: 'input', code: 'network.input', message: 'input: expected a per-sample shape such as [3, 224, 224]' });
+    errs.push(layerError('input', problem('network.input')));
   }
   if (!Array.isArray(o.layers) || o.layers.length === 0) {
-    errs.push({ key: 'layers', code: 'network.layers', message: 'layers: expected a non-empty list of layers' });
+    errs.push(layerError('layers', problem('network.layers')));
     return { ok: false, errors: errs };
   }
   const ls = layers(o.layers, 'layers', 0, errs);
@@ -172,12 +171,12 @@ export function validateNetwork(value: unknown, input?: readonly number[]): Resu
 }
 
 /** Parse JSON text and validate it; a syntax error comes back as one FieldError. */
-export function parseNetworkJson(text: string, input?: readonly number[]): Result<Network> {
+export function parseNetworkJson(text: string, input?: readonly number[]): LayerResult<Network> {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { ok: false, errors: [{ key: 'network', code: 'network.json', message: `not valid JSON: ${(e as Error).message}` }] };
+    return { ok: false, errors: [layerError('network', problem('network.json', { detail: (e as Error).message }))] };
   }
   return validateNetwork(v, input);
 }

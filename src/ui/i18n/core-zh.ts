@@ -29,6 +29,8 @@ export const CORE_ZH: Record<string, string> = {
   // varied-length replay (src/core/timeline/index.ts growthNote)
   'timeline.growth':
     '每当某一步比之前所有步都长，保留显存就会增长：更大的张量需要新的段，旧段仍留在缓存中。不比之前更长的步复用这些段；一旦有一步达到完整长度就不再增长，因此长度的先后顺序决定它能涨到多少（{run} 步训练的 {draws} 种顺序下为 {lowest}–{highest} GiB）。显卡更小时，PyTorch 会释放缓存并重试，训练可能继续、只是更慢；“放得下”的判定不依赖这一点（步骤时间线会在所选显卡上展示）。',
+  'timeline.pp': '流水线调度不做回放：时间线显示的是一个阶段运行整个模型。',
+  'timeline.oom': '有一次申请放不进所选 GPU：回放在这里停止。',
   'timeline.expandable': '启用 expandable_segments 后段可原地扩展，长度变化的各步复用同一块显存：保留显存接近已分配峰值（{draws} 种长度顺序下为 {lowest}–{highest} GiB）。',
   // estimate checks (src/core/estimate-checks.ts)
   'grid-mismatch': '{gpus} 个 GPU 无法分成张量并行 {tp} × 流水线并行 {pp} = {grid} 的组：GPU 总数请用 {grid} 的整数倍',
@@ -49,6 +51,8 @@ export const CORE_ZH: Record<string, string> = {
   'optim-in-bwd-zero': '反向中更新优化器需要 ZeRO 0 或 3：ZeRO-1/2 在归约后才更新扁平的优化器分区',
   'plain-not-trainable': '{weights} 不能用于训练：纯整数存储无法求梯度，fp64 也不是这里的训练精度；可在 bnb-int8、nf4、gptq-int8、gptq-int4 或 awq-int4 底座上训练 LoRA',
   'plain-engine': '{engine} 不支持 {weights} 权重（纯 int8 / int4 与 fp64 只在 transformers 中估算）',
+  'weights.no-arch': '没有架构信息时，不计按行和按张量的项（每个输出行的缩放因子、g_idx）。',
+  'weights.gguf-average': '按 Llama-3-8B {mix} 文件的平均每权重 {bpw} 位计算；实际的量化类型组合取决于架构。',
   'weights.plain-int': '纯 {format} 存储：每个参数（含词嵌入和 LM 头）都按名义位宽存储，不含缩放因子。bitsandbytes LLM.int8（bnb-int8）则把词嵌入和 LM 头保留为 16 位。',
   // rule of thumb beside the estimate (src/core/rule-of-thumb.ts)
   'rule.why.weights': '经验法则把每个权重按同一位宽计；估算按场景的存储格式计，LoRA / QLoRA 的底座是冻结的。',

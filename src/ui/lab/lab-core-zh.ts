@@ -119,6 +119,8 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'pickle-unsupported': 'pickle 中含有快照不会用到的操作码，无法读取（第 {offset} 字节）',
   'pickle-malformed': 'pickle 格式错误，无法读取（第 {offset} 字节）',
   'pickle-not-pickle': '不是协议 2–5 的 pickle（不以 PROTO 操作码 0x80 开头）',
+  'history-capacity-from-oom': '显卡容量取自第一条 OOM 记录：已预留 + device_free = {bytes}',
+  'fidelity-window': '开始记录时已有 {bytes} 处于预留状态；回放从空开始，其峰值不含这部分',
   'history-window': '有 {frees} 次释放对应的张量在开始记录之前分配（请调大 max_entries）',
 
   'preset.classic.title': '十个 4 MiB 张量，隔一个释放，再分配 64 MiB',

@@ -9,6 +9,7 @@ import { formatNumber } from '../i18n/format';
 import { useLT } from './layers-i18n';
 import { useNet } from './net-store';
 import { listTooLong } from './net-url';
+import { noteWords } from './layer-core-zh';
 
 interface Imported {
   format: 'torchinfo' | 'repr';
@@ -90,7 +91,7 @@ export function ImportPanel() {
                 <p className="small">{t('imp.notes')}</p>
                 <ul className="small">
                   {result.notes.map((n, i) => (
-                    <li key={i}>{n.text}</li>
+                    <li key={i}>{noteWords(t.lang, n)}</li>
                   ))}
                 </ul>
               </>

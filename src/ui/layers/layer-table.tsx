@@ -10,7 +10,7 @@ import { useNet } from './net-store';
 import { addrText, type EditOp, type Step } from './net-edits';
 import { flatten, type TreeNode } from './net-tree';
 import type { NetResult } from './use-network';
-import { coreMessage } from './shape-zh';
+import { problemWords } from './layer-core-zh';
 import { formatBytesAuto, formatFlops, nodeName, shapeLabel } from './net-format';
 
 const POSITIONAL = new Set(['in', 'out', 'features', 'num', 'dim', 'shape', 'p']);
@@ -236,7 +236,7 @@ export function LayerTable({ r }: { r: NetResult }) {
                 {bad && r.error && (
                   <tr className="net-err-row">
                     <td colSpan={span}>
-                      <span role="alert">{t('err.row', { msg: coreMessage(t.lang, r.error.message) })}</span>
+                      <span role="alert">{t('err.row', { msg: problemWords(t.lang, r.error.problem) })}</span>
                     </td>
                   </tr>
                 )}

@@ -7,7 +7,7 @@ import { useLT } from './layers-i18n';
 import { formatBytesAuto, formatFlops, shapeLabel } from './net-format';
 import { useNet } from './net-store';
 import type { NetResult } from './use-network';
-import { coreMessage } from './shape-zh';
+import { problemWords } from './layer-core-zh';
 
 /** Headline figures, the edit count with an undo-all, and the first problem if any. */
 export function SummaryPanel({ r }: { r: NetResult }) {
@@ -23,7 +23,7 @@ export function SummaryPanel({ r }: { r: NetResult }) {
       <h2 id={`${id}-h`}>{t('sum.title')}</h2>
       {r.error && (
         <div className="net-error" role="alert">
-          <strong>{t('err.title')}</strong> {coreMessage(t.lang, r.error.message)}
+          <strong>{t('err.title')}</strong> {problemWords(t.lang, r.error.problem)}
         </div>
       )}
       {r.skipped.length > 0 && <p className="net-error">{t('err.skipped', { list: r.skipped.join(', ') })}</p>}

@@ -3,7 +3,7 @@
  * estimate (src/core/layers/estimate.ts), the table tree and the largest batch per chosen GPU.
  */
 import { useMemo } from 'react';
-import type { FieldError } from '../../core/types';
+import type { LayerFieldError, LayerProblem } from '../../core/layers/problems';
 import { estimatePrepared, maxBatch, prepareNetwork, type NetworkEstimate, type Prepared } from '../../core/layers/estimate';
 import { findNetworkPreset } from '../../core/layers/presets';
 import type { LayerSpec } from '../../core/layers/spec';
@@ -28,7 +28,7 @@ export interface NetResult {
   skipped: string[];
   estimate: NetworkEstimate | null;
   /** the first problem: a layer's arguments or a shape that does not fit */
-  error: { message: string; nodeId: string | null } | null;
+  error: { message: string; problem: LayerProblem; nodeId: string | null } | null;
   tree: TreeNode[];
   fits: GpuFit[];
   /** published parameter count of the preset (unedited presets only) */
@@ -60,14 +60,14 @@ function prepareBase(s: NetState): Base {
   const published = preset && s.edits.length === 0 ? preset.params : null;
   const checked = validateNetwork({ input: s.input, layers });
   if (!checked.ok) {
-    const e: FieldError = checked.errors[0];
-    return { layers, skipped, published, prepared: null, error: { message: e.message, nodeId: addrOfJsonPath(e.key) } };
+    const e: LayerFieldError = checked.errors[0];
+    return { layers, skipped, published, prepared: null, error: { message: e.message, problem: e.problem, nodeId: addrOfJsonPath(e.key) } };
   }
   const prepared = prepareNetwork(checked.value, s.precision);
   if (!prepared.ok) {
     const e = prepared.errors[0];
     const node = nodeForPath(buildTree(layers, null), String(e.params?.path ?? ''));
-    return { layers, skipped, published, prepared: null, error: { message: e.message, nodeId: node?.id ?? null } };
+    return { layers, skipped, published, prepared: null, error: { message: e.message, problem: e.problem, nodeId: node?.id ?? null } };
   }
   return { layers, skipped, published, prepared: prepared.value, error: null };
 }

@@ -63,6 +63,6 @@ describe('layer table tree', () => {
   test('a bad argument is placed on the layer it belongs to', () => {
     const s = { ...presetState('cnn'), edits: [{ op: 'set' as const, at: [{ list: 'body' as const, i: 2 }], fields: { kernel: 0 } }] };
     const r = computeNet(s);
-    expect(r.error).toEqual({ message: 'layers[2].kernel: expected a positive integer or [h, w]', nodeId: '2' });
+    expect(r.error).toMatchObject({ message: 'layers[2].kernel: expected a positive integer or [h, w]', nodeId: '2' });
   });
 });
