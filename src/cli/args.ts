@@ -1,7 +1,7 @@
 /**
  * Command-line flags -> the scenario record (external key names, as in the URL).
  * Grammar: `--key value` or `--key=value` for every schema key (src/core/scenario), bare boolean
- * architecture flags (`--tied`), meta flags `--json`, `--timeline`, `--rule-of-thumb DTYPE` and `--help`, or one share URL / query string
+ * architecture flags (`--tied`), meta flags `--json`, `--timeline`, `--rule-of-thumb DTYPE`, `--hub ID` and `--help`, or one share URL / query string
  * as the only argument. Pure: no I/O, never throws.
  */
 import { ARCH_FIELDS, ALL_KEYS, closest } from '../core/scenario';
@@ -22,6 +22,8 @@ export interface CliArgs {
   url: string | null;
   /** --rule-of-thumb DTYPE: the guides' rule of thumb at that width beside the estimate (src/core/rule-of-thumb.ts) */
   ruleOfThumb?: string;
+  /** --hub ID: read config.json and the safetensors headers of a Hugging Face model (src/core/hub) */
+  hub?: string;
 }
 
 export type ArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
@@ -30,7 +32,7 @@ const KEYS = new Set(ALL_KEYS);
 const BOOL_KEYS = new Set(ARCH_FIELDS.filter((f) => f.kind.type === 'bool').map((f) => f.name));
 const META = new Set(['json', 'help', 'recommend', 'solve', 'timeline']);
 /** Meta flags that take a value. */
-const META_VALUED = new Set(['rule-of-thumb']);
+const META_VALUED = new Set(['rule-of-thumb', 'hub']);
 /** Longest argument we read (a share URL can be long; anything beyond is abuse). */
 const MAX_ARG = 64 * 1024;
 
@@ -69,10 +71,12 @@ export function parseArgs(argv: readonly string[]): ArgsResult {
       continue;
     }
     if (META_VALUED.has(name)) {
-      if (args.ruleOfThumb !== undefined) return fail(`--${name} is given twice`);
+      const hub = name === 'hub';
+      if ((hub ? args.hub : args.ruleOfThumb) !== undefined) return fail(`--${name} is given twice`);
       const value = eq >= 0 ? a.slice(eq + 1) : i + 1 < argv.length && !String(argv[i + 1]).startsWith('--') ? String(argv[++i]) : undefined;
-      if (value === undefined || value === '') return fail(`--${name} needs a dtype (fp64, fp32, fp16, bf16, int8, int4)`);
-      args.ruleOfThumb = value.toLowerCase();
+      if (value === undefined || value === '') return fail(hub ? '--hub needs a model id (owner/name, e.g. Qwen/Qwen2.5-7B-Instruct)' : `--${name} needs a dtype (fp64, fp32, fp16, bf16, int8, int4)`);
+      if (hub) args.hub = value;
+      else args.ruleOfThumb = value.toLowerCase();
       continue;
     }
     if (!KEYS.has(name)) return fail(unknownFlag(name));

@@ -5,6 +5,7 @@
 import { ARCH_FIELDS, SCENARIO_FIELDS } from '../core/scenario';
 import type { Recommendation } from '../core/deploy/recommend';
 import type { RuleOfThumb } from '../core/rule-of-thumb';
+import type { HubModel } from '../core/hub/hub-read';
 import type { Speed } from '../core/deploy/speed';
 import type { Solved } from '../core/solve';
 import { replayDecidesReserved } from '../core/timeline/applies';
@@ -20,6 +21,8 @@ export interface Extras {
   timeline?: StepTimeline;
   /** --rule-of-thumb DTYPE: the guides' rule beside the estimate */
   ruleOfThumb?: RuleOfThumb;
+  /** --hub ID: what the Hub's files said */
+  hub?: HubModel;
 }
 import type { StepTimeline } from '../core/timeline';
 import { fixedIn } from '../core/units';
@@ -60,6 +63,7 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined, band: BandInf
   if (extras.solve) out.solve = extras.solve;
   if (extras.recommend) out.recommend = extras.recommend;
   if (extras.ruleOfThumb) out.ruleOfThumb = extras.ruleOfThumb;
+  if (extras.hub) out.hub = hubJson(extras.hub);
   out.notes = est.notes.map((n) => n.text);
   const timeline = extras.timeline;
   if (timeline) {
@@ -133,6 +137,7 @@ function bandLine(label: string, [lo, hi]: [number, number]): string {
 /** Human-readable breakdown: one row per term, then the allocated / reserved / device totals and their 80 % bands. */
 export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, band: BandInfo, gpuName?: string, extras: Extras = {}): string {
   const lines = describe(s);
+  if (extras.hub) lines.push(hubLine(extras.hub));
   const p = est.params;
   lines.push(`Params:   total ${count(p.total)} · trainable ${count(p.trainable)} · active ${count(p.active)}`, '');
   const rows = est.terms.map((t) => [t.id, t.level, gib(t.bytes), gb(t.bytes), t.derivation.confidence]);
@@ -217,7 +222,7 @@ function recommendLines(rs: Recommendation[] | undefined): string[] {
 export function usage(): string {
   const key = (name: string, help: string) => `  --${name.padEnd(16)} ${help}`;
   return [
-    'Usage: npm run --silent estimate -- [--key value ...] [--json] [--timeline] [--rule-of-thumb DTYPE]',
+    'Usage: npm run --silent estimate -- [--key value ...] [--json] [--timeline] [--rule-of-thumb DTYPE] [--hub ID]',
     '       npm run --silent estimate -- "<share URL or its query string>"',
     '       npm run --silent estimate -- --network ...   (layer-stack estimate)',
     '',
@@ -228,6 +233,7 @@ export function usage(): string {
     ...ARCH_FIELDS.map((f) => key(f.name, f.help)),
     '',
     '  --model path/to/config.json   load a Hugging Face config.json',
+    '  --hub ID                      read config.json and the safetensors headers (HTTP Range) of a Hub model, e.g. Qwen/Qwen2.5-7B-Instruct; contacts huggingface.co (or $HF_ENDPOINT)',
     '  --json                        print one JSON object',
     '  --recommend                   rank the whole GPU catalogue for the scenario (fits, headroom, cards needed)',
     "  --solve                       with --gpu: largest batch, longest context (capped at the model's), fewest GPUs",
@@ -236,4 +242,18 @@ export function usage(): string {
     '  --help                        this text',
     '',
   ].join('\n');
+}
+
+/** JSON `hub`: the model's own files, beside the estimate computed from its config. */
+function hubJson(h: HubModel): Record<string, unknown> {
+  return { id: h.id, files: h.files, requests: h.requests, parameters: h.weights?.elements ?? null, bytes: h.weights?.bytes ?? null, byDtype: h.weights?.byDtype ?? null };
+}
+
+/** "Hub:      meta-llama/Llama-2-7b-hf, 2 safetensors files: 6.74 B (6,738,415,616) elements, BF16 12.55 GiB" */
+function hubLine(h: HubModel): string {
+  if (!h.weights) return `Hub:      ${h.id}: config.json only (no safetensors files to read)`;
+  const dtypes = Object.entries(h.weights.byDtype)
+    .map(([d, v]) => `${d} ${gib(v.bytes)} GiB`)
+    .join(', ');
+  return `Hub:      ${h.id}, ${h.files.length} safetensors file${h.files.length === 1 ? '' : 's'}: ${count(h.weights.elements)} elements, ${dtypes}`;
 }

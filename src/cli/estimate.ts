@@ -17,6 +17,8 @@ import { solveOn } from '../core/solve';
 import { estimateWithReplay, stepTimeline } from '../core/timeline';
 import { GPUS, resolveGpu } from '../core/gpus';
 import { parseHfConfig } from '../core/model/config';
+import { HUB_HOST, readHubModel, type HubModel } from '../core/hub/hub-read';
+import { fetchHubGet } from '../state/hub-fetch';
 import { parseScenario, type ParsedScenario } from '../core/scenario';
 import type { FieldError, GpuFit, ModelArch } from '../core/types';
 import { decodeUrl } from '../state/url-codec';
@@ -75,14 +77,25 @@ function readScenario(record: Record<string, string>, url: string | null): Parse
 }
 
 /** Run the CLI on argv (without node and script); returns exit code and output, never throws. */
-// eslint-disable-next-line @typescript-eslint/require-await -- a Promise API: the tests and the entry point await it
 export async function main(argv: readonly string[]): Promise<CliResult> {
   if (argv.some((a) => a === '--network' || a.startsWith('--network='))) return runNetwork([...argv]);
   const parsed = parseArgs(argv);
   if (!parsed.ok) return usageError(parsed.error);
-  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve, timeline, ruleOfThumb: ruleDtype } = parsed.args;
+  const { record, json, help, url, recommend: wantRecommend, solve: wantSolve, timeline, ruleOfThumb: ruleDtype, hub: hubId } = parsed.args;
+  let customArch: ModelArch | undefined;
   if (help) return { code: 0, stdout: usage(), stderr: '' };
-  const read = readScenario(record, url);
+  let hub: HubModel | undefined;
+  if (hubId !== undefined) {
+    if (record.model !== undefined || url !== null) return usageError('--hub reads the model from the Hub: give it without --model or a share link');
+    const got = await readHubModel(hubId, fetchHubGet(), process.env.HF_ENDPOINT || HUB_HOST);
+    if (!got.ok) return usageError(`hub: ${got.error.text}`);
+    const arch = parseHfConfig(got.value.config);
+    if (!arch.ok) return usageError(`hub: ${hubId}'s config.json: ${arch.errors[0].message}`);
+    hub = got.value;
+    record.model = 'custom';
+    customArch = arch.value;
+  }
+  const read = customArch ? parseScenario(record, { customArch }) : readScenario(record, url);
   if ('code' in read) return read;
   if (read.errors.length > 0) return firstError(read.errors);
   const s = read.scenario;
@@ -93,7 +106,7 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
   const device = s.gpu ? resolveGpu(s.gpu) : undefined;
   const gpu: GpuFit | undefined = device && gpuFit(s, est, device.id === 'custom' ? s.gpu : device.id, device.capacityBytes);
   if (wantSolve && !device) return usageError('--solve needs --gpu (the card to solve for)');
-  const extras: Extras = {};
+  const extras: Extras = hub ? { hub } : {};
   if (device && device.category !== 'custom') {
     const resolved = resolveModel(s);
     if (resolved.ok) extras.speed = rooflineSpeed(s, est, resolved.value.arch, device, s.mfu);

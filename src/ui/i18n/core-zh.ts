@@ -26,6 +26,17 @@ export const CORE_ZH: Record<string, string> = {
   'gguf-dequantized': 'transformers 载入 GGUF 权重时会反量化为 16/32 位',
   incompatible: '{key} 与其他设置不兼容',
   'capacity-range': '容量必须在 1 MiB 到 64 TiB 之间',
+  // Hugging Face Hub reader (src/core/hub)
+  'hub.bad-id': '“{id}” 不是 Hugging Face 模型 id（应为 所有者/名称，例如 Qwen/Qwen2.5-7B-Instruct）',
+  'hub.gated': '{id} 是受限或私有模型：Hub 要求登录后才能读取。请改为粘贴它的 config.json。',
+  'hub.missing': '{id} 在 Hub 上没有 {file}（拼写错误，或不是 transformers 模型）。请改为粘贴它的 config.json。',
+  'hub.http': 'Hub 对 {file} 返回了 {status}',
+  'hub.network': '无法连接 {host}（离线，或被代理拦截）',
+  'hub.too-big': '{id} 的 config.json 超过 1 MiB；config.json 通常只有几 kB',
+  'hub.config-json': '{id} 的 config.json 不是 JSON 对象',
+  'hub.bad-index': '{id} 的 model.safetensors.index.json 没有 weight_map',
+  'hub.too-many-files': '{id} 列出了 {files} 个权重文件；最多读取 {max} 个',
+  'hub.bad-header': '不是 safetensors 文件头：{detail}',
   // varied-length replay (src/core/timeline/index.ts growthNote)
   'timeline.growth':
     '每当某一步比之前所有步都长，保留显存就会增长：更大的张量需要新的段，旧段仍留在缓存中。不比之前更长的步复用这些段；一旦有一步达到完整长度就不再增长，因此长度的先后顺序决定它能涨到多少（{run} 步训练的 {draws} 种顺序下为 {lowest}–{highest} GiB）。显卡更小时，PyTorch 会释放缓存并重试，训练可能继续、只是更慢；“放得下”的判定不依赖这一点（步骤时间线会在所选显卡上展示）。',

@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { CORE_ZH } from '../../../src/ui/i18n/core-zh';
 import { LAB_CORE_ZH } from '../../../src/ui/lab/lab-core-zh';
 import { LAYER_PROBLEMS_ZH } from '../../../src/ui/layers/layer-core-zh';
+import { HUB_ERRORS } from '../../../src/core/hub/hub-read';
 
 const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith('.ts') ? [join(d, f)] : []));
 
@@ -32,5 +33,9 @@ describe('core messages in Chinese', () => {
     }
     expect(seen).toBeGreaterThan(50);
     expect(missing).toEqual([]);
+  });
+
+  test('every error of the Hub reader has a Chinese text', () => {
+    expect(HUB_ERRORS.filter((c) => !(`hub.${c}` in CORE_ZH))).toEqual([]);
   });
 });
