@@ -3,8 +3,10 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /**
- * Content-Security-Policy of the built page (docs/embedding.md): scripts, styles, images and
- * connections from the page's own origin only, no inline scripts, no plugins, no form posts.
+ * Content-Security-Policy of the built page (docs/embedding.md): scripts, styles and images from the
+ * page's own origin only, no inline scripts, no plugins, no form posts. Connections: the own origin,
+ * and the Hugging Face Hub with its file hosts (huggingface.co redirects weights to *.hf.co CDNs) for
+ * "Fetch from Hugging Face", which asks only when the user presses Fetch.
  * 'unsafe-inline' in style-src is for style attributes (React and recharts set element styles);
  * data: images for inline SVG icons. frame-ancestors cannot be set in a <meta> policy: a host
  * that wants it sends it as an HTTP header.
@@ -14,7 +16,7 @@ const CSP = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
-  "connect-src 'self'",
+  "connect-src 'self' https://huggingface.co https://*.huggingface.co https://*.hf.co",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'none'",

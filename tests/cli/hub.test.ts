@@ -24,6 +24,17 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '';
     asked.push({ path, range: req.headers.range });
+    // the model info: public even for the gated repo; 401 for a repo that does not exist, as the Hub answers
+    if (path.startsWith('/api/models/')) {
+      const repo = path.slice('/api/models/'.length);
+      const files =
+        repo === 'meta-llama/Llama-3.1-8B'
+          ? ['config.json']
+          : Object.keys(FILES)
+              .filter((f) => f.startsWith(`/${repo}/`))
+              .map((f) => f.split('/').at(-1));
+      return files.length ? res.writeHead(200).end(JSON.stringify({ id: repo, siblings: files.map((rfilename) => ({ rfilename })) })) : res.writeHead(401).end();
+    }
     if (path.startsWith('/meta-llama/Llama-3.1-8B/')) return res.writeHead(401).end();
     const file = FILES[path];
     if (!file) return res.writeHead(404).end();
@@ -54,8 +65,12 @@ describe('estimate --hub', () => {
     expect(out.hub.byDtype.BF16?.bytes).toBe(2 * LLAMA2_PARAMS);
     expect(out.hub.files).toEqual(['model.safetensors']);
     expect(out.params.total).toBe(LLAMA2_PARAMS);
-    // config, the index (404: one file), one ranged read of the weights file, never the whole file
-    expect(asked.map((a) => a.path.split('/').at(-1))).toEqual(['config.json', 'model.safetensors.index.json', 'model.safetensors']);
+    // the file list, config, one ranged read of the weights file (never the whole file); no index: the repo has none
+    expect(asked.map((a) => a.path)).toEqual([
+      '/api/models/meta-llama/Llama-2-7b-hf',
+      '/meta-llama/Llama-2-7b-hf/resolve/main/config.json',
+      '/meta-llama/Llama-2-7b-hf/resolve/main/model.safetensors',
+    ]);
     expect(asked[2]?.range).toBe('bytes=0-262143');
   });
 

@@ -3,9 +3,10 @@
  * header of each .safetensors file fetched with an HTTP Range request (RFC 9110 §14), which gives the
  * exact element count and dtype of every tensor without downloading the weights (the approach of
  * alvarobartt/hf-mem). Files are addressed as the Hub serves them:
- * `{endpoint}/{repo}/resolve/{revision}/{file}` (huggingface_hub `hf_hub_url`), and a sharded
- * checkpoint lists its files in `model.safetensors.index.json` (`weight_map`, transformers
- * `modeling_utils.load_sharded_checkpoint`).
+ * `{endpoint}/{repo}/resolve/{revision}/{file}` (huggingface_hub `hf_hub_url`); the repo's file list
+ * comes from the model info `{endpoint}/api/models/{repo}` (`siblings`, huggingface_hub
+ * `HfApi.model_info`), so no file that is not there is asked for; a sharded checkpoint lists its
+ * files in `model.safetensors.index.json` (`weight_map`, transformers `modeling_utils.load_sharded_checkpoint`).
  *
  * The network call is the caller's (`HubGet`), so the page and the CLI share this logic and the
  * tests drive it without a network. Every body is read up to a limit, so a wrong answer cannot
@@ -69,6 +70,9 @@ export function repoIdError(id: string): Message | null {
 export const hubFileUrl = (endpoint: string, repo: string, file: string, revision = 'main'): string => `${endpoint.replace(/\/+$/, '')}/${repo}/resolve/${encodeURIComponent(revision)}/${file}`;
 
 function statusError(status: number, what: string, id: string): SafetensorsResult<never> {
+  // the Hub answers 401 for a repo that does not exist as well as for a private one
+  if (what === 'model info' && (status === 401 || status === 404))
+    return fail('missing', `no public model ${id} on the Hub (a typo, or a private repo). Paste its config.json instead.`, { id, file: 'config.json' });
   if (status === 401 || status === 403) return fail('gated', `${id} is gated or private: the Hub wants a login for ${what}. Paste its config.json instead.`, { id, status });
   if (status === 404) return fail('missing', `${id} has no ${what} on the Hub (a typo, or not a transformers model). Paste its config.json instead.`, { id, file: what });
   return fail('http', `the Hub answered ${status} for ${what}`, { status, file: what });
@@ -87,15 +91,24 @@ export async function readHubModel(id: string, get: HubGet, endpoint: string = H
   const bad = repoIdError(id);
   if (bad) return { ok: false, error: bad };
   let requests = 0;
-  const ask = async (file: string, range: readonly [number, number] | null, max: number): Promise<HubReply | null> => {
+  // file null: the Hub's model info (GET /api/models/{repo}: its `siblings` list the repo's files)
+  const ask = async (file: string | null, range: readonly [number, number] | null, max: number): Promise<HubReply | null> => {
     requests++;
     try {
-      return await get(hubFileUrl(endpoint, id, file), range, max);
+      return await get(file === null ? `${endpoint.replace(/\/+$/, '')}/api/models/${id}` : hubFileUrl(endpoint, id, file), range, max);
     } catch {
       return null;
     }
   };
   const offline = () => fail('network', `could not reach ${endpoint} (offline, or blocked by a proxy)`, { host: endpoint });
+
+  // the repo's file list first, so that no file is asked for that is not there
+  const info = await ask(null, null, MAX_INDEX);
+  if (!info) return offline();
+  if (info.status !== 200) return statusError(info.status, 'model info', id);
+  const siblings = (jsonOf(info) as { siblings?: unknown } | undefined)?.siblings;
+  const names = new Set(Array.isArray(siblings) ? siblings.map((x) => (x as { rfilename?: unknown } | null)?.rfilename).filter((f): f is string => typeof f === 'string') : []);
+  if (!names.has('config.json')) return fail('missing', `${id} has no config.json on the Hub (not a transformers model?). Paste a config.json instead.`, { id, file: 'config.json' });
 
   const cfg = await ask('config.json', null, MAX_CONFIG);
   if (!cfg) return offline();
@@ -104,34 +117,33 @@ export async function readHubModel(id: string, get: HubGet, endpoint: string = H
   const config = jsonOf(cfg);
   if (typeof config !== 'object' || config === null || Array.isArray(config)) return fail('config-json', `${id}'s config.json is not a JSON object`, { id });
 
-  const index = await ask('model.safetensors.index.json', null, MAX_INDEX);
-  if (!index) return offline();
-  let files: string[];
-  if (index.status === 200) {
+  let files = [...names].filter(isWeightFile).sort();
+  if (names.has('model.safetensors.index.json')) {
+    const index = await ask('model.safetensors.index.json', null, MAX_INDEX);
+    if (!index) return offline();
+    if (index.status !== 200) return statusError(index.status, 'model.safetensors.index.json', id);
     const map = (jsonOf(index) as { weight_map?: unknown } | undefined)?.weight_map;
     if (index.cut || typeof map !== 'object' || map === null) return fail('bad-index', `${id}'s model.safetensors.index.json has no weight_map`, { id });
-    files = [...new Set(Object.values(map as Record<string, unknown>).filter((f): f is string => typeof f === 'string' && /^[\w./-]{1,200}\.safetensors$/.test(f) && !f.includes('..')))].sort();
-    if (files.length > MAX_FILES) return fail('too-many-files', `${id} lists ${files.length} weight files; at most ${MAX_FILES} are read`, { id, files: files.length, max: MAX_FILES });
-  } else if (index.status === 404) files = ['model.safetensors'];
-  else return statusError(index.status, 'model.safetensors.index.json', id);
+    files = [...new Set(Object.values(map as Record<string, unknown>).filter((f): f is string => typeof f === 'string' && isWeightFile(f)))].sort();
+  }
+  if (files.length > MAX_FILES) return fail('too-many-files', `${id} lists ${files.length} weight files; at most ${MAX_FILES} are read`, { id, files: files.length, max: MAX_FILES });
 
   const tallies = await Promise.all(files.map((f) => readHeader(f, ask)));
-  let weights: TensorTally | null = emptyTally();
+  let weights: TensorTally = emptyTally();
   for (const t of tallies) {
     if (t === 'offline') return offline();
-    if (t === 'absent') {
-      // a repo with only pytorch_model.bin (or GGUF) has no header to read; config.json alone then
-      if (files.length === 1) weights = null;
-      else return fail('missing', `${id} lists a weight file the Hub does not serve`, { id, file: 'safetensors' });
-      continue;
-    }
+    if (t === 'absent') return fail('missing', `${id} lists a weight file the Hub does not serve`, { id, file: 'safetensors' });
     if (!t.ok) return t;
-    if (weights) weights = mergeTally(weights, t.value);
+    weights = mergeTally(weights, t.value);
   }
-  return { ok: true, value: { id, config, weights, files: weights ? files : [], requests } };
+  // a repo with only pytorch_model.bin (or GGUF) has no header to read: config.json alone then
+  return { ok: true, value: { id, config, weights: files.length > 0 ? weights : null, files, requests } };
 }
 
-type Ask = (file: string, range: readonly [number, number] | null, max: number) => Promise<HubReply | null>;
+/** A top-level .safetensors file (sub-folders hold other formats' copies, e.g. original/). */
+const isWeightFile = (f: string): boolean => /^[\w.-]{1,200}\.safetensors$/.test(f) && !f.startsWith('.');
+
+type Ask = (file: string | null, range: readonly [number, number] | null, max: number) => Promise<HubReply | null>;
 
 /** One file's header: a first Range read, and a second one when the header is longer than it. */
 async function readHeader(file: string, ask: Ask): Promise<SafetensorsResult<TensorTally> | 'offline' | 'absent'> {

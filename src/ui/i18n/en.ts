@@ -78,6 +78,7 @@ export const en = {
   'config.tooBig': 'That file is larger than 1 MiB; a config.json is a few kB.',
   'config.badJson': 'config.json is not valid JSON: {detail}',
   'config.loaded': 'Loaded a {family} architecture.',
+  'hub.title': 'Fetch from Hugging Face',
   'arch.title': 'Edit architecture fields',
   'arch.help': 'Changes apply on top of the preset and are kept in the link.',
   'arch.reset': 'Back to the preset',

@@ -74,6 +74,7 @@ export const zh: Record<MessageKey, string> = {
   'model.custom': '自定义模型（{family}）',
   'model.params': '{n} 个参数',
   'config.title': '粘贴或上传 config.json',
+  'hub.title': '从 Hugging Face 获取',
   'config.paste': 'config.json 内容',
   'config.use': '使用此配置',
   'config.upload': '或上传文件：',

@@ -1,6 +1,6 @@
 /**
- * A Hub-shaped repo in memory for the tests: `{repo}/resolve/main/{file}` paths, Range answered
- * with 206 as the Hub's CDN does. The safetensors files are built here from tensor shapes (data
+ * A Hub-shaped repo in memory for the tests: `api/models/{repo}` with its `siblings`, and
+ * `{repo}/resolve/main/{file}` paths with Range answered with 206, as the Hub's CDN does. The safetensors files are built here from tensor shapes (data
  * bytes left out: only the header is ever read).
  */
 import { readFileSync } from 'node:fs';
@@ -61,9 +61,16 @@ export interface FakeRepo {
 export function fakeHub(repos: Record<string, FakeRepo>, log: string[] = []): HubGet {
   return (url, range, maxBytes) => {
     log.push(url);
+    const empty = new Uint8Array(0);
+    const api = /^https:\/\/huggingface\.co\/api\/models\/(.+)$/.exec(url);
+    if (api) {
+      // the model info: public even for a gated repo; 401 for one that does not exist, as the Hub answers
+      const r = repos[api[1] ?? ''];
+      const info = r && { id: api[1], gated: r.status === 401 ? 'manual' : false, siblings: Object.keys(r.files).map((rfilename) => ({ rfilename })) };
+      return Promise.resolve(info ? { status: 200, body: jsonBytes(info), cut: false } : { status: 401, body: empty, cut: false });
+    }
     const m = /^https:\/\/huggingface\.co\/(.+)\/resolve\/main\/(.+)$/.exec(url);
     const repo = m ? repos[m[1] ?? ''] : undefined;
-    const empty = new Uint8Array(0);
     if (!m || !repo) return Promise.resolve({ status: 404, body: empty, cut: false });
     if (repo.status) return Promise.resolve({ status: repo.status, body: empty, cut: false });
     const file = repo.files[m[2] ?? ''];

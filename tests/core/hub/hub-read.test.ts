@@ -27,7 +27,7 @@ function llamaRepo() {
 }
 
 describe('reading a model from the Hub', () => {
-  test('Llama-2-7b-hf: config plus both shard headers give its published parameter count in bf16, in 4 requests', async () => {
+  test('Llama-2-7b-hf: config plus both shard headers give its published parameter count in bf16, in 5 requests', async () => {
     const log: string[] = [];
     const r = await readHubModel('meta-llama/Llama-2-7b-hf', fakeHub({ 'meta-llama/Llama-2-7b-hf': llamaRepo() }, log));
     expect(r.ok).toBe(true);
@@ -35,9 +35,9 @@ describe('reading a model from the Hub', () => {
     expect(r.value.weights?.elements).toBe(LLAMA2_PARAMS);
     expect(r.value.weights?.byDtype).toEqual({ BF16: { elements: LLAMA2_PARAMS, bytes: 2 * LLAMA2_PARAMS } });
     expect(r.value.files).toEqual(['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors']);
-    // config, index, one Range read per shard (each header is far below the first read)
-    expect(r.value.requests).toBe(4);
-    expect(log[0]).toBe('https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json');
+    // the file list, config, index, one Range read per shard (each header is far below the first read)
+    expect(r.value.requests).toBe(5);
+    expect(log.slice(0, 2)).toEqual(['https://huggingface.co/api/models/meta-llama/Llama-2-7b-hf', 'https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json']);
     // the config read alongside counts the same model
     const arch = parseHfConfig(r.value.config);
     expect(arch.ok && countParams(arch.value).total).toBe(LLAMA2_PARAMS);
@@ -65,7 +65,7 @@ describe('reading a model from the Hub', () => {
   });
 
   test('gated, missing, offline and malformed answers are errors that say what to do', async () => {
-    const gated = await readHubModel('meta-llama/Llama-3.1-8B', fakeHub({ 'meta-llama/Llama-3.1-8B': { status: 401, files: {} } }));
+    const gated = await readHubModel('meta-llama/Llama-3.1-8B', fakeHub({ 'meta-llama/Llama-3.1-8B': { status: 401, files: { 'config.json': jsonBytes({}) } } }));
     expect(!gated.ok && gated.error.code).toBe('hub.gated');
     expect(!gated.ok && gated.error.text).toMatch(/Paste its config.json instead/);
     const missing = await readHubModel('nobody/nothing', fakeHub({}));
