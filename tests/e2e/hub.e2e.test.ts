@@ -62,7 +62,7 @@ async function page(query = '') {
 
 test('nothing leaves the page until Fetch; then only huggingface.co, and the model is the scenario', async () => {
   const { p, foreign, errors } = await page();
-  await p.getByText('Fetch from Hugging Face').click();
+  await p.getByText('Paste or upload config.json, or fetch it from Hugging Face').click();
   const box = p.getByLabel('Model id on the Hub');
   await box.fill('meta-llama/Llama-2-7b-hf');
   // typing an id and waiting sends nothing
@@ -81,7 +81,7 @@ test('nothing leaves the page until Fetch; then only huggingface.co, and the mod
 
 test('a gated repo says to paste config.json instead, in Chinese too', async () => {
   const { p } = await page('?lang=zh');
-  await p.getByText('从 Hugging Face 获取').click();
+  await p.getByText('粘贴或上传 config.json，或从 Hugging Face 获取').click();
   await p.getByLabel('Hub 上的模型 id').fill('meta-llama/Llama-3.1-8B');
   await p.getByRole('button', { name: '获取', exact: true }).click();
   await p.getByRole('alert').filter({ hasText: 'meta-llama/Llama-3.1-8B 是受限或私有模型' }).waitFor();
@@ -89,6 +89,6 @@ test('a gated repo says to paste config.json instead, in Chinese too', async () 
 
 test('the embed has no Hub box', async () => {
   const { p, foreign } = await page('?embed=1&controls=batch');
-  expect(await p.getByText('Fetch from Hugging Face').count()).toBe(0);
+  expect(await p.getByLabel('Model id on the Hub').count()).toBe(0);
   expect(foreign).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { TextFileInput } from '../forms/text-file-input';
 import { MiB } from '../../core/units';
+import { HubFetch } from './hub-fetch';
 
 /** A config.json is a few kB; anything past 1 MiB is not one. */
 const MAX_CONFIG_BYTES = MiB;
@@ -12,7 +13,8 @@ const MAX_CONFIG_BYTES = MiB;
  * Paste or upload a Hugging Face config.json. Errors name the config field they come from
  * ("hidden_size: expected a positive integer…"), shown next to the box; nothing changes until
  * the config parses. The body of the model picker's "Paste or upload config.json" box, in a
- * chunk of its own that is fetched when the box is first opened (model-picker.tsx).
+ * chunk of its own that is fetched when the box is first opened (model-picker.tsx); the box also
+ * holds "Fetch from Hugging Face" (hub-fetch.tsx).
  */
 export function ConfigPaste() {
   const t = useT();
@@ -83,6 +85,7 @@ export function ConfigPaste() {
           {t('config.loaded', { family: done })}
         </p>
       )}
+      <HubFetch />
     </>
   );
 }

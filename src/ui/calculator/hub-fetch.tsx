@@ -53,6 +53,7 @@ export function HubFetch() {
         void fetchModel();
       }}
     >
+      <h3 className="small">{h('title')}</h3>
       <p id={`${id}-privacy`} className="small muted">
         {h('privacy')}
       </p>

@@ -1,11 +1,12 @@
 /**
- * Strings of the "Fetch from Hugging Face" box, in English and Simplified Chinese, kept in the box's
- * own lazy chunk (the box's title is in the page tables: 'hub.title'). The Hub reader's errors are
- * core codes, worded in src/ui/i18n/core-zh.ts.
+ * Strings of "Fetch from Hugging Face", in English and Simplified Chinese, kept in the lazy chunk of
+ * the config.json box that holds it. The Hub reader's errors are core codes, worded in
+ * src/ui/i18n/core-zh.ts.
  */
 import { makeTranslator, type Translate } from '../i18n/make-translator';
 
 const en = {
+  title: 'Or fetch it from Hugging Face',
   id: 'Model id on the Hub',
   privacy:
     'Nothing is sent until you press Fetch. Then this page asks huggingface.co for config.json and the first bytes of each .safetensors file (an HTTP Range request): the exact size and dtypes, without downloading the weights.',
@@ -22,6 +23,7 @@ const en = {
 type HubKey = keyof typeof en;
 
 const zh: Record<HubKey, string> = {
+  title: '或者从 Hugging Face 获取',
   id: 'Hub 上的模型 id',
   privacy: '按下“获取”之前不会发送任何内容。之后本页会向 huggingface.co 请求 config.json 和每个 .safetensors 文件开头的字节（HTTP Range 请求）：不下载权重即可得到精确的大小和数据类型。',
   fetch: '获取',

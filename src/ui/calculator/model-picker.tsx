@@ -13,7 +13,6 @@ import { estimateOf } from './use-estimate';
 // the boxes start closed: their code (and the saved-models list) is fetched when one is first opened
 const ConfigPaste = lazyRetry(async () => ({ default: (await import('./config-paste')).ConfigPaste }));
 const ArchEditor = lazyRetry(async () => ({ default: (await import('./arch-editor')).ArchEditor }));
-const HubFetch = lazyRetry(async () => ({ default: (await import('./hub-fetch')).HubFetch }));
 
 /** Model choice: search the presets, a bare parameter count, a pasted config.json, a Hub model fetched on request, or edited fields. */
 export function ModelPicker() {
@@ -21,7 +20,6 @@ export function ModelPicker() {
   const arch = useArch();
   const model = useApp((st) => selectActive(st).model);
   const family = useApp((st) => selectActive(st).arch?.family ?? '');
-  const embed = useApp((st) => st.embed);
   const current = model === 'custom' ? t('model.custom', { family }) : model || t('model.bare');
   return (
     <section className="panel" aria-labelledby="model-h">
@@ -35,11 +33,6 @@ export function ModelPicker() {
       <LazyDetails name="config-paste" className="config-paste" summary={t('config.title')}>
         <ConfigPaste />
       </LazyDetails>
-      {!embed && (
-        <LazyDetails name="hub-fetch" summary={t('hub.title')}>
-          <HubFetch />
-        </LazyDetails>
-      )}
       {arch && (
         <LazyDetails name="arch-editor" summary={t('arch.title')}>
           <ArchEditor arch={arch} />

@@ -53,7 +53,7 @@ describe('calculator: forms -> store -> results', () => {
   test('a bad config.json names the field; a good one (GPT-2) gives its published 124,439,808 parameters', async () => {
     render(<App />);
     // the box starts closed; its code arrives on the first open
-    fireEvent.click(screen.getByText('Paste or upload config.json'));
+    fireEvent.click(screen.getByText('Paste or upload config.json, or fetch it from Hugging Face'));
     const text = await screen.findByLabelText('config.json contents', undefined, { timeout: 10000 });
     fireEvent.change(text, { target: { value: '{"model_type":"gpt2","n_embd":"wide","n_layer":12,"n_head":12,"vocab_size":50257}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Use this config' }));
