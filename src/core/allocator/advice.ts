@@ -17,9 +17,23 @@ export type DiagnosisCode = 'fraction-limit' | 'fragmentation' | 'other-process'
  * translations look up `<code>.<variant>` (and `<code>.<variant>.why`) before the plain code.
  */
 export interface Advice {
-  code: 'expandable-segments' | 'expandable-unsupported' | 'max-split-size' | 'empty-cache-elsewhere' | 'empty-cache-before-foreign' | 'smaller-batch' | 'free-other-process' | 'raise-memory-fraction';
-  /** 'rocm': max_split_size_mb offered instead of expandable segments; 'fragmentation': a smaller batch for headroom, not for a shortage */
-  variant?: 'rocm' | 'fragmentation';
+  code:
+    | 'expandable-segments'
+    | 'expandable-unsupported'
+    | 'max-split-size'
+    | 'empty-cache-elsewhere'
+    | 'empty-cache-before-foreign'
+    | 'smaller-batch'
+    | 'free-other-process'
+    | 'raise-memory-fraction'
+    | 'upgrade-pytorch'
+    | 'already-set'
+    | 'lower-peak';
+  /**
+   * 'rocm': max_split_size_mb offered instead of expandable segments; 'fragmentation': a smaller batch for headroom,
+   * not for a shortage; 'only': max_split_size_mb with no expandable segments beside it; 'lower': the user's max_split_size_mb lowered (advice-fit.ts)
+   */
+  variant?: 'rocm' | 'fragmentation' | 'only' | 'lower';
   params: Record<string, number | string>;
   text: string;
   why: string;
