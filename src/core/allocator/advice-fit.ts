@@ -5,7 +5,7 @@
  * the failing request is lowered). Export lines keep the user's other options.
  */
 import { MiB } from '../units';
-import type { Advice } from './advice';
+import { expandableAdvice, maxSplitAdvice, type Advice } from './advice';
 import type { AllocatorConfig } from './config';
 import { OPTION_SINCE, optionStatus, type AdvisedOption } from './conf-history';
 
@@ -54,6 +54,8 @@ function alreadySet(settings: string[]): Advice {
   };
 }
 
+const backendOf = (a: Advice): 'cuda' | 'hip' => (a.params.env === 'PYTORCH_HIP_ALLOC_CONF' ? 'hip' : 'cuda');
+
 /** Expandable segments: kept, dropped (already on), or "upgrade" (release too old). */
 function fitExpandable(a: Advice, ctx: AdviceContext, set: string[]): Advice | null {
   if (ctx.conf?.value.expandableSegments) {
@@ -63,7 +65,7 @@ function fitExpandable(a: Advice, ctx: AdviceContext, set: string[]): Advice | n
   const s = optionStatus('expandable_segments', ctx.version);
   if (s === 'already-on') return null;
   if (s === 'too-old') return upgrade('expandable_segments', 'expandable_segments:True');
-  return ctx.conf ? { ...a, params: { ...a.params, value: withOption(ctx.conf.text, 'expandable_segments', 'True') } } : a;
+  return ctx.conf ? expandableAdvice(backendOf(a), withOption(ctx.conf.text, 'expandable_segments', 'True')) : a;
 }
 
 /** max_split_size_mb: kept, dropped (the request is already oversize), lowered, or "upgrade". */
@@ -75,14 +77,9 @@ function fitMaxSplit(a: Advice, ctx: AdviceContext, set: string[], alone: boolea
     set.push(`max_split_size_mb:${current / MiB}`);
     return null;
   }
-  const value = ctx.conf ? withOption(ctx.conf.text, 'max_split_size_mb', String(mb)) : `max_split_size_mb:${mb}`;
-  const env = String(a.params.env);
-  if (current !== null) {
-    const from = current / MiB;
-    return { ...a, variant: 'lower', params: { ...a.params, from, value }, text: `Lower max_split_size_mb from ${from} to ${mb}: ${env}=${value}.` };
-  }
-  if (alone && a.variant === undefined) return { ...a, variant: 'only', params: { ...a.params, value }, text: `Set ${env}=${value}.` };
-  return { ...a, params: { ...a.params, value } };
+  const value = ctx.conf ? withOption(ctx.conf.text, 'max_split_size_mb', String(mb)) : undefined;
+  if (current !== null) return maxSplitAdvice(backendOf(a), mb, { value, variant: 'lower', from: current / MiB });
+  return maxSplitAdvice(backendOf(a), mb, { value, variant: alone ? 'only' : undefined });
 }
 
 /** `advice` fitted to the release and the current setting (see the file comment); order kept. */

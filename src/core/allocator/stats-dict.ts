@@ -88,6 +88,10 @@ export function parseMemoryStats(text: string, conf: AdviceContext['conf'] = nul
     if (!(Math.abs(value) <= MAX_VALUE)) {
       return { ok: false, message: { code: 'stats-out-of-range', params: { key, shown: cut(digits), max: '2^63' }, text: `${key}: ${cut(digits)} is out of range (at most 2^63)` } };
     }
+    // every count is ≥ 0; only max_split_size prints −1 (unlimited)
+    if (value < 0 && !(key === 'max_split_size' && value === -1)) {
+      return { ok: false, message: { code: 'stats-negative', params: { key, shown: cut(digits) }, text: `${key}: ${cut(digits)} is negative; memory_stats() counts are never below 0` } };
+    }
     stats.set(key, value);
   }
   if (!stats.has('allocated_bytes.all.current') && !stats.has('reserved_bytes.all.current')) {
