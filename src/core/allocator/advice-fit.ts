@@ -39,7 +39,7 @@ function upgrade(option: AdvisedOption, setting: string): Advice {
   return {
     code: 'upgrade-pytorch',
     params: { setting, release },
-    text: `Upgrade to PyTorch ≥ ${release} to use ${setting}: the message comes from an older release, which refuses the option at start-up ("Unrecognized CachingAllocator option").`,
+    text: `Upgrade to PyTorch ≥ ${release} to use ${setting}: the message comes from an older release, which refuses the option when the allocator starts ("Unrecognized CachingAllocator option").`,
     why: `${option} first shipped in PyTorch ${release}; older releases stop with an error when PYTORCH_CUDA_ALLOC_CONF names it.`,
   };
 }

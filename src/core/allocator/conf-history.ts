@@ -2,7 +2,7 @@
  * Which PyTorch release first accepts each PYTORCH_CUDA_ALLOC_CONF option the advice offers, and
  * the lowest release of each OOM message family the decoder names (oom-decoder.ts `version`).
  * Restated with the same sources in docs/reference/allocator.md §8.1. A release older than an
- * option's first one rejects it at start-up ("Unrecognized CachingAllocator option"), so advice
+ * option's first one rejects it when the allocator starts ("Unrecognized CachingAllocator option"), so advice
  * never offers it there.
  */
 
