@@ -151,7 +151,7 @@ function diagnoseStats(f: StatsFigures, c: StatsCounters): { diagnosis: Message;
         {
           code: 'lower-peak',
           params: {},
-          text: "Or lower the peak (batch size, sequence length, activation checkpointing) so the reserve stays below the card's capacity.",
+          text: "Lower the peak (batch size, sequence length, activation checkpointing) so the reserve stays below the card's capacity.",
           why: 'Each retry waits for the whole device and empties the cache, so the run slows down long before it runs out of memory.',
         },
       ],

@@ -76,7 +76,7 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'summary-advice.expandable-segments.why': '这样段可以原地增长，空闲的整页可以解除映射并重新映射到需要的位置，空洞就不再浪费显存。',
   'summary-advice.empty-cache-elsewhere': '只有在其他进程或库需要这部分显存时才调用 torch.cuda.empty_cache()。',
   'summary-advice.empty-cache-elsewhere.why': '本进程本来就会复用这些缓存；还给驱动之后，以后要重新调用 cudaMalloc。',
-  'summary-advice.lower-peak': '或者降低峰值（批大小、序列长度、激活检查点），让预留显存留在显卡容量以内。',
+  'summary-advice.lower-peak': '降低峰值（批大小、序列长度、激活检查点），让预留显存留在显卡容量以内。',
   'summary-advice.lower-peak.why': '每次重试都要等待整个设备并清空缓存，所以远在显存耗尽之前运行就会变慢。',
   'summary-advice.already-set': '你的 PYTORCH_CUDA_ALLOC_CONF 已经包含 {settings}；剩下的办法是降低峰值（更小的批大小或序列长度、激活检查点、更低精度）。',
   'summary-advice.already-set.why': '再设置一次运行时已有的选项不会改变任何东西。',

@@ -22,6 +22,7 @@ export function RunConfField({ text, error, onText }: { text: string; error: Fie
       <label htmlFor={`${id}-conf`}>{t('runconf.label')}</label>
       <input
         id={`${id}-conf`}
+        className="lab-runconf"
         type="text"
         value={text}
         spellCheck={false}
