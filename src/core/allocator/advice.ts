@@ -111,7 +111,7 @@ function expandableUnsupportedAdvice(): Advice {
  * `fit` (advice-fit.ts): the whole setting to export, and 'only' (no expandable segments beside it) or
  * 'lower' (the user's larger max_split_size_mb, `from` MiB, lowered).
  */
-export function maxSplitAdvice(backend: 'cuda' | 'hip', mb: number, fit: { value?: string; variant?: 'only' | 'lower'; from?: number } = {}): Advice {
+export function maxSplitAdvice(backend: 'cuda' | 'hip', mb: number, fit: { value?: string | undefined; variant?: 'only' | 'lower' | undefined; from?: number } = {}): Advice {
   const env = envName(backend);
   const value = fit.value ?? `max_split_size_mb:${mb}`;
   const variant = backend === 'hip' ? 'rocm' : fit.variant;
