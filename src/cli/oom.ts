@@ -1,19 +1,23 @@
 /**
- * `npm run --silent oom < train.log` or `npm run --silent oom -- train.log [--json]`
+ * `npm run --silent oom < train.log` or `npm run --silent oom -- train.log [--conf CONF] [--json]`
  *
- * Finds a PyTorch CUDA/HIP out-of-memory message in a log (or a torch.cuda.memory_summary()
- * table) and explains it: the figures and what they mean, derived figures, diagnosis, advice.
- * Exit codes: 0 decoded, 2 bad input (no message found, unreadable file, bad flag).
+ * Finds a PyTorch CUDA/HIP out-of-memory message in a log (or a torch.cuda.memory_stats() dict, or a
+ * torch.cuda.memory_summary() table: src/core/allocator/paste.ts) and explains it: the figures and what
+ * they mean, derived figures, diagnosis, advice fitted to the release and to --conf.
+ * Exit codes: 0 decoded, 2 bad input (nothing found, unreadable file, bad flag or --conf).
  */
-import { decodeOom, OOM_EXAMPLE, parseMemorySummary, type Advice, type DecodedOom, type SummaryReading } from '../core/allocator';
+import { parseAllocConf, type Advice, type AdviceContext, type DecodedOom, type StatsReading, type SummaryReading } from '../core/allocator';
+import { readPaste } from '../core/allocator/paste';
 import { humanBytes } from '../core/units';
 import { readInput, runIfMain, splitFlags, table } from './allocator-io';
 import { usageError, type CliResult } from './output';
 
-const USAGE = `usage: npm run --silent oom [-- FILE] [--json]
+const USAGE = `usage: npm run --silent oom [-- FILE] [--conf CONF] [--json]
 Reads FILE (or stdin) and decodes the first PyTorch out-of-memory message in it, or a
-torch.cuda.memory_summary() table. --json prints every field, derived figure and advice code.
-Exit codes: 0 decoded, 2 no message found / bad input.
+torch.cuda.memory_stats() dict, or a torch.cuda.memory_summary() table.
+--conf gives the run's PYTORCH_CUDA_ALLOC_CONF (e.g. expandable_segments:True,max_split_size_mb:128):
+advice then drops or changes what it already sets. --json prints every field, derived figure and advice code.
+Exit codes: 0 decoded, 2 nothing found / bad input.
 `;
 
 function adviceText(advice: readonly Advice[]): string {
@@ -65,25 +69,53 @@ function renderSummary(s: SummaryReading): string {
   return out.join('\n') + '\n';
 }
 
+function renderStats(s: StatsReading): string {
+  const f = s.figures;
+  const c = s.counters;
+  const b = (v: number | null) => (v === null ? 'n/a' : humanBytes(v));
+  const n = (v: number | null) => (v === null ? 'n/a' : String(v));
+  const rows: [string, string][] = [
+    ['allocated (current / peak)', `${b(f.allocated)} / ${b(f.allocatedPeak)}`],
+    ['reserved (current / peak)', `${b(f.reserved)} / ${b(f.reservedPeak)}`],
+    ['reserved − allocated', b(f.cachedFree)],
+    ['non-releasable (holes)', `${b(f.nonReleasable)}${f.reserved && f.nonReleasable !== null ? ` (${((100 * f.nonReleasable) / f.reserved).toFixed(1)} % of reserved)` : ''}`],
+    ['releasable by empty_cache()', b(f.releasable)],
+    ['max_split_size', f.maxSplitSize === null ? 'unlimited' : b(f.maxSplitSize)],
+    ['oversize allocations / segments', `${n(f.oversizeAllocations)} / ${n(f.oversizeSegments)}`],
+    ['num_alloc_retries / num_ooms', `${n(c.numAllocRetries)} / ${n(c.numOoms)}`],
+  ];
+  if (c.numSyncAllStreams !== null) rows.push(['num_sync_all_streams', String(c.numSyncAllStreams)]);
+  if (c.numDeviceAlloc !== null) rows.push(['num_device_alloc / num_device_free', `${c.numDeviceAlloc} / ${n(c.numDeviceFree)}`]);
+  const out = [`torch.cuda.memory_stats() (${s.form}, ${s.entries} entries${s.more ? '; the first dict of several' : ''})`, '', table(rows), '', `Diagnosis: ${s.diagnosis.text}`];
+  if (s.notes.length) out.push(...s.notes.map((x) => `note: ${x.text}`));
+  if (s.advice.length) out.push('', 'Advice', adviceText(s.advice));
+  return out.join('\n') + '\n';
+}
+
 /** The CLI on argv (without node and script); never throws. */
 export function main(argv: readonly string[], stdin: () => string): CliResult {
-  const f = splitFlags(argv, ['json', 'help'], []);
+  const f = splitFlags(argv, ['json', 'help'], ['conf']);
   if (!f.ok) return usageError(f.error);
   if (f.flags.has('help')) return { code: 0, stdout: USAGE, stderr: '' };
   if (f.positional.length > 1) return usageError('give at most one file (or pipe the log into stdin)');
   const input = readInput(f.positional[0] ?? null, stdin);
   if (!input.ok) return usageError(input.error);
-  const json = f.flags.has('json');
-  const r = decodeOom(input.text);
-  if (r.found) {
-    return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'oom', ...r }, null, 2)}\n` : renderOom(r.oom, r.count - 1, r.others.length), stderr: '' };
+  const confText = f.flags.get('conf');
+  let conf: AdviceContext['conf'] = null;
+  if (typeof confText === 'string') {
+    const c = parseAllocConf(confText);
+    if (!c.ok) return usageError(`--conf: ${c.errors[0]?.message ?? 'not a PYTORCH_CUDA_ALLOC_CONF value'}`);
+    conf = { text: confText, value: c.value };
   }
-  // a message was found but cannot be read (a figure out of range, text over the cap)
-  if (r.message.code !== 'oom-not-found') return usageError(r.message.text);
-  const s = parseMemorySummary(input.text);
-  if (s.ok) return { code: 0, stdout: json ? `${JSON.stringify({ kind: 'memory_summary', ...s.value }, null, 2)}\n` : renderSummary(s.value), stderr: '' };
-  if (s.message.code !== 'summary-not-found') return usageError(s.message.text);
-  return usageError(`no PyTorch out-of-memory message found; expected a line like: ${OOM_EXAMPLE.slice(0, 110)}…`);
+  const json = f.flags.has('json');
+  const out = (kind: string, value: object, text: string): CliResult => ({ code: 0, stdout: json ? `${JSON.stringify({ kind, ...value }, null, 2)}\n` : text, stderr: '' });
+  const r = readPaste(input.text, conf);
+  if (r.kind === 'oom') return out('oom', r.decode, renderOom(r.decode.oom, r.decode.count - 1, r.decode.others.length));
+  if (r.kind === 'stats') return out('memory_stats', r.stats, renderStats(r.stats));
+  if (r.kind === 'summary') return out('memory_summary', r.summary, renderSummary(r.summary));
+  // found but unreadable (a figure out of range, text over the cap), or nothing found
+  if (r.message.code !== 'paste-not-found') return usageError(r.message.text);
+  return usageError(`no PyTorch out-of-memory message, memory_stats() dict or memory_summary() table found; expected a line like: ${r.example.slice(0, 110)}…`);
 }
 
 runIfMain(import.meta.url, main);

@@ -1,5 +1,6 @@
-// The oom CLI, spawned as a process. Messages follow docs/reference/allocator.md §7.2 / §9 (ii).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// The oom CLI, spawned as a process. Messages follow docs/reference/allocator.md §7.2 / §9 (ii); the
+// memory_stats() dicts are tests/fixtures/memory-stats (printed by Python, values chosen by hand).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,9 +51,48 @@ describe('oom CLI', () => {
     expect(r.stdout).toContain('20.00 MiB');
   });
 
+  it('--conf: an option the run already has is not advised again, and the export line keeps the rest', () => {
+    const r = run(['--conf', 'expandable_segments:True', '--json'], LOG);
+    expect(r.code).toBe(0);
+    const advice = JSON.parse(r.stdout).oom.diagnosis.advice as { code: string; params: Record<string, unknown> }[];
+    expect(advice.map((a) => a.code)).toEqual(['max-split-size', 'already-set']);
+    expect(advice[0].params.value).toBe('expandable_segments:True,max_split_size_mb:128');
+    const text = run(['--conf', 'expandable_segments:True'], LOG).stdout;
+    expect(text).not.toContain('Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before');
+    expect(text).toContain('Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128.');
+  });
+
+  it('a 1.10–2.0 message is told to upgrade for expandable_segments, not to set it', () => {
+    const old =
+      'RuntimeError: CUDA out of memory. Tried to allocate 200.00 MiB (GPU 0; 1024.00 MiB total capacity; 500.00 MiB already allocated; 124.00 MiB free; 900.00 MiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF';
+    const r = run([], old);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Upgrade to PyTorch ≥ 2.1 to use expandable_segments:True');
+    expect(r.stdout).not.toContain('PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True');
+  });
+
+  it('reads a printed memory_stats() dict: figures, diagnosis, notes, advice', () => {
+    const dict = readFileSync(new URL('../fixtures/memory-stats/retries-pprint.txt', import.meta.url), 'utf8');
+    const r = run([], `step 900\n${dict}`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('torch.cuda.memory_stats() (dict, 122 entries)');
+    // 100 MiB of holes in a 20 GiB reserve: 100 / 20480 = 0.49 %
+    expect(r.stdout).toMatch(/non-releasable \(holes\) +100\.00 MiB \(0\.5 % of reserved\)/);
+    expect(r.stdout).toContain('Diagnosis: cudaMalloc failed 37 times');
+    expect(r.stdout).toContain('note: 3 device-wide synchronisations besides the retries');
+    expect(r.stdout).toContain('PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128,expandable_segments:True');
+    const j = JSON.parse(run(['--json'], dict).stdout);
+    expect(j.kind).toBe('memory_stats');
+    expect(j.counters.numAllocRetries).toBe(37);
+  });
+
   it.each([
     [['--bogus'], LOG, /^error: unknown flag --bogus/],
-    [[], 'loss 0.1\nall fine\n', /^error: no PyTorch out-of-memory message found/],
+    [[], 'loss 0.1\nall fine\n', /^error: no PyTorch out-of-memory message, memory_stats\(\) dict or memory_summary\(\) table found/],
+    [['--conf', 'expandable_segments:yes'], LOG, /^error: --conf: Expected a single True\/False argument for expandable_segments$/],
+    [['--conf'], LOG, /^error: --conf needs a value/],
+    [[], `{'allocated_bytes.all.current': ${'9'.repeat(400)}}`, /^error: allocated_bytes\.all\.current: 9{20}… is out of range \(at most 2\^63\)$/],
+    [[], 'OrderedDict()', /^error: memory_stats\(\) is empty: CUDA was not initialised/],
     [[], '', /^error: no input/],
     [['/nonexistent/train.log'], '', /^error: cannot read \/nonexistent\/train.log: ENOENT/],
     [['a.log', 'b.log'], '', /^error: give at most one file/],

@@ -79,7 +79,7 @@ test('lab in Chinese, dark: the simulator and the decoder render translated', as
   await page.getByText(/^碎片：/).waitFor();
   await page.screenshot({ path: `${SCREENS}/lab-oom-zh-dark.png`, fullPage: true });
   await page.getByRole('tab', { name: 'memory_summary() 读取' }).click();
-  await page.getByRole('button', { name: '载入示例' }).click();
+  await page.getByRole('button', { name: 'memory_summary() 表格' }).click();
   await page.getByText('碎片数值').waitFor();
   await page.screenshot({ path: `${SCREENS}/lab-summary-zh-dark.png`, fullPage: true });
   // switching the page language re-renders the lab in English and keeps its keys in the link
@@ -87,6 +87,36 @@ test('lab in Chinese, dark: the simulator and the decoder render translated', as
   await page.getByText('Fragmentation figures').waitFor();
   await expect.poll(() => new URL(page.url()).searchParams.get('lab.panel')).toBe('summary');
   expect(new URL(page.url()).searchParams.get('lab.preset')).toBe('fragmentation-oom');
+  expect(w.consoleErrors).toEqual([]);
+  expect(w.foreignRequests).toEqual([]);
+  await page.context().close();
+});
+
+test("a pasted memory_stats() dict with the run's PYTORCH_CUDA_ALLOC_CONF: figures, diagnosis, fitted advice, en + zh, wide and narrow", async () => {
+  const dict = readFileSync('tests/fixtures/memory-stats/retries-pprint.txt', 'utf8');
+  const base = chromium.base();
+  const w = await watchedPage(chromium.browser(), base);
+  const { page } = w;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${base}?view=lab&lab.panel=summary`);
+  await page.getByLabel(/Paste the output of print/).fill(dict);
+  await page.getByText('torch.cuda.memory_stats(), printed as dict: 122 entries read.').waitFor();
+  await page.getByText(/^cudaMalloc failed 37 times/).waitFor();
+  // the dict's own max_split_size (128 MiB) stays in the export line
+  expect(await page.locator('.lab-advice li pre').first().textContent()).toBe('export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128,expandable_segments:True');
+  await page.getByLabel('Your PYTORCH_CUDA_ALLOC_CONF (optional)').fill('expandable_segments:True,max_split_size_mb:128');
+  await page.getByText(/already has expandable_segments:True/).waitFor();
+  expect(await page.locator('.lab-advice li').evaluateAll((li) => li.map((x) => x.getAttribute('data-advice')))).toEqual(['lower-peak', 'already-set']);
+  await expect.poll(() => new URL(page.url()).searchParams.get('lab.runconf')).toBe('expandable_segments:True,max_split_size_mb:128');
+  await page.screenshot({ path: `${SCREENS}/lab-stats-en-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${SCREENS}/lab-stats-en-390.png`, fullPage: true });
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.getByText(/^cudaMalloc 失败了 37 次/).waitFor();
+  await page.screenshot({ path: `${SCREENS}/lab-stats-zh-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: `${SCREENS}/lab-stats-zh-1280.png`, fullPage: true });
   expect(w.consoleErrors).toEqual([]);
   expect(w.foreignRequests).toEqual([]);
   await page.context().close();

@@ -10,6 +10,7 @@ import { parseAllocConf } from '../../src/core/allocator/config';
 import { importMemoryHistory } from '../../src/core/allocator/history-import';
 import { parseTrace } from '../../src/core/allocator/trace';
 import { parseByteSize } from '../../src/core/allocator/size-text';
+import { readPaste } from '../../src/core/allocator/paste';
 import { importTorchRepr } from '../../src/core/layers/repr-import';
 import { parseLayerText } from '../../src/core/layers/text';
 import { importTorchinfo, isTorchinfo } from '../../src/core/layers/torchinfo-import';
@@ -52,6 +53,7 @@ const PARSERS: [string, (s: string) => unknown][] = [
   ['PYTORCH_CUDA_ALLOC_CONF', (s) => parseAllocConf(s)],
   ['PYTORCH_CUDA_ALLOC_CONF: gc threshold value', (s) => parseAllocConf(`garbage_collection_threshold:${s.replace(/[\s,:]/g, '')}`)],
   ['memory history JSON', (s) => importMemoryHistory(s)],
+  ['pasted OOM / memory_stats() / memory_summary()', (s) => readPaste(s)],
   ['byte size', (s) => parseByteSize(s)],
   ['share URL', (s) => decodeUrl(s)],
   ['layer edits', (s) => parseEdits(s)],

@@ -17,9 +17,23 @@ export type DiagnosisCode = 'fraction-limit' | 'fragmentation' | 'other-process'
  * translations look up `<code>.<variant>` (and `<code>.<variant>.why`) before the plain code.
  */
 export interface Advice {
-  code: 'expandable-segments' | 'expandable-unsupported' | 'max-split-size' | 'empty-cache-elsewhere' | 'empty-cache-before-foreign' | 'smaller-batch' | 'free-other-process' | 'raise-memory-fraction';
-  /** 'rocm': max_split_size_mb offered instead of expandable segments; 'fragmentation': a smaller batch for headroom, not for a shortage */
-  variant?: 'rocm' | 'fragmentation';
+  code:
+    | 'expandable-segments'
+    | 'expandable-unsupported'
+    | 'max-split-size'
+    | 'empty-cache-elsewhere'
+    | 'empty-cache-before-foreign'
+    | 'smaller-batch'
+    | 'free-other-process'
+    | 'raise-memory-fraction'
+    | 'upgrade-pytorch'
+    | 'already-set'
+    | 'lower-peak';
+  /**
+   * 'rocm': max_split_size_mb offered instead of expandable segments; 'fragmentation': a smaller batch for headroom,
+   * not for a shortage; 'only': max_split_size_mb with no expandable segments beside it; 'lower': the user's max_split_size_mb lowered (advice-fit.ts)
+   */
+  variant?: 'rocm' | 'fragmentation' | 'only' | 'lower';
   params: Record<string, number | string>;
   text: string;
   why: string;
@@ -63,13 +77,16 @@ export function suggestMaxSplitMb(requestBytes: number): number | null {
 
 const envName = (b: 'cuda' | 'hip') => (b === 'hip' ? 'PYTORCH_HIP_ALLOC_CONF' : 'PYTORCH_CUDA_ALLOC_CONF');
 
-/** PYTORCH_*_ALLOC_CONF=expandable_segments:True (docs/reference/allocator.md §5): worth setting on CUDA builds. */
-export function expandableAdvice(backend: 'cuda' | 'hip'): Advice {
+/**
+ * PYTORCH_*_ALLOC_CONF=expandable_segments:True (docs/reference/allocator.md §5): worth setting on CUDA builds.
+ * `value`: the whole setting to export (the user's other options kept, advice-fit.ts).
+ */
+export function expandableAdvice(backend: 'cuda' | 'hip', value = 'expandable_segments:True'): Advice {
   const env = envName(backend);
   return {
     code: 'expandable-segments',
-    params: { env, value: 'expandable_segments:True' },
-    text: `Set ${env}=expandable_segments:True before the process starts.`,
+    params: { env, value },
+    text: `Set ${env}=${value} before the process starts.`,
     why: 'Segments then grow in place and free whole pages can be unmapped and remapped where the large tensor fits, so cached holes stop wasting memory.',
   };
 }
@@ -89,14 +106,28 @@ function expandableUnsupportedAdvice(): Advice {
   };
 }
 
-/** max_split_size_mb (docs/reference/allocator.md §4, §8): the alternative to expandable segments on CUDA, the remedy on ROCm. */
-export function maxSplitAdvice(backend: 'cuda' | 'hip', mb: number): Advice {
+/**
+ * max_split_size_mb (docs/reference/allocator.md §4, §8): the alternative to expandable segments on CUDA, the remedy on ROCm.
+ * `fit` (advice-fit.ts): the whole setting to export, and 'only' (no expandable segments beside it) or
+ * 'lower' (the user's larger max_split_size_mb, `from` MiB, lowered).
+ */
+export function maxSplitAdvice(backend: 'cuda' | 'hip', mb: number, fit: { value?: string | undefined; variant?: 'only' | 'lower' | undefined; from?: number } = {}): Advice {
   const env = envName(backend);
+  const value = fit.value ?? `max_split_size_mb:${mb}`;
+  const variant = backend === 'hip' ? 'rocm' : fit.variant;
+  const text =
+    variant === 'lower'
+      ? `Lower max_split_size_mb from ${fit.from ?? '?'} to ${mb}: ${env}=${value}.`
+      : variant === 'rocm'
+        ? `Set ${env}=${value} instead.`
+        : variant === 'only'
+          ? `Set ${env}=${value}.`
+          : `Or set ${env}=${value}.`;
   return {
     code: 'max-split-size',
-    ...(backend === 'hip' ? { variant: 'rocm' as const } : {}),
-    params: { env, mb, value: `max_split_size_mb:${mb}` },
-    text: backend === 'hip' ? `Set ${env}=max_split_size_mb:${mb} instead.` : `Or set ${env}=max_split_size_mb:${mb}.`,
+    ...(variant ? { variant } : {}),
+    params: { env, mb, value, ...(variant === 'lower' ? { from: fit.from ?? 0 } : {}) },
+    text,
     why: `Cached blocks of ${mb} MiB or more are then never split by smaller tensors, and whole free oversize blocks are returned to the driver before the retry; the failing request is at least ${mb} MiB, so it counts as oversize.`,
   };
 }

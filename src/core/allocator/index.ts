@@ -19,4 +19,7 @@ export { simulateTrace, stepAt, viewAt, type ResolvedSettings, type SimOptions, 
 export { decodeOom, OOM_EXAMPLE, stripAnsi, type DecodedOom, type OomDecode, type OomField } from './oom-decoder';
 export { describeRequest, type RequestMeaning } from './request-meaning';
 export { diagnoseOom, suggestMaxSplitMb, type Advice, type Diagnosis, type DiagnosisCode, type OomFigures } from './advice';
+export { fitAdvice, withOption, NO_CONTEXT, type AdviceContext } from './advice-fit';
+export { OPTION_SINCE, optionStatus, releaseAtLeast, type AdvisedOption, type OptionStatus } from './conf-history';
+export { parseMemoryStats, MAX_STATS_KEYS, type StatsCounters, type StatsFigures, type StatsParse, type StatsReading } from './stats-dict';
 export { formatMemorySummary, parseMemorySummary, type SummaryCell, type SummaryParse, type SummaryReading, type SummaryRow } from './summary';

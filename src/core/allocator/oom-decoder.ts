@@ -7,6 +7,7 @@
 import type { Message } from '../types';
 import { GiB, KiB, MiB } from '../units';
 import { diagnoseOom, type Diagnosis } from './advice';
+import { fitAdvice, type AdviceContext } from './advice-fit';
 import { describeRequest, type RequestMeaning } from './request-meaning';
 
 export interface OomField {
@@ -290,8 +291,10 @@ function derive(fields: OomField[], processes: { pid: number; bytes: number }[])
  * Finds every OOM message in `text`; the first becomes `oom`, up to MAX_OOM_MESSAGES are
  * decoded. Linear in the text (each message reads a window of at most 4,000 characters). A
  * figure out of range or a text over MAX_OOM_TEXT comes back as a message. Never throws.
+ * `conf`: the user's current PYTORCH_CUDA_ALLOC_CONF; advice then drops or changes what it already sets,
+ * and offers only options the message's release has (advice-fit.ts).
  */
-export function decodeOom(text: string): OomDecode {
+export function decodeOom(text: string, conf: AdviceContext['conf'] = null): OomDecode {
   const notDecoded = (message: Message): OomDecode => ({ found: false, message, example: OOM_EXAMPLE });
   const input = String(text ?? '');
   if (input.length > MAX_OOM_TEXT) {
@@ -311,7 +314,7 @@ export function decodeOom(text: string): OomDecode {
       // the exception name is on the message's own line, within 200 characters before it
       const before = clean.slice(Math.max(0, from - 200), from);
       const exception = PREFIX.exec(before.slice(before.lastIndexOf('\n') + 1))?.[1] ?? null;
-      const diagnosis = oom.kind === 'allocator' && oom.complete ? diagnose(oom) : null;
+      const diagnosis = oom.kind === 'allocator' && oom.complete ? diagnose(oom, conf) : null;
       found.push({ ...oom, exception, raw: clean.slice(from, to).replace(/\s+/g, ' ').trim(), diagnosis });
     }
   } catch (e) {
@@ -325,14 +328,14 @@ export function decodeOom(text: string): OomDecode {
   return { found: true, oom: first, others, count: starts.length };
 }
 
-function diagnose(o: Omit<DecodedOom, 'exception' | 'raw' | 'diagnosis'>): Diagnosis | null {
+function diagnose(o: Omit<DecodedOom, 'exception' | 'raw' | 'diagnosis'>, conf: AdviceContext['conf']): Diagnosis | null {
   const f = o.fields;
   const d = o.derived;
   const requested = get(f, 'requested');
   const free = get(f, 'free');
   const allocated = get(f, 'allocated');
   if (requested === null || free === null || allocated === null || d.reserved === null || d.unallocated === null) return null;
-  return diagnoseOom({
+  const dx = diagnoseOom({
     requested,
     free,
     allocated,
@@ -343,4 +346,5 @@ function diagnose(o: Omit<DecodedOom, 'exception' | 'raw' | 'diagnosis'>): Diagn
     allowed: get(f, 'allowed'),
     backend: o.backend,
   });
+  return { ...dx, advice: fitAdvice(dx.advice, { version: o.version.code, conf }) };
 }

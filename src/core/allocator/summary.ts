@@ -6,9 +6,11 @@ import type { Message } from '../types';
 import { GiB, KiB, MiB, TiB } from '../units';
 import { ARRAY_STATS, OVERSIZE_STATS, STAT_FIELDS, STAT_POOLS, type ArrayStatName, type MemoryStats } from './stats';
 
-type Pool = (typeof STAT_POOLS)[number];
 import { expandableAdvice, type Advice } from './advice';
+import { fitAdvice, type AdviceContext } from './advice-fit';
 import { humanBytes } from '../units';
+
+type Pool = (typeof STAT_POOLS)[number];
 
 const ROW_NAMES: Record<ArrayStatName, string> = {
   allocated_bytes: 'Allocated memory',
@@ -146,17 +148,20 @@ function cell(text: string, where: () => string): SummaryCell | null {
   return { value, precision: mult };
 }
 
-/** Reads a pasted memory_summary() table; tolerant of missing rows (older releases) and abbreviated tables. */
-export function parseMemorySummary(text: string): SummaryParse {
+/**
+ * Reads a pasted memory_summary() table; tolerant of missing rows (older releases) and abbreviated
+ * tables. `conf`: the user's PYTORCH_CUDA_ALLOC_CONF, so advice drops what is already set.
+ */
+export function parseMemorySummary(text: string, conf: AdviceContext['conf'] = null): SummaryParse {
   try {
-    return readSummary(String(text ?? ''));
+    return readSummary(String(text ?? ''), conf);
   } catch (e) {
     if (!(e instanceof OutOfRange)) throw e;
     return { ok: false, message: { code: 'summary-out-of-range', params: { where: e.where, shown: e.shown, max: e.max }, text: e.message } };
   }
 }
 
-function readSummary(text: string): SummaryParse {
+function readSummary(text: string, conf: AdviceContext['conf']): SummaryParse {
   const rows: SummaryRow[] = [];
   let last = '';
   for (const raw of text.split(/\r?\n/)) {
@@ -186,9 +191,8 @@ function readSummary(text: string): SummaryParse {
   const allocated = cur('allocated_bytes');
   const reserved = cur('reserved_bytes');
   const nonReleasable = cur('inactive_split_bytes');
-  const cachedFree = allocated !== null && reserved !== null ? Math.max(0, reserved - allocated) : null;
-  const releasable = cachedFree !== null && nonReleasable !== null ? Math.max(0, cachedFree - nonReleasable) : null;
-  const figures = { allocated, reserved, cachedFree, nonReleasable, releasable, oversizeSegments: cur('oversize_segments') };
+  const figures = { ...cacheFigures(allocated, reserved, nonReleasable), oversizeSegments: cur('oversize_segments') };
+  const { diagnosis, advice } = diagnoseCache(figures);
   return {
     ok: true,
     value: {
@@ -197,15 +201,32 @@ function readSummary(text: string): SummaryParse {
       numAllocRetries: num('cudaMalloc retries', /cudaMalloc retries: (\d+)/),
       rows,
       figures,
-      ...adviseSummary(figures),
+      diagnosis,
+      advice: fitAdvice(advice, { version: null, conf }),
     },
   };
 }
 
-/** Heuristic (ours): non-releasable holes above 10 % of the reserve and 256 MiB count as fragmentation. */
-function adviseSummary(f: SummaryReading['figures']): { diagnosis: Message; advice: Advice[] } {
+/** The cache's split from allocated, reserved and inactive_split_bytes (docs/reference/allocator.md §4: holes in partly used segments cannot be released). */
+export function cacheFigures(
+  allocated: number | null,
+  reserved: number | null,
+  nonReleasable: number | null,
+): Pick<SummaryReading['figures'], 'allocated' | 'reserved' | 'cachedFree' | 'nonReleasable' | 'releasable'> {
+  const cachedFree = allocated !== null && reserved !== null ? Math.max(0, reserved - allocated) : null;
+  const releasable = cachedFree !== null && nonReleasable !== null ? Math.max(0, cachedFree - nonReleasable) : null;
+  return { allocated, reserved, cachedFree, nonReleasable, releasable };
+}
+
+/** Heuristic (ours): non-releasable holes at or above 10 % of the reserve and 256 MiB count as fragmentation. */
+export function isFragmented(reserved: number | null, nonReleasable: number | null): boolean {
+  return reserved !== null && nonReleasable !== null && nonReleasable >= 0.1 * reserved && nonReleasable >= 256 * MiB;
+}
+
+/** What the cache's figures say, for memory_summary() and memory_stats() alike (advice before fitting to the user's setting). */
+export function diagnoseCache(f: Pick<SummaryReading['figures'], 'reserved' | 'nonReleasable' | 'releasable'>): { diagnosis: Message; advice: Advice[] } {
   const { reserved, nonReleasable, releasable } = f;
-  if (reserved !== null && nonReleasable !== null && nonReleasable >= 0.1 * reserved && nonReleasable >= 256 * MiB) {
+  if (reserved !== null && nonReleasable !== null && isFragmented(reserved, nonReleasable)) {
     return {
       diagnosis: {
         code: 'summary.fragmented',

@@ -1,5 +1,5 @@
 import type { Estimate, Scenario } from '../../core/types';
-import { checkSnippet, mib } from './check-snippet';
+import { checkSnippet, mib, savesSnapshot, SNAPSHOT_FILE } from './check-snippet';
 import { useT } from '../i18n';
 import { formatNumber } from '../i18n/format';
 
@@ -13,6 +13,7 @@ export function CheckOnGpu({ s, est }: { s: Scenario; est: Estimate }) {
       <summary>{t('check.title')}</summary>
       <p className="small">{t('check.intro', { mib: formatNumber(mib(est.deviceBytes), t.lang, 0) })}</p>
       <pre>{checkSnippet(s, est)}</pre>
+      {savesSnapshot(s) && <p className="small">{t('check.snapshot', { file: SNAPSHOT_FILE })}</p>}
       <p className="small">{t('check.smi')}</p>
       <pre>{NVIDIA_SMI}</pre>
     </details>

@@ -15,6 +15,18 @@ import type { Estimate, LoraTarget, Scenario, WeightFormat } from '../../core/ty
 /** Bytes as whole MiB, the unit the script and nvidia-smi print. */
 export const mib = (b: number) => Math.round(b / MiB);
 
+/** The memory snapshot the Python scripts save for the Allocator lab (torch.cuda.memory._dump_snapshot). */
+export const SNAPSHOT_FILE = 'gpu-memory-check.pickle';
+
+/** The scripts that run PyTorch themselves (not the vLLM / llama.cpp command lines) record and save a snapshot. */
+export const savesSnapshot = (s: Scenario): boolean => s.mode === 'training' || s.engine === 'transformers';
+
+/**
+ * Memory history on for the measured step: torch.cuda.memory._record_memory_history (PyTorch ≥ 2.1) keeps the
+ * last `max_entries` allocation events; 100000 is the value of PyTorch's "Understanding CUDA Memory Usage" guide.
+ */
+const RECORD = 'torch.cuda.memory._record_memory_history(max_entries=100000)  # PyTorch >= 2.1: record every allocation of the step';
+
 const TORCH_DTYPE = { fp64: 'torch.float64', fp32: 'torch.float32', fp16: 'torch.float16', bf16: 'torch.bfloat16' } as const;
 const ATTN = { flash: 'flash_attention_2', sdpa: 'sdpa', eager: 'eager' } as const;
 /** PEFT target module names of Llama-style models (docs/reference/formulas.md §6.1). */
@@ -51,6 +63,12 @@ function counters(est: Estimate): string[] {
     `# device total (nvidia-smi, MiB) estimate: ${mib(est.deviceBytes)}`,
   ];
 }
+
+/** Saves the recorded history (a pickle the Allocator lab imports) and says so. */
+const dumpSnapshot = (): string[] => [
+  `torch.cuda.memory._dump_snapshot("${SNAPSHOT_FILE}")`,
+  `print("memory snapshot saved to ${SNAPSHOT_FILE}: drop it into the calculator's Allocator lab (Simulator, Import)")`,
+];
 
 function optimizerLine(s: Scenario): string {
   const params = '(p for p in model.parameters() if p.requires_grad)';
@@ -113,9 +131,11 @@ function inference(s: Scenario, est: Estimate, model: string): string[] {
     `model = AutoModelForCausalLM.from_pretrained(MODEL, ${load ?? 'torch_dtype=torch.bfloat16  # this format is not loaded by transformers'}, device_map="cuda", attn_implementation="${ATTN[s.attn]}")`,
     '# no reset: like the estimate, the peak counts from process start (loading included)',
     `ids = torch.randint(0, model.config.vocab_size, (${s.batch}, ${s.prompt}), device="cuda")`,
+    RECORD,
     'with torch.no_grad():',
     `    model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=${s.gen}, min_new_tokens=${s.gen}, do_sample=False)`,
     ...counters(est),
+    ...dumpSnapshot(),
   ];
 }
 
@@ -151,6 +171,7 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
     optimizerLine(s),
     ...notReproduced(s),
     `ids = torch.randint(0, model.config.vocab_size, (${s.batch}, ${s.seq}), device="cuda")`,
+    RECORD,
     '# two steps: the optimizer state exists from the first step on',
     'for step in range(2):',
     `    for micro in range(${s.gradAccum}):`,
@@ -160,6 +181,7 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
     '    opt.step()',
     `    opt.zero_grad(set_to_none=${s.gradZero === 'none' ? 'True' : 'False'})`,
     ...counters(est),
+    ...dumpSnapshot(),
   ];
 }
 

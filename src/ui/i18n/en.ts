@@ -269,6 +269,8 @@ export const en = {
   'check.title': 'Check it on your GPU',
   'check.intro': 'Run this script on the GPU (random token ids, so only the model is downloaded) and compare its counters with the estimate (device total ≈ {mib} MiB).',
   'check.smi': 'Or watch the device total while it runs:',
+  'check.snapshot':
+    'The script also saves {file}, a memory snapshot of the step (PyTorch ≥ 2.1): drop it into the Allocator lab (Simulator, Import) to see every allocation and replay the run under other PYTORCH_CUDA_ALLOC_CONF settings.',
   'fix.title': 'How to make it fit',
   'fix.introShort': 'Changes that lower memory or make room, ranked: those that make it fit on {gpu} come first.',
   'fix.introFits': 'It already fits on {gpu}; these changes would lower memory further.',

@@ -272,6 +272,7 @@ export const zh: Record<MessageKey, string> = {
   'check.title': '在你的 GPU 上验证',
   'check.intro': '在 GPU 上运行这段脚本（输入是随机 token，只需下载模型），把打印的计数与估算对比（设备总量 ≈ {mib} MiB）。',
   'check.smi': '或在运行时观察设备总量：',
+  'check.snapshot': '脚本还会保存 {file}，即这一步的显存快照（PyTorch ≥ 2.1）：把它拖进分配器实验室（模拟器 → 导入），即可看到每一次分配，并在其他 PYTORCH_CUDA_ALLOC_CONF 设置下重放这次运行。',
   'fix.title': '怎样才能放得下',
   'fix.introShort': '可降低显存或腾出空间的改动，按效果排序：能放进 {gpu} 的排在前面。',
   'fix.introFits': '已经能放进 {gpu}；这些改动还能进一步降低显存。',

@@ -1,14 +1,14 @@
 /** English strings of the Allocator lab. Keys are stable; `{name}` marks a parameter. lab-zh.ts translates every key. */
 export const labEn = {
   'lab.title': 'Allocator lab',
-  'lab.intro': 'How PyTorch’s CUDA caching allocator spends memory: decode an OOM error, read memory_summary(), or step through a trace of allocations.',
+  'lab.intro': 'How PyTorch’s CUDA caching allocator spends memory: decode an OOM error, read memory_stats() or memory_summary(), or step through a trace of allocations.',
   'lab.panels': 'Lab panels',
   'lab.panel.oom': 'OOM decoder',
-  'lab.panel.summary': 'memory_summary() reader',
+  'lab.panel.summary': 'memory_stats() / memory_summary() reader',
   'lab.panel.sim': 'Simulator',
 
   'oom.title': 'Decode an out-of-memory error',
-  'oom.paste': 'Paste the OOM error (or a whole log)',
+  'oom.paste': 'Paste the OOM error (or a whole log); a memory_stats() dict or memory_summary() table is read too',
   'oom.examples': 'Examples',
   'oom.ex.fragmentation': 'Fragmentation (2.2+)',
   'oom.ex.shortage': 'Real shortage (2.8+)',
@@ -17,8 +17,9 @@ export const labEn = {
   'oom.ex.hip': 'ROCm / HIP',
   'oom.clear': 'Clear',
   'oom.empty': 'Paste a message or load an example.',
-  'oom.notOom': 'This is not an OOM message.',
-  'oom.notOomHint': 'The decoder looks for PyTorch’s “CUDA out of memory. Tried to allocate …” text. It looks like this:',
+  'oom.notOom': 'Nothing to read here.',
+  'oom.notOomHint':
+    'The reader looks for PyTorch’s “CUDA out of memory. Tried to allocate …” text (it looks like this), a printed torch.cuda.memory_stats() dict or a torch.cuda.memory_summary() table:',
   'oom.more': 'The text holds {n} more OOM messages; the first one is decoded.',
   'oom.incomplete': 'Some figures are missing (truncated message?); the diagnosis needs all of them.',
   'oom.kind.driver':
@@ -56,11 +57,11 @@ export const labEn = {
   'oom.field.unallocated': 'Reserved but unallocated',
   'oom.field.reserved': 'Reserved in total by PyTorch',
 
-  'sum.title': 'Read a memory_summary() table',
-  'sum.paste': 'Paste the output of print(torch.cuda.memory_summary())',
-  'sum.example': 'Load an example',
-  'sum.empty': 'Paste a memory_summary() table or load the example.',
-  'sum.notSummary': 'This is not a memory_summary() table.',
+  'sum.title': 'Read memory_stats() or memory_summary()',
+  'sum.paste': 'Paste the output of print(torch.cuda.memory_stats()) or print(torch.cuda.memory_summary())',
+  'sum.example': 'memory_summary() table',
+  'sum.exampleStats': 'memory_stats() dict',
+  'sum.empty': 'Paste a memory_stats() dict or a memory_summary() table, or load an example.',
   'sum.table': 'The table',
   'sum.metric': 'Metric',
   'sum.current': 'Current',
@@ -90,6 +91,20 @@ export const labEn = {
   'sum.row.large_pool': 'from large pool',
   'sum.row.small_pool': 'from small pool',
   'sum.header': 'Device {device}: {ooms} OOMs, {retries} cudaMalloc retries',
+
+  'stats.read': 'torch.cuda.memory_stats(), printed as {form}: {entries} entries read.',
+  'stats.more': 'The text holds more than one dict; the first is read.',
+  'stats.f.allocated': 'Allocated now / peak (allocated_bytes.all)',
+  'stats.f.reserved': 'Reserved now / peak (reserved_bytes.all)',
+  'stats.share': '{pct} % of reserved',
+  'stats.f.maxSplit': 'max_split_size',
+  'stats.unlimited': 'unlimited (printed −1)',
+  'stats.f.oversize': 'Oversize allocations / segments now',
+  'stats.counters': 'Counters',
+
+  'runconf.label': 'Your PYTORCH_CUDA_ALLOC_CONF (optional)',
+  'runconf.help': 'As the run had it, e.g. expandable_segments:True,max_split_size_mb:128: the advice then leaves out what is already set. Empty: the defaults.',
+  'runconf.bad': 'Not a valid setting, so the advice ignores it:',
 
   'sim.title': 'Simulate the caching allocator',
   'sim.trace': 'Trace',

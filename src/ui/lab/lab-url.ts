@@ -22,15 +22,17 @@ export interface LabUrlState {
   step?: number;
   /** pasted OOM text, when short enough */
   oom?: string;
-  /** pasted memory_summary() text, when short enough */
+  /** pasted memory_summary() text (or memory_stats() dict), when short enough */
   summary?: string;
+  /** the PYTORCH_CUDA_ALLOC_CONF the pasted run had: advice leaves out what it sets (not the simulator's `conf`) */
+  runconf?: string;
 }
 
 /** Longest texts kept in the link (characters); longer ones are left out rather than cut. */
 export const LAB_URL_LIMITS = { trace: 2000, oom: 2500, summary: 1500, short: 200 } as const;
 
 const PREFIX = 'lab.';
-type TextKey = 'preset' | 'trace' | 'cap' | 'conf' | 'oom' | 'summary';
+type TextKey = 'preset' | 'trace' | 'cap' | 'conf' | 'oom' | 'summary' | 'runconf';
 /** The keys after `panel`, in the order the link writes them, each with the longest value kept (characters). */
 const FIELDS: readonly [TextKey | 'step', number][] = [
   ['preset', LAB_URL_LIMITS.short],
@@ -40,6 +42,7 @@ const FIELDS: readonly [TextKey | 'step', number][] = [
   ['step', LAB_URL_LIMITS.short],
   ['oom', LAB_URL_LIMITS.oom],
   ['summary', LAB_URL_LIMITS.summary],
+  ['runconf', LAB_URL_LIMITS.short],
 ];
 const KNOWN = new Set(['panel', ...FIELDS.map(([k]) => k)]);
 const STEP = /^-?\d{1,9}$/;

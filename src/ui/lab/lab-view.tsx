@@ -24,11 +24,12 @@ function initialSim(u: LabUrlState): SimState {
   return { ...base, text: p.text, preset: p.id };
 }
 
-function urlState(panel: LabPanel, oom: string, summary: string, sim: SimState): LabUrlState {
+function urlState(panel: LabPanel, oom: string, summary: string, runconf: string, sim: SimState): LabUrlState {
   return {
     panel,
     oom: oom || undefined,
     summary: summary || undefined,
+    runconf: runconf.trim() || undefined,
     preset: sim.preset ?? undefined,
     trace: sim.preset || sim.imported ? undefined : sim.text,
     cap: sim.cap.trim() || undefined,
@@ -43,6 +44,7 @@ export default function LabView() {
   const [panel, setPanel] = useState<LabPanel>(init.panel);
   const [oom, setOom] = useState(init.oom ?? '');
   const [summary, setSummary] = useState(init.summary ?? '');
+  const [runconf, setRunconf] = useState(init.runconf ?? '');
   const [sim, setSim] = useState<SimState>(() => initialSim(init));
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
 
@@ -52,9 +54,9 @@ export default function LabView() {
   }, [ignored]);
 
   useEffect(() => {
-    const timer = setTimeout(() => writeLabState(urlState(panel, oom, summary, sim)), URL_DELAY);
+    const timer = setTimeout(() => writeLabState(urlState(panel, oom, summary, runconf, sim)), URL_DELAY);
     return () => clearTimeout(timer);
-  }, [panel, oom, summary, sim]);
+  }, [panel, oom, summary, runconf, sim]);
 
   const onTabKey = (e: KeyboardEvent, i: number) => {
     const n = LAB_PANELS.length;
@@ -91,8 +93,8 @@ export default function LabView() {
         ))}
       </div>
       <div role="tabpanel" id={`lab-panel-${panel}`} aria-labelledby={`lab-tab-${panel}`}>
-        {panel === 'oom' && <OomPanel text={oom} onText={setOom} />}
-        {panel === 'summary' && <SummaryPanel text={summary} onText={setSummary} />}
+        {panel === 'oom' && <OomPanel text={oom} onText={setOom} runconf={runconf} onRunconf={setRunconf} />}
+        {panel === 'summary' && <SummaryPanel text={summary} onText={setSummary} runconf={runconf} onRunconf={setRunconf} />}
         {panel === 'sim' && (
           <SimPanel
             sim={sim}

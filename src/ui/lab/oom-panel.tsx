@@ -1,20 +1,23 @@
 import { useId } from 'react';
-import { decodeOom } from '../../core/allocator/oom-decoder';
 import { useLabT, type LabKey } from './lab-i18n';
 import { OOM_SAMPLE_IDS, OOM_SAMPLES } from './lab-samples';
-import { OomResult } from './oom-result';
-import { useParsed } from './use-parsed';
+import { PasteResult, usePaste } from './paste-result';
+import { RunConfField, useRunConf } from './run-conf';
 
 export interface OomPanelProps {
   text: string;
   onText: (text: string) => void;
+  /** the run's PYTORCH_CUDA_ALLOC_CONF, as typed */
+  runconf: string;
+  onRunconf: (text: string) => void;
 }
 
-/** Paste an OOM error (or a whole log): decoded fields, derived figures, diagnosis and advice. */
-export function OomPanel({ text, onText }: OomPanelProps) {
+/** Paste an OOM error (or a whole log, a memory_stats() dict, a memory_summary() table): decoded fields, derived figures, diagnosis and advice. */
+export function OomPanel({ text, onText, runconf, onRunconf }: OomPanelProps) {
   const t = useLabT();
   const id = useId();
-  const decoded = useParsed(text, decodeOom);
+  const rc = useRunConf(runconf);
+  const reading = usePaste(text, rc.conf);
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('oom.title')}</h2>
@@ -33,17 +36,9 @@ export function OomPanel({ text, onText }: OomPanelProps) {
         <label htmlFor={`${id}-text`}>{t('oom.paste')}</label>
         <textarea id={`${id}-text`} rows={7} value={text} spellCheck={false} autoComplete="off" onChange={(e) => onText(e.target.value)} />
       </div>
-      {!decoded && <p className="muted">{t('oom.empty')}</p>}
-      {decoded && !decoded.found && (
-        <div className="lab-notice" role="status">
-          <p>
-            <strong>{t('oom.notOom')}</strong> {t.core(decoded.message)}
-          </p>
-          <p className="muted small">{t('oom.notOomHint')}</p>
-          <pre>{decoded.example}</pre>
-        </div>
-      )}
-      {decoded?.found && <OomResult oom={decoded.oom} others={decoded.count - 1} />}
+      <RunConfField text={runconf} error={rc.error} onText={onRunconf} />
+      {!reading && <p className="muted">{t('oom.empty')}</p>}
+      {reading && <PasteResult reading={reading} />}
     </section>
   );
 }

@@ -1,26 +1,13 @@
 import type { DecodedOom, OomField } from '../../core/allocator/oom-decoder';
-import type { Advice } from '../../core/allocator/advice';
 import { defaultScenario } from '../../core/scenario/schema';
 import { encodeUrl } from '../../state/url-codec';
-import { useLabT, type LabKey, type LabT } from './lab-i18n';
-import { LAB_CORE_ZH } from './lab-core-zh';
+import { AdviceList } from './advice-list';
+import { useLabT, type LabKey } from './lab-i18n';
 
 /** Calculator link with the card's capacity as a custom GPU (scenario key `gpu`, e.g. "23.64gib"). */
 export function calculatorHref(total: OomField, lang: 'en' | 'zh'): string {
   const gpu = total.text.replace(/\s+/g, '').toLowerCase();
   return `?${encodeUrl({ ...defaultScenario(), gpu }, { lang: lang === 'en' ? undefined : lang })}`;
-}
-
-/** Advice in the page language; a variant (e.g. smaller-batch under fragmentation) has its own text or reason where the table has one. */
-export function adviceText(t: LabT, a: Advice): { text: string; why: string } {
-  const code = (suffix: string) => {
-    const specific = `advice.${a.code}.${a.variant}${suffix}`;
-    return a.variant && Object.hasOwn(LAB_CORE_ZH, specific) ? specific : `advice.${a.code}${suffix}`;
-  };
-  return {
-    text: t.core({ code: code(''), params: a.params, text: a.text }),
-    why: t.core({ code: code('.why'), params: a.params, text: a.why }),
-  };
 }
 
 function FieldsTable({ fields }: { fields: OomField[] }) {
@@ -126,20 +113,7 @@ export function OomResult({ oom, others }: { oom: DecodedOom; others: number }) 
               <h3 id="oom-diag-h">{t('oom.diagnosis')}</h3>
               <p className="diag-text">{t.core(oom.diagnosis.message)}</p>
               <h3>{t('oom.advice')}</h3>
-              <ol className="lab-advice">
-                {oom.diagnosis.advice.map((a) => {
-                  const x = adviceText(t, a);
-                  return (
-                    <li key={a.code} data-advice={a.code}>
-                      <span>{x.text}</span>
-                      {typeof a.params.value === 'string' && a.params.env && <pre className="lab-env">{`export ${a.params.env}=${a.params.value}`}</pre>}
-                      <p className="muted small">
-                        {t('oom.why')} {x.why}
-                      </p>
-                    </li>
-                  );
-                })}
-              </ol>
+              <AdviceList advice={oom.diagnosis.advice} />
             </section>
           )}
           {!oom.complete && <p className="field-msg">{t('oom.incomplete')}</p>}

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Scenario } from '../../../src/core/types';
-import { checkSnippet } from '../../../src/ui/calculator/check-snippet';
+import { checkSnippet, savesSnapshot, SNAPSHOT_FILE } from '../../../src/ui/calculator/check-snippet';
 
 function snippet(p: Partial<Scenario>): string {
   const s = { ...defaultScenario(), ...p };
@@ -79,5 +79,49 @@ describe('"Check it on your GPU" sets up the scenario it estimates', () => {
   test('LoRA keeps the frozen base in its storage format; full fine-tuning under AMP holds fp32 parameters', () => {
     expect(snippet({ mode: 'training', method: 'lora', weights: 'bf16', precision: 'amp-bf16' })).toContain('torch_dtype=torch.bfloat16');
     expect(snippet({ mode: 'training', method: 'full', precision: 'amp-bf16' })).toContain('torch_dtype=torch.float32');
+  });
+
+  describe('it also records the step and saves a memory snapshot for the Allocator lab (issue #13 §4)', () => {
+    // torch.cuda.memory._record_memory_history(max_entries=…) before the step, _dump_snapshot(file) after it
+    // (PyTorch's "Understanding CUDA Memory Usage" guide); the measurements printed stay the two counters.
+    const RECORD = 'torch.cuda.memory._record_memory_history(max_entries=100000)';
+    const DUMP = `torch.cuda.memory._dump_snapshot("${SNAPSHOT_FILE}")`;
+    const lines = (py: string) => py.split('\n');
+    const at = (py: string, start: string) => lines(py).findIndex((l) => l.trimStart().startsWith(start));
+
+    test('inference: recording starts after loading and before generate; the snapshot is saved after the counters', () => {
+      const py = snippet({ model: 'meta-llama/Llama-2-7b-hf', weights: 'bf16' });
+      expect(at(py, 'model = AutoModelForCausalLM')).toBeLessThan(at(py, RECORD));
+      expect(at(py, RECORD)).toBeLessThan(at(py, 'model.generate('));
+      expect(at(py, 'print("reserved  MiB"')).toBeLessThan(at(py, DUMP));
+      expect(py).toContain(`print("memory snapshot saved to ${SNAPSHOT_FILE}: drop it into the calculator's Allocator lab (Simulator, Import)")`);
+    });
+
+    test('training: recording covers both optimizer steps', () => {
+      const py = snippet({ mode: 'training', method: 'lora' });
+      expect(at(py, RECORD)).toBeLessThan(at(py, 'for step in range(2):'));
+      expect(at(py, 'opt.zero_grad(')).toBeLessThan(at(py, DUMP));
+    });
+
+    test('the printed measurements are unchanged: the two counters with their estimates, then only the snapshot line', () => {
+      const s = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf' };
+      const r = estimate(s);
+      if (!r.ok) throw new Error('estimate');
+      const prints = lines(checkSnippet(s, r.value)).filter((l) => l.trimStart().startsWith('print('));
+      expect(prints).toEqual([
+        `print("allocated MiB", torch.cuda.max_memory_allocated() / 2**20)  # estimate: ${Math.round(r.value.allocatedBytes / 2 ** 20)}`,
+        `print("reserved  MiB", torch.cuda.max_memory_reserved() / 2**20)   # estimate: ${Math.round(r.value.reservedBytes / 2 ** 20)}`,
+        `print("memory snapshot saved to ${SNAPSHOT_FILE}: drop it into the calculator's Allocator lab (Simulator, Import)")`,
+      ]);
+    });
+
+    test('the vLLM and llama.cpp command lines run no PyTorch of ours: no snapshot promised', () => {
+      for (const engine of ['vllm', 'llama.cpp'] as const) {
+        const s = { ...defaultScenario(), engine, weights: engine === 'llama.cpp' ? ('gguf-q4_k_m' as const) : ('bf16' as const) };
+        expect(savesSnapshot(s)).toBe(false);
+        expect(snippet(s)).not.toContain('_dump_snapshot');
+      }
+      expect(savesSnapshot(defaultScenario())).toBe(true);
+    });
   });
 });

@@ -6,9 +6,13 @@ import { diagnoseOom } from '../../../src/core/allocator/advice';
 import { decodeOom } from '../../../src/core/allocator/oom-decoder';
 import { OOM_SAMPLES } from '../../../src/ui/lab/lab-samples';
 import { parseMemorySummary } from '../../../src/core/allocator/summary';
-import { exampleSummary } from '../../../src/ui/lab/summary-panel';
+import { exampleStats, exampleSummary } from '../../../src/ui/lab/summary-panel';
+import { readFileSync } from 'node:fs';
+import { parseAllocConf } from '../../../src/core/allocator/config';
+import { readPaste } from '../../../src/core/allocator/paste';
+import { parseMemoryStats } from '../../../src/core/allocator/stats-dict';
 import type { LabKey } from '../../../src/ui/lab/lab-i18n';
-import { adviceText } from '../../../src/ui/lab/oom-result';
+import { adviceText } from '../../../src/ui/lab/advice-list';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -110,6 +114,69 @@ describe('lab translations', () => {
     expect(r.value.rows.length).toBe(29);
     for (const row of r.value.rows) {
       expect(labTranslator('en')(`sum.row.${row.pool === 'all' ? row.stat : row.pool}` as LabKey)).toBe(row.label);
+    }
+  });
+
+  test('every message and advice of the memory_stats() reader, the paste sniffer and the advice fitted to release and setting has Chinese', () => {
+    const t = labTranslator('zh');
+    const fixture = (n: string) => readFileSync(new URL(`../../fixtures/memory-stats/${n}`, import.meta.url), 'utf8');
+    const conf = (text: string) => {
+      const c = parseAllocConf(text);
+      if (!c.ok) throw new Error(text);
+      return { text, value: c.value };
+    };
+    const messages = [];
+    const advice = [];
+    for (const text of [fixture('fragmentation-oom.txt'), fixture('retries-pprint.txt'), exampleStats()]) {
+      for (const c of [null, conf('expandable_segments:True')]) {
+        const r = parseMemoryStats(text, c);
+        if (!r.ok) throw new Error(r.message.text);
+        messages.push(r.value.diagnosis, ...r.value.notes);
+        advice.push(...r.value.advice.map((a) => ({ a, prefix: 'summary-advice' as const })));
+      }
+    }
+    const old = OOM_SAMPLES.fragmentation.replace(/GPU 0 has .*$/s, '(GPU 0; 1024.00 MiB total capacity; 500.00 MiB already allocated; 124.00 MiB free; 900.00 MiB reserved in total by PyTorch)');
+    for (const [text, c] of [
+      [old, null],
+      [OOM_SAMPLES.fragmentation, conf('expandable_segments:True')],
+      [OOM_SAMPLES.fragmentation, conf('max_split_size_mb:512')],
+    ] as const) {
+      const d = decodeOom(text, c);
+      if (!d.found || !d.oom.diagnosis) throw new Error('not decoded');
+      advice.push(...d.oom.diagnosis.advice.map((a) => ({ a, prefix: 'advice' as const })));
+    }
+    for (const text of ['OrderedDict()', "{'step': 1}", `{'num_ooms': ${'9'.repeat(30)}}`, "{'allocated_bytes.all.current': -1}"]) {
+      const r = readPaste(text);
+      if (r.kind === 'none') messages.push(r.message);
+    }
+    const codes = new Set([...messages.map((m) => m.code), ...advice.map(({ a }) => `${a.code}${a.variant ? `.${a.variant}` : ''}`)]);
+    for (const code of [
+      'stats.retries',
+      'stats.note.syncs',
+      'stats.note.oversize',
+      'stats.note.ooms',
+      'stats-empty',
+      'paste-not-found',
+      'stats-out-of-range',
+      'stats-negative',
+      'upgrade-pytorch',
+      'already-set',
+      'lower-peak',
+      'max-split-size.only',
+      'max-split-size.lower',
+    ]) {
+      expect(codes.has(code), code).toBe(true);
+    }
+    for (const m of messages) {
+      const zh = translateLabCore('zh', m);
+      expect(zh, m.code).not.toBe(m.text);
+      expect(zh, m.code).not.toMatch(/\{\w+\}/);
+    }
+    for (const { a, prefix } of advice) {
+      const x = adviceText(t, a, prefix);
+      expect(x.text, a.code).not.toBe(a.text);
+      expect(x.why, a.code).not.toBe(a.why);
+      expect(x.text + x.why).not.toMatch(/\{\w+\}/);
     }
   });
 });

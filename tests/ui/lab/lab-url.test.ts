@@ -26,6 +26,12 @@ describe('lab.* link keys', () => {
     expect(read(q)).toEqual({ state: { panel: 'sim', trace, cap: '24 GiB', step: -1 }, ignored: [] });
   });
 
+  test("the run's PYTORCH_CUDA_ALLOC_CONF has its own key, apart from the simulator's what-if conf", () => {
+    const q = merge('view=lab', { panel: 'oom', conf: 'max_split_size_mb:64', runconf: 'expandable_segments:True' });
+    expect(q).toBe('view=lab&lab.panel=oom&lab.conf=max_split_size_mb:64&lab.runconf=expandable_segments:True');
+    expect(read(q).state).toEqual({ panel: 'oom', conf: 'max_split_size_mb:64', runconf: 'expandable_segments:True' });
+  });
+
   test('texts over the limits are left out instead of cut', () => {
     const long = 'x'.repeat(LAB_URL_LIMITS.oom + 1);
     expect(merge('', { panel: 'oom', oom: long })).toBe('lab.panel=oom');

@@ -49,7 +49,7 @@ describe('OOM decoder panel', () => {
     render(<LabView />);
     paste('RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!');
     const status = await screen.findByRole('status');
-    expect(status.textContent).toContain('This is not an OOM message.');
+    expect(status.textContent).toContain('Nothing to read here.');
     expect(status.querySelector('pre')?.textContent).toContain('CUDA out of memory. Tried to allocate');
     expect(screen.queryByRole('table')).toBeNull();
   });
@@ -62,6 +62,36 @@ describe('OOM decoder panel', () => {
     const dd = screen.getByText('Reserved but unallocated (cached free holes)').nextElementSibling!;
     expect(dd.textContent).toContain('389.12 MiB');
     expect(screen.getByText('PyTorch 1.10–2.0 (old message form)')).toBeTruthy();
+  });
+
+  test('the 1.10–2.0 example is not told to set expandable_segments (it arrived in 2.1) but to upgrade for it', async () => {
+    render(<LabView />);
+    fireEvent.click(screen.getByRole('button', { name: 'Old form (1.10–2.0)' }));
+    await screen.findByRole('table');
+    const codes = [...document.querySelectorAll('.lab-advice li')].map((li) => li.getAttribute('data-advice'));
+    expect(codes).not.toContain('expandable-segments');
+    expect(codes[0]).toBe('upgrade-pytorch');
+    expect(document.querySelector('.lab-advice')?.textContent).toContain('Upgrade to PyTorch ≥ 2.1 to use expandable_segments:True');
+  });
+
+  test("the run's PYTORCH_CUDA_ALLOC_CONF: what it sets is left out of the advice; a bad one is named next to the field", async () => {
+    history.replaceState(null, '', '/?view=lab&lab.panel=oom');
+    render(<LabView />);
+    paste(MSG_22);
+    const conf = screen.getByLabelText('Your PYTORCH_CUDA_ALLOC_CONF (optional)');
+    fireEvent.change(conf, { target: { value: 'expandable_segments:True' } });
+    await screen.findByText(/already has expandable_segments:True/);
+    const advice = [...document.querySelectorAll('.lab-advice li')];
+    expect(advice.map((li) => li.getAttribute('data-advice'))).toEqual(['max-split-size', 'already-set']);
+    // the export line keeps the setting the run already has
+    expect(advice[0].querySelector('pre')?.textContent).toBe('export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(new URLSearchParams(location.search).get('lab.runconf')).toBe('expandable_segments:True');
+    fireEvent.change(conf, { target: { value: 'expandable_segments:yes' } });
+    expect((await screen.findByRole('alert')).textContent).toContain('Expected a single True/False argument for expandable_segments');
+    expect(conf.getAttribute('aria-invalid')).toBe('true');
+    // an invalid setting is ignored: the full advice is back
+    expect(document.querySelector('.lab-advice li')?.getAttribute('data-advice')).toBe('expandable-segments');
   });
 
   test('in Chinese the labels, diagnosis and advice are translated', async () => {
@@ -91,9 +121,9 @@ test('the lab tabs follow the keyboard: arrows move and select, Home/End jump', 
   render(<LabView />);
   const tab = (name: string) => screen.getByRole('tab', { name });
   fireEvent.keyDown(tab('OOM decoder'), { key: 'ArrowRight' });
-  expect(tab('memory_summary() reader').getAttribute('aria-selected')).toBe('true');
-  expect(document.activeElement).toBe(tab('memory_summary() reader'));
-  fireEvent.keyDown(tab('memory_summary() reader'), { key: 'End' });
+  expect(tab('memory_stats() / memory_summary() reader').getAttribute('aria-selected')).toBe('true');
+  expect(document.activeElement).toBe(tab('memory_stats() / memory_summary() reader'));
+  fireEvent.keyDown(tab('memory_stats() / memory_summary() reader'), { key: 'End' });
   expect(tab('Simulator').getAttribute('aria-selected')).toBe('true');
   fireEvent.keyDown(tab('Simulator'), { key: 'ArrowRight' });
   expect(tab('OOM decoder').getAttribute('aria-selected')).toBe('true');

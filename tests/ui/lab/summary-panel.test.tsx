@@ -4,6 +4,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB, exactEn } from './lab-page';
 import { timelinePoints } from '../../../src/ui/lab/timeline-data';
+import { readFileSync } from 'node:fs';
 
 /** The full lines of docs/reference/allocator.md §6.2 (example (i) after step C). */
 const TABLE = `|===========================================================================|
@@ -49,7 +50,7 @@ describe('memory_summary() reader panel', () => {
 
   test('the example (fragmentation preset after its OOM) is diagnosed as fragmentation with the expandable advice', async () => {
     render(<LabView />);
-    fireEvent.click(screen.getByRole('button', { name: 'Load an example' }));
+    fireEvent.click(screen.getByRole('button', { name: 'memory_summary() table' }));
     await screen.findByText('Fragmentation figures');
     // docs/reference/allocator.md §9 (ii) after step 3: reserved 900 MiB, inactive_split_bytes 400 MiB
     expect(figure(/^Non-releasable/)).toContain(exactEn(400 * MiB));
@@ -58,10 +59,31 @@ describe('memory_summary() reader panel', () => {
     expect(document.querySelector('.lab-advice li')?.getAttribute('data-advice')).toBe('expandable-segments');
   });
 
-  test('other text gets the not-a-table notice', async () => {
+  test('other text gets the nothing-found notice', async () => {
     render(<LabView />);
     fireEvent.change(screen.getByLabelText(/Paste the output of print/), { target: { value: 'hello world' } });
-    expect((await screen.findByRole('status')).textContent).toContain('This is not a memory_summary() table.');
+    expect((await screen.findByRole('status')).textContent).toContain('No PyTorch out-of-memory message, memory_stats() dict or memory_summary() table found.');
+  });
+
+  test('a pprint-ed memory_stats() dict (tests/fixtures/memory-stats): figures, retries diagnosis, notes and advice', async () => {
+    render(<LabView />);
+    const dict = readFileSync('tests/fixtures/memory-stats/retries-pprint.txt', 'utf8');
+    fireEvent.change(screen.getByLabelText(/Paste the output of print/), { target: { value: dict } });
+    await screen.findByText('torch.cuda.memory_stats(), printed as dict: 122 entries read.');
+    // 19 GiB allocated now, 21 GiB at the peak; 100 MiB of holes in a 20 GiB reserve = 0.488 %
+    expect(figure(/^Allocated now \/ peak/)).toBe('19.00 GiB / 21.00 GiB');
+    expect(figure(/^Non-releasable/)).toContain('(0.488 % of reserved)');
+    expect(screen.getByText(/^cudaMalloc failed 37 times/)).toBeTruthy();
+    expect(screen.getByText(/^3 device-wide synchronisations/)).toBeTruthy();
+    expect(document.querySelector('.lab-advice li pre')?.textContent).toBe('export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128,expandable_segments:True');
+  });
+
+  test('the memory_stats() example reads as the fragmentation of docs/reference/allocator.md §9 (ii)', async () => {
+    render(<LabView />);
+    fireEvent.click(screen.getByRole('button', { name: 'memory_stats() dict' }));
+    await screen.findByText(/^torch\.cuda\.memory_stats\(\), printed as OrderedDict/);
+    expect(figure(/^Non-releasable/)).toContain('400.00 MiB');
+    expect(document.querySelector('.lab-advice li')?.getAttribute('data-advice')).toBe('expandable-segments');
   });
 });
 
