@@ -26,7 +26,7 @@ describe('core messages in Chinese', () => {
         const code = m[1] ?? '';
         seen++;
         // the lab words advice and diagnoses under their kind (src/ui/lab/lab-core-zh.ts)
-        const keys = [code, `advice.${code}`, `diagnosis.${code}`];
+        const keys = [code, `advice.${code}`, `summary-advice.${code}`, `diagnosis.${code}`];
         if (CLI_ONLY.has(code) || keys.some((k) => k in CORE_ZH || k in LAB_CORE_ZH || k in LAYER_PROBLEMS_ZH)) continue;
         missing.push(`${code} (${file})`);
       }
