@@ -1,9 +1,9 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { TimelinePoint } from './timeline-data';
-import { GiB, KiB, MiB } from '../../core/units';
+import type { MemoryPoint } from '../../core/allocator/run-series';
+import { axisUnit } from './chart-axis';
 
 export interface TimelineChartProps {
-  points: TimelinePoint[];
+  points: MemoryPoint[];
   /** the step shown (0 = before the first event) */
   current: number;
   /** card capacity, drawn when the run comes near it */
@@ -11,18 +11,6 @@ export interface TimelineChartProps {
   names: { allocated: string; reserved: string; capacity: string; step: string; current: string; title: string };
   /** a number in `unit` for axis and tooltip */
   format: (v: number) => string;
-}
-
-const UNITS = [
-  ['GiB', GiB],
-  ['MiB', MiB],
-  ['KiB', KiB],
-] as const;
-
-/** The binary unit the axis counts in, so ticks are round numbers of it. */
-function axisUnit(maxBytes: number): { unit: string; scale: number } {
-  const u = UNITS.find(([, s]) => maxBytes >= 2 * s);
-  return u ? { unit: u[0], scale: u[1] } : { unit: 'B', scale: 1 };
 }
 
 /** Allocated vs reserved bytes per step. recharts lives only in this lazy chunk. */

@@ -52,7 +52,7 @@ describe('simulator panel', () => {
   test('the fragmentation preset runs out of memory; the message opens in the decoder', async () => {
     render(<LabView />);
     fireEvent.change(screen.getByLabelText('Preset'), { target: { value: 'fragmentation-oom' } });
-    await screen.findByText(/OUT OF MEMORY/);
+    await screen.findByText(/→ OUT OF MEMORY/);
     // docs/reference/allocator.md §9 (ii): no state change on OOM, reserved 900 MiB, allocated 500 MiB, num_ooms 1, one retry
     expect(stat('reserved_bytes.all.current')).toBe(exactEn(900 * MiB));
     expect(stat('allocated_bytes.all.current')).toBe(exactEn(500 * MiB));
