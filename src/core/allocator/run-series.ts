@@ -8,11 +8,12 @@
 import type { Timeline } from './run';
 
 /** Points a chart draws by default. */
-export const CHART_POINTS = 1500;
+export const CHART_POINTS = 600;
 
 /**
- * Indices 0…n−1 thinned to at most `max`: consecutive buckets of ⌈n / max⌉ indices, each
- * represented by its highest-scoring index (the first on ties). All of them when n ≤ max.
+ * Indices 0…n−1 thinned to at most `max` + 2: consecutive buckets of ⌈n / max⌉ indices, each
+ * represented by its highest-scoring index (the first on ties), plus the first and last index so a
+ * chart spans the whole run. All of them when n ≤ max.
  */
 export function thinIndices(n: number, max: number, score: (i: number) => number): number[] {
   const size = Math.max(1, Math.ceil(n / Math.max(1, Math.floor(max))));
@@ -22,6 +23,8 @@ export function thinIndices(n: number, max: number, score: (i: number) => number
     for (let j = i + 1; j < Math.min(n, i + size); j++) if (score(j) > score(best)) best = j;
     out.push(best);
   }
+  if (out.length > 0 && out[0] !== 0) out.unshift(0);
+  if (out.length > 0 && out[out.length - 1] !== n - 1) out.push(n - 1);
   return out;
 }
 
