@@ -174,7 +174,6 @@ export const labEn = {
   'seg.more': '{n} more segments not drawn.',
 
   'chart.title': 'Allocated vs reserved over the trace',
-  'chart.loading': 'Loading chart…',
   'chart.allocated': 'allocated',
   'chart.reserved': 'reserved',
   'chart.capacity': 'capacity',

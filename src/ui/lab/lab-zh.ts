@@ -175,7 +175,6 @@ export const labZh: Record<LabKey, string> = {
   'seg.more': '还有 {n} 个段未绘出。',
 
   'chart.title': '整段轨迹中的已分配与已预留',
-  'chart.loading': '图表加载中…',
   'chart.allocated': '已分配',
   'chart.reserved': '已预留',
   'chart.capacity': '容量',

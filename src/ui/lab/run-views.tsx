@@ -1,19 +1,17 @@
 /**
  * What a run looks like beyond the step shown (issue #13 §2): fragmentation over time, active
  * memory by top stack frame, and the events before an OOM. The series come from the simulation
- * (sim-engine.ts, in the worker for imports); recharts stays in the lazy chart chunks, and each
- * chart has a text alternative: a one-line summary, the legend table, the events table.
+ * (sim-engine.ts, in the worker for imports), drawn as plain SVG (step-chart.tsx); each chart has a
+ * text alternative: a one-line summary, the legend table, the events table.
  */
-import { lazy, Suspense, useId } from 'react';
+import { useId } from 'react';
 import type { FrameGroup, FrameSeries } from '../../core/allocator/frame-series';
 import type { OomLeadUp } from '../../core/allocator/oom-lead-up';
 import type { FragmentationPoint } from '../../core/allocator/run-series';
 import { formatNumber } from '../i18n/format';
 import { REST_COLOURS, SERIES_COLOURS } from './chart-axis';
 import { useLabT, type LabKey, type LabT } from './lab-i18n';
-
-const FragmentationChart = lazy(() => import('./fragmentation-chart'));
-const FramesChart = lazy(() => import('./frames-chart'));
+import { StepChart } from './step-chart';
 
 function Fragmentation({ points, current }: { points: FragmentationPoint[]; current: number }) {
   const t = useLabT();
@@ -27,14 +25,16 @@ function Fragmentation({ points, current }: { points: FragmentationPoint[]; curr
         {summary}
       </p>
       <figure className="lab-chart" role="img" aria-label={t('frag.title')} aria-describedby={`${id}-s`} data-testid="lab-frag-chart">
-        <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
-          <FragmentationChart
-            points={points}
-            current={current}
-            format={(v) => formatNumber(v, t.lang, 2)}
-            names={{ cached: t('frag.cached'), largest: t('frag.largest'), step: t('chart.step'), current: t('chart.current') }}
-          />
-        </Suspense>
+        <StepChart
+          steps={points.map((x) => x.step)}
+          series={[
+            { name: t('frag.cached'), colour: 'var(--lab-reserved)', values: points.map((x) => x.cachedFree) },
+            { name: t('frag.largest'), colour: 'var(--lab-allocated)', values: points.map((x) => x.largestFree), dashed: true },
+          ]}
+          current={current}
+          format={(v) => formatNumber(v, t.lang, 2)}
+          names={{ step: t('chart.step'), current: t('chart.current') }}
+        />
       </figure>
     </section>
   );
@@ -57,12 +57,18 @@ function Frames({ series, current }: { series: FrameSeries; current: number }) {
         {t('frames.summary', { n: names.length, frame: names[top], peak: t.bytes(series.peaks[top]) })}
       </p>
       <figure className="lab-chart" role="img" aria-label={t('frames.title')} aria-describedby={`${id}-s`} data-testid="lab-frames-chart">
-        <Suspense fallback={<div className="chart-fallback">{t('chart.loading')}</div>}>
-          <FramesChart series={series} names={names} colours={colours} current={current} step={t('chart.step')} currentName={t('chart.current')} format={(v) => formatNumber(v, t.lang, 2)} />
-        </Suspense>
+        <StepChart
+          steps={series.points.map((x) => x.step)}
+          series={names.map((name, g) => ({ name, colour: colours[g], values: series.points.map((x) => x.bytes[g]) }))}
+          stacked
+          legend={false}
+          current={current}
+          format={(v) => formatNumber(v, t.lang, 2)}
+          names={{ step: t('chart.step'), current: t('chart.current') }}
+        />
       </figure>
       <div className="table-wrap">
-        <table className="lab-legend" data-testid="lab-frames-legend">
+        <table className="lab-frames-table" data-testid="lab-frames-legend">
           <thead>
             <tr>
               <th scope="col">{t('frames.series')}</th>

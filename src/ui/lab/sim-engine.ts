@@ -11,11 +11,13 @@ import { oomLeadUp, type OomLeadUp } from '../../core/allocator/oom-lead-up';
 import { simulateTrace, stepAt, viewAt, type SimRun, type StepRecord } from '../../core/allocator/run';
 import { fragmentationPoints, timelinePoints, type FragmentationPoint, type MemoryPoint } from '../../core/allocator/run-series';
 import type { Trace } from '../../core/allocator/trace';
+import { unpackTrace, type PackedTrace } from '../../core/allocator/trace-pack';
 import type { AllocatorView } from '../../core/allocator/view';
 import type { FieldError, Message } from '../../core/types';
 
 export type SimRequest =
-  | { kind: 'load'; trace: Trace; capacity?: number; conf?: string }
+  /** the trace packed (trace-pack.ts): cheap to hand to a worker */
+  | { kind: 'load'; trace: PackedTrace; capacity?: number; conf?: string }
   /** step: −1 before the first event; null the last */
   | { kind: 'step'; step: number | null }
   | { kind: 'compare'; confs: string[] };
@@ -84,9 +86,10 @@ export function createSimEngine(): SimEngine {
     handle(req) {
       if (req.kind === 'load') {
         loaded = null;
-        const r = simulateTrace(req.trace, { capacity: req.capacity, conf: req.conf });
+        const trace = unpackTrace(req.trace);
+        const r = simulateTrace(trace, { capacity: req.capacity, conf: req.conf });
         if (!r.ok) return { kind: 'load', result: { ok: false, errors: r.errors } };
-        loaded = { trace: req.trace, capacity: req.capacity, run: r.value };
+        loaded = { trace, capacity: req.capacity, run: r.value };
         return { kind: 'load', result: { ok: true, summary: summarize(r.value) } };
       }
       if (!loaded) return { kind: req.kind, result: null };

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useDeferredValue, useId, useMemo, useState } from 'react';
-import { parseTrace, traceToText, type Trace, type TraceParse } from '../../core/allocator/trace';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { parseTrace, traceToText, type TraceParse } from '../../core/allocator/trace';
+import { packTrace, unpackTrace, type PackedTrace } from '../../core/allocator/trace-pack';
 import { parseByteSize } from '../../core/allocator/size-text';
 import { formatNumber } from '../i18n/format';
 import { useLabT } from './lab-i18n';
@@ -10,9 +11,8 @@ import { SegmentsView } from './segments-view';
 import { StatsTable } from './stats-table';
 import { AUTO_COMPARE_EVENTS, CompareRuns, DEFAULT_COMPARE } from './compare-runs';
 import { RunViews } from './run-views';
+import { StepChart } from './step-chart';
 import { PAGE_EVENTS, useSimulation } from './use-simulation';
-
-const TimelineChart = lazy(() => import('./timeline-chart'));
 
 export interface SimState {
   text: string;
@@ -22,13 +22,13 @@ export interface SimState {
   /** null = the end of the trace */
   step: number | null;
   /** an imported history: simulated as it is, with its stack frames (the editor's text has none) */
-  imported: Trace | null;
+  imported: PackedTrace | null;
 }
 
 export interface SimPanelProps {
   sim: SimState;
   onText: (text: string) => void;
-  onImported: (trace: Trace) => void;
+  onImported: (trace: PackedTrace) => void;
   onPreset: (id: string) => void;
   onCap: (cap: string) => void;
   onConf: (conf: string) => void;
@@ -43,22 +43,22 @@ export function SimPanel(p: SimPanelProps) {
   const id = useId();
   const text = useDeferredValue(p.sim.text);
   const imported = p.sim.imported;
-  const parsed: TraceParse = useMemo(() => (imported ? { ok: true, trace: imported } : parseTrace(text)), [text, imported]);
+  const parsed: TraceParse | null = useMemo(() => (imported ? null : parseTrace(text)), [text, imported]);
   const capParse = p.sim.cap.trim() ? parseByteSize(p.sim.cap) : null;
   const capacity = capParse?.ok && capParse.bytes > 0 ? capParse.bytes : undefined;
   const capError = !capParse ? null : !capParse.ok ? t('sim.capacityBad', { detail: capParse.message }) : capParse.bytes <= 0 ? t('sim.capacityZero') : null;
   const conf = p.sim.conf.trim() || undefined;
-  const trace = parsed.ok ? parsed.trace : null;
+  const trace = useMemo(() => imported ?? (parsed?.ok ? packTrace(parsed.trace) : null), [imported, parsed]);
   const [confs, setConfs] = useState<string[]>([...DEFAULT_COMPARE]);
-  const [asked, setAsked] = useState<Trace | null>(null);
-  const askFor = trace && trace.events.length > AUTO_COMPARE_EVENTS && asked !== trace ? trace.events.length : null;
+  const [asked, setAsked] = useState<PackedTrace | null>(null);
+  const askFor = trace && trace.count > AUTO_COMPARE_EVENTS && asked !== trace ? trace.count : null;
   const run = useSimulation({
     trace,
     capacity,
     conf,
     step: p.sim.step,
     compare: askFor === null ? confs : null,
-    offThread: imported !== null || (trace?.events.length ?? 0) > PAGE_EVENTS,
+    offThread: imported !== null || (trace?.count ?? 0) > PAGE_EVENTS,
   });
   const sim = run.load?.ok ? run.load.summary : null;
   const at = sim ? run.view : null;
@@ -75,9 +75,9 @@ export function SimPanel(p: SimPanelProps) {
         <div>
           {imported ? (
             <div className="lab-notice" role="status">
-              <p>{t('sim.importedRun', { n: t.num(imported.events.length) })}</p>
+              <p>{t('sim.importedRun', { n: t.num(imported.count) })}</p>
               <div className="lab-examples">
-                <button type="button" onClick={() => p.onText(traceToText(imported))}>
+                <button type="button" onClick={() => p.onText(traceToText(unpackTrace(imported)))}>
                   {t('sim.editText')}
                 </button>
                 <button type="button" onClick={() => p.onPreset('classic')}>
@@ -89,7 +89,7 @@ export function SimPanel(p: SimPanelProps) {
             <TraceEditor
               text={p.sim.text}
               preset={p.sim.preset}
-              errors={parsed.ok ? [] : parsed.errors}
+              errors={!parsed || parsed.ok ? [] : parsed.errors}
               currentLine={text === p.sim.text ? (rec?.line ?? null) : null}
               onText={p.onText}
               onPreset={p.onPreset}
@@ -141,7 +141,7 @@ export function SimPanel(p: SimPanelProps) {
             </div>
           </div>
           <p role="status" className="small" data-testid="lab-sim-status">
-            {run.busy === 'load' && trace ? t('sim.running', { n: t.num(trace.events.length) }) : run.busy === 'compare' ? t('sim.comparing') : ''}
+            {run.busy === 'load' && trace ? t('sim.running', { n: t.num(trace.count) }) : run.busy === 'compare' ? t('sim.comparing') : ''}
           </p>
           {run.failed && (
             <p className="field-msg" role="alert">
@@ -200,15 +200,19 @@ export function SimPanel(p: SimPanelProps) {
           <SegmentsView segments={view.segments} />
           <section className="panel" aria-labelledby={`${id}-chart-h`}>
             <h3 id={`${id}-chart-h`}>{t('chart.title')}</h3>
-            <Suspense fallback={<div className="lab-chart chart-fallback">{t('chart.loading')}</div>}>
-              <TimelineChart
-                points={sim.timeline}
+            <figure className="lab-chart" role="img" aria-label={t('chart.title')}>
+              <StepChart
+                steps={sim.timeline.map((x) => x.step)}
+                series={[
+                  { name: t('chart.reserved'), colour: 'var(--lab-reserved)', values: sim.timeline.map((x) => x.reserved) },
+                  { name: t('chart.allocated'), colour: 'var(--lab-allocated)', values: sim.timeline.map((x) => x.allocated) },
+                ]}
                 current={step + 1}
-                capacity={showCapacity}
+                limit={showCapacity === null ? null : { value: showCapacity, name: t('chart.capacity') }}
                 format={(v) => formatNumber(v, t.lang, 2)}
-                names={{ allocated: t('chart.allocated'), reserved: t('chart.reserved'), capacity: t('chart.capacity'), step: t('chart.step'), current: t('chart.current'), title: t('chart.title') }}
+                names={{ step: t('chart.step'), current: t('chart.current') }}
               />
-            </Suspense>
+            </figure>
           </section>
           <RunViews fragmentation={sim.fragmentation} byFrame={sim.byFrame} leadUp={sim.leadUp} current={step + 1} />
           <StatsTable stats={view.stats} />

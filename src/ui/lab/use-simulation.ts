@@ -3,17 +3,18 @@
  * short hand-typed traces, in a module Web Worker (sim.worker.ts) for imports and long traces so the
  * page never waits on a 10^5-event run. Requests carry ids; an answer to anything but the latest
  * request of its kind, or to an earlier run, is dropped. A new run while the worker is busy ends that
- * worker and starts a fresh one rather than waiting for a run nobody will see.
+ * worker and starts a fresh one rather than waiting for a run nobody will see. Answers render as
+ * transitions, so React draws the charts of a long run in slices and the page keeps answering.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Trace } from '../../core/allocator/trace';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import type { PackedTrace } from '../../core/allocator/trace-pack';
 import { createSimEngine, resultOf, type CompareColumn, type LoadResult, type SimRequest, type SimResponse, type StepResult } from './sim-engine';
 
 /** Hand-typed traces up to this many events simulate on the page (a few ms); longer ones off it. */
 export const PAGE_EVENTS = 5000;
 
 export interface SimulationInput {
-  trace: Trace | null;
+  trace: PackedTrace | null;
   capacity: number | undefined;
   conf: string | undefined;
   /** −1 before the first event, null the last */
@@ -122,8 +123,10 @@ function useWorkerSimulation({ trace, capacity, conf, step, compare }: Simulatio
     setBusy('load');
     post({ kind: 'load', trace, capacity, conf }, (res) => {
       if (gen !== ids.current.gen) return;
-      setLoad({ gen, result: resultOf(res, 'load') });
-      setBusy(null);
+      startTransition(() => {
+        setLoad({ gen, result: resultOf(res, 'load') });
+        setBusy(null);
+      });
     });
     // post and stop only touch refs and setters
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -133,7 +136,7 @@ function useWorkerSimulation({ trace, capacity, conf, step, compare }: Simulatio
     if (!load?.result.ok) return;
     const gen = load.gen;
     const id = post({ kind: 'step', step }, (res) => {
-      if (gen === ids.current.gen && id === ids.current.step) setView(resultOf(res, 'step'));
+      if (gen === ids.current.gen && id === ids.current.step) startTransition(() => setView(resultOf(res, 'step')));
     });
     ids.current.step = id;
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -149,8 +152,10 @@ function useWorkerSimulation({ trace, capacity, conf, step, compare }: Simulatio
     setBusy('compare');
     const id = post({ kind: 'compare', confs: JSON.parse(key) as string[] }, (res) => {
       if (gen !== ids.current.gen || id !== ids.current.compare) return;
-      setCmp(resultOf(res, 'compare'));
-      setBusy(null);
+      startTransition(() => {
+        setCmp(resultOf(res, 'compare'));
+        setBusy(null);
+      });
     });
     ids.current.compare = id;
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -5,13 +5,14 @@
 import { describe, expect, test } from 'vitest';
 import { findPreset } from '../../../src/core/allocator/presets';
 import { parseTrace } from '../../../src/core/allocator/trace';
+import { packTrace } from '../../../src/core/allocator/trace-pack';
 import { createSimEngine, resultOf, type SimResponse } from '../../../src/ui/lab/sim-engine';
 
 const MiB = 2 ** 20;
 const preset = (id: string) => {
   const p = parseTrace(findPreset(id)!.text);
   if (!p.ok) throw new Error('preset does not parse');
-  return p.trace;
+  return packTrace(p.trace);
 };
 /** The response's result, checked to answer in kind. */
 function result<K extends SimResponse['kind']>(res: SimResponse, kind: K) {

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
 import { findPreset } from '../../../src/core/allocator/presets';
 import { parseTrace } from '../../../src/core/allocator/trace';
+import { packTrace } from '../../../src/core/allocator/trace-pack';
 import { createSimEngine, type SimEngine, type SimRequest } from '../../../src/ui/lab/sim-engine';
 import { useSimulation, type SimulationInput } from '../../../src/ui/lab/use-simulation';
 
@@ -46,7 +47,7 @@ afterEach(() => vi.unstubAllGlobals());
 const trace = (() => {
   const p = parseTrace(findPreset('classic')!.text);
   if (!p.ok) throw new Error('preset does not parse');
-  return p.trace;
+  return packTrace(p.trace);
 })();
 const base: SimulationInput = { trace, capacity: undefined, conf: undefined, step: null, compare: null, offThread: true };
 
@@ -83,7 +84,7 @@ test('the comparison runs in the same worker; a dead worker is named', () => {
   w.answer();
   w.answer();
   expect(result.current.compare?.map((c) => c.row?.peakReserved)).toEqual([104 * MiB, expect.any(Number)]);
-  rerender({ ...base, trace: { ...trace } });
+  rerender({ ...base, trace: { ...trace, count: trace.count } });
   act(() => FakeWorker.made.at(-1)!.onerror?.({ preventDefault: () => undefined }));
   expect(result.current.failed).toBe(true);
   expect(result.current.load).toBeNull();
