@@ -100,6 +100,12 @@ export class SizeOrderedPool {
     return chunk ? at + lowerBoundSize(chunk, size, 0) : at;
   }
 
+  /** The largest block (last in (size, address) order), or null when the pool is empty. */
+  last(): Block | null {
+    const c = this.chunks[this.chunks.length - 1];
+    return c ? c[c.length - 1]! : null; // a chunk is never empty
+  }
+
   /** The block at index i (0 ≤ i < length). */
   at(i: number): Block {
     for (const c of this.chunks) {

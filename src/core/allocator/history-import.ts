@@ -14,6 +14,7 @@
 import type { Message } from '../types';
 import { unpickle } from '../snapshot/pickle';
 import type { Trace, TraceEvent } from './trace';
+import { topUserFrame } from './frames';
 
 /** What the recorded run itself did, from its segment and OOM entries. */
 export interface RecordedRun {
@@ -67,6 +68,7 @@ interface EntryFields {
   size?: unknown;
   stream?: unknown;
   device_free?: unknown;
+  frames?: unknown;
 }
 /**
  * A trace entry's fields by name: entries are plain objects of one shape, so named loads stay
@@ -121,11 +123,18 @@ function recordedConf(data: unknown): string | null {
   return typeof conf === 'string' && conf.trim() ? conf : null;
 }
 
+/** The alloc event with its top user frame, when it has one (frames.ts). */
+function withFrame(e: TraceEvent & { op: 'alloc' }, frame: string | null): TraceEvent {
+  if (frame !== null) e.frame = frame;
+  return e;
+}
+
 /**
  * Turns a snapshot (parsed JSON or an unpickled dict) into a trace: `alloc` entries become
  * `alloc 0x<addr> <size>`, `free_completed` entries `free 0x<addr>` (`free_requested` when the
  * trace has no free_completed), and an `oom` entry the request that failed (`alloc oom-<entry> <size>`,
- * never freed: the run raised instead); segment and OOM entries give the recorded figures.
+ * never freed: the run raised instead, marked `oom`); segment and OOM entries give the recorded figures.
+ * Allocs keep the label of their top user stack frame (frames.ts) when the entry has `frames`.
  */
 export function importSnapshot(data: unknown, device?: number): HistoryParse {
   const traces = field(data, 'device_traces');
@@ -156,6 +165,16 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
   let lowest = 0;
   let highest = 0;
   let firstOom: { net: number; deviceFree: number } | null = null;
+  // one string per distinct top frame, shared by its events
+  const frameLabels = new Map<string, string>();
+  const frameOf = (frames: unknown): string | null => {
+    const f = topUserFrame(frames);
+    if (f === null) return null;
+    const known = frameLabels.get(f);
+    if (known !== undefined) return known;
+    frameLabels.set(f, f);
+    return f;
+  };
   for (let i = 0; i < list.length; i++) {
     const e = entryOf(list[i]);
     const action = e?.action;
@@ -166,7 +185,7 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       const free = e.device_free;
       if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
       // the request that failed (its rounded size): replayed, it fails again or shows what a setting would have saved
-      if (isCount(size) && size > 0) events.push({ op: 'alloc', name: `oom-${i}`, size, line: i + 1 });
+      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(e.frames)));
       continue;
     }
     const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
@@ -189,7 +208,7 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       if (name === undefined) names.set(addr, (name = `0x${addr.toString(16)}`));
       if (live.has(addr)) events.push({ op: 'free', name, line: i + 1 });
       live.add(addr);
-      events.push({ op: 'alloc', name, size, line: i + 1 });
+      events.push(withFrame({ op: 'alloc', name, size, line: i + 1 }, frameOf(e.frames)));
       allocs++;
     } else if (live.delete(addr)) {
       events.push({ op: 'free', name: names.get(addr) as string, line: i + 1 });

@@ -57,6 +57,8 @@ export interface Timeline {
   allocated: Float64Array;
   /** reserved_bytes.all.current after each step */
   reserved: Float64Array;
+  /** the largest free (mapped) block after each step: AllocatorView.largestFreeBlock */
+  largestFree: Float64Array;
   /** 0 ok, 1 oom, 2 skipped */
   outcome: Uint8Array;
   /** block address / size handed out by an alloc (0 otherwise) */
@@ -115,6 +117,7 @@ function apply(a: CachingAllocator, e: TraceEvent, t: Timeline | null, i: number
     t.outcome[i] = outcome;
     t.allocated[i] = a.stats.arrays.allocated_bytes.all.current;
     t.reserved[i] = a.reserved;
+    t.largestFree[i] = Math.max(a.pools.small.last()?.size ?? 0, a.pools.large.last()?.size ?? 0);
   }
   return oom;
 }
@@ -190,6 +193,7 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
   const timeline: Timeline = {
     allocated: new Float64Array(n),
     reserved: new Float64Array(n),
+    largestFree: new Float64Array(n),
     outcome: new Uint8Array(n),
     addr: new Float64Array(n),
     blockSize: new Float64Array(n),

@@ -14,7 +14,11 @@
  */
 import { DECIMAL, parseByteSize } from './size-text';
 
-export type TraceEvent = { op: 'alloc'; name: string; size: number; line: number } | { op: 'free'; name: string; line: number } | { op: 'empty_cache'; line: number };
+/**
+ * One event. Imported allocs may carry `frame` (the top user stack frame, frames.ts) and `oom`
+ * (the request a recorded `oom` entry failed, history-import.ts); the trace language has neither.
+ */
+export type TraceEvent = { op: 'alloc'; name: string; size: number; line: number; frame?: string; oom?: true } | { op: 'free'; name: string; line: number } | { op: 'empty_cache'; line: number };
 
 export interface TraceSettings {
   capacity: number | null;

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
-import { importMemoryHistory, type HistoryImport, type HistoryParse } from '../../core/allocator/history-import';
-import type { Trace } from '../../core/allocator/trace';
+import { importMemoryHistory } from '../../core/allocator/history-import';
+import type { PackedTrace } from '../../core/allocator/trace-pack';
 import type { Message } from '../../core/types';
 import { useLabT } from './lab-i18n';
+import { packParse, type PackedImport, type PackedParse } from './snapshot-read';
 import { useSnapshotImport } from './use-snapshot-import';
 
 /**
@@ -10,15 +11,15 @@ import { useSnapshotImport } from './use-snapshot-import';
  * (_dump_snapshot), gzipped or not, or memory-history JSON (docs/allocator-traces.md), picked,
  * dropped or pasted. Files are read in a Web Worker (use-snapshot-import.ts).
  */
-export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
+export function ImportTrace({ onTrace }: { onTrace: (trace: PackedTrace) => void }) {
   const t = useLabT();
   const id = useId();
   const [json, setJson] = useState('');
   const [error, setError] = useState<Message | null>(null);
-  const [done, setDone] = useState<HistoryImport | null>(null);
+  const [done, setDone] = useState<PackedImport | null>(null);
   const [over, setOver] = useState(false);
 
-  const apply = (r: HistoryParse) => {
+  const apply = (r: PackedParse) => {
     if (!r.ok) {
       setError(r.error);
       setDone(null);
@@ -70,7 +71,7 @@ export function ImportTrace({ onTrace }: { onTrace: (trace: Trace) => void }) {
           <textarea id={`${id}-json`} rows={4} value={json} spellCheck={false} autoComplete="off" onChange={(e) => setJson(e.target.value)} />
         </div>
         <div className="row">
-          <button type="button" disabled={!json.trim() || busy} onClick={() => apply(importMemoryHistory(json))}>
+          <button type="button" disabled={!json.trim() || busy} onClick={() => apply(packParse(importMemoryHistory(json)))}>
             {t('sim.importRun')}
           </button>
         </div>

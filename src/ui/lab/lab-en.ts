@@ -134,7 +134,10 @@ export const labEn = {
   'sim.phase.parsing': 'Reading the snapshot in {name}…',
   'sim.importRun': 'Import',
   'sim.imported': 'Imported device {device}: {allocs} allocations, {frees} frees; the real run made {realAllocs} segment allocations and {realOoms} OOMs.',
-  'sim.importedBig': 'The imported history has {n} events: too long to edit here, so it runs as imported (line numbers are entry numbers of the JSON).',
+  'sim.importedRun': 'The imported history has {n} events and runs as imported, with its stack frames (line numbers are entry numbers of the snapshot).',
+  'sim.running': 'Simulating {n} events…',
+  'sim.comparing': 'Running the comparison…',
+  'sim.workerFailed': 'The browser stopped the simulation (too large for its memory?).',
   'sim.editText': 'Edit as text (slow)',
   'sim.discard': 'Back to the presets',
   'sim.noEvents': 'The trace has no events yet.',
@@ -186,7 +189,6 @@ export const labEn = {
   'seg.more': '{n} more segments not drawn.',
 
   'chart.title': 'Allocated vs reserved over the trace',
-  'chart.loading': 'Loading chart…',
   'chart.allocated': 'allocated',
   'chart.reserved': 'reserved',
   'chart.capacity': 'capacity',
@@ -215,6 +217,30 @@ export const labEn = {
   'cmp.invalid': 'invalid setting',
   'cmp.none': 'none',
   'cmp.run': 'Run the comparison ({n} events × {k} settings)',
+
+  'frag.title': 'Fragmentation over the trace',
+  'frag.cached': 'reserved − allocated',
+  'frag.largest': 'largest free block',
+  'frag.summary': 'Most memory reserved but unallocated: {cached} after step {step}; the largest free block then was {largest}.',
+  'frag.none': 'No memory was ever reserved but unallocated.',
+
+  'frames.title': 'Active memory by top stack frame',
+  'frames.help': 'Each tensor counts toward the first Python frame outside PyTorch in its recorded stack, from its allocation to its free.',
+  'frames.other': 'other frames',
+  'frames.unknown': 'no stack recorded',
+  'frames.series': 'Series',
+  'frames.peak': 'Peak active',
+  'frames.summary': '{n} series stacked; the largest is {frame} with a peak of {peak}.',
+
+  'lead.recorded': 'The events before the recorded OOM',
+  'lead.simulated': 'The events before the first simulated OOM',
+  'lead.help': 'The last {n} events up to the failed request, with the block each one took or gave back.',
+  'lead.line': 'Line',
+  'lead.event': 'Event',
+  'lead.size': 'Requested',
+  'lead.block': 'Block',
+  'lead.frame': 'Top frame',
+  'lead.outcome': 'Outcome',
 } as const;
 
 export type LabKey = keyof typeof labEn;

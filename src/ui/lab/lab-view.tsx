@@ -2,7 +2,7 @@
  * The Allocator lab view (lazy-loaded): OOM decoder, memory_summary() reader and the caching
  * allocator simulator. Its state lives in `lab.*` link keys (lab-url.ts), read through the page's codec.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { startTransition, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { findPreset, TRACE_PRESETS } from '../../core/allocator/presets';
 import { useLabT, type LabKey } from './lab-i18n';
 import { decodeUrl } from '../../state/url-codec';
@@ -99,7 +99,7 @@ export default function LabView() {
           <SimPanel
             sim={sim}
             onText={setText}
-            onImported={(imported) => setSim((s) => ({ ...s, imported, preset: null, step: null }))}
+            onImported={(imported) => startTransition(() => setSim((s) => ({ ...s, imported, preset: null, step: null })))}
             onPreset={(id) => setText(findPreset(id)?.text ?? sim.text)}
             onCap={(cap) => setSim((s) => ({ ...s, cap, step: null }))}
             onConf={(conf) => setSim((s) => ({ ...s, conf, step: null }))}

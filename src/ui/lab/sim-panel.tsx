@@ -1,6 +1,6 @@
-import { lazy, Suspense, useDeferredValue, useId, useMemo } from 'react';
-import { parseTrace, traceToText, type Trace, type TraceParse } from '../../core/allocator/trace';
-import { simulateTrace, stepAt, viewAt } from '../../core/allocator/run';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { parseTrace, traceToText, type TraceParse } from '../../core/allocator/trace';
+import { packTrace, unpackTrace, type PackedTrace } from '../../core/allocator/trace-pack';
 import { parseByteSize } from '../../core/allocator/size-text';
 import { formatNumber } from '../i18n/format';
 import { useLabT } from './lab-i18n';
@@ -9,10 +9,10 @@ import { ImportTrace } from './import-trace';
 import { Stepper } from './stepper';
 import { SegmentsView } from './segments-view';
 import { StatsTable } from './stats-table';
-import { CompareRuns, DEFAULT_COMPARE } from './compare-runs';
-import { timelinePoints } from './timeline-data';
-
-const TimelineChart = lazy(() => import('./timeline-chart'));
+import { AUTO_COMPARE_EVENTS, CompareRuns, DEFAULT_COMPARE } from './compare-runs';
+import { RunViews } from './run-views';
+import { StepChart } from './step-chart';
+import { PAGE_EVENTS, useSimulation } from './use-simulation';
 
 export interface SimState {
   text: string;
@@ -21,17 +21,14 @@ export interface SimState {
   conf: string;
   /** null = the end of the trace */
   step: number | null;
-  /** an imported history too long for the editor: simulated as it is */
-  imported: Trace | null;
+  /** an imported history: simulated as it is, with its stack frames (the editor's text has none) */
+  imported: PackedTrace | null;
 }
-
-/** Imported histories with more events than this run without being put in the editor (a textarea of 10^5 lines is slow). */
-const EDITABLE_EVENTS = 5000;
 
 export interface SimPanelProps {
   sim: SimState;
   onText: (text: string) => void;
-  onImported: (trace: Trace) => void;
+  onImported: (trace: PackedTrace) => void;
   onPreset: (id: string) => void;
   onCap: (cap: string) => void;
   onConf: (conf: string) => void;
@@ -46,20 +43,30 @@ export function SimPanel(p: SimPanelProps) {
   const id = useId();
   const text = useDeferredValue(p.sim.text);
   const imported = p.sim.imported;
-  const parsed: TraceParse = useMemo(() => (imported ? { ok: true, trace: imported } : parseTrace(text)), [text, imported]);
+  const parsed: TraceParse | null = useMemo(() => (imported ? null : parseTrace(text)), [text, imported]);
   const capParse = p.sim.cap.trim() ? parseByteSize(p.sim.cap) : null;
   const capacity = capParse?.ok && capParse.bytes > 0 ? capParse.bytes : undefined;
   const capError = !capParse ? null : !capParse.ok ? t('sim.capacityBad', { detail: capParse.message }) : capParse.bytes <= 0 ? t('sim.capacityZero') : null;
   const conf = p.sim.conf.trim() || undefined;
-  const run = useMemo(() => (parsed.ok ? simulateTrace(parsed.trace, { capacity, conf }) : null), [parsed, capacity, conf]);
-  const sim = run?.ok ? run.value : null;
-  const n = sim?.events.length ?? 0;
-  const step = p.sim.step === null ? n - 1 : Math.max(-1, Math.min(n - 1, p.sim.step));
-  const view = useMemo(() => (sim ? viewAt(sim, step) : null), [sim, step]);
-  const points = useMemo(() => (sim ? timelinePoints(sim.timeline) : []), [sim]);
-  const rec = useMemo(() => (sim && step >= 0 ? stepAt(sim, step) : null), [sim, step]);
-  const firstOom = sim?.oomSteps.length ? sim.events[sim.oomSteps[0]] : null;
-  const showCapacity = sim && sim.peakReserved >= 0.1 * sim.settings.capacity ? sim.settings.capacity : null;
+  const trace = useMemo(() => imported ?? (parsed?.ok ? packTrace(parsed.trace) : null), [imported, parsed]);
+  const [confs, setConfs] = useState<string[]>([...DEFAULT_COMPARE]);
+  const [asked, setAsked] = useState<PackedTrace | null>(null);
+  const askFor = trace && trace.count > AUTO_COMPARE_EVENTS && asked !== trace ? trace.count : null;
+  const run = useSimulation({
+    trace,
+    capacity,
+    conf,
+    step: p.sim.step,
+    compare: askFor === null ? confs : null,
+    offThread: imported !== null || (trace?.count ?? 0) > PAGE_EVENTS,
+  });
+  const sim = run.load?.ok ? run.load.summary : null;
+  const at = sim ? run.view : null;
+  const view = at?.view ?? null;
+  const n = sim?.events ?? 0;
+  const step = at?.step ?? -1;
+  const rec = at?.rec ?? null;
+  const showCapacity = sim && sim.peakReserved >= 0.1 * sim.capacity ? sim.capacity : null;
 
   return (
     <section className="panel lab-sim" aria-labelledby={`${id}-h`}>
@@ -68,9 +75,9 @@ export function SimPanel(p: SimPanelProps) {
         <div>
           {imported ? (
             <div className="lab-notice" role="status">
-              <p>{t('sim.importedBig', { n: t.num(imported.events.length) })}</p>
+              <p>{t('sim.importedRun', { n: t.num(imported.count) })}</p>
               <div className="lab-examples">
-                <button type="button" onClick={() => p.onText(traceToText(imported))}>
+                <button type="button" onClick={() => p.onText(traceToText(unpackTrace(imported)))}>
                   {t('sim.editText')}
                 </button>
                 <button type="button" onClick={() => p.onPreset('classic')}>
@@ -82,13 +89,13 @@ export function SimPanel(p: SimPanelProps) {
             <TraceEditor
               text={p.sim.text}
               preset={p.sim.preset}
-              errors={parsed.ok ? [] : parsed.errors}
+              errors={!parsed || parsed.ok ? [] : parsed.errors}
               currentLine={text === p.sim.text ? (rec?.line ?? null) : null}
               onText={p.onText}
               onPreset={p.onPreset}
             />
           )}
-          <ImportTrace onTrace={(tr) => (tr.events.length > EDITABLE_EVENTS ? p.onImported(tr) : p.onText(traceToText(tr)))} />
+          <ImportTrace onTrace={p.onImported} />
         </div>
         <div>
           <div className="field">
@@ -97,7 +104,7 @@ export function SimPanel(p: SimPanelProps) {
               id={`${id}-cap`}
               type="text"
               value={p.sim.cap}
-              placeholder={sim ? t.bytes(sim.settings.capacity) : '80 GiB'}
+              placeholder={sim ? t.bytes(sim.capacity) : '80 GiB'}
               aria-invalid={capError ? true : undefined}
               aria-describedby={`${id}-cap-help`}
               onChange={(e) => p.onCap(e.target.value)}
@@ -118,7 +125,7 @@ export function SimPanel(p: SimPanelProps) {
               type="text"
               value={p.sim.conf}
               spellCheck={false}
-              placeholder={sim?.settings.confText || t('sim.confDefault')}
+              placeholder={sim?.confText || t('sim.confDefault')}
               aria-describedby={`${id}-conf-help`}
               onChange={(e) => p.onConf(e.target.value)}
             />
@@ -133,11 +140,19 @@ export function SimPanel(p: SimPanelProps) {
               ))}
             </div>
           </div>
-          {run && !run.ok && (
+          <p role="status" className="small" data-testid="lab-sim-status">
+            {run.busy === 'load' && trace ? t('sim.running', { n: t.num(trace.count) }) : run.busy === 'compare' ? t('sim.comparing') : ''}
+          </p>
+          {run.failed && (
+            <p className="field-msg" role="alert">
+              {t('sim.workerFailed')}
+            </p>
+          )}
+          {run.load && !run.load.ok && (
             <div className="lab-errors" role="alert">
               <p>{t('sim.settingsBad')}</p>
               <ul>
-                {run.errors.map((e, i) => (
+                {run.load.errors.map((e, i) => (
                   <li key={i}>
                     {t.core(e)}
                     {t.lang !== 'en' && <span className="muted small"> ({e.message})</span>}
@@ -160,7 +175,7 @@ export function SimPanel(p: SimPanelProps) {
               <p className="lab-totals small" data-testid="lab-cache">
                 {t('sim.cache', { cached: t.bytes(view.cachedFree), largest: t.bytes(view.largestFreeBlock) })}
               </p>
-              {firstOom && <p className="nofit">{t('sim.ooms', { count: sim.oomSteps.length, line: firstOom.line })}</p>}
+              {sim.firstOomLine !== null && <p className="nofit">{t('sim.ooms', { count: sim.oomCount, line: sim.firstOomLine })}</p>}
               {rec?.oomMessage && (
                 <div className="lab-oom-at">
                   <p>{t('sim.oomAt')}</p>
@@ -185,20 +200,25 @@ export function SimPanel(p: SimPanelProps) {
           <SegmentsView segments={view.segments} />
           <section className="panel" aria-labelledby={`${id}-chart-h`}>
             <h3 id={`${id}-chart-h`}>{t('chart.title')}</h3>
-            <Suspense fallback={<div className="lab-chart chart-fallback">{t('chart.loading')}</div>}>
-              <TimelineChart
-                points={points}
+            <figure className="lab-chart" role="img" aria-label={t('chart.title')}>
+              <StepChart
+                steps={sim.timeline.map((x) => x.step)}
+                series={[
+                  { name: t('chart.reserved'), colour: 'var(--lab-reserved)', values: sim.timeline.map((x) => x.reserved) },
+                  { name: t('chart.allocated'), colour: 'var(--lab-allocated)', values: sim.timeline.map((x) => x.allocated) },
+                ]}
                 current={step + 1}
-                capacity={showCapacity}
+                limit={showCapacity === null ? null : { value: showCapacity, name: t('chart.capacity') }}
                 format={(v) => formatNumber(v, t.lang, 2)}
-                names={{ allocated: t('chart.allocated'), reserved: t('chart.reserved'), capacity: t('chart.capacity'), step: t('chart.step'), current: t('chart.current'), title: t('chart.title') }}
+                names={{ step: t('chart.step'), current: t('chart.current') }}
               />
-            </Suspense>
+            </figure>
           </section>
+          <RunViews fragmentation={sim.fragmentation} byFrame={sim.byFrame} leadUp={sim.leadUp} current={step + 1} />
           <StatsTable stats={view.stats} />
         </>
       )}
-      {parsed.ok && <CompareRuns trace={parsed.trace} capacity={capacity} />}
+      {sim && <CompareRuns confs={confs} onConfs={setConfs} columns={run.compare} askFor={askFor} onRun={() => setAsked(trace)} />}
     </section>
   );
 }

@@ -5,8 +5,16 @@
  * same code runs on the page where workers are missing. Sizes are checked before reading and while
  * decompressing (core/snapshot/sniff.ts MAX_SNAPSHOT_BYTES).
  */
-import { importMemoryHistory, importSnapshotPickle, type HistoryParse } from '../../core/allocator/history-import';
+import { importMemoryHistory, importSnapshotPickle, type HistoryImport, type HistoryParse } from '../../core/allocator/history-import';
+import { packTrace, type PackedTrace } from '../../core/allocator/trace-pack';
+import type { Message } from '../../core/types';
 import { MAX_SNAPSHOT_BYTES, snapshotKind } from '../../core/snapshot/sniff';
+
+/** An import as it crosses to the page: the trace packed (trace-pack.ts), so the page never clones 10^5 event objects. */
+export type PackedImport = Omit<HistoryImport, 'trace'> & { trace: PackedTrace };
+export type PackedParse = { ok: true; value: PackedImport } | { ok: false; error: Message };
+
+export const packParse = (r: HistoryParse): PackedParse => (r.ok ? { ok: true, value: { ...r.value, trace: packTrace(r.value.trace) } } : r);
 
 /** Steps of a read, shown while it runs. */
 export type ReadPhase = 'reading' | 'decompressing' | 'parsing';

@@ -3,8 +3,7 @@
  * One worker per read, ended when it answers; where the page has no Worker the read runs here.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HistoryParse } from '../../core/allocator/history-import';
-import { readSnapshotFile, type ReadPhase } from './snapshot-read';
+import { packParse, readSnapshotFile, type PackedParse, type ReadPhase } from './snapshot-read';
 
 export interface SnapshotImportState {
   /** the step running, or null when idle */
@@ -13,7 +12,7 @@ export interface SnapshotImportState {
   name: string | null;
 }
 
-export function useSnapshotImport(onDone: (r: HistoryParse) => void): { state: SnapshotImportState; read: (file: File) => void } {
+export function useSnapshotImport(onDone: (r: PackedParse) => void): { state: SnapshotImportState; read: (file: File) => void } {
   const [state, setState] = useState<SnapshotImportState>({ phase: null, name: null });
   const worker = useRef<Worker | null>(null);
   const done = useRef(onDone);
@@ -24,19 +23,19 @@ export function useSnapshotImport(onDone: (r: HistoryParse) => void): { state: S
     worker.current?.terminate();
     worker.current = null;
     setState({ phase: 'reading', name: file.name });
-    const finish = (r: HistoryParse) => {
+    const finish = (r: PackedParse) => {
       worker.current?.terminate();
       worker.current = null;
       setState({ phase: null, name: file.name });
       done.current(r);
     };
     if (typeof Worker === 'undefined') {
-      void readSnapshotFile(file, (phase) => setState({ phase, name: file.name })).then(finish);
+      void readSnapshotFile(file, (phase) => setState({ phase, name: file.name })).then((r) => finish(packParse(r)));
       return;
     }
     const w = new Worker(new URL('./snapshot.worker.ts', import.meta.url), { type: 'module' });
     worker.current = w;
-    w.onmessage = (e: MessageEvent<{ phase?: ReadPhase; done?: HistoryParse }>) => {
+    w.onmessage = (e: MessageEvent<{ phase?: ReadPhase; done?: PackedParse }>) => {
       if (e.data.done) finish(e.data.done);
       else if (e.data.phase) setState({ phase: e.data.phase, name: file.name });
     };

@@ -52,7 +52,13 @@ describe('simulator panel', () => {
   test('the fragmentation preset runs out of memory; the message opens in the decoder', async () => {
     render(<LabView />);
     fireEvent.change(screen.getByLabelText('Preset'), { target: { value: 'fragmentation-oom' } });
-    await screen.findByText(/OUT OF MEMORY/);
+    await screen.findByText(/→ OUT OF MEMORY/);
+    // the events before it: the four frees that left 100 MiB holes, then the 200 MiB request (lines 14–18)
+    const lead = [...screen.getByTestId('lab-lead-up').querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    expect(lead.slice(-2)).toEqual([
+      ['17', 'free B7', '', '−100.00 MiB', '', 'done'],
+      ['18', 'alloc c', '200.00 MiB', '', '', 'OUT OF MEMORY'],
+    ]);
     // docs/reference/allocator.md §9 (ii): no state change on OOM, reserved 900 MiB, allocated 500 MiB, num_ooms 1, one retry
     expect(stat('reserved_bytes.all.current')).toBe(exactEn(900 * MiB));
     expect(stat('allocated_bytes.all.current')).toBe(exactEn(500 * MiB));

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import LabView from '../../../src/ui/lab/lab-view';
 import { startAt, MiB, exactEn } from './lab-page';
-import { timelinePoints } from '../../../src/ui/lab/timeline-data';
 import { readFileSync } from 'node:fs';
 
 /** The full lines of docs/reference/allocator.md §6.2 (example (i) after step C). */
@@ -84,24 +83,5 @@ describe('memory_summary() reader panel', () => {
     await screen.findByText(/^torch\.cuda\.memory_stats\(\), printed as OrderedDict/);
     expect(figure(/^Non-releasable/)).toContain('400.00 MiB');
     expect(document.querySelector('.lab-advice li')?.getAttribute('data-advice')).toBe('expandable-segments');
-  });
-});
-
-describe('timeline points', () => {
-  const cols = (reserved: number[]) => ({ allocated: Float64Array.from(reserved), reserved: Float64Array.from(reserved) });
-
-  test('one point per step plus the empty start', () => {
-    const pts = timelinePoints(cols([10, 20]));
-    expect(pts).toEqual([
-      { step: 0, allocated: 0, reserved: 0 },
-      { step: 1, allocated: 10, reserved: 10 },
-      { step: 2, allocated: 20, reserved: 20 },
-    ]);
-  });
-
-  test('long runs are thinned without losing the peak', () => {
-    const pts = timelinePoints(cols(Array.from({ length: 10_000 }, (_, i) => (i === 7_777 ? 1e9 : i))), 500);
-    expect(pts.length).toBeLessThanOrEqual(500);
-    expect(Math.max(...pts.map((p) => p.reserved))).toBe(1e9);
   });
 });
