@@ -6,15 +6,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/estimate';
-import { jsonBytes, llama2Config, llama2Tensors, safetensorsHead } from '../core/hub/fake-hub';
+import { hubAnswer, llamaServer } from '../core/hub/fake-hub';
 
 // Llama-2-7b: 6,738,415,616 parameters (Meta's model card), stored in bf16
 const LLAMA2_PARAMS = 6_738_415_616;
 
-const FILES: Record<string, Uint8Array> = {
-  '/meta-llama/Llama-2-7b-hf/resolve/main/config.json': jsonBytes(llama2Config()),
-  '/meta-llama/Llama-2-7b-hf/resolve/main/model.safetensors': safetensorsHead(llama2Tensors()),
-};
+const FILES = llamaServer();
 const asked: { path: string; range: string | undefined }[] = [];
 let server: Server;
 let endpoint = '';
@@ -24,24 +21,8 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '';
     asked.push({ path, range: req.headers.range });
-    // the model info: public even for the gated repo; 401 for a repo that does not exist, as the Hub answers
-    if (path.startsWith('/api/models/')) {
-      const repo = path.slice('/api/models/'.length);
-      const files =
-        repo === 'meta-llama/Llama-3.1-8B'
-          ? ['config.json']
-          : Object.keys(FILES)
-              .filter((f) => f.startsWith(`/${repo}/`))
-              .map((f) => f.split('/').at(-1));
-      return files.length ? res.writeHead(200).end(JSON.stringify({ id: repo, siblings: files.map((rfilename) => ({ rfilename })) })) : res.writeHead(401).end();
-    }
-    if (path.startsWith('/meta-llama/Llama-3.1-8B/')) return res.writeHead(401).end();
-    const file = FILES[path];
-    if (!file) return res.writeHead(404).end();
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (!m) return res.writeHead(200, { 'content-length': file.length }).end(file);
-    const part = file.subarray(Number(m[1]), Number(m[2]) + 1);
-    res.writeHead(206, { 'content-length': part.length, 'content-range': `bytes ${m[1]}-${Number(m[1]) + part.length - 1}/${file.length}` }).end(part);
+    const a = hubAnswer(FILES, path, req.headers.range);
+    res.writeHead(a.status).end(a.body);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -6,37 +6,17 @@ import { expect, test } from 'vitest';
 import type { Route } from 'playwright-core';
 import { browserPerFile } from './browser';
 import { settledQuery } from './page';
-import { jsonBytes, llama2Config, llama2Tensors, safetensorsHead } from '../core/hub/fake-hub';
+import { hubAnswer, llamaServer } from '../core/hub/fake-hub';
 
 const chromium = browserPerFile();
 const base = chromium.base;
 
-const FILES: Record<string, Uint8Array> = {
-  '/meta-llama/Llama-2-7b-hf/resolve/main/config.json': jsonBytes(llama2Config()),
-  '/meta-llama/Llama-2-7b-hf/resolve/main/model.safetensors': safetensorsHead(llama2Tensors()),
-};
+const FILES = llamaServer();
 
-/** The Hub as its resolve endpoint answers: CORS open, Range served as 206, 401 for a gated repo. */
+/** The Hub as its resolve endpoint answers (fake-hub.ts), with CORS open as huggingface.co sends it. */
 async function hub(route: Route): Promise<void> {
-  const url = new URL(route.request().url());
-  const cors = { 'access-control-allow-origin': '*' };
-  if (url.pathname.startsWith('/api/models/')) {
-    // the model info: public even for the gated repo
-    const repo = url.pathname.slice('/api/models/'.length);
-    const files =
-      repo === 'meta-llama/Llama-3.1-8B'
-        ? ['config.json']
-        : Object.keys(FILES)
-            .filter((f) => f.startsWith(`/${repo}/`))
-            .map((f) => f.split('/').at(-1));
-    return route.fulfill({ status: files.length ? 200 : 401, headers: cors, body: JSON.stringify({ id: repo, siblings: files.map((rfilename) => ({ rfilename })) }) });
-  }
-  if (url.pathname.startsWith('/meta-llama/Llama-3.1-8B/')) return route.fulfill({ status: 401, headers: cors, body: '' });
-  const file = FILES[url.pathname];
-  if (!file) return route.fulfill({ status: 404, headers: cors, body: '' });
-  const m = /^bytes=(\d+)-(\d+)$/.exec((await route.request().headerValue('range')) ?? '');
-  if (!m) return route.fulfill({ status: 200, headers: cors, body: Buffer.from(file) });
-  return route.fulfill({ status: 206, headers: cors, body: Buffer.from(file.subarray(Number(m[1]), Number(m[2]) + 1)) });
+  const a = hubAnswer(FILES, new URL(route.request().url()).pathname, (await route.request().headerValue('range')) ?? undefined);
+  return route.fulfill({ status: a.status, headers: { 'access-control-allow-origin': '*' }, body: typeof a.body === 'string' ? a.body : Buffer.from(a.body) });
 }
 
 async function page(query = '') {

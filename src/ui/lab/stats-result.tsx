@@ -1,6 +1,7 @@
 import type { StatsReading } from '../../core/allocator/stats-dict';
 import { AdviceList } from './advice-list';
-import { useLabT, type LabKey } from './lab-i18n';
+import { ByteFigures } from './byte-figures';
+import { useLabT } from './lab-i18n';
 
 const BYTES = ['cachedFree', 'releasable'] as const;
 const COUNTERS = [
@@ -51,17 +52,7 @@ export function StatsResult({ r }: { r: StatsReading }) {
             </dd>
           </div>
         )}
-        {BYTES.map((k) => {
-          const v = f[k];
-          return v === null ? null : (
-            <div key={k}>
-              <dt>{t(`sum.f.${k}` as LabKey)}</dt>
-              <dd>
-                <strong>{t.bytes(v)}</strong> <span className="muted small">({t.exact(v)})</span>
-              </dd>
-            </div>
-          );
-        })}
+        <ByteFigures keys={BYTES} values={f} />
         <div>
           <dt>{t('stats.f.maxSplit')}</dt>
           <dd>{f.maxSplitSize === null ? t('stats.unlimited') : t.bytes(f.maxSplitSize)}</dd>

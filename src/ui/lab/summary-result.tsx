@@ -1,5 +1,6 @@
 import type { SummaryCell, SummaryReading } from '../../core/allocator/summary';
 import { AdviceList } from './advice-list';
+import { ByteFigures } from './byte-figures';
 import { useLabT, type LabKey, type LabT } from './lab-i18n';
 
 const FIGURES = ['allocated', 'reserved', 'cachedFree', 'nonReleasable', 'releasable'] as const;
@@ -21,17 +22,7 @@ export function SummaryResult({ r }: { r: SummaryReading }) {
       </section>
       <h3>{t('sum.figures')}</h3>
       <dl className="lab-dl">
-        {FIGURES.map((k) => {
-          const v = r.figures[k];
-          return v === null ? null : (
-            <div key={k}>
-              <dt>{t(`sum.f.${k}` as LabKey)}</dt>
-              <dd>
-                <strong>{t.bytes(v)}</strong> <span className="muted small">({t.exact(v)})</span>
-              </dd>
-            </div>
-          );
-        })}
+        <ByteFigures keys={FIGURES} values={r.figures} />
         {r.figures.oversizeSegments !== null && (
           <div>
             <dt>{t('sum.f.oversizeSegments')}</dt>

@@ -83,3 +83,31 @@ export function fakeHub(repos: Record<string, FakeRepo>, log: string[] = []): Hu
 }
 
 export const jsonBytes = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
+
+/** The Llama-2-7b-hf repo and a gated Llama-3.1-8B, as the Hub's paths serve them (one unsharded file). */
+export function llamaServer(): Record<string, Uint8Array> {
+  return {
+    '/meta-llama/Llama-2-7b-hf/resolve/main/config.json': jsonBytes(llama2Config()),
+    '/meta-llama/Llama-2-7b-hf/resolve/main/model.safetensors': safetensorsHead(llama2Tensors()),
+  };
+}
+
+const GATED = 'meta-llama/Llama-3.1-8B';
+
+/**
+ * The answer a Hub-shaped HTTP server gives for `path` (with an optional `Range: bytes=a-b`): the model
+ * info lists a repo's files (public even for the gated repo; 401 for a repo that does not exist, as the
+ * Hub answers), a gated repo's files are 401, Range is served as 206.
+ */
+export function hubAnswer(files: Record<string, Uint8Array>, path: string, range: string | undefined): { status: number; body: Uint8Array | string } {
+  if (path.startsWith('/api/models/')) {
+    const repo = path.slice('/api/models/'.length);
+    const names = repo === GATED ? ['config.json'] : Object.keys(files).flatMap((f) => (f.startsWith(`/${repo}/resolve/main/`) ? [f.slice(`/${repo}/resolve/main/`.length)] : []));
+    return names.length ? { status: 200, body: JSON.stringify({ id: repo, siblings: names.map((rfilename) => ({ rfilename })) }) } : { status: 401, body: '' };
+  }
+  if (path.startsWith(`/${GATED}/`)) return { status: 401, body: '' };
+  const file = files[path];
+  if (!file) return { status: 404, body: '' };
+  const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '');
+  return m ? { status: 206, body: file.subarray(Number(m[1]), Number(m[2]) + 1) } : { status: 200, body: file };
+}
