@@ -5,6 +5,7 @@
 import { brokenRules, otherKey, type RuleArch } from './scenario/conflicts';
 import { SCENARIO_FIELDS } from './scenario/schema';
 import type { FieldError, ModelArch, Scenario } from './types';
+import { MAX_DIM } from './model/fields';
 
 const err = (key: string, code: string, message: string, params?: Record<string, number | string>): FieldError => (params ? { key, code, message, params } : { key, code, message });
 
@@ -43,7 +44,7 @@ export function checkArch(s: Scenario, arch: ModelArch): FieldError[] {
   const dims: (keyof ModelArch)[] = ['hidden', 'layers', 'heads', 'kvHeads', 'headDim', 'ffn', 'vocab'];
   for (const k of dims) {
     const v = arch[k];
-    if (!(typeof v === 'number' && Number.isFinite(v) && v >= 1 && v <= 2 ** 30)) out.push(err('arch', 'arch-dim', `arch.${k}: expected a positive whole number`, { field: k }));
+    if (!(typeof v === 'number' && Number.isFinite(v) && v >= 1 && v <= MAX_DIM)) out.push(err('arch', 'arch-dim', `arch.${k}: expected a positive whole number`, { field: k }));
   }
   if (out.length > 0) return out;
   const bad = badNumber(arch, 'arch');

@@ -9,6 +9,7 @@ import { importMemoryHistory, importSnapshotPickle, type HistoryImport, type His
 import { packTrace, type PackedTrace } from '../../core/allocator/trace-pack';
 import type { Message } from '../../core/types';
 import { MAX_SNAPSHOT_BYTES, snapshotKind } from '../../core/snapshot/sniff';
+import { MiB } from '../../core/units';
 
 /** An import as it crosses to the page: the trace packed (trace-pack.ts), so the page never clones 10^5 event objects. */
 export type PackedImport = Omit<HistoryImport, 'trace'> & { trace: PackedTrace };
@@ -21,7 +22,7 @@ export type ReadPhase = 'reading' | 'decompressing' | 'parsing';
 
 const fail = (code: string, text: string, params?: Record<string, number | string>): HistoryParse => ({ ok: false, error: { code, text, ...(params ? { params } : {}) } });
 
-const tooBig = (): HistoryParse => fail('snapshot-too-big', `the snapshot is larger than ${MAX_SNAPSHOT_BYTES / 2 ** 20} MiB; record fewer entries (max_entries)`, { max: MAX_SNAPSHOT_BYTES });
+const tooBig = (): HistoryParse => fail('snapshot-too-big', `the snapshot is larger than ${MAX_SNAPSHOT_BYTES / MiB} MiB; record fewer entries (max_entries)`, { max: MAX_SNAPSHOT_BYTES });
 
 /** gunzip with a cap: null when the output would pass `cap` bytes. */
 export async function gunzipCapped(bytes: Uint8Array, cap: number): Promise<Uint8Array | null> {
