@@ -112,6 +112,11 @@ export interface FieldSpec {
   engines?: readonly Engine[];
   /** the CLI's `--network` layer estimate takes it too */
   network?: true;
+  /**
+   * The form's slider for a number key: its end (narrower than the accepted range, so the thumb stays
+   * useful; the box takes any accepted value) and whether it moves in powers (a range over decades).
+   */
+  slider?: { max: number; log?: true };
 }
 
 const TRAINING: readonly Mode[] = ['training'];
@@ -144,21 +149,23 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'groupSize',
     name: 'group-size',
+    slider: { max: 1024, log: true },
     kind: int(16, 65536, 'auto'),
     help: "GPTQ / AWQ group size: one scale and zero point per group of inputs; 'auto' = 128",
   },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
-  { prop: 'batch', name: 'batch', kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)', network: true },
-  { prop: 'prompt', name: 'prompt', kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence' },
-  { prop: 'gen', name: 'gen', kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence' },
-  { prop: 'seq', name: 'seq', kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens' },
+  { prop: 'batch', name: 'batch', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)', network: true },
+  { prop: 'prompt', name: 'prompt', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence' },
+  { prop: 'gen', name: 'gen', slider: { max: 2 ** 17, log: true }, kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence' },
+  { prop: 'seq', name: 'seq', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens' },
   { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit', modes: TRAINING, network: true },
   { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)', modes: TRAINING, network: true },
   { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing', modes: TRAINING, network: true },
   {
     prop: 'gradAccum',
     name: 'grad-accum',
+    slider: { max: 256, log: true },
     kind: int(1, 65536),
     help: 'Training: micro-batches accumulated per optimizer step (gradient_accumulation_steps); gradients stay allocated across them',
     modes: TRAINING,
@@ -215,6 +222,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'lenMean',
     name: 'len-mean',
+    slider: { max: 2 ** 20, log: true },
     kind: int(1, MAX_TOKENS, 'auto'),
     help: "Training, lengths=varied: mean sample length in tokens before truncation at seq; 'auto' = seq/2 (an assumption)",
     modes: TRAINING,
@@ -236,6 +244,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'lossChunks',
     name: 'loss-chunks',
+    slider: { max: 64, log: true },
     kind: int(1, 1024),
     help: 'Training: chunks of the LM-head output for the cross-entropy (torchtune CEWithChunkedOutputLoss uses 8); the fp32 upcast exists for one chunk at a time. 1 = unchunked',
     modes: TRAINING,
@@ -246,7 +255,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: oneOf(LOGITS_PATHS),
     help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map, else current",
   },
-  { prop: 'loraRank', name: 'lora-rank', kind: int(1, 65536), help: 'LoRA rank r' },
+  { prop: 'loraRank', name: 'lora-rank', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'LoRA rank r' },
   {
     prop: 'loraTargets',
     name: 'lora-targets',
@@ -284,10 +293,10 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: oneOf(KBIT_PREPS),
     help: "LoRA over a bitsandbytes (nf4/fp4/bnb-int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key",
   },
-  { prop: 'gpus', name: 'gpus', kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
+  { prop: 'gpus', name: 'gpus', slider: { max: 1024, log: true }, kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)' },
-  { prop: 'tp', name: 'tp', kind: int(1, 4096), help: 'Tensor-parallel degree' },
-  { prop: 'pp', name: 'pp', kind: int(1, 4096), help: 'Pipeline-parallel degree' },
+  { prop: 'tp', name: 'tp', slider: { max: 64, log: true }, kind: int(1, 4096), help: 'Tensor-parallel degree' },
+  { prop: 'pp', name: 'pp', slider: { max: 64, log: true }, kind: int(1, 4096), help: 'Pipeline-parallel degree' },
   {
     prop: 'split',
     name: 'split',
@@ -304,6 +313,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'dsReduceBucket',
     name: 'ds-reduce-bucket',
+    slider: { max: 1e9, log: true },
     kind: int(1, MAX_DS_ELEMENTS, 'auto'),
     help: "DeepSpeed reduce_bucket_size in elements (DeepSpeed's default 500000000); 'auto' = HF Trainer's fill-in hidden² (integrations/deepspeed.py trainer_config_finalize)",
     modes: TRAINING,
@@ -318,6 +328,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'dsPrefetchBucket',
     name: 'ds-prefetch-bucket',
+    slider: { max: 1e9, log: true },
     kind: int(0, MAX_DS_ELEMENTS, 'auto'),
     help: "ZeRO-3 stage3_prefetch_bucket_size in elements (DeepSpeed's default 50000000); 'auto' = HF's 0.9·hidden²",
     modes: TRAINING,
@@ -325,6 +336,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'dsPersistThreshold',
     name: 'ds-persist-threshold',
+    slider: { max: 1e7, log: true },
     kind: int(0, MAX_DS_ELEMENTS, 'auto'),
     help: "ZeRO-3 stage3_param_persistence_threshold: parameters this small stay whole on every GPU (DeepSpeed's default 100000); 'auto' = HF's 10·hidden",
     modes: TRAINING,
@@ -332,6 +344,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'dsMaxLive',
     name: 'ds-max-live',
+    slider: { max: 1e10, log: true },
     kind: int(0, MAX_DS_ELEMENTS),
     help: 'ZeRO-3 stage3_max_live_parameters: gathered parameters beyond which no more are prefetched (DeepSpeed default 1000000000)',
     modes: TRAINING,
@@ -339,16 +352,18 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'dsReuseDistance',
     name: 'ds-reuse-distance',
+    slider: { max: 1e10, log: true },
     kind: int(0, MAX_DS_ELEMENTS),
     help: 'ZeRO-3 stage3_max_reuse_distance: a gathered parameter used again within this many parameter elements is not released, so the last layers stay gathered across the forward→backward turn (DeepSpeed default 1000000000)',
     modes: TRAINING,
   },
   { prop: 'gpu', name: 'gpu', kind: { type: 'gpu' }, help: "GPU catalogue id (e.g. a100-80gb-sxm4), a short name (a100-80gb, h100, 4090) or a capacity such as '24GiB' / '24GB'", network: true },
   { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)', engines: ['vllm'] },
-  { prop: 'ngl', name: 'ngl', kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer", engines: ['llama.cpp'] },
+  { prop: 'ngl', name: 'ngl', slider: { max: 200 }, kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer", engines: ['llama.cpp'] },
   {
     prop: 'ubatch',
     name: 'ubatch',
+    slider: { max: 2 ** 16, log: true },
     kind: int(1, MAX_TOKENS, 'auto'),
     help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default",
     engines: ['vllm', 'llama.cpp'],

@@ -5,7 +5,7 @@ import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 import { shareLink } from '../shell/url-sync';
-import { ScenarioNumber, ScenarioSelect } from './fields';
+import { ScenarioField } from './fields';
 import { Headline } from './headline';
 import { ModelPicker } from './model-picker';
 import { ResultsChart } from './results-chart';
@@ -15,8 +15,6 @@ import { replayedEstimateOf, useReplayVersion } from './use-replay';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
 const BY_NAME = new Map(SCENARIO_FIELDS.map((f) => [f.name, f]));
-/** Slider end for keys whose accepted range is far wider than anyone drags through. */
-const SLIDER_CAP = 1 << 20;
 
 /** One control of the widget, by its URL key: the model picker, a select or a number (`gpu`: in the verdict). */
 function Control({ name }: { name: string }) {
@@ -29,21 +27,13 @@ function Control({ name }: { name: string }) {
     case 'gpu':
       return null; // the verdict's own GPU select
     case 'enum':
-      return (
-        <div className="panel">
-          <ScenarioSelect prop={prop} />
-        </div>
-      );
     case 'int':
-    case 'float': {
-      // a wide whole-number range gets a logarithmic slider, as in the full form
-      const log = f.kind.type === 'int' && f.kind.max >= 1000 * Math.max(f.kind.min, 1);
+    case 'float':
       return (
         <div className="panel">
-          <ScenarioNumber prop={prop} log={log} sliderMax={log ? SLIDER_CAP : undefined} />
+          <ScenarioField prop={prop} />
         </div>
       );
-    }
     default:
       return null;
   }

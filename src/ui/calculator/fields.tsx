@@ -83,16 +83,21 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
   );
 }
 
-export interface NumberOpts {
-  prop: Prop;
-  log?: boolean;
-  /** slider range, narrower than the accepted range so the thumb stays useful */
-  sliderMax?: number;
+/** The control of a schema key, chosen by its kind: a select, a number (slider + box) or the LoRA target checkboxes. */
+export function ScenarioField({ prop }: { prop: Prop }) {
+  if (prop === 'loraTargets') return <LoraTargets />;
+  const kind = SPEC.get(prop)?.kind.type;
+  if (kind === 'enum') return <ScenarioSelect prop={prop} />;
+  if (kind === 'int' || kind === 'float') return <ScenarioNumber prop={prop} />;
+  return null;
 }
 
-/** A schema number key as slider + box, with the schema's range and the core's error. */
-export function ScenarioNumber({ prop, log, sliderMax }: NumberOpts) {
+/** A schema number key as slider + box, with the schema's range and slider (`FieldSpec.slider`) and the core's error. */
+export function ScenarioNumber({ prop }: { prop: Prop }) {
   const t = useT();
+  const slider = SPEC.get(prop)?.slider;
+  const log = slider?.log ?? false;
+  const sliderMax = slider?.max;
   const raw = useApp((st) => selectActive(st)[prop]);
   const why = useApp((st) => fieldReason(selectActive(st), prop));
   const change = useChange();

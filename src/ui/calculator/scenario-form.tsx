@@ -1,10 +1,12 @@
+import { Fragment } from 'react';
 import { DEFAULT_SCENARIO, MODES } from '../../core/scenario/schema';
 import type { Mode, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
-import { LoraTargets, ScenarioNumber, ScenarioSelect, useChange } from './fields';
+import { ScenarioField, useChange } from './fields';
+import type { MessageKey } from '../i18n/en';
 
 /** Inference / Training tabs holding every scenario option of that mode. */
 export function ScenarioForm() {
@@ -39,119 +41,75 @@ export function ScenarioForm() {
         ))}
       </div>
       <div role="tabpanel" id="mode-panel" aria-labelledby={`mode-tab-${mode}`}>
-        {mode === 'inference' ? <InferenceFields /> : <TrainingFields />}
+        <ModeFields mode={mode} />
       </div>
     </section>
   );
 }
 
-function InferenceFields() {
-  const t = useT();
-  return (
-    <>
-      <ScenarioSelect prop="engine" />
-      <ScenarioSelect prop="weights" />
-      <ScenarioSelect prop="kv" />
-      <ScenarioNumber prop="batch" log sliderMax={1024} />
-      <ScenarioNumber prop="prompt" log sliderMax={1 << 20} />
-      <ScenarioNumber prop="gen" log sliderMax={1 << 17} />
-      <ScenarioSelect prop="attn" />
-      <details>
-        <summary>{t('form.engineOptions')}</summary>
-        <ScenarioNumber prop="gpuUtil" />
-        <ScenarioNumber prop="ngl" sliderMax={200} />
-        <ScenarioNumber prop="ubatch" log sliderMax={1 << 16} />
-        <ScenarioSelect prop="bnbCompute" />
-        <ScenarioSelect prop="doubleQuant" />
-        <ScenarioNumber prop="groupSize" log sliderMax={1024} />
-        <ScenarioSelect prop="logitsPath" />
-      </details>
-      <details>
-        <summary>{t('form.parallel')}</summary>
-        <ScenarioNumber prop="gpus" log sliderMax={1024} />
-        <ScenarioNumber prop="tp" log sliderMax={64} />
-        <ScenarioNumber prop="pp" log sliderMax={64} />
-        <ScenarioSelect prop="split" />
-      </details>
-    </>
-  );
+type Prop = Exclude<keyof Scenario, 'arch'>;
+
+/** A group of the form: its fields in order; `title` puts them under a disclosure, which starts open when the link sets one of them (`openWhenSet`). */
+export interface FormGroup {
+  title?: MessageKey;
+  openWhenSet?: true;
+  fields: readonly Prop[];
 }
 
-/** Training keys grouped under a disclosure; it starts open when the link already sets one of them. */
-const TECHNIQUES = ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] as const;
-const FRAMEWORK = ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'doubleQuant', 'groupSize', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'] as const;
-const DEEPSPEED = ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] as const;
+/**
+ * Where each scenario key sits in each mode's form. The control, its label, range, slider and
+ * disabled reasons come from the schema (src/core/scenario/schema.ts) and the rule table; a test
+ * checks that every key the estimator reads in a mode is placed here (tests/ui/calculator/form-layout.test.ts).
+ */
+export const FORM_LAYOUT: Record<Mode, readonly FormGroup[]> = {
+  inference: [
+    { fields: ['engine', 'weights', 'kv', 'batch', 'prompt', 'gen', 'attn'] },
+    { title: 'form.engineOptions', fields: ['gpuUtil', 'ngl', 'ubatch', 'bnbCompute', 'doubleQuant', 'groupSize', 'logitsPath'] },
+    { title: 'form.parallel', fields: ['gpus', 'tp', 'pp', 'split'] },
+  ],
+  training: [
+    { fields: ['method', 'weights', 'precision', 'optimizer', 'batch', 'seq', 'lengths', 'lenMean', 'lenSpread', 'allocConf', 'gradCkpt', 'attn', 'loraRank', 'loraTargets'] },
+    { title: 'form.techniques', openWhenSet: true, fields: ['compile', 'lossChunks', 'optimStep', 'actOffload', 'optimImpl'] },
+    {
+      title: 'form.framework',
+      openWhenSet: true,
+      fields: ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'doubleQuant', 'groupSize', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'],
+    },
+    { title: 'form.parallel', fields: ['gpus', 'zero', 'offload', 'tp', 'pp', 'split'] },
+    { title: 'form.deepspeed', openWhenSet: true, fields: ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] },
+  ],
+};
 
-function useChanged(props: readonly (keyof Scenario)[]): boolean {
+function useChanged(props: readonly Prop[]): boolean {
   return useApp((st) => {
     const s = selectActive(st);
     return props.some((p) => s[p] !== DEFAULT_SCENARIO[p]);
   });
 }
 
-function TrainingFields() {
+function ModeFields({ mode }: { mode: Mode }) {
+  return FORM_LAYOUT[mode].map((g, i) =>
+    g.title ? (
+      <Group key={i} group={g} title={g.title} />
+    ) : (
+      <Fragment key={i}>
+        {g.fields.map((p) => (
+          <ScenarioField key={p} prop={p} />
+        ))}
+      </Fragment>
+    ),
+  );
+}
+
+function Group({ group, title }: { group: FormGroup; title: MessageKey }) {
   const t = useT();
-  const techniques = useChanged(TECHNIQUES);
-  const framework = useChanged(FRAMEWORK);
-  const deepspeed = useChanged(DEEPSPEED);
+  const changed = useChanged(group.openWhenSet ? group.fields : []);
   return (
-    <>
-      <ScenarioSelect prop="method" />
-      <ScenarioSelect prop="weights" />
-      <ScenarioSelect prop="precision" />
-      <ScenarioSelect prop="optimizer" />
-      <ScenarioNumber prop="batch" log sliderMax={1024} />
-      <ScenarioNumber prop="seq" log sliderMax={1 << 20} />
-      <ScenarioSelect prop="lengths" />
-      <ScenarioNumber prop="lenMean" log sliderMax={1 << 20} />
-      <ScenarioNumber prop="lenSpread" />
-      <ScenarioSelect prop="allocConf" />
-      <ScenarioSelect prop="gradCkpt" />
-      <ScenarioSelect prop="attn" />
-      <ScenarioNumber prop="loraRank" log sliderMax={1024} />
-      <LoraTargets />
-      <details open={techniques || undefined}>
-        <summary>{t('form.techniques')}</summary>
-        <ScenarioSelect prop="compile" />
-        <ScenarioNumber prop="lossChunks" log sliderMax={64} />
-        <ScenarioSelect prop="optimStep" />
-        <ScenarioSelect prop="actOffload" />
-        <ScenarioSelect prop="optimImpl" />
-      </details>
-      <details open={framework || undefined}>
-        <summary>{t('form.framework')}</summary>
-        <ScenarioNumber prop="gradAccum" log sliderMax={256} />
-        <ScenarioSelect prop="gradZero" />
-        <ScenarioSelect prop="autocast" />
-        <ScenarioSelect prop="bnbCompute" />
-        <ScenarioSelect prop="doubleQuant" />
-        <ScenarioNumber prop="groupSize" log sliderMax={1024} />
-        <ScenarioSelect prop="kbitPrep" />
-        <ScenarioSelect prop="adapterDtype" />
-        <ScenarioNumber prop="loraDropout" />
-        <ScenarioSelect prop="loraSave" />
-        <ScenarioSelect prop="logitsPath" />
-        <ScenarioNumber prop="mfu" />
-      </details>
-      <details>
-        <summary>{t('form.parallel')}</summary>
-        <ScenarioNumber prop="gpus" log sliderMax={1024} />
-        <ScenarioSelect prop="zero" />
-        <ScenarioSelect prop="offload" />
-        <ScenarioNumber prop="tp" log sliderMax={64} />
-        <ScenarioNumber prop="pp" log sliderMax={64} />
-        <ScenarioSelect prop="split" />
-      </details>
-      <details open={deepspeed || undefined}>
-        <summary>{t('form.deepspeed')}</summary>
-        <ScenarioSelect prop="zeroImpl" />
-        <ScenarioNumber prop="dsReduceBucket" log sliderMax={1e9} />
-        <ScenarioSelect prop="dsOverlapComm" />
-        <ScenarioNumber prop="dsPrefetchBucket" log sliderMax={1e9} />
-        <ScenarioNumber prop="dsPersistThreshold" log sliderMax={1e7} />
-        <ScenarioNumber prop="dsMaxLive" log sliderMax={1e10} />
-        <ScenarioNumber prop="dsReuseDistance" log sliderMax={1e10} />
-      </details>
-    </>
+    <details open={changed || undefined}>
+      <summary>{t(title)}</summary>
+      {group.fields.map((p) => (
+        <ScenarioField key={p} prop={p} />
+      ))}
+    </details>
   );
 }

@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'vitest';
+import { MODES, SCENARIO_FIELDS } from '../../../src/core/scenario/schema';
+import { FORM_LAYOUT } from '../../../src/ui/calculator/scenario-form';
+
+/** Keys the page sets outside the scenario form: the model picker, the mode tabs, the GPU picker. */
+const ELSEWHERE = new Set(['model', 'params', 'mode', 'gpu']);
+
+describe('the scenario form is complete', () => {
+  test('every schema key has a place in the form of some mode, once per mode', () => {
+    const placed = new Set(MODES.flatMap((m) => FORM_LAYOUT[m].flatMap((g) => g.fields)));
+    expect(SCENARIO_FIELDS.filter((f) => !ELSEWHERE.has(f.prop) && !placed.has(f.prop as never)).map((f) => f.name)).toEqual([]);
+    for (const m of MODES) {
+      const list = FORM_LAYOUT[m].flatMap((g) => g.fields);
+      expect(new Set(list).size).toBe(list.length);
+    }
+  });
+
+  test.each(MODES)('the %s form holds every key only that mode reads, and none the other mode reads alone', (mode) => {
+    const list: string[] = FORM_LAYOUT[mode].flatMap((g) => g.fields);
+    const only = (m: string) => SCENARIO_FIELDS.filter((f) => f.modes?.length === 1 && f.modes[0] === m).map((f) => f.prop);
+    expect(only(mode).filter((p) => !list.includes(p))).toEqual([]);
+    expect(list.filter((p) => MODES.some((o) => o !== mode && only(o).includes(p as never)))).toEqual([]);
+  });
+});
