@@ -267,6 +267,30 @@ export const CONFLICTS: readonly ConflictRule[] = [
     words: (s, a) => `Pipeline parallel ${s.pp} exceeds the model's ${a?.layers} layers`,
     params: (s, a) => ({ layers: a?.layers ?? 0 }),
   },
+  // llama.cpp spreads a model over its GPUs itself (--split-mode layer, the default: whole layers
+  // by --tensor-split; src/llama-model.cpp load_tensors); it has no Megatron tp × pp grid.
+  {
+    id: 'llamacpp-grid',
+    key: 'tp',
+    alt: 'pp',
+    with: 'engine',
+    when: (s) => inference(s) && s.engine === 'llama.cpp' && (s.tp > 1 || s.pp > 1),
+    fallback: () => ({ tp: 1, pp: 1 }),
+    message: (s) =>
+      `engine=llama.cpp splits whole layers over its gpus (--split-mode layer, --tensor-split), not a tp × pp grid: set tp = 1 and pp = 1 (not tp = ${s.tp}, pp = ${s.pp}) and give the GPU count with gpus`,
+    words: () => 'llama.cpp spreads whole layers over its GPUs (--tensor-split): set tensor and pipeline parallel to 1 and choose the GPU count',
+  },
+  // --tensor-split gives one weight per device (common/arg.cpp fills tensor_split[i] in order)
+  {
+    id: 'tensor-split-gpus',
+    key: 'tensorSplit',
+    with: 'gpus',
+    when: (s) => inference(s) && s.engine === 'llama.cpp' && s.tensorSplit !== null && s.tensorSplit.length !== s.gpus,
+    fallback: () => ({ tensorSplit: null }),
+    message: (s) => `tensor-split gives ${s.tensorSplit?.length ?? 0} weights for gpus = ${s.gpus}: give one weight per GPU, or 'auto'`,
+    words: (s) => `The tensor split needs one weight per GPU: ${s.tensorSplit?.length ?? 0} weights for ${s.gpus} GPUs`,
+    params: (s) => ({ count: s.tensorSplit?.length ?? 0, gpus: s.gpus }),
+  },
   // split=layers: one process holding the whole model spread over its GPUs by transformers
   // device_map="auto" (accelerate infer_auto_device_map). No tp/pp grid, only transformers loads
   // models that way; training it is one process (training/layer-split.ts).

@@ -13,7 +13,8 @@ import { useFieldError } from './use-estimate';
 type Prop = Exclude<keyof Scenario, 'arch'>;
 const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
 
-function help(t: T, prop: Prop): string {
+/** A key's help in the page language (the schema's English help until the Chinese chunk arrives). */
+export function help(t: T, prop: Prop): string {
   return zhHelp(t.lang, prop) ?? SPEC.get(prop)?.help ?? '';
 }
 

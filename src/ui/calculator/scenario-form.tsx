@@ -5,6 +5,7 @@ import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
 import { LoraTargets, ScenarioNumber, ScenarioSelect, useChange } from './fields';
+import { TensorSplitField } from './tensor-split-field';
 
 /** Inference / Training tabs holding every scenario option of that mode. */
 export function ScenarioForm() {
@@ -72,6 +73,7 @@ function InferenceFields() {
         <ScenarioNumber prop="tp" log sliderMax={64} />
         <ScenarioNumber prop="pp" log sliderMax={64} />
         <ScenarioSelect prop="split" />
+        <TensorSplitField />
       </details>
     </>
   );
