@@ -6,7 +6,7 @@
  */
 import { estimate, resolveModel } from './estimate';
 import type { Estimate, FieldError, Result, Scenario } from './types';
-import { MAX_TOKENS } from './scenario/schema';
+import { LLAMA_MAX_DEVICES, MAX_TOKENS } from './scenario/schema';
 import { fixedIn, MiB } from './units';
 import { MAX_CUSTOM_CAPACITY } from './gpus';
 import { fitsWithin, sizesToCard } from './fit-rule';
@@ -149,11 +149,14 @@ export function withPlan(s: Scenario, p: GpuPlan): Scenario {
   return { ...s, ...p, ...(p.gpus !== s.gpus && s.tensorSplit !== null ? { tensorSplit: null } : {}) };
 }
 
-/** llama.cpp places whole layers: past n_layer + 1 GPUs (one per layer and the output) more change nothing. */
+/**
+ * llama.cpp drives at most llama_max_devices() GPUs and places whole layers: past n_layer + 1 GPUs
+ * (one per layer and the output) more change nothing.
+ */
 function usefulGpus(s: Scenario): number {
   if (s.mode !== 'inference' || s.engine !== 'llama.cpp') return MAX_GPUS;
   const layers = ruleArch(s)?.layers;
-  return layers ? Math.min(MAX_GPUS, layers + 1) : MAX_GPUS;
+  return layers ? Math.min(LLAMA_MAX_DEVICES, layers + 1) : LLAMA_MAX_DEVICES;
 }
 
 /** The parallel layout minGpus tries with n-fold splitting (see minGpus). */

@@ -50,6 +50,7 @@ export const en = {
   'why.split-layers': "more GPUs than the model's layers",
   'why.llamacpp-grid': 'llama.cpp spreads whole layers over the GPUs: set tensor and pipeline parallel to 1',
   'why.tensor-split-gpus': 'one weight per GPU',
+  'why.llamacpp-gpus': 'llama.cpp drives at most 16 GPUs',
   'why.multiGpuOnly': 'Only used with more than one GPU.',
   'why.engines': 'Only used by {engines}.',
   'why.loraOnly': 'Only used by LoRA and QLoRA.',

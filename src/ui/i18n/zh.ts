@@ -52,6 +52,7 @@ export const zh: Record<MessageKey, string> = {
   'why.split-layers': 'GPU 数超过模型层数',
   'why.llamacpp-grid': 'llama.cpp 按整层分到各 GPU：请把张量并行和流水线并行设为 1',
   'why.tensor-split-gpus': '每张 GPU 一个权重',
+  'why.llamacpp-gpus': 'llama.cpp 最多使用 16 张 GPU',
   'why.multiGpuOnly': '仅在多于一张 GPU 时使用。',
   'why.engines': '仅 {engines} 使用。',
   'why.loraOnly': '仅 LoRA 和 QLoRA 使用。',

@@ -156,6 +156,13 @@ describe('tensor-split key: parse, rules, link and CLI', () => {
     expect(estimate({ ...defaultScenario(), ...g.scenario, tp: 2 }).ok).toBe(false);
   });
 
+  it('one llama.cpp process drives at most llama_max_devices() = 16 GPUs', () => {
+    expect(parseScenario({ ...base, gpus: '16' }).errors).toEqual([]);
+    const r = parseScenario({ ...base, gpus: '17' });
+    expect(r.errors.map((x) => [x.key, x.code, x.params?.with])).toEqual([['gpus', 'incompatible', 'engine']]);
+    expect(estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', engine: 'llama.cpp', weights: 'gguf-q4_k_m', gpus: 1_000_000 }).ok).toBe(false);
+  });
+
   it('unused: other engines, and a single GPU', () => {
     expect(parseScenario({ model: 'meta-llama/Llama-2-7b-hf', gpus: '2', 'tensor-split': '1,1' }).warnings.map((w) => w.key)).toEqual(['tensor-split']);
     expect(parseScenario({ ...base, 'tensor-split': '1' }).warnings.map((w) => [w.key, w.params?.with])).toEqual([['tensor-split', 'gpus']]);
