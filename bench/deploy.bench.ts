@@ -12,6 +12,8 @@ export default function bench(): BenchRow[] {
   const s = { ...defaultScenario(), model: 'meta-llama/Llama-3.1-8B', prompt: 8192, gen: 256 };
   const vllm = { ...s, engine: 'vllm' as const };
   const big = { ...defaultScenario(), model: 'meta-llama/Llama-3.1-70B', mode: 'training' as const, method: 'qlora' as const, weights: 'nf4' as const };
+  // llama.cpp: cards too small take more GPUs in its layer split (tensor-split), each plan placed layer by layer
+  const gguf = { ...defaultScenario(), model: 'meta-llama/Llama-3.1-70B', engine: 'llama.cpp' as const, weights: 'gguf-q4_k_m' as const, kv: 'fp16' as const };
   const e = estimate({ ...s, gpu: 'h100-sxm' });
   const arch = resolveModel(s);
   const h100 = findGpu('h100-sxm')!;
@@ -23,6 +25,7 @@ export default function bench(): BenchRow[] {
     { name: `recommend: rank ${GPUS.length} GPUs (Llama-3.1-8B, transformers)`, value: medianMicros(() => recommend(s), 50, 10) / 1000, unit: 'ms', target: 5 },
     { name: `recommend: rank ${GPUS.length} GPUs (vLLM: one estimate per card)`, value: medianMicros(() => recommend(vllm), 50, 10) / 1000, unit: 'ms', target: 5 },
     { name: `recommend: rank ${GPUS.length} GPUs (70B QLoRA, many need several)`, value: medianMicros(() => recommend(big), 50, 10) / 1000, unit: 'ms', target: 5 },
+    { name: `recommend: rank ${GPUS.length} GPUs (70B Q4_K_M on llama.cpp, layer split)`, value: medianMicros(() => recommend(gguf), 50, 10) / 1000, unit: 'ms', target: 5 },
     {
       name: `recommend: rank ${GPUS.length} GPUs from a given replayed estimate (Llama-3.2-1B full, b4×2048)`,
       value: medianMicros(() => recommend(train, GPUS, 1, replayed.value), 50, 10) / 1000,

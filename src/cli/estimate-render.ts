@@ -51,6 +51,7 @@ export function renderJson(est: Estimate, gpu: GpuFit | undefined, band: BandInf
   };
   if (gpu) out.gpu = gpu;
   if (est.engine) out.engine = est.engine;
+  if (est.perGpu) out.perGpu = est.perGpu;
   if (extras.speed) {
     const v = (b: { value: number } | null) => (b === null ? null : b.value);
     out.speed = {
@@ -157,7 +158,8 @@ export function renderText(s: Scenario, est: Estimate, gpu: GpuFit | undefined, 
   lines.push(`80 % band: ${[bandLine('allocated ', b.allocatedBytes), bandLine('reserved ', b.reservedBytes), bandLine('device ', b.deviceBytes)].join(' · ')}`);
   lines.push(`           signed error ${elo} to ${ehi}; ${BASIS[band.bandBasis.kind]}`);
   if (est.engine?.kvTokens !== undefined) lines.push(`KV pool:  ${est.engine.kvTokens.toLocaleString('en-US')} tokens`);
-  if (est.engine?.gpuLayers !== undefined) lines.push(`GPU layers: ${est.engine.gpuLayers}`);
+  if (est.engine?.gpuLayers !== undefined) lines.push(`GPU layers: ${est.engine.gpuLayers}${est.engine.layersPerGpu ? ` (per GPU: ${est.engine.layersPerGpu.join(' / ')})` : ''}`);
+  if (est.perGpu) lines.push(`Per GPU:  allocated ${est.perGpu.map(gib).join(' / ')} GiB (the totals above are the most-loaded GPU)`);
   const host = est.engine?.host;
   if (host)
     lines.push(

@@ -17,6 +17,11 @@ export interface WeightParts {
   embedding: number;
   /** untied LM head (0 when tied) */
   head: number;
+  /**
+   * bytes of each repeating layer, summing to `blocks` (GGUF: its per-layer tensor types, the
+   * norms and other small tensors shared evenly); absent when every layer weighs blocks / L
+   */
+  perLayer?: readonly number[];
   derivation: Derivation;
 }
 

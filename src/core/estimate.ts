@@ -114,7 +114,15 @@ function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightPar
   const vh = arch.vocab * arch.hidden;
   const head = b.lmHead > 0 ? weightBytes({ ...shell, tiedEmbeddings: true }, { ...zero, total: vh, active: vh, embedding: vh, lmHead: 0 }, s.weights, opts).bytes : 0;
   const ends = Math.min(outer, whole.bytes);
-  return { total: whole.bytes, blocks: Math.max(0, whole.bytes - ends), embedding: Math.max(0, ends - head), head, derivation: whole.derivation };
+  const blocks = Math.max(0, whole.bytes - ends);
+  const parts: WeightParts = { total: whole.bytes, blocks, embedding: Math.max(0, ends - head), head, derivation: whole.derivation };
+  const lin = whole.layerLinears;
+  if (lin && lin.length === arch.layers && arch.layers > 0) {
+    // the norms and other small tensors (blocks beyond the Linears) shared evenly over the layers
+    const shared = (blocks - lin.reduce((a, b) => a + b, 0)) / arch.layers;
+    parts.perLayer = lin.map((b) => b + shared);
+  }
+  return parts;
 }
 
 /**

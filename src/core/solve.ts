@@ -6,10 +6,11 @@
  */
 import { estimate, resolveModel } from './estimate';
 import type { Estimate, FieldError, Result, Scenario } from './types';
-import { MAX_TOKENS } from './scenario/schema';
+import { LLAMA_MAX_DEVICES, MAX_TOKENS } from './scenario/schema';
 import { fixedIn, MiB } from './units';
 import { MAX_CUSTOM_CAPACITY } from './gpus';
 import { fitsWithin, sizesToCard } from './fit-rule';
+import { ruleArch } from './scenario/rules';
 
 /** Largest batch the schema accepts. */
 const MAX_BATCH = 65536;
@@ -132,27 +133,44 @@ export interface GpuPlan {
 /**
  * Fewest GPUs of `capacityBytes` that hold the scenario, keeping its strategy:
  * training with ZeRO ≥ 1 adds data-parallel ranks (tp, pp kept); vLLM raises tensor parallelism
- * (tp must divide the heads); other cases split layers into pipeline stages (device_map="auto",
- * llama.cpp layer split, Megatron pp). null when nothing up to 4096 GPUs fits. `given`: see heldTo.
+ * (tp must divide the heads); llama.cpp adds GPUs to its layer split (default split); other cases
+ * split layers into pipeline stages (device_map="auto", Megatron pp). null when nothing up to 4096 GPUs fits. `given`: see heldTo.
  */
 export function minGpus(s: Scenario, capacityBytes: number, given?: Estimate): Result<GpuPlan | null> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
   const known = heldTo(s, capacityBytes, given);
   const own = (p: GpuPlan) => p.gpus === s.gpus && p.tp === s.tp && p.pp === s.pp;
-  return minGpusBy(s, (p) => (known !== null && own(p) ? { ok: true, value: known } : fits({ ...s, ...p }, capacityBytes)));
+  return minGpusBy(s, (p) => (known !== null && own(p) ? { ok: true, value: known } : fits(withPlan(s, p), capacityBytes)));
+}
+
+/** `s` run under plan `p`; a llama.cpp --tensor-split names one weight per GPU, so another count takes the default split. */
+export function withPlan(s: Scenario, p: GpuPlan): Scenario {
+  return { ...s, ...p, ...(p.gpus !== s.gpus && s.tensorSplit !== null ? { tensorSplit: null } : {}) };
+}
+
+/**
+ * llama.cpp drives at most llama_max_devices() GPUs and places whole layers: past n_layer + 1 GPUs
+ * (one per layer and the output) more change nothing.
+ */
+function usefulGpus(s: Scenario): number {
+  if (s.mode !== 'inference' || s.engine !== 'llama.cpp') return MAX_GPUS;
+  const layers = ruleArch(s)?.layers;
+  return layers ? Math.min(LLAMA_MAX_DEVICES, layers + 1) : LLAMA_MAX_DEVICES;
 }
 
 /** The parallel layout minGpus tries with n-fold splitting (see minGpus). */
 function planFor(s: Scenario, n: number): GpuPlan {
   if (s.mode === 'training' && s.zero > 0) return { gpus: n * s.tp * s.pp, tp: s.tp, pp: s.pp };
   if (s.mode === 'inference' && s.engine === 'vllm') return { gpus: n * s.pp, tp: n, pp: s.pp };
+  if (s.mode === 'inference' && s.engine === 'llama.cpp') return { gpus: n, tp: 1, pp: 1 };
   return { gpus: n * s.tp, tp: s.tp, pp: n };
 }
 
 /** minGpus over a fit test of a plan (recommend() shares one estimate per plan across GPUs). */
 export function minGpusBy(s: Scenario, fitsPlan: (p: GpuPlan) => Result<boolean>): Result<GpuPlan | null> {
-  for (let n = 1; planFor(s, n).gpus <= MAX_GPUS; n++) {
+  const most = usefulGpus(s);
+  for (let n = 1; planFor(s, n).gpus <= most; n++) {
     const p = planFor(s, n);
     const r = fitsPlan(p);
     if (r.ok && r.value) return { ok: true, value: p };

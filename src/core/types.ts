@@ -269,6 +269,8 @@ export interface EngineInfo {
   concurrency?: number;
   /** llama.cpp: layers on the GPU. */
   gpuLayers?: number;
+  /** llama.cpp over several GPUs: repeating layers on each GPU, first to last (the output layer sits with the last non-empty one) */
+  layersPerGpu?: number[];
   /** llama.cpp: host RAM the run holds (inference/llamacpp.ts hostMemory) */
   host?: HostMemory;
 }
@@ -296,7 +298,7 @@ export interface Estimate {
   /** what nvidia-smi shows: reserved + CUDA context (+ non-torch). Fit decisions use this. */
   deviceBytes: number;
   engine?: EngineInfo;
-  /** split=layers: torch.cuda.max_memory_allocated of each GPU, first to last (the totals above are the largest) */
+  /** split=layers, or llama.cpp over several GPUs: the allocated bytes of each GPU, first to last (the totals above are the largest) */
   perGpu?: number[];
   /** Things the user should know (shape guesses, unknown terms). */
   notes: Message[];
@@ -431,6 +433,8 @@ export interface Scenario {
   gpuUtil: number;
   /** llama.cpp layers on GPU (-ngl); null = all */
   ngl: number | null;
+  /** llama.cpp --tensor-split: one non-negative weight per GPU; null = by free memory (equal for identical cards) */
+  tensorSplit: number[] | null;
   /** llama.cpp n_ubatch / vLLM max_num_batched_tokens style prefill chunk; null = engine default */
   ubatch: number | null;
   /** training: model FLOPs utilisation assumed by the step-time bound (0–1] */

@@ -24,6 +24,11 @@ function valueFor(kind: FieldKind | ArchKind): fc.Arbitrary<string> {
         fc.constant('all'),
         fc.subarray(['q', 'k', 'v', 'o', 'gate', 'up', 'down'], { minLength: 1 }).map((t) => t.join(',')),
       );
+    case 'ratios':
+      return fc.oneof(
+        fc.constant('auto'),
+        fc.array(fc.constantFrom('0', '1', '3', '0.5', '2.25'), { minLength: 1, maxLength: kind.maxCount }).map((w) => w.join(',')),
+      );
     case 'count':
       return fc.constantFrom('7b', '350m', '1.5e9', '405b', '1t', '1000000000000000', '125m');
     case 'model':

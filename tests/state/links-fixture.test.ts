@@ -14,7 +14,13 @@ import fixture from './fixtures/links.v2.json';
 const json = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 
 /** Scenario keys added after the fixture was written: an old link reads them at their defaults. */
-const ADDED_SINCE: Partial<Scenario> = { autocast: DEFAULT_SCENARIO.autocast, allocConf: DEFAULT_SCENARIO.allocConf, doubleQuant: DEFAULT_SCENARIO.doubleQuant, groupSize: DEFAULT_SCENARIO.groupSize };
+const ADDED_SINCE: Partial<Scenario> = {
+  autocast: DEFAULT_SCENARIO.autocast,
+  allocConf: DEFAULT_SCENARIO.allocConf,
+  doubleQuant: DEFAULT_SCENARIO.doubleQuant,
+  groupSize: DEFAULT_SCENARIO.groupSize,
+  tensorSplit: DEFAULT_SCENARIO.tensorSplit,
+};
 /** The recorded state with ADDED_SINCE filled into every scenario it holds (the main one and vs columns). */
 function withAdded(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(withAdded);

@@ -13,7 +13,7 @@ import { GPUS } from '../gpus';
 import type { Gpu, GpuCategory } from '../gpu-types';
 import { estimate } from '../estimate';
 import { fitsWithin, sizesToCard } from '../fit-rule';
-import { minGpusBy, type GpuPlan } from '../solve';
+import { minGpusBy, withPlan, type GpuPlan } from '../solve';
 import { fitMark, type FitMark } from './fit-mark';
 import type { Estimate, Result, Scenario } from '../types';
 
@@ -54,9 +54,9 @@ export function recommend(s: Scenario, gpus: readonly Gpu[] = GPUS, high = 1, gi
   const shared = new Map<number, Result<Estimate>>();
   if (given && !perCard) shared.set(s.gpus, { ok: true, value: given });
   const estimateFor = (p: GpuPlan, g: Gpu): Result<Estimate> => {
-    if (perCard) return estimate({ ...s, ...p, gpu: g.id });
+    if (perCard) return estimate({ ...withPlan(s, p), gpu: g.id });
     let r = shared.get(p.gpus);
-    if (!r) shared.set(p.gpus, (r = estimate({ ...s, ...p, gpu: '' })));
+    if (!r) shared.set(p.gpus, (r = estimate({ ...withPlan(s, p), gpu: '' })));
     return r;
   };
   const one = estimateFor({ gpus: s.gpus, tp: s.tp, pp: s.pp }, gpus[0] ?? GPUS[0]!); // the catalogue is not empty

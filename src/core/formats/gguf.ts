@@ -44,6 +44,8 @@ export interface GgufSize {
   parts: WeightParts;
   /** parameters stored in each ggml type */
   paramsByType: Partial<Record<GgmlType, number>>;
+  /** block Linear bytes of each repeating layer, blk.0 first (absent for encoder-decoder models) */
+  layerLinears?: number[];
 }
 
 function mixContext(arch: ModelArch, mix: GgufMix): MixContext {
@@ -80,16 +82,19 @@ export function ggufBytesFromArch(arch: ModelArch, breakdown: ParamBreakdown, mi
   const lmHead = arch.tiedEmbeddings ? 0 : add(outputType(c, h), h, arch.vocab);
   const kinds = blockKinds(arch);
   let blocks = 0;
-  const walk = (kind: BlockKind | undefined, i: number): void => {
+  const walk = (kind: BlockKind | undefined, i: number): number => {
+    const before = blocks;
     for (const t of kind?.linears ?? []) blocks += add(blockTensorType(c, t.role, i, t.din), t.din, t.dout, t.copies);
+    return blocks - before;
   };
+  const layerLinears: number[] = [];
   const dense = kinds.find((k) => k.kind === 'dense');
   const moe = kinds.find((k) => k.kind === 'moe');
   if (arch.hybrid) {
     let i = 0;
-    for (const k of kinds) for (let j = 0; j < k.count; j++) walk(k, i++);
+    for (const k of kinds) for (let j = 0; j < k.count; j++) layerLinears.push(walk(k, i++));
   } else {
-    for (let i = 0; i < arch.layers; i++) walk(isMoeLayer(arch, i) ? moe : dense, i);
+    for (let i = 0; i < arch.layers; i++) layerLinears.push(walk(isMoeLayer(arch, i) ? moe : dense, i));
   }
   const dec = kinds.find((k) => k.kind === 'decoder');
   for (let i = 0; i < (arch.encoderDecoder?.decoderLayers ?? 0); i++) walk(dec, i);
@@ -99,5 +104,6 @@ export function ggufBytesFromArch(arch: ModelArch, breakdown: ParamBreakdown, mi
   const vision = Math.min(arch.visionParams ?? 0, small);
   const other = add('f16', vision, 1) + add('f32', small - vision, 1);
   for (const t of Object.keys(byType) as GgmlType[]) if (byType[t] === 0) delete byType[t];
-  return { bytes: embedding + lmHead + blocks + other, parts: { embedding, lmHead, blocks, other }, paramsByType: byType };
+  const perLayer = arch.encoderDecoder ? {} : { layerLinears };
+  return { bytes: embedding + lmHead + blocks + other, parts: { embedding, lmHead, blocks, other }, paramsByType: byType, ...perLayer };
 }

@@ -44,6 +44,8 @@ export interface WeightBytes {
   bytes: number;
   /** the same bytes split by role (embedding, LM head, block Linears, other) */
   parts: WeightParts;
+  /** GGUF: block Linear bytes of each repeating layer (llama.cpp's per-layer type rules make them differ) */
+  layerLinears?: number[];
   derivation: Derivation;
 }
 
@@ -221,6 +223,7 @@ function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): 
     return {
       bytes: exact.bytes,
       parts: exact.parts,
+      ...(exact.layerLinears ? { layerLinears: exact.layerLinears } : {}),
       derivation: { formula: 'Σ_tensors numel · bpw(type)/8', values, source, confidence: 'derived' },
     };
   }

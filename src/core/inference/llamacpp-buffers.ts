@@ -54,7 +54,7 @@ function graphTokens(x: ComputeBufferInput): number {
 }
 
 /** Bytes of the f32 KQ mask input [n_kv, pad(n_tokens, 64)]. */
-function kqMaskBytes(x: ComputeBufferInput): number {
+export function kqMaskBytes(x: ComputeBufferInput): number {
   const rows = Math.ceil(graphTokens(x) / KQ_MASK_PAD) * KQ_MASK_PAD;
   return graphKvCells(x.cells) * rows * F32;
 }

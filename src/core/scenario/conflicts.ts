@@ -13,7 +13,7 @@
 import type { ModelArch, Scenario, WeightFormat } from '../types';
 import { plainRefusal } from '../formats/plain';
 import { ADAPTER_QUANTIZED } from '../training/quant-base';
-import { DEFAULT_SCENARIO, KV_BY_ENGINE } from './schema';
+import { DEFAULT_SCENARIO, KV_BY_ENGINE, LLAMA_MAX_DEVICES } from './schema';
 
 /**
  * The shape a rule may look at: the preset merged with overrides, the Llama-style guess behind a
@@ -266,6 +266,41 @@ export const CONFLICTS: readonly ConflictRule[] = [
     message: (s, a) => `pp = ${s.pp} exceeds the model's ${a?.layers} layers`,
     words: (s, a) => `Pipeline parallel ${s.pp} exceeds the model's ${a?.layers} layers`,
     params: (s, a) => ({ layers: a?.layers ?? 0 }),
+  },
+  // llama.cpp spreads a model over its GPUs itself (--split-mode layer, the default: whole layers
+  // by --tensor-split; src/llama-model.cpp load_tensors); it has no Megatron tp × pp grid.
+  {
+    id: 'llamacpp-grid',
+    key: 'tp',
+    alt: 'pp',
+    with: 'engine',
+    when: (s) => inference(s) && s.engine === 'llama.cpp' && (s.tp > 1 || s.pp > 1),
+    fallback: () => ({ tp: 1, pp: 1 }),
+    message: (s) =>
+      `engine=llama.cpp splits whole layers over its gpus (--split-mode layer, --tensor-split), not a tp × pp grid: set tp = 1 and pp = 1 (not tp = ${s.tp}, pp = ${s.pp}) and give the GPU count with gpus`,
+    words: () => 'llama.cpp spreads whole layers over its GPUs (--tensor-split): set tensor and pipeline parallel to 1 and choose the GPU count',
+  },
+  // llama_max_devices() = 16 (src/llama.cpp): one llama.cpp process drives at most 16 devices
+  {
+    id: 'llamacpp-gpus',
+    key: 'gpus',
+    with: 'engine',
+    when: (s) => inference(s) && s.engine === 'llama.cpp' && s.gpus > LLAMA_MAX_DEVICES,
+    fallback: () => ({ gpus: DEFAULT_SCENARIO.gpus }),
+    message: (s) => `engine=llama.cpp drives at most ${LLAMA_MAX_DEVICES} GPUs in one process (llama_max_devices()), not gpus = ${s.gpus}`,
+    words: () => `llama.cpp drives at most ${LLAMA_MAX_DEVICES} GPUs in one process`,
+    params: () => ({ max: LLAMA_MAX_DEVICES }),
+  },
+  // --tensor-split gives one weight per device (common/arg.cpp fills tensor_split[i] in order)
+  {
+    id: 'tensor-split-gpus',
+    key: 'tensorSplit',
+    with: 'gpus',
+    when: (s) => inference(s) && s.engine === 'llama.cpp' && s.tensorSplit !== null && s.tensorSplit.length !== s.gpus,
+    fallback: () => ({ tensorSplit: null }),
+    message: (s) => `tensor-split gives ${s.tensorSplit?.length ?? 0} weights for gpus = ${s.gpus}: give one weight per GPU, or 'auto'`,
+    words: (s) => `The tensor split needs one weight per GPU: ${s.tensorSplit?.length ?? 0} weights for ${s.gpus} GPUs`,
+    params: (s) => ({ count: s.tensorSplit?.length ?? 0, gpus: s.gpus }),
   },
   // split=layers: one process holding the whole model spread over its GPUs by transformers
   // device_map="auto" (accelerate infer_auto_device_map). No tp/pp grid, only transformers loads

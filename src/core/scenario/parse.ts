@@ -12,7 +12,7 @@ import { isArchKey, parseArch } from './arch';
 import { applyRules } from './rules';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS, type FieldSpec } from './schema';
 import { closest } from './suggest';
-import { MAX_VALUE_LENGTH, echo, invalid, invalidValue, parseDecimal, parseEnum, parseInteger, parseTargets, type Parsed } from './values';
+import { MAX_VALUE_LENGTH, echo, invalid, invalidValue, parseDecimal, parseEnum, parseInteger, parseRatios, parseTargets, type Parsed } from './values';
 
 export interface ParsedScenario {
   scenario: Scenario;
@@ -81,6 +81,8 @@ function parseField(f: FieldSpec, raw: string): Parsed<unknown> {
       return parseDecimal(f.name, raw, k.min, k.max);
     case 'targets':
       return parseTargets(f.name, raw);
+    case 'ratios':
+      return parseRatios(f.name, raw, k.maxCount);
     case 'count':
       return parseCount(raw);
     case 'model':

@@ -77,6 +77,13 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   if (given.has('group-size') && !groupSizeApplies(s.weights)) {
     warn('group-size', 'unused-key', `group-size applies to GPTQ and AWQ weights (gptq-int4, gptq-int8, awq-int4), not weights=${s.weights}`, { with: 'weights' });
   }
+  // --tensor-split spreads llama.cpp's layers over several GPUs (inference/llamacpp-split.ts)
+  if (given.has('tensor-split') && s.mode === 'inference' && s.engine === 'llama.cpp' && s.gpus === 1 && s.tensorSplit?.length === 1) {
+    warn('tensor-split', 'unused-key', 'tensor-split spreads llama.cpp layers over several GPUs; with gpus = 1 it changes nothing', { with: 'gpus' });
+  }
+  if (given.has('tensor-split') && s.mode === 'inference' && s.engine !== 'llama.cpp') {
+    warn('tensor-split', 'unused-key', `tensor-split is llama.cpp's; engine=${s.engine} does not read it`, { with: 'engine' });
+  }
   // Training runs in PyTorch (transformers / PEFT / DeepSpeed); the serving engine is not used.
   if (training && s.engine !== 'transformers' && given.has('engine')) {
     warn('engine', 'unused-key', `engine=${s.engine} serves models; training is estimated for transformers`, { with: 'mode' });

@@ -86,6 +86,12 @@ const MAX_DS_ELEMENTS = 1e13;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
 export const LORA_TARGETS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 
+/**
+ * llama_max_devices() (src/llama.cpp, 16). common/arg.cpp --tensor-split throws when it is given
+ * `>= llama_max_devices()` weights, so at most 15 are accepted.
+ */
+export const LLAMA_MAX_DEVICES = 16;
+
 /** Largest token count accepted for prompt / gen / seq (16 Mi tokens). */
 export const MAX_TOKENS = 2 ** 24;
 
@@ -95,6 +101,7 @@ export type FieldKind =
   | { type: 'int'; min: number; max: number; nullToken?: string | undefined }
   | { type: 'float'; min: number; max: number }
   | { type: 'targets' }
+  | { type: 'ratios'; maxCount: number }
   | { type: 'count' }
   | { type: 'model' }
   | { type: 'gpu' };
@@ -120,6 +127,7 @@ export interface FieldSpec {
 }
 
 const TRAINING: readonly Mode[] = ['training'];
+const INFERENCE: readonly Mode[] = ['inference'];
 const int = (min: number, max: number, nullToken?: string): FieldKind => ({ type: 'int', min, max, nullToken });
 const oneOf = (values: readonly string[]): FieldKind => ({ type: 'enum', values });
 
@@ -361,6 +369,14 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   { prop: 'gpuUtil', name: 'gpu-util', kind: { type: 'float', min: 0.01, max: 1 }, help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)', engines: ['vllm'] },
   { prop: 'ngl', name: 'ngl', slider: { max: 200 }, kind: int(0, 100_000, 'all'), help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer", engines: ['llama.cpp'] },
   {
+    prop: 'tensorSplit',
+    name: 'tensor-split',
+    kind: { type: 'ratios', maxCount: LLAMA_MAX_DEVICES - 1 },
+    help: "llama.cpp over gpus > 1 (--split-mode layer): --tensor-split, one weight per GPU, e.g. 3,1 puts three quarters of the layers on GPU 0; 'auto' = by each GPU's free memory (equal for identical cards)",
+    modes: INFERENCE,
+    engines: ['llama.cpp'],
+  },
+  {
     prop: 'ubatch',
     name: 'ubatch',
     slider: { max: 2 ** 16, log: true },
@@ -433,6 +449,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   gpu: '',
   gpuUtil: 0.9,
   ngl: null,
+  tensorSplit: null,
   ubatch: null,
   mfu: 0.4,
 } satisfies Scenario);

@@ -8,7 +8,7 @@ import { findPreset } from '../model/presets';
 import { ARCH_FIELDS, REQUIRED_CUSTOM, moeDefaults, type ArchFieldSpec } from './arch-fields';
 import { customDefaults } from './arch';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
-import { formatTargets } from './values';
+import { formatRatios, formatTargets } from './values';
 
 /** Canonical writing of a bare parameter count: '7b', '350m', else plain digits. */
 export function formatCount(n: number): string {
@@ -21,13 +21,14 @@ export function formatCount(n: number): string {
 function formatValue(prop: keyof Scenario, v: unknown, nullToken?: string): string {
   if (v === null) return nullToken ?? '';
   if (prop === 'loraTargets') return formatTargets(v as Scenario['loraTargets']);
+  if (prop === 'tensorSplit') return formatRatios(v as number[]);
   if (prop === 'params') return formatCount(v as number);
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- every other key holds a string, number or boolean
   return String(v);
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return Array.isArray(a) && Array.isArray(b) ? formatTargets(a) === formatTargets(b) : a === b;
+function same(prop: keyof Scenario, a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) ? formatValue(prop, a) === formatValue(prop, b) : a === b;
 }
 
 /** An architecture field's value; every field in ARCH_FIELDS holds a number, string or boolean. */
@@ -67,8 +68,8 @@ export function serializeScenario(s: Scenario): Record<string, string> {
       if (s.model === '' && s.params !== null) out.params = formatValue('params', s.params);
       continue;
     }
-    if (same(v, DEFAULT_SCENARIO[f.prop])) continue;
-    out[f.name] = formatValue(f.prop, v, f.kind.type === 'int' ? f.kind.nullToken : undefined);
+    if (same(f.prop, v, DEFAULT_SCENARIO[f.prop])) continue;
+    out[f.name] = formatValue(f.prop, v, f.kind.type === 'int' ? f.kind.nullToken : f.kind.type === 'ratios' ? 'auto' : undefined);
   }
   serializeArch(s, out);
   return out;

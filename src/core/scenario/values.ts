@@ -93,6 +93,26 @@ export function parseTargets(key: string, raw: string): Parsed<LoraTarget[]> {
   return ok(LORA_TARGETS.filter((t) => parts.includes(t)));
 }
 
+/**
+ * llama.cpp --tensor-split (common/arg.cpp): weights separated by ',' or '/', each a plain
+ * non-negative decimal, at most `maxCount`; 'auto' (and all zeros, which llama.cpp reads as no
+ * split given) is null: the default split by free memory.
+ */
+export function parseRatios(key: string, raw: string, maxCount: number): Parsed<number[] | null> {
+  const v = raw.trim().toLowerCase();
+  if (v === 'auto') return ok(null);
+  const parts = v.split(/[,/]/).map((p) => p.trim());
+  const expected = `'auto' or a comma list of at most ${maxCount} non-negative weights, e.g. 3,1`;
+  if (parts.length > maxCount || parts.some((p) => !/^(?:\d{1,10}(?:\.\d{0,20})?|\.\d{1,20})$/.test(p))) return invalid(key, raw, expected, { max: maxCount });
+  const weights = parts.map(Number);
+  return ok(weights.every((w) => w === 0) ? null : weights);
+}
+
+/** Canonical writing of a tensor split: the weights joined by ','. */
+export function formatRatios(w: readonly number[]): string {
+  return w.join(',');
+}
+
 /** Free-text label: letters, digits, '_', '.', '-' (1–40 chars). */
 export function parseLabel(key: string, raw: string): Parsed<string> {
   const v = raw.trim();

@@ -35,7 +35,10 @@ export interface Reason {
 
 /** Why `value` cannot be chosen for `prop` given the rest of `s`; undefined when it can. */
 export function optionReason(s: Scenario, prop: keyof Scenario, value: string): Reason | undefined {
-  const next = { ...s, [prop]: typeof s[prop] === 'number' ? Number(value) : value };
+  const cur = s[prop];
+  // a select's value as the key's type; a list key (tensor-split) asked for its own value keeps it
+  const same = Array.isArray(cur) ? cur.join(',') === value : cur === null && value === 'null';
+  const next = { ...s, [prop]: typeof cur === 'number' ? Number(value) : same ? cur : value };
   const arch = ruleArch(next);
   const rule = brokenRules(next, arch).find((r) => r.key === prop);
   return rule && { key: `why.${rule.id}` as MessageKey, detail: rule.words(next, arch) };
@@ -65,6 +68,8 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return doubleQuantApplies(s.weights) ? undefined : 'why.bnb4Only';
     case 'groupSize':
       return groupSizeApplies(s.weights) ? undefined : 'why.groupedOnly';
+    case 'tensorSplit':
+      return s.gpus > 1 ? undefined : 'why.multiGpuOnly';
     case 'logitsPath':
       if (s.mode === 'training') return s.lossChunks > 1 ? 'why.logitsPathChunked' : undefined;
       return s.engine === 'transformers' ? undefined : 'why.logitsPathEngine';

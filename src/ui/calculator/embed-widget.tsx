@@ -5,7 +5,7 @@ import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 import { shareLink } from '../shell/url-sync';
-import { ScenarioField } from './fields';
+import { ScenarioField } from './scenario-field';
 import { Headline } from './headline';
 import { ModelPicker } from './model-picker';
 import { ResultsChart } from './results-chart';
@@ -29,6 +29,7 @@ function Control({ name }: { name: string }) {
     case 'enum':
     case 'int':
     case 'float':
+    case 'ratios':
       return (
         <div className="panel">
           <ScenarioField prop={prop} />

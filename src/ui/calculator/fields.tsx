@@ -13,7 +13,8 @@ import { useFieldError } from './use-estimate';
 type Prop = Exclude<keyof Scenario, 'arch'>;
 const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
 
-function help(t: T, prop: Prop): string {
+/** A key's help in the page language (the schema's English help until the Chinese chunk arrives). */
+export function help(t: T, prop: Prop): string {
   return zhHelp(t.lang, prop) ?? SPEC.get(prop)?.help ?? '';
 }
 
@@ -81,15 +82,6 @@ export function ScenarioSelect({ prop }: { prop: Prop }) {
       onChange={(v) => change(prop === 'method' ? methodChange(v as Method) : { [prop]: prop === 'zero' ? Number(v) : v })}
     />
   );
-}
-
-/** The control of a schema key, chosen by its kind: a select, a number (slider + box) or the LoRA target checkboxes. */
-export function ScenarioField({ prop }: { prop: Prop }) {
-  if (prop === 'loraTargets') return <LoraTargets />;
-  const kind = SPEC.get(prop)?.kind.type;
-  if (kind === 'enum') return <ScenarioSelect prop={prop} />;
-  if (kind === 'int' || kind === 'float') return <ScenarioNumber prop={prop} />;
-  return null;
 }
 
 /** A schema number key as slider + box, with the schema's range and slider (`FieldSpec.slider`) and the core's error. */

@@ -120,6 +120,7 @@ function EngineLine({ est }: { est: Estimate }) {
   if (e.kvTokens !== undefined) parts.push(t('engine.kvTokens', { n: formatNumber(e.kvTokens, t.lang, 0) }));
   if (e.concurrency !== undefined) parts.push(t('engine.concurrency', { n: formatNumber(e.concurrency, t.lang, 2) }));
   if (e.gpuLayers !== undefined) parts.push(t('engine.gpuLayers', { n: formatNumber(e.gpuLayers, t.lang, 0) }));
+  if (est.perGpu) parts.push(t('engine.perGpu', { list: est.perGpu.map(b).join(' / ') }));
   const h = e.host;
   if (h) parts.push(t('engine.host', { bytes: b(h.bytes), emb: b(h.embeddingAndOutput), layers: b(h.layers), kv: b(h.kv), buffers: b(h.buffers) }));
   return parts.length ? <p className="small">{parts.join(' · ')}</p> : null;

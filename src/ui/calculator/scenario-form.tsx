@@ -5,7 +5,8 @@ import { selectActive, useApp } from '../../state/store';
 import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
-import { ScenarioField, useChange } from './fields';
+import { useChange } from './fields';
+import { ScenarioField } from './scenario-field';
 import type { MessageKey } from '../i18n/en';
 
 /** Inference / Training tabs holding every scenario option of that mode. */
@@ -65,7 +66,7 @@ export const FORM_LAYOUT: Record<Mode, readonly FormGroup[]> = {
   inference: [
     { fields: ['engine', 'weights', 'kv', 'batch', 'prompt', 'gen', 'attn'] },
     { title: 'form.engineOptions', fields: ['gpuUtil', 'ngl', 'ubatch', 'bnbCompute', 'doubleQuant', 'groupSize', 'logitsPath'] },
-    { title: 'form.parallel', fields: ['gpus', 'tp', 'pp', 'split'] },
+    { title: 'form.parallel', fields: ['gpus', 'tp', 'pp', 'split', 'tensorSplit'] },
   ],
   training: [
     { fields: ['method', 'weights', 'precision', 'optimizer', 'batch', 'seq', 'lengths', 'lenMean', 'lenSpread', 'allocConf', 'gradCkpt', 'attn', 'loraRank', 'loraTargets'] },

@@ -84,6 +84,11 @@ export const CORE_ZH: Record<string, string> = {
   // estimate notes (src/core/inference, training, model/quick.ts)
   'vllm.kv-short': 'KV 缓存池只能容纳 {kvTokens} 个 token，少于批大小 × (提示词 + 生成) = {needTokens}：请求会排队或被抢占。',
   'vllm.no-gpu': '未选择 GPU：vLLM 会按 gpu_memory_utilization 占满设备；这里显示的 KV 池只是本批次所需。',
+  'llamacpp.tensor-split':
+    'llama.cpp --tensor-split {split}（auto：按空闲显存，同型号的卡平均分配）在各 GPU 上分别放 {layers} 层（+out：输出层）；每张 GPU 的已分配显存：{list} GiB。估算取负载最重的那张 GPU。',
+  'llamacpp-grid': 'llama.cpp 按整层把模型分到各 GPU（--tensor-split）：请把张量并行和流水线并行设为 1，并选择 GPU 数',
+  'llamacpp-gpus': 'llama.cpp 单个进程最多使用 {max} 张 GPU（llama_max_devices()）',
+  'tensor-split-gpus': '多卡分配比例需要每张 GPU 一个权重：{gpus} 张 GPU 却给了 {count} 个权重',
   'llamacpp.v-f16': '量化的 V 缓存需要开启 flash attention（-fa），否则 V 仍为 f16。',
   'training.grads-held': '梯度在两次反向传播之间一直保留（梯度累积、流水线微批、zero_grad(set_to_none=False) 或 DeepSpeed ZeRO-3 的梯度分片缓冲）：峰值是持久状态 + 梯度 + 激活值。',
   'training.paged': '分页优化器状态位于 CUDA 统一内存中，显存紧张时可能换出到主机内存。',

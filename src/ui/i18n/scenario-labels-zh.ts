@@ -59,6 +59,7 @@ export const FIELD_LABEL_ZH: Record<FieldProp, string> = {
   dsReuseDistance: 'ZeRO-3 最大重用距离',
   gpuUtil: 'vLLM 显存占用比例',
   ngl: 'GPU 层数 (-ngl)',
+  tensorSplit: '多卡分配比例 (--tensor-split)',
   ubatch: '预填充分块 (ubatch)',
   mfu: '假定 MFU（步时估计）',
 };
@@ -125,6 +126,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
   gpu: 'GPU 型号或自定义容量',
   gpuUtil: 'vLLM 的 gpu_memory_utilization（vLLM 可用的显存比例）',
   ngl: 'llama.cpp 放到 GPU 上的层数（-ngl）',
+  tensorSplit: "llama.cpp 多卡（--split-mode layer）的 --tensor-split：每张 GPU 一个权重，如 3,1 把四分之三的层放在 GPU 0；'auto' = 按各卡空闲显存（同型号的卡即平均分配）",
   ubatch: '预填充分块：llama.cpp n_ubatch / vLLM max_num_batched_tokens',
   mfu: '训练：步时上界假定的模型 FLOPs 利用率（张量核心峰值的比例；0.4 对应调优良好的大规模训练，PaLM 报告 0.46）',
 };

@@ -65,6 +65,7 @@ export const FIELD_LABEL_EN: Record<FieldProp, string> = {
   dsReuseDistance: 'ZeRO-3 max reuse distance',
   gpuUtil: 'vLLM GPU memory utilization',
   ngl: 'GPU layers (-ngl)',
+  tensorSplit: 'Tensor split (--tensor-split)',
   ubatch: 'Prefill chunk (ubatch)',
   mfu: 'Assumed MFU (step time)',
 };

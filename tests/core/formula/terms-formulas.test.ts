@@ -48,6 +48,9 @@ const INFERENCE: Partial<Scenario>[] = [
   { engine: 'llama.cpp', model: LLAMA2, weights: 'gguf-q8_0', kv: 'q8_0', attn: 'sdpa', ngl: 20, prompt: 30000 },
   { engine: 'llama.cpp', model: 'google/gemma-2-9b', weights: 'gguf-q4_k_m', kv: 'q4_0', attn: 'flash', batch: 4 },
   { engine: 'llama.cpp', model: 'Qwen/Qwen2.5-3B', weights: 'gguf-q6_k', kv: 'fp16', ngl: 36 },
+  { engine: 'llama.cpp', model: LLAMA2, weights: 'gguf-q4_k_m', kv: 'fp16', gpus: 2, tensorSplit: [3, 1] },
+  { engine: 'llama.cpp', model: LLAMA2, weights: 'gguf-q4_k_m', kv: 'fp16', gpus: 3, ngl: 20 },
+  { engine: 'llama.cpp', model: LLAMA2, weights: 'fp16', kv: 'fp16', gpus: 2, tensorSplit: [1, 3] },
   { engine: 'llama.cpp', model: 'deepseek-ai/DeepSeek-V3', weights: 'gguf-q2_k', kv: 'fp16', attn: 'flash' },
 ];
 

@@ -45,6 +45,7 @@ const drawn = {
   prompt: fc.constantFrom(128, 2048),
   gen: fc.constantFrom(0, 256),
   seq: fc.constantFrom(512, 4096),
+  tensorSplit: often([null, [3, 1], [1, 1, 1, 1], [0, 2]]),
 };
 /** Real presets (GPT-2: 12 heads, 12 layers; Llama-2-7b: 32 / 32; Mixtral: MoE) or a bare count. */
 const model = fc.constantFrom('openai-community/gpt2', 'meta-llama/Llama-2-7b-hf', 'mistralai/Mixtral-8x7B-v0.1', '7b');
@@ -58,7 +59,7 @@ const scenarioArb = fc.record({ ...drawn, model, gpu }).map(({ model: m, ...rest
 /** The scenario as a link / CLI user writes it: every drawn key given explicitly. */
 function recordOf(s: Scenario): Record<string, string> {
   const r: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const prop of Object.keys(drawn)) r[NAME.get(prop)!] = String(s[prop as keyof typeof drawn]);
+  for (const prop of Object.keys(drawn)) r[NAME.get(prop)!] = String(s[prop as keyof typeof drawn] ?? 'auto');
   if (s.model === '') r.params = '7b';
   else r.model = s.model;
   if (s.gpu !== '') r.gpu = s.gpu;

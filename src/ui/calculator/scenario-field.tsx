@@ -1,0 +1,25 @@
+import { SCENARIO_FIELDS } from '../../core/scenario/schema';
+import type { Scenario } from '../../core/types';
+import { LoraTargets, ScenarioNumber, ScenarioSelect } from './fields';
+import { TensorSplitField } from './tensor-split-field';
+
+const KIND = new Map(SCENARIO_FIELDS.map((f) => [f.prop, f.kind.type]));
+
+/**
+ * The control of a schema key, chosen by its kind: a select, a number (slider + box), a list of
+ * ratios (llama.cpp --tensor-split) or the LoRA target checkboxes.
+ */
+export function ScenarioField({ prop }: { prop: Exclude<keyof Scenario, 'arch'> }) {
+  if (prop === 'loraTargets') return <LoraTargets />;
+  switch (KIND.get(prop)) {
+    case 'enum':
+      return <ScenarioSelect prop={prop} />;
+    case 'int':
+    case 'float':
+      return <ScenarioNumber prop={prop} />;
+    case 'ratios':
+      return <TensorSplitField />;
+    default:
+      return null;
+  }
+}
