@@ -1,18 +1,18 @@
 // Fuzz: config.json import (src/core/model/config.ts parseHfConfig). Arbitrary JSON values,
-// the real preset configs (src/core/model/presets-data.ts) with keys deleted, renamed, nested or
+// the real preset configs (data/models.json) with keys deleted, renamed, nested or
 // set to hostile values, and their JSON text with random edits. An accepted config must count to
 // finite, positive parameters and estimate to finite figures; a rejected one names its key.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { parseHfConfig } from '../../src/core/model/config';
 import { countParams } from '../../src/core/model/params';
-import { PRESET_ROWS } from '../../src/core/model/presets-data';
+import { CATALOGUE } from '../core/model/catalogue';
 import { estimate } from '../../src/core/estimate';
 import { parseScenario } from '../../src/core/scenario';
 import type { ModelArch, Result } from '../../src/core/types';
 import { LIMIT_MS, RUNS, assertFinite, mutated, timed } from './scan';
 
-const configs = PRESET_ROWS.map((r) => r.config);
+const configs = CATALOGUE.map((r) => r.config);
 const hostile = fc.oneof(
   fc.constantFrom(0, -1, 1, 0.5, -0.5, 1e308, -1e308, 2 ** 53, 2 ** 31, 1e-320, Number.NaN, Infinity, -Infinity, -0),
   fc.constantFrom(null, true, false, '', '7', 'NaN', '1e309', [], {}, [1, 2, 3], { a: 1 }),

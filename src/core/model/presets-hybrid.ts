@@ -1,18 +1,26 @@
 /**
- * Hybrid and linear-attention presets (hand-kept, unlike presets-data.ts): config.json fields of
- * the published checkpoints that the parameter count and the cache read. Headline counts from the
- * model cards; tests/core/model/hybrid.test.ts checks each against a hand count.
+ * Hybrid and linear-attention presets, hand-kept beside data/models.json: config.json fields of the
+ * published checkpoints that the parameter count and the cache read. Headline counts from the model
+ * cards; tests/core/model/hybrid.test.ts checks each against a hand count. Input of
+ * tools/gen-presets.mjs, which parses them into presets-data.ts with the catalogue's rows.
  */
-import type { PresetRow } from './presets-data';
 
-export const HYBRID_PRESET_ROWS: PresetRow[] = [
+/** A preset as its config.json gives it. */
+export interface ConfigRow {
+  id: string;
+  name: string;
+  stated: string;
+  publishedParams: number | null;
+  config: Record<string, unknown>;
+}
+
+export const HYBRID_PRESET_ROWS: ConfigRow[] = [
   {
     // JambaConfig's defaults are this checkpoint's config (configuration_jamba.py docstring)
     id: 'ai21labs/Jamba-v0.1',
     name: 'Jamba v0.1 (52B, 12B active)',
     stated: '52B total, 12B active',
     publishedParams: null,
-    exactChecked: false,
     config: {
       model_type: 'jamba',
       hidden_size: 4096,
@@ -43,7 +51,6 @@ export const HYBRID_PRESET_ROWS: PresetRow[] = [
     name: 'Bamba 9B',
     stated: '9B',
     publishedParams: null,
-    exactChecked: false,
     config: {
       model_type: 'bamba',
       hidden_size: 4096,
@@ -71,7 +78,6 @@ export const HYBRID_PRESET_ROWS: PresetRow[] = [
     name: 'Nemotron-H 8B',
     stated: '8B',
     publishedParams: null,
-    exactChecked: false,
     config: {
       model_type: 'nemotron_h',
       hidden_size: 4096,
@@ -104,7 +110,6 @@ export const HYBRID_PRESET_ROWS: PresetRow[] = [
     name: 'Qwen3-Next 80B-A3B',
     stated: '80B total, 3B active',
     publishedParams: null,
-    exactChecked: false,
     config: {
       model_type: 'qwen3_next',
       hidden_size: 2048,

@@ -4,7 +4,7 @@ import { countParams } from '../../../src/core/model/params';
 import { findPreset } from '../../../src/core/model/presets';
 import type { ModelArch } from '../../../src/core/types';
 
-import { PRESET_ROWS } from '../../../src/core/model/presets-data';
+import { CATALOGUE } from './catalogue';
 
 function arch(id: string): ModelArch {
   const p = findPreset(id);
@@ -37,7 +37,7 @@ describe('published parameter totals', () => {
 
   // Rows of data/models.json (copied by tools/gen-presets.mjs) whose exact published
   // count exists and was reproduced by the reference's own computation (computed_matches_exact).
-  const exact = PRESET_ROWS.filter((r) => r.publishedParams !== null && r.exactChecked);
+  const exact = CATALOGUE.filter((r) => r.publishedParams !== null && r.exactChecked);
   test('the loop covers most of models.json', () => expect(exact.length).toBeGreaterThanOrEqual(35));
   test.each(exact.map((r) => [r.id, r] as const))('models.json %s matches its official exact count', (_id, r) => {
     const parsed = parseHfConfig(r.config);
