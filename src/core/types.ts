@@ -374,6 +374,8 @@ export interface Scenario {
   doubleQuant: DoubleQuant;
   /** GPTQ / AWQ group size (null: 128) */
   groupSize: number | null;
+  /** transformers QuantizedCache residual_length (tokens kept unquantized; QuantizedCacheConfig default 128) */
+  kvResidual: number;
   attn: Attn;
   /** training: torch.compile of the layers (Inductor recomputes cheap pointwise ops in backward) */
   compile: CompileMode;

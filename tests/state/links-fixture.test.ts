@@ -20,6 +20,7 @@ const ADDED_SINCE: Partial<Scenario> = {
   doubleQuant: DEFAULT_SCENARIO.doubleQuant,
   groupSize: DEFAULT_SCENARIO.groupSize,
   tensorSplit: DEFAULT_SCENARIO.tensorSplit,
+  kvResidual: DEFAULT_SCENARIO.kvResidual,
 };
 /** The recorded state with ADDED_SINCE filled into every scenario it holds (the main one and vs columns). */
 function withAdded(x: unknown): unknown {

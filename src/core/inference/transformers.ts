@@ -12,12 +12,13 @@ import type { Built, Ctx, InferencePhases } from '../estimate-context';
 import type { Message } from '../types';
 import type { LayerSplit } from './device-map';
 import { term, workspaceTerm } from '../estimate-context';
-import { add, ceil, div, evaluate, max, mul, sym, type Expr } from '../formula';
+import { add, ceil, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
 import { bnbDequantBytes } from '../formats/quantized';
 import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers } from './kv';
+import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
@@ -149,9 +150,18 @@ export function buildTransformers(ctx: Ctx): Built {
   const tokens = s.prompt + s.gen;
   const B = sym('b', s.batch);
   const perT = (x: Expr): Expr => (tp === 1 ? x : div(x, sym('t', tp)));
-  const kvAllExpr = encoder ? 0 : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
+  // kv int4 / int8: transformers QuantizedCache, most tokens quantized, a residual in the model dtype (quantized-cache.ts)
+  const qkv = encoder ? null : quantizedKv(s.kv, e, s.gen, s.kvResidual);
+  const kvAllExpr = encoder
+    ? 0
+    : qkv
+      ? add(
+          kvCacheExpr(arch, sub(add(sym('s_in', s.prompt), sym('s_out', s.gen)), sym('r', qkv.residual)), B, sym('bytes_q', qkv.bytesQ), policy),
+          kvCacheExpr(arch, sym('r', qkv.residual), B, sym('e', e), policy),
+        )
+      : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
   const kvAll = evaluate(kvAllExpr);
-  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, ctx.kvElementBytes, policy);
+  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, qkv ? qkv.bytesQ : ctx.kvElementBytes, policy);
   // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
   const state = arch.hybrid ? recurrentState(arch.hybrid, 'transformers', e, tp) : null;
   const stateAll = state ? state.bytes * s.batch : 0;
@@ -166,7 +176,13 @@ export function buildTransformers(ctx: Ctx): Built {
   const dequantAll = evaluate(dequantExpr);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
-  const catAll = s.gen > 0 && !encoder ? (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2 : 0;
+  // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
+  const catAll =
+    s.gen > 0 && !encoder
+      ? qkv
+        ? s.batch * (2 * tokens - qkv.residual) * kvBytesPerTokenPerLayer(arch, e, policy)
+        : (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2
+      : 0;
   // cuBLAS creates its workspace at the first matmul, after loading has finished
   const loadCopyExpr = awqTiedHeadCopy(ctx);
   const loadCopyAll = evaluate(loadCopyExpr);
@@ -241,8 +257,11 @@ export function buildTransformers(ctx: Ctx): Built {
         }),
     term(ctx, 'kv-cache', kvExpr, {
       ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : {}),
-      source: 'formulas.md §3.1; HF DynamicCache keeps every token',
-      confidence: 'exact',
+      ...(qkv ? { values: { residual_length: s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
+      source: qkv
+        ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
+        : 'formulas.md §3.1; HF DynamicCache keeps every token',
+      confidence: qkv ? 'derived' : 'exact',
     }),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
     term(ctx, 'activations', preExpr, {

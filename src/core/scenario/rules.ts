@@ -7,6 +7,7 @@ import type { FieldError, ModelArch, Scenario } from '../types';
 import { findPreset } from '../model/presets';
 import { kbitPrepApplies } from '../training/kbit-prep';
 import { doubleQuantApplies, groupSizeApplies } from '../formats/weights';
+import { isQuantizedCacheKv } from '../inference/quantized-cache';
 import { guessArch } from '../model/quick';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
@@ -73,6 +74,9 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   // quantization settings of one family of formats (formats/weights.ts weightOptions)
   if (given.has('double-quant') && !doubleQuantApplies(s.weights)) {
     warn('double-quant', 'unused-key', `double-quant applies to bitsandbytes 4-bit weights (nf4, fp4), not weights=${s.weights}`, { with: 'weights' });
+  }
+  if (given.has('kv-residual') && s.mode === 'inference' && s.engine === 'transformers' && !isQuantizedCacheKv(s.kv)) {
+    warn('kv-residual', 'unused-key', `kv-residual applies to transformers' quantized cache (kv int4 / int8), not kv=${s.kv}`, { with: 'kv' });
   }
   if (given.has('group-size') && !groupSizeApplies(s.weights)) {
     warn('group-size', 'unused-key', `group-size applies to GPTQ and AWQ weights (gptq-int4, gptq-int8, awq-int4), not weights=${s.weights}`, { with: 'weights' });

@@ -162,6 +162,15 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     help: "GPTQ / AWQ group size: one scale and zero point per group of inputs; 'auto' = 128",
   },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
+  {
+    prop: 'kvResidual',
+    name: 'kv-residual',
+    slider: { max: 4096, log: true },
+    kind: int(1, 1_000_000),
+    help: "transformers QuantizedCache (kv int4 / int8) residual_length: the newest tokens kept in the model's dtype until they are quantized together",
+    modes: ['inference'],
+    engines: ['transformers'],
+  },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
   { prop: 'batch', name: 'batch', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)', network: true },
   { prop: 'prompt', name: 'prompt', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence' },
@@ -450,6 +459,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   gpuUtil: 0.9,
   ngl: null,
   tensorSplit: null,
+  kvResidual: 128,
   ubatch: null,
   mfu: 0.4,
 } satisfies Scenario);

@@ -18,6 +18,7 @@ export const FIELD_LABEL_EN: Record<FieldProp, string> = {
   method: 'Method',
   weights: 'Weight format',
   kv: 'KV cache format',
+  kvResidual: 'Quantized cache: unquantized recent tokens (residual_length)',
   engine: 'Engine',
   batch: 'Batch size',
   prompt: 'Prompt tokens',
