@@ -256,8 +256,7 @@ export function buildTransformers(ctx: Ctx): Built {
           confidence: ctx.weights.derivation.confidence,
         }),
     term(ctx, 'kv-cache', kvExpr, {
-      ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : {}),
-      ...(qkv ? { values: { residual_length: s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
+      ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : qkv ? { values: { residual_length: s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
       source: qkv
         ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
         : 'formulas.md §3.1; HF DynamicCache keeps every token',
