@@ -31,7 +31,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function history(events: number): string {
   const frames = Array.from({ length: 5 }, (_, k) => [
     { filename: '/usr/lib/python3/site-packages/torch/nn/modules/linear.py', line: 125, name: 'forward' },
-    { filename: '/work/train.py', line: 40 + k, name: `layer${k}` },
+    { filename: 'train.py', line: 40 + k, name: `layer${k}` },
   ]);
   const entries: object[] = [];
   const live: number[] = [];

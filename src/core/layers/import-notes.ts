@@ -5,7 +5,8 @@
  * (src/ui/layers/layer-core-zh.ts is typed on `ImportNoteCode`).
  */
 import type { Message } from '../types';
-import { fillTemplate, type ProblemParams } from './problems';
+import type { ProblemParams } from './problems';
+import { fillTemplate } from '../template';
 
 export const IMPORT_NOTES = {
   'repr.padding': "padding='{padding}' read as {as} (stride 1)",

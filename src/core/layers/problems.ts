@@ -65,6 +65,7 @@ export const LAYER_PROBLEMS = {
 export type LayerProblemCode = keyof typeof LAYER_PROBLEMS;
 
 import type { FieldError } from '../types';
+import { fillTemplate } from '../template';
 
 export type ProblemParams = Record<string, string | number>;
 
@@ -74,11 +75,6 @@ export interface LayerProblem {
   params: ProblemParams;
   /** the shape problem a `shape.at` problem places at a layer */
   inner?: LayerProblem;
-}
-
-/** `{name}` placeholders of a template filled from params; an unknown name stays as written. */
-export function fillTemplate(template: string, params: ProblemParams): string {
-  return template.replace(/\{(\w+)\}/g, (whole, k: string) => (Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : whole));
 }
 
 /** A problem in words, through `wording` (English by default); `shape.at` fills `{detail}` with its inner problem. */

@@ -6,19 +6,10 @@
  */
 import { useApp, type Lang } from '../../state/store';
 import { useZhLoaded } from './zh-loader';
+import { fillTemplate, type ShowParam } from '../../core/template';
 
 export type Params = Record<string, string | number>;
-
-/** How a param is written into a string; the default is String(value). */
-export type ShowParam = (name: string, value: string | number) => string;
-
-const plain: ShowParam = (_name, value) => String(value);
-
-/** Fills each `{name}` that has a param; a name without one stays as written. */
-export function fill(s: string, params?: Params, show: ShowParam = plain): string {
-  if (!params) return s;
-  return s.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? show(k, params[k]) : m));
-}
+export type { ShowParam };
 
 /** A view's translator for one language: `t(key, params)`, plus the language it speaks. */
 export type Translate<K extends string> = ((key: K, params?: Params) => string) & { lang: Lang };
@@ -60,7 +51,7 @@ export function makeTranslator<E extends Record<string, string>, Z extends Recor
   // Chinese in English while its table is on the way: one stable function for that wait too
   let waiting: (Translate<K> & X) | undefined;
   const build = (lang: Lang, table: Readonly<Record<K, string>>): Translate<K> & X => {
-    const f = ((key: K, params?: Params) => fill(table[key], params)) as Translate<K>;
+    const f = ((key: K, params?: Params) => fillTemplate(table[key], params)) as Translate<K>;
     f.lang = lang;
     // without `extend` X is `object` and there is nothing to add
     return Object.assign<Translate<K>, X>(f, extend?.(f, table) as X);
@@ -100,5 +91,5 @@ export interface CoreText {
 export function translateCoreWith(zhByCode: Readonly<Record<string, string>>, lang: Lang, m: CoreText, show?: ShowParam): string {
   const english = m.text ?? m.message ?? m.code;
   const zh = lang === 'zh' && Object.hasOwn(zhByCode, m.code) ? zhByCode[m.code] : '';
-  return zh ? fill(zh, { key: m.key ?? '', ...m.params }, show) : english;
+  return zh ? fillTemplate(zh, { key: m.key ?? '', ...m.params }, show) : english;
 }

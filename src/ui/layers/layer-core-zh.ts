@@ -4,7 +4,8 @@
  * codes, so a new message without a translation does not compile; English is the core's own wording.
  */
 import type { Lang } from '../../state/store';
-import { fillTemplate, LAYER_PROBLEMS, problemText, type LayerProblem, type LayerProblemCode } from '../../core/layers/problems';
+import { LAYER_PROBLEMS, problemText, type LayerProblem, type LayerProblemCode } from '../../core/layers/problems';
+import { fillTemplate } from '../../core/template';
 import { IMPORT_NOTES, type ImportNoteCode } from '../../core/layers/import-notes';
 import type { Message } from '../../core/types';
 

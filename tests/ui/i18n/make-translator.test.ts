@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { fill, makeTranslator, translateCoreWith } from '../../../src/ui/i18n/make-translator';
+import { makeTranslator, translateCoreWith } from '../../../src/ui/i18n/make-translator';
+import { fillTemplate as fill } from '../../../src/core/template';
 
 const en = { remove: 'Remove {name}', range: 'Must be between {min} and {max}.' } as const;
 const zh = { remove: '移除 {name}', range: '必须在 {min} 到 {max} 之间。' };
