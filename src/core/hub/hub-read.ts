@@ -15,7 +15,7 @@
 import type { Message } from '../types';
 import { MiB } from '../units';
 import { decodeUtf8 } from '../utf8';
-import { emptyTally, headerLength, mergeTally, tallyHeader, type SafetensorsResult, type TensorTally } from './safetensors';
+import { emptyTally, headerLength, tallyHeader, type SafetensorsResult, type TensorTally } from './safetensors';
 
 /** The Hub's own address; the CLI honours huggingface_hub's HF_ENDPOINT instead when set. */
 export const HUB_HOST = 'https://huggingface.co';
@@ -128,13 +128,12 @@ export async function readHubModel(id: string, get: HubGet, endpoint: string = H
   }
   if (files.length > MAX_FILES) return fail('too-many-files', `${id} lists ${files.length} weight files; at most ${MAX_FILES} are read`, { id, files: files.length, max: MAX_FILES });
 
-  const tallies = await Promise.all(files.map((f) => readHeader(f, ask)));
-  let weights: TensorTally = emptyTally();
-  for (const t of tallies) {
+  // every file's header is added to one tally (each read is checked whole before it adds)
+  const weights: TensorTally = emptyTally();
+  for (const t of await Promise.all(files.map((f) => readHeader(f, ask, weights)))) {
     if (t === 'offline') return offline();
     if (t === 'absent') return fail('missing', `${id} lists a weight file the Hub does not serve`, { id, file: 'safetensors' });
     if (!t.ok) return t;
-    weights = mergeTally(weights, t.value);
   }
   // a repo with only pytorch_model.bin (or GGUF) has no header to read: config.json alone then
   return { ok: true, value: { id, config, weights: files.length > 0 ? weights : null, files, requests } };
@@ -146,7 +145,7 @@ const isWeightFile = (f: string): boolean => /^[\w.-]{1,200}\.safetensors$/.test
 type Ask = (file: string | null, range: readonly [number, number] | null, max: number) => Promise<HubReply | null>;
 
 /** One file's header: a first Range read, and a second one when the header is longer than it. */
-async function readHeader(file: string, ask: Ask): Promise<SafetensorsResult<TensorTally> | 'offline' | 'absent'> {
+async function readHeader(file: string, ask: Ask, into: TensorTally): Promise<SafetensorsResult<TensorTally> | 'offline' | 'absent'> {
   const first = await ask(file, [0, FIRST_READ - 1], FIRST_READ);
   if (!first) return 'offline';
   if (first.status === 404) return 'absent';
@@ -154,10 +153,10 @@ async function readHeader(file: string, ask: Ask): Promise<SafetensorsResult<Ten
   if (first.status !== 206 && first.status !== 200) return fail('http', `the Hub answered ${first.status} for ${file}`, { status: first.status, file });
   const n = headerLength(first.body);
   if (!n.ok) return n;
-  if (8 + n.value <= first.body.length) return tallyHeader(first.body, 8, 8 + n.value);
+  if (8 + n.value <= first.body.length) return tallyHeader(first.body, 8, 8 + n.value, into);
   const rest = await ask(file, [8, 8 + n.value - 1], 8 + n.value);
   if (!rest) return 'offline';
   if (rest.status !== 206 && rest.status !== 200) return fail('http', `the Hub answered ${rest.status} for ${file}`, { status: rest.status, file });
   // a 200 answer is the whole file from byte 0: the header then starts at 8
-  return rest.status === 200 ? tallyHeader(rest.body, 8, 8 + n.value) : tallyHeader(rest.body, 0, n.value);
+  return rest.status === 200 ? tallyHeader(rest.body, 8, 8 + n.value, into) : tallyHeader(rest.body, 0, n.value, into);
 }

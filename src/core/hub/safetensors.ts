@@ -36,8 +36,8 @@ export function headerLength(first: Uint8Array): SafetensorsResult<number> {
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-/** The tally of one header's JSON text (bytes 8 … 8+N of the file). */
-export function tallyHeader(bytes: Uint8Array, start: number, end: number): SafetensorsResult<TensorTally> {
+/** One header's JSON text (bytes 8 … 8+N of the file) added to `into` (a model's files share one tally). */
+export function tallyHeader(bytes: Uint8Array, start: number, end: number, into: TensorTally = emptyTally()): SafetensorsResult<TensorTally> {
   if (end > bytes.length) return bad('the file ends inside its header');
   let json: unknown;
   try {
@@ -46,7 +46,8 @@ export function tallyHeader(bytes: Uint8Array, start: number, end: number): Safe
     return bad('the header is not JSON');
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return bad('the header is not a JSON object');
-  const t = emptyTally();
+  // checked whole before anything is added, so a bad header leaves `into` as it was
+  const rows: [string, number, number][] = [];
   for (const [name, v] of Object.entries(json as Record<string, unknown>)) {
     if (name === '__metadata__') continue;
     const info = v as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
@@ -57,9 +58,10 @@ export function tallyHeader(bytes: Uint8Array, start: number, end: number): Safe
     if (!Array.isArray(offsets) || offsets.length !== 2 || !isCount(offsets[0]) || !isCount(offsets[1]) || offsets[1] < offsets[0]) return bad(`tensor ${name.slice(0, 80)}: bad data_offsets`);
     const elements = shape.reduce((a: number, b: number) => a * b, 1);
     if (!Number.isSafeInteger(elements)) return bad(`tensor ${name.slice(0, 80)}: too many elements`);
-    add(t, info.dtype, elements, offsets[1] - offsets[0]);
+    rows.push([info.dtype, elements, offsets[1] - offsets[0]]);
   }
-  return { ok: true, value: t };
+  for (const [dtype, elements, bytes] of rows) add(into, dtype, elements, bytes);
+  return { ok: true, value: into };
 }
 
 export const emptyTally = (): TensorTally => ({ tensors: 0, elements: 0, bytes: 0, byDtype: {} });
@@ -71,19 +73,4 @@ function add(t: TensorTally, dtype: string, elements: number, bytes: number): vo
   const d = (t.byDtype[dtype] ??= { elements: 0, bytes: 0 });
   d.elements += elements;
   d.bytes += bytes;
-}
-
-/** a + b, for a model split over several files. */
-export function mergeTally(a: TensorTally, b: TensorTally): TensorTally {
-  const out: TensorTally = { tensors: a.tensors, elements: a.elements, bytes: a.bytes, byDtype: {} };
-  for (const [k, v] of Object.entries(a.byDtype)) out.byDtype[k] = { ...v };
-  for (const [k, v] of Object.entries(b.byDtype)) {
-    const d = (out.byDtype[k] ??= { elements: 0, bytes: 0 });
-    d.elements += v.elements;
-    d.bytes += v.bytes;
-  }
-  out.tensors += b.tensors;
-  out.elements += b.elements;
-  out.bytes += b.bytes;
-  return out;
 }
