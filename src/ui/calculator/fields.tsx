@@ -11,7 +11,8 @@ import { methodChange } from './recipes';
 import { useFieldError } from './use-estimate';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
-const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
+/** Each scenario key's schema entry. */
+export const SPEC = new Map<keyof Scenario, FieldSpec>(SCENARIO_FIELDS.map((f) => [f.prop, f]));
 
 /** A key's help in the page language (the schema's English help until the Chinese chunk arrives). */
 export function help(t: T, prop: Prop): string {

@@ -1,9 +1,6 @@
-import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import type { Scenario } from '../../core/types';
-import { LoraTargets, ScenarioNumber, ScenarioSelect } from './fields';
+import { LoraTargets, ScenarioNumber, ScenarioSelect, SPEC } from './fields';
 import { TensorSplitField } from './tensor-split-field';
-
-const KIND = new Map(SCENARIO_FIELDS.map((f) => [f.prop, f.kind.type]));
 
 /**
  * The control of a schema key, chosen by its kind: a select, a number (slider + box), a list of
@@ -11,7 +8,7 @@ const KIND = new Map(SCENARIO_FIELDS.map((f) => [f.prop, f.kind.type]));
  */
 export function ScenarioField({ prop }: { prop: Exclude<keyof Scenario, 'arch'> }) {
   if (prop === 'loraTargets') return <LoraTargets />;
-  switch (KIND.get(prop)) {
+  switch (SPEC.get(prop)?.kind.type) {
     case 'enum':
       return <ScenarioSelect prop={prop} />;
     case 'int':
