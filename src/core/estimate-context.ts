@@ -83,6 +83,8 @@ export interface InferencePhases {
   decode: number;
   /** bitsandbytes dequantized weight (prompt pass) */
   dequant: number;
+  /** GPTQ kernel buffers allocated at load (formats/gptq-kernel.ts) */
+  kernel: number;
   prompt: number;
   gen: number;
   atPrefill: number;

@@ -45,6 +45,8 @@ export type Autocast = Of<typeof S.AUTOCASTS>;
  */
 export type KbitPrep = Of<typeof S.KBIT_PREPS>;
 export type DoubleQuant = Of<typeof S.DOUBLE_QUANTS>;
+export type DescAct = Of<typeof S.DESC_ACTS>;
+export type GptqKernel = Of<typeof S.GPTQ_KERNELS>;
 /** PEFT `modules_to_save`: embedding and/or LM head trained in full next to the adapters. */
 export type LoraSave = Of<typeof S.LORA_SAVES>;
 export type Attn = Of<typeof S.ATTNS>;
@@ -374,6 +376,10 @@ export interface Scenario {
   doubleQuant: DoubleQuant;
   /** GPTQ / AWQ group size (null: 128) */
   groupSize: number | null;
+  /** GPTQ act-order (desc_act) */
+  descAct: DescAct;
+  /** GPTQ kernel transformers loads (formats/gptq-kernel.ts) */
+  gptqKernel: GptqKernel;
   /** transformers QuantizedCache residual_length (tokens kept unquantized; QuantizedCacheConfig default 128) */
   kvResidual: number;
   attn: Attn;

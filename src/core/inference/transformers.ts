@@ -14,7 +14,8 @@ import type { LayerSplit } from './device-map';
 import { term, workspaceTerm } from '../estimate-context';
 import { add, ceil, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
-import { bnbDequantBytes } from '../formats/quantized';
+import { DEFAULT_GROUP_SIZE, bnbDequantBytes } from '../formats/quantized';
+import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqKernelBuffers, resolveGptqKernel } from '../formats/gptq-kernel';
 import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers } from './kv';
@@ -174,6 +175,10 @@ export function buildTransformers(ctx: Ctx): Built {
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
   const dequantExpr = bnb4bitFormat(s.weights) && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : 0;
   const dequantAll = evaluate(dequantExpr);
+  // GPTQ: the kernel's buffers, allocated once at load (post_init) on every GPU that holds quantized layers
+  const kernel = resolveGptqKernel(s.weights, s.gptqKernel);
+  const kbuf = kernel ? gptqKernelBuffers(arch, kernel, s.groupSize ?? DEFAULT_GROUP_SIZE, s.descAct === 'on') : null;
+  const kernelOn = (g: GpuShare): number => (kbuf && g.layers ? (kbuf.perGpu + kbuf.perm * g.frac) / tp : 0);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
@@ -204,7 +209,7 @@ export function buildTransformers(ctx: Ctx): Built {
     const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
     const workspace = g.layers || g.head ? CUBLAS_WORKSPACE_BYTES : 0;
-    return { atPrefill, atDecode, pre, loadCopy, bytes: g.weights + Math.max(workspace + Math.max(atPrefill, atDecode), loadCopy) };
+    return { atPrefill, atDecode, pre, loadCopy, bytes: g.weights + kernelOn(g) + Math.max(workspace + Math.max(atPrefill, atDecode), loadCopy) };
   };
   // gpuShares gives one share per GPU, so at least one
   let at = 0;
@@ -230,6 +235,12 @@ export function buildTransformers(ctx: Ctx): Built {
   const kvFull = evaluate(kvExpr);
   const frac = encoder ? 0 : share.frac;
   const dequant = share.layers ? dequantAll : 0;
+  const kernelBytes = kernelOn(share);
+  // what the other common stack (GPTQModel → ExLlama v2) would hold here, for the note
+  const v2 = kbuf?.kernel === 'exllama' ? gptqKernelBuffers(arch, 'exllamav2', s.groupSize ?? DEFAULT_GROUP_SIZE, s.descAct === 'on') : null;
+  const v2Bytes = v2 && share.layers ? (v2.perGpu + v2.perm * share.frac) / tp : 0;
+  const permExpr = !kbuf || kbuf.perm === 0 ? 0 : share.frac === 1 ? sym('perm', kbuf.perm) : mul(sym('perm', kbuf.perm), sym('share', share.frac));
+  const kernelExpr = perT(permExpr === 0 ? sym('scratch', kbuf?.perGpu ?? 0) : add(sym('scratch', kbuf?.perGpu ?? 0), permExpr));
   const weights = share.weights;
   const { atPrefill, atDecode, loadCopy } = best;
   const allocatedBytes = best.bytes;
@@ -287,6 +298,32 @@ export function buildTransformers(ctx: Ctx): Built {
           }),
         ]
       : []),
+    ...(kbuf && kernelBytes > 0
+      ? [
+          term(ctx, 'dequant-buffer', kernelExpr, {
+            values: {
+              kernel: kbuf.kernel,
+              ...(kbuf.kernel === 'exllamav2'
+                ? { scratch_is: `max over layers of in·out·2 + out·${EXLLAMA_MAX_INPUT_LEN}·${EXLLAMA_V2_MAX_BATCH}·4 (+256)`, perm_is: 'q_perm + q_invperm, int16 [in] per quantized layer' }
+                : { scratch_is: `temp_dq ${kbuf.largest}·2 + temp_state ${s.descAct === 'on' ? `${EXLLAMA_MAX_INPUT_LEN}·${kbuf.widest}·2 (desc_act)` : '1·1·2'}` }),
+            },
+            source:
+              kbuf.kernel === 'exllamav2'
+                ? 'gptqmodel utils/model.py gptqmodel_post_init + nn_modules/qlinear/exllamav2.py scratch_space_fixed, ext_make_q_matrix (AutoGPTQ autogptq_post_init likewise)'
+                : 'gptqmodel / AutoGPTQ post_init for ExLlama v1: temp_dq (largest layer, fp16) and temp_state (max_input_len × widest dim with act-order)',
+            confidence: 'derived',
+            ...(s.gptqKernel === 'auto' && kbuf.kernel === 'exllama'
+              ? {
+                  note: {
+                    code: 'inference.gptq-exllamav2',
+                    params: { bytes: v2Bytes, gib: fixedIn(v2Bytes, 'GiB') },
+                    text: `With GPTQModel installed (AutoGPTQ's successor), transformers loads the ExLlama v2 kernel instead, whose buffers take ${fixedIn(v2Bytes, 'GiB')} GiB here: set gptq-kernel=exllamav2 for that stack.`,
+                  },
+                }
+              : {}),
+          }),
+        ]
+      : []),
     ...(loadCopy > 0
       ? [
           term(ctx, 'load-copy', loadCopyExpr, {
@@ -309,6 +346,7 @@ export function buildTransformers(ctx: Ctx): Built {
     { bytes: (s.batch * s.prompt * arch.ffn * e) / tp, count: mlpTensors },
     { bytes: s.batch * s.prompt * arch.hidden * e, count: 4 },
     { bytes: CUBLAS_WORKSPACE_BYTES, count: 1 },
+    ...(kernelBytes > 0 ? [{ bytes: kernelBytes, count: 1 }] : []),
     ...(state ? stateTensors(arch.hybrid!, state, s.batch * frac, e) : []),
   ];
   const phases: InferencePhases = {
@@ -320,6 +358,7 @@ export function buildTransformers(ctx: Ctx): Built {
     prefill: best.pre,
     decode: decode.bytes,
     dequant,
+    kernel: kernelBytes,
     prompt: s.prompt,
     gen: encoder ? 0 : s.gen,
     atPrefill,

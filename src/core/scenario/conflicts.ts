@@ -117,6 +117,17 @@ export const CONFLICTS: readonly ConflictRule[] = [
     message: (s) => `method=${s.method} cannot train on ${s.weights} (GGUF is a llama.cpp inference format)`,
     words: () => 'GGUF files are for llama.cpp inference; PyTorch training cannot use them',
   },
+  // The ExLlama kernels multiply 4-bit weights only (ExllamaV2QuantLinear / ExllamaQuantLinear SUPPORTS_BITS = [4])
+  {
+    id: 'exllama-4bit-only',
+    key: 'gptqKernel',
+    with: 'weights',
+    when: (s) => inference(s) && s.engine === 'transformers' && s.weights === 'gptq-int8' && (s.gptqKernel === 'exllamav2' || s.gptqKernel === 'exllama'),
+    fallback: () => ({ gptqKernel: 'auto' }),
+    message: (s) => `gptq-kernel=${s.gptqKernel} multiplies 4-bit weights only; gptq-int8 runs with triton (gptq-kernel=auto)`,
+    words: () => 'The ExLlama kernels take 4-bit GPTQ weights only; 8-bit GPTQ runs with the Triton kernel',
+    params: (s) => ({ kernel: s.gptqKernel }),
+  },
   // PyTorch FSDP shards gradients + states (SHARD_GRAD_OP) or everything (FULL_SHARD): no ZeRO-1 form
   {
     id: 'fsdp-no-zero1',

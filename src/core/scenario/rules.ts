@@ -81,6 +81,12 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   if (given.has('group-size') && !groupSizeApplies(s.weights)) {
     warn('group-size', 'unused-key', `group-size applies to GPTQ and AWQ weights (gptq-int4, gptq-int8, awq-int4), not weights=${s.weights}`, { with: 'weights' });
   }
+  if (given.has('desc-act') && s.weights !== 'gptq-int4' && s.weights !== 'gptq-int8') {
+    warn('desc-act', 'unused-key', `desc-act is a GPTQ setting (gptq-int4, gptq-int8), not weights=${s.weights}`, { with: 'weights' });
+  }
+  if (given.has('gptq-kernel') && s.mode === 'inference' && s.engine === 'transformers' && s.weights !== 'gptq-int4' && s.weights !== 'gptq-int8') {
+    warn('gptq-kernel', 'unused-key', `gptq-kernel picks the kernel of GPTQ weights (gptq-int4, gptq-int8), not weights=${s.weights}`, { with: 'weights' });
+  }
   // --tensor-split spreads llama.cpp's layers over several GPUs (inference/llamacpp-split.ts)
   if (given.has('tensor-split') && s.mode === 'inference' && s.engine === 'llama.cpp' && s.gpus === 1 && s.tensorSplit?.length === 1) {
     warn('tensor-split', 'unused-key', 'tensor-split spreads llama.cpp layers over several GPUs; with gpus = 1 it changes nothing', { with: 'gpus' });

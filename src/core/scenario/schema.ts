@@ -69,6 +69,10 @@ export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 /** bitsandbytes bnb_4bit_use_double_quant: 'auto' = on for nf4 (the QLoRA recipe), off for fp4 (BitsAndBytesConfig's default). */
 export const DOUBLE_QUANTS = ['auto', 'on', 'off'] as const;
+/** GPTQ quantized in order of decreasing activation (quantize_config desc_act) or not. */
+export const DESC_ACTS = ['off', 'on'] as const;
+/** The GPTQ kernel transformers loads (formats/gptq-kernel.ts): 'auto' = ExLlama v1 for 4-bit (GPTQConfig's default with AutoGPTQ), Triton for 8-bit. */
+export const GPTQ_KERNELS = ['auto', 'exllamav2', 'exllama', 'triton'] as const;
 /** PEFT fp32 upcast (default) or the model dtype (torchtune). */
 export const ADAPTER_DTYPES = ['fp32', 'base'] as const;
 /** torch.autocast around the forward of a 16-bit model (HF Trainer / accelerate with bf16=True or fp16=True) or not (torchtune, plain loops). */
@@ -161,6 +165,20 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: int(16, 65536, 'auto'),
     help: "GPTQ / AWQ group size: one scale and zero point per group of inputs; 'auto' = 128",
   },
+  {
+    prop: 'descAct',
+    name: 'desc-act',
+    kind: oneOf(DESC_ACTS),
+    help: 'GPTQ act-order (quantize_config desc_act): the checkpoint stores the same tensors either way; only the ExLlama v1 kernel then keeps a 2048-token buffer to reorder the input',
+  },
+  {
+    prop: 'gptqKernel',
+    name: 'gptq-kernel',
+    kind: oneOf(GPTQ_KERNELS),
+    help: "GPTQ kernel transformers loads: 'exllama' (v1: GPTQConfig's default with AutoGPTQ) keeps the largest layer unpacked to fp16; 'exllamav2' (what GPTQModel, AutoGPTQ's successor, selects) one scratch per GPU for that plus its output over 8 × 2048 tokens; 'triton' none; 'auto' = exllama for gptq-int4, triton for gptq-int8",
+    modes: ['inference'],
+    engines: ['transformers'],
+  },
   { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
   {
     prop: 'kvResidual',
@@ -233,7 +251,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'lengths',
     name: 'lengths',
     kind: oneOf(LENGTHS),
-    help: "Training: 'fixed' = every sample padded / packed to seq; 'varied' = samples of different lengths truncated at seq and padded per batch (no packing): reserved memory comes from replaying 24 steps through the caching-allocator model",
+    help: "Training: 'fixed' = every sample padded / packed to seq; 'varied' = samples of different lengths truncated at seq and padded per batch (no packing): reserved memory comes from replaying, through the caching-allocator model, the steps of a 1,000-step run longer than all before them",
     modes: TRAINING,
   },
   {
@@ -425,6 +443,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   bnbCompute: 'fp32',
   doubleQuant: 'auto',
   groupSize: null,
+  descAct: 'off',
+  gptqKernel: 'auto',
   attn: 'sdpa',
   compile: 'none',
   optimStep: 'after-backward',

@@ -20,6 +20,7 @@ export function replayInference(r: Replay, d: EstimateDetail): void {
   const sum = groups.reduce((n, g) => n + g.bytes * g.count, 0) || 1;
   // weights at their shapes, scaled to this GPU's share
   for (const g of groups) for (let k = 0; k < g.count && r.ok; k++) r.alloc('weights', (g.bytes * p.weights) / sum);
+  if (p.kernel > 0) r.alloc('buffers', p.kernel);
   r.alloc('buffers', p.workspace);
   r.mark('prefill');
   const L = p.layers;

@@ -7,6 +7,7 @@
  */
 import { doubleQuantOn } from '../../core/formats/weights';
 import { DEFAULT_GROUP_SIZE } from '../../core/formats/quantized';
+import { resolveGptqKernel, type ResolvedGptqKernel } from '../../core/formats/gptq-kernel';
 import { kbitUpcasts } from '../../core/training/kbit-prep';
 import { autocastActive } from '../../core/training/autocast';
 import { MiB } from '../../core/units';
@@ -32,7 +33,20 @@ const ATTN = { flash: 'flash_attention_2', sdpa: 'sdpa', eager: 'eager' } as con
 /** PEFT target module names of Llama-style models (docs/reference/formulas.md §6.1). */
 const MODULE: Record<LoraTarget, string> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'o_proj', gate: 'gate_proj', up: 'up_proj', down: 'down_proj' };
 
-/** `from_pretrained` keyword arguments for a storage format; null when transformers does not load it this way. */
+/** GPTQConfig loading arguments that pick the kernel (formats/gptq-kernel.ts): ExLlama v1 / v2, or neither. */
+const GPTQ_KERNEL_ARG: Record<ResolvedGptqKernel, string> = {
+  exllama: 'exllama_config={"version": 1}',
+  exllamav2: 'exllama_config={"version": 2}',
+  triton: 'use_exllama=False',
+};
+
+/** transformers' config class the load arguments of a storage format name, if any. */
+function configClass(w: WeightFormat): string {
+  if (w === 'bnb-int8' || w === 'nf4' || w === 'fp4') return ', BitsAndBytesConfig';
+  return w === 'gptq-int4' || w === 'gptq-int8' ? ', GPTQConfig' : '';
+}
+
+/** `from_pretrained` keyword arguments for a storage format; null when transformers does not load it this way (training loads GPTQ without ExLlama, which has no backward). */
 function loadArgs(s: Scenario, w: WeightFormat): string | null {
   const compute = TORCH_DTYPE[s.bnbCompute];
   switch (w) {
@@ -48,8 +62,9 @@ function loadArgs(s: Scenario, w: WeightFormat): string | null {
       return `quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${w}", bnb_4bit_use_double_quant=${doubleQuantOn(s) ? 'True' : 'False'}, bnb_4bit_compute_dtype=${compute}), torch_dtype=torch.bfloat16`;
     case 'gptq-int4':
     case 'gptq-int8':
+      return `quantization_config=GPTQConfig(bits=${w === 'gptq-int4' ? 4 : 8}, ${GPTQ_KERNEL_ARG[s.mode === 'training' ? 'triton' : (resolveGptqKernel(w, s.gptqKernel) ?? 'triton')]}), torch_dtype=torch.float16  # point MODEL at the GPTQ checkpoint (group_size ${s.groupSize ?? DEFAULT_GROUP_SIZE}, desc_act ${s.descAct === 'on' ? 'True' : 'False'} in its quantize_config)`;
     case 'awq-int4':
-      return `torch_dtype=torch.float16  # point MODEL at the GPTQ / AWQ checkpoint (group_size ${s.groupSize ?? DEFAULT_GROUP_SIZE} in its quantize_config)`;
+      return `torch_dtype=torch.float16  # point MODEL at the AWQ checkpoint (group_size ${s.groupSize ?? DEFAULT_GROUP_SIZE} in its quantize_config)`;
     default:
       return null;
   }
@@ -123,10 +138,9 @@ function inference(s: Scenario, est: Estimate, model: string): string[] {
     ];
   }
   const load = loadArgs(s, s.weights);
-  const bnb = s.weights === 'bnb-int8' || s.weights === 'nf4' || s.weights === 'fp4';
   return [
     'import torch',
-    `from transformers import AutoModelForCausalLM${bnb ? ', BitsAndBytesConfig' : ''}`,
+    `from transformers import AutoModelForCausalLM${configClass(s.weights)}`,
     `MODEL = "${model}"`,
     `model = AutoModelForCausalLM.from_pretrained(MODEL, ${load ?? 'torch_dtype=torch.bfloat16  # this format is not loaded by transformers'}, device_map="cuda", attn_implementation="${ATTN[s.attn]}")`,
     '# no reset: like the estimate, the peak counts from process start (loading included)',
@@ -150,7 +164,6 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   // full fine-tuning: parameters in the training dtype (fp32 masters under AMP); otherwise the frozen base in its storage format
   const base = s.method !== 'full' ? loadArgs(s, s.weights) : s.precision === 'fp32' || amp ? 'torch_dtype=torch.float32' : `torch_dtype=${TORCH_DTYPE[s.precision === 'fp16' ? 'fp16' : 'bf16']}`;
-  const bnbBase = s.method !== 'full' && (s.weights === 'bnb-int8' || s.weights === 'nf4' || s.weights === 'fp4');
   const peft = s.method === 'lora' || s.method === 'qlora';
   const prep = kbitUpcasts(s);
   const bnbOpt = s.optimizer.includes('8bit') || s.optimizer.startsWith('paged') || s.optimizer === 'lion';
@@ -158,7 +171,7 @@ function training(s: Scenario, est: Estimate, model: string): string[] {
   const autocast = autocastActive(s) ? `torch.autocast("cuda", dtype=${s.precision.endsWith('fp16') ? 'torch.float16' : 'torch.bfloat16'})` : 'contextlib.nullcontext()';
   return [
     `import contextlib, torch${s.optimizer === 'adafactor' ? ', transformers' : ''}${bnbOpt ? ', bitsandbytes as bnb' : ''}`,
-    `from transformers import AutoModelForCausalLM${bnbBase ? ', BitsAndBytesConfig' : ''}`,
+    `from transformers import AutoModelForCausalLM${s.method !== 'full' ? configClass(s.weights) : ''}`,
     ...(peft ? [`from peft import LoraConfig, get_peft_model${prep ? ', prepare_model_for_kbit_training' : ''}`] : []),
     `MODEL = "${model}"`,
     `model = AutoModelForCausalLM.from_pretrained(MODEL, ${base ?? 'torch_dtype=torch.bfloat16'}, device_map="cuda", attn_implementation="${ATTN[s.attn]}")`,

@@ -9,6 +9,7 @@ import { applyRules, ruleArch } from '../../core/scenario/rules';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import { kbitPrepApplies } from '../../core/training/kbit-prep';
 import { doubleQuantApplies, groupSizeApplies } from '../../core/formats/weights';
+import { resolveGptqKernel } from '../../core/formats/gptq-kernel';
 import type { MessageKey } from '../i18n/en';
 import { optionLabel } from '../i18n/scenario-labels';
 import type { Lang } from '../../state/store';
@@ -68,6 +69,9 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
       return doubleQuantApplies(s.weights) ? undefined : 'why.bnb4Only';
     case 'groupSize':
       return groupSizeApplies(s.weights) ? undefined : 'why.groupedOnly';
+    case 'descAct':
+    case 'gptqKernel':
+      return resolveGptqKernel(s.weights, 'auto') ? undefined : 'why.gptqOnly';
     case 'tensorSplit':
       return s.gpus > 1 ? undefined : 'why.multiGpuOnly';
     case 'logitsPath':

@@ -36,6 +36,8 @@ export const FIELD_LABEL_ZH: Record<FieldProp, string> = {
   bnbCompute: '4 位计算精度',
   doubleQuant: '4 位双重量化',
   groupSize: 'GPTQ / AWQ 分组大小',
+  descAct: 'GPTQ 按激活顺序量化（desc_act）',
+  gptqKernel: 'GPTQ 内核',
   attn: '注意力实现',
   loraRank: 'LoRA 秩',
   loraTargets: 'LoRA 目标模块',
@@ -89,7 +91,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
   lossChunks: '训练：交叉熵按块计算 LM 头输出（torchtune CEWithChunkedOutputLoss 默认 8 块），fp32 上转型每次只存在一块。1 = 不分块',
   logitsPath:
     "计算 LM 头 logits 与损失的代码：'current'（transformers ≥ 4.46：logits 为模型精度，损失中上转 fp32，generate 只保留最后一个位置）、'upcast-in-model'（transformers < 4.45：forward 中对整段序列 logits.float()，另有一份移位的 fp32 副本）、'remote-code'（trust_remote_code 模型如 Qwen-1：整段提示词的 16 位 logits 与损失）、'torchtune'（训练：解码器输出 fp32，反向前删除）；'auto' = 配置含 auto_map 时为 remote-code，否则为 current",
-  lengths: "训练：'fixed' = 每个样本都填充或打包到 seq；'varied' = 样本长度不一，在 seq 处截断并按批填充（不打包）：保留显存由缓存分配器模型回放 24 步得到",
+  lengths: "训练：'fixed' = 每个样本都填充或打包到 seq；'varied' = 样本长度不一，在 seq 处截断并按批填充（不打包）：保留显存由缓存分配器模型回放得到（一次 1,000 步的训练中每个比之前都长的步）",
   lenMean: "训练，lengths=varied：截断前的平均样本长度（token）；'auto' = seq/2（假设值）",
   lenSpread: '训练，lengths=varied：样本长度的离散度，即对数正态分布的 σ（默认 0.6，假设值）',
   allocConf:
@@ -100,6 +102,9 @@ export const HELP_ZH: Record<FieldProp, string> = {
   doubleQuant:
     "bitsandbytes 4 位（nf4、fp4）的 bnb_4bit_use_double_quant：'on' 把每 64 个权重块的 absmax 存成 uint8，每 256 块再配一个 fp32（每个权重约少 0.37 位）；'auto' 对 nf4 开启（QLoRA 配方），对 fp4 关闭（BitsAndBytesConfig 默认）",
   groupSize: "GPTQ / AWQ 量化分组大小：每组输入通道一个 fp16 缩放和打包的零点；'auto' = 128，常见检查点的设置",
+  descAct: 'GPTQ 的 act-order（quantize_config 中的 desc_act）：检查点里存的张量开不开都一样；只有 ExLlama v1 内核会因此多留一块 2048 个 token 的缓冲来重排输入',
+  gptqKernel:
+    "transformers 载入 GPTQ 时用的内核：'exllama'（v1，配合 AutoGPTQ 时 GPTQConfig 的默认）保留一份解包成 fp16 的最大层；'exllamav2'（AutoGPTQ 的后继 GPTQModel 选用）每张 GPU 一块暂存区，装下最大层的解包和它在 8 × 2048 个 token 上的输出；'triton' 不占额外显存；'auto' = gptq-int4 用 exllama，gptq-int8 用 triton",
   attn: '注意力内核：FlashAttention、PyTorch SDPA 或 eager（会物化注意力分数矩阵）',
   loraRank: 'LoRA 的秩 r',
   loraTargets:
@@ -185,6 +190,12 @@ export const OPTION_LABEL_ZH: Record<string, string> = {
   'doubleQuant.auto': '自动（nf4 开，fp4 关）',
   'doubleQuant.on': '开启',
   'doubleQuant.off': '关闭',
+  'descAct.off': '关闭',
+  'descAct.on': '开启（act-order）',
+  'gptqKernel.auto': '自动（4 位用 ExLlama v1，8 位用 Triton）',
+  'gptqKernel.exllamav2': 'ExLlama v2（GPTQModel）',
+  'gptqKernel.exllama': 'ExLlama v1（AutoGPTQ）',
+  'gptqKernel.triton': 'Triton（无额外缓冲）',
   'kbitPrep.on': '开启（QLoRA 配方）',
   'kbitPrep.off': '关闭（torchtune、直接 get_peft_model）',
   'optimImpl.foreach': 'foreach（PyTorch 默认）',

@@ -55,6 +55,17 @@ describe('"Check it on your GPU" sets up the scenario it estimates', () => {
     expect(py).toContain('model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=True)');
   });
 
+  test('GPTQ: the kernel the estimate assumes, by transformers GPTQConfig loading arguments; training without ExLlama (no backward)', () => {
+    const v1 = snippet({ model: 'meta-llama/Llama-2-7b-hf', weights: 'gptq-int4' });
+    expect(v1).toContain('from transformers import AutoModelForCausalLM, GPTQConfig');
+    expect(v1).toContain('quantization_config=GPTQConfig(bits=4, exllama_config={"version": 1})');
+    expect(snippet({ model: 'meta-llama/Llama-2-7b-hf', weights: 'gptq-int4', gptqKernel: 'exllamav2', descAct: 'on' })).toContain(
+      'exllama_config={"version": 2}), torch_dtype=torch.float16  # point MODEL at the GPTQ checkpoint (group_size 128, desc_act True',
+    );
+    expect(snippet({ model: 'meta-llama/Llama-2-7b-hf', weights: 'gptq-int8' })).toContain('GPTQConfig(bits=8, use_exllama=False)');
+    expect(snippet({ mode: 'training', method: 'qlora', weights: 'gptq-int4' })).toContain('GPTQConfig(bits=4, use_exllama=False)');
+  });
+
   test('lora-save: PEFT modules_to_save with the Llama module names', () => {
     expect(snippet({ mode: 'training', method: 'lora', loraSave: 'embed,head' })).toContain('modules_to_save=["embed_tokens", "lm_head"]');
   });
