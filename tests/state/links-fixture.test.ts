@@ -24,6 +24,15 @@ const ADDED_SINCE: Partial<Scenario> = {
   descAct: DEFAULT_SCENARIO.descAct,
   gptqKernel: DEFAULT_SCENARIO.gptqKernel,
 };
+/**
+ * Warnings added after the fixture was written, by link: the schema now says which mode reads each key
+ * (`modes`), so a key the link's mode ignores is named — the decoded state is unchanged. The v0 alias
+ * `ctx` became `prompt`, which a training link does not read (its sequence length is `seq`).
+ */
+const WARNINGS_SINCE: Record<string, string[]> = {
+  'v0 link (no v): aliases bs, quant, ctx and grad-ckpt=true': ['prompt:unused-key'],
+};
+
 /** The recorded state with ADDED_SINCE filled into every scenario it holds (the main one and vs columns). */
 function withAdded(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(withAdded);
@@ -44,8 +53,9 @@ function decoded(link: string): unknown {
 }
 
 describe('links of the v2 release keep decoding to the same state', () => {
-  test.each(fixture.calculator.map((l) => [l.what, l] as const))('calculator: %s', (_w, l) => {
-    expect(decoded(l.link)).toEqual(withAdded(l.decoded));
+  test.each(fixture.calculator.map((l) => [l.what, l] as const))('calculator: %s', (what, l) => {
+    const want = withAdded(l.decoded) as { warnings: string[] };
+    expect(decoded(l.link)).toEqual({ ...want, warnings: [...want.warnings, ...(WARNINGS_SINCE[what] ?? [])] });
   });
 
   test.each(fixture.lab.map((l) => [l.what, l] as const))('allocator lab: %s', (_w, l) => {

@@ -7,6 +7,7 @@
 import { decodeUrl, encodeUrl } from '../../state/url-codec';
 import { serializeScenario } from '../../core/scenario';
 import { DEFAULT_GPU, MAX_SCENARIOS, useApp, VIEWS, type AppState, type Lang, type ViewId } from '../../state/store';
+import type { FieldError } from '../../core/types';
 import { translateCore } from '../i18n';
 import { preferredLang } from './lang-pref';
 
@@ -73,6 +74,9 @@ export function readUrl(search: string): string[] {
   return notifyUrl(search, lang);
 }
 
+/** A key the link keeps for the other mode (rules.ts: 'unused-key' with mode): state, not a mistake, on the page. */
+const otherModesSetting = (w: FieldError): boolean => w.code === 'unused-key' && w.params?.with === 'mode';
+
 /**
  * The page notices for what a link could not give (in `lang`); returns the ignored parts. Called
  * again once the Chinese tables have arrived, with the link as it was opened (syncUrl has since
@@ -82,8 +86,9 @@ export function notifyUrl(search: string, lang: Lang): string[] {
   const d = decodeUrl(search);
   const problems = [...new Set([...d.ignored, ...d.errors.filter((e) => e.code !== 'unknown-key').map((e) => translateCore(lang, e))])];
   if (problems.length > 0) useApp.getState().notify({ id: 'url', key: 'notice.urlIgnored', params: { list: problems.join('; ') } });
-  // what the CLI prints as `warning:` for the same link (a newer link version, tokens beyond the model's context, …)
-  const warnings = [...new Set(d.warnings.map((w) => translateCore(lang, w)))];
+  // what the CLI prints as `warning:` for the same link (a newer link version, tokens beyond the model's context, …);
+  // not the other mode's settings: the page's own links keep them so that switching mode back restores them
+  const warnings = [...new Set(d.warnings.filter((w) => !otherModesSetting(w)).map((w) => translateCore(lang, w)))];
   if (warnings.length > 0) useApp.getState().notify({ id: 'url-warn', key: 'notice.urlWarnings', params: { list: warnings.join('; ') } });
   return problems;
 }

@@ -47,6 +47,16 @@ describe('URL <-> store', () => {
     expect(warn?.params?.list).toContain("9000 tokens exceed the model's context of 4096");
   });
 
+  test("the other mode's settings the page's own links keep are not a notice (the CLI still names them)", () => {
+    // written by the page after a LoRA training scenario was switched to inference: its settings stay in the link
+    const link = '?model=meta-llama/Llama-2-7b-hf&mode=inference&method=lora&seq=4096&precision=bf16&lora-rank=64';
+    useApp.setState({ notices: [] });
+    readUrl(link);
+    expect(useApp.getState().notices.find((n) => n.id === 'url-warn')).toBeUndefined();
+    expect(useApp.getState().scenarios[0]).toMatchObject({ seq: 4096, precision: 'bf16', loraRank: 64 });
+    expect(decodeUrl(link).warnings.map((w) => w.key).sort()).toEqual(['lora-rank', 'method', 'precision', 'seq']);
+  });
+
   test('syncing replaces the entry (no new history), keeps other views\u2019 pairs, and stops on unsubscribe', async () => {
     history.replaceState(null, '', '/app/?lab.preset=classic&net.x=1&batch=3');
     const before = history.length;
