@@ -182,7 +182,7 @@ describe('granitemoehybrid and falcon_h1 layer layouts', () => {
 
 describe('families the core does not model', () => {
   it('refuses recurrent-only families by name instead of reading them as a Llama', () => {
-    for (const model_type of ['zamba2', 'rwkv7', 'mamba']) {
+    for (const model_type of ['zamba', 'rwkv6', 'mamba']) {
       const r = parseHfConfig({ model_type, hidden_size: 2560, num_hidden_layers: 54, num_attention_heads: 32, vocab_size: 32000 });
       expect(r.ok).toBe(false);
       if (!r.ok) {
