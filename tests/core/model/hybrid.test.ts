@@ -224,6 +224,10 @@ describe('saved hybrid architectures', () => {
     for (const row of HYBRID_PRESET_ROWS) expect(isModelArch(arch(row.id))).toBe(true);
     const a = arch('ai21labs/Jamba-v0.1');
     expect(isModelArch({ ...a, hybrid: { ...a.hybrid, blocks: [{ attn: true, ssm: false, ffn: 'dense', count: 3 }] } })).toBe(false);
+    const z = arch('Zyphra/Zamba2-2.7B');
+    expect(isModelArch({ ...z, hybrid: { ...z.hybrid, shared: { blocks: 0, adapterRank: 128, attnAdapter: false } } })).toBe(false);
+    const r = arch('fla-hub/rwkv7-2.9B-world');
+    expect(isModelArch({ ...r, hybrid: { ...r.hybrid, lowRank: { w: 96, a: 96, v: Number.NaN, g: 320 } } })).toBe(false);
   });
 });
 
