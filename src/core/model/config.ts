@@ -131,7 +131,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
 
   const hidden = r.int(HIDDEN);
   const layers = r.int(LAYERS, undefined, 1, MAX_LAYERS);
-  if (family === 'rwkv7' && hidden !== undefined && layers !== undefined) return rwkv7(r, hidden, layers);
+  if (family === 'rwkv7') return hidden === undefined || layers === undefined ? { ok: false, errors: r.errors } : rwkv7(r, hidden, layers);
   const heads = r.int(HEADS);
   const vocab = r.int(VOCAB);
   if (hidden === undefined || layers === undefined || heads === undefined || vocab === undefined) {

@@ -6,7 +6,8 @@
  *   head_dim), hidden_ratio 4, decay / a / v / gate low-rank dims 64 / 64 / 16 / 128,
  *   value_dim = hidden in every layer, tie_word_embeddings False, attn (softmax-attention layers) None;
  * - `fla/models/rwkv7/modeling_rwkv7.py` RWKV7FeedForward: intermediate_size, else hidden·ratio
- *   rounded up to a multiple of 32; LayerNorms with bias;
+ *   rounded up to a multiple of 32; LayerNorms with bias (norm_bias False would drop h per norm:
+ *   not read, every published config keeps the bias);
  * - `fla/layers/rwkv7.py` RWKV7Attention: a low-rank dim given as null is derived from the width
  *   (decay and a: 2.5·√h·head_dim/64, v: 1.7·√h·head_dim/64, gate: 5·√h, each rounded to a
  *   multiple of 32, at least 32).

@@ -98,6 +98,11 @@ describe('RWKV-7 config reading', () => {
     expect(r.value.hybrid?.lowRank).toEqual({ w: 128, a: 128, v: 64, g: 224 });
   });
 
+  it('a config without hidden_size names that field alone (no attention-head field is asked for)', () => {
+    const r = parseHfConfig({ model_type: 'rwkv7', num_hidden_layers: 24, vocab_size: 65536 });
+    expect(r.ok ? [] : r.errors.map((e) => e.key)).toEqual(['hidden_size']);
+  });
+
   it('softmax-attention layers (attn) and uneven value_dim are refused by name, not miscounted', () => {
     const attn = parseHfConfig({ ...base, attn: { layers: [3], num_heads: 16 } });
     expect(attn.ok ? null : attn.errors[0]?.key).toBe('attn');
