@@ -63,6 +63,46 @@ describe('Zamba2-2.7B (h 2560, 54 Mamba-2 layers, 9 uses of 2 shared blocks, MLP
   });
 });
 
+describe('Zamba2-7B (h 3584, 81 layers, 13 uses of 2 shared blocks, 2 B/C groups): the technical report’s 7.4B', () => {
+  // Zamba2-7B's config as first published for transformers 4.43 (ffn_hidden_size, state_size,
+  // expansion_factor, conv_dimension, mamba_headdim, lora_rank, use_shared_block_lora), written in
+  // Zamba2Config's names; hybrid at 6, 11, then every 6th layer to 77
+  const hybridAt = new Set([6, ...Array.from({ length: 12 }, (_, i) => 11 + 6 * i)]);
+  const cfg = {
+    model_type: 'zamba2',
+    hidden_size: 3584,
+    intermediate_size: 14336,
+    num_hidden_layers: 81,
+    layers_block_type: Array.from({ length: 81 }, (_, i) => (hybridAt.has(i) ? 'hybrid' : 'mamba')),
+    num_attention_heads: 32,
+    num_key_value_heads: 32,
+    vocab_size: 32000,
+    mamba_d_state: 64,
+    mamba_d_conv: 4,
+    mamba_expand: 2,
+    mamba_ngroups: 2,
+    n_mamba_heads: 7168 / 64,
+    num_mem_blocks: 2,
+    adapter_rank: 128,
+    use_shared_mlp_adapter: true,
+    use_shared_attention_adapter: false,
+  };
+
+  it('counts 7.36 B (arXiv 2411.15242: 7.4B)', () => {
+    const r = parseHfConfig(cfg);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const h = 3584;
+    const conv = 7168 + 2 * 2 * 64;
+    const mamba = h * (7168 + conv + 112) + conv * 5 + 3 * 112 + 7168 + 7168 * h + h;
+    const block = 3 * 7168 * 7168 + 7168 * h + h * 2 * 14336 + 14336 * h + 2 * h + h;
+    const use = h * h + h * 128 + 128 * 2 * 14336;
+    const total = 81 * mamba + 2 * block + 13 * use + 32000 * h + h;
+    expect(countParams(r.value).total).toBe(total);
+    expect(total).toBe(7_356_749_648);
+    expect(Math.round(total / 1e8) / 10).toBe(7.4);
+  });
+});
+
 describe('a small Zamba2 counted by hand: attention adapters, 2 blocks used 3 times', () => {
   const cfg = {
     model_type: 'zamba2',
