@@ -165,8 +165,9 @@ export const HYBRID_PRESET_ROWS: ConfigRow[] = [
     },
   },
   {
-    // config.json of ibm-granite/granite-4.0-h-small: 36 Mamba-2 and 4 attention layers, a MoE of
-    // 72 experts (10 per token) and a shared MLP in every layer
+    // config.json of ibm-granite/granite-4.0-h-small: 36 Mamba-2 and 4 attention layers (one in each
+    // ten; where in the ten changes no figure here), a MoE of 72 experts (10 per token) and a shared
+    // MLP in every layer
     id: 'ibm-granite/granite-4.0-h-small',
     name: 'Granite 4.0 H Small (32B, 9B active)',
     stated: '32B total, 9B active',
