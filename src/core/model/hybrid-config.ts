@@ -117,6 +117,11 @@ function layerKinds(r: FieldReader, family: string, layers: number, moe: boolean
   if (family === 'falcon_h1') return range.map(() => ({ attn: true, ssm: true, ffn: 'dense' }));
   if (family === 'zamba2') {
     const types = strList(r.cfg.layers_block_type) ?? ZAMBA2_DEFAULT_TYPES;
+    const odd = types.find((t) => t !== 'mamba' && t !== 'hybrid');
+    if (odd !== undefined) {
+      r.fail('layers_block_type', 'invalid-layer', `unknown layer kind ${JSON.stringify(odd.slice(0, 20))} (Zamba2Model builds "mamba" and "hybrid" layers only)`);
+      return undefined;
+    }
     // every layer is a Mamba-2 layer; a "hybrid" one also runs a shared attention + MLP block
     return types.map((t) => (t === 'hybrid' ? { attn: true, ssm: true, ffn: 'dense' } : { attn: false, ssm: true, ffn: 'none' }));
   }

@@ -137,6 +137,11 @@ describe('a small Zamba2 counted by hand: attention adapters, 2 blocks used 3 ti
     expect(countParams(r.value).total).toBe(total);
   });
 
+  it('a layer kind Zamba2Model does not build is refused by name', () => {
+    const r = parseHfConfig({ ...cfg, layers_block_type: ['mamba', 'attention', 'mamba', 'hybrid', 'mamba', 'hybrid'] });
+    expect(r.ok ? null : r.errors[0]).toEqual(expect.objectContaining({ key: 'layers_block_type', code: 'invalid-layer', message: expect.stringContaining('"attention"') }));
+  });
+
   it('without layers_block_type reads Zamba2Config’s 54-layer default (9 hybrid layers)', () => {
     const { layers_block_type: _, ...rest } = cfg;
     const r = parseHfConfig({ ...rest, num_hidden_layers: 54 });
