@@ -62,6 +62,10 @@ export function checkArch(s: Scenario, arch: ModelArch): FieldError[] {
         }),
       );
     }
+    // vLLM's model registry (vllm/model_executor/models/registry.py) has no RWKV model
+    if (s.mode === 'inference' && s.engine === 'vllm' && h.mixer === 'rwkv7') {
+      out.push(err('engine', 'vllm-rwkv7', 'vLLM has no RWKV-7 model (its model registry lists none): choose the transformers engine, which runs it through flash-linear-attention'));
+    }
   }
   return out;
 }

@@ -21,7 +21,7 @@ import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/d
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
-import { unknownFamilyNote } from './model/families';
+import { loaderNote, unknownFamilyNote } from './model/families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
@@ -74,8 +74,8 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
   }
   const archErrors = checkArch(s, arch);
   if (archErrors.length > 0) return { ok: false, errors: archErrors };
-  const note = unknownFamilyNote(arch.family);
-  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes: note ? [note] : [] } };
+  const notes = [unknownFamilyNote(arch.family), loaderNote(arch.family)].filter((n) => n !== null);
+  return { ok: true, value: { arch, params: countParams(arch), guessed: false, notes } };
 }
 
 /**

@@ -171,20 +171,20 @@ export interface HybridBlock {
 
 /**
  * Recurrent mixer of a hybrid model, from its config fields. Mamba-1 (Jamba), Mamba-2 (Bamba,
- * granite-4.0-h, Nemotron-H, Falcon-H1) or Gated DeltaNet (Qwen3-Next).
+ * granite-4.0-h, Nemotron-H, Falcon-H1, Zamba2), Gated DeltaNet (Qwen3-Next) or RWKV-7 time mixing.
  */
 export interface HybridArch {
-  mixer: 'mamba' | 'mamba2' | 'gdn';
+  mixer: 'mamba' | 'mamba2' | 'gdn' | 'rwkv7';
   blocks: HybridBlock[];
-  /** mamba: expand·h; mamba2: heads·head_dim; gdn: value heads·value head dim */
+  /** mamba: expand·h; mamba2: heads·head_dim; gdn: value heads·value head dim; rwkv7: value_dim */
   dInner: number;
-  /** mamba / mamba2: d_state N; gdn: key head dim */
+  /** mamba / mamba2: d_state N; gdn: key head dim; rwkv7: head_dim */
   dState: number;
-  /** mamba2: SSM heads; gdn: value heads; mamba: 0 */
+  /** mamba2: SSM heads; gdn: value heads; rwkv7: heads (hidden / head_dim); mamba: 0 */
   ssmHeads: number;
   /** mamba2: n_groups (B and C groups); gdn: key heads; mamba: 0 */
   groups: number;
-  /** depthwise conv1d kernel size */
+  /** depthwise conv1d kernel size (rwkv7: 1, the token shift keeps one previous token) */
   convKernel: number;
   /** mamba: dt_rank; others 0 */
   dtRank: number;
@@ -196,6 +196,22 @@ export interface HybridArch {
   stateFp32: boolean;
   /** attention q_proj also emits a sigmoid output gate: 2·a·d outputs (Qwen3-Next) */
   attnGate: boolean;
+  /** Zamba2: transformer blocks shared by the attention layers (model/hybrid-shared.ts) */
+  shared?: SharedBlocks;
+  /** RWKV-7: ranks of the low-rank decay (w), in-context rate (a), value-residual (v) and gate (g) projections */
+  lowRank?: { w: number; a: number; v: number; g: number };
+}
+
+/**
+ * Zamba2's shared transformer blocks (transformers models/zamba2/modeling_zamba2.py): `blocks`
+ * (num_mem_blocks) attention + MLP blocks reading concat(hidden, embeddings), applied in turn at
+ * the attention layers, each use with its own low-rank adapters of rank `adapterRank`.
+ */
+export interface SharedBlocks {
+  blocks: number;
+  adapterRank: number;
+  /** q/k/v adapters too (use_shared_attention_adapter); the MLP's gate_up adapter is always built */
+  attnAdapter: boolean;
 }
 
 /** Where a term's number comes from: shown verbatim on the page (Explain). */

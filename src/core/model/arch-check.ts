@@ -63,7 +63,7 @@ function isMla(m: unknown): boolean {
   return (m.qLoraRank === null || int(m.qLoraRank, 0)) && ['kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'].every((k) => int(m[k], 0));
 }
 
-const MIXERS: readonly unknown[] = ['mamba', 'mamba2', 'gdn'];
+const MIXERS: readonly unknown[] = ['mamba', 'mamba2', 'gdn', 'rwkv7'];
 const FFNS: readonly unknown[] = ['dense', 'moe', 'none'];
 
 /** Hybrid mixer sizes and a block list whose counts sum to the layer count (types.ts HybridArch). */
@@ -79,6 +79,8 @@ function isHybrid(m: unknown, layers: number): boolean {
   ];
   if (!sizes.every(([k, min]) => int(m[k], min))) return false;
   if (!['convBias', 'projBias', 'gatedNorm', 'stateFp32', 'attnGate'].every((k) => typeof m[k] === 'boolean')) return false;
+  if ('shared' in m && !(isRec(m.shared) && int(m.shared.blocks, 1) && int(m.shared.adapterRank, 0) && typeof m.shared.attnAdapter === 'boolean')) return false;
+  if ('lowRank' in m && !(isRec(m.lowRank) && ['w', 'a', 'v', 'g'].every((k) => int((m.lowRank as Rec)[k], 0)))) return false;
   let total = 0;
   for (const b of m.blocks as unknown[]) {
     if (!isRec(b) || typeof b.attn !== 'boolean' || typeof b.ssm !== 'boolean' || !FFNS.includes(b.ffn) || !int(b.count, 0)) return false;

@@ -8,6 +8,7 @@ import { ARCH_PREFIX, ENCODER_ONLY, FAMILIES, POSITION_OFFSET, type FamilyTraits
 import { FieldReader, MAX_LAYERS, isObject, type Json } from './fields';
 import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
 import { HYBRID_FAMILIES, UNMODELLED_FAMILIES, parseHybrid } from './hybrid-config';
+import { parseRwkv7 } from './rwkv7-config';
 import { parseVisionTower } from './vision';
 
 const HIDDEN = ['hidden_size', 'n_embd', 'd_model'] as const;
@@ -130,6 +131,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
 
   const hidden = r.int(HIDDEN);
   const layers = r.int(LAYERS, undefined, 1, MAX_LAYERS);
+  if (family === 'rwkv7') return hidden === undefined || layers === undefined ? { ok: false, errors: r.errors } : rwkv7(r, hidden, layers);
   const heads = r.int(HEADS);
   const vocab = r.int(VOCAB);
   if (hidden === undefined || layers === undefined || heads === undefined || vocab === undefined) {
@@ -206,6 +208,12 @@ function hybridParts(r: FieldReader, family: string, arch: ModelArch): void {
     if (arch.moe) Object.assign(arch.moe, { sharedExperts: 1, sharedFfn: shared });
     else arch.ffn = shared;
   }
+  if (family === 'zamba2') {
+    // Zamba2Config.attention_head_dim = 2·h // heads (the attention reads concat(hidden, embeddings));
+    // its kv_channels (h / heads) is not the attention's head size. add_bias_linear: MLP biases.
+    arch.headDim = Math.floor((2 * arch.hidden) / arch.heads);
+    arch.mlpBias = r.bool('add_bias_linear') ?? false;
+  }
   if (family === 'nemotron_h' && arch.moe) {
     arch.moe.sharedFfn = r.int(['moe_shared_expert_intermediate_size'], arch.moe.expertFfn) ?? arch.moe.expertFfn;
   }
@@ -213,6 +221,35 @@ function hybridParts(r: FieldReader, family: string, arch: ModelArch): void {
   if (!hybrid) return;
   arch.hybrid = hybrid;
   arch.layers = hybrid.blocks.reduce((n, b) => n + b.count, 0);
+}
+
+/** RWKV-7 (rwkv7-config.ts): no attention heads in the config; heads = hidden / head_dim, no KV cache. */
+function rwkv7(r: FieldReader, hidden: number, layers: number): Result<ModelArch> {
+  const vocab = r.int(VOCAB);
+  const shape = parseRwkv7(r, hidden, layers);
+  if (vocab === undefined || !shape || r.errors.length > 0) return { ok: false, errors: dedupe(r.errors) };
+  const t = FAMILIES.rwkv7 ?? {};
+  const arch: ModelArch = {
+    family: 'rwkv7',
+    hidden,
+    layers,
+    heads: shape.heads,
+    kvHeads: shape.heads,
+    headDim: shape.headDim,
+    ffn: shape.ffn,
+    vocab,
+    gatedMlp: t.gated ?? false,
+    norm: t.norm ?? 'layernorm',
+    normsPerLayer: t.normsPerLayer ?? 2,
+    tiedEmbeddings: r.bool('tie_word_embeddings') ?? t.tied ?? false,
+    qkvBias: false,
+    oBias: false,
+    mlpBias: false,
+    hybrid: shape.hybrid,
+  };
+  const ctx = r.optInt(CONTEXT);
+  if (ctx !== undefined) arch.maxContext = ctx;
+  return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
 }
 
 /**

@@ -81,6 +81,11 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   falcon_h1: LLAMA_LIKE,
   nemotron_h: { gated: false, norm: 'rmsnorm', tied: false, normsPerLayer: 1 },
   qwen3_next: { ...LLAMA_LIKE, qkNorm: true },
+  // Zamba2MLP: one gate_up_proj (act(gate)·up) whatever hidden_act; one RMSNorm per Mamba layer
+  // (the shared blocks' norms are counted with them); tie_word_embeddings left at its True default
+  zamba2: { gated: true, norm: 'rmsnorm', tied: true, fusedGateUp: true, normsPerLayer: 1 },
+  // fla RWKV7Block: attn_norm and ffn_norm LayerNorms with bias; plain key/value FFN (rwkv7-config.ts)
+  rwkv7: { gated: false, norm: 'layernorm', tied: false, normsPerLayer: 2 },
   t5: { norm: 'rmsnorm', tied: true },
   mt5: { norm: 'rmsnorm', tied: false },
 };
@@ -115,6 +120,19 @@ export const ARCH_PREFIX: [string, string][] = [
   ['DeepseekV2', 'deepseek_v2'],
   ['OPT', 'opt'],
 ];
+
+/**
+ * A note for a family transformers cannot load by itself: RWKV-7 has no transformers class; its
+ * checkpoints load with flash-linear-attention (`import fla` registers RWKV7ForCausalLM with the
+ * Auto classes) or the repository's own code under trust_remote_code.
+ */
+export function loaderNote(family: string): Message | null {
+  if (family !== 'rwkv7') return null;
+  return {
+    code: 'model.rwkv7-loader',
+    text: 'transformers has no RWKV-7 class: the model loads with flash-linear-attention (pip install flash-linear-attention, then import fla) or with trust_remote_code=True where the repository ships its modeling code. The estimate follows fla’s layers and cache (fla/layers/rwkv7.py).',
+  };
+}
 
 /**
  * A note for a config whose `model_type` has no entry above: it is counted from its standard

@@ -12,20 +12,45 @@
  * - falcon_h1 `modeling_falcon_h1.py` FalconH1DecoderLayer (attention and Mamba-2 in parallel in
  *   every layer, then the MLP);
  * - qwen3_next `configuration_qwen3_next.py` (layer_types, else full attention when
- *   (i + 1) % full_attention_interval == 0, default 4; linear_* Gated DeltaNet sizes).
+ *   (i + 1) % full_attention_interval == 0, default 4; linear_* Gated DeltaNet sizes);
+ * - zamba2 `configuration_zamba2.py` Zamba2Config (layers_block_type "mamba" / "hybrid", default
+ *   the 54-layer list built in __init__; n_mamba_heads, mamba_ngroups, num_mem_blocks,
+ *   adapter_rank, use_shared_attention_adapter) and `modeling_zamba2.py` (every layer is a
+ *   Mamba-2 layer, conv1d bias=True whatever use_conv_bias says; a "hybrid" layer runs a shared
+ *   block first).
+ * RWKV-7 is read in rwkv7-config.ts.
  */
 import type { HybridArch, HybridBlock } from '../types';
 import type { FieldReader } from './fields';
 
 /** Families parsed here. */
-export const HYBRID_FAMILIES = new Set(['jamba', 'bamba', 'granitemoehybrid', 'nemotron_h', 'falcon_h1', 'qwen3_next']);
+export const HYBRID_FAMILIES = new Set(['jamba', 'bamba', 'granitemoehybrid', 'nemotron_h', 'falcon_h1', 'qwen3_next', 'zamba2']);
 
 /**
  * Recurrent or otherwise non-transformer families whose layers this calculator does not model
- * (Zamba's shared attention blocks, RWKV's time-mix, pure Mamba without attention heads): the
- * config is refused with a message naming the model_type rather than counted as a Llama.
+ * (Zamba-1's shared attention block, RWKV-4 to 6 time mixing, pure Mamba without attention heads):
+ * the config is refused with a message naming the model_type rather than counted as a Llama.
  */
-export const UNMODELLED_FAMILIES = new Set(['zamba', 'zamba2', 'rwkv', 'rwkv5', 'rwkv6', 'rwkv7', 'mamba', 'mamba2', 'falcon_mamba', 'recurrent_gemma', 'xlstm', 'lfm2', 'minimax', 'plamo2']);
+export const UNMODELLED_FAMILIES = new Set(['zamba', 'rwkv', 'rwkv5', 'rwkv6', 'mamba', 'mamba2', 'falcon_mamba', 'recurrent_gemma', 'xlstm', 'lfm2', 'minimax', 'plamo2']);
+
+/** Zamba2Config's layers_block_type when the config gives none (its __init__, 54 layers). */
+const ZAMBA2_DEFAULT_TYPES = [
+  'mamba',
+  ...Array<string[]>(7)
+    .fill([...Array<string>(5).fill('mamba'), 'hybrid'])
+    .flat(),
+  'mamba',
+  'mamba',
+  'mamba',
+  'mamba',
+  'hybrid',
+  'mamba',
+  'mamba',
+  'mamba',
+  'hybrid',
+  'mamba',
+  'mamba',
+];
 
 interface LayerKind {
   attn: boolean;
@@ -90,6 +115,16 @@ function layerKinds(r: FieldReader, family: string, layers: number, moe: boolean
     return kinds;
   }
   if (family === 'falcon_h1') return range.map(() => ({ attn: true, ssm: true, ffn: 'dense' }));
+  if (family === 'zamba2') {
+    const types = strList(r.cfg.layers_block_type) ?? ZAMBA2_DEFAULT_TYPES;
+    const odd = types.find((t) => t !== 'mamba' && t !== 'hybrid');
+    if (odd !== undefined) {
+      r.fail('layers_block_type', 'invalid-layer', `unknown layer kind ${JSON.stringify(odd.slice(0, 20))} (Zamba2Model builds "mamba" and "hybrid" layers only)`);
+      return undefined;
+    }
+    // every layer is a Mamba-2 layer; a "hybrid" one also runs a shared attention + MLP block
+    return types.map((t) => (t === 'hybrid' ? { attn: true, ssm: true, ffn: 'dense' } : { attn: false, ssm: true, ffn: 'none' }));
+  }
   if (family === 'qwen3_next') {
     const types = strList(r.cfg.layer_types);
     const every = r.int(['full_attention_interval'], 4) ?? 4;
@@ -155,6 +190,26 @@ export function parseHybrid(r: FieldReader, family: string, hidden: number, laye
       convBias: false,
       projBias: false,
       attnGate: true,
+    };
+  }
+  if (family === 'zamba2') {
+    const expand = r.int(['mamba_expand'], 2) ?? 2;
+    return {
+      ...common,
+      mixer: 'mamba2',
+      dInner: expand * hidden,
+      dState: r.int(['mamba_d_state'], 64) ?? 64,
+      ssmHeads: r.int(['n_mamba_heads'], 8) ?? 8,
+      groups: r.int(['mamba_ngroups'], 1) ?? 1,
+      convKernel: r.int(['mamba_d_conv'], 4) ?? 4,
+      dtRank: 0,
+      convBias: true,
+      projBias: bool('add_bias_linear', false),
+      shared: {
+        blocks: r.int(['num_mem_blocks'], 1) ?? 1,
+        adapterRank: r.int(['adapter_rank'], 128) ?? 128,
+        attnAdapter: bool('use_shared_attention_adapter', false),
+      },
     };
   }
   const nemo = family === 'nemotron_h';

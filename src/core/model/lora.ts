@@ -41,6 +41,18 @@ const TARGETS: Record<TensorRole, readonly LoraTarget[]> = {
   ssm_dt: [],
   ssm_ba: [],
   ssm_out: [],
+  // RWKV-7 (fla RWKV7Attention): k_proj / v_proj / o_proj match; r_proj, the low-rank w/a/v/g
+  // projections and the FFN's key / value do not
+  time_mix_receptance: [],
+  time_mix_key: ['k'],
+  time_mix_value: ['v'],
+  time_mix_output: ['o'],
+  time_mix_lora: [],
+  channel_mix_key: [],
+  channel_mix_value: [],
+  // Zamba2's per-use linear and built-in adapters (linear, *_adapter_list)
+  shared_adapter: [],
+  shared_out: [],
 };
 
 /** Trainable LoRA parameters for rank r on the given target modules; 0 for a rank that is not a positive integer. */

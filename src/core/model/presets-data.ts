@@ -1476,5 +1476,220 @@ export const PRESET_ROWS: PresetRow[] = [
     "dtRank": 0
    }
   }
+ },
+ {
+  "id": "tiiuae/Falcon-H1-7B-Instruct",
+  "name": "Falcon-H1 7B",
+  "stated": "7B",
+  "publishedParams": null,
+  "arch": {
+   "family": "falcon_h1",
+   "hidden": 3072,
+   "layers": 44,
+   "heads": 12,
+   "kvHeads": 2,
+   "headDim": 128,
+   "ffn": 12288,
+   "vocab": 130048,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": false,
+   "qkvBias": false,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 262144,
+   "hybrid": {
+    "blocks": [
+     {
+      "attn": true,
+      "ssm": true,
+      "ffn": "dense",
+      "count": 44
+     }
+    ],
+    "convBias": true,
+    "projBias": false,
+    "gatedNorm": false,
+    "stateFp32": false,
+    "attnGate": false,
+    "mixer": "mamba2",
+    "dInner": 3072,
+    "dState": 256,
+    "ssmHeads": 24,
+    "groups": 1,
+    "convKernel": 4,
+    "dtRank": 0
+   }
+  }
+ },
+ {
+  "id": "ibm-granite/granite-4.0-h-small",
+  "name": "Granite 4.0 H Small (32B, 9B active)",
+  "stated": "32B total, 9B active",
+  "publishedParams": null,
+  "arch": {
+   "family": "granitemoehybrid",
+   "hidden": 4096,
+   "layers": 40,
+   "heads": 32,
+   "kvHeads": 8,
+   "headDim": 128,
+   "ffn": 768,
+   "vocab": 100352,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": true,
+   "qkvBias": false,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 131072,
+   "moe": {
+    "experts": 72,
+    "expertsPerToken": 10,
+    "expertFfn": 768,
+    "sharedExperts": 1,
+    "sharedFfn": 1536,
+    "denseLayers": 0,
+    "layerFreq": 1
+   },
+   "hybrid": {
+    "blocks": [
+     {
+      "attn": false,
+      "ssm": true,
+      "ffn": "moe",
+      "count": 36
+     },
+     {
+      "attn": true,
+      "ssm": false,
+      "ffn": "moe",
+      "count": 4
+     }
+    ],
+    "convBias": true,
+    "projBias": false,
+    "gatedNorm": true,
+    "stateFp32": false,
+    "attnGate": false,
+    "mixer": "mamba2",
+    "dInner": 8192,
+    "dState": 128,
+    "ssmHeads": 128,
+    "groups": 1,
+    "convKernel": 4,
+    "dtRank": 0
+   }
+  }
+ },
+ {
+  "id": "Zyphra/Zamba2-2.7B",
+  "name": "Zamba2 2.7B",
+  "stated": "2.7B",
+  "publishedParams": null,
+  "arch": {
+   "family": "zamba2",
+   "hidden": 2560,
+   "layers": 54,
+   "heads": 32,
+   "kvHeads": 32,
+   "headDim": 160,
+   "ffn": 10240,
+   "vocab": 32000,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 1,
+   "tiedEmbeddings": true,
+   "qkvBias": false,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 4096,
+   "hybrid": {
+    "blocks": [
+     {
+      "attn": false,
+      "ssm": true,
+      "ffn": "none",
+      "count": 45
+     },
+     {
+      "attn": true,
+      "ssm": true,
+      "ffn": "dense",
+      "count": 9
+     }
+    ],
+    "convBias": true,
+    "projBias": false,
+    "gatedNorm": true,
+    "stateFp32": false,
+    "attnGate": false,
+    "mixer": "mamba2",
+    "dInner": 5120,
+    "dState": 64,
+    "ssmHeads": 80,
+    "groups": 1,
+    "convKernel": 4,
+    "dtRank": 0,
+    "shared": {
+     "blocks": 2,
+     "adapterRank": 128,
+     "attnAdapter": false
+    }
+   }
+  }
+ },
+ {
+  "id": "fla-hub/rwkv7-2.9B-world",
+  "name": "RWKV-7 World 2.9B",
+  "stated": "2.9B",
+  "publishedParams": null,
+  "arch": {
+   "family": "rwkv7",
+   "hidden": 2560,
+   "layers": 32,
+   "heads": 40,
+   "kvHeads": 40,
+   "headDim": 64,
+   "ffn": 10240,
+   "vocab": 65536,
+   "gatedMlp": false,
+   "norm": "layernorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": false,
+   "qkvBias": false,
+   "oBias": false,
+   "mlpBias": false,
+   "hybrid": {
+    "mixer": "rwkv7",
+    "blocks": [
+     {
+      "attn": false,
+      "ssm": true,
+      "ffn": "dense",
+      "count": 32
+     }
+    ],
+    "dInner": 2560,
+    "dState": 64,
+    "ssmHeads": 40,
+    "groups": 0,
+    "convKernel": 1,
+    "dtRank": 0,
+    "convBias": false,
+    "projBias": false,
+    "gatedNorm": true,
+    "stateFp32": true,
+    "attnGate": false,
+    "lowRank": {
+     "w": 96,
+     "a": 96,
+     "v": 64,
+     "g": 320
+    }
+   }
+  }
  }
 ];

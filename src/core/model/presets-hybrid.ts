@@ -1,8 +1,9 @@
 /**
  * Hybrid and linear-attention presets, hand-kept beside data/models.json: config.json fields of the
  * published checkpoints that the parameter count and the cache read. Headline counts from the model
- * cards; tests/core/model/hybrid.test.ts checks each against a hand count. Input of
- * tools/gen-presets.mjs, which parses them into presets-data.ts with the catalogue's rows.
+ * cards; tests/core/model/hybrid.test.ts and hybrid-presets.test.ts check each against a hand count
+ * and the card's figure. Input of tools/gen-presets.mjs, which parses them into presets-data.ts with
+ * the catalogue's rows.
  */
 
 /** A preset as its config.json gives it. */
@@ -134,6 +135,119 @@ export const HYBRID_PRESET_ROWS: ConfigRow[] = [
       linear_value_head_dim: 128,
       linear_num_key_heads: 16,
       linear_num_value_heads: 32,
+    },
+  },
+  {
+    // config.json of tiiuae/Falcon-H1-7B-Instruct (shape fields); FalconH1Config defaults for the
+    // rest (mamba_rms_norm False, mamba_conv_bias True, mamba_proj_bias False)
+    id: 'tiiuae/Falcon-H1-7B-Instruct',
+    name: 'Falcon-H1 7B',
+    stated: '7B',
+    publishedParams: null,
+    config: {
+      model_type: 'falcon_h1',
+      hidden_size: 3072,
+      intermediate_size: 12288,
+      num_hidden_layers: 44,
+      num_attention_heads: 12,
+      num_key_value_heads: 2,
+      head_dim: 128,
+      vocab_size: 130048,
+      max_position_embeddings: 262144,
+      tie_word_embeddings: false,
+      mamba_d_ssm: 3072,
+      mamba_n_heads: 24,
+      mamba_d_head: 128,
+      mamba_n_groups: 1,
+      mamba_d_state: 256,
+      mamba_d_conv: 4,
+      mamba_expand: 2,
+    },
+  },
+  {
+    // config.json of ibm-granite/granite-4.0-h-small: 36 Mamba-2 and 4 attention layers (one in each
+    // ten; where in the ten changes no figure here), a MoE of 72 experts (10 per token) and a shared
+    // MLP in every layer
+    id: 'ibm-granite/granite-4.0-h-small',
+    name: 'Granite 4.0 H Small (32B, 9B active)',
+    stated: '32B total, 9B active',
+    publishedParams: null,
+    config: {
+      model_type: 'granitemoehybrid',
+      hidden_size: 4096,
+      intermediate_size: 768,
+      shared_intermediate_size: 1536,
+      num_hidden_layers: 40,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      vocab_size: 100352,
+      max_position_embeddings: 131072,
+      tie_word_embeddings: true,
+      num_local_experts: 72,
+      num_experts_per_tok: 10,
+      layer_types: Array.from({ length: 40 }, (_, i) => (i % 10 === 5 ? 'attention' : 'mamba')),
+      mamba_n_heads: 128,
+      mamba_d_head: 64,
+      mamba_n_groups: 1,
+      mamba_d_state: 128,
+      mamba_d_conv: 4,
+      mamba_expand: 2,
+      mamba_conv_bias: true,
+      mamba_proj_bias: false,
+    },
+  },
+  {
+    // config.json of Zyphra/Zamba2-2.7B (Zyphra/Zamba2 config.json gives the same shape in the
+    // original code's names): 54 Mamba-2 layers, 9 of them running one of 2 shared blocks
+    id: 'Zyphra/Zamba2-2.7B',
+    name: 'Zamba2 2.7B',
+    stated: '2.7B',
+    publishedParams: null,
+    config: {
+      model_type: 'zamba2',
+      hidden_size: 2560,
+      intermediate_size: 10240,
+      num_hidden_layers: 54,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      kv_channels: 80,
+      vocab_size: 32000,
+      max_position_embeddings: 4096,
+      hidden_act: 'gelu',
+      layers_block_type: Array.from({ length: 54 }, (_, i) => ([6, 12, 18, 24, 30, 36, 42, 47, 51].includes(i) ? 'hybrid' : 'mamba')),
+      mamba_d_state: 64,
+      mamba_d_conv: 4,
+      mamba_expand: 2,
+      mamba_ngroups: 1,
+      n_mamba_heads: 80,
+      num_mem_blocks: 2,
+      use_shared_mlp_adapter: true,
+      use_shared_attention_adapter: false,
+      adapter_rank: 128,
+      add_bias_linear: false,
+    },
+  },
+  {
+    // config.json of fla-hub/rwkv7-2.9B-world (flash-linear-attention RWKV7Config): 32 layers of
+    // 2560, 40 heads of 64, low-rank decay / a / v / gate of 96 / 96 / 64 / 320
+    id: 'fla-hub/rwkv7-2.9B-world',
+    name: 'RWKV-7 World 2.9B',
+    stated: '2.9B',
+    publishedParams: null,
+    config: {
+      model_type: 'rwkv7',
+      hidden_size: 2560,
+      intermediate_size: 10240,
+      num_hidden_layers: 32,
+      head_dim: 64,
+      vocab_size: 65536,
+      tie_word_embeddings: false,
+      norm_bias: true,
+      decay_low_rank_dim: 96,
+      a_low_rank_dim: 96,
+      v_low_rank_dim: 64,
+      gate_low_rank_dim: 320,
+      attn: null,
     },
   },
 ];

@@ -7,7 +7,7 @@
  */
 import type { ModelArch } from '../types';
 import { FAMILIES } from './families';
-import { hybridMoeLayers, mixerTensors } from './hybrid';
+import { hybridMoeLayers, mixerTensors, rwkvChannelMix, rwkvTimeMix, sharedUseTensors } from './hybrid';
 
 export type TensorRole =
   | 'attn_q'
@@ -33,7 +33,16 @@ export type TensorRole =
   | 'ssm_x'
   | 'ssm_dt'
   | 'ssm_ba'
-  | 'ssm_out';
+  | 'ssm_out'
+  | 'time_mix_receptance'
+  | 'time_mix_key'
+  | 'time_mix_value'
+  | 'time_mix_output'
+  | 'time_mix_lora'
+  | 'channel_mix_key'
+  | 'channel_mix_value'
+  | 'shared_adapter'
+  | 'shared_out';
 
 /** A Linear weight of din → dout elements, repeated `copies` times in the block (experts). */
 export interface LinearTensor {
@@ -75,7 +84,8 @@ function normSize(arch: ModelArch): number {
   return arch.norm === 'layernorm' ? 2 * arch.hidden : arch.hidden;
 }
 
-function attention(arch: ModelArch, cross: boolean): { linears: LinearTensor[]; other: number } {
+/** Attention Linears; `din` is the width q/k/v read (Zamba2's shared attention reads 2·h). */
+function attention(arch: ModelArch, cross: boolean, din = arch.hidden): { linears: LinearTensor[]; other: number } {
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const lin = (role: TensorRole, din: number, dout: number): LinearTensor => (cross ? { role, din, dout, copies: 1, cross } : { role, din, dout, copies: 1 });
   const m = arch.mla;
@@ -90,7 +100,7 @@ function attention(arch: ModelArch, cross: boolean): { linears: LinearTensor[]; 
   const fused = FAMILIES[arch.family]?.fusedQkv === true;
   // Qwen3-Next q_proj emits query and output gate: 2·a·d (Qwen3NextAttention)
   const q = arch.hybrid?.attnGate ? 2 * a * d : a * d;
-  const qkv = fused ? [lin('attn_qkv', h, (a + 2 * g) * d)] : [lin('attn_q', h, q), lin('attn_k', h, g * d), lin('attn_v', h, g * d)];
+  const qkv = fused ? [lin('attn_qkv', din, (a + 2 * g) * d)] : [lin('attn_q', din, q), lin('attn_k', din, g * d), lin('attn_v', din, g * d)];
   const bias = (arch.qkvBias ? (a + 2 * g) * d : 0) + (arch.oBias ? h : 0);
   const qkNorm = arch.qkNorm && !cross ? 2 * d : 0;
   return { linears: [...qkv, lin('attn_output', a * d, h)], other: bias + qkNorm };
@@ -169,19 +179,26 @@ export function blockKinds(arch: ModelArch): BlockKind[] {
 
 type Part = { linears: LinearTensor[]; other: number };
 
-/** Hybrid blocks: each composition (attention / mixer / both, dense / MoE / no FFN) is one kind. */
+/**
+ * Hybrid blocks: each composition (attention / mixer / both, dense / MoE / no FFN) is one kind.
+ * Zamba2: an attention layer holds its own linear and adapters; the shared blocks it uses are one
+ * more kind, counted once each (input norm of 2·h, pre-FFN norm of h). RWKV-7: the FFN is its
+ * channel mixing, and layer 0 (pre_norm, no v_lora) is a kind of its own.
+ */
 function hybridKinds(arch: ModelArch, m: NonNullable<ModelArch['hybrid']>, self: Part, mlp: Part, norms: number): BlockKind[] {
   const mixer = mixerTensors(arch, m);
   const e = arch.moe ? experts(arch, arch.moe) : null;
-  return m.blocks
+  const ffn = m.mixer === 'rwkv7' ? rwkvChannelMix(arch.hidden, arch.ffn) : mlp;
+  const sh = m.shared;
+  const kinds: BlockKind[] = m.blocks
     .filter((b) => b.count > 0)
     .map((b) => {
       const parts: Part[] = [];
-      if (b.attn) parts.push(self);
+      if (b.attn) parts.push(sh ? { linears: sharedUseTensors(arch, sh), other: 0 } : self);
       if (b.ssm) parts.push(mixer);
       const moe = b.ffn === 'moe' && e !== null;
       if (moe) parts.push(e);
-      else if (b.ffn !== 'none') parts.push(mlp);
+      else if (b.ffn !== 'none' && !sh) parts.push(ffn);
       return {
         kind: moe ? 'moe' : 'dense',
         count: b.count,
@@ -190,6 +207,17 @@ function hybridKinds(arch: ModelArch, m: NonNullable<ModelArch['hybrid']>, self:
         expertParams: moe ? e.expert : 0,
       };
     });
+  if (sh) {
+    const attn = attention(arch, false, 2 * arch.hidden);
+    kinds.push({ kind: 'dense', count: sh.blocks, linears: [...attn.linears, ...mlp.linears], other: attn.other + mlp.other + 3 * arch.hidden, expertParams: 0 });
+  }
+  const first = kinds[0];
+  if (m.mixer === 'rwkv7' && first) {
+    const t0 = rwkvTimeMix(arch.hidden, m, false);
+    const layer0: BlockKind = { ...first, count: 1, linears: [...t0.linears, ...ffn.linears], other: t0.other + ffn.other + norms + normSize(arch) };
+    return first.count > 1 ? [layer0, { ...first, count: first.count - 1 }, ...kinds.slice(1)] : [layer0, ...kinds.slice(1)];
+  }
+  return kinds;
 }
 
 /** Elements of all Linear weights of one block kind. */

@@ -9,6 +9,7 @@ export const CORE_ZH: Record<string, string> = {
   'invalid-json': 'config：不是合法的 JSON',
   'unmodelled-family': 'model_type：“{family}” 是循环 / 非 Transformer 结构，本计算器尚未为其层建模',
   'invalid-layer': '{key}：层类型无法识别',
+  'unmodelled-layers': '{key}：该模型中的这种层组合尚未建模',
   'not-object': 'config：不是 JSON 对象',
   // scenario schema and URL (src/core/scenario, src/state/url-codec.ts)
   'invalid-value': '{key}：取值无效',
@@ -81,6 +82,7 @@ export const CORE_ZH: Record<string, string> = {
   'tp-heads': '张量并行度必须整除注意力头数（{heads}）',
   'pp-layers': '流水线并行度不能超过层数（{layers}）',
   'hybrid-layers': '混合模型的层数由其层类型序列决定（{layers} 层），不能单独修改',
+  'vllm-rwkv7': 'vLLM 没有 RWKV-7 模型（其模型注册表中没有）：请选择 transformers 引擎，它通过 flash-linear-attention 运行该模型',
   'llamacpp-hybrid': '{family} 在 llama.cpp 中的循环状态缓存（llama-memory-recurrent）尚未建模：请选择 transformers 或 vLLM 引擎',
   // estimate notes (src/core/inference, training, model/quick.ts)
   'vllm.kv-short': 'KV 缓存池只能容纳 {kvTokens} 个 token，少于批大小 × (提示词 + 生成) = {needTokens}：请求会排队或被抢占。',
@@ -102,6 +104,8 @@ export const CORE_ZH: Record<string, string> = {
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
   'training.hybrid-activations': 'Mamba / 线性注意力层在训练时保存的激活值尚未单独建模：每个这样的层按同宽度的 Transformer 层计算。',
+  'model.rwkv7-loader':
+    'transformers 没有 RWKV-7 的模型类：需用 flash-linear-attention 加载（pip install flash-linear-attention，然后 import fla），或在仓库自带建模代码时使用 trust_remote_code=True。本估算按 fla 的层和缓存计算（fla/layers/rwkv7.py）。',
   'model.unknown-family': 'model_type “{family}” 不在本计算器已知的模型族中：参数量和 KV 缓存按配置里的标准字段、以 Llama 式解码器（每层注意力 + MLP）计算，请与模型卡核对。',
   'term.guessed-shape': '形状由参数量推测；选择预设模型可得到精确数值。',
 };

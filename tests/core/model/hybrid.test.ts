@@ -182,7 +182,7 @@ describe('granitemoehybrid and falcon_h1 layer layouts', () => {
 
 describe('families the core does not model', () => {
   it('refuses recurrent-only families by name instead of reading them as a Llama', () => {
-    for (const model_type of ['zamba2', 'rwkv7', 'mamba']) {
+    for (const model_type of ['zamba', 'rwkv6', 'mamba']) {
       const r = parseHfConfig({ model_type, hidden_size: 2560, num_hidden_layers: 54, num_attention_heads: 32, vocab_size: 32000 });
       expect(r.ok).toBe(false);
       if (!r.ok) {
@@ -224,6 +224,10 @@ describe('saved hybrid architectures', () => {
     for (const row of HYBRID_PRESET_ROWS) expect(isModelArch(arch(row.id))).toBe(true);
     const a = arch('ai21labs/Jamba-v0.1');
     expect(isModelArch({ ...a, hybrid: { ...a.hybrid, blocks: [{ attn: true, ssm: false, ffn: 'dense', count: 3 }] } })).toBe(false);
+    const z = arch('Zyphra/Zamba2-2.7B');
+    expect(isModelArch({ ...z, hybrid: { ...z.hybrid, shared: { blocks: 0, adapterRank: 128, attnAdapter: false } } })).toBe(false);
+    const r = arch('fla-hub/rwkv7-2.9B-world');
+    expect(isModelArch({ ...r, hybrid: { ...r.hybrid, lowRank: { w: 96, a: 96, v: Number.NaN, g: 320 } } })).toBe(false);
   });
 });
 
