@@ -304,8 +304,17 @@ export function buildTransformers(ctx: Ctx): Built {
             values: {
               kernel: kbuf.kernel,
               ...(kbuf.kernel === 'exllamav2'
-                ? { scratch_is: `max over layers of in·out·2 + out·${EXLLAMA_MAX_INPUT_LEN}·${EXLLAMA_V2_MAX_BATCH}·4 (+256)`, perm_is: 'q_perm + q_invperm, int16 [in] per quantized layer' }
-                : { scratch_is: `temp_dq ${kbuf.largest}·2 + temp_state ${s.descAct === 'on' ? `${EXLLAMA_MAX_INPUT_LEN}·${kbuf.widest}·2 (desc_act)` : '1·1·2'}` }),
+                ? {
+                    scratch_is: 'max over layers of d_in·d_out·2 + d_out·max_input_len·max_batch·4 (+256)',
+                    max_input_len: EXLLAMA_MAX_INPUT_LEN,
+                    max_batch: EXLLAMA_V2_MAX_BATCH,
+                    perm_is: 'q_perm + q_invperm, int16 [in] per quantized layer',
+                  }
+                : {
+                    scratch_is: 'temp_dq (largest d_in·d_out, fp16) + temp_state (max_input_len × widest dimension, fp16, with act-order; else 1 × 1)',
+                    temp_dq: kbuf.largest * 2,
+                    desc_act: s.descAct,
+                  }),
             },
             source:
               kbuf.kernel === 'exllamav2'

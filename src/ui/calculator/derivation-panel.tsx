@@ -2,6 +2,14 @@ import type { Estimate } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatNumber } from '../i18n/format';
+import { zhTables } from '../i18n/zh-loader';
+import type { Lang } from '../../state/store';
+
+/** A worded derivation value in the page language (values-zh.ts); symbols, numbers and untranslated text as written. */
+export function valueText(v: string | number, lang: Lang): string {
+  if (typeof v === 'number') return formatNumber(v, lang, 4);
+  return (lang === 'zh' ? zhTables()?.VALUE_ZH[v] : undefined) ?? v;
+}
 
 /** The chosen term's derivation: formula, the user's values for each symbol, and the source. */
 export function DerivationPanel({ est }: { est: Estimate }) {
@@ -29,7 +37,7 @@ export function DerivationPanel({ est }: { est: Estimate }) {
           {Object.entries(d.values).map(([k, v]) => (
             <div key={k} style={{ display: 'contents' }}>
               <dt>{k}</dt>
-              <dd>{typeof v === 'number' ? formatNumber(v, t.lang, 4) : v}</dd>
+              <dd>{valueText(v, t.lang)}</dd>
             </div>
           ))}
         </dl>

@@ -1,0 +1,71 @@
+/**
+ * Chinese for the words in derivation values (the "values" list under a term's formula): the core
+ * writes them in English (core/formula, a term's `values`), and the page shows this text instead in
+ * Chinese, looked up by the whole English string; symbols and math stay as they are. A value not
+ * here shows in English. tests/ui/i18n/derivation-values.test.ts walks the estimator's scenarios and
+ * fails on any worded value without an entry.
+ */
+export const VALUE_ZH: Record<string, string> = {
+  // dequantization and quantized kernels
+  '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast), forward and backward': '(2 + 4)·max(d_in·d_out)（16 位反量化 + fp32 转换），前向与反向各一次',
+  '16-bit dequant 2 + fp32 cast 4': '16 位反量化 2 + fp32 转换 4',
+  '2·max(d_in·d_out), forward and backward': '2·max(d_in·d_out)，前向与反向各一次',
+  'forward: max(d_in·d_out)·(4 + 1) (int32 bitwise_right_shift + .to(int8)); the fp16 result is saved (activations)':
+    '前向：max(d_in·d_out)·(4 + 1)（int32 bitwise_right_shift + .to(int8)）；fp16 结果为反向保存（计入激活）',
+  'max over layers of d_in·d_out·2 + d_out·max_input_len·max_batch·4 (+256)': '各层 d_in·d_out·2 + d_out·max_input_len·max_batch·4（+256）中的最大值',
+  'q_perm + q_invperm, int16 [in] per quantized layer': '每个量化层一对 q_perm + q_invperm，int16 [in]',
+  'temp_dq (largest d_in·d_out, fp16) + temp_state (max_input_len × widest dimension, fp16, with act-order; else 1 × 1)':
+    'temp_dq（最大的 d_in·d_out，fp16）+ temp_state（act-order 时为 max_input_len × 最宽维度，fp16；否则 1 × 1）',
+  'prepare_model_for_kbit_training: non-Linear parameters to fp32': 'prepare_model_for_kbit_training：非 Linear 参数转为 fp32',
+  // loss and logits
+  "16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk's gradient in backward": '16 位分块；每块融合上转与交叉熵，该块为反向保存；反向时只有一块的梯度',
+  'fp32 model output, fp32 log-softmax; del logits after the loss': 'fp32 模型输出、fp32 log-softmax；算完损失后 del logits',
+  "peak: logits, every chunk's fp32 log-softmax, one chunk's upcast; held: the log-softmax outputs; backward: + two fp32 gradients of one chunk":
+    '峰值：logits、每块的 fp32 log-softmax、一块的上转；保留：log-softmax 输出；反向：再加一块的两个 fp32 梯度',
+  'peak: logits, fp32 upcast, fp32 log-softmax; held: log-softmax (the logits are dropped); backward: + two fp32 gradients; head: the logits gradient':
+    '峰值：logits、fp32 上转、fp32 log-softmax；保留：log-softmax（logits 已丢弃）；反向：再加两个 fp32 梯度；LM 头：logits 的梯度',
+  'peak: logits, fp32 upcast, fp32 log-softmax; held: log-softmax (the logits are dropped); backward: + two fp32 gradients; head: the logits gradient; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)':
+    '峰值：logits、fp32 上转、fp32 log-softmax；保留：log-softmax（logits 已丢弃）；反向：再加两个 fp32 梯度；LM 头：logits 的梯度；+ V·h·e_cast（fp32 LM 头在 autocast 下的副本，为反向保存）',
+  'last position only, fp32 copy in _sample': '只有最后一个位置，_sample 中有一份 fp32 副本',
+  'whole prompt, logits.float() in forward': '整段提示词，forward 中 logits.float()',
+  'whole prompt, model dtype': '整段提示词，模型精度',
+  'task head logits (fp32)': '任务头的 logits（fp32）',
+  // activations
+  'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [+ b·a·s²·(4+e)/t eager]; offloaded to CPU: 2 layers in flight on the GPU':
+    '编译后：s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [eager 时 + b·a·s²·(4+e)/t]；卸载到 CPU：GPU 上同时有 2 层在传输',
+  'frozen base: s·b·(2·4·h + 2·(ad + 2gd + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)':
+    '冻结的基座：s·b·(2·4·h + 2·(ad + 2gd + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)',
+  'frozen base: s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)':
+    '冻结的基座：s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)',
+  'frozen base: s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) + Σ_linears 2·d_in·d_out (GPTQ: dequantized weights saved by matmul)':
+    '冻结的基座：s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) + Σ_linears 2·d_in·d_out（GPTQ：matmul 为反向保存的反量化权重）',
+  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]; c = AMP cast copies, n_post = norms beyond two per layer':
+    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
+  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]; c = AMP cast copies, n_post = norms beyond two per layer; offloaded to CPU: 2 layers in flight on the GPU':
+    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数；卸载到 CPU：GPU 上同时有 2 层在传输',
+  's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]; c = AMP cast copies':
+    's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t]；c = AMP 转换副本数',
+  'off: k = 1': '关：k = 1',
+  'on: k = 2': '开：k = 2',
+  // gradients, optimizer, ZeRO / DDP
+  '16-bit flatten copy + fp32 gradient': '16 位展平副本 + fp32 梯度',
+  '16-bit flatten copy + fp32 single_grad_partition': '16 位展平副本 + fp32 single_grad_partition',
+  '2 units gathered (current + prefetch)': '同时聚合 2 个单元（当前 + 预取）',
+  'DDP gradient buckets (no gradient_as_bucket_view)': 'DDP 梯度桶（未设 gradient_as_bucket_view）',
+  'IPG bucket (kept) + reduce-scatter interleave copy (backward)': 'IPG 桶（常驻）+ reduce-scatter 交错副本（反向时）',
+  'IPG buckets (backward) + offload staging of the largest parameter': 'IPG 桶（反向时）+ 最大参数的卸载中转缓冲',
+  'IPG buckets, allocated each backward': 'IPG 桶，每次反向时分配',
+  'each gradient freed by its post-accumulate-grad hook after its step': '每个梯度在其 post-accumulate-grad 钩子完成更新后即释放',
+  'min(P, reuse window + prefetch) elements': 'min(P, 复用窗口 + 预取) 个元素',
+  'reduce bucket': 'reduce 桶',
+  'small params kept whole: ·(1 − 1/N_d) beyond the partition': '小参数整份保留：比分片多出 ·(1 − 1/N_d)',
+  // runtime, placement, allocator
+  'CUDA context + kernels (lazy loading)': 'CUDA 上下文 + 内核（延迟加载）',
+  'HF caches decompressed K/V': 'HF 缓存的是解压后的 K/V',
+  'modules placed in order while used + size ≤ ⌊W/N⌋ + 1.25·W_block (GPU 0 less the largest layer; the last GPU its free memory)':
+    '按顺序放置模块，直到 已用 + 大小 ≤ ⌊W/N⌋ + 1.25·W_block（GPU 0 再减去最大的一层；最后一张 GPU 用其空闲显存）',
+  'tied lm_head stored twice; held until tie_weights': '绑定的 lm_head 存了两份；保留到 tie_weights 为止',
+  'the records of a run (steps longer than all before them) through the caching-allocator model': '一次训练中的“纪录步”（比之前所有步都长的步）经缓存分配器模型回放',
+  'two steps through the caching-allocator model': '两步经缓存分配器模型回放',
+  'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)': 'Σ 存活张量：segment(size) − size（2 MiB / 20 MiB / 按 2 MiB 取整的段）',
+};
