@@ -27,6 +27,7 @@ import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
 import { LLAMA_STYLE } from './model/llama-style';
 import { guessArch, shapeGuessNote } from './model/quick';
+import { imageGrid } from './model/vision-tokens';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { buildTraining } from './training/terms';
 import { buildTrainingSplit } from './training/layer-split';
@@ -250,8 +251,9 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   const shapeErrors = checkCombinations(s, guessed ? { ...arch, guessed } : arch, 'arch');
   if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
   const capacityBytes = gpu ? gpu.capacityBytes : null;
+  const images = imageInput(s, arch);
   const ctx: Ctx = {
-    s,
+    s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : s,
     arch,
     params,
     guessed,
@@ -259,6 +261,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     kvElementBytes: kvBytesPerElement(s.kv),
     capacityBytes,
     split: s.split === 'layers' && s.gpus > 1 ? splitCached(weights, arch.layers, shapes, s.gpus, freeBytes(capacityBytes)) : null,
+    ...(images ? { images } : {}),
   };
   const built = build(ctx);
   const terms: Term[] = [...built.terms];
@@ -306,12 +309,24 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     allocatedBytes,
     reservedBytes,
     deviceBytes,
-    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : [])],
+    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []), ...(images && s.engine !== 'transformers' ? [VISION_ENGINE_NOTE] : [])],
   };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
   return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
+
+/** Inference of a vision-language model with images: one image's grid (model/vision-tokens.ts); null otherwise. */
+function imageInput(s: Scenario, arch: ModelArch): Ctx['images'] | null {
+  if (s.mode !== 'inference' || !arch.vision || s.images === 0) return null;
+  return { grid: imageGrid(arch.vision, s.resolution), perSeq: s.images, textPrompt: s.prompt };
+}
+
+/** vLLM and llama.cpp run the vision tower too; its forward is modelled for transformers only. */
+const VISION_ENGINE_NOTE: Message = {
+  code: 'inference.vision-engine',
+  text: "The image tokens are in the prompt and the vision tower's weights are counted; the tower's own forward activations are modelled for the transformers engine only.",
+};
 
 /** Training a hybrid: the saved activations of its mixer layers have no model of their own yet. */
 const HYBRID_TRAINING_NOTE: Message = {

@@ -21,6 +21,8 @@ const ADDED_SINCE: Partial<Scenario> = {
   groupSize: DEFAULT_SCENARIO.groupSize,
   tensorSplit: DEFAULT_SCENARIO.tensorSplit,
   kvResidual: DEFAULT_SCENARIO.kvResidual,
+  images: DEFAULT_SCENARIO.images,
+  resolution: DEFAULT_SCENARIO.resolution,
 };
 /** The recorded state with ADDED_SINCE filled into every scenario it holds (the main one and vs columns). */
 function withAdded(x: unknown): unknown {

@@ -10,6 +10,7 @@ import { doubleQuantApplies, groupSizeApplies } from '../formats/weights';
 import { isQuantizedCacheKv } from '../inference/quantized-cache';
 import { guessArch } from '../model/quick';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
+import { modelKindWords, modelReads } from './model-kind';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
@@ -96,6 +97,17 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   // only in training) are kept, but change nothing in the other mode.
   for (const f of SCENARIO_FIELDS) {
     if (f.modes && !f.modes.includes(s.mode) && given.has(f.name)) warn(f.name, 'unused-key', `${f.name} applies to ${f.modes.join(' / ')}, not mode=${s.mode}`, { with: 'mode' });
+  }
+  // keys of a kind of model (schema `models`): gen and kv for models that generate, images for vision-language models
+  const arch = ruleArch(s);
+  for (const f of SCENARIO_FIELDS) {
+    if (!f.models || !given.has(f.name) || (f.modes && !f.modes.includes(s.mode)) || modelReads(f.models, arch)) continue;
+    warn(f.name, 'unused-for-model', `${f.name} does not apply to ${modelKindWords(f.models, arch)}`, { with: 'model' });
+  }
+  // CLIP / SigLIP processors resize every image to the tower's image_size (model/vision-tokens.ts)
+  const size = arch?.vision && !arch.vision.merge ? arch.vision.imageSize : null;
+  if (given.has('resolution') && s.mode === 'inference' && s.resolution !== null && size !== null && s.resolution !== size) {
+    warn('resolution', 'fixed-resolution', `resolution changes nothing here: the model's processor resizes every image to ${size} px`, { size });
   }
   // the length distribution only shapes a varied-length replay
   if (training && s.lengths === 'fixed') {

@@ -117,6 +117,12 @@ export interface FieldSpec {
   modes?: readonly Mode[];
   /** the inference engines that read the key (absent: every engine); the form disables it for the others */
   engines?: readonly Engine[];
+  /**
+   * the models that read the key (absent: every model; scenario/model-kind.ts): 'generate' = models
+   * that generate tokens (not encoder-only embedding models), 'image' = models that take or make
+   * images. Given for another model it warns 'unused-for-model'; the form hides it.
+   */
+  models?: ModelKind;
   /** the CLI's `--network` layer estimate takes it too */
   network?: true;
   /**
@@ -125,6 +131,9 @@ export interface FieldSpec {
    */
   slider?: { max: number; log?: true };
 }
+
+/** Which models read a key (FieldSpec.models). */
+export type ModelKind = 'generate' | 'image';
 
 const TRAINING: readonly Mode[] = ['training'];
 const INFERENCE: readonly Mode[] = ['inference'];
@@ -161,7 +170,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: int(16, 65536, 'auto'),
     help: "GPTQ / AWQ group size: one scale and zero point per group of inputs; 'auto' = 128",
   },
-  { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)' },
+  { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)', models: 'generate' },
   {
     prop: 'kvResidual',
     name: 'kv-residual',
@@ -170,11 +179,30 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     help: "transformers QuantizedCache (kv int4 / int8) residual_length: the newest tokens kept in the model's dtype until they are quantized together",
     modes: ['inference'],
     engines: ['transformers'],
+    models: 'generate',
   },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
   { prop: 'batch', name: 'batch', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)', network: true },
   { prop: 'prompt', name: 'prompt', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence' },
-  { prop: 'gen', name: 'gen', slider: { max: 2 ** 17, log: true }, kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence' },
+  { prop: 'gen', name: 'gen', slider: { max: 2 ** 17, log: true }, kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence', models: 'generate' },
+  {
+    prop: 'images',
+    name: 'images',
+    slider: { max: 64 },
+    kind: int(0, 4096),
+    help: "Inference: images per sequence. A vision-language model's tower encodes each, and each adds its image tokens to the prompt",
+    modes: INFERENCE,
+    models: 'image',
+  },
+  {
+    prop: 'resolution',
+    name: 'resolution',
+    slider: { max: 4096 },
+    kind: int(16, 16384, 'auto'),
+    help: "Image side in pixels (square images); 'auto' = the model's native size",
+    modes: INFERENCE,
+    models: 'image',
+  },
   { prop: 'seq', name: 'seq', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens' },
   { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit', modes: TRAINING, network: true },
   { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)', modes: TRAINING, network: true },
@@ -270,6 +298,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'logitsPath',
     name: 'logits-path',
     kind: oneOf(LOGITS_PATHS),
+    models: 'generate',
     help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map, else current",
   },
   { prop: 'loraRank', name: 'lora-rank', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'LoRA rank r' },
@@ -460,6 +489,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   ngl: null,
   tensorSplit: null,
   kvResidual: 128,
+  images: 1,
+  resolution: null,
   ubatch: null,
   mfu: 0.4,
 } satisfies Scenario);
