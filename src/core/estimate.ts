@@ -309,7 +309,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     allocatedBytes,
     reservedBytes,
     deviceBytes,
-    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []), ...(images && s.engine !== 'transformers' ? [VISION_ENGINE_NOTE] : [])],
+    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []), ...(images ? imageNotes(s, images) : [])],
   };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
@@ -320,6 +320,18 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
 function imageInput(s: Scenario, arch: ModelArch): Ctx['images'] | null {
   if (s.mode !== 'inference' || !arch.vision || s.images === 0) return null;
   return { grid: imageGrid(arch.vision, s.resolution), perSeq: s.images, textPrompt: s.prompt };
+}
+
+/** What the images add to the prompt; on vLLM and llama.cpp, that the tower's forward is not modelled. */
+function imageNotes(s: Scenario, images: NonNullable<Ctx['images']>): Message[] {
+  const t = images.grid.tokens;
+  const prompt = s.prompt + s.images * t;
+  const note: Message = {
+    code: 'inference.image-tokens',
+    params: { images: s.images, tokens: t, text: s.prompt, prompt },
+    text: `Each image becomes ${t} prompt tokens: the KV cache, the prefill and the logits see ${prompt} prompt tokens (${s.prompt} text + ${s.images} × ${t} image).`,
+  };
+  return s.engine === 'transformers' ? [note] : [note, VISION_ENGINE_NOTE];
 }
 
 /** vLLM and llama.cpp run the vision tower too; its forward is modelled for transformers only. */

@@ -166,11 +166,6 @@ function visionTerm(ctx: Ctx, vision: VisionForward, images: NonNullable<Ctx['im
     source:
       'HF get_image_features (modeling_llava.py, modeling_gemma3.py, modeling_qwen2_vl.py): the tower runs on every image before prefill; image tokens from image_processing_qwen2_vl.py smart_resize / the fixed image_size',
     confidence: 'derived',
-    note: {
-      code: 'inference.image-tokens',
-      params: { images: images.perSeq, tokens: g.tokens, prompt: images.textPrompt + added },
-      text: `Each image becomes ${g.tokens} tokens of the prompt: the KV cache, the prefill and the logits see ${images.textPrompt + added} prompt tokens. The tower runs before the prefill, while the cache is still empty.`,
-    },
   });
 }
 

@@ -9,6 +9,7 @@ import { kbitPrepApplies } from '../training/kbit-prep';
 import { doubleQuantApplies, groupSizeApplies } from '../formats/weights';
 import { isQuantizedCacheKv } from '../inference/quantized-cache';
 import { guessArch } from '../model/quick';
+import { imageGrid } from '../model/vision-tokens';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
 import { modelKindWords, modelReads } from './model-kind';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
@@ -184,9 +185,12 @@ function conflictRules(s: Scenario, given: Set<string>, errors: FieldError[]): v
 
 /** Beyond max_position_embeddings the model was not trained: allowed, but flagged. */
 function contextRule(s: Scenario, warn: (k: string, c: string, m: string, p: Record<string, string | number>) => void): void {
-  const max = effectiveArch(s)?.maxContext;
+  const arch = effectiveArch(s);
+  const max = arch?.maxContext;
   if (!max) return;
-  const tokens = s.mode === 'training' ? s.seq : s.prompt + s.gen;
+  // an encoder reads its input only; a vision-language model's images are prompt tokens too
+  const images = arch.vision && s.images > 0 ? s.images * imageGrid(arch.vision, s.resolution).tokens : 0;
+  const tokens = s.mode === 'training' ? s.seq : s.prompt + images + (modelReads('generate', arch) ? s.gen : 0);
   if (tokens > max) {
     const key = s.mode === 'training' ? 'seq' : 'prompt';
     warn(key, 'exceeds-context', `${tokens} tokens exceed the model's context of ${max}`, { tokens, max });

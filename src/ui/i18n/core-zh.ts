@@ -100,7 +100,7 @@ export const CORE_ZH: Record<string, string> = {
   'inference.layer-split': 'device_map="auto" 在各 GPU 上分别放 {layers} 层；每张 GPU 的已分配显存：{list} GiB。估算取负载最重的那张 GPU。',
   'inference.layer-split-offload': '按 accelerate 的均衡预算，权重放不进这些 GPU：device_map="auto" 会把剩下的模块卸载到 CPU。',
   'inference.peak-not-sum': '预填充的临时张量在解码结束前已释放：峰值是权重 + max(提示词 KV + 预填充临时量, 完整 KV + 解码步)，而不是所有项之和。',
-  'inference.image-tokens': '每张图片在提示词中占 {tokens} 个 token：KV 缓存、预填充和 logits 都按 {prompt} 个提示词 token 计算。视觉编码器在预填充之前运行，此时缓存还是空的。',
+  'inference.image-tokens': '每张图片在提示词中占 {tokens} 个 token：KV 缓存、预填充和 logits 都按 {prompt} 个提示词 token 计算（文本 {text} + 图片 {images} × {tokens}）。',
   'inference.vision-engine': '图像 token 已计入提示词，视觉编码器的权重也已计入；编码器自身的前向激活只对 transformers 引擎建模。',
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',

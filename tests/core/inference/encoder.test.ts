@@ -76,6 +76,11 @@ describe('generation keys and engines', () => {
     expect(parseScenario({ model: 'meta-llama/Llama-2-7b-hf', gen: '128' }).warnings).toEqual([]);
   });
 
+  it("the context check counts the input only: bge-m3's 8,194 positions hold 8,192 tokens and any gen", () => {
+    expect(parseScenario({ model: 'BAAI/bge-m3', prompt: '8192' }).warnings).toEqual([]);
+    expect(parseScenario({ model: 'BAAI/bge-m3', prompt: '8195' }).warnings.map((w) => w.code)).toEqual(['exceeds-context']);
+  });
+
   it('vLLM and llama.cpp are refused: the engine falls back to transformers', () => {
     const p = parseScenario({ model: 'BAAI/bge-large-en-v1.5', engine: 'vllm' });
     expect(p.errors.map((e) => [e.key, e.code, e.params?.with])).toEqual([['engine', 'incompatible', 'model']]);

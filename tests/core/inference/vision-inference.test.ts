@@ -78,6 +78,14 @@ describe('the images and resolution keys', () => {
     expect(parseScenario({ model: 'Qwen/Qwen2-VL-7B-Instruct', resolution: '512' }).warnings).toEqual([]);
   });
 
+  it("count toward the model's context, with a note that says how many tokens they added", () => {
+    // LLaVA-1.5 (max_position_embeddings 4,096): 3,000 text + 2 · 576 image + 256 generated = 4,408
+    const p = parseScenario({ model: 'llava-hf/llava-1.5-7b-hf', prompt: '3000', images: '2', gen: '256' });
+    expect(p.warnings.map((w) => [w.code, w.params?.tokens])).toEqual([['exceeds-context', 4408]]);
+    const notes = run({ model: 'llava-hf/llava-1.5-7b-hf', prompt: 3000, images: 2 }).notes;
+    expect(notes.find((n) => n.code === 'inference.image-tokens')?.params).toEqual({ images: 2, tokens: 576, text: 3000, prompt: 4152 });
+  });
+
   it('are inference keys: given in training they warn', () => {
     const p = parseScenario({ model: 'Qwen/Qwen2-VL-7B-Instruct', mode: 'training', images: '2' });
     expect(p.warnings.map((w) => [w.key, w.code])).toEqual([['images', 'unused-key']]);
