@@ -140,6 +140,17 @@ export function layerSplitOffloadNotes(split: LayerSplit | null): Message[] {
   ];
 }
 
+/** The KV cache term: DynamicCache, or transformers' QuantizedCache (quantized-cache.ts). */
+function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean): Term {
+  return term(ctx, 'kv-cache', kvExpr, {
+    ...(ctx.arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : quantized ? { values: { residual_length: ctx.s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
+    source: quantized
+      ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
+      : 'formulas.md §3.1; HF DynamicCache keeps every token',
+    confidence: quantized ? 'derived' : 'exact',
+  });
+}
+
 /**
  * An encoder's last moment (HF modeling_bert.py BertModel.forward): the encoder's output
  * (last_hidden_state, b·s·h) and the pooler's dense and tanh outputs (b·h each), which
@@ -294,13 +305,7 @@ export function buildTransformers(ctx: Ctx): Built {
           source: ctx.weights.derivation.source,
           confidence: ctx.weights.derivation.confidence,
         }),
-    term(ctx, 'kv-cache', kvExpr, {
-      ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : qkv ? { values: { residual_length: s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
-      source: qkv
-        ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
-        : 'formulas.md §3.1; HF DynamicCache keeps every token',
-      confidence: qkv ? 'derived' : 'exact',
-    }),
+    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
     term(ctx, 'activations', preExpr, {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },

@@ -53,10 +53,15 @@ export function smartResize(height: number, width: number, factor: number, minPi
   return [h, w];
 }
 
+/** The side 'auto' means: the tower's image_size, or DYNAMIC_AUTO_SIDE for dynamic resolution. */
+export function nativeSide(v: VisionTower): number {
+  return v.imageSize ?? DYNAMIC_AUTO_SIDE;
+}
+
 /** Patches and prompt tokens of one square image of side `resolution` (null: the model's native size). */
 export function imageGrid(v: VisionTower, resolution: number | null): ImageGrid {
   if (v.merge) {
-    const side = resolution ?? v.imageSize ?? DYNAMIC_AUTO_SIDE;
+    const side = resolution ?? nativeSide(v);
     const m = v.merge;
     const [height, width] = smartResize(side, side, v.patch * m.side, m.minPixels, m.maxPixels);
     const patches = (height / v.patch) * (width / v.patch);

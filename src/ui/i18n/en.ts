@@ -25,6 +25,7 @@ export const en = {
   'field.slider': '{label} (slider)',
   'field.nullAll': 'All layers',
   'field.nullAuto': 'Engine default',
+  'field.nullNative': "Model's native size",
   'why.qlora-needs-quantized': 'not with this training method: QLoRA trains over a quantized base',
   'why.full-needs-dense': 'not with this training method: full fine-tuning needs fp32, fp16 or bf16 weights',
   'why.gguf-not-trainable': 'not with this training method: GGUF files are for llama.cpp inference',

@@ -27,6 +27,7 @@ export const zh: Record<MessageKey, string> = {
   'field.slider': '{label}（滑块）',
   'field.nullAll': '全部层',
   'field.nullAuto': '引擎默认值',
+  'field.nullNative': '模型原生尺寸',
   'why.qlora-needs-quantized': '当前训练方法不支持：QLoRA 在量化底座上训练',
   'why.full-needs-dense': '当前训练方法不支持：全量微调需要 fp32、fp16 或 bf16 权重',
   'why.gguf-not-trainable': '当前训练方法不支持：GGUF 文件仅用于 llama.cpp 推理',
