@@ -261,8 +261,9 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     kvElementBytes: kvBytesPerElement(s.kv),
     capacityBytes,
     split: s.split === 'layers' && s.gpus > 1 ? splitCached(weights, arch.layers, shapes, s.gpus, freeBytes(capacityBytes)) : null,
-    ...(images ? { images } : {}),
   };
+  // set after the literal: a conditional spread in it sends V8's object clone to its slow path (sweep bench)
+  if (images) ctx.images = images;
   const built = build(ctx);
   const terms: Term[] = [...built.terms];
   const weightTerm = terms.find((t) => t.id === 'weights');
