@@ -8,6 +8,7 @@ import { derive, evaluate, type DerivationInfo, type Expr } from './formula';
 import type { ActivationTotal } from './training/activations';
 import type { LossSequence } from './training/loss';
 import type { LayerSplit } from './inference/device-map';
+import type { ImageGrid } from './model/vision-tokens';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
 export interface WeightParts {
@@ -43,6 +44,12 @@ export interface Ctx {
    * absent for a whole model (or a pipeline stage, which `pp` describes)
    */
   stage?: { embedding: boolean; head: boolean };
+  /**
+   * Vision-language inference with images: what one image becomes (model/vision-tokens.ts) and
+   * how many each sequence holds. `s.prompt` then already counts their image tokens, so the KV
+   * cache, prefill and logits see them; `textPrompt` is the prompt the user gave.
+   */
+  images?: { grid: ImageGrid; perSeq: number; textPrompt: number };
 }
 
 /** A builder's result: terms, the peak of live bytes, and the tensors live at that peak. */
@@ -85,6 +92,8 @@ export interface InferencePhases {
   dequant: number;
   /** GPTQ kernel buffers allocated at load (formats/gptq-kernel.ts) */
   kernel: number;
+  /** the vision tower's forward before the prefill (inference/vision-encoder.ts); 0 without images */
+  vision: number;
   prompt: number;
   gen: number;
   atPrefill: number;

@@ -27,6 +27,7 @@ import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
 import { LLAMA_STYLE } from './model/llama-style';
 import { guessArch, shapeGuessNote } from './model/quick';
+import { imageGrid } from './model/vision-tokens';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { buildTraining } from './training/terms';
 import { buildTrainingSplit } from './training/layer-split';
@@ -250,8 +251,9 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   const shapeErrors = checkCombinations(s, guessed ? { ...arch, guessed } : arch, 'arch');
   if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
   const capacityBytes = gpu ? gpu.capacityBytes : null;
+  const images = imageInput(s, arch);
   const ctx: Ctx = {
-    s,
+    s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : s,
     arch,
     params,
     guessed,
@@ -260,6 +262,8 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     capacityBytes,
     split: s.split === 'layers' && s.gpus > 1 ? splitCached(weights, arch.layers, shapes, s.gpus, freeBytes(capacityBytes)) : null,
   };
+  // set after the literal: a conditional spread in it sends V8's object clone to its slow path (sweep bench)
+  if (images) ctx.images = images;
   const built = build(ctx);
   const terms: Term[] = [...built.terms];
   const weightTerm = terms.find((t) => t.id === 'weights');
@@ -306,12 +310,36 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     allocatedBytes,
     reservedBytes,
     deviceBytes,
-    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : [])],
+    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []), ...(images ? imageNotes(s, images) : [])],
   };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
   return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
 }
+
+/** Inference of a vision-language model with images: one image's grid (model/vision-tokens.ts); null otherwise. */
+function imageInput(s: Scenario, arch: ModelArch): Ctx['images'] | null {
+  if (s.mode !== 'inference' || !arch.vision || s.images === 0) return null;
+  return { grid: imageGrid(arch.vision, s.resolution), perSeq: s.images, textPrompt: s.prompt };
+}
+
+/** What the images add to the prompt; on vLLM and llama.cpp, that the tower's forward is not modelled. */
+function imageNotes(s: Scenario, images: NonNullable<Ctx['images']>): Message[] {
+  const t = images.grid.tokens;
+  const prompt = s.prompt + s.images * t;
+  const note: Message = {
+    code: 'inference.image-tokens',
+    params: { images: s.images, tokens: t, text: s.prompt, prompt },
+    text: `Each image becomes ${t} prompt tokens: the KV cache, the prefill and the logits see ${prompt} prompt tokens (${s.prompt} text + ${s.images} × ${t} image).`,
+  };
+  return s.engine === 'transformers' ? [note] : [note, VISION_ENGINE_NOTE];
+}
+
+/** vLLM and llama.cpp run the vision tower too; its forward is modelled for transformers only. */
+const VISION_ENGINE_NOTE: Message = {
+  code: 'inference.vision-engine',
+  text: "The image tokens are in the prompt and the vision tower's weights are counted; the tower's own forward activations are modelled for the transformers engine only.",
+};
 
 /** Training a hybrid: the saved activations of its mixer layers have no model of their own yet. */
 const HYBRID_TRAINING_NOTE: Message = {

@@ -147,6 +147,8 @@ export interface ModelArch {
   relPosBuckets?: number;
   /** Multimodal: parameters of the vision tower and its projector (e.g. Gemma-3's SigLIP), counted in `other`. */
   visionParams?: number;
+  /** Multimodal: the vision tower's forward shape and how many prompt tokens an image becomes (model/vision.ts). */
+  vision?: VisionTower;
   /** Sliding-window attention: window size and how many of the L layers use it. */
   slidingWindow?: { window: number; layers: number };
   /** config.json names its own modeling code (`auto_map` → AutoModelForCausalLM): trust_remote_code models. */
@@ -157,6 +159,32 @@ export interface ModelArch {
   attnSoftcap?: boolean;
   /** Hybrid / linear-attention model: recurrent mixer layers next to (or instead of) attention (model/hybrid.ts). */
   hybrid?: HybridArch;
+}
+
+/**
+ * A vision tower as it runs at inference (model/vision.ts reads it from `vision_config`): a ViT of
+ * `layers` pre-norm blocks of width `hidden` (plain fc1/fc2 MLP of `ffn`) over the patches of
+ * each image, then a projector into the language model's prompt.
+ */
+export interface VisionTower {
+  hidden: number;
+  layers: number;
+  heads: number;
+  ffn: number;
+  /** patch side in pixels */
+  patch: number;
+  /** square side the processor resizes every image to (CLIP / SigLIP `image_size`); null: dynamic resolution */
+  imageSize: number | null;
+  /** prompt tokens per image at a fixed size (LLaVA: the patches; Gemma-3: `mm_tokens_per_image`) */
+  tokensPerImage: number | null;
+  /** dynamic resolution (Qwen2-VL): merge × merge patches become one prompt token; the processor's pixel bounds */
+  merge: { side: number; minPixels: number; maxPixels: number } | null;
+  /** a class token is prepended to the patches (CLIP) */
+  classToken: boolean;
+  /** every layer's hidden states are kept through the forward (output_hidden_states: LLaVA's vision_feature_layer −2) */
+  keepsAllHidden: boolean;
+  /** attention runs image by image (Qwen2-VL splits the packed patches by cu_seqlens), not as one batch */
+  perImageAttention: boolean;
 }
 
 /** What one block of a hybrid model holds; `count` blocks share it (sum of counts = layers). */
@@ -241,6 +269,7 @@ export type TermId =
   | 'kv-cache'
   | 'recurrent-state'
   | 'activations'
+  | 'vision-encoder'
   | 'logits'
   | 'workspace'
   | 'gradients'
@@ -398,6 +427,10 @@ export interface Scenario {
   gptqKernel: GptqKernel;
   /** transformers QuantizedCache residual_length (tokens kept unquantized; QuantizedCacheConfig default 128) */
   kvResidual: number;
+  /** vision-language inference: images per sequence */
+  images: number;
+  /** square image side in pixels; null = the model's native size */
+  resolution: number | null;
   attn: Attn;
   /** training: torch.compile of the layers (Inductor recomputes cheap pointwise ops in backward) */
   compile: CompileMode;

@@ -185,6 +185,17 @@ describe('estimate CLI errors: exit 2, one line on stderr', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: 4200 tokens exceed the model's context of 4096/);
   });
+
+  test('generation flags warn for an embedding model, image flags for a text model; a bad resolution exits 2', async () => {
+    const enc = await main(['--model', 'BAAI/bge-m3', '--prompt', '512', '--gen', '64']);
+    expect(enc.code).toBe(0);
+    expect(enc.stderr.trimEnd().split('\n')).toEqual(['warning: gen does not apply to an encoder-only model (xlm-roberta), which generates nothing']);
+    const text = await main([...LLAMA2, '--images', '2']);
+    expect(text.stderr.trimEnd()).toBe('warning: images does not apply to a model without a vision tower (llama)');
+    const bad = await main(['--model', 'Qwen/Qwen2-VL-7B-Instruct', '--resolution', '0']);
+    expect([bad.code, bad.stderr.trimEnd().split('\n').length]).toEqual([2, 1]);
+    expect(bad.stderr).toMatch(/resolution/);
+  });
 });
 
 describe('as a process', () => {

@@ -23,6 +23,8 @@ const ADDED_SINCE: Partial<Scenario> = {
   kvResidual: DEFAULT_SCENARIO.kvResidual,
   descAct: DEFAULT_SCENARIO.descAct,
   gptqKernel: DEFAULT_SCENARIO.gptqKernel,
+  images: DEFAULT_SCENARIO.images,
+  resolution: DEFAULT_SCENARIO.resolution,
 };
 /**
  * Warnings added after the fixture was written, by link: the schema now says which mode reads each key

@@ -9,7 +9,8 @@
  * when it exceeds the generate peak (awqTiedHeadCopy).
  */
 import type { Built, Ctx, InferencePhases } from '../estimate-context';
-import type { Message } from '../types';
+import type { Message, Term } from '../types';
+import { visionForward, type VisionForward } from './vision-encoder';
 import type { LayerSplit } from './device-map';
 import { term, workspaceTerm } from '../estimate-context';
 import { add, ceil, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
@@ -140,6 +141,46 @@ export function layerSplitOffloadNotes(split: LayerSplit | null): Message[] {
   ];
 }
 
+/** The KV cache term: DynamicCache, or transformers' QuantizedCache (quantized-cache.ts). */
+function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean): Term {
+  return term(ctx, 'kv-cache', kvExpr, {
+    ...(ctx.arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : quantized ? { values: { residual_length: ctx.s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
+    source: quantized
+      ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
+      : 'formulas.md §3.1; HF DynamicCache keeps every token',
+    confidence: quantized ? 'derived' : 'exact',
+  });
+}
+
+/**
+ * An encoder's last moment (HF modeling_bert.py BertModel.forward): the encoder's output
+ * (last_hidden_state, b·s·h) and the pooler's dense and tanh outputs (b·h each), which
+ * sentence-transformers then pools into the embedding.
+ */
+function encoderOutput(ctx: Ctx, B: Expr, e: number): Expr {
+  const { s, arch } = ctx;
+  const h = sym('h', arch.hidden);
+  const E = sym('e', e);
+  return add(mul(B, sym('s', s.prompt), h, E), ...(arch.pooler ? [mul(2, B, h, E)] : []));
+}
+
+/** The vision tower's forward (inference/vision-encoder.ts) with the image tokens it adds to the prompt. */
+function visionTerm(ctx: Ctx, vision: VisionForward, images: NonNullable<Ctx['images']>, here: boolean): Term {
+  const g = images.grid;
+  const added = images.perSeq * g.tokens;
+  return term(ctx, 'vision-encoder', here ? vision.expr : 0, {
+    values: {
+      peak: vision.kind,
+      image: `${g.side} px → ${g.height}×${g.width}`,
+      tokens_per_image: g.tokens,
+      prompt: `${images.textPrompt} text + ${images.perSeq}·${g.tokens} image = ${images.textPrompt + added} tokens`,
+    },
+    source:
+      'HF get_image_features (modeling_llava.py, modeling_gemma3.py, modeling_qwen2_vl.py): the tower runs on every image before prefill; image tokens from image_processing_qwen2_vl.py smart_resize / the fixed image_size',
+    confidence: 'derived',
+  });
+}
+
 export function buildTransformers(ctx: Ctx): Built {
   const { s, arch } = ctx;
   const tp = s.tp;
@@ -169,8 +210,15 @@ export function buildTransformers(ctx: Ctx): Built {
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
   const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
-  const logitsExpr = perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
-  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, head.rows, 4, head.perLogit);
+  // an encoder has no LM head: its output is the last hidden state and the pooled vector
+  const logitsExpr = encoder ? 0 : perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
+  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, encoder ? 0 : head.rows, 4, head.perLogit);
+  const encoderEnd = encoder ? encoderOutput(ctx, B, e) : null;
+  const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
+  const forwardBytes = evaluate(forwardExpr);
+  // vision-language models: the tower encodes every image before the prefill, with the cache still empty
+  const vision = ctx.images && arch.vision ? visionForward(arch.vision, ctx.images.grid, s.batch, ctx.images.perSeq, e, s.attn) : null;
+  const visionAll = vision ? vision.bytes : 0;
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
   const dequantExpr = bnb4bitFormat(s.weights) && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : 0;
@@ -203,13 +251,15 @@ export function buildTransformers(ctx: Ctx): Built {
         }
       : null;
   const peakOn = (g: GpuShare) => {
-    const pre = !layerOnly || (g.head && g.layers) ? prefill.bytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
+    const pre = !layerOnly || (g.head && g.layers) ? forwardBytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
     const dec = !layerOnly || (g.head && g.layers) ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
     const atPrefill = (kvPromptAll + stateAll) * g.frac + pre + (g.layers ? dequantAll : 0);
     const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
-    const workspace = g.layers || g.head ? CUBLAS_WORKSPACE_BYTES : 0;
-    return { atPrefill, atDecode, pre, loadCopy, bytes: g.weights + kernelOn(g) + Math.max(workspace + Math.max(atPrefill, atDecode), loadCopy) };
+    // the vision tower sits with the embedding (accelerate places it first)
+    const atVision = g.embedding ? visionAll : 0;
+    const workspace = g.layers || g.head || atVision > 0 ? CUBLAS_WORKSPACE_BYTES : 0;
+    return { atPrefill, atDecode, atVision, pre, loadCopy, bytes: g.weights + kernelOn(g) + Math.max(workspace + Math.max(atPrefill, atDecode, atVision), loadCopy) };
   };
   // gpuShares gives one share per GPU, so at least one
   let at = 0;
@@ -242,10 +292,10 @@ export function buildTransformers(ctx: Ctx): Built {
   const permExpr = !kbuf || kbuf.perm === 0 ? 0 : share.frac === 1 ? sym('perm', kbuf.perm) : mul(sym('perm', kbuf.perm), sym('share', share.frac));
   const kernelExpr = perT(permExpr === 0 ? sym('scratch', kbuf?.perGpu ?? 0) : add(sym('scratch', kbuf?.perGpu ?? 0), permExpr));
   const weights = share.weights;
-  const { atPrefill, atDecode, loadCopy } = best;
+  const { atPrefill, atDecode, atVision, loadCopy } = best;
   const allocatedBytes = best.bytes;
   const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
-  const preExpr = !layerOnly || (share.head && share.layers) ? prefill.expr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), 0);
+  const preExpr = !layerOnly || (share.head && share.layers) ? forwardExpr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), 0);
   const terms = [
     ctx.split
       ? term(ctx, 'weights', sym('W_gpu', weights), {
@@ -266,17 +316,13 @@ export function buildTransformers(ctx: Ctx): Built {
           source: ctx.weights.derivation.source,
           confidence: ctx.weights.derivation.confidence,
         }),
-    term(ctx, 'kv-cache', kvExpr, {
-      ...(arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : qkv ? { values: { residual_length: s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
-      source: qkv
-        ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
-        : 'formulas.md §3.1; HF DynamicCache keeps every token',
-      confidence: qkv ? 'derived' : 'exact',
-    }),
+    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
     term(ctx, 'activations', preExpr, {
-      values: { peak: prefill.kind },
-      source: 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)',
+      values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },
+      source: encoder
+        ? 'formulas.md §3.2 with no LM head; HF modeling_bert.py BertModel.forward (encoder, then BertPooler dense + tanh)'
+        : 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)',
       confidence: 'derived',
       note: {
         code: 'inference.peak-not-sum',
@@ -284,11 +330,16 @@ export function buildTransformers(ctx: Ctx): Built {
         text: 'Prefill transients are freed before decoding ends: the peak is weights + max(prompt KV + prefill transient, full KV + decode step), not the sum of all terms.',
       },
     }),
-    term(ctx, 'logits', share.head ? logitsExpr : 0, {
-      values: { logits: head.what, path: s.logitsPath },
-      source: head.source,
-      confidence: 'derived',
-    }),
+    ...(encoder
+      ? []
+      : [
+          term(ctx, 'logits', share.head ? logitsExpr : 0, {
+            values: { logits: head.what, path: s.logitsPath },
+            source: head.source,
+            confidence: 'derived',
+          }),
+        ]),
+    ...(vision && ctx.images ? [visionTerm(ctx, vision, ctx.images, share.embedding)] : []),
     ...(dequant > 0
       ? [
           term(ctx, 'dequant-buffer', dequantExpr, {
@@ -372,6 +423,7 @@ export function buildTransformers(ctx: Ctx): Built {
     gen: encoder ? 0 : s.gen,
     atPrefill,
     atDecode,
+    vision: atVision,
   };
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: layerSplitOffloadNotes(ctx.split), inference: phases, ...(perGpu ? { perGpu } : {}) };
 }

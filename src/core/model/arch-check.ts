@@ -89,6 +89,17 @@ function isHybrid(m: unknown, layers: number): boolean {
   return total === layers;
 }
 
+/** A vision tower (types.ts VisionTower): positive sizes, and either a fixed size with its token count or a merge rule. */
+function isVision(v: unknown): boolean {
+  if (!isRec(v) || !['hidden', 'layers', 'heads', 'ffn', 'patch'].every((k) => int(v[k], 1))) return false;
+  if (!['classToken', 'keepsAllHidden', 'perImageAttention'].every((k) => typeof v[k] === 'boolean')) return false;
+  const m = v.merge;
+  const merge = m === null ? null : isRec(m) && ['side', 'minPixels', 'maxPixels'].every((k) => int(m[k], 1)) ? m : undefined;
+  if (merge === undefined) return false;
+  const fixed = int(v.imageSize, 1) && int(v.tokensPerImage, 1);
+  return merge !== null ? (v.imageSize === null || int(v.imageSize, 1)) && (v.tokensPerImage === null || int(v.tokensPerImage, 1)) : fixed;
+}
+
 /**
  * True when `x` has every required ModelArch field with the right type and a sane value, and each
  * optional field present is well formed (moe: k ≤ E, layerFreq ≥ 1; slidingWindow: layers ≤ L).
@@ -106,6 +117,7 @@ export function isModelArch(x: unknown): x is ModelArch {
   if ('mla' in x && !isMla(x.mla)) return false;
   if ('encoderDecoder' in x && !(isRec(x.encoderDecoder) && int(x.encoderDecoder.decoderLayers, 0))) return false;
   if ('hybrid' in x && !isHybrid(x.hybrid, x.layers as number)) return false;
+  if ('vision' in x && !isVision(x.vision)) return false;
   if ('slidingWindow' in x) {
     const s = x.slidingWindow;
     if (!isRec(s) || !int(s.window, 1) || !int(s.layers, 0) || (s.layers as number) > (x.layers as number)) return false;

@@ -26,15 +26,24 @@ function fail(key: string, code: string, message: string): Result<ModelArch> {
   return { ok: false, errors: [{ key, code, message }] };
 }
 
+/**
+ * LlamaConfig's class defaults (transformers configuration_llama.py), which a multimodal config's
+ * `text_config` leaves out when it keeps them: llava-hf/llava-1.5-7b-hf names only vocab_size,
+ * max_position_embeddings and rms_norm_eps, and transformers fills the rest from these.
+ */
+const LLAMA_DEFAULTS: Json = { hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 32000, max_position_embeddings: 2048 };
+
 /** Multimodal configs nest the language model under `text_config` (docs/reference/formulas.md §1.4). */
 function flatten(raw: Json): Json {
   const text = raw.text_config ?? raw.llm_config;
-  return isObject(text) ? { ...raw, ...text } : raw;
+  if (!isObject(text)) return raw;
+  return { ...(text.model_type === 'llama' ? LLAMA_DEFAULTS : {}), ...raw, ...text };
 }
 
 /** Family label: config `model_type` (first word, lower case), else `architectures[0]`. */
 export function familyOf(cfg: Json): string {
-  const mt = typeof cfg.model_type === 'string' ? cfg.model_type.toLowerCase().match(/^[a-z0-9_]+/) : null;
+  // hyphens are part of a name ('xlm-roberta', configuration_xlm_roberta.py)
+  const mt = typeof cfg.model_type === 'string' ? cfg.model_type.toLowerCase().match(/^[a-z0-9_-]+/) : null;
   if (mt) return mt[0].startsWith('refinedweb') ? 'falcon' : mt[0];
   const arch: unknown = Array.isArray(cfg.architectures) ? cfg.architectures[0] : undefined;
   if (typeof arch === 'string') {
@@ -188,7 +197,10 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   const sw = parseSlidingWindow(r, family, layers);
   if (sw) arch.slidingWindow = sw;
   const vision = parseVisionTower(raw, hidden, r.errors);
-  if (vision !== undefined) arch.visionParams = vision;
+  if (vision !== undefined) {
+    arch.visionParams = vision.params;
+    arch.vision = vision.tower;
+  }
   if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
   if (softcap(r.cfg.final_logit_softcapping)) arch.logitSoftcap = true;
   if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;

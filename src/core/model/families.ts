@@ -53,6 +53,9 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // Qwen2 attention: q/k/v_proj bias=True, o_proj bias=False (modeling_qwen2.py).
   qwen2: { ...LLAMA_LIKE, qkvBias: true, oBias: false, biasFixed: true },
   qwen2_moe: { ...LLAMA_LIKE, qkvBias: true, oBias: false, biasFixed: true },
+  // Qwen2-VL's language model is Qwen2's (modeling_qwen2_vl.py Qwen2VLAttention: q/k/v bias, o without)
+  qwen2_vl: { ...LLAMA_LIKE, qkvBias: true, oBias: false, biasFixed: true },
+  qwen2_vl_text: { ...LLAMA_LIKE, qkvBias: true, oBias: false, biasFixed: true },
   qwen3: { ...LLAMA_LIKE, qkNorm: true },
   qwen3_moe: { ...LLAMA_LIKE, qkNorm: true },
   phi3: { ...LLAMA_LIKE, fusedQkv: true, fusedGateUp: true },
@@ -70,6 +73,9 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   starcoder2: { ...GPT_LIKE, tied: true },
   bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
   roberta: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
+  // XLM-RoBERTa (bge-m3, multilingual-e5): RoBERTa's layers; max_position_embeddings already holds
+  // the padding offset of 2 (XLMRobertaEmbeddings padding_idx + 1)
+  'xlm-roberta': { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
   // Falcon: `bias` field (default False) decides all biases; fused query_key_value.
   falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true },
   chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true },
@@ -90,8 +96,8 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   mt5: { norm: 'rmsnorm', tied: false },
 };
 
-/** Families without an LM head (encoder models counted as the base model). */
-export const ENCODER_ONLY = new Set(['bert', 'roberta']);
+/** Families without an LM head (encoder models counted as the base model: no KV cache, no generation). */
+export const ENCODER_ONLY = new Set(['bert', 'roberta', 'xlm-roberta']);
 
 /** Families whose learned position table is offset by 2 rows (OPT's `OPTLearnedPositionalEmbedding`). */
 export const POSITION_OFFSET: Record<string, number> = { opt: 2 };
@@ -114,6 +120,7 @@ export const ARCH_PREFIX: [string, string][] = [
   ['GPTNeoX', 'gpt_neox'],
   ['Falcon', 'falcon'],
   ['Bert', 'bert'],
+  ['XLMRoberta', 'xlm-roberta'],
   ['Roberta', 'roberta'],
   ['T5', 't5'],
   ['DeepseekV3', 'deepseek_v3'],

@@ -887,7 +887,20 @@ export const PRESET_ROWS: PresetRow[] = [
     "window": 1024,
     "layers": 29
    },
-   "visionParams": 419816304
+   "visionParams": 419816304,
+   "vision": {
+    "hidden": 1152,
+    "layers": 27,
+    "heads": 16,
+    "ffn": 4304,
+    "patch": 14,
+    "imageSize": 896,
+    "tokensPerImage": 256,
+    "merge": null,
+    "classToken": false,
+    "keepsAllHidden": false,
+    "perImageAttention": false
+   }
   }
  },
  {
@@ -917,7 +930,20 @@ export const PRESET_ROWS: PresetRow[] = [
     "window": 1024,
     "layers": 40
    },
-   "visionParams": 421290864
+   "visionParams": 421290864,
+   "vision": {
+    "hidden": 1152,
+    "layers": 27,
+    "heads": 16,
+    "ffn": 4304,
+    "patch": 14,
+    "imageSize": 896,
+    "tokensPerImage": 256,
+    "merge": null,
+    "classToken": false,
+    "keepsAllHidden": false,
+    "perImageAttention": false
+   }
   }
  },
  {
@@ -947,7 +973,20 @@ export const PRESET_ROWS: PresetRow[] = [
     "window": 1024,
     "layers": 52
    },
-   "visionParams": 423060336
+   "visionParams": 423060336,
+   "vision": {
+    "hidden": 1152,
+    "layers": 27,
+    "heads": 16,
+    "ffn": 4304,
+    "patch": 14,
+    "imageSize": 896,
+    "tokensPerImage": 256,
+    "merge": null,
+    "classToken": false,
+    "keepsAllHidden": false,
+    "perImageAttention": false
+   }
   }
  },
  {
@@ -1234,6 +1273,221 @@ export const PRESET_ROWS: PresetRow[] = [
     "decoderLayers": 12
    },
    "relPosBuckets": 32
+  }
+ },
+ {
+  "id": "BAAI/bge-large-en-v1.5",
+  "name": "BGE large en v1.5 (embedding)",
+  "stated": "335M",
+  "publishedParams": null,
+  "arch": {
+   "family": "bert",
+   "hidden": 1024,
+   "layers": 24,
+   "heads": 16,
+   "kvHeads": 16,
+   "headDim": 64,
+   "ffn": 4096,
+   "vocab": 30522,
+   "gatedMlp": false,
+   "norm": "layernorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": true,
+   "qkvBias": true,
+   "oBias": true,
+   "mlpBias": true,
+   "maxContext": 512,
+   "positionEmbeddings": 512,
+   "typeVocab": 2,
+   "pooler": true
+  }
+ },
+ {
+  "id": "BAAI/bge-base-en-v1.5",
+  "name": "BGE base en v1.5 (embedding)",
+  "stated": "109M",
+  "publishedParams": null,
+  "arch": {
+   "family": "bert",
+   "hidden": 768,
+   "layers": 12,
+   "heads": 12,
+   "kvHeads": 12,
+   "headDim": 64,
+   "ffn": 3072,
+   "vocab": 30522,
+   "gatedMlp": false,
+   "norm": "layernorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": true,
+   "qkvBias": true,
+   "oBias": true,
+   "mlpBias": true,
+   "maxContext": 512,
+   "positionEmbeddings": 512,
+   "typeVocab": 2,
+   "pooler": true
+  }
+ },
+ {
+  "id": "BAAI/bge-m3",
+  "name": "BGE-M3 (embedding)",
+  "stated": "568M",
+  "publishedParams": null,
+  "arch": {
+   "family": "xlm-roberta",
+   "hidden": 1024,
+   "layers": 24,
+   "heads": 16,
+   "kvHeads": 16,
+   "headDim": 64,
+   "ffn": 4096,
+   "vocab": 250002,
+   "gatedMlp": false,
+   "norm": "layernorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": true,
+   "qkvBias": true,
+   "oBias": true,
+   "mlpBias": true,
+   "maxContext": 8194,
+   "positionEmbeddings": 8194,
+   "typeVocab": 1,
+   "pooler": true
+  }
+ },
+ {
+  "id": "intfloat/multilingual-e5-large",
+  "name": "multilingual-E5 large (embedding)",
+  "stated": "560M",
+  "publishedParams": null,
+  "arch": {
+   "family": "xlm-roberta",
+   "hidden": 1024,
+   "layers": 24,
+   "heads": 16,
+   "kvHeads": 16,
+   "headDim": 64,
+   "ffn": 4096,
+   "vocab": 250002,
+   "gatedMlp": false,
+   "norm": "layernorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": true,
+   "qkvBias": true,
+   "oBias": true,
+   "mlpBias": true,
+   "maxContext": 514,
+   "positionEmbeddings": 514,
+   "typeVocab": 1,
+   "pooler": true
+  }
+ },
+ {
+  "id": "thenlper/gte-large",
+  "name": "GTE large (embedding)",
+  "stated": "335M (0.67 GB fp16)",
+  "publishedParams": null,
+  "arch": {
+   "family": "bert",
+   "hidden": 1024,
+   "layers": 24,
+   "heads": 16,
+   "kvHeads": 16,
+   "headDim": 64,
+   "ffn": 4096,
+   "vocab": 30522,
+   "gatedMlp": false,
+   "norm": "layernorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": true,
+   "qkvBias": true,
+   "oBias": true,
+   "mlpBias": true,
+   "maxContext": 512,
+   "positionEmbeddings": 512,
+   "typeVocab": 2,
+   "pooler": true
+  }
+ },
+ {
+  "id": "llava-hf/llava-1.5-7b-hf",
+  "name": "LLaVA-1.5 7B (vision-language)",
+  "stated": "7.06B",
+  "publishedParams": null,
+  "arch": {
+   "family": "llama",
+   "hidden": 4096,
+   "layers": 32,
+   "heads": 32,
+   "kvHeads": 32,
+   "headDim": 128,
+   "ffn": 11008,
+   "vocab": 32064,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": false,
+   "qkvBias": false,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 4096,
+   "visionParams": 324487168,
+   "vision": {
+    "hidden": 1024,
+    "layers": 24,
+    "heads": 16,
+    "ffn": 4096,
+    "patch": 14,
+    "imageSize": 336,
+    "tokensPerImage": 576,
+    "merge": null,
+    "classToken": true,
+    "keepsAllHidden": true,
+    "perImageAttention": false
+   }
+  }
+ },
+ {
+  "id": "Qwen/Qwen2-VL-7B-Instruct",
+  "name": "Qwen2-VL 7B Instruct (vision-language)",
+  "stated": "8.29B (vision encoder 675M + LLM 7.6B)",
+  "publishedParams": null,
+  "arch": {
+   "family": "qwen2_vl",
+   "hidden": 3584,
+   "layers": 28,
+   "heads": 28,
+   "kvHeads": 4,
+   "headDim": 128,
+   "ffn": 18944,
+   "vocab": 152064,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": false,
+   "qkvBias": true,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 32768,
+   "visionParams": 675759104,
+   "vision": {
+    "hidden": 1280,
+    "layers": 32,
+    "heads": 16,
+    "ffn": 5120,
+    "patch": 14,
+    "imageSize": null,
+    "tokensPerImage": null,
+    "merge": {
+     "side": 2,
+     "minPixels": 3136,
+     "maxPixels": 12845056
+    },
+    "classToken": false,
+    "keepsAllHidden": false,
+    "perImageAttention": true
+   }
   }
  },
  {

@@ -12,6 +12,7 @@
  */
 import type { ModelArch, Scenario, WeightFormat } from '../types';
 import { plainRefusal } from '../formats/plain';
+import { ENCODER_ONLY } from '../model/families';
 import { ADAPTER_QUANTIZED } from '../training/quant-base';
 import { DEFAULT_SCENARIO, KV_BY_ENGINE, LLAMA_MAX_DEVICES } from './schema';
 
@@ -343,6 +344,18 @@ export const CONFLICTS: readonly ConflictRule[] = [
     fallback: noSplit,
     message: (s) => `split=layers is transformers' device_map="auto"; engine=${s.engine} spreads a model with its own options (vLLM tensor/pipeline parallel, llama.cpp --split-mode)`,
     words: () => 'Layer split is transformers\' device_map="auto": choose the transformers engine',
+  },
+  // an encoder-only embedding model (BERT, XLM-R) is estimated as transformers runs it (one forward,
+  // no KV cache); vLLM's pooling runner and llama.cpp's embedding mode are not modelled
+  {
+    id: 'encoder-engine',
+    key: 'engine',
+    with: 'model',
+    arch: true,
+    when: (s, a) => inference(s) && s.engine !== 'transformers' && ENCODER_ONLY.has(a?.family ?? ''),
+    fallback: () => ({ engine: 'transformers' }),
+    message: (s, a) => `${a?.family} is an encoder-only (embedding) model, estimated as transformers runs it; engine=${s.engine} is not modelled for it`,
+    words: () => 'Encoder-only (embedding) models are estimated for the transformers engine',
   },
   {
     id: 'split-layers',

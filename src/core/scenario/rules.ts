@@ -9,7 +9,9 @@ import { kbitPrepApplies } from '../training/kbit-prep';
 import { doubleQuantApplies, groupSizeApplies } from '../formats/weights';
 import { isQuantizedCacheKv } from '../inference/quantized-cache';
 import { guessArch } from '../model/quick';
+import { imageGrid } from '../model/vision-tokens';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
+import { modelKindWords, modelReads } from './model-kind';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
@@ -103,6 +105,17 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
   for (const f of SCENARIO_FIELDS) {
     if (f.modes && !f.modes.includes(s.mode) && given.has(f.name)) warn(f.name, 'unused-key', `${f.name} applies to ${f.modes.join(' / ')}, not mode=${s.mode}`, { with: 'mode' });
   }
+  // keys of a kind of model (schema `models`): gen and kv for models that generate, images for vision-language models
+  const arch = ruleArch(s);
+  for (const f of SCENARIO_FIELDS) {
+    if (!f.models || !given.has(f.name) || (f.modes && !f.modes.includes(s.mode)) || modelReads(f.models, arch)) continue;
+    warn(f.name, 'unused-for-model', `${f.name} does not apply to ${modelKindWords(f.models, arch)}`, { with: 'model' });
+  }
+  // CLIP / SigLIP processors resize every image to the tower's image_size (model/vision-tokens.ts)
+  const size = arch?.vision && !arch.vision.merge ? arch.vision.imageSize : null;
+  if (given.has('resolution') && s.mode === 'inference' && s.resolution !== null && size !== null && s.resolution !== size) {
+    warn('resolution', 'fixed-resolution', `resolution changes nothing here: the model's processor resizes every image to ${size} px`, { size });
+  }
   // the length distribution only shapes a varied-length replay
   if (training && s.lengths === 'fixed') {
     for (const k of ['len-mean', 'len-spread']) {
@@ -178,9 +191,12 @@ function conflictRules(s: Scenario, given: Set<string>, errors: FieldError[]): v
 
 /** Beyond max_position_embeddings the model was not trained: allowed, but flagged. */
 function contextRule(s: Scenario, warn: (k: string, c: string, m: string, p: Record<string, string | number>) => void): void {
-  const max = effectiveArch(s)?.maxContext;
+  const arch = effectiveArch(s);
+  const max = arch?.maxContext;
   if (!max) return;
-  const tokens = s.mode === 'training' ? s.seq : s.prompt + s.gen;
+  // an encoder reads its input only; a vision-language model's images are prompt tokens too
+  const images = arch.vision && s.images > 0 ? s.images * imageGrid(arch.vision, s.resolution).tokens : 0;
+  const tokens = s.mode === 'training' ? s.seq : s.prompt + images + (modelReads('generate', arch) ? s.gen : 0);
   if (tokens > max) {
     const key = s.mode === 'training' ? 'seq' : 'prompt';
     warn(key, 'exceeds-context', `${tokens} tokens exceed the model's context of ${max}`, { tokens, max });

@@ -121,6 +121,12 @@ export interface FieldSpec {
   modes?: readonly Mode[];
   /** the inference engines that read the key (absent: every engine); the form disables it for the others */
   engines?: readonly Engine[];
+  /**
+   * the models that read the key (absent: every model; scenario/model-kind.ts): 'generate' = models
+   * that generate tokens (not encoder-only embedding models), 'image' = models that take or make
+   * images. Given for another model it warns 'unused-for-model'; the form hides it.
+   */
+  models?: ModelKind;
   /** the CLI's `--network` layer estimate takes it too */
   network?: true;
   /**
@@ -129,6 +135,9 @@ export interface FieldSpec {
    */
   slider?: { max: number; log?: true };
 }
+
+/** Which models read a key (FieldSpec.models). */
+export type ModelKind = 'generate' | 'image';
 
 const TRAINING: readonly Mode[] = ['training'];
 const INFERENCE: readonly Mode[] = ['inference'];
@@ -145,7 +154,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'method',
     kind: oneOf(METHODS),
     help: 'Training method: full fine-tune, LoRA, QLoRA (LoRA over a quantized base: bitsandbytes nf4/fp4/bnb-int8, GPTQ, AWQ) or freeze (train a subset)',
-    modes: ['training'],
+    modes: TRAINING,
   },
   {
     prop: 'weights',
@@ -177,24 +186,43 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'gptq-kernel',
     kind: oneOf(GPTQ_KERNELS),
     help: "GPTQ kernel transformers loads: 'exllama' (v1: GPTQConfig's default with AutoGPTQ) keeps the largest layer unpacked to fp16; 'exllamav2' (what GPTQModel, AutoGPTQ's successor, selects) one scratch per GPU for that plus its output over 8 × 2048 tokens; 'triton' none; 'auto' = exllama for gptq-int4, triton for gptq-int8",
-    modes: ['inference'],
+    modes: INFERENCE,
     engines: ['transformers'],
   },
-  { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)', modes: ['inference'] },
+  { prop: 'kv', name: 'kv', kind: oneOf(KV_FORMATS), help: 'Element type of the KV cache (q8_0/q4_0: llama.cpp only)', modes: INFERENCE, models: 'generate' },
   {
     prop: 'kvResidual',
     name: 'kv-residual',
     slider: { max: 4096, log: true },
     kind: int(1, 1_000_000),
     help: "transformers QuantizedCache (kv int4 / int8) residual_length: the newest tokens kept in the model's dtype until they are quantized together",
-    modes: ['inference'],
+    modes: INFERENCE,
     engines: ['transformers'],
+    models: 'generate',
   },
   { prop: 'engine', name: 'engine', kind: oneOf(ENGINES), help: 'Inference runtime' },
   { prop: 'batch', name: 'batch', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'Sequences per step (micro-batch per GPU in training)', network: true },
-  { prop: 'prompt', name: 'prompt', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence', modes: ['inference'] },
-  { prop: 'gen', name: 'gen', slider: { max: 2 ** 17, log: true }, kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence', modes: ['inference'] },
-  { prop: 'seq', name: 'seq', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens', modes: ['training'] },
+  { prop: 'prompt', name: 'prompt', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Inference: prompt tokens per sequence', modes: INFERENCE },
+  { prop: 'gen', name: 'gen', slider: { max: 2 ** 17, log: true }, kind: int(0, MAX_TOKENS), help: 'Inference: generated tokens per sequence', modes: INFERENCE, models: 'generate' },
+  {
+    prop: 'images',
+    name: 'images',
+    slider: { max: 64 },
+    kind: int(0, 4096),
+    help: "Inference: images per sequence. A vision-language model's tower encodes each, and each adds its image tokens to the prompt",
+    modes: INFERENCE,
+    models: 'image',
+  },
+  {
+    prop: 'resolution',
+    name: 'resolution',
+    slider: { max: 4096 },
+    kind: int(16, 16384, 'auto'),
+    help: "Image side in pixels (square images); 'auto' = the model's native size",
+    modes: INFERENCE,
+    models: 'image',
+  },
+  { prop: 'seq', name: 'seq', slider: { max: 2 ** 20, log: true }, kind: int(1, MAX_TOKENS), help: 'Training: sequence length in tokens', modes: TRAINING },
   { prop: 'precision', name: 'precision', kind: oneOf(PRECISIONS), help: 'Training precision: fp32, AMP (fp32 master weights) or pure 16-bit', modes: TRAINING, network: true },
   { prop: 'optimizer', name: 'optimizer', kind: oneOf(OPTIMIZERS), help: 'Optimizer (8-bit and paged variants from bitsandbytes)', modes: TRAINING, network: true },
   { prop: 'gradCkpt', name: 'grad-ckpt', kind: oneOf(GRAD_CKPTS), help: 'Activation (gradient) checkpointing', modes: TRAINING, network: true },
@@ -289,29 +317,30 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'logitsPath',
     name: 'logits-path',
     kind: oneOf(LOGITS_PATHS),
+    models: 'generate',
     help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map, else current",
   },
-  { prop: 'loraRank', name: 'lora-rank', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'LoRA rank r', modes: ['training'] },
+  { prop: 'loraRank', name: 'lora-rank', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'LoRA rank r', modes: TRAINING },
   {
     prop: 'loraTargets',
     name: 'lora-targets',
     kind: { type: 'targets' },
     help: "Adapted projections, comma list of q,k,v,o,gate,up,down, or 'all' / 'all-linear' (PEFT's target_modules='all-linear': every Linear of the blocks, not the LM head; PEFT matches nn.Linear subclasses such as bitsandbytes', while GPTQ and AWQ layers must be named)",
-    modes: ['training'],
+    modes: TRAINING,
   },
   {
     prop: 'loraDropout',
     name: 'lora-dropout',
     kind: { type: 'float', min: 0, max: 1 },
     help: 'LoRA dropout probability (PEFT lora_dropout, default 0). Above 0 each adapter saves its own dropped-out input and a 1-byte mask for backward',
-    modes: ['training'],
+    modes: TRAINING,
   },
   {
     prop: 'adapterDtype',
     name: 'adapter-dtype',
     kind: oneOf(ADAPTER_DTYPES),
     help: "LoRA adapter dtype with a pure bf16/fp16 model: 'fp32' (PEFT autocast_adapter_dtype=True, the default) upcasts adapters, their gradients and optimizer states to fp32; 'base' keeps them in the model dtype (torchtune)",
-    modes: ['training'],
+    modes: TRAINING,
   },
   {
     prop: 'autocast',
@@ -325,7 +354,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'lora-save',
     kind: oneOf(LORA_SAVES),
     help: "LoRA: PEFT modules_to_save — 'embed', 'head' or 'embed,head' train a full copy of the embedding / LM head next to the adapters (the original stays, frozen); the copy, its gradient and optimizer states are in the module's dtype, and a trained head saves its input for backward",
-    modes: ['training'],
+    modes: TRAINING,
   },
   {
     prop: 'kbitPrep',
@@ -334,7 +363,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     help: "LoRA over a bitsandbytes (nf4/fp4/bnb-int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key",
   },
   { prop: 'gpus', name: 'gpus', slider: { max: 1024, log: true }, kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
-  { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)', modes: ['training'] },
+  { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)', modes: TRAINING },
   { prop: 'tp', name: 'tp', slider: { max: 64, log: true }, kind: int(1, 4096), help: 'Tensor-parallel degree' },
   { prop: 'pp', name: 'pp', slider: { max: 64, log: true }, kind: int(1, 4096), help: 'Pipeline-parallel degree' },
   {
@@ -343,13 +372,13 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: oneOf(SPLITS),
     help: "'layers' = one process loads the model with transformers device_map=\"auto\", accelerate's balanced split of the layers over all gpus (tp = pp = 1; training: naive model parallelism, no ZeRO); the estimate is the most-loaded GPU",
   },
-  { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU', modes: ['training'] },
+  { prop: 'offload', name: 'offload', kind: oneOf(OFFLOADS), help: 'ZeRO-Offload: optimizer state (ZeRO ≥ 1) or also parameters (ZeRO-3) to CPU', modes: TRAINING },
   {
     prop: 'zeroImpl',
     name: 'zero-impl',
     kind: oneOf(ZERO_IMPLS),
     help: "Framework behind zero: 'deepspeed' (its flat buffers, reduce bucket and ZeRO-3 parameter fetching, below) or 'fsdp' (PyTorch FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3, the current and the prefetched block gathered)",
-    modes: ['training'],
+    modes: TRAINING,
   },
   {
     prop: 'dsReduceBucket',
@@ -405,7 +434,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: { type: 'float', min: 0.01, max: 1 },
     help: 'vLLM gpu_memory_utilization (fraction of device memory vLLM may use)',
     engines: ['vllm'],
-    modes: ['inference'],
+    modes: INFERENCE,
   },
   {
     prop: 'ngl',
@@ -414,7 +443,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: int(0, 100_000, 'all'),
     help: "llama.cpp layers offloaded to the GPU (-ngl); 'all' = every layer",
     engines: ['llama.cpp'],
-    modes: ['inference'],
+    modes: INFERENCE,
   },
   {
     prop: 'tensorSplit',
@@ -431,7 +460,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: int(1, MAX_TOKENS, 'auto'),
     help: "Prefill chunk: llama.cpp n_ubatch / vLLM max_num_batched_tokens; 'auto' = engine default",
     engines: ['vllm', 'llama.cpp'],
-    modes: ['inference'],
+    modes: INFERENCE,
   },
   {
     prop: 'mfu',
@@ -502,6 +531,8 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   ngl: null,
   tensorSplit: null,
   kvResidual: 128,
+  images: 1,
+  resolution: null,
   ubatch: null,
   mfu: 0.4,
 } satisfies Scenario);

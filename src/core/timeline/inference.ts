@@ -22,6 +22,8 @@ export function replayInference(r: Replay, d: EstimateDetail): void {
   for (const g of groups) for (let k = 0; k < g.count && r.ok; k++) r.alloc('weights', (g.bytes * p.weights) / sum);
   if (p.kernel > 0) r.alloc('buffers', p.kernel);
   r.alloc('buffers', p.workspace);
+  // a vision-language model's tower encodes the images first (inference/vision-encoder.ts)
+  if (p.vision > 0) r.free(r.alloc('temporary', p.vision));
   r.mark('prefill');
   const L = p.layers;
   const tokens = p.prompt + p.gen;

@@ -8,6 +8,8 @@ import { useT, type T } from '../i18n';
 import { fieldLabel, optionLabel, zhHelp } from '../i18n/scenario-labels';
 import { fieldReason, optionReason, reasonParams, repair, withGridGpus } from './compat';
 import { methodChange } from './recipes';
+import { ruleArch } from '../../core/scenario/rules';
+import { nativeSide } from '../../core/model/vision-tokens';
 import { useFieldError } from './use-estimate';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
@@ -92,13 +94,15 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
   const log = slider?.log ?? false;
   const sliderMax = slider?.max;
   const raw = useApp((st) => selectActive(st)[prop]);
+  // resolution 'auto' is the model's native image side: shown as that number
+  const auto = useApp((st) => (prop === 'resolution' ? autoResolution(selectActive(st)) : null));
   const why = useApp((st) => fieldReason(selectActive(st), prop));
   const change = useChange();
   const error = useFieldError(prop);
   const kind = SPEC.get(prop)!.kind;
   if (kind.type !== 'int' && kind.type !== 'float') return null;
   const nullable = kind.type === 'int' && kind.nullToken !== undefined;
-  const value = typeof raw === 'number' ? raw : kind.min;
+  const value = typeof raw === 'number' ? raw : (auto ?? kind.min);
   const field = (
     <NumberField
       label={fieldLabel(t.lang, prop)}
@@ -118,7 +122,13 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
     />
   );
   if (!nullable) return field;
-  return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={kind.min} field={field} />;
+  return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={value} field={field} />;
+}
+
+/** The image side resolution=auto stands for with the chosen model (null: no vision tower). */
+function autoResolution(s: Scenario): number | null {
+  const v = ruleArch(s)?.vision;
+  return v ? nativeSide(v) : null;
 }
 
 function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disabled: boolean; fallback: number; field: React.ReactNode }) {
@@ -130,7 +140,7 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
       {p.field}
       <label htmlFor={id} className="small">
         <input id={id} type="checkbox" checked={p.isNull} disabled={p.disabled} onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })} />{' '}
-        {t(p.token === 'all' ? 'field.nullAll' : 'field.nullAuto')}
+        {t(p.token === 'all' ? 'field.nullAll' : p.prop === 'resolution' ? 'field.nullNative' : 'field.nullAuto')}
       </label>
     </div>
   );

@@ -8,6 +8,8 @@ import { fitsWithin } from '../../core/fit-rule';
 import type { Estimate, KvFormat, Scenario, WeightFormat } from '../../core/types';
 import type { MessageKey } from '../i18n/en';
 import { optionReason } from './compat';
+import { modelReads } from '../../core/scenario/model-kind';
+import { ruleArch } from '../../core/scenario/rules';
 import { estimateOf } from './use-estimate';
 
 export interface Fix {
@@ -31,6 +33,8 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
   const out: Omit<Fix, 'deviceBytes' | 'fits'>[] = [];
   const add = (key: MessageKey, params: Record<string, string | number>, p: Partial<Scenario>) => out.push({ key, params, scenario: { ...s, ...p } });
   const training = s.mode === 'training';
+  // an encoder-only (embedding) model has no KV cache to shrink (scenario/model-kind.ts)
+  const generates = modelReads('generate', ruleArch(s));
   const curW = bytesW(s.weights);
   if (!training || s.method === 'lora') {
     for (const w of WEIGHT_STEPS) {
@@ -38,7 +42,7 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
     }
   }
   if (!training) {
-    for (const k of KV_STEPS) if (bytesKv(k) < bytesKv(s.kv) && allowed(s, 'kv', k)) add('fix.kv', { value: k }, { kv: k });
+    if (generates) for (const k of KV_STEPS) if (bytesKv(k) < bytesKv(s.kv) && allowed(s, 'kv', k)) add('fix.kv', { value: k }, { kv: k });
     for (const n of [2, 4, 8]) if (n > s.tp) add('fix.tp', { n }, { tp: n, gpus: Math.max(s.gpus, n * s.pp) });
   } else {
     if (s.method === 'full' || s.method === 'freeze') {
@@ -60,7 +64,7 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
   } else {
     const w4 = (['awq-int4', 'nf4', 'gguf-q4_k_m'] as WeightFormat[]).find((w) => allowed(s, 'weights', w) && bytesW(w) < curW);
     const kv8 = KV_STEPS.find((k) => bytesKv(k) < bytesKv(s.kv) && allowed(s, 'kv', k));
-    if (w4 && kv8) add('fix.allInference', { weights: w4, kv: kv8 }, { weights: w4, kv: kv8, batch: 1 });
+    if (w4 && kv8 && generates) add('fix.allInference', { weights: w4, kv: kv8 }, { weights: w4, kv: kv8, batch: 1 });
   }
   if (s.batch > 1) {
     add('fix.batch', { value: 1 }, { batch: 1 });

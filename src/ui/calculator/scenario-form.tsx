@@ -64,7 +64,7 @@ export interface FormGroup {
  */
 export const FORM_LAYOUT: Record<Mode, readonly FormGroup[]> = {
   inference: [
-    { fields: ['engine', 'weights', 'kv', 'batch', 'prompt', 'gen', 'attn'] },
+    { fields: ['engine', 'weights', 'kv', 'batch', 'prompt', 'gen', 'images', 'resolution', 'attn'] },
     { title: 'form.engineOptions', fields: ['gpuUtil', 'ngl', 'ubatch', 'bnbCompute', 'doubleQuant', 'groupSize', 'descAct', 'gptqKernel', 'kvResidual', 'logitsPath'] },
     { title: 'form.parallel', fields: ['gpus', 'tp', 'pp', 'split', 'tensorSplit'] },
   ],

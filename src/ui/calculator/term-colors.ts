@@ -12,6 +12,7 @@ export const TERM_COLOR: Record<TermId, string> = {
   'kv-cache': '#e69f00', // Okabe–Ito orange
   'recurrent-state': '#aa3377', // Tol purple-red
   activations: '#d55e00', // Okabe–Ito vermillion
+  'vision-encoder': '#ffaabb', // Tol light pink
   logits: '#56b4e9', // Okabe–Ito sky blue
   workspace: '#882255', // Tol wine
   gradients: '#009e73', // Okabe–Ito bluish green

@@ -23,6 +23,8 @@ export const FIELD_LABEL_EN: Record<FieldProp, string> = {
   batch: 'Batch size',
   prompt: 'Prompt tokens',
   gen: 'Generated tokens',
+  images: 'Images per sequence',
+  resolution: 'Image side (px)',
   seq: 'Sequence length',
   precision: 'Precision',
   optimizer: 'Optimizer',

@@ -50,3 +50,17 @@ describe('inference timeline (DynamicCache)', () => {
     expect(Math.abs(tl.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
   });
 });
+
+describe('inference timeline of a vision-language model', () => {
+  // Qwen2-VL-7B, one 4,096-px image with eager attention: the tower's one image of scores
+  // (16 · 65,536² · 8 B) is the largest moment, before the prompt's KV cache exists
+  const vlm: Scenario = { ...defaultScenario(), model: 'Qwen/Qwen2-VL-7B-Instruct', mode: 'inference', images: 1, resolution: 4096, attn: 'eager', prompt: 16, gen: 2 };
+  it('replays the tower before the prefill: its peak is the closed form one', () => {
+    const r = stepTimeline(vlm, { record: true });
+    const e = estimate(vlm);
+    if (!r.ok || !e.ok) throw new Error('rejected');
+    const tower = e.value.terms.find((t) => t.id === 'vision-encoder')!.bytes;
+    expect(r.value.trace?.some((x) => x.op === 'alloc' && x.size === tower)).toBe(true);
+    expect(Math.abs(r.value.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
+  });
+});

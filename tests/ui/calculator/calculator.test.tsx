@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../../../src/ui/app';
 import { initialData, useApp } from '../../../src/state/store';
 
@@ -223,7 +223,23 @@ describe('calculator: every scenario option has a control', () => {
     collect();
     fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
     collect();
+    // the image keys show for a vision-language model only (schema `models`)
+    act(() => useApp.getState().patch({ model: 'Qwen/Qwen2-VL-7B-Instruct' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Inference' }));
+    collect();
     const missing = SCENARIO_FIELDS.map((f) => f.prop).filter((p) => !seen.has(p) && !['model', 'params', 'gpu', 'mode'].includes(p));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('calculator: the form shows the keys the chosen model reads', () => {
+  const shown = (label: string) => screen.queryAllByLabelText(label, { exact: true }).length > 0;
+  test('an embedding model hides generation; a vision-language model shows its image keys', () => {
+    render(<App />);
+    expect([shown('Generated tokens'), shown('KV cache format'), shown('Images per sequence')]).toEqual([true, true, false]);
+    act(() => useApp.getState().patch({ model: 'BAAI/bge-m3' }));
+    expect([shown('Generated tokens'), shown('KV cache format'), shown('Prompt tokens')]).toEqual([false, false, true]);
+    act(() => useApp.getState().patch({ model: 'llava-hf/llava-1.5-7b-hf' }));
+    expect([shown('Generated tokens'), shown('Images per sequence'), shown('Image side (px)')]).toEqual([true, true, true]);
   });
 });

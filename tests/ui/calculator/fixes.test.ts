@@ -94,3 +94,15 @@ describe('more GPUs only when nothing on one GPU reaches it (issue 12)', () => {
     expect(fixes.some((f) => f.scenario.gpus > 1)).toBe(true);
   });
 });
+
+describe('how to make an embedding model fit', () => {
+  test('no KV-cache change is offered: an encoder keeps no cache', () => {
+    const s: Scenario = { ...defaultScenario(), model: 'BAAI/bge-m3', prompt: 8192, batch: 64 };
+    const keys = candidates(s).map((c) => c.key);
+    expect(keys).not.toContain('fix.kv');
+    expect(keys).not.toContain('fix.allInference');
+    expect(keys).toContain('fix.batch');
+    // a decoder still gets them
+    expect(candidates({ ...defaultScenario() }).map((c) => c.key)).toContain('fix.kv');
+  });
+});
