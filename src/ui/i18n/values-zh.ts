@@ -30,6 +30,7 @@ export const VALUE_ZH: Record<string, string> = {
   'whole prompt, logits.float() in forward': '整段提示词，forward 中 logits.float()',
   'whole prompt, model dtype': '整段提示词，模型精度',
   'task head logits (fp32)': '任务头的 logits（fp32）',
+  'last_hidden_state b·s·h + pooler dense and tanh 2·b·h': 'last_hidden_state b·s·h + pooler 的 dense 与 tanh 2·b·h',
   // activations
   'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [+ b·a·s²·(4+e)/t eager]; offloaded to CPU: 2 layers in flight on the GPU':
     '编译后：s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [eager 时 + b·a·s²·(4+e)/t]；卸载到 CPU：GPU 上同时有 2 层在传输',
