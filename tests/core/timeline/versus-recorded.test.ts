@@ -73,7 +73,7 @@ describe('predicted vs recorded, by hand', () => {
     const r = predictionFor({ ...defaultScenario(), engine: 'llama.cpp' });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors[0].code).toBe('overlay-not-torch');
-    const bad = predictionFor({ ...defaultScenario(), model: 'custom', arch: undefined });
+    const bad = predictionFor({ ...defaultScenario(), model: 'custom', arch: null });
     expect(bad.ok).toBe(false);
   });
 });
