@@ -78,6 +78,7 @@ export const CORE_ZH: Record<string, string> = {
   'rule.why.other': '经验法则未计入 logits 与损失、KV 缓存、工作区、分配器缓存的块以及 CUDA 上下文。',
   'llamacpp-format': 'llama.cpp 载入 GGUF 文件：请选择 gguf-* 格式',
   'kv-engine': '{engine} 不能以 {kv} 存储 KV 缓存（可选：{allowed}）',
+  'overlay-not-torch': 'llama.cpp 不经过 PyTorch 的缓存分配器分配显存，它的预测无法与 PyTorch 快照对照',
   'gguf-needs-llamacpp': '此引擎不能运行 GGUF 量化权重：请选择 llama.cpp 引擎',
   'arch-dim': '模型结构字段必须是正整数',
   'arch-number': '模型结构字段必须是有限的非负数',

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { importMemoryHistory } from '../../core/allocator/history-import';
+import { importMemoryHistory, type RecordedRun } from '../../core/allocator/history-import';
 import type { PackedTrace } from '../../core/allocator/trace-pack';
 import type { Message } from '../../core/types';
 import { useLabT } from './lab-i18n';
@@ -11,7 +11,7 @@ import { useSnapshotImport } from './use-snapshot-import';
  * (_dump_snapshot), gzipped or not, or memory-history JSON (docs/allocator-traces.md), picked,
  * dropped or pasted. Files are read in a Web Worker (use-snapshot-import.ts).
  */
-export function ImportTrace({ onTrace }: { onTrace: (trace: PackedTrace) => void }) {
+export function ImportTrace({ onTrace }: { onTrace: (trace: PackedTrace, recorded: RecordedRun) => void }) {
   const t = useLabT();
   const id = useId();
   const [json, setJson] = useState('');
@@ -27,7 +27,7 @@ export function ImportTrace({ onTrace }: { onTrace: (trace: PackedTrace) => void
     }
     setError(null);
     setDone(r.value);
-    onTrace(r.value.trace);
+    onTrace(r.value.trace, r.value.recorded);
   };
   const { state, read } = useSnapshotImport(apply);
   const busy = state.phase !== null;

@@ -18,7 +18,7 @@ const URL_DELAY = 250;
 const DEFAULT_PRESET = 'classic';
 
 function initialSim(u: LabUrlState): SimState {
-  const base = { cap: u.cap ?? '', conf: u.conf ?? '', step: u.step ?? null, imported: null };
+  const base = { cap: u.cap ?? '', conf: u.conf ?? '', step: u.step ?? null, imported: null, recorded: null };
   if (u.trace !== undefined) return { ...base, text: u.trace, preset: TRACE_PRESETS.find((p) => p.text === u.trace)?.id ?? null };
   const p = findPreset(u.preset ?? DEFAULT_PRESET) ?? findPreset(DEFAULT_PRESET)!;
   return { ...base, text: p.text, preset: p.id };
@@ -67,7 +67,7 @@ export default function LabView() {
     tabs.current[to]?.focus();
   };
 
-  const setText = (text: string) => setSim((s) => ({ ...s, text, imported: null, preset: TRACE_PRESETS.find((p) => p.text === text)?.id ?? null, step: null }));
+  const setText = (text: string) => setSim((s) => ({ ...s, text, imported: null, recorded: null, preset: TRACE_PRESETS.find((p) => p.text === text)?.id ?? null, step: null }));
 
   return (
     <div className="lab">
@@ -99,7 +99,7 @@ export default function LabView() {
           <SimPanel
             sim={sim}
             onText={setText}
-            onImported={(imported) => startTransition(() => setSim((s) => ({ ...s, imported, preset: null, step: null })))}
+            onImported={(imported, recorded) => startTransition(() => setSim((s) => ({ ...s, imported, recorded, preset: null, step: null })))}
             onPreset={(id) => setText(findPreset(id)?.text ?? sim.text)}
             onCap={(cap) => setSim((s) => ({ ...s, cap, step: null }))}
             onConf={(conf) => setSim((s) => ({ ...s, conf, step: null }))}

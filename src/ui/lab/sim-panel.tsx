@@ -2,6 +2,7 @@ import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { parseTrace, traceToText, type TraceParse } from '../../core/allocator/trace';
 import { packTrace, unpackTrace, type PackedTrace } from '../../core/allocator/trace-pack';
 import { parseByteSize } from '../../core/allocator/size-text';
+import type { RecordedRun } from '../../core/allocator/history-import';
 import { formatNumber } from '../i18n/format';
 import { useLabT } from './lab-i18n';
 import { TraceEditor } from './trace-editor';
@@ -12,6 +13,7 @@ import { StatsTable } from './stats-table';
 import { AUTO_COMPARE_EVENTS, CompareRuns, DEFAULT_COMPARE } from './compare-runs';
 import { RunViews } from './run-views';
 import { StepChart } from './step-chart';
+import { PredictedOverlay } from './predicted-overlay';
 import { PAGE_EVENTS, useSimulation } from './use-simulation';
 
 export interface SimState {
@@ -23,12 +25,14 @@ export interface SimState {
   step: number | null;
   /** an imported history: simulated as it is, with its stack frames (the editor's text has none) */
   imported: PackedTrace | null;
+  /** what PyTorch recorded of the imported run (its reserved peak), beside `imported` */
+  recorded: RecordedRun | null;
 }
 
 export interface SimPanelProps {
   sim: SimState;
   onText: (text: string) => void;
-  onImported: (trace: PackedTrace) => void;
+  onImported: (trace: PackedTrace, recorded: RecordedRun) => void;
   onPreset: (id: string) => void;
   onCap: (cap: string) => void;
   onConf: (conf: string) => void;
@@ -214,6 +218,7 @@ export function SimPanel(p: SimPanelProps) {
               />
             </figure>
           </section>
+          {imported && p.sim.recorded && <PredictedOverlay run={sim} recorded={p.sim.recorded} />}
           <RunViews fragmentation={sim.fragmentation} byFrame={sim.byFrame} leadUp={sim.leadUp} current={step + 1} />
           <StatsTable stats={view.stats} />
         </>

@@ -16,8 +16,10 @@ export interface StepChartProps {
   series: StepSeries[];
   /** areas stacked from the bottom (else lines) */
   stacked?: boolean;
-  /** the step shown, marked by a vertical line */
-  current: number;
+  /** the step shown, marked by a vertical line (none when undefined) */
+  current?: number;
+  /** labels of the x axis's two ends, in place of "step N" (and no "now" label) */
+  xEnds?: [string, string];
   /** a dashed horizontal line, e.g. the card's capacity */
   limit?: { value: number; name: string } | null;
   /** the legend under the plot (off when a table beside the chart names the series) */
@@ -85,19 +87,30 @@ export const StepChart = memo(function StepChart(p: StepChartProps) {
             );
           })}
           {p.limit && <line className="limit" x1="0" x2={W} y1={y(p.limit.value)} y2={y(p.limit.value)} vectorEffect="non-scaling-stroke" />}
-          <line className="now" x1={x(p.current)} x2={x(p.current)} y1={TOP} y2={H} vectorEffect="non-scaling-stroke" />
+          {p.current !== undefined && <line className="now" x1={x(p.current)} x2={x(p.current)} y1={TOP} y2={H} vectorEffect="non-scaling-stroke" />}
         </svg>
       </div>
       <div className="step-chart-x small">
-        <span>
-          {p.names.step} {first}
-        </span>
-        <span>
-          {p.names.current}: {p.current}
-        </span>
-        <span>
-          {p.names.step} {first + span}
-        </span>
+        {p.xEnds ? (
+          <>
+            <span>{p.xEnds[0]}</span>
+            <span>{p.xEnds[1]}</span>
+          </>
+        ) : (
+          <>
+            <span>
+              {p.names.step} {first}
+            </span>
+            {p.current !== undefined && (
+              <span>
+                {p.names.current}: {p.current}
+              </span>
+            )}
+            <span>
+              {p.names.step} {first + span}
+            </span>
+          </>
+        )}
       </div>
       {(p.legend ?? true) && (
         <ul className="chart-legend">
