@@ -21,6 +21,9 @@ const ADDED_SINCE: Partial<Scenario> = {
   groupSize: DEFAULT_SCENARIO.groupSize,
   tensorSplit: DEFAULT_SCENARIO.tensorSplit,
   kvResidual: DEFAULT_SCENARIO.kvResidual,
+  resolution: DEFAULT_SCENARIO.resolution,
+  cfg: DEFAULT_SCENARIO.cfg,
+  offloadModel: DEFAULT_SCENARIO.offloadModel,
 };
 /** The recorded state with ADDED_SINCE filled into every scenario it holds (the main one and vs columns). */
 function withAdded(x: unknown): unknown {

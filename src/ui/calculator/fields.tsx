@@ -1,5 +1,6 @@
 import { useId, useMemo } from 'react';
 import type { LoraTarget, Method, Scenario } from '../../core/types';
+import { findDiffusionPreset } from '../../core/diffusion/presets';
 import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
@@ -95,10 +96,12 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
   const why = useApp((st) => fieldReason(selectActive(st), prop));
   const change = useChange();
   const error = useFieldError(prop);
+  // 'auto' shows what it stands for where the core knows it (an image model's native side)
+  const auto = useApp((st) => (prop === 'resolution' ? (findDiffusionPreset(selectActive(st).model)?.nativeResolution ?? null) : null));
   const kind = SPEC.get(prop)!.kind;
   if (kind.type !== 'int' && kind.type !== 'float') return null;
   const nullable = kind.type === 'int' && kind.nullToken !== undefined;
-  const value = typeof raw === 'number' ? raw : kind.min;
+  const value = typeof raw === 'number' ? raw : (auto ?? kind.min);
   const field = (
     <NumberField
       label={fieldLabel(t.lang, prop)}
@@ -118,7 +121,7 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
     />
   );
   if (!nullable) return field;
-  return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={kind.min} field={field} />;
+  return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={value} field={field} />;
 }
 
 function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disabled: boolean; fallback: number; field: React.ReactNode }) {
@@ -130,7 +133,7 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
       {p.field}
       <label htmlFor={id} className="small">
         <input id={id} type="checkbox" checked={p.isNull} disabled={p.disabled} onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })} />{' '}
-        {t(p.token === 'all' ? 'field.nullAll' : 'field.nullAuto')}
+        {t(p.token === 'all' ? 'field.nullAll' : p.prop === 'resolution' ? 'field.nullNative' : 'field.nullAuto')}
       </label>
     </div>
   );
