@@ -70,7 +70,7 @@ describe('parameter counts from the component configs', () => {
     expect(diffusionParams(SD15)).toBe(859_520_964 + 83_653_863 + 123_060_480);
     for (const p of DIFFUSION_PRESETS) {
       expect(findDiffusionPreset(p.id)).toBe(p);
-      expect(findDiffusionPreset(p.id.split('/')[1]!.toUpperCase())).toBe(p);
+      expect(findDiffusionPreset(p.id.split('/')[1].toUpperCase())).toBe(p);
     }
     expect(findDiffusionPreset('meta-llama/Llama-2-7b-hf')).toBeUndefined();
   });

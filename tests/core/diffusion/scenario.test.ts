@@ -18,7 +18,7 @@ describe('image models in links and on the command line', () => {
     const r = parseScenario({ model: SDXL, mode: 'training', weights: 'nf4' });
     expect(codes(r.errors)).toEqual(['mode:incompatible', 'weights:incompatible']);
     expect(r.scenario).toMatchObject({ mode: 'inference', weights: 'bf16' });
-    expect(r.errors[0]!.message).toContain('inference only');
+    expect(r.errors[0].message).toContain('inference only');
   });
 
   test('language-model keys with an image model, and image keys with a language model, are unused (warned, kept)', () => {
