@@ -74,6 +74,22 @@ interface Phase {
 
 const NOT_GUESSED = { guessed: false };
 
+/** Which phase sets the peak, one message per phase (the page translates each code). */
+const PEAK_NOTE: Record<Phase['id'], Message> = {
+  'text-encoding': {
+    code: 'diffusion.peak-text-encoding',
+    text: 'The phases run one after another: the peak is at text encoding (the weights resident then + its activations), not the sum of the three activation terms.',
+  },
+  denoising: {
+    code: 'diffusion.peak-denoising',
+    text: 'The phases run one after another: the peak is at denoising (the weights resident then + its activations), not the sum of the three activation terms.',
+  },
+  'vae-decode': {
+    code: 'diffusion.peak-vae-decode',
+    text: 'The phases run one after another: the peak is at the VAE decode (the weights resident then + its activations), not the sum of the three activation terms.',
+  },
+};
+
 /** The estimate's terms and peak for a diffusion preset. */
 export function buildDiffusion(s: Scenario, p: DiffusionPreset): Result<Built> {
   const r = diffusionRun(s, p);
@@ -167,11 +183,7 @@ export function buildDiffusion(s: Scenario, p: DiffusionPreset): Result<Built> {
   ];
   const peakActs = peak.activations;
   const notes: Message[] = [
-    {
-      code: 'diffusion.peak-phase',
-      params: { phase: peak.id, text: phases[0]!.weights + phases[0]!.activations, denoise: phases[1]!.weights + phases[1]!.activations, vae: phases[2]!.weights + phases[2]!.activations },
-      text: `The phases run one after another: the peak is the ${peak.id} phase (weights resident then + its activations), not the sum of the three activation terms.`,
-    },
+    { ...PEAK_NOTE[peak.id], params: { text: phases[0]!.weights + phases[0]!.activations, denoise: phases[1]!.weights + phases[1]!.activations, vae: phases[2]!.weights + phases[2]!.activations } },
     {
       code: 'diffusion.not-counted',
       text: 'Not counted: the SD 1.5 safety checker (load with safety_checker=None), cuDNN convolution workspaces, and memory freed between phases that the caching allocator keeps reserved.',
