@@ -302,6 +302,7 @@ export const en = {
   'fix.chunkedLoss': 'Compute the loss in {n} chunks (no full fp32 logits)',
   'fix.actOffload': 'Offload saved activations to CPU memory',
   'fix.zero3': 'ZeRO-3 across {n} GPUs',
+  'fix.offloadModel': 'Model CPU offload (enable_model_cpu_offload): only the running component on the GPU',
   'fix.batch': 'Batch size {value}',
   'fix.allTraining': 'All together: QLoRA, gradient checkpointing, paged 8-bit AdamW, batch size 1',
   'fix.allInference': 'All together: {weights} weights, {kv} KV cache, batch size 1',

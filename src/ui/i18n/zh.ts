@@ -304,6 +304,7 @@ export const zh: Record<MessageKey, string> = {
   'fix.chunkedLoss': '把损失分 {n} 块计算（不再一次性生成 fp32 logits）',
   'fix.actOffload': '把保存的激活卸载到 CPU 内存',
   'fix.zero3': '用 ZeRO-3 分布到 {n} 张 GPU',
+  'fix.offloadModel': '模型 CPU 卸载（enable_model_cpu_offload）：GPU 上只保留正在运行的组件',
   'fix.batch': '批大小改为 {value}',
   'fix.allTraining': '全部一起：QLoRA、梯度检查点、分页 8 位 AdamW、批大小 1',
   'fix.allInference': '全部一起：{weights} 权重、{kv} KV 缓存、批大小 1',
