@@ -209,7 +209,7 @@ describe('calculator: preset search', () => {
 });
 
 describe('calculator: every scenario option has a control', () => {
-  test('each schema key is in the Inference or the Training tab (model, count and GPU have their own panels)', async () => {
+  test('each schema key is in the Inference or the Training tab, or in an image model’s form (model, count and GPU have their own panels)', async () => {
     const { SCENARIO_FIELDS } = await import('../../../src/core/scenario/schema');
     const { FIELD_LABEL_EN } = await import('../../../src/ui/i18n/scenario-labels');
     render(<App />);
@@ -222,6 +222,8 @@ describe('calculator: every scenario option has a control', () => {
     };
     collect();
     fireEvent.click(screen.getByRole('tab', { name: 'Training' }));
+    collect();
+    fireEvent.click(screen.getByRole('button', { name: 'Stable Diffusion XL base 1.0' }));
     collect();
     const missing = SCENARIO_FIELDS.map((f) => f.prop).filter((p) => !seen.has(p) && !['model', 'params', 'gpu', 'mode'].includes(p));
     expect(missing).toEqual([]);
