@@ -26,6 +26,8 @@ export interface Extras {
 }
 import type { StepTimeline } from '../core/timeline';
 import { fixedIn } from '../core/units';
+import { diffusionRun } from '../core/diffusion/build';
+import { findDiffusionPreset } from '../core/diffusion/presets';
 
 const gib = (b: number) => fixedIn(b, 'GiB');
 const gb = (b: number) => fixedIn(b, 'GB');
@@ -105,7 +107,13 @@ export function renderTimelineText(tl: StepTimeline): string {
 function describe(s: Scenario): string[] {
   const model = s.model === '' ? `${(s.params ?? 0).toLocaleString('en-US')} parameters (shape guessed)` : s.model;
   const lines = [`Model:    ${model}`];
-  if (s.mode === 'inference') {
+  const image = findDiffusionPreset(s.model);
+  if (image) {
+    const run = diffusionRun(s, image);
+    const side = run.ok ? `${run.value.side}×${run.value.side} px` : `resolution ${s.resolution ?? 'auto'}`;
+    const cfg = run.ok ? `, CFG ${run.value.cfg ? 'on' : 'off'}` : '';
+    lines.push(`Scenario: image generation with diffusers ${image.pipeline}, weights ${s.weights}, batch ${s.batch}, ${side}${cfg}${s.offloadModel === 'on' ? ', enable_model_cpu_offload' : ''}`);
+  } else if (s.mode === 'inference') {
     lines.push(`Scenario: inference on ${s.engine}, weights ${s.weights}, KV ${s.kv}, batch ${s.batch}, prompt ${s.prompt} + gen ${s.gen} tokens`);
   } else {
     const lora = s.method === 'lora' || s.method === 'qlora' ? ` r=${s.loraRank} on ${s.loraTargets.join(',')}` : '';
@@ -201,7 +209,8 @@ function solveLines(s: Scenario, sv: Solved | undefined): string[] {
   const key = s.mode === 'training' ? 'seq' : 'prompt';
   const limit = sv.contextLimit !== null && sv.maxContext === sv.contextLimit ? ` (the model's limit${sv.memoryAllowsLongerContext ? '; memory would allow more' : ''})` : '';
   const plan = sv.minGpus ? `${sv.minGpus.gpus} (tp ${sv.minGpus.tp}, pp ${sv.minGpus.pp})` : 'none up to 4096';
-  const line = `Solve:    largest batch ${sv.maxBatch}; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}; fewest GPUs ${plan}`;
+  const longest = sv.maxContext === null ? '' : `; longest ${key} ${sv.maxContext.toLocaleString('en-US')}${limit}`;
+  const line = `Solve:    largest batch ${sv.maxBatch}${longest}; fewest GPUs ${plan}`;
   // the solvers search with the closed form (solve.ts solveOn); the verdict above replays the allocator here
   return replayDecidesReserved(s) ? [line, 'Solve:    searched with the fast estimate (no allocator replay), held to the verdict above at this batch and length'] : [line];
 }

@@ -150,7 +150,7 @@ export interface TrainingPhases {
  * values shown for it are read from the same expression. A guessed architecture downgrades
  * shape-dependent terms to 'guess'.
  */
-export function term(ctx: Ctx, id: TermId, expr: Expr, info: DerivationInfo, level: TermLevel = 'allocated', shapeDependent = true): Term {
+export function term(ctx: Pick<Ctx, 'guessed'>, id: TermId, expr: Expr, info: DerivationInfo, level: TermLevel = 'allocated', shapeDependent = true): Term {
   const guessed = ctx.guessed && shapeDependent;
   const note = guessed && !info.note ? { code: 'term.guessed-shape', text: 'Shape guessed from the parameter count; pick a preset for exact numbers.' } : info.note;
   const bytes = evaluate(expr);
@@ -160,7 +160,7 @@ export function term(ctx: Ctx, id: TermId, expr: Expr, info: DerivationInfo, lev
 }
 
 /** The cuBLAS workspace PyTorch allocates through the caching allocator (runtime.ts). */
-export function workspaceTerm(ctx: Ctx): Term {
+export function workspaceTerm(ctx: Pick<Ctx, 'guessed'>): Term {
   return term(
     ctx,
     'workspace',

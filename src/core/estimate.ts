@@ -21,6 +21,8 @@ import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/d
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
+import { buildDiffusion } from './diffusion/build';
+import { diffusionParams, findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
 import { loaderNote, unknownFamilyNote } from './model/families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
@@ -50,6 +52,7 @@ export function resolveModel(s: Scenario): Result<ResolvedModel> {
     const arch = guessArch(s.params);
     return { ok: true, value: { arch, params: honourCount(countParams(arch), s.params), guessed: true, notes: [shapeGuessNote(s.params, arch)] } };
   }
+  if (isDiffusionModel(s.model)) return fail('model', 'diffusion-model', `${s.model.slice(0, 80)} is an image-generation pipeline: it has no language-model shape`);
   let arch: ModelArch;
   if (s.model === 'custom') {
     if (!s.arch) return fail('arch', 'missing-arch', "model 'custom' needs architecture fields (hidden, layers, heads, ffn, vocab)");
@@ -224,7 +227,8 @@ export function estimate(s: Scenario): Result<Estimate> {
 /** The estimate with what it was built from: the step timeline (core/timeline) replays these. */
 export interface EstimateDetail {
   estimate: Estimate;
-  ctx: Ctx;
+  /** null for an image-generation pipeline (core/diffusion), which has no language-model context */
+  ctx: Ctx | null;
   built: Built;
   /** weight tensors on the GPU by shape (empty without PyTorch's allocator) */
   weightTensors: TensorGroup[];
@@ -243,11 +247,13 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   if (rangeErrors.length > 0) return { ok: false, errors: rangeErrors };
   const comboErrors = checkCombinations(s);
   if (comboErrors.length > 0) return { ok: false, errors: comboErrors };
+  const diffusion = findDiffusionPreset(s.model);
+  if (diffusion) return diffusionDetail(s, diffusion);
   const resolved = resolveCached(s);
   if (!resolved.ok) return resolved;
   const { arch, params, guessed, notes, weights, shapes } = resolved.value;
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
-  if (s.gpu && !gpu) return { ok: false, errors: [{ key: 'gpu', code: 'unknown-gpu', message: `Unknown GPU '${s.gpu.slice(0, 40)}': pick a catalogue id or a capacity such as 24GiB` }] };
+  if (s.gpu && !gpu) return unknownGpu(s);
   const shapeErrors = checkCombinations(s, guessed ? { ...arch, guessed } : arch, 'arch');
   if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
   const capacityBytes = gpu ? gpu.capacityBytes : null;
@@ -265,10 +271,31 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   // set after the literal: a conditional spread in it sends V8's object clone to its slow path (sweep bench)
   if (images) ctx.images = images;
   const built = build(ctx);
-  const terms: Term[] = [...built.terms];
-  const weightTerm = terms.find((t) => t.id === 'weights');
-  let reserve = built.engineReserveBytes ?? 0;
+  const weightTerm = built.terms.find((t) => t.id === 'weights');
   const weightTensors = built.torchAllocator ? weightGroups(ctx, weightTerm?.bytes ?? 0, shapes) : [];
+  const detail = finish(ctx, built, weightTensors, params.total, params.active, [
+    ...notes,
+    ...built.notes,
+    ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []),
+    ...(images ? imageNotes(s, images) : []),
+  ]);
+  return { ok: true, value: { ...detail, ctx } };
+}
+
+/** A diffusers text-to-image pipeline (core/diffusion): its phases instead of a language model's terms. */
+function diffusionDetail(s: Scenario, p: DiffusionPreset): Result<EstimateDetail> {
+  const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
+  if (s.gpu && !gpu) return unknownGpu(s);
+  const built = buildDiffusion(s, p);
+  if (!built.ok) return built;
+  const total = diffusionParams(p);
+  return { ok: true, value: { ...finish({ s, guessed: false }, built.value, [], total, total, built.value.notes), ctx: null } };
+}
+
+/** Allocator rounding, CUDA context and the totals around a builder's terms. */
+function finish(ctx: Pick<Ctx, 's' | 'guessed'>, built: Built, weightTensors: TensorGroup[], total: number, active: number, notes: Message[]): Omit<EstimateDetail, 'ctx'> {
+  const terms: Term[] = [...built.terms];
+  let reserve = built.engineReserveBytes ?? 0;
   if (built.torchAllocator && built.engineReserveBytes === undefined) {
     reserve = segmentWaste([...weightTensors, ...built.live]);
     // a sum over every live tensor group (runtime.ts segmentWaste): shown as its total
@@ -304,17 +331,14 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   const allocatedBytes = finite(built.allocatedBytes);
   const reservedBytes = finite(allocatedBytes + reserve);
   const deviceBytes = finite(reservedBytes + CUDA_CONTEXT_BYTES + (built.outsideAllocatorBytes ?? 0));
-  const value: Estimate = {
-    params: { total: params.total, trainable: built.trainable, active: params.active },
-    terms,
-    allocatedBytes,
-    reservedBytes,
-    deviceBytes,
-    notes: [...notes, ...built.notes, ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []), ...(images ? imageNotes(s, images) : [])],
-  };
+  const value: Estimate = { params: { total, trainable: built.trainable, active }, terms, allocatedBytes, reservedBytes, deviceBytes, notes };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
-  return { ok: true, value: { estimate: value, ctx, built, weightTensors } };
+  return { estimate: value, built, weightTensors };
+}
+
+function unknownGpu(s: Scenario): Result<never> {
+  return { ok: false, errors: [{ key: 'gpu', code: 'unknown-gpu', message: `Unknown GPU '${s.gpu.slice(0, 40)}': pick a catalogue id or a capacity such as 24GiB` }] };
 }
 
 /** Inference of a vision-language model with images: one image's grid (model/vision-tokens.ts); null otherwise. */

@@ -11,6 +11,7 @@ import { fixedIn, MiB } from './units';
 import { MAX_CUSTOM_CAPACITY } from './gpus';
 import { fitsWithin, sizesToCard } from './fit-rule';
 import { ruleArch } from './scenario/rules';
+import { isDiffusionModel } from './diffusion/presets';
 
 /** Largest batch the schema accepts. */
 const MAX_BATCH = 65536;
@@ -108,6 +109,9 @@ export interface ContextLimit {
 export function maxContextDetail(s: Scenario, capacityBytes: number, given?: Estimate): Result<ContextLimit> {
   const bad = badCapacity(capacityBytes);
   if (bad) return { ok: false, errors: bad };
+  if (isDiffusionModel(s.model)) {
+    return { ok: false, errors: [{ key: 'prompt', code: 'diffusion.no-context', message: `${s.model} is an image-generation pipeline: it has no context length (its size is the resolution)` }] };
+  }
   const key = s.mode === 'training' ? 'seq' : 'prompt';
   const resolved = resolveModel(s);
   const ctx = resolved.ok ? resolved.value.arch.maxContext : undefined;
@@ -186,8 +190,8 @@ export function minGpusBy(s: Scenario, fitsPlan: (p: GpuPlan) => Result<boolean>
 export interface Solved {
   /** largest batch that fits (0: not even one sequence) */
   maxBatch: number;
-  /** longest prompt (inference) or seq (training), capped at the model's context */
-  maxContext: number;
+  /** longest prompt (inference) or seq (training), capped at the model's context; null for an image-generation pipeline */
+  maxContext: number | null;
   /** the model's own limit on that key and whether memory would allow more */
   contextLimit: number | null;
   memoryAllowsLongerContext: boolean;
@@ -205,17 +209,18 @@ export interface Solved {
 export function solveOn(s: Scenario, capacityBytes: number, given?: Estimate): Result<Solved> {
   const b = maxBatch(s, capacityBytes, given);
   if (!b.ok) return b;
-  const c = maxContextDetail(s, capacityBytes, given);
-  if (!c.ok) return c;
+  const image = isDiffusionModel(s.model);
+  const c = image ? null : maxContextDetail(s, capacityBytes, given);
+  if (c && !c.ok) return c;
   const g = minGpus(s, capacityBytes, given);
   if (!g.ok) return g;
   return {
     ok: true,
     value: {
       maxBatch: b.value,
-      maxContext: c.value.tokens,
-      contextLimit: c.value.modelLimit,
-      memoryAllowsLongerContext: c.value.memoryAllowsMore,
+      maxContext: c ? c.value.tokens : null,
+      contextLimit: c ? c.value.modelLimit : null,
+      memoryAllowsLongerContext: c ? c.value.memoryAllowsMore : false,
       minGpus: g.value,
       basis: given ? 'closed-form-held' : 'closed-form',
     },
@@ -227,7 +232,7 @@ export interface SweepPoint {
   result: Result<Estimate>;
 }
 
-/** Estimates along one key: batch, prompt (inference) or seq (training). */
-export function sweep(s: Scenario, key: 'batch' | 'prompt' | 'seq', values: readonly number[]): SweepPoint[] {
+/** Estimates along one key: batch, prompt (inference) or seq (training), or an image model's resolution. */
+export function sweep(s: Scenario, key: 'batch' | 'prompt' | 'seq' | 'resolution', values: readonly number[]): SweepPoint[] {
   return values.map((x) => ({ x, result: estimate({ ...s, [key]: x }) }));
 }

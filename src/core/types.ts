@@ -77,6 +77,10 @@ export type ZeroImpl = Of<typeof S.ZERO_IMPLS>;
 /** DeepSpeed `overlap_comm`: 'auto' = DeepSpeed's default (on for ZeRO-3 only, zero/config.py overlap_comm_valid). */
 export type OverlapComm = Of<typeof S.OVERLAP_COMMS>;
 export type LoraTarget = Of<typeof S.LORA_TARGETS>;
+/** Classifier-free guidance of an image pipeline ('auto' = the pipeline's default). */
+export type Cfg = Of<typeof S.CFGS>;
+/** diffusers enable_model_cpu_offload: only the running component on the GPU. */
+export type OffloadModel = Of<typeof S.OFFLOAD_MODELS>;
 
 /**
  * Storage format of the weights (see src/core/formats). `int8` / `int4` are plain integer storage
@@ -283,7 +287,10 @@ export type TermId =
   | 'zero-step-grads'
   | 'cuda-context'
   | 'allocator-reserve'
-  | 'engine-reserve';
+  | 'engine-reserve'
+  | 'text-encoding'
+  | 'denoising'
+  | 'vae-decode';
 
 /** Which total a term belongs to: allocated ⊂ reserved ⊂ device. */
 export type TermLevel = 'allocated' | 'reserved' | 'device';
@@ -395,6 +402,10 @@ export interface Scenario {
   /** custom architecture, or overrides applied on top of the preset */
   arch: Partial<ModelArch> | null;
   mode: Mode;
+  /** image generation: classifier-free guidance ('auto' = the pipeline's default) */
+  cfg: Cfg;
+  /** image generation: diffusers enable_model_cpu_offload */
+  offloadModel: OffloadModel;
   method: Method;
   weights: WeightFormat;
   kv: KvFormat;

@@ -27,6 +27,7 @@ import { classBand, INDEPENDENT_CHECK, independentClass, overallBand, type Indep
 import { validationReport } from './report';
 import { groupOf, type ScoredRow } from './score';
 import { VARIED_RESERVED_BAND, type VariedBand } from './varied-band';
+import { isDiffusionModel } from '../core/diffusion/presets';
 
 export type BasisKind = 'validated' | 'not-validated' | 'guessed-shape';
 
@@ -73,7 +74,7 @@ const FLOAT = new Set(['fp32', 'fp16', 'bf16']);
 /** The independent check's classes a scenario falls in (several when the scenario cannot tell them apart). */
 export function independentClasses(s: Scenario): IndependentClassId[] {
   if (s.mode === 'inference') {
-    if (s.engine !== 'transformers') return [];
+    if (s.engine !== 'transformers' || isDiffusionModel(s.model)) return [];
     // remote-code chat models (int8 / int4) and bitsandbytes short-prompt rows may be any such model
     return FLOAT.has(s.weights) ? ['infer-current', 'infer-short-bnb'] : BNB.has(s.weights) ? ['infer-current', 'infer-remote-code', 'infer-short-bnb'] : ['infer-current', 'infer-remote-code'];
   }

@@ -10,6 +10,7 @@
 import type { Scenario, WeightFormat } from '../core/types';
 import { validationReport } from './report';
 import { errorStats, type ScoredRow } from './score';
+import { isDiffusionModel } from '../core/diffusion/presets';
 
 /** Storage families whose memory behaves alike: 16/32-bit floats, 8-bit, 4-bit, other GGUF k-quants. */
 export type WeightFamily = 'float' | '8bit' | '4bit' | 'lowbit';
@@ -45,7 +46,8 @@ export const weightFamily = (w: WeightFormat): WeightFamily => FAMILY[w];
 export const MIN_ROWS = 3;
 
 /** Inference runs on an engine; training's memory is set by its method. */
-const runnerOf = (s: Scenario): string => (s.mode === 'inference' ? s.engine : s.method);
+/** An image-generation pipeline runs in diffusers, whatever `engine` says (core/diffusion). */
+const runnerOf = (s: Scenario): string => (isDiffusionModel(s.model) ? 'diffusers' : s.mode === 'inference' ? s.engine : s.method);
 
 /** The scenario's kind, coarse to fine: "inference/transformers" then "inference/transformers/float". */
 export function kindKeys(s: Scenario): [string, string] {

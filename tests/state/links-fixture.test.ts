@@ -25,6 +25,8 @@ const ADDED_SINCE: Partial<Scenario> = {
   gptqKernel: DEFAULT_SCENARIO.gptqKernel,
   images: DEFAULT_SCENARIO.images,
   resolution: DEFAULT_SCENARIO.resolution,
+  cfg: DEFAULT_SCENARIO.cfg,
+  offloadModel: DEFAULT_SCENARIO.offloadModel,
 };
 /**
  * Warnings added after the fixture was written, by link: the schema now says which mode reads each key

@@ -15,6 +15,8 @@ import { plainRefusal } from '../formats/plain';
 import { ENCODER_ONLY } from '../model/families';
 import { ADAPTER_QUANTIZED } from '../training/quant-base';
 import { DEFAULT_SCENARIO, KV_BY_ENGINE, LLAMA_MAX_DEVICES } from './schema';
+import { DIFFUSION_WEIGHTS } from '../diffusion/keys';
+import { isDiffusionModel } from '../diffusion/presets';
 
 /**
  * The shape a rule may look at: the preset merged with overrides, the Llama-style guess behind a
@@ -62,6 +64,29 @@ const plainTraining = (s: Scenario) => (training(s) ? plainRefusal(s.weights, 't
 const plainEngine = (s: Scenario) => (inference(s) && s.engine !== 'transformers' ? plainRefusal(s.weights, s.engine) : null);
 
 export const CONFLICTS: readonly ConflictRule[] = [
+  // Image-generation pipelines are estimated as diffusers runs them at inference (core/diffusion):
+  // their training (UNet / DiT fine-tuning) is not modelled, so it is refused rather than guessed.
+  {
+    id: 'diffusion-inference-only',
+    key: 'mode',
+    with: 'model',
+    when: (s) => training(s) && isDiffusionModel(s.model),
+    fallback: () => ({ mode: 'inference' }),
+    message: (s) => `model=${s.model} is an image-generation pipeline: it is estimated for inference only (diffusers); training it is not modelled`,
+    words: () => 'Image-generation models are estimated for inference only (diffusers pipelines): training them is not modelled',
+    params: (s) => ({ model: s.model }),
+  },
+  // diffusers pipelines load in torch_dtype float32 / float16 / bfloat16 (quantized UNets / DiTs are not modelled)
+  {
+    id: 'diffusion-weights',
+    key: 'weights',
+    with: 'model',
+    when: (s) => isDiffusionModel(s.model) && !DIFFUSION_WEIGHTS.includes(s.weights),
+    fallback: defaultWeights,
+    message: (s) => `model=${s.model} is estimated in fp32, fp16 or bf16 (the pipeline's torch_dtype), not weights=${s.weights}`,
+    words: () => 'Image-generation pipelines are estimated in fp32, fp16 or bf16',
+    params: (s) => ({ model: s.model, weights: s.weights }),
+  },
   // PyTorch only gives gradients to floating-point tensors and PEFT has no LoRA layer over plain
   // integer storage; fp64 is not a training format here (the precision key sets what training stores).
   {

@@ -6,6 +6,7 @@
 import type { FieldError, ModelArch, Scenario } from '../types';
 import { GPUS, findGpu, parseCapacity } from '../gpus';
 import { findPreset, PRESETS } from '../model/presets';
+import { DIFFUSION_PRESETS, findDiffusionPreset } from '../diffusion/presets';
 import { parseQuickCount } from '../model/quick';
 import { ARCH_FIELDS } from './arch-fields';
 import { isArchKey, parseArch } from './arch';
@@ -32,12 +33,9 @@ export const MAX_PARAMS = 1e15;
 function parseModel(raw: string): Parsed<string> {
   const v = raw.trim();
   if (v === '' || v.toLowerCase() === 'custom') return { ok: true, value: v.toLowerCase() };
-  const p = findPreset(v);
+  const p = findPreset(v) ?? findDiffusionPreset(v);
   if (p) return { ok: true, value: p.id };
-  const suggestions = closest(
-    v,
-    PRESETS.map((x) => x.id),
-  );
+  const suggestions = closest(v, [...PRESETS.map((x) => x.id), ...DIFFUSION_PRESETS.map((x) => x.id)]);
   const hint = suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : '';
   return {
     ok: false,
@@ -166,6 +164,10 @@ function resolveModel(s: Scenario, given: Set<string>, archRaw: Record<string, s
   }
   if (s.model === 'custom' && customArch) {
     s.arch = { ...customArch, ...parseArch(archRaw, customArch, errors) };
+    return;
+  }
+  if (findDiffusionPreset(s.model)) {
+    for (const k of archKeys) warnings.push({ key: k, code: 'unused-key', message: `${k} is a language-model key; ${s.model} is an image-generation pipeline`, params: { with: 'model' } });
     return;
   }
   const base: ModelArch | null = s.model === 'custom' ? null : (findPreset(s.model)?.arch ?? null);

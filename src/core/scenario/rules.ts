@@ -12,6 +12,8 @@ import { guessArch } from '../model/quick';
 import { imageGrid } from '../model/vision-tokens';
 import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
 import { modelKindWords, modelReads } from './model-kind';
+import { DIFFUSION_KEYS, IMAGE_ONLY_KEYS } from '../diffusion/keys';
+import { isDiffusionModel } from '../diffusion/presets';
 import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
 
 type Emit = (key: string, other: string, message: string) => void;
@@ -123,6 +125,7 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     }
   }
   deepspeedRules(s, given, warn);
+  imageKeyRules(s, given, warn);
   if (given.has('logits-path')) logitsPathRule(s, warn);
   // tp · pp named without gpus sets the GPU count (the form's withGridGpus does the same)
   const mp = s.tp * s.pp;
@@ -152,6 +155,19 @@ function deepspeedRules(s: Scenario, given: Set<string>, warn: (key: string, cod
     if (!training) continue; // warned by its schema `modes`
     if (s.zeroImpl !== 'deepspeed') warn(key, 'unused-key', `${key} is a DeepSpeed setting; zero-impl=${s.zeroImpl} does not use it`, { with: 'zero-impl' });
     else if (s.zero < minStage) warn(key, 'unused-key', minStage === 3 ? `${key} acts in ZeRO-3 only, not zero=${s.zero}` : `${key} needs zero 1, 2 or 3`, { with: 'zero' });
+  }
+}
+
+/**
+ * An image-generation pipeline reads DIFFUSION_KEYS alone (core/diffusion/keys.ts); a language model
+ * none of the image-only keys.
+ */
+function imageKeyRules(s: Scenario, given: Set<string>, warn: (key: string, code: string, message: string, params: Record<string, string | number>) => void): void {
+  const image = isDiffusionModel(s.model);
+  for (const f of SCENARIO_FIELDS) {
+    if (!given.has(f.name) || (f.modes && !f.modes.includes(s.mode))) continue;
+    if (image && !DIFFUSION_KEYS.includes(f.prop)) warn(f.name, 'unused-key', `${f.name} does not apply to ${s.model}, an image-generation pipeline`, { with: 'model' });
+    if (!image && IMAGE_ONLY_KEYS.includes(f.prop)) warn(f.name, 'unused-key', `${f.name} applies to image-generation models (Stable Diffusion, SDXL, Flux)`, { with: 'model' });
   }
 }
 

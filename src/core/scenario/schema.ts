@@ -85,6 +85,10 @@ export const ZERO_STAGES = ['0', '1', '2', '3'] as const;
 export const OFFLOADS = ['none', 'optimizer', 'params'] as const;
 export const ZERO_IMPLS = ['deepspeed', 'fsdp'] as const;
 export const OVERLAP_COMMS = ['auto', 'on', 'off'] as const;
+/** Classifier-free guidance of an image pipeline: 'auto' = the pipeline's default (core/diffusion/presets.ts cfgDefault). */
+export const CFGS = ['auto', 'on', 'off'] as const;
+/** diffusers `enable_model_cpu_offload()` called ('on') or every component moved to the GPU ('off'). */
+export const OFFLOAD_MODELS = ['off', 'on'] as const;
 /** Largest DeepSpeed bucket / threshold accepted (elements). */
 const MAX_DS_ELEMENTS = 1e13;
 /** Canonical order of LoRA targets (attention then MLP), used when writing lists. */
@@ -216,9 +220,9 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
   {
     prop: 'resolution',
     name: 'resolution',
-    slider: { max: 4096 },
-    kind: int(16, 16384, 'auto'),
-    help: "Image side in pixels (square images); 'auto' = the model's native size",
+    slider: { max: 4096, log: true },
+    kind: int(8, 16384, 'auto'),
+    help: "Image side in pixels (square images); 'auto' = the model's native size (a vision tower's input size; image generation: SD 1.5 512, SDXL and Flux 1024)",
     modes: INFERENCE,
     models: 'image',
   },
@@ -362,6 +366,20 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     kind: oneOf(KBIT_PREPS),
     help: "LoRA over a bitsandbytes (nf4/fp4/bnb-int8) or AWQ base: 'on' = PEFT prepare_model_for_kbit_training, as QLoRA recipes call it: embeddings, norms, biases and LM head become fp32 parameters, so the residual stream, the norm outputs and the quantized Linears' outputs are fp32 activations (PEFT skips the cast for GPTQ). Its default gradient checkpointing is the separate grad-ckpt key",
   },
+  {
+    prop: 'cfg',
+    name: 'cfg',
+    kind: oneOf(CFGS),
+    help: "Image generation: classifier-free guidance. SD 1.5 / SDXL with guidance_scale > 1 (their default) run the UNet on a doubled batch (negative + positive prompt); Flux runs a second transformer call of the same size (true_cfg_scale > 1); 'auto' = the pipeline's default (on for SD / SDXL, off for Flux, whose dev model is guidance-distilled)",
+    modes: INFERENCE,
+  },
+  {
+    prop: 'offloadModel',
+    name: 'offload-model',
+    kind: oneOf(OFFLOAD_MODELS),
+    help: 'Image generation: `on` = diffusers enable_model_cpu_offload(): only the component that runs (a text encoder, the UNet / transformer, the VAE) is on the GPU; `off` = pipe.to("cuda"), every component resident',
+    modes: INFERENCE,
+  },
   { prop: 'gpus', name: 'gpus', slider: { max: 1024, log: true }, kind: int(1, 1_000_000), help: 'Total GPUs (data-parallel × tp × pp)' },
   { prop: 'zero', name: 'zero', kind: oneOf(ZERO_STAGES), help: 'DeepSpeed ZeRO stage (3 ≈ FSDP full shard)', modes: TRAINING },
   { prop: 'tp', name: 'tp', slider: { max: 64, log: true }, kind: int(1, 4096), help: 'Tensor-parallel degree' },
@@ -475,6 +493,9 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
 export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   model: 'meta-llama/Llama-3.1-8B',
   params: null,
+  resolution: null,
+  cfg: 'auto',
+  offloadModel: 'off',
   arch: null,
   mode: 'inference',
   method: 'full',
@@ -532,7 +553,6 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   tensorSplit: null,
   kvResidual: 128,
   images: 1,
-  resolution: null,
   ubatch: null,
   mfu: 0.4,
 } satisfies Scenario);

@@ -122,7 +122,7 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
       }
       shapes.push(shape);
     }
-    replayTraining(r, s, d.ctx.arch, d.weightTensors, shapes);
+    if (d.ctx) replayTraining(r, s, d.ctx.arch, d.weightTensors, shapes);
     if (s.pp > 1) notes.push({ code: 'timeline.pp', text: 'Pipeline schedules are not replayed: the timeline shows one stage running the whole model.' });
   } else {
     replayInference(r, d);
@@ -179,7 +179,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
     t.id !== 'allocator-reserve'
       ? t
       : term(
-          d.value.ctx,
+          { guessed: d.value.ctx?.guessed ?? false },
           'allocator-reserve',
           sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)),
           {
@@ -216,7 +216,7 @@ function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
     t.id !== 'allocator-reserve'
       ? t
       : term(
-          d.ctx,
+          { guessed: d.ctx?.guessed ?? false },
           'allocator-reserve',
           sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)),
           {

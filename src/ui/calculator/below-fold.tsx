@@ -11,6 +11,7 @@ import { RuleOfThumbPanel } from './rule-of-thumb-panel';
 import { SharePanel } from './share-panel';
 import { SweepPanel } from './sweep-panel';
 import { TimelinePanel } from './timeline-panel';
+import { isDiffusionModel } from '../../core/diffusion/presets';
 
 /**
  * The calculator's panels under the term chart, in a chunk of their own: the first screen (verdict,
@@ -39,7 +40,8 @@ export default function BelowFold({ s, r }: { s: Scenario; r: Result<Estimate> }
           <DerivationPanel est={r.value} />
         </B>
       )}
-      {r.ok && (
+      {/* the replay follows a language model's allocations; an image pipeline's phases are not replayed */}
+      {r.ok && !isDiffusionModel(s.model) && (
         <B name="timeline">
           <TimelinePanel s={s} />
         </B>

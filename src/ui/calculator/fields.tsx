@@ -1,5 +1,6 @@
 import { useId, useMemo } from 'react';
 import type { LoraTarget, Method, Scenario } from '../../core/types';
+import { findDiffusionPreset } from '../../core/diffusion/presets';
 import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
@@ -125,8 +126,10 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
   return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={value} field={field} />;
 }
 
-/** The image side resolution=auto stands for with the chosen model (null: no vision tower). */
+/** The image side resolution=auto stands for with the chosen model: an image-generation pipeline's or a vision tower's native size (null: neither). */
 function autoResolution(s: Scenario): number | null {
+  const diffusion = findDiffusionPreset(s.model);
+  if (diffusion) return diffusion.nativeResolution;
   const v = ruleArch(s)?.vision;
   return v ? nativeSide(v) : null;
 }

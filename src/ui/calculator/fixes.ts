@@ -11,6 +11,7 @@ import { optionReason } from './compat';
 import { modelReads } from '../../core/scenario/model-kind';
 import { ruleArch } from '../../core/scenario/rules';
 import { estimateOf } from './use-estimate';
+import { isDiffusionModel } from '../../core/diffusion/presets';
 
 export interface Fix {
   key: MessageKey;
@@ -66,6 +67,8 @@ export function candidates(s: Scenario): Omit<Fix, 'deviceBytes' | 'fits'>[] {
     const kv8 = KV_STEPS.find((k) => bytesKv(k) < bytesKv(s.kv) && allowed(s, 'kv', k));
     if (w4 && kv8 && generates) add('fix.allInference', { weights: w4, kv: kv8 }, { weights: w4, kv: kv8, batch: 1 });
   }
+  // image pipelines: diffusers enable_model_cpu_offload keeps only the running component on the GPU
+  if (isDiffusionModel(s.model) && s.offloadModel === 'off') add('fix.offloadModel', {}, { offloadModel: 'on' });
   if (s.batch > 1) {
     add('fix.batch', { value: 1 }, { batch: 1 });
     if (s.batch > 2) add('fix.batch', { value: Math.floor(s.batch / 2) }, { batch: Math.floor(s.batch / 2) });

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { DIFFUSION_PRESETS } from '../../core/diffusion/presets';
 import { searchPresets } from '../../core/model/presets';
 import { parseQuickCount } from '../../core/model/quick';
 import { MAX_PARAMS } from '../../core/scenario/parse';
@@ -8,6 +9,7 @@ import { useT } from '../i18n';
 import { formatCount } from '../i18n/format';
 import { lazyRetry } from '../shell/lazy-retry';
 import { useArch } from './use-arch';
+import { repair } from './compat';
 import { estimateOf } from './use-estimate';
 
 // the boxes start closed: their code (and the saved-models list) is fetched when one is first opened
@@ -29,6 +31,7 @@ export function ModelPicker() {
         <ParamCount />
       </p>
       <PresetSearch />
+      <ImagePresets />
       <BareCount />
       <LazyDetails name="config-paste" className="config-paste" summary={t('config.title')}>
         <ConfigPaste />
@@ -82,6 +85,31 @@ function PresetSearch() {
         </ul>
       )}
     </div>
+  );
+}
+
+/** The image-generation pipelines (core/diffusion): a separate group, inference only. */
+function ImagePresets() {
+  const t = useT();
+  const model = useApp((st) => selectActive(st).model);
+  const patch = useApp((st) => st.patch);
+  return (
+    <fieldset className="image-presets">
+      <legend>{t('model.imageGroup')}</legend>
+      <div className="row">
+        {DIFFUSION_PRESETS.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            aria-pressed={model === p.id}
+            title={p.id}
+            onClick={() => patch(repair({ ...selectActive(useApp.getState()), model: p.id, arch: null, params: null, mode: 'inference' }))}
+          >
+            {p.name}
+          </button>
+        ))}
+      </div>
+    </fieldset>
   );
 }
 

@@ -1,4 +1,6 @@
 import { Fragment } from 'react';
+import { DIFFUSION_KEYS } from '../../core/diffusion/keys';
+import { isDiffusionModel } from '../../core/diffusion/presets';
 import { DEFAULT_SCENARIO, MODES } from '../../core/scenario/schema';
 import type { Mode, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
@@ -88,8 +90,20 @@ function useChanged(props: readonly Prop[]): boolean {
   });
 }
 
+/** The form of an image-generation pipeline: the keys its estimate reads (core/diffusion/keys.ts), less those set elsewhere. */
+export const IMAGE_LAYOUT: readonly FormGroup[] = [{ fields: DIFFUSION_KEYS.filter((k): k is Prop => k !== 'model' && k !== 'mode' && k !== 'gpu' && k !== 'arch') }];
+
 function ModeFields({ mode }: { mode: Mode }) {
-  return FORM_LAYOUT[mode].map((g, i) =>
+  const t = useT();
+  const image = useApp((st) => isDiffusionModel(selectActive(st).model));
+  if (image && mode === 'training') {
+    return (
+      <p className="field-msg" role="note">
+        {t('why.diffusion-inference-only')}
+      </p>
+    );
+  }
+  return (image ? IMAGE_LAYOUT : FORM_LAYOUT[mode]).map((g, i) =>
     g.title ? (
       <Group key={i} group={g} title={g.title} />
     ) : (

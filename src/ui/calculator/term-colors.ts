@@ -27,4 +27,7 @@ export const TERM_COLOR: Record<TermId, string> = {
   'cuda-context': '#7f7f7f',
   'allocator-reserve': '#c4c4c4',
   'engine-reserve': '#aa4499', // Tol purple
+  'text-encoding': '#bbcc33', // Tol light pear
+  denoising: '#ee8866', // Tol light orange
+  'vae-decode': '#77aadd', // Tol light blue
 };

@@ -67,6 +67,8 @@ export const FIELD_LABEL_ZH: Record<FieldProp, string> = {
   tensorSplit: '多卡分配比例 (--tensor-split)',
   ubatch: '预填充分块 (ubatch)',
   mfu: '假定 MFU（步时估计）',
+  cfg: '无分类器引导（CFG）',
+  offloadModel: '模型 CPU 卸载',
 };
 
 export const HELP_ZH: Record<FieldProp, string> = {
@@ -82,7 +84,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
   prompt: '推理：每条序列的提示词 token 数',
   gen: '推理：每条序列生成的 token 数',
   images: '推理：每条序列的图片数。视觉语言模型的视觉编码器逐张编码，每张图片在提示词中加入它的图像 token',
-  resolution: "正方形图片的边长（像素）；'auto' = 模型的原生尺寸",
+  resolution: "正方形图片的边长（像素）；'auto' = 模型的原生尺寸（视觉塔的输入尺寸；图像生成：SD 1.5 为 512，SDXL 与 Flux 为 1024）",
   seq: '训练：序列长度（token）',
   precision: '训练精度：fp32、AMP（保留 fp32 主权重）或纯 16 位',
   optimizer: '优化器（8 位与分页版本来自 bitsandbytes）',
@@ -140,6 +142,8 @@ export const HELP_ZH: Record<FieldProp, string> = {
   tensorSplit: "llama.cpp 多卡（--split-mode layer）的 --tensor-split：每张 GPU 一个权重，如 3,1 把四分之三的层放在 GPU 0；'auto' = 按各卡空闲显存（同型号的卡即平均分配）",
   ubatch: '预填充分块：llama.cpp n_ubatch / vLLM max_num_batched_tokens',
   mfu: '训练：步时上界假定的模型 FLOPs 利用率（张量核心峰值的比例；0.4 对应调优良好的大规模训练，PaLM 报告 0.46）',
+  cfg: "图像生成：无分类器引导。SD 1.5 / SDXL 在 guidance_scale > 1（默认）时把负向与正向提示拼成双倍批次送入 UNet；Flux 则再调用一次同样大小的 transformer（true_cfg_scale > 1）；'auto' = 流水线默认（SD / SDXL 开启，Flux 关闭：其 dev 模型已做引导蒸馏）",
+  offloadModel: '图像生成：on = diffusers 的 enable_model_cpu_offload()，GPU 上只保留正在运行的组件（某个文本编码器、UNet / transformer 或 VAE）；off = pipe.to("cuda")，全部组件常驻',
 };
 
 /** Option values that are words, by `prop.value`. */
@@ -200,6 +204,11 @@ export const OPTION_LABEL_ZH: Record<string, string> = {
   'gptqKernel.exllamav2': 'ExLlama v2（GPTQModel）',
   'gptqKernel.exllama': 'ExLlama v1（AutoGPTQ）',
   'gptqKernel.triton': 'Triton（无额外缓冲）',
+  'cfg.auto': '流水线默认',
+  'cfg.on': '开启（负向提示）',
+  'cfg.off': '关闭',
+  'offloadModel.off': '关闭（pipe.to("cuda")）',
+  'offloadModel.on': '开启（enable_model_cpu_offload）',
   'kbitPrep.on': '开启（QLoRA 配方）',
   'kbitPrep.off': '关闭（torchtune、直接 get_peft_model）',
   'optimImpl.foreach': 'foreach（PyTorch 默认）',

@@ -73,6 +73,8 @@ export const FIELD_LABEL_EN: Record<FieldProp, string> = {
   tensorSplit: 'Tensor split (--tensor-split)',
   ubatch: 'Prefill chunk (ubatch)',
   mfu: 'Assumed MFU (step time)',
+  cfg: 'Classifier-free guidance',
+  offloadModel: 'Model CPU offload',
 };
 
 /** Option values that are words (others, like format names, are shown as written). */
@@ -158,6 +160,11 @@ const OPTION_LABEL_EN: Record<string, string> = {
   'dsOverlapComm.auto': 'DeepSpeed default (ZeRO-3 only)',
   'dsOverlapComm.on': 'On',
   'dsOverlapComm.off': 'Off',
+  'cfg.auto': "Pipeline's default",
+  'cfg.on': 'On (negative prompt)',
+  'cfg.off': 'Off',
+  'offloadModel.off': 'Off (pipe.to("cuda"))',
+  'offloadModel.on': 'On (enable_model_cpu_offload)',
 };
 
 /** A scenario key's name. */

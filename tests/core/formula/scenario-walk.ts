@@ -48,6 +48,12 @@ export const INFERENCE: Partial<Scenario>[] = [
   { engine: 'llama.cpp', model: LLAMA2, weights: 'gguf-q4_k_m', kv: 'fp16', gpus: 3, ngl: 20 },
   { engine: 'llama.cpp', model: LLAMA2, weights: 'fp16', kv: 'fp16', gpus: 2, tensorSplit: [1, 3] },
   { engine: 'llama.cpp', model: 'deepseek-ai/DeepSeek-V3', weights: 'gguf-q2_k', kv: 'fp16', attn: 'flash' },
+  // image generation (core/diffusion): CFG, the fp32 VAE upcast, eager scores, offload, Flux tokens
+  { model: 'runwayml/stable-diffusion-v1-5', weights: 'fp16', attn: 'eager', batch: 3 },
+  { model: 'stabilityai/stable-diffusion-xl-base-1.0', weights: 'fp16', resolution: 1024, batch: 2 },
+  { model: 'stabilityai/stable-diffusion-xl-base-1.0', offloadModel: 'on', cfg: 'off', resolution: 768 },
+  { model: 'black-forest-labs/FLUX.1-dev', resolution: 1360, batch: 2 },
+  { model: 'black-forest-labs/FLUX.1-schnell', weights: 'fp32', offloadModel: 'on', cfg: 'on' },
 ];
 
 export const TRAINING: Partial<Scenario>[] = [

@@ -48,7 +48,7 @@ const drawn = {
   tensorSplit: often([null, [3, 1], [1, 1, 1, 1], [0, 2]]),
 };
 /** Real presets (GPT-2: 12 heads, 12 layers; Llama-2-7b: 32 / 32; Mixtral: MoE) or a bare count. */
-const model = fc.constantFrom('openai-community/gpt2', 'meta-llama/Llama-2-7b-hf', 'mistralai/Mixtral-8x7B-v0.1', '7b');
+const model = fc.constantFrom('openai-community/gpt2', 'meta-llama/Llama-2-7b-hf', 'mistralai/Mixtral-8x7B-v0.1', '7b', 'stabilityai/stable-diffusion-xl-base-1.0');
 const gpu = fc.constantFrom('rtx-4090', 'a100-80gb-sxm4', '24gib', '');
 
 const scenarioArb = fc.record({ ...drawn, model, gpu }).map(({ model: m, ...rest }): Scenario => {

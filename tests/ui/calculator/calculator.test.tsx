@@ -209,7 +209,7 @@ describe('calculator: preset search', () => {
 });
 
 describe('calculator: every scenario option has a control', () => {
-  test('each schema key is in the Inference or the Training tab (model, count and GPU have their own panels)', async () => {
+  test('each schema key is in the Inference or the Training tab, or in an image model’s form (model, count and GPU have their own panels)', async () => {
     const { SCENARIO_FIELDS } = await import('../../../src/core/scenario/schema');
     const { FIELD_LABEL_EN } = await import('../../../src/ui/i18n/scenario-labels');
     render(<App />);
@@ -226,6 +226,9 @@ describe('calculator: every scenario option has a control', () => {
     // the image keys show for a vision-language model only (schema `models`)
     act(() => useApp.getState().patch({ model: 'Qwen/Qwen2-VL-7B-Instruct' }));
     fireEvent.click(screen.getByRole('tab', { name: 'Inference' }));
+    collect();
+    // and the image-generation keys for an image model's own form
+    fireEvent.click(screen.getByRole('button', { name: 'Stable Diffusion XL base 1.0' }));
     collect();
     const missing = SCENARIO_FIELDS.map((f) => f.prop).filter((p) => !seen.has(p) && !['model', 'params', 'gpu', 'mode'].includes(p));
     expect(missing).toEqual([]);

@@ -93,6 +93,20 @@ describe('more GPUs only when nothing on one GPU reaches it (issue 12)', () => {
     expect(fixes.some((f) => f.fits && f.scenario.gpus === 1)).toBe(false);
     expect(fixes.some((f) => f.scenario.gpus > 1)).toBe(true);
   });
+
+  test('FLUX.1-dev in bf16 on a 24 GiB card: the four components alone are 33.7 GB, model CPU offload leaves the 23.8 GB transformer and fits', () => {
+    const s: Scenario = { ...defaultScenario(), model: 'black-forest-labs/FLUX.1-dev', gpu: 'rtx-4090' };
+    // (11,901,408,320 + 4,762,310,656 + 123,060,480 + 83,819,683) parameters × 2 B
+    expect(16_870_599_139 * 2).toBeGreaterThan(rtx4090);
+    const fixes = rankFixes(s, rtx4090, 50);
+    const off = fixes.find((f) => f.key === 'fix.offloadModel');
+    expect(off?.scenario.offloadModel).toBe('on');
+    expect(off?.deviceBytes).toBe(total(off!.scenario));
+    // the transformer alone: 11,901,408,320 × 2 B = 22.17 GiB, under the card's 23.99 GiB with its activations and context
+    expect(off?.fits).toBe(true);
+    // no LLM-only change is offered: quantized weights break the pipeline's dtype rule, KV types change nothing
+    expect(fixes.some((f) => f.key === 'fix.kv' || f.scenario.weights === 'nf4')).toBe(false);
+  });
 });
 
 describe('how to make an embedding model fit', () => {
