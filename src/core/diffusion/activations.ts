@@ -23,14 +23,20 @@
  *   (F.interpolate then a 3×3 conv: input, interpolated and convolved tensors together).
  */
 import type { ClipTextConfig, FluxConfig, T5EncoderConfig, UNetConfig, VaeConfig } from './components';
+import type { Message } from '../types';
 import { unetSkips } from './components';
+
+/** Where a phase peaks, as a message code with its numbers (core-zh words it in Chinese). */
+export type PeakPlace = Required<Pick<Message, 'code' | 'params' | 'text'>>;
+const place = (code: string, params: Record<string, number>, text: string): PeakPlace => ({ code: `diffusion.at.${code}`, params, text });
+export const NOWHERE = place('none', {}, 'no activations');
 
 /** Live elements per image at a phase's peak: in the compute dtype and in fp32, and where it happens. */
 export interface LivePeak {
   elements: number;
   fp32: number;
-  /** the block that peaks, in words */
-  where: string;
+  /** the block that peaks */
+  where: PeakPlace;
 }
 
 /** Attention kernel of diffusers' Attention modules: SDPA (AttnProcessor2_0, the default) or eager (AttnProcessor). */
@@ -50,9 +56,9 @@ export function resnetLive(cin: number, cout: number, n: number): number {
 
 /** One BasicTransformerBlock over n tokens of c channels: the GEGLU feed-forward or, eager, the self-attention scores. */
 function transformerLive(c: number, heads: number, n: number, attn: AttnKernel): LivePeak {
-  const ff: LivePeak = { elements: 21 * c * n, fp32: 0, where: '' };
+  const ff: LivePeak = { elements: 21 * c * n, fp32: 0, where: place('ff', {}, 'GEGLU feed-forward') };
   // residual, block input, norm1, q, k, v, then scores + softmax per head
-  const eager: LivePeak = { elements: 6 * c * n + 2 * heads * n * n, fp32: 0, where: '' };
+  const eager: LivePeak = { elements: 6 * c * n + 2 * heads * n * n, fp32: 0, where: place('eager', {}, 'eager self-attention scores') };
   return attn === 'eager' && 2 * heads * n * n + 6 * c * n > 21 * c * n ? eager : ff;
 }
 
@@ -76,13 +82,16 @@ export function unetPeak(u: UNetConfig, latentSide: number, attn: AttnKernel, e:
   const skips = unetSkips(u).map((s) => ({ channels: s.channels, elements: s.channels * at(s.level) }));
   const sum = (xs: readonly { elements: number }[]) => xs.reduce((a, b) => a + b.elements, 0);
   const last = ch[n - 1] ?? 0;
-  let best: LivePeak = { elements: 0, fp32: 0, where: '' };
-  const offer = (elements: number, where: string) => (best = larger(best, { elements, fp32: 0, where }, e));
+  let best: LivePeak = { elements: 0, fp32: 0, where: NOWHERE };
+  const offer = (elements: number, where: PeakPlace) => (best = larger(best, { elements, fp32: 0, where }, e));
   // mid block: resnet, transformer, resnet over the deepest level, every skip held
   const deep = at(n - 1);
   const allSkips = sum(skips);
-  offer(allSkips + resnetLive(last, last, deep), `mid block resnet (${last} ch, ${deep} pixels)`);
-  offer(allSkips + last * deep + transformerLive(last, u.heads[n - 1] ?? 1, deep, attn).elements, `mid block transformer (${last} ch, ${deep} tokens)`);
+  offer(allSkips + resnetLive(last, last, deep), place('unet-mid-resnet', { ch: last, pixels: deep }, `UNet mid block, resnet (${last} channels over ${deep} pixels)`));
+  offer(
+    allSkips + last * deep + transformerLive(last, u.heads[n - 1] ?? 1, deep, attn).elements,
+    place('unet-mid-transformer', { ch: last, tokens: deep }, `UNet mid block, transformer (${last} channels over ${deep} tokens)`),
+  );
   let prev = last;
   let sample = last * deep;
   for (let i = 0; i < n; i++) {
@@ -93,15 +102,22 @@ export function unetPeak(u: UNetConfig, latentSide: number, attn: AttnKernel, e:
     const held = sample + sum(mine);
     for (let j = 0; j <= u.layersPerBlock; j++) {
       const cin = (j === 0 ? prev : c) + (mine[mine.length - 1 - j]?.channels ?? 0);
-      offer(held + resnetLive(cin, c, npx), `up block ${i} resnet ${j} (${cin} → ${c} ch, ${npx} pixels)`);
+      offer(held + resnetLive(cin, c, npx), place('unet-up-resnet', { block: i, resnet: j, cin, cout: c, pixels: npx }, `UNet up block ${i}, resnet ${j} (${cin} → ${c} channels over ${npx} pixels)`));
       if (u.crossAttn[level]) {
         const t = transformerLive(c, u.heads[level] ?? 1, npx, attn);
-        offer(held + t.elements, `up block ${i} transformer ${j} (${c} ch, ${npx} tokens, ${t.where})`);
+        offer(
+          held + t.elements,
+          place(
+            `unet-up-transformer-${t.where.code.endsWith('eager') ? 'eager' : 'ff'}`,
+            { block: i, index: j, ch: c, tokens: npx },
+            `UNet up block ${i}, transformer ${j} (${c} channels over ${npx} tokens): ${t.where.text}`,
+          ),
+        );
       }
     }
     if (i < n - 1) {
       const up = at(level - 1);
-      offer(held + c * npx + 2 * c * up, `up block ${i} Upsample2D (${c} ch to ${up} pixels)`);
+      offer(held + c * npx + 2 * c * up, place('unet-upsample', { block: i, ch: c, pixels: up }, `UNet up block ${i}, Upsample2D (${c} channels to ${up} pixels)`));
       sample = c * up;
     }
     prev = c;
@@ -117,22 +133,26 @@ export function vaeDecodePeak(v: VaeConfig, latentSide: number, attn: AttnKernel
   const ch = [...v.blockOutChannels].reverse();
   const n = ch.length;
   const last = ch[0] ?? 0;
-  let best: LivePeak = { elements: 0, fp32: 0, where: '' };
-  const offer = (elements: number, fp32: number, where: string) => (best = larger(best, { elements, fp32, where }, e));
+  let best: LivePeak = { elements: 0, fp32: 0, where: NOWHERE };
+  const offer = (elements: number, fp32: number, where: PeakPlace) => (best = larger(best, { elements, fp32, where }, e));
   let npx = latentSide * latentSide;
-  offer(resnetLive(last, last, npx), 0, `decoder mid resnet (${last} ch, ${npx} pixels)`);
+  offer(resnetLive(last, last, npx), 0, place('vae-mid-resnet', { ch: last, pixels: npx }, `VAE decoder mid block, resnet (${last} channels over ${npx} pixels)`));
   // residual (resnet output, held by the caller too), group norm, q, k, v, SDPA output, to_out
-  if (attn === 'eager') offer(5 * last * npx, 2 * npx * npx, `decoder mid attention, eager: fp32 scores and softmax over ${npx} × ${npx}`);
-  else offer(7 * last * npx, 0, `decoder mid attention (SDPA, ${npx} tokens)`);
+  if (attn === 'eager') offer(5 * last * npx, 2 * npx * npx, place('vae-mid-attention-eager', { tokens: npx }, `VAE decoder mid attention, eager: fp32 scores and softmax over ${npx} × ${npx}`));
+  else offer(7 * last * npx, 0, place('vae-mid-attention', { tokens: npx }, `VAE decoder mid attention (SDPA over ${npx} tokens)`));
   let prev = last;
   for (let i = 0; i < n; i++) {
     const c = ch[i] ?? 0;
     for (let j = 0; j <= v.layersPerBlock; j++) {
       const cin = j === 0 ? prev : c;
-      offer((j === 0 ? 0 : prev * npx) + resnetLive(cin, c, npx), 0, `decoder up block ${i} resnet ${j} (${cin} → ${c} ch, ${npx} pixels)`);
+      offer(
+        (j === 0 ? 0 : prev * npx) + resnetLive(cin, c, npx),
+        0,
+        place('vae-up-resnet', { block: i, resnet: j, cin, cout: c, pixels: npx }, `VAE decoder up block ${i}, resnet ${j} (${cin} → ${c} channels over ${npx} pixels)`),
+      );
     }
     if (i < n - 1) {
-      offer(prev * npx + c * npx + 2 * c * 4 * npx, 0, `decoder up block ${i} Upsample2D (${c} ch to ${4 * npx} pixels)`);
+      offer(prev * npx + c * npx + 2 * c * 4 * npx, 0, place('vae-upsample', { block: i, ch: c, pixels: 4 * npx }, `VAE decoder up block ${i}, Upsample2D (${c} channels to ${4 * npx} pixels)`));
       npx *= 4;
     }
     prev = c;
@@ -150,7 +170,11 @@ export function vaeDecodePeak(v: VaeConfig, latentSide: number, attn: AttnKernel
  */
 export function fluxPeak(f: FluxConfig, tokens: number): LivePeak {
   const d = f.heads * f.headDim;
-  return { elements: 11 * d * tokens, fp32: 3 * d * tokens, where: `single-stream block, rotary embedding of k (${tokens} tokens × ${d})` };
+  return {
+    elements: 11 * d * tokens,
+    fp32: 3 * d * tokens,
+    where: place('flux-single', { tokens, inner: d }, `Flux single-stream block, at the rotary embedding of k (${tokens} image + text tokens × ${d})`),
+  };
 }
 
 /**
@@ -162,7 +186,13 @@ export function clipPeak(c: ClipTextConfig, tokens: number, keepsHiddenStates: b
   const mlp = 2 * c.hidden + (c.quickGelu ? 3 : 2) * c.ffn;
   const attnLive = 6 * c.hidden;
   const kept = keepsHiddenStates ? (c.layers + 1) * c.hidden : 0;
-  return { elements: (Math.max(mlp, attnLive) + kept) * tokens, fp32: 0, where: `CLIP layer MLP (${tokens} tokens${keepsHiddenStates ? ', every hidden state kept' : ''})` };
+  return {
+    elements: (Math.max(mlp, attnLive) + kept) * tokens,
+    fp32: 0,
+    where: keepsHiddenStates
+      ? place('clip-mlp-kept', { tokens }, `CLIP layer MLP over ${tokens} tokens, every hidden state kept`)
+      : place('clip-mlp', { tokens }, `CLIP layer MLP over ${tokens} tokens`),
+  };
 }
 
 /**
@@ -175,9 +205,9 @@ export function t5Peak(t: T5EncoderConfig, tokens: number, e: number): LivePeak 
   const attn: LivePeak = {
     elements: (2 * t.dModel + 3 * inner) * tokens + 2 * t.heads * tokens * tokens,
     fp32: 2 * t.heads * tokens * tokens,
-    where: `T5 attention softmax (${t.heads} heads × ${tokens}²)`,
+    where: place('t5-softmax', { heads: t.heads, tokens }, `T5 attention softmax (${t.heads} heads × ${tokens}²)`),
   };
-  const ff: LivePeak = { elements: (2 * t.dModel + 3 * t.dFf) * tokens, fp32: 0, where: `T5 gated feed-forward (${tokens} tokens)` };
+  const ff: LivePeak = { elements: (2 * t.dModel + 3 * t.dFf) * tokens, fp32: 0, where: place('t5-ff', { tokens }, `T5 gated feed-forward over ${tokens} tokens`) };
   return larger(ff, attn, e);
 }
 

@@ -17,7 +17,7 @@ import { add, evaluate, mul, sym, type Expr } from '../formula';
 import { bytesPerParamNominal } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import type { FieldError, Message, Result, Scenario, Term } from '../types';
-import { clipPeak, fluxPeak, liveBytes, t5Peak, unetPeak, vaeDecodePeak, type LivePeak } from './activations';
+import { NOWHERE, clipPeak, fluxPeak, liveBytes, t5Peak, unetPeak, vaeDecodePeak, type LivePeak } from './activations';
 import { componentParams } from './components';
 import type { DiffusionPreset } from './presets';
 
@@ -113,7 +113,7 @@ export function buildDiffusion(s: Scenario, p: DiffusionPreset): Result<Built> {
   const allResident = (P.denoiser + P.vae + allEncoders) * e;
   const textTotals = encoderPeaks.map((pk, i) => (offload ? (P.encoders[i] ?? 0) * e : allResident) + s.batch * liveBytes(pk, e));
   const textAt = textTotals.indexOf(Math.max(...textTotals));
-  const textPeak = encoderPeaks[textAt] ?? { elements: 0, fp32: 0, where: '' };
+  const textPeak = encoderPeaks[textAt] ?? { elements: 0, fp32: 0, where: NOWHERE };
   const textEncoder = p.textEncoders[textAt];
 
   // 2. denoiser
@@ -160,24 +160,26 @@ export function buildDiffusion(s: Scenario, p: DiffusionPreset): Result<Built> {
       confidence: 'exact',
     }),
     term(NOT_GUESSED, 'text-encoding', mul(sym('b', s.batch), add(mul(sym('n_text', textPeak.elements), sym('e', e)), mul(sym('n_text_fp32', textPeak.fp32), 4))), {
-      values: { encoder: textEncoder?.name ?? '', peak: textPeak.where },
+      values: { encoder: textEncoder?.name ?? '' },
       source: `${src}; transformers modeling_clip.py / modeling_t5.py`,
       confidence: 'derived',
+      note: textPeak.where,
     }),
     term(NOT_GUESSED, 'denoising', denoiseActs, {
       values: {
-        peak: denoisePeak.where,
         cfg: run.cfg ? (p.cfgBatched ? 'batched: b_unet = 2·b' : 'true CFG: a second call, same size') : 'off',
         attention: d.kind === 'flux' ? 'sdpa' : attn,
         ...heldValues,
       },
       source: `${src}; ${d.kind === 'flux' ? 'transformer_flux.py FluxSingleTransformerBlock, embeddings.py apply_rotary_emb' : 'unet_2d_condition.py, resnet.py ResnetBlock2D, attention.py BasicTransformerBlock / GEGLU'}`,
       confidence: 'derived',
+      note: denoisePeak.where,
     }),
     term(NOT_GUESSED, 'vae-decode', vaeActs, {
-      values: { peak: vaePeak.where, side: run.side, dtype: upcast ? 'fp32 (upcast_vae)' : s.weights },
+      values: { side: run.side, dtype: upcast ? 'fp32 (upcast_vae)' : s.weights },
       source: `${src}; autoencoders/vae.py Decoder, resnet.py Upsample2D`,
       confidence: 'derived',
+      note: vaePeak.where,
     }),
     workspaceTerm(NOT_GUESSED),
   ];

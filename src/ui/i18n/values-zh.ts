@@ -60,6 +60,14 @@ export const VALUE_ZH: Record<string, string> = {
   'min(P, reuse window + prefetch) elements': 'min(P, 复用窗口 + 预取) 个元素',
   'reduce bucket': 'reduce 桶',
   'small params kept whole: ·(1 − 1/N_d) beyond the partition': '小参数整份保留：比分片多出 ·(1 − 1/N_d)',
+  // image generation (core/diffusion)
+  'batched: b_unet = 2·b': '合并成一批：b_unet = 2·b',
+  'true CFG: a second call, same size': '真 CFG：再调用一次，规模相同',
+  'upcast to fp32 for decode (force_upcast)': '解码时上转为 fp32（force_upcast）',
+  'latents (b·4·(side/8)²), latent_model_input (b_unet·4·(side/8)²) and prompt embeddings (b_unet·77·cross_attention_dim)':
+    '潜变量 (b·4·(side/8)²)、latent_model_input (b_unet·4·(side/8)²) 与提示词嵌入 (b_unet·77·cross_attention_dim)',
+  'packed latents (b·N_img·64) and T5 embeddings (b·512·4096) in the dtype; rotary cos and sin (2·N·128 fp32)':
+    '打包后的潜变量 (b·N_img·64) 与 T5 嵌入 (b·512·4096)，为模型精度；旋转位置编码的 cos 与 sin (2·N·128，fp32)',
   // runtime, placement, allocator
   'CUDA context + kernels (lazy loading)': 'CUDA 上下文 + 内核（延迟加载）',
   'HF caches decompressed K/V': 'HF 缓存的是解压后的 K/V',

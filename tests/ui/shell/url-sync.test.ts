@@ -54,7 +54,11 @@ describe('URL <-> store', () => {
     readUrl(link);
     expect(useApp.getState().notices.find((n) => n.id === 'url-warn')).toBeUndefined();
     expect(useApp.getState().scenarios[0]).toMatchObject({ seq: 4096, precision: 'bf16', loraRank: 64 });
-    expect(decodeUrl(link).warnings.map((w) => w.key).sort()).toEqual(['lora-rank', 'method', 'precision', 'seq']);
+    expect(
+      decodeUrl(link)
+        .warnings.map((w) => w.key)
+        .sort(),
+    ).toEqual(['lora-rank', 'method', 'precision', 'seq']);
   });
 
   test('syncing replaces the entry (no new history), keeps other views\u2019 pairs, and stops on unsubscribe', async () => {
