@@ -8,26 +8,14 @@ import { estimate } from '../../../src/core/estimate';
 import { isModelArch } from '../../../src/core/model/arch-check';
 import { parseHfConfig } from '../../../src/core/model/config';
 import { countParams } from '../../../src/core/model/params';
-import { findPreset } from '../../../src/core/model/presets';
 import { HYBRID_PRESET_ROWS } from '../../../src/core/model/presets-hybrid';
 import { defaultScenario } from '../../../src/core/scenario';
-import type { ModelArch, Scenario } from '../../../src/core/types';
+import { presetArch, runInference, termOf } from './hybrid-helpers';
 
 const GiB = 2 ** 30;
 
-function arch(id: string): ModelArch {
-  const p = findPreset(id);
-  if (!p) throw new Error(id);
-  return p.arch;
-}
-
-function run(p: Partial<Scenario>) {
-  const r = estimate({ ...defaultScenario(), mode: 'inference', weights: 'bf16', kv: 'bf16', batch: 1, gen: 0, ...p });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
-
-const termOf = (e: ReturnType<typeof run>, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
+const arch = presetArch;
+const run = runInference;
 
 describe('Jamba-v0.1 (modeling_jamba.py: JambaMambaMixer, JambaSparseMoeBlock, HybridMambaAttentionDynamicCache)', () => {
   // h=4096, L=32, a=32, g=8, d=128, f=14336, V=65536, E=16, k=2; Mamba-1 d_i=2·4096, N=16, k_conv=4, r=256

@@ -8,25 +8,14 @@ import { estimate } from '../../../src/core/estimate';
 import { parseHfConfig } from '../../../src/core/model/config';
 import { loraTrainableParams } from '../../../src/core/model/lora';
 import { countParams } from '../../../src/core/model/params';
-import { findPreset } from '../../../src/core/model/presets';
 import { defaultScenario } from '../../../src/core/scenario';
 import type { ModelArch, Scenario } from '../../../src/core/types';
+import { presetArch, runInference, termOf } from './hybrid-helpers';
 
 const ID = 'fla-hub/rwkv7-2.9B-world';
 
-function preset(): ModelArch {
-  const p = findPreset(ID);
-  if (!p) throw new Error(ID);
-  return p.arch;
-}
-
-function run(p: Partial<Scenario>) {
-  const r = estimate({ ...defaultScenario(), mode: 'inference', model: ID, weights: 'bf16', kv: 'bf16', batch: 1, gen: 0, ...p });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
-
-const termOf = (e: ReturnType<typeof run>, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
+const preset = (): ModelArch => presetArch(ID);
+const run = (p: Partial<Scenario>) => runInference({ model: ID, ...p });
 
 /** One layer by hand (value_dim = h): time mixing without v_lora, v_lora, channel mixing, two LayerNorms with bias. */
 function layer(h: number, f: number, w: number, a: number, v: number, g: number) {

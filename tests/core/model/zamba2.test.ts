@@ -4,27 +4,13 @@
  * Zamba2Attention, Zamba2MLP, Zamba2MambaMixer, Zamba2HybridDynamicCache) and PEFT's module matching.
  */
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../src/core/estimate';
 import { parseHfConfig } from '../../../src/core/model/config';
 import { loraTrainableParams } from '../../../src/core/model/lora';
 import { countParams } from '../../../src/core/model/params';
-import { findPreset } from '../../../src/core/model/presets';
-import { defaultScenario } from '../../../src/core/scenario';
-import type { ModelArch, Scenario } from '../../../src/core/types';
+import { presetArch, runInference, termOf } from './hybrid-helpers';
 
-function preset(id: string): ModelArch {
-  const p = findPreset(id);
-  if (!p) throw new Error(id);
-  return p.arch;
-}
-
-function run(p: Partial<Scenario>) {
-  const r = estimate({ ...defaultScenario(), mode: 'inference', weights: 'bf16', kv: 'bf16', batch: 1, gen: 0, ...p });
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
-
-const termOf = (e: ReturnType<typeof run>, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
+const preset = presetArch;
+const run = runInference;
 
 describe('Zamba2-2.7B (h 2560, 54 Mamba-2 layers, 9 uses of 2 shared blocks, MLP adapters of rank 128)', () => {
   const h = 2560;
