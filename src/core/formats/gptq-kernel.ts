@@ -48,12 +48,11 @@ export function resolveGptqKernel(weights: WeightFormat, kernel: GptqKernel): Re
 /** The ExLlama kernels are 4-bit only (ExllamaV2QuantLinear / ExllamaQuantLinear SUPPORTS_BITS = [4]). */
 export const kernelTakesBits = (kernel: ResolvedGptqKernel, weights: WeightFormat): boolean => kernel === 'triton' || weights === 'gptq-int4';
 
-/** One kernel's persistent buffers on a GPU that holds quantized layers, with the sizes behind them. */
-export interface GptqKernelBuffers {
-  kernel: ResolvedGptqKernel;
-  /** one per GPU: ExLlama v2 scratch, or ExLlama v1 temp_dq + temp_state */
-  perGpu: number;
-  /** q_perm + q_invperm of every quantized Linear (ExLlama v2), all layers */
+/** What the kernels' buffers are sized by, from one pass over the model's quantized Linears. */
+export interface GptqLayerSizes {
+  /** ExLlama v2 `scratch_space_fixed`: max over layers of temp_dq + temp_fwd */
+  v2Scratch: number;
+  /** q_perm + q_invperm of every quantized Linear whose g_idx is not all zero (ExLlama v2), all layers */
   perm: number;
   /** the largest in·out of one Linear, and the widest in or out */
   largest: number;
@@ -61,11 +60,12 @@ export interface GptqKernelBuffers {
 }
 
 /**
- * Persistent buffers of `kernel` for the model's quantized Linears (the block Linears; embeddings
- * and head stay 16-bit). `group` is the GPTQ group size: perm exists where group < in.
+ * The sizes of the model's quantized Linears (the block Linears; embeddings and head stay 16-bit)
+ * that the kernels' buffers follow. `group` is the GPTQ group size: g_idx = i // group is all zero,
+ * and ExLlama v2 builds no permutation, only where group ≥ in.
  */
-export function gptqKernelBuffers(arch: ModelArch, kernel: ResolvedGptqKernel, group: number, descAct: boolean): GptqKernelBuffers {
-  let scratch = 0;
+export function gptqLayerSizes(arch: ModelArch, group: number): GptqLayerSizes {
+  let v2Scratch = 0;
   let largest = 0;
   let widest = 0;
   let perm = 0;
@@ -73,16 +73,27 @@ export function gptqKernelBuffers(arch: ModelArch, kernel: ResolvedGptqKernel, g
     for (const t of kind.linears) {
       const dq = t.din * t.dout * 2 + 128;
       const fwd = t.dout * EXLLAMA_MAX_INPUT_LEN * EXLLAMA_V2_MAX_BATCH * 4 + 128;
-      scratch = Math.max(scratch, dq + fwd);
+      v2Scratch = Math.max(v2Scratch, dq + fwd);
       largest = Math.max(largest, t.din * t.dout);
       widest = Math.max(widest, t.din, t.dout);
       if (group < t.din) perm += kind.count * t.copies * 2 * 2 * t.din;
     }
   }
-  if (kernel === 'exllamav2') return { kernel, perGpu: scratch, perm, largest, widest };
-  if (kernel === 'exllama') {
-    const state = descAct ? EXLLAMA_MAX_INPUT_LEN * widest * 2 : 2;
-    return { kernel, perGpu: largest * 2 + state, perm: 0, largest, widest };
-  }
-  return { kernel, perGpu: 0, perm: 0, largest, widest };
+  return { v2Scratch, perm, largest, widest };
+}
+
+/** One kernel's persistent buffers: one set per GPU that holds quantized layers, and the per-layer permutations. */
+export interface GptqKernelBuffers {
+  kernel: ResolvedGptqKernel;
+  /** one per GPU: ExLlama v2 scratch, or ExLlama v1 temp_dq + temp_state */
+  perGpu: number;
+  /** q_perm + q_invperm of every quantized Linear (ExLlama v2), all layers */
+  perm: number;
+}
+
+/** `kernel`'s buffers for layers of these sizes (desc_act: act-order, which only ExLlama v1's temp_state follows). */
+export function kernelBuffers(sizes: GptqLayerSizes, kernel: ResolvedGptqKernel, descAct: boolean): GptqKernelBuffers {
+  if (kernel === 'exllamav2') return { kernel, perGpu: sizes.v2Scratch, perm: sizes.perm };
+  if (kernel === 'exllama') return { kernel, perGpu: sizes.largest * 2 + (descAct ? EXLLAMA_MAX_INPUT_LEN * sizes.widest * 2 : 2), perm: 0 };
+  return { kernel, perGpu: 0, perm: 0 };
 }

@@ -16,7 +16,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { add, ceil, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
 import { DEFAULT_GROUP_SIZE, bnbDequantBytes } from '../formats/quantized';
-import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqKernelBuffers, resolveGptqKernel } from '../formats/gptq-kernel';
+import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqLayerSizes, kernelBuffers, resolveGptqKernel, type GptqKernelBuffers, type GptqLayerSizes } from '../formats/gptq-kernel';
 import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers } from './kv';
@@ -181,6 +181,54 @@ function visionTerm(ctx: Ctx, vision: VisionForward, images: NonNullable<Ctx['im
   });
 }
 
+/** A GPTQ kernel's buffers on one GPU: its per-GPU set and its share of the layers' permutations, split over tp. */
+function buffersOn(b: GptqKernelBuffers, frac: number, tp: number): number {
+  return (b.perGpu + b.perm * frac) / tp;
+}
+
+/**
+ * The GPTQ kernel's buffers on the priced GPU (formats/gptq-kernel.ts), holding `frac` of the layers;
+ * with 'auto' (ExLlama v1) its note gives what ExLlama v2, GPTQModel's choice, would hold instead.
+ */
+function gptqKernelTerm(ctx: Ctx, kbuf: GptqKernelBuffers, sizes: GptqLayerSizes, frac: number): Term {
+  const { s } = ctx;
+  const tp = s.tp;
+  const permExpr = kbuf.perm === 0 ? 0 : frac === 1 ? sym('perm', kbuf.perm) : mul(sym('perm', kbuf.perm), sym('share', frac));
+  const scratch = sym('scratch', kbuf.perGpu);
+  const expr = permExpr === 0 ? scratch : add(scratch, permExpr);
+  const v2 = s.gptqKernel === 'auto' && kbuf.kernel === 'exllama' ? buffersOn(kernelBuffers(sizes, 'exllamav2', s.descAct === 'on'), frac, tp) : 0;
+  return term(ctx, 'dequant-buffer', tp === 1 ? expr : div(expr, sym('t', tp)), {
+    values:
+      kbuf.kernel === 'exllamav2'
+        ? {
+            kernel: kbuf.kernel,
+            scratch_is: 'max over layers of d_in·d_out·2 + d_out·max_input_len·max_batch·4 (+256)',
+            max_input_len: EXLLAMA_MAX_INPUT_LEN,
+            max_batch: EXLLAMA_V2_MAX_BATCH,
+            perm_is: 'q_perm + q_invperm, int16 [in] per quantized layer',
+          }
+        : {
+            kernel: kbuf.kernel,
+            scratch_is: 'temp_dq (largest d_in·d_out, fp16) + temp_state (max_input_len × widest dimension, fp16, with act-order; else 1 × 1)',
+            temp_dq: sizes.largest * 2,
+            desc_act: s.descAct,
+          },
+    source:
+      kbuf.kernel === 'exllamav2'
+        ? 'gptqmodel utils/model.py gptqmodel_post_init + nn_modules/qlinear/exllamav2.py scratch_space_fixed, ext_make_q_matrix (AutoGPTQ autogptq_post_init likewise)'
+        : 'gptqmodel / AutoGPTQ post_init for ExLlama v1: temp_dq (largest layer, fp16) and temp_state (max_input_len × widest dim with act-order)',
+    confidence: 'derived',
+    note:
+      v2 > 0
+        ? {
+            code: 'inference.gptq-exllamav2',
+            params: { bytes: v2, gib: fixedIn(v2, 'GiB') },
+            text: `With GPTQModel installed (AutoGPTQ's successor), transformers loads the ExLlama v2 kernel instead, whose buffers take ${fixedIn(v2, 'GiB')} GiB here: set gptq-kernel=exllamav2 for that stack.`,
+          }
+        : undefined,
+  });
+}
+
 export function buildTransformers(ctx: Ctx): Built {
   const { s, arch } = ctx;
   const tp = s.tp;
@@ -225,8 +273,9 @@ export function buildTransformers(ctx: Ctx): Built {
   const dequantAll = evaluate(dequantExpr);
   // GPTQ: the kernel's buffers, allocated once at load (post_init) on every GPU that holds quantized layers
   const kernel = resolveGptqKernel(s.weights, s.gptqKernel);
-  const kbuf = kernel ? gptqKernelBuffers(arch, kernel, s.groupSize ?? DEFAULT_GROUP_SIZE, s.descAct === 'on') : null;
-  const kernelOn = (g: GpuShare): number => (kbuf && g.layers ? (kbuf.perGpu + kbuf.perm * g.frac) / tp : 0);
+  const sizes = kernel ? gptqLayerSizes(arch, s.groupSize ?? DEFAULT_GROUP_SIZE) : null;
+  const kbuf = kernel && sizes ? kernelBuffers(sizes, kernel, s.descAct === 'on') : null;
+  const kernelOn = (g: GpuShare): number => (kbuf && g.layers ? buffersOn(kbuf, g.frac, tp) : 0);
   const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
@@ -286,11 +335,6 @@ export function buildTransformers(ctx: Ctx): Built {
   const frac = encoder ? 0 : share.frac;
   const dequant = share.layers ? dequantAll : 0;
   const kernelBytes = kernelOn(share);
-  // what the other common stack (GPTQModel → ExLlama v2) would hold here, for the note
-  const v2 = kbuf?.kernel === 'exllama' ? gptqKernelBuffers(arch, 'exllamav2', s.groupSize ?? DEFAULT_GROUP_SIZE, s.descAct === 'on') : null;
-  const v2Bytes = v2 && share.layers ? (v2.perGpu + v2.perm * share.frac) / tp : 0;
-  const permExpr = !kbuf || kbuf.perm === 0 ? 0 : share.frac === 1 ? sym('perm', kbuf.perm) : mul(sym('perm', kbuf.perm), sym('share', share.frac));
-  const kernelExpr = perT(permExpr === 0 ? sym('scratch', kbuf?.perGpu ?? 0) : add(sym('scratch', kbuf?.perGpu ?? 0), permExpr));
   const weights = share.weights;
   const { atPrefill, atDecode, atVision, loadCopy } = best;
   const allocatedBytes = best.bytes;
@@ -349,41 +393,7 @@ export function buildTransformers(ctx: Ctx): Built {
           }),
         ]
       : []),
-    ...(kbuf && kernelBytes > 0
-      ? [
-          term(ctx, 'dequant-buffer', kernelExpr, {
-            values: {
-              kernel: kbuf.kernel,
-              ...(kbuf.kernel === 'exllamav2'
-                ? {
-                    scratch_is: 'max over layers of d_in·d_out·2 + d_out·max_input_len·max_batch·4 (+256)',
-                    max_input_len: EXLLAMA_MAX_INPUT_LEN,
-                    max_batch: EXLLAMA_V2_MAX_BATCH,
-                    perm_is: 'q_perm + q_invperm, int16 [in] per quantized layer',
-                  }
-                : {
-                    scratch_is: 'temp_dq (largest d_in·d_out, fp16) + temp_state (max_input_len × widest dimension, fp16, with act-order; else 1 × 1)',
-                    temp_dq: kbuf.largest * 2,
-                    desc_act: s.descAct,
-                  }),
-            },
-            source:
-              kbuf.kernel === 'exllamav2'
-                ? 'gptqmodel utils/model.py gptqmodel_post_init + nn_modules/qlinear/exllamav2.py scratch_space_fixed, ext_make_q_matrix (AutoGPTQ autogptq_post_init likewise)'
-                : 'gptqmodel / AutoGPTQ post_init for ExLlama v1: temp_dq (largest layer, fp16) and temp_state (max_input_len × widest dim with act-order)',
-            confidence: 'derived',
-            ...(s.gptqKernel === 'auto' && kbuf.kernel === 'exllama'
-              ? {
-                  note: {
-                    code: 'inference.gptq-exllamav2',
-                    params: { bytes: v2Bytes, gib: fixedIn(v2Bytes, 'GiB') },
-                    text: `With GPTQModel installed (AutoGPTQ's successor), transformers loads the ExLlama v2 kernel instead, whose buffers take ${fixedIn(v2Bytes, 'GiB')} GiB here: set gptq-kernel=exllamav2 for that stack.`,
-                  },
-                }
-              : {}),
-          }),
-        ]
-      : []),
+    ...(kbuf && sizes && kernelBytes > 0 ? [gptqKernelTerm(ctx, kbuf, sizes, share.frac)] : []),
     ...(loadCopy > 0
       ? [
           term(ctx, 'load-copy', loadCopyExpr, {

@@ -13,9 +13,9 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario, parseScenario } from '../../../src/core/scenario';
-import { gptqKernelBuffers, resolveGptqKernel } from '../../../src/core/formats/gptq-kernel';
+import { gptqLayerSizes, kernelBuffers, resolveGptqKernel, type ResolvedGptqKernel } from '../../../src/core/formats/gptq-kernel';
 import { findPreset } from '../../../src/core/model/presets';
-import type { Scenario } from '../../../src/core/types';
+import type { ModelArch, Scenario } from '../../../src/core/types';
 
 const base: Partial<Scenario> = { model: 'meta-llama/Llama-2-7b-hf', mode: 'inference', engine: 'transformers', weights: 'gptq-int4', batch: 1, prompt: 1024, gen: 256 };
 
@@ -27,6 +27,7 @@ function run(p: Partial<Scenario>) {
 const buffer = (p: Partial<Scenario>) => run(p).terms.find((t) => t.id === 'dequant-buffer');
 
 const V1 = 4096 * 11008 * 2;
+const gptqKernelBuffers = (arch: ModelArch, kernel: ResolvedGptqKernel, group: number, descAct: boolean) => kernelBuffers(gptqLayerSizes(arch, group), kernel, descAct);
 const V2_SCRATCH = 4096 * 11008 * 2 + 128 + 11008 * 2048 * 8 * 4 + 128;
 const V2_PERM = 32 * (6 * 4 * 4096 + 4 * 11008);
 
