@@ -4,11 +4,10 @@
  */
 import { CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp } from '../../state/store';
-import { formatNumber } from '../i18n/format';
+import { formatNumber, signedPct } from '../i18n/format';
 import { UNIT_BYTES } from '../../core/units';
 import type { AccuracyRow } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 
 /** Distinct hues readable on the light and the dark panel. */
 const PALETTE = ['#3b82f6', '#e8772e', '#22a06b', '#b455d6', '#d1453b', '#8a8f2a'];

@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
 import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { useApp } from '../../state/store';
-import { formatBytes, formatNumber } from '../i18n/format';
+import { formatBytes, formatNumber, signedPct } from '../i18n/format';
 import type { AccuracyRow } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 
 const col = createColumnHelper<AccuracyRow>();
 

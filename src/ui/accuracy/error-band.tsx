@@ -8,11 +8,10 @@
 import type { MouseEvent } from 'react';
 import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
-import { formatBytes, formatNumber } from '../i18n/format';
+import { formatBytes, formatNumber, signedPct } from '../i18n/format';
 import { applyBand, bandBasis, type BandBasis } from '../../validation/bands';
 import { expectedErrorBand, kindKeys } from '../../validation/error-band';
 import { type AT, useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 
 /** "(80 %: 16.9–19.8)" for one total, in the page's unit. */
 export function BandRange({ s, bytes, testId }: { s: Scenario; bytes: number; testId?: string }) {

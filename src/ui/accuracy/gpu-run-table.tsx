@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
-import { formatNumber } from '../i18n/format';
+import { formatNumber, signedPct } from '../i18n/format';
 import { GPU_ENV, scoreGpuRows } from '../../validation/measured-gpu';
 import { GiB } from '../../core/units';
 import { useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 
 /**
  * Our own Trainer runs on a GPU (src/validation/measured-gpu, the code

@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
-import { formatNumber, formatShare } from '../i18n/format';
+import { formatNumber, formatShare, signedPct } from '../i18n/format';
 import { logoBandCoverage, widenFactor } from '../../validation/bands';
 import { logoCoverage, nestedCoverage } from '../../validation/coverage';
 import { INDEPENDENT_CHECK, INDEPENDENT_CLASSES } from '../../validation/independent-check';
 import type { ScoredRow } from '../../validation/score';
 import { type AKey, useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 import { StatHeads } from './summary-tables';
 
 /** The independent check's latest figures per class, with its date and commit (src/validation/independent-check). */

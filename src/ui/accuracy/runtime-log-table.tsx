@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
-import { formatNumber } from '../i18n/format';
+import { formatNumber, signedPct } from '../i18n/format';
 import { runtimeLogChecks, TOLERANCES } from '../../validation/runtime-logs';
 import { useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 
 /**
  * The llama.cpp and vLLM start-up figures from public GitHub issues against the matching term of

@@ -1,8 +1,7 @@
-import { formatNumber } from '../i18n/format';
+import { formatNumber, signedPct } from '../i18n/format';
 import type { ErrorStats, SignedStats } from '../../validation/score';
 import type { AccuracyData } from './accuracy-data';
 import { useAT } from './accuracy-i18n';
-import { signedPct } from './signed-pct';
 
 type Line = [label: string, abs: ErrorStats, signed: SignedStats | undefined];
 

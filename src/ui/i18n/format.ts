@@ -46,3 +46,9 @@ export function formatShare(x: number, lang: Lang): string {
   if (!Number.isFinite(x)) return '–';
   return nf(lang, { style: 'percent', maximumFractionDigits: 1 }).format(x);
 }
+
+/** Signed % to one decimal: "+1.2 %", "-3 %"; anything that rounds to zero reads "0 %". */
+export function signedPct(x: number, lang: Lang): string {
+  const r = Math.round(x * 10) / 10;
+  return r === 0 ? `${formatNumber(0, lang, 1)} %` : `${r > 0 ? '+' : ''}${formatNumber(r, lang, 1)} %`;
+}

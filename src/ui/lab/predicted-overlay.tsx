@@ -11,7 +11,7 @@ import { predictedVsRecorded, predictionFor, type PeakRow } from '../../core/tim
 import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { formatNumber } from '../i18n/format';
+import { formatNumber, signedPct } from '../i18n/format';
 import { optionLabel } from '../i18n/scenario-labels';
 import { SERIES_COLOURS } from './chart-axis';
 import { useLabT, type LabT } from './lab-i18n';
@@ -33,11 +33,9 @@ function scenarioWords(t: LabT, s: Scenario, bare: string): string {
   return t('overlay.inference', { model, mode, engine: optionLabel(t.lang, 'engine', s.engine), batch: s.batch, prompt: s.prompt, gen: s.gen });
 }
 
-/** A signed percentage, "+1.9 %" / "−3.1 %". */
+/** A peak's signed error, "+1.9 %" / "-3.1 %", or why there is none. */
 function signed(t: LabT, row: PeakRow): string {
-  if (row.error === null) return t('overlay.noError');
-  const pct = formatNumber(Math.abs(row.error) * 100, t.lang, 1);
-  return `${row.error < 0 ? '−' : '+'}${pct} %`;
+  return row.error === null ? t('overlay.noError') : signedPct(row.error * 100, t.lang);
 }
 
 export function PredictedOverlay({ run, recorded }: { run: RunSummary; recorded: RecordedRun }) {
