@@ -5,6 +5,7 @@
  * parameter figures. Hand-kept like presets-hybrid.ts: the counts are derived from these configs
  * (components.ts) and tests/core/diffusion/params.test.ts holds them to the published figures.
  */
+import { norm, shortName } from '../model/presets';
 import { componentParams, type ClipTextConfig, type FluxConfig, type T5EncoderConfig, type UNetConfig, type VaeConfig } from './components';
 
 /** One text encoder of a pipeline and how the pipeline calls it. */
@@ -165,13 +166,12 @@ export const DIFFUSION_PRESETS: readonly DiffusionPreset[] = [
   }),
 ];
 
-const norm = (s: string) => s.toLowerCase().trim();
+/** Every preset by its normalised id, then by its short name (an id always wins: ids hold a '/', short names do not). */
+const BY_KEY = new Map<string, DiffusionPreset>([...DIFFUSION_PRESETS.map((p) => [shortName(p.id), p] as const), ...DIFFUSION_PRESETS.map((p) => [norm(p.id), p] as const)]);
 
-/** A pipeline preset by id or by the part after the slash, case-insensitive. */
+/** The image-generation preset named by `id` (full or short name, any case); one lookup, as every estimate asks. */
 export function findDiffusionPreset(id: string): DiffusionPreset | undefined {
-  const q = norm(id);
-  if (q === '') return undefined;
-  return DIFFUSION_PRESETS.find((p) => norm(p.id) === q) ?? DIFFUSION_PRESETS.find((p) => norm(p.id.slice(p.id.indexOf('/') + 1)) === q);
+  return BY_KEY.get(norm(id));
 }
 
 /** Is the scenario's model an image-generation pipeline? */

@@ -10,8 +10,10 @@ export type Preset = PresetRow;
 /** All presets, in the reference list's order (families grouped, small to large). */
 export const PRESETS: readonly Preset[] = PRESET_ROWS;
 
-const norm = (s: string): string => s.toLowerCase().trim();
-const shortName = (id: string): string => norm(id.slice(id.indexOf('/') + 1));
+/** A preset id as looked up: case-insensitive, trimmed (also the image-generation presets' key, diffusion/presets.ts). */
+export const norm = (s: string): string => s.toLowerCase().trim();
+/** The name after the owner, 'Llama-2-7b-hf' of 'meta-llama/Llama-2-7b-hf', normalised. */
+export const shortName = (id: string): string => norm(id.slice(id.indexOf('/') + 1));
 
 /** Preset by HF id, by the part after the slash ('Llama-2-7b-hf'), or by display name; case-insensitive. */
 export function findPreset(id: string): Preset | undefined {
