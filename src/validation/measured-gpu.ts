@@ -7,7 +7,7 @@
  * Mapping (measure_trainer.py `run`): the preset by its id; HF Trainer with `bf16=True` over a
  * bf16 model (precision bf16) or an fp32 one (amp-bf16); Trainer's default optimizer in
  * transformers 5 is adamw_torch_fused (optim-impl fused); `gradient_checkpointing` with
- * use_reentrant=False (grad-ckpt full); PEFT LoRA over `all-linear` (every projection) or the
+ * use_reentrant=False (grad-ckpt full); gradient_accumulation_steps (grad-accum); PEFT LoRA over `all-linear` (every projection) or the
  * listed targets; lengths lognormal with the scenario's own defaults (mean seq/2, σ 0.6), so the
  * draw's ORDER differs from the run's (the Trainer shuffles); PYTORCH_CUDA_ALLOC_CONF → alloc-conf;
  * `bf16=True` wraps the forward in autocast even over bf16 weights (autocast on, the default).
@@ -33,6 +33,8 @@ export interface GpuRow {
     len_mean: number | null;
     len_spread: number;
     attn: string;
+    /** gradient_accumulation_steps (absent: 1) */
+    accum?: number;
   };
   alloc_conf: string | null;
   /** the row's own card when it is not the fixture's env.gpu */
@@ -62,6 +64,7 @@ export function gpuScenario(row: GpuRow): Scenario {
     optimizer: 'adamw',
     optimImpl: 'fused',
     gradCkpt: st.ckpt ? 'full' : 'none',
+    gradAccum: st.accum ?? 1,
     attn: st.attn === 'eager' ? 'eager' : 'sdpa',
     seq: st.seq,
     batch: st.batch,

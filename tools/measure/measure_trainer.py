@@ -19,9 +19,18 @@ Output (under --out DIR): rows.json, written again after every scenario, one obj
   device_used, context_used, weights_allocated, per_step: [[allocated, reserved], ...]}
 or measured {error: first line} when a run fails (OOM included).
 
+With --trace, each run also records the caching allocator's history
+(torch.cuda.memory._record_memory_history, Python stacks) and writes DIR/ID.trace.json.gz: every
+event of the device trace but free_requested (one stream: free_completed follows it) as [action, addr, size, stream, stack], where stack indexes `stacks`
+(up to five innermost Python frames, file:line:function, nn.Module's call wrappers left out), and
+`step_marks`: the wall-clock time (µs since the epoch, as the trace's time_us) at the end of each
+optimizer step, and `times`: each event's time_us. Recording changes no
+allocation, only adds host time.
+
 Usage (one CUDA GPU, torch + transformers + peft installed, nothing else on the GPU):
-  python3 tools/measure/measure_trainer.py --out DIR [--deadline SECONDS] [--only ID,ID]
+  python3 tools/measure/measure_trainer.py --out DIR [--deadline SECONDS] [--only ID,ID] [--trace]
 """
+import gzip
 import argparse
 import gc
 import json
@@ -122,12 +131,38 @@ def collate(batch):
 
 
 class Peaks(TrainerCallback):
-    def __init__(self):
+    def __init__(self, trace: bool = False):
         self.per_step = []
+        self.trace = trace
+        self.step_marks = []
 
     def on_step_end(self, args, state, control, **kwargs):
         torch.cuda.synchronize()
         self.per_step.append([torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()])
+        if self.trace:
+            self.step_marks.append(time.time_ns() // 1000)
+
+
+SKIP_FRAMES = ("torch/nn/modules/module.py", "torch/utils/_contextlib.py")
+
+
+def write_trace(path: Path, step_marks: list) -> int:
+    """The recorded device trace, compacted: [action, addr, size, stream, stack index] per event."""
+    snap = torch.cuda.memory._snapshot()
+    stacks, index, events, times = [], {}, [], []
+    for e in snap["device_traces"][0]:
+        if e["action"] == "free_requested":  # one stream: free_completed follows at once
+            continue
+        frames = [f for f in (e.get("frames") or []) if not f["filename"].endswith(SKIP_FRAMES)][:5]
+        sig = " < ".join(f"{'/'.join(f['filename'].split('/')[-2:])}:{f['line']}:{f['name']}" for f in frames)
+        if sig not in index:
+            index[sig] = len(stacks)
+            stacks.append(sig)
+        events.append([e["action"], e["addr"], e["size"], e.get("stream", 0), index[sig]])
+        times.append(e.get("time_us", 0))
+    with gzip.open(path, "wt") as fh:
+        json.dump({"events": events, "times": times, "stacks": stacks, "step_marks": step_marks}, fh, separators=(",", ":"))
+    return len(events)
 
 
 def clean():
@@ -139,8 +174,10 @@ def clean():
     torch.cuda.reset_peak_memory_stats()
 
 
-def run(s: dict, workdir: str) -> dict:
+def run(s: dict, workdir: str, trace_path: Path = None) -> dict:
     clean()
+    if trace_path is not None:
+        torch.cuda.memory._record_memory_history(enabled="all", context="alloc", stacks="python", max_entries=3_000_000)
     left_over = torch.cuda.memory_allocated()
     context_used = nvml_used()
     dtype = torch.bfloat16 if s["precision"] == "bf16" else torch.float32
@@ -151,10 +188,12 @@ def run(s: dict, workdir: str) -> dict:
         lcfg = peft.LoraConfig(r=s["rank"], lora_alpha=2 * s["rank"], lora_dropout=s["dropout"], target_modules=targets, task_type="CAUSAL_LM")
         model = peft.get_peft_model(model, lcfg)
     steps = s["steps"]
-    lengths = sample_lengths(steps * s["batch"], s["seq"], s["lengths"], s.get("len_mean") or s["seq"] / 2, s.get("len_spread", 0.6), seed=LENGTH_SEED)
+    accum = s.get("accum", 1)
+    lengths = sample_lengths(steps * accum * s["batch"], s["seq"], s["lengths"], s.get("len_mean") or s["seq"] / 2, s.get("len_spread", 0.6), seed=LENGTH_SEED)
     args = TrainingArguments(
         output_dir=workdir,
         per_device_train_batch_size=s["batch"],
+        gradient_accumulation_steps=accum,
         max_steps=steps,
         learning_rate=1e-4,
         bf16=s["precision"] in ("bf16", "amp-bf16"),
@@ -168,7 +207,7 @@ def run(s: dict, workdir: str) -> dict:
         dataloader_num_workers=0,
         seed=42,
     )
-    peaks = Peaks()
+    peaks = Peaks(trace=trace_path is not None)
     BATCH_LENGTHS.clear()
     trainer = Trainer(model=model, args=args, train_dataset=LengthsDataset(lengths, config.vocab_size, 99), data_collator=collate, callbacks=[peaks])
     try:
@@ -185,22 +224,26 @@ def run(s: dict, workdir: str) -> dict:
             "optim": str(trainer.args.optim),
             "lengths_drawn": lengths if s["lengths"] == "varied" else None,
             # the padded length of each step, in the order run (the dataloader may build one batch ahead)
-            "step_lengths": BATCH_LENGTHS[:steps] if s["lengths"] == "varied" else None,
+            "step_lengths": BATCH_LENGTHS[: steps * accum] if s["lengths"] == "varied" else None,
             "trainable_params": sum(p.numel() for p in model.parameters() if p.requires_grad),
             "total_params": sum(p.numel() for p in model.parameters()),
         }
+        if trace_path is not None:
+            out["trace_events"] = write_trace(trace_path, peaks.step_marks)
     finally:
         try:
             trainer.accelerator.free_memory()
         except Exception:  # noqa: BLE001
             pass
         del trainer, model
+        if trace_path is not None:
+            torch.cuda.memory._record_memory_history(enabled=None)
         clean()
     return out
 
 
-def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa"):
-    return dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn)
+def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa", accum=1):
+    return dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn, accum=accum)
 
 
 L1, Q15, L8, Q7, Q3 = "meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen3-8B"
@@ -236,6 +279,9 @@ SCENARIOS = [
     # long runs: does reserved memory keep climbing after the longest batch, and does the recorded order replay?
     T(L1, "lora", 2048, 2, True, lengths="varied", steps=300),
     T(L1, "lora", 2048, 2, True, lengths="varied", steps=300, len_mean=384, len_spread=0.9),
+    # tied embeddings with gradients held between micro-steps (training/tied-grad.ts): the head's gradient waits through backward
+    T(L1, "full", 1024, 1, True, precision="bf16", accum=2),
+    T("Qwen/Qwen2.5-0.5B", "full", 2048, 2, True, precision="amp-bf16", accum=2),
 ]
 
 
@@ -244,6 +290,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--deadline", type=float, default=1e9, help="seconds after start: start no scenario after this")
     ap.add_argument("--only", default="")
+    ap.add_argument("--trace", action="store_true", help="record the allocator's history of each run: DIR/ID.trace.json.gz")
     a = ap.parse_args()
     t_start = time.time()
     out = Path(a.out)
@@ -271,7 +318,7 @@ def main():
             continue
         t0 = time.time()
         try:
-            m = run(s, "/tmp/measure-trainer-tmp")
+            m = run(s, "/tmp/measure-trainer-tmp", out / f"{rid}.trace.json.gz" if a.trace else None)
         except Exception as e:  # noqa: BLE001 - record and go on
             m = {"error": (type(e).__name__ + ": " + str(e)).splitlines()[0][:400]}
             clean()
