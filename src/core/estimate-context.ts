@@ -7,6 +7,8 @@ import { CUBLAS_WORKSPACE, type TensorGroup } from './runtime';
 import { derive, evaluate, type DerivationInfo, type Expr } from './formula';
 import type { ActivationTotal } from './training/activations';
 import type { LossSequence } from './training/loss';
+import type { TiedGrad } from './training/tied-grad';
+import type { AmpCopies } from './training/amp-cache';
 import type { LayerSplit } from './inference/device-map';
 import type { ImageGrid } from './model/vision-tokens';
 
@@ -126,6 +128,10 @@ export interface TrainingPhases {
   layers: number;
   /** embedding gradient, made after the layers' (full fine-tune, untied) */
   embedGrad: number;
+  /** a tied embedding's gradient sum at its backward (training/tied-grad.ts) */
+  tiedGrad: TiedGrad;
+  /** AMP's 16-bit weight copies when they live in autocast's cache (training/amp-cache.ts), else null (in `weights`) */
+  ampCopies: AmpCopies | null;
   /** weight-gradient bytes each layer's backward makes (training/layer-backward.ts) */
   layerGrad: number;
   /** optimizer step in backward: the largest gradient and its step temporary */

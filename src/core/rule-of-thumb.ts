@@ -106,8 +106,9 @@ export function ruleOfThumb(s: Scenario, arch: ModelArch, e: Estimate, dtype: st
     return { id: t.id, rule: t.bytes, estimate, terms: ids, reason: { code: `rule.why.${t.id}`, text: RULE_REASONS[t.id] } };
   });
   const rest = e.terms.filter((x) => !counted.has(x.id));
-  // the rest of the device total (reserved cache, context) lies in its level terms
-  const other = e.deviceBytes - comparison.reduce((a, x) => a + x.estimate, 0);
-  comparison.push({ id: 'other', rule: 0, estimate: Math.max(0, other), terms: rest.map((x) => x.id), reason: { code: 'rule.why.other', text: RULE_REASONS.other } });
+  // what the rule leaves out: the remaining terms (loss, workspaces, reserved cache, context) — their
+  // sum, as for the kinds above; the device total is a peak, not the sum of every term
+  const other = rest.reduce((a, x) => a + x.bytes, 0);
+  comparison.push({ id: 'other', rule: 0, estimate: other, terms: rest.map((x) => x.id), reason: { code: 'rule.why.other', text: RULE_REASONS.other } });
   return { ok: true, value: { dtype, bytesPerParam: b, bytes, terms, largestBatch, comparison } };
 }

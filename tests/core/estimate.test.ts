@@ -94,10 +94,13 @@ describe('estimate: training', () => {
     expect(termBytes(frozen, 'activations') - head).toBeCloseTo((termBytes(full, 'activations') - head) / 32, 0);
     expect(frozen.terms.some((t) => t.id === 'lora-adapters')).toBe(false);
   });
-  it('short sequences peak at the optimizer step: 6 + 8 B/param states + 4 B grads + 4 B foreach temporary = 22 B/param', () => {
-    // torch AMP (HF model_memory_anatomy: 18 B/param) plus torch.optim's foreach AdamW intermediate
+  it('short sequences peak at the optimizer step: 4 B fp32 weights + 8 B/param states + 4 B grads + 4 B foreach temporary = 20 B/param', () => {
+    // torch AMP: HF model_memory_anatomy counts 18 B/param with a 2 B 16-bit copy, but autocast's
+    // copies are cleared when the forward's autocast region exits (torch/amp/autocast_mode.py;
+    // training/amp-cache.ts, our t029 trace): the step sees 16 B/param plus torch.optim's foreach
+    // AdamW intermediate (4 B/param)
     const e = run({ model: LLAMA2, mode: 'training', precision: 'amp-bf16', optimizer: 'adamw', seq: 16 });
-    expect(e.allocatedBytes / P_LLAMA2).toBeCloseTo(22, 2);
+    expect(e.allocatedBytes / P_LLAMA2).toBeCloseTo(20, 2);
   });
   it('full checkpointing lowers activations', () => {
     const none = run({ model: LLAMA2, mode: 'training', gradCkpt: 'none' });

@@ -15,6 +15,7 @@
  *   layer the recomputed inventory (full checkpointing) is rebuilt, the layer's weight gradients
  *   are made, then its saved and recomputed tensors are released (training/layer-backward.ts);
  *   the embedding's gradient last;
+ * - with gradient accumulation, two micro-steps (forward + backward) per optimizer step;
  * - optimizer step: states created on the first step (torch/optim/adamw.py `_init_group`,
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
  *   `zero_grad(set_to_none=True)` frees the gradients.
@@ -23,6 +24,7 @@
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
+import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../training/activations';
 import type { Handle, Replay } from './replay';
@@ -132,13 +134,28 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   const keep: Persistent = { grads: [], states: [] };
   if (first.gradsHeld) keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
   r.mark('forward');
+  // gradient accumulation: micro-steps before each optimizer step (two stand for any number:
+  // the first makes the gradients, the later ones add into them)
+  const micro = Math.min(2, Math.max(1, Math.floor(s.gradAccum)));
   for (let k = 0; k < steps.length && r.ok; k++) {
     r.step = k;
-    step(r, s, arch, L, tp, steps[k]!, trainSplit, wSplit, keep, k === 0); // k < steps.length
+    for (let m = 0; m < micro && r.ok; m++) step(r, s, arch, L, tp, steps[k]!, trainSplit, wSplit, keep, k === 0, m === micro - 1); // k < steps.length
   }
 }
 
-function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, shape: StepShape, split: TensorSplit, wSplit: TensorSplit, keep: Persistent, firstStep: boolean): void {
+function step(
+  r: Replay,
+  s: Scenario,
+  arch: ModelArch,
+  L: number,
+  tp: number,
+  shape: StepShape,
+  split: TensorSplit,
+  wSplit: TensorSplit,
+  keep: Persistent,
+  firstStep: boolean,
+  optimize: boolean,
+): void {
   const p = shape.phases;
   const sb = shape.seq * s.batch;
   const e = s.precision === 'fp32' ? 4 : 2;
@@ -158,11 +175,16 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     for (const f of wSplit.linears) r.free(r.alloc('temporary', (p.dequant * f) / Math.max(...wSplit.linears)));
   };
   const saveLayer = (): Handle[] => (full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : r.allocSplit('activations', perLayer, units));
+  // AMP: each Linear's 16-bit copy, made when its layer first runs (training/amp-cache.ts)
+  const amp = p.ampCopies;
+  const copyLayer = (): Handle[] => (amp ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
+  const copies: Handle[][] = [];
   // forward
   const saved: (Handle[] | null)[] = [];
   for (let i = 0; i < L; i++) {
     gatherUnit();
     if (p.dequant > 0) dequantLayer();
+    copies.push(copyLayer());
     saved.push(saveLayer());
     if (i >= onGpu) {
       r.freeAll(saved[i - onGpu] as Handle[]);
@@ -170,6 +192,7 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     }
     r.mark('forward');
   }
+  const headCopy = amp ? r.alloc('weights', amp.head) : null;
   const head = r.allocSplit('activations', p.acts.head, [hiddenUnit]);
   const seq = p.logits.sequence;
   // the loss's own tensors in their order where loss.ts knows it (`sequence`), else its moments as
@@ -190,6 +213,8 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     loss.push(r.alloc('loss', p.logits.held));
     r.free(r.alloc('loss', p.logits.peak - p.logits.held));
   }
+  // autocast's region ends with the forward: checkpointed layers saved no copy
+  if (amp?.checkpointed) for (const c of copies.splice(0)) r.freeAll(c);
   r.mark('forward');
   if (seq) run(seq.backward);
   else {
@@ -205,11 +230,13 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
   } else if (grads && p.headGrad > 0) {
     grads.push(r.alloc('gradients', p.headGrad) as Handle);
   }
-  // held gradients: the new LM-head gradient is a temporary that AccumulateGrad adds into .grad
+  // held gradients: the new LM-head gradient is a temporary that AccumulateGrad adds into .grad;
+  // a tied one waits for the embedding's (training/tied-grad.ts)
   const incoming = !grads && !p.inBackward && keep.grads.length > 0 ? r.alloc('temporary', p.headGrad) : null;
   r.freeAll(loss);
   r.freeAll(head);
-  r.free(incoming);
+  r.free(headCopy);
+  if (p.tiedGrad.bytes <= 0) r.free(incoming);
   r.mark('backward');
   // per layer (training/layer-backward.ts, the closed form's atLayers): the recomputed inventory
   // (full checkpointing), the dequantized weights made and freed, the layer's weight gradients,
@@ -219,17 +246,21 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
     gatherUnit();
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
+    const recopied = amp?.checkpointed ? copyLayer() : (copies[i] ?? []);
     const again = full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
     for (let j = mine.length - 1; j >= 0; j--) r.free(mine[j]);
+    r.freeAll(recopied);
     saved[i] = null;
     r.mark('backward');
   }
   if (grads && p.embedGrad > 0) grads.push(r.alloc('gradients', p.embedGrad) as Handle);
+  if (p.tiedGrad.bytes > 0) tiedSum(r, p.tiedGrad, grads, incoming);
   r.freeAll(gather.splice(0));
   r.mark('backward');
+  if (!optimize) return;
   // optimizer step
   const per = Math.max(1, statesPerParam(s));
   if (firstStep && p.optimizer > 0) keep.states = allocAll(r, 'optimizer', p.optimizer, split, L, per);
@@ -239,4 +270,22 @@ function step(r: Replay, s: Scenario, arch: ModelArch, L: number, tp: number, sh
   }
   if (grads) r.freeAll(grads);
   r.mark('optimizer');
+}
+
+/**
+ * A tied embedding's backward (training/tied-grad.ts): its gradient, added to the head's waiting
+ * one — out of place where that one is a view (the sum replaces the head's handle, grads[0]), in
+ * place after a cast; with held gradients the result goes into `.grad` in place and every addend
+ * is freed.
+ */
+function tiedSum(r: Replay, t: TiedGrad, grads: Handle[] | null, incoming: Handle | null): void {
+  const mine = r.alloc('temporary', t.bytes);
+  const sum = t.view ? r.alloc(grads ? 'gradients' : 'temporary', t.bytes) : null;
+  if (grads && grads.length > 0 && sum) {
+    r.free(grads[0]);
+    grads[0] = sum;
+  } else r.free(sum);
+  r.free(incoming);
+  r.free(mine);
+  r.mark('backward');
 }

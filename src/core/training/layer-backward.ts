@@ -15,7 +15,9 @@
  * (i = L−1: every layer's saved tensors + one layer's gradients) or the last (i = 0: nearly every
  * gradient + one layer's saved tensors) — the full fine-tune's end-of-backward moment.
  * A bitsandbytes / GPTQ dequantized weight (quant-base.ts) is made and freed inside the layer
- * before its gradients: max(dequant, G) on top.
+ * before its gradients: max(dequant, G) on top. AMP's 16-bit weight copies (amp-cache.ts) saved
+ * for backward go with their layer: all the blocks' at the first layer differentiated without
+ * checkpointing, one layer's (its recompute's) otherwise (`copies`).
  */
 import type { ActivationTotal } from './activations';
 
@@ -26,16 +28,23 @@ export interface LayerBackward {
   peak: number;
 }
 
+/** AMP's 16-bit weight copies alive when the first / the last layer is differentiated (amp-cache.ts). */
+export interface LayerCopies {
+  first: number;
+  last: number;
+}
+const NO_COPIES: LayerCopies = { first: 0, last: 0 };
+
 /**
  * `grads`: the trainable gradients made in this backward (0 when held or stepped in backward);
  * `headGrad`: the LM head's, made before the layers; `embedGrad`: the embedding's, made after them.
  */
-export function layerBackward(acts: ActivationTotal, layers: number, grads: number, headGrad: number, embedGrad: number, dequant: number): LayerBackward {
+export function layerBackward(acts: ActivationTotal, layers: number, grads: number, headGrad: number, embedGrad: number, dequant: number, copies: LayerCopies = NO_COPIES): LayerBackward {
   const L = Math.max(1, layers);
   const saved = Math.max(0, acts.bytes - acts.head - acts.recompute);
   const one = saved / Math.max(1, acts.layersOnGpu);
   const perLayerGrad = grads > 0 ? Math.max(0, grads - headGrad - embedGrad) / L : 0;
   const head = grads > 0 ? headGrad : 0;
-  const peak = head + acts.recompute + Math.max(dequant, perLayerGrad) + Math.max(saved, one + (L - 1) * perLayerGrad);
+  const peak = head + acts.recompute + Math.max(dequant, perLayerGrad) + Math.max(saved + copies.first, one + (L - 1) * perLayerGrad + copies.last);
   return { perLayerGrad, peak };
 }

@@ -30,6 +30,8 @@ import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions 
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { layerBackward } from './layer-backward';
+import { ampWeightCopies } from './amp-cache';
+import { NO_TIED_GRAD, tiedGradient, tiedSumMoment, tiedWaiting } from './tied-grad';
 import { resolveLogitsPath } from '../logits-path';
 import { lossBytes, lossOf, type LossBytes, type LossEvent } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
@@ -86,7 +88,11 @@ export function buildTraining(ctx: Ctx): Built {
   const upcastWeights = upcast ? upcastBytes(params) : 0;
   const baseExpr = frozenBaseExpr(ctx, upcastWeights, dp);
   const baseWeights = full ? 0 : evaluate(baseExpr);
-  const stepWeights = full ? states.weights : 0;
+  // AMP's 16-bit weight copies live in autocast's cache, not between steps (amp-cache.ts)
+  // (one GPU's whole model: split=layers keeps the old count)
+  const amp = full && !ctx.stage ? ampWeightCopies(s, arch, params, e) : null;
+  const stepWeights = full && !amp ? states.weights : 0;
+  const copies = amp ?? { all: 0, head: 0, layer: 0, checkpointed: false };
   // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
   const adapterWeights = adapters ? states.weights : 0;
   // freeze: nothing below the trained last block needs gradients, so autograd saves only that
@@ -135,10 +141,14 @@ export function buildTraining(ctx: Ctx): Built {
   const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + extra);
   // a dequantized weight lives only inside its Linear (bitsandbytes MatMul4Bit.forward / backward):
   // inside the layers (atLayers), not at the loss — the LM head stays unquantized
-  const atForward = withLogits(logits.peak) + gathered;
+  const atForward = withLogits(logits.peak) + gathered + copies.all;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
-  const atBackward = withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) + gathered + (ds ? ds.backward : 0);
+  const atBackward =
+    withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) +
+    gathered +
+    (ds ? ds.backward : 0) +
+    (copies.checkpointed ? copies.head : copies.all);
   // DeepSpeed (ZeRO ≥ 1) steps with fused kernels; bitsandbytes 8-bit steps per tensor.
   // bitsandbytes optimizers (8-bit and paged) update each tensor in its own kernel: no foreach list
   const torchAdam = s.optimizer === 'adamw' && s.zero === 0 && s.offload === 'none';
@@ -155,9 +165,16 @@ export function buildTraining(ctx: Ctx): Built {
   // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
   const embedGrad = full && stage.embedding ? (Math.max(0, params.embedding - (arch.tiedEmbeddings ? arch.vocab * arch.hidden : 0)) * per.gradients) / s.tp : 0;
   const blocks = arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
-  const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, dequant);
-  const atLayers = s.pp > 1 ? 0 : layers.peak + gathered + (ds ? ds.backward : 0);
-  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward);
+  const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, dequant, {
+    first: copies.checkpointed ? copies.layer : copies.all - copies.head,
+    last: copies.layer,
+  });
+  // tied embeddings: the head's gradient waits for the embedding's, then both are summed out of
+  // place (tied-grad.ts); with held gradients the waiting one is live through the layers too
+  const tiedGrad = !ctx.stage ? tiedGradient(s, arch, per.gradients, dt.e) : NO_TIED_GRAD;
+  const atLayers = s.pp > 1 ? 0 : layers.peak + gathered + (ds ? ds.backward : 0) + tiedWaiting(tiedGrad, gradsHeld);
+  const atEmbedding = tiedSumMoment(tiedGrad, gradsNow, gradsHeld);
+  const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward, atEmbedding);
   const terms: Term[] = [];
   if (full) {
     terms.push(
@@ -167,7 +184,7 @@ export function buildTraining(ctx: Ctx): Built {
         stateExprs.weights,
         {
           values: { zero: s.zero },
-          source: per.source,
+          source: per.source + (amp ? "; the 16-bit copies live in autocast's cache during forward, then only where autograd saved them (training/amp-cache.ts)" : ''),
           confidence: 'exact',
         },
         'allocated',
@@ -204,8 +221,9 @@ export function buildTraining(ctx: Ctx): Built {
             confidence: 'derived',
           }
         : {
-            values: { zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no' },
-            source: per.source,
+            values: { zero: s.zero, offload: s.offload, held: gradsHeld ? 'yes' : 'no', ...(tiedGrad.bytes > 0 ? { tied_sum: atEmbedding - (gradsHeld ? 0 : gradsNow) } : {}) },
+            source:
+              per.source + (tiedGrad.bytes > 0 ? "; tied embedding: its gradient and the head's summed at its backward, torch/csrc/autograd/input_buffer.cpp accumulate (training/tied-grad.ts)" : ''),
             confidence: 'exact',
           },
       'allocated',
@@ -311,7 +329,7 @@ export function buildTraining(ctx: Ctx): Built {
   } else {
     notes.push({
       code: 'training.peak-not-sum',
-      params: { forward: atForward, backward: atBackward, layers: atLayers, step: atStep },
+      params: { forward: atForward, backward: atBackward, layers: atLayers, step: atStep, ...(tiedGrad.bytes > 0 ? { embedding: atEmbedding } : {}) },
       text: 'Gradients appear as activations are freed: the peak is persistent states + max(activations + logits, gradients), not the sum of all terms.',
     });
   }
@@ -330,6 +348,8 @@ export function buildTraining(ctx: Ctx): Built {
     headGrad,
     layers: blocks,
     embedGrad,
+    tiedGrad,
+    ampCopies: amp,
     layerGrad: layers.perLayerGrad,
     inBackward: inBwd,
     acts,
