@@ -41,11 +41,14 @@ export interface AmpCopies {
   checkpointed: boolean;
 }
 
-/** The 16-bit copies of an AMP full fine-tune, or null where they are persistent weights (other recipes). */
-export function ampWeightCopies(s: Scenario, arch: ModelArch, params: ParamBreakdown, copyBytes: number): AmpCopies | null {
+/**
+ * The 16-bit copies of an AMP full fine-tune, or null where they are persistent weights (other
+ * recipes). `lmHead`: the model ends in a V×h LM head (not an encoder's small task head).
+ */
+export function ampWeightCopies(s: Scenario, arch: ModelArch, params: ParamBreakdown, copyBytes: number, lmHead = true): AmpCopies | null {
   if (s.mode !== 'training' || s.method !== 'full' || !hasMasterCopy(s.precision) || s.zero !== 0 || s.pp !== 1) return null;
   const tp = Math.max(1, s.tp);
-  const head = (arch.vocab * arch.hidden * copyBytes) / tp;
+  const head = lmHead ? (arch.vocab * arch.hidden * copyBytes) / tp : 0;
   const blocks = (params.blockLinear * copyBytes) / tp;
   return { all: blocks + head, head, layer: blocks / Math.max(1, arch.layers), checkpointed: s.gradCkpt === 'full' };
 }

@@ -90,7 +90,7 @@ export function buildTraining(ctx: Ctx): Built {
   const baseWeights = full ? 0 : evaluate(baseExpr);
   // AMP's 16-bit weight copies live in autocast's cache, not between steps (amp-cache.ts)
   // (one GPU's whole model: split=layers keeps the old count)
-  const amp = full && !ctx.stage ? ampWeightCopies(s, arch, params, e) : null;
+  const amp = full && !ctx.stage ? ampWeightCopies(s, arch, params, e, !trainable.encoderOnly) : null;
   const stepWeights = full && !amp ? states.weights : 0;
   const copies = amp ?? { all: 0, head: 0, layer: 0, checkpointed: false };
   // LoRA adapters are extra tensors; a freeze recipe trains tensors already in the base weights
@@ -171,7 +171,8 @@ export function buildTraining(ctx: Ctx): Built {
   });
   // tied embeddings: the head's gradient waits for the embedding's, then both are summed out of
   // place (tied-grad.ts); with held gradients the waiting one is live through the layers too
-  const tiedGrad = !ctx.stage ? tiedGradient(s, arch, per.gradients, dt.e) : NO_TIED_GRAD;
+  // (an encoder-only classifier has no LM head: its embedding gets one gradient)
+  const tiedGrad = !ctx.stage && !trainable.encoderOnly ? tiedGradient(s, arch, per.gradients, dt.e) : NO_TIED_GRAD;
   const atLayers = s.pp > 1 ? 0 : layers.peak + gathered + (ds ? ds.backward : 0) + tiedWaiting(tiedGrad, gradsHeld);
   const atEmbedding = tiedSumMoment(tiedGrad, gradsNow, gradsHeld);
   const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward, atEmbedding);
