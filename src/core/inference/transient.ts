@@ -10,7 +10,13 @@
  *   layer input held by the caller, the residual and the normed MLP input: 4·s·b·h·e. vLLM's fused
  *   add-RMSNorm keeps three (residual, normed input, attention output): see vllm.ts.
  * - Eager attention materialises the scores: 16-bit QKᵀ, the fp32 softmax and its 16-bit copy,
- *   plus HF's 4-D causal mask: b·a·s_q·s_kv·(2e + 4) + b·s_q·s_kv·e. Flash/SDPA kernels keep O(s).
+ *   plus HF's 4-D causal mask: b·a·s_q·s_kv·(2e + 4) + b·s_q·s_kv·e. Flash/SDPA kernels keep O(s),
+ *   but SDPA gets a mask tensor when the model has a sliding window shorter than the keys:
+ *   transformers masking_utils.py `sdpa_mask` skips the mask (`is_causal`) only for a plain causal
+ *   pattern (`_ignore_causal_mask_sdpa`: no padding and no `local_attention_size` below kv_length),
+ *   otherwise it builds a (b, 1, s_q, s_kv) bool tensor that lives through the layers: b·s_q·s_kv
+ *   bytes (Mistral-7B-v0.1, window 4096, 32,768-token prompt: 1 GiB; our H200 generate run g020
+ *   measured 1.17 GiB above the count without it).
  * - Logits: b·rows·V·bytes, rows and bytes per logit from the logits path (logits-path.ts):
  *   `generate` on transformers ≥ 4.45 computes only the last position (logits_to_keep) plus its
  *   fp32 copy, b·V·(e + 4); older and remote-code models compute every prompt position.
@@ -36,7 +42,9 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   const T = sym('t', Math.max(1, tp));
   const hiddenStates = mul(hiddenRows, S, B, sym('h', arch.hidden), E);
   const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
-  const mlpExpr = add(hiddenStates, div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T));
+  // SDPA with a sliding window shorter than the keys: transformers materialises the mask
+  const windowMask = attn === 'sdpa' && arch.slidingWindow && s > 1 && kvTokens > arch.slidingWindow.window ? mul(B, S, sym('s_kv', kvTokens)) : 0;
+  const mlpExpr = add(hiddenStates, div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T), windowMask);
   const mlp = evaluate(mlpExpr);
   const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
   const logits = evaluate(logitsExpr);
