@@ -21,8 +21,8 @@ import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/d
 import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
 import { buildVllm } from './inference/vllm';
-import { buildDiffusion } from './diffusion/build';
-import { diffusionParams, findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
+import { findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
+import { diffusionEstimator } from './diffusion/provider';
 import { loaderNote, unknownFamilyNote } from './model/families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
@@ -286,10 +286,12 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
 function diffusionDetail(s: Scenario, p: DiffusionPreset): Result<EstimateDetail> {
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
   if (s.gpu && !gpu) return unknownGpu(s);
-  const built = buildDiffusion(s, p);
-  if (!built.ok) return built;
-  const total = diffusionParams(p);
-  return { ok: true, value: { ...finish({ s, guessed: false }, built.value, [], total, total, built.value.notes), ctx: null } };
+  const run = diffusionEstimator();
+  if (!run) return { ok: false, errors: [{ key: 'model', code: 'diffusion.loading', message: `${p.name}: the image-generation estimator is still loading`, params: { name: p.name } }] };
+  const r = run(s, p);
+  if (!r.ok) return r;
+  const { built, params } = r.value;
+  return { ok: true, value: { ...finish({ s, guessed: false }, built, [], params, params, built.notes), ctx: null } };
 }
 
 /** Allocator rounding, CUDA context and the totals around a builder's terms. */

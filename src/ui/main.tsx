@@ -6,6 +6,7 @@ import { useApp } from '../state/store';
 import { App } from './app';
 import { namesText } from './forms/saved-list';
 import { loadZh } from './i18n/zh-loader';
+import { anyDiffusion, loadDiffusion } from './calculator/diffusion-loader';
 import { reportHeight } from './shell/embed-height';
 import { registerOffline } from './shell/offline';
 import { followTheme } from './shell/theme';
@@ -34,9 +35,13 @@ const render = () =>
       <App />
     </StrictMode>,
   );
+// a link to an image model waits for the pipelines' estimator (a lazy chunk) too, so its first paint has the number
+// (not fetched: the page opens with the loading note, and the estimate asks again)
+const estimator = anyDiffusion() ? loadDiffusion().catch(() => undefined) : undefined;
 if (useApp.getState().lang === 'zh')
-  void loadZh().then(() => {
+  void Promise.all([loadZh(), estimator]).then(() => {
     notifyUrl(opened, 'zh');
     render();
   }, render);
+else if (estimator) void estimator.then(render);
 else render();

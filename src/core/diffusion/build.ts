@@ -20,6 +20,7 @@ import type { FieldError, Message, Result, Scenario, Term } from '../types';
 import { NOWHERE, clipPeak, fluxPeak, liveBytes, t5Peak, unetPeak, vaeDecodePeak, type LivePeak } from './activations';
 import { componentParams } from './components';
 import type { DiffusionPreset } from './presets';
+import { provideDiffusion } from './provider';
 
 /** The pipeline's settings as this scenario resolves them. */
 export interface DiffusionRun {
@@ -214,3 +215,14 @@ export function buildDiffusion(s: Scenario, p: DiffusionPreset): Result<Built> {
     },
   };
 }
+
+/** Parameters of every component of the pipeline (denoiser, VAE, text encoders). */
+export function diffusionParams(p: DiffusionPreset): number {
+  return componentParams(p.denoiser) + componentParams(p.vae) + p.textEncoders.reduce((n, t) => n + componentParams(t.config), 0);
+}
+
+// estimate() prices image models through this once this module is loaded (provider.ts)
+provideDiffusion((s, p) => {
+  const built = buildDiffusion(s, p);
+  return built.ok ? { ok: true, value: { built: built.value, params: diffusionParams(p) } } : built;
+});

@@ -6,7 +6,7 @@
  * (components.ts) and tests/core/diffusion/params.test.ts holds them to the published figures.
  */
 import { norm, shortName } from '../model/presets';
-import { componentParams, type ClipTextConfig, type FluxConfig, type T5EncoderConfig, type UNetConfig, type VaeConfig } from './components';
+import type { ClipTextConfig, FluxConfig, T5EncoderConfig, UNetConfig, VaeConfig } from './components';
 
 /** One text encoder of a pipeline and how the pipeline calls it. */
 export interface TextEncoder {
@@ -176,8 +176,3 @@ export function findDiffusionPreset(id: string): DiffusionPreset | undefined {
 
 /** Is the scenario's model an image-generation pipeline? */
 export const isDiffusionModel = (model: string): boolean => findDiffusionPreset(model) !== undefined;
-
-/** Parameters of every component of the pipeline (denoiser, VAE, text encoders). */
-export function diffusionParams(p: DiffusionPreset): number {
-  return componentParams(p.denoiser) + componentParams(p.vae) + p.textEncoders.reduce((n, t) => n + componentParams(t.config), 0);
-}

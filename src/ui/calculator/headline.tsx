@@ -5,6 +5,7 @@ import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
+import { estimatorLoading } from './diffusion-loader';
 
 // 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
 const ErrorBand = lazy(() => import('../accuracy/error-band'));
@@ -14,6 +15,14 @@ const BandRange = lazy(() => import('../accuracy/error-band').then((m) => ({ def
 export function Headline() {
   const t = useT();
   const r = useShownEstimate(useApp(selectActive));
+  if (estimatorLoading(r)) {
+    return (
+      <section className="panel" aria-labelledby="result-h" aria-busy="true">
+        <h2 id="result-h">{t('result.title')}</h2>
+        <p>{t('verdict.loading')}</p>
+      </section>
+    );
+  }
   if (!r.ok) {
     return (
       <section className="panel" aria-labelledby="result-h">

@@ -10,6 +10,7 @@ import { CatalogueOptions } from './catalogue-options';
 import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
+import { estimatorLoading } from './diffusion-loader';
 
 /**
  * The answer first: "Fits on GeForce RTX 4090: 16.1 of 24.0 GiB, 7.9 GiB to spare" in large type,
@@ -36,7 +37,9 @@ export function Verdict() {
       </h2>
       <div className="verdict-row">
         <div className="verdict" aria-live="polite">
-          {!r.ok ? (
+          {estimatorLoading(r) ? (
+            <p className="verdict-big">{t('verdict.loading')}</p>
+          ) : !r.ok ? (
             <>
               <p className="verdict-big nofit">{t('verdict.cannot')}</p>
               <p className="verdict-sub">{t.core(r.errors[0])}</p>

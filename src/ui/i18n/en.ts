@@ -164,6 +164,7 @@ export const en = {
   'verdict.gpu': 'GPU',
   'verdict.noGpu': 'No GPU (totals only)',
   'verdict.cannot': 'Cannot estimate this scenario',
+  'verdict.loading': 'Loading the image-generation estimate…',
   'verdict.needs': 'Needs {used} on the GPU',
   'verdict.needsPerGpu': 'Needs {used} per GPU',
   'verdict.fits': 'Fits on {gpu}',

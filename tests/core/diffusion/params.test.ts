@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { clipTextParams, componentParams, fluxParams, t5EncoderParams, unetParams, vaeParams } from '../../../src/core/diffusion/components';
-import { DIFFUSION_PRESETS, diffusionParams, findDiffusionPreset } from '../../../src/core/diffusion/presets';
+import { diffusionParams } from '../../../src/core/diffusion/build';
+import { DIFFUSION_PRESETS, findDiffusionPreset } from '../../../src/core/diffusion/presets';
 
 const preset = (id: string) => {
   const p = findDiffusionPreset(id);
