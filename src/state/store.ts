@@ -119,3 +119,6 @@ export const useApp = create<AppState>()((set) => ({
 
 /** The scenario being edited. */
 export const selectActive = (s: AppState): Scenario => s.scenarios[s.active];
+
+/** Every column's scenario. */
+export const selectScenarios = (s: AppState): Scenario[] => s.scenarios;

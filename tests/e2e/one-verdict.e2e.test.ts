@@ -28,7 +28,7 @@ test('after the replay settles, the picker marks, the cheapest card, the table a
   expect(short).toBeCloseTo(total - L40S, 1);
   // the picker's mark for the same card, in its option text and in full under the select
   const picker = w.page.getByLabel('Catalogue', { exact: true });
-  await expect.poll(() => picker.locator('option[value="l40s"]').textContent(), { timeout: 10_000 }).toBe('NVIDIA L40S — 48 GB — ✗ does not fit');
+  await expect.poll(() => picker.locator('option[value="l40s"]').textContent(), { timeout: 10_000 }).toBe('✗ does not fit — NVIDIA L40S — 48 GB');
   await picker.selectOption('l40s');
   expect(await w.page.getByTestId('picked-mark').textContent()).toBe('NVIDIA L40S: ✗ does not fit');
   // the cheapest card that fits holds the headline's total

@@ -1,6 +1,6 @@
 import { memo, Suspense } from 'react';
 import type { Scenario } from '../../core/types';
-import { selectActive, useApp } from '../../state/store';
+import { selectActive, selectScenarios, useApp } from '../../state/store';
 import { lazyRetry } from '../shell/lazy-retry';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 import { EmbedWidget } from './embed-widget';
@@ -71,8 +71,8 @@ export function Calculator() {
  * moves, the field and the totals repaint at once; charts and tables catch up when it pauses.
  */
 function Deferred() {
-  const s = useSettled(useApp(selectActive));
-  const all = useSettled(useApp((st) => st.scenarios));
+  const s = useSettled(selectActive);
+  const all = useSettled(selectScenarios);
   return <Details s={s} all={all} />;
 }
 

@@ -8,8 +8,10 @@ const CATEGORIES = [...new Set(GPUS.map((g) => String(g.category)))];
 
 /**
  * The GPU catalogue as <option>s grouped by class, for the verdict's and the picker's selects,
- * each with its fit mark for the active scenario in words ("GeForce RTX 4090 — 24 GB — ✓ fits"),
- * which is also the option's accessible name. Marks follow the scenario once it settles.
+ * each with its fit mark for the active scenario in words, first ("✓ fits — GeForce RTX 4090 —
+ * 24 GB"): a closed select on a phone cuts its text at the right edge, so the end to lose is the
+ * card's name (which the verdict and the line under the picker give in full), never the answer.
+ * The text is also the option's accessible name. Marks follow the scenario once it settles.
  */
 export function CatalogueOptions() {
   const t = useT();
@@ -24,7 +26,7 @@ export function CatalogueOptions() {
               const m = marks?.byId.get(g.id);
               return (
                 <option key={g.id} value={g.id}>
-                  {`${g.name} — ${g.memoryStated}${m ? ` — ${markText(t, m.mark)}` : ''}`}
+                  {`${m ? `${markText(t, m.mark)} — ` : ''}${g.name} — ${g.memoryStated}`}
                 </option>
               );
             })}

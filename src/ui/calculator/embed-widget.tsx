@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import type { Scenario } from '../../core/types';
-import { useApp } from '../../state/store';
+import { selectScenarios, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { PanelBoundary as B } from '../shell/panel-boundary';
 import { shareLink } from '../shell/url-sync';
@@ -48,7 +48,7 @@ function Control({ name }: { name: string }) {
 export function EmbedWidget() {
   const t = useT();
   const controls = useApp((s) => s.controls);
-  const all = useSettled(useApp((st) => st.scenarios));
+  const all = useSettled(selectScenarios);
   // settled: the replays run here, as under the full page's chart, so the widget shows what the full page shows
   useReplayVersion();
   for (const x of all) replayedEstimateOf(x);

@@ -1,11 +1,12 @@
-import { lazy, Suspense, useMemo } from 'react';
-import type { Estimate } from '../../core/types';
+import { lazy, memo, Suspense, useMemo } from 'react';
+import type { Estimate, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
 import { estimatorLoading } from './diffusion-loader';
+import { useShownScenario } from './use-shown-scenario';
 
 // 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
 const ErrorBand = lazy(() => import('../accuracy/error-band'));
@@ -13,8 +14,12 @@ const BandRange = lazy(() => import('../accuracy/error-band').then((m) => ({ def
 
 /** The three totals with what each one means (the fit verdict is Verdict's, above). */
 export function Headline() {
+  return <HeadlineOf s={useShownScenario()} />;
+}
+
+const HeadlineOf = memo(function HeadlineOf({ s }: { s: Scenario }) {
   const t = useT();
-  const r = useShownEstimate(useApp(selectActive));
+  const r = useShownEstimate(s);
   if (estimatorLoading(r)) {
     return (
       <section className="panel" aria-labelledby="result-h" aria-busy="true">
@@ -36,14 +41,13 @@ export function Headline() {
       </section>
     );
   }
-  return <Totals est={r.value} />;
-}
+  return <Totals s={s} est={r.value} />;
+});
 
-function Totals({ est }: { est: Estimate }) {
+function Totals({ s, est }: { s: Scenario; est: Estimate }) {
   const t = useT();
-  const unit = useApp((s) => s.unit);
-  const s = useApp(selectActive);
-  const settled = useSettled(s);
+  const unit = useApp((st) => st.unit);
+  const settled = useSettled(selectActive);
   // the same element while the settled scenario stands, so React skips the band on every slider step
   const band = useMemo(
     () => (

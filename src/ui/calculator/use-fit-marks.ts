@@ -24,13 +24,14 @@ const load = () =>
  * estimated (no stale mark claims a fit then).
  */
 export function useFitMarks(): Marks | null {
-  const now = useApp(selectActive);
-  const s = useSettled(now);
+  // a boolean, not the scenario: a slider step does not re-render the selects and cards that show marks
+  const nowOk = useApp((st) => estimateOf(selectActive(st)).ok);
+  const s = useSettled(selectActive);
   const [mod, setMod] = useState<Module | null>(loaded);
   useEffect(() => {
     if (!mod) void load().then(setMod);
   }, [mod]);
   // the headline's estimate of the settled scenario: closed form until its replay is ready, then that
   const shown = useShownEstimate(s);
-  return mod && estimateOf(now).ok && shown.ok ? mod.marksFor(s, shown.value) : null;
+  return mod && nowOk && shown.ok ? mod.marksFor(s, shown.value) : null;
 }

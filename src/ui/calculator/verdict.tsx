@@ -3,7 +3,7 @@ import { rooflineSpeed } from '../../core/deploy/speed';
 import { resolveModel } from '../../core/estimate';
 import { GPUS } from '../../core/gpus';
 import type { Scenario } from '../../core/types';
-import { selectActive, useApp } from '../../state/store';
+import { useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBound, formatBytes, formatShare } from '../i18n/format';
 import { CatalogueOptions } from './catalogue-options';
@@ -11,6 +11,7 @@ import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
 import { estimatorLoading } from './diffusion-loader';
+import { useShownScenario } from './use-shown-scenario';
 
 /**
  * The answer first: "Fits on GeForce RTX 4090: 16.1 of 24.0 GiB, 7.9 GiB to spare" in large type,
@@ -18,8 +19,11 @@ import { estimatorLoading } from './diffusion-loader';
  * follow in one line each. Sticks to the top of a phone's screen while the inputs scroll under it.
  */
 export function Verdict() {
+  return <VerdictOf s={useShownScenario()} />;
+}
+
+const VerdictOf = memo(function VerdictOf({ s }: { s: Scenario }) {
   const t = useT();
-  const s = useApp(selectActive);
   // the headline's estimate (replayed once settled where the replay decides): every card is judged from it
   const r = useShownEstimate(s);
   const specs = useApp((st) => st.gpus);
@@ -70,7 +74,7 @@ export function Verdict() {
       )}
     </section>
   );
-}
+});
 
 type Fmt = (n: number) => string;
 

@@ -1,0 +1,48 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { initialData, selectActive, useApp } from '../../../src/state/store';
+import { SETTLE_MS, useSettled } from '../../../src/ui/calculator/use-settled';
+
+let renders = 0;
+function SettledBatch() {
+  renders++;
+  return <p data-testid="batch">{useSettled(selectActive).batch}</p>;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  useApp.setState(initialData());
+  renders = 0;
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('settled views (charts, tables, fit marks) follow the store once it stands still', () => {
+  test('steps of a slider do not re-render the view; the last value arrives SETTLE_MS after the last step', () => {
+    render(<SettledBatch />);
+    expect(screen.getByTestId('batch').textContent).toBe('1');
+    const before = renders;
+    for (const batch of [2, 3, 4]) {
+      act(() => useApp.getState().patch({ batch }));
+      act(() => {
+        vi.advanceTimersByTime(SETTLE_MS - 1);
+      });
+    }
+    expect(renders).toBe(before);
+    expect(screen.getByTestId('batch').textContent).toBe('1');
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.getByTestId('batch').textContent).toBe('4');
+  });
+
+  test('no timer is left once no view reads settled values', () => {
+    render(<SettledBatch />);
+    cleanup();
+    act(() => useApp.getState().patch({ batch: 8 }));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
