@@ -21,10 +21,10 @@ describe('AddressTable', () => {
     const ids = addrs.map((a) => t.id(a));
     expect(new Set(ids).size).toBe(5000);
     expect(addrs.map((a) => t.id(a))).toEqual(ids);
-    expect(t.name(ids[4999]!)).toBe('0x7f0270e00000'); // hex(0x7f0000000000 + 4999 * 2**21)
-    t.setLive(ids[7]!, true);
-    expect([t.isLive(ids[7]!), t.isLive(ids[8]!)]).toEqual([true, false]);
-    t.setLive(ids[7]!, false);
-    expect(t.isLive(ids[7]!)).toBe(false);
+    expect(t.name(ids[4999])).toBe('0x7f0270e00000'); // hex(0x7f0000000000 + 4999 * 2**21)
+    t.setLive(ids[7], true);
+    expect([t.isLive(ids[7]), t.isLive(ids[8])]).toEqual([true, false]);
+    t.setLive(ids[7], false);
+    expect(t.isLive(ids[7])).toBe(false);
   });
 });
