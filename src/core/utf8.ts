@@ -7,6 +7,13 @@
  * sequence becomes U+FFFD. Linear in the span.
  */
 export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  // short ASCII (keys, actions, file names): one char per byte, no code-unit buffer
+  if (end - start <= 64) {
+    let ascii = '';
+    let i = start;
+    for (; i < end && bytes[i]! < 0x80; i++) ascii += String.fromCharCode(bytes[i]!);
+    if (i === end) return ascii;
+  }
   let out = '';
   const units: number[] = [];
   let i = start;

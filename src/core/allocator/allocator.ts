@@ -163,12 +163,11 @@ export class CachingAllocator implements AllocatorState {
   private getFreeBlock(pool: PoolKind, size: number): Block | null {
     if (this.gcActive) this.gcCalls[pool] += 1;
     const list = this.pools[pool];
-    let i = list.firstAtLeast(size);
-    if (i >= list.length) return null;
-    let b = list.at(i);
+    let b = list.firstBlockAtLeast(size);
+    if (!b) return null;
     if (b.seg.expandable) {
       const expSize = (x: Block) => x.size + (x.next && !x.next.mapped ? x.next.size : 0);
-      while (b.seg.expandable && i + 1 < list.length && expSize(list.at(i + 1)) < expSize(b)) b = list.at(++i);
+      for (let n = list.after(b); b.seg.expandable && n && expSize(n) < expSize(b); n = list.after(b)) b = n;
     }
     if (size < this.M && b.size >= this.M) return null;
     if (size >= this.M && b.size >= size + this.config.maxNonSplitRounding) return null;

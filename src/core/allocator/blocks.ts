@@ -52,8 +52,12 @@ function lowerBoundSize(list: Block[], size: number, addr: number): number {
   return lo;
 }
 
-/** Largest chunk of SizeOrderedPool; a full one splits in two halves. */
-const CHUNK = 1024;
+/**
+ * Largest chunk of SizeOrderedPool; a full one splits in two halves. Inserting or removing moves
+ * up to a chunk of pointers (a recorded run's pools hold a few hundred blocks: with 1,024 that was
+ * the whole pool on every malloc and free, a quarter of a replay), and the chunks are binary-searched.
+ */
+const CHUNK = 64;
 
 const before = (a: Block, size: number, addr: number): boolean => a.size < size || (a.size === size && a.addr < addr);
 
@@ -61,7 +65,7 @@ const before = (a: Block, size: number, addr: number): boolean => a.size < size 
  * Free blocks of one pool ordered by (size, address): best fit is the first block ≥ size.
  * PyTorch keeps them in a std::set (a balanced tree: every insert and erase logarithmic). A flat
  * sorted array moves half of itself on each insert or removal, which made 200,000 fragmented
- * blocks quadratic; sorted chunks of at most 1,024 blocks bound each move by the chunk, and
+ * blocks quadratic; sorted chunks of at most CHUNK blocks bound each move by the chunk, and
  * positions are found by binary search over the chunks' last blocks, then inside one chunk.
  */
 export class SizeOrderedPool {
@@ -100,6 +104,20 @@ export class SizeOrderedPool {
     return chunk ? at + lowerBoundSize(chunk, size, 0) : at;
   }
 
+  /** The smallest block with size ≥ `size` (best fit), or null when none: firstAtLeast without counting the chunks before it. */
+  firstBlockAtLeast(size: number): Block | null {
+    const chunk = this.chunks[this.chunkFor(size, 0)];
+    return chunk ? chunk[lowerBoundSize(chunk, size, 0)]! : null; // the chunk's last block is at or after (size, 0)
+  }
+
+  /** The block after `b` (a member) in (size, address) order, or null when it is the last. */
+  after(b: Block): Block | null {
+    const k = this.chunkFor(b.size, b.addr);
+    const c = this.chunks[k]!; // b is in the pool, so its chunk exists
+    const i = lowerBoundSize(c, b.size, b.addr) + 1;
+    return i < c.length ? c[i]! : (this.chunks[k + 1]?.[0] ?? null);
+  }
+
   /** The largest block (last in (size, address) order), or null when the pool is empty. */
   last(): Block | null {
     const c = this.chunks[this.chunks.length - 1];
@@ -123,7 +141,11 @@ export class SizeOrderedPool {
     }
     const k = Math.min(this.chunkFor(b.size, b.addr), this.chunks.length - 1);
     const c = this.chunks[k]!; // 0 ≤ k < chunks.length: the empty case returned above
-    c.splice(lowerBoundSize(c, b.size, b.addr), 0, b);
+    // shifted by hand: splice() would build a result array on every call
+    const at = lowerBoundSize(c, b.size, b.addr);
+    c.push(b);
+    for (let j = c.length - 1; j > at; j--) c[j] = c[j - 1]!; // at < j < c.length
+    c[at] = b;
     if (c.length > CHUNK) this.chunks.splice(k + 1, 0, c.splice(CHUNK / 2));
   }
 
@@ -132,7 +154,8 @@ export class SizeOrderedPool {
     const c = this.chunks[k];
     const i = c ? lowerBoundSize(c, b.size, b.addr) : -1;
     if (!c || c[i] !== b) throw new Error(`allocator invariant: block at ${b.addr} missing from its pool`);
-    c.splice(i, 1);
+    for (let j = i + 1; j < c.length; j++) c[j - 1] = c[j]!; // j < c.length
+    c.length--;
     if (c.length === 0) this.chunks.splice(k, 1);
     this.count--;
   }

@@ -15,6 +15,7 @@ import type { Message } from '../types';
 import { unpickle } from '../snapshot/pickle';
 import type { Trace, TraceEvent } from './trace';
 import { topUserFrame } from './frames';
+import { AddressTable } from './address-table';
 
 /** What the recorded run itself did, from its segment and OOM entries. */
 export interface RecordedRun {
@@ -152,10 +153,10 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
   const hasCompleted = list.some((e) => entryOf(e)?.action === 'free_completed');
   const freeAction = hasCompleted ? 'free_completed' : 'free_requested';
   const events: TraceEvent[] = [];
-  /** live tensors by address, and each address's trace name */
-  const live = new Set<number>();
-  const names = new Map<number, string>();
+  /** each address's trace name, and whether a tensor lives there */
+  const addrs = new AddressTable();
   const streams = new Set<unknown>();
+  let lastStream: unknown = undefined;
   let allocs = 0;
   let frees = 0;
   let unmatchedFrees = 0;
@@ -165,15 +166,18 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
   let lowest = 0;
   let highest = 0;
   let firstOom: { net: number; deviceFree: number } | null = null;
-  // one string per distinct top frame, shared by its events
+  // one string per distinct top frame, shared by its events; entries often share one frames list
   const frameLabels = new Map<string, string>();
+  let lastFrames: unknown = undefined;
+  let lastLabel: string | null = null;
   const frameOf = (frames: unknown): string | null => {
+    if (frames === lastFrames && typeof frames === 'object') return lastLabel;
     const f = topUserFrame(frames);
-    if (f === null) return null;
-    const known = frameLabels.get(f);
-    if (known !== undefined) return known;
-    frameLabels.set(f, f);
-    return f;
+    let known = f === null ? null : frameLabels.get(f);
+    if (f !== null && known === undefined) frameLabels.set(f, (known = f));
+    lastFrames = frames;
+    lastLabel = known ?? null;
+    return lastLabel;
   };
   for (let i = 0; i < list.length; i++) {
     const e = entryOf(list[i]);
@@ -201,17 +205,21 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     if (action !== 'alloc' && action !== freeAction) continue;
     const addr = e.addr;
     if (!isCount(addr) || !isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs whole-number 'addr' and 'size'`, { index: i });
-    streams.add(e.stream ?? 0);
+    const stream = e.stream ?? 0;
+    if (stream !== lastStream) streams.add((lastStream = stream));
+    // the allocator hands addresses out again and again: each is named once
+    const id = addrs.id(addr);
+    const name = addrs.name(id);
     if (action === 'alloc') {
-      // the allocator hands addresses out again and again: name each once
-      let name = names.get(addr);
-      if (name === undefined) names.set(addr, (name = `0x${addr.toString(16)}`));
-      if (live.has(addr)) events.push({ op: 'free', name, line: i + 1 });
-      live.add(addr);
-      events.push(withFrame({ op: 'alloc', name, size, line: i + 1 }, frameOf(e.frames)));
+      if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
+      addrs.setLive(id, true);
+      const frame = frameOf(e.frames);
+      // one object shape per kind: the frame is set in the literal, never added later
+      events.push(frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 });
       allocs++;
-    } else if (live.delete(addr)) {
-      events.push({ op: 'free', name: names.get(addr) as string, line: i + 1 });
+    } else if (addrs.isLive(id)) {
+      addrs.setLive(id, false);
+      events.push({ op: 'free', name, line: i + 1 });
       frees++;
     } else unmatchedFrees++;
   }

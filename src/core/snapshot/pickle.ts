@@ -136,22 +136,22 @@ function read(bytes: Uint8Array): PickleParse {
     pos += len;
     return s;
   };
-  /** stack index where the current MARK's stack begins (Python's unpickler keeps a fresh stack per MARK) */
-  const floor = () => marks[marks.length - 1] ?? 0;
-  const empty = () => stack.length <= floor();
+  /** stack index where the current MARK's stack begins (Python's unpickler keeps a fresh stack per MARK): the last of `marks`, or 0 */
+  let floor = 0;
+  const stackEmpty: () => never = () => fail('pickle-malformed', 'the stack is empty');
   const pop = (): PickleValue => {
-    if (empty()) fail('pickle-malformed', 'the stack is empty');
+    if (stack.length <= floor) stackEmpty();
     return stack.pop() as PickleValue;
   };
   const top = (): PickleValue => {
-    const v = stack[stack.length - 1];
-    if (v === undefined || empty()) fail('pickle-malformed', 'the stack is empty');
-    return v;
+    if (stack.length <= floor) stackEmpty();
+    return stack[stack.length - 1]!; // stack.length > floor ≥ 0
   };
   /** stack index of the last MARK, which is removed */
   const popMarkAt = (): number => {
     const m = marks.pop();
     if (m === undefined) fail('pickle-malformed', 'no MARK before it');
+    floor = marks.length > 0 ? marks[marks.length - 1]! : 0;
     return m;
   };
   const popMark = (): PickleValue[] => stack.splice(popMarkAt());
@@ -159,7 +159,8 @@ function read(bytes: Uint8Array): PickleParse {
   const memoSize = () => memo.length + memoFar.size;
   const put = (i: number) => {
     const v = top();
-    if (i < memo.length) memo[i] = v;
+    if (i === memo.length && memoFar.size === 0) memo.push(v);
+    else if (i < memo.length) memo[i] = v;
     else if (i === memo.length && !memoFar.has(i)) memo.push(v);
     else memoFar.set(i, v);
   };
@@ -213,10 +214,10 @@ function read(bytes: Uint8Array): PickleParse {
       case 0x2e: // STOP
         return { ok: true, value: pop(), protocol };
       case 0x28: // MARK
-        marks.push(stack.length);
+        marks.push((floor = stack.length));
         break;
       case 0x30: // POP
-        if (marks.length > 0 && marks[marks.length - 1] === stack.length) marks.pop();
+        if (marks.length > 0 && floor === stack.length) popMarkAt();
         else pop();
         break;
       case 0x31: // POP_MARK
@@ -240,7 +241,8 @@ function read(bytes: Uint8Array): PickleParse {
         pos += 4;
         break;
       case 0x4b: // BININT1
-        stack.push(u8());
+        if (pos >= n) need(1);
+        stack.push(bytes[pos++]!); // pos < n
         break;
       case 0x4d: // BININT2
         need(2);
@@ -250,7 +252,8 @@ function read(bytes: Uint8Array): PickleParse {
       case 0x8a: // LONG1
       case 0x8b: {
         // LONG4
-        const len = op === 0x8a ? u8() : u32();
+        if (pos >= n) need(1);
+        const len = op === 0x8a ? bytes[pos++]! : u32(); // pos < n
         if (len > MAX_INT_BYTES) fail('pickle-unsupported', `an integer of ${len} bytes; integers up to ${MAX_INT_BYTES * 8} bits are read`);
         stack.push(decodeLong(bytes, span(len), len));
         break;
@@ -264,7 +267,8 @@ function read(bytes: Uint8Array): PickleParse {
       case 0x58: // BINUNICODE
       case 0x8d: {
         // BINUNICODE8
-        const len = op === 0x8c ? u8() : op === 0x58 ? u32() : u64();
+        if (pos >= n) need(1);
+        const len = op === 0x8c ? bytes[pos++]! : op === 0x58 ? u32() : u64(); // pos < n
         const s = span(len);
         stack.push(decodeUtf8(bytes, s, s + len));
         break;
@@ -325,7 +329,7 @@ function read(bytes: Uint8Array): PickleParse {
         // APPENDS
         const from = popMarkAt();
         const target = stack[from - 1];
-        if (target === undefined || from <= floor()) fail('pickle-malformed', 'the stack is empty');
+        if (target === undefined || from <= floor) stackEmpty();
         const l = list(target);
         for (let i = from; i < stack.length; i++) l.push(stack[i]!);
         stack.length = from;
@@ -337,7 +341,7 @@ function read(bytes: Uint8Array): PickleParse {
         const from = op === 0x73 ? stack.length - 2 : popMarkAt();
         // the dict sits below the pairs, above the MARK before it (Python keeps a stack per MARK)
         const target = stack[from - 1];
-        if (target === undefined || from <= floor()) fail('pickle-malformed', 'the stack is empty');
+        if (target === undefined || from <= floor) stackEmpty();
         setItems(dict(target), from);
         break;
       }
@@ -345,13 +349,15 @@ function read(bytes: Uint8Array): PickleParse {
         put(memoSize());
         break;
       case 0x71: // BINPUT
-        put(u8());
+        if (pos >= n) need(1);
+        put(bytes[pos++]!); // pos < n
         break;
       case 0x72: // LONG_BINPUT
         put(u32());
         break;
       case 0x68: // BINGET
-        get(u8());
+        if (pos >= n) need(1);
+        get(bytes[pos++]!); // pos < n
         break;
       case 0x6a: // LONG_BINGET
         get(u32());

@@ -221,6 +221,8 @@ export const labEn = {
   'overlay.peakAllocated': 'allocated peak',
   'overlay.peakReserved': 'reserved peak',
   'overlay.noError': 'n/a (recorded 0)',
+  'overlay.pending': 'Computing the calculator’s prediction…',
+  'overlay.failed': 'The browser stopped computing the prediction (out of memory?); turn the comparison off and on to try again.',
 
   'stats.title': 'memory_stats() at this step',
   'stats.help': 'PyTorch’s own key names: <stat>.<pool>.<current|peak|allocated|freed>. Exact bytes.',

@@ -219,6 +219,8 @@ export const labZh: Record<LabKey, string> = {
   'overlay.peakAllocated': '已分配峰值',
   'overlay.peakReserved': '预留峰值',
   'overlay.noError': '不适用（实测为 0）',
+  'overlay.pending': '正在计算计算器的预测…',
+  'overlay.failed': '浏览器停止了预测的计算（内存不足？）；关闭再打开对照即可重试。',
 
   'stats.title': '此步的 memory_stats()',
   'stats.help': '使用 PyTorch 自己的键名：<stat>.<pool>.<current|peak|allocated|freed>。精确字节数。',

@@ -1,13 +1,14 @@
 /**
  * The calculator's predicted step timeline over an imported snapshot (issue #13 §4): a toggle that
- * replays the calculator's current scenario (core/timeline/versus-recorded.ts predictionFor), the
+ * replays the calculator's current scenario (core/timeline/versus-recorded.ts predictionFor, in a
+ * Web Worker: use-overlay.ts), a pending line while it runs, the
  * imported run's allocated / reserved and the predicted ones on one chart by fraction of the run
  * (predicted dashed, Okabe–Ito colours apart from the recorded pair), and the two peaks with signed
  * errors as a table, which is also the chart's text alternative.
  */
 import { useId, useMemo, useState } from 'react';
 import type { RecordedRun } from '../../core/allocator/history-import';
-import { predictedVsRecorded, predictionFor, type PeakRow } from '../../core/timeline/versus-recorded';
+import type { PeakRow } from '../../core/timeline/versus-recorded';
 import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -17,6 +18,7 @@ import { SERIES_COLOURS } from './chart-axis';
 import { useLabT, type LabT } from './lab-i18n';
 import type { RunSummary } from './sim-engine';
 import { StepChart } from './step-chart';
+import { useOverlay } from './use-overlay';
 
 /** Predicted allocated / reserved: bluish green and reddish purple, apart from the recorded blue and orange. */
 const PREDICTED_ALLOCATED = SERIES_COLOURS[2];
@@ -44,11 +46,10 @@ export function PredictedOverlay({ run, recorded }: { run: RunSummary; recorded:
   const id = useId();
   const [on, setOn] = useState(false);
   const scenario = useApp((s) => s.scenarios[s.active]);
-  const prediction = useMemo(() => (on ? predictionFor(scenario) : null), [on, scenario]);
-  const cmp = useMemo(
-    () => (prediction?.ok ? predictedVsRecorded(prediction.value, { points: run.timeline, allocatedPeak: run.peakAllocated, reservedPeak: recorded.reservedPeak }) : null),
-    [prediction, run, recorded],
-  );
+  const series = useMemo(() => ({ points: run.timeline, allocatedPeak: run.peakAllocated, reservedPeak: recorded.reservedPeak }), [run, recorded]);
+  const overlay = useOverlay(on, scenario, series);
+  const result = overlay.status === 'done' ? overlay.result : null;
+  const cmp = result?.ok ? result.cmp : null;
   const peaks: [string, PeakRow][] = cmp
     ? [
         ['allocated', cmp.allocated],
@@ -56,23 +57,33 @@ export function PredictedOverlay({ run, recorded }: { run: RunSummary; recorded:
       ]
     : [];
   return (
-    <section className="panel lab-overlay" aria-labelledby={`${id}-h`}>
+    <section className="panel lab-overlay" aria-labelledby={`${id}-h`} aria-busy={overlay.status === 'pending'}>
       <h3 id={`${id}-h`}>{t('overlay.title')}</h3>
       <p id={`${id}-scenario`}>{t('overlay.scenario', { scenario: scenarioWords(t, scenario, pageT('model.bare')) })}</p>
       <label className="lab-overlay-toggle">
         <input type="checkbox" checked={on} aria-describedby={`${id}-scenario`} onChange={(e) => setOn(e.target.checked)} /> {t('overlay.toggle')}
       </label>
-      {prediction && !prediction.ok && (
+      {overlay.status === 'pending' && (
+        <p role="status" className="small" data-testid="lab-overlay-pending">
+          {t('overlay.pending')}
+        </p>
+      )}
+      {overlay.status === 'failed' && (
+        <p className="field-msg" role="alert" data-testid="lab-overlay-error">
+          {t('overlay.failed')}
+        </p>
+      )}
+      {result && !result.ok && (
         <div className="field-msg" role="alert" data-testid="lab-overlay-error">
           <p>{t('overlay.cannot')}</p>
           <ul>
-            {prediction.errors.map((e, i) => (
+            {result.errors.map((e, i) => (
               <li key={i}>{pageT.core(e)}</li>
             ))}
           </ul>
         </div>
       )}
-      {cmp && prediction?.ok && (
+      {cmp && result?.ok && (
         <>
           <p id={`${id}-s`} role="status">
             {t('overlay.summary', {
@@ -137,7 +148,7 @@ export function PredictedOverlay({ run, recorded }: { run: RunSummary; recorded:
           </div>
           <p className="field-help">{t('overlay.align')}</p>
           <p className="field-help">{t('overlay.recordedHelp')}</p>
-          {prediction.value.notes.map((m) => (
+          {result.notes.map((m) => (
             <p key={m.code} className="muted small">
               {pageT.core(m)}
             </p>

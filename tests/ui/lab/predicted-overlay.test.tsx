@@ -42,7 +42,10 @@ test('the recorded peaks come from the history; the scenario is named in words; 
   );
   expect(screen.queryByTestId('lab-overlay-peaks')).toBeNull();
   fireEvent.click(toggle);
+  // the prediction runs after the pending line is drawn (in a worker on the page; here, with none, on a timer)
+  expect(screen.getByTestId('lab-overlay-pending').textContent).toBe('Computing the calculator’s prediction…');
   const table = await screen.findByTestId('lab-overlay-peaks');
+  expect(screen.queryByTestId('lab-overlay-pending')).toBeNull();
   const cell = (row: string, col: string) => table.querySelector(`tr[data-row="${row}"] td[data-col="${col}"]`)?.textContent ?? '';
   expect(cell('recorded', 'reserved')).toContain(exactEn(40 * MiB));
   expect(cell('recorded', 'allocated')).toContain(exactEn(6 * MiB));
