@@ -21,10 +21,24 @@ export function hexAddress(addr: number): string {
 
 const EMPTY = -1;
 
+/** MurmurHash3's 32-bit finaliser: every input bit reaches every output bit. */
+function fmix32(x: number): number {
+  let h = x >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 export class AddressTable {
   /** slot → address, and slot → id (EMPTY when the slot is free) */
   private keys = new Float64Array(1024);
   private ids = new Int32Array(1024).fill(EMPTY);
+  /**
+   * Random per table: which slot an address takes changes nothing but speed, and a file whose
+   * addresses were chosen to collide cannot know these (no quadratic probing on crafted input)
+   */
+  private readonly seed = (Math.random() * 2 ** 32) >>> 0;
+  private readonly seedHi = (Math.random() * 2 ** 32) >>> 0;
   /** 32 − log2(slots): Fibonacci hashing keeps the top bits of the product */
   private shift = 22;
   /** id → trace name */
@@ -37,7 +51,7 @@ export class AddressTable {
     const lo = addr >>> 0;
     const hi = Math.floor(addr / 2 ** 32) | 0;
     const mask = this.ids.length - 1;
-    let s = Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> this.shift;
+    let s = Math.imul(fmix32(lo ^ this.seed) ^ fmix32(hi ^ this.seedHi), 0x9e3779b1) >>> this.shift;
     while (this.ids[s] !== EMPTY && this.keys[s] !== addr) s = (s + 1) & mask;
     return s;
   }
