@@ -52,11 +52,11 @@ test('copy link, then open it in a fresh page: same state', async () => {
   expect(link).toContain('mode=training');
   expect(link).toContain('seq=4096');
   expect(link).toContain('method=lora');
-  const total = await deviceTotal(w.page);
   const entries = await w.page.evaluate(() => window.history.length);
   expect(entries).toBe(entriesAtLoad); // replaceState only: editing does not flood the history
   const fresh = await open(chromium.browser(), link.replace(/\?.*$/, ''), link.slice(link.indexOf('?')));
-  expect(await deviceTotal(fresh.page)).toBe(total);
+  // the totals follow an edit one render later (use-shown-scenario.ts: a deferred copy)
+  await expect.poll(() => deviceTotal(w.page)).toBe(await deviceTotal(fresh.page));
   expect(await fresh.page.getByRole('textbox', { name: 'Sequence length', exact: true }).inputValue()).toBe('4096');
   expect(await fresh.page.getByLabel('Method').inputValue()).toBe('lora');
   expectClean(w);
