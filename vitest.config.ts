@@ -9,7 +9,7 @@ export default defineConfig({
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 30000,
-    // the page's Chinese tables and the image-generation estimator are lazy chunks that main.tsx awaits before a first render that needs them: the same here
-    setupFiles: ['tests/setup-zh.ts', 'tests/setup-diffusion.ts'],
+    // the page's Chinese tables and the image-generation and training estimators are lazy chunks that main.tsx awaits before a first render that needs them: the same here
+    setupFiles: ['tests/setup-zh.ts', 'tests/setup-estimators.ts'],
   },
 });

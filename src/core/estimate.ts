@@ -31,8 +31,7 @@ import { LLAMA_STYLE } from './model/llama-style';
 import { guessArch, shapeGuessNote } from './model/quick';
 import { imageGrid } from './model/vision-tokens';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
-import { buildTraining } from './training/terms';
-import { buildTrainingSplit } from './training/layer-split';
+import { trainingBuilders, type TrainingBuilders } from './training/provider';
 import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
 import { MiB } from './units';
 
@@ -211,8 +210,8 @@ function freeBytes(capacity: number | null): number {
   return capacity === null ? Number.POSITIVE_INFINITY : Math.max(0, capacity - CUDA_CONTEXT_BYTES);
 }
 
-function build(ctx: Ctx): Built {
-  if (ctx.s.mode === 'training') return ctx.split ? buildTrainingSplit(ctx) : buildTraining(ctx);
+function build(ctx: Ctx, training: TrainingBuilders | null): Built {
+  if (training) return ctx.split ? training.split(ctx) : training.build(ctx);
   if (ctx.s.engine === 'vllm') return buildVllm(ctx);
   if (ctx.s.engine === 'llama.cpp') return buildLlamaCpp(ctx);
   return buildTransformers(ctx);
@@ -256,6 +255,8 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   if (s.gpu && !gpu) return unknownGpu(s);
   const shapeErrors = checkCombinations(s, guessed ? { ...arch, guessed } : arch, 'arch');
   if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
+  const training = s.mode === 'training' ? trainingBuilders() : null;
+  if (s.mode === 'training' && !training) return trainingLoading();
   const capacityBytes = gpu ? gpu.capacityBytes : null;
   const images = imageInput(s, arch);
   const ctx: Ctx = {
@@ -270,7 +271,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   };
   // set after the literal: a conditional spread in it sends V8's object clone to its slow path (sweep bench)
   if (images) ctx.images = images;
-  const built = build(ctx);
+  const built = build(ctx, training);
   const weightTerm = built.terms.find((t) => t.id === 'weights');
   const weightTensors = built.torchAllocator ? weightGroups(ctx, weightTerm?.bytes ?? 0, shapes) : [];
   const detail = finish(ctx, built, weightTensors, params.total, params.active, [
@@ -281,6 +282,9 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   ]);
   return { ok: true, value: { ...detail, ctx } };
 }
+
+/** A training scenario before the training estimator has been loaded (training/provider.ts). */
+const trainingLoading = (): Result<never> => ({ ok: false, errors: [{ key: 'mode', code: 'training.loading', message: 'the training estimator is still loading' }] });
 
 /** A diffusers text-to-image pipeline (core/diffusion): its phases instead of a language model's terms. */
 function diffusionDetail(s: Scenario, p: DiffusionPreset): Result<EstimateDetail> {

@@ -6,7 +6,7 @@ import { useApp } from '../state/store';
 import { App } from './app';
 import { namesText } from './forms/saved-list';
 import { loadZh } from './i18n/zh-loader';
-import { anyDiffusion, loadDiffusion } from './calculator/diffusion-loader';
+import { loadEstimator, neededEstimators } from './calculator/estimator-loader';
 import { reportHeight } from './shell/embed-height';
 import { registerOffline } from './shell/offline';
 import { followTheme } from './shell/theme';
@@ -35,9 +35,10 @@ const render = () =>
       <App />
     </StrictMode>,
   );
-// a link to an image model waits for the pipelines' estimator (a lazy chunk) too, so its first paint has the number
-// (not fetched: the page opens with the loading note, and the estimate asks again)
-const estimator = anyDiffusion() ? loadDiffusion().catch(() => undefined) : undefined;
+// a link to an image model or a training scenario waits for that estimator (a lazy chunk) too, so its first paint
+// has the number (not fetched: the page opens with the loading note, and the estimate asks again)
+const needed = neededEstimators();
+const estimator = needed.length > 0 ? Promise.all(needed.map((p) => loadEstimator(p).catch(() => undefined))) : undefined;
 if (useApp.getState().lang === 'zh')
   void Promise.all([loadZh(), estimator]).then(() => {
     notifyUrl(opened, 'zh');

@@ -15,6 +15,8 @@
 import fixture from './fixtures/measured-gpu.json';
 import { defaultScenario } from '../core/scenario/schema';
 import { estimateWithReplay } from '../core/timeline';
+// Trainer runs: estimate() prices them once this is loaded (core/training/provider.ts)
+import '../core/training/builders';
 import type { Scenario } from '../core/types';
 
 export interface GpuRow {

@@ -4,6 +4,8 @@
  * the page's Accuracy view shows them, from this one module. Pure: no DOM, no Node APIs.
  */
 import { estimate } from '../core/estimate';
+// training rows: estimate() prices them once this is loaded (core/training/provider.ts), so every report scores them
+import '../core/training/builders';
 import type { Estimate } from '../core/types';
 import { mapRow, type Mapped, type Row, type SkipReason } from './mapping';
 

@@ -2,7 +2,7 @@
  * The image-generation estimator as a slot that build.ts fills when it is loaded. estimate() asks
  * the slot, so a page that shows language models never fetches the pipelines' parameter and
  * activation models (the page loads build.ts when an image model is chosen:
- * ui/calculator/diffusion-loader.ts); the CLI imports build.ts up front, and so does the test setup.
+ * ui/calculator/estimator-loader.ts); the CLI imports build.ts up front, and so does the test setup.
  */
 import type { Built } from '../estimate-context';
 import type { Result, Scenario } from '../types';

@@ -9,8 +9,7 @@
  *   `WQLinear_GEMM`: qweight, qzeros, scales): docs/reference/formulas.md §2.3.
  * - FP8 (vLLM `Fp8LinearMethod`): 1 B per weight + one fp32 per-tensor scale: docs/reference/formulas.md §2.1.
  */
-import type { BnbCompute } from '../types';
-import type { ModelArch } from '../types';
+import type { BnbCompute, ModelArch, WeightFormat } from '../types';
 import { blockKinds } from '../model/tensors';
 
 /** bitsandbytes 4-bit quantization block (blocksize=64) and double-quant block of absmax values (256). */
@@ -18,6 +17,9 @@ export const BNB4_BLOCK = 64;
 export const BNB4_DQ_BLOCK = 256;
 /** Default GPTQ/AWQ group size (AutoGPTQ / AutoAWQ default, and the common published checkpoints). */
 export const DEFAULT_GROUP_SIZE = 128;
+
+/** Quantized formats PEFT trains LoRA adapters over (QLoRA and its GPTQ / AWQ / LLM.int8 kin). */
+export const ADAPTER_QUANTIZED: readonly WeightFormat[] = ['nf4', 'fp4', 'bnb-int8', 'gptq-int4', 'gptq-int8', 'awq-int4'];
 
 export type LinearBytes = (din: number, dout: number) => number;
 

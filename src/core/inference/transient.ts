@@ -22,7 +22,7 @@
  *   fp32 copy, b·V·(e + 4); older and remote-code models compute every prompt position.
  */
 import type { Attn, ModelArch } from '../types';
-import { mlpWidth } from '../training/activations';
+import { mlpWidth } from '../model/tensors';
 import { add, div, evaluate, mul, sym, type Expr } from '../formula';
 
 export interface Transient {

@@ -71,6 +71,13 @@ export function isMoeLayer(arch: ModelArch, i: number): boolean {
   return !!m && i >= m.denseLayers && i < arch.layers && (i + 1) % m.layerFreq === 0;
 }
 
+/** Intermediate width per token of one layer's MLP (MoE: k routed experts + shared ones). */
+export function mlpWidth(arch: ModelArch, moeLayer: boolean): number {
+  const m = arch.moe;
+  if (!m || !moeLayer) return arch.ffn;
+  return m.expertsPerToken * m.expertFfn + m.sharedExperts * m.sharedFfn;
+}
+
 /** Number of MoE layers, closed form of isMoeLayer over [0, L). */
 export function moeLayerCount(arch: ModelArch): number {
   const m = arch.moe;

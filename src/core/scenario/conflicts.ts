@@ -13,7 +13,7 @@
 import type { ModelArch, Scenario, WeightFormat } from '../types';
 import { plainRefusal } from '../formats/plain';
 import { ENCODER_ONLY } from '../model/families';
-import { ADAPTER_QUANTIZED } from '../training/quant-base';
+import { ADAPTER_QUANTIZED } from '../formats/quantized';
 import { DEFAULT_SCENARIO, KV_BY_ENGINE, LLAMA_MAX_DEVICES } from './schema';
 import { DIFFUSION_WEIGHTS } from '../diffusion/keys';
 import { isDiffusionModel } from '../diffusion/presets';

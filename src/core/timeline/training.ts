@@ -26,7 +26,7 @@ import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
 import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
-import { mlpWidth } from '../training/activations';
+import { mlpWidth } from '../model/tensors';
 import type { Handle, Replay } from './replay';
 
 /** What a step needs beyond its phase quantities. */

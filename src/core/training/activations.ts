@@ -17,7 +17,7 @@
  */
 import type { Attn, GradCkpt, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
-import { moeLayerCount } from '../model/tensors';
+import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 
 export interface LayerActivation {
@@ -32,13 +32,6 @@ export interface LayerActivation {
 /** Llama-style (no dropout) when the MLP is gated or the norm is RMSNorm. */
 export function layerStyle(arch: ModelArch): 'llama' | 'gpt' {
   return arch.gatedMlp || arch.norm === 'rmsnorm' ? 'llama' : 'gpt';
-}
-
-/** Intermediate width per token of one layer's MLP (MoE: k routed experts + shared ones). */
-export function mlpWidth(arch: ModelArch, moeLayer: boolean): number {
-  const m = arch.moe;
-  if (!m || !moeLayer) return arch.ffn;
-  return m.expertsPerToken * m.expertFfn + m.sharedExperts * m.sharedFfn;
 }
 
 /**

@@ -39,7 +39,8 @@
  */
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
-import { extraNorms, layerStyle, mlpWidth, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { mlpWidth } from '../model/tensors';
+import { extraNorms, layerStyle, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 
 /** How the adapters are built and run. */

@@ -35,9 +35,6 @@ import { bnbDequantBytes } from '../formats/quantized';
 
 export type BaseKernel = 'dense' | 'bnb-4bit' | 'bnb-int8' | 'gptq' | 'awq';
 
-/** Quantized formats PEFT trains LoRA adapters over (QLoRA and its GPTQ / AWQ / LLM.int8 kin). */
-export const ADAPTER_QUANTIZED: readonly WeightFormat[] = ['nf4', 'fp4', 'bnb-int8', 'gptq-int4', 'gptq-int8', 'awq-int4'];
-
 export function baseKernel(w: WeightFormat): BaseKernel {
   switch (w) {
     case 'nf4':

@@ -5,7 +5,7 @@ import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
-import { estimatorLoading } from './diffusion-loader';
+import { estimatorLoading } from './estimator-loader';
 import { useShownScenario } from './use-shown-scenario';
 
 // 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
@@ -20,11 +20,12 @@ export function Headline() {
 const HeadlineOf = memo(function HeadlineOf({ s }: { s: Scenario }) {
   const t = useT();
   const r = useShownEstimate(s);
-  if (estimatorLoading(r)) {
+  const loading = estimatorLoading(r);
+  if (loading) {
     return (
       <section className="panel" aria-labelledby="result-h" aria-busy="true">
         <h2 id="result-h">{t('result.title')}</h2>
-        <p>{t('verdict.loading')}</p>
+        <p>{t(loading)}</p>
       </section>
     );
   }

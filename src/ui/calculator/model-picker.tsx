@@ -11,7 +11,7 @@ import { lazyRetry } from '../shell/lazy-retry';
 import { useArch } from './use-arch';
 import { repair } from './compat';
 import { estimateOf } from './use-estimate';
-import { loadDiffusion } from './diffusion-loader';
+import { preloadEstimator } from './estimator-loader';
 
 // the boxes start closed: their code (and the saved-models list) is fetched when one is first opened
 const ConfigPaste = lazyRetry(async () => ({ default: (await import('./config-paste')).ConfigPaste }));
@@ -95,7 +95,7 @@ function ImagePresets() {
   const model = useApp((st) => selectActive(st).model);
   const patch = useApp((st) => st.patch);
   // the pipelines' estimator is a lazy chunk: start fetching it when a button is approached
-  const preload = () => void loadDiffusion().catch(() => undefined);
+  const preload = () => preloadEstimator('diffusion');
   return (
     <fieldset className="image-presets" onPointerEnter={preload} onFocus={preload}>
       <legend>{t('model.imageGroup')}</legend>

@@ -7,6 +7,7 @@ import { selectActive, useApp } from '../../state/store';
 import { tabKeyTarget } from '../forms/tab-keys';
 import { useT } from '../i18n';
 import { optionLabel } from '../i18n/scenario-labels';
+import { preloadEstimator } from './estimator-loader';
 import { useChange } from './fields';
 import { ScenarioField } from './scenario-field';
 import type { MessageKey } from '../i18n/en';
@@ -17,6 +18,8 @@ export function ScenarioForm() {
   const mode = useApp((st) => selectActive(st).mode);
   const change = useChange();
   const pick = (m: Mode) => change({ mode: m });
+  // the training estimator is a lazy chunk: start fetching it when the training tab is approached
+  const preload = (m: Mode) => (m === 'training' ? () => preloadEstimator('training') : undefined);
   return (
     <section className="panel" aria-labelledby="scenario-h">
       <h2 id="scenario-h">{t('form.title')}</h2>
@@ -31,6 +34,8 @@ export function ScenarioForm() {
             aria-controls="mode-panel"
             tabIndex={mode === m ? 0 : -1}
             onClick={() => pick(m)}
+            onPointerEnter={preload(m)}
+            onFocus={preload(m)}
             onKeyDown={(e) => {
               const to = tabKeyTarget(e.key, MODES.indexOf(m), MODES.length);
               if (to === null) return;

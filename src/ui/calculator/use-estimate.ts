@@ -3,7 +3,7 @@ import { estimate } from '../../core/estimate';
 import { SCENARIO_FIELDS } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { estimatorLoading, loadDiffusion } from './diffusion-loader';
+import { loadFor } from './estimator-loader';
 
 const cache = new WeakMap<Scenario, Result<Estimate>>();
 
@@ -12,8 +12,8 @@ export function estimateOf(s: Scenario): Result<Estimate> {
   let r = cache.get(s);
   if (!r) {
     r = estimate(s);
-    // an image model before its estimator has arrived: fetch it (the loader then renews the scenarios)
-    if (estimatorLoading(r)) loadDiffusion().catch(() => undefined);
+    // an image model or a training scenario before its estimator has arrived: fetch it (the loader then renews the scenarios)
+    loadFor(r);
     cache.set(s, r);
   }
   return r;

@@ -10,7 +10,7 @@ import { CatalogueOptions } from './catalogue-options';
 import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
-import { estimatorLoading } from './diffusion-loader';
+import { estimatorLoading } from './estimator-loader';
 import { useShownScenario } from './use-shown-scenario';
 
 /**
@@ -34,6 +34,7 @@ const VerdictOf = memo(function VerdictOf({ s }: { s: Scenario }) {
   const split = s.gpus > 1;
   const fits = r.ok ? fitsOf(s, resolveAll(specs), r.value) : [];
   const [main, ...others] = fits;
+  const loading = estimatorLoading(r);
   return (
     <section className="panel verdict-panel" aria-labelledby="verdict-h" data-testid="verdict">
       <h2 id="verdict-h" className="visually-hidden">
@@ -41,8 +42,8 @@ const VerdictOf = memo(function VerdictOf({ s }: { s: Scenario }) {
       </h2>
       <div className="verdict-row">
         <div className="verdict" aria-live="polite">
-          {estimatorLoading(r) ? (
-            <p className="verdict-big">{t('verdict.loading')}</p>
+          {loading ? (
+            <p className="verdict-big">{t(loading)}</p>
           ) : !r.ok ? (
             <>
               <p className="verdict-big nofit">{t('verdict.cannot')}</p>

@@ -109,6 +109,7 @@ export const CORE_ZH: Record<string, string> = {
   'diffusion.side-multiple': '{pipeline} 要求边长是 {multiple} 的倍数（check_inputs 对 {value} 会报错）',
   'diffusion.side-small': '{pipeline} 的边长至少为 {multiple} 像素',
   'diffusion.loading': '{name}：图像生成的估算代码仍在加载…',
+  'training.loading': '训练的估算代码仍在加载…',
   'diffusion.no-context': '图像生成流水线没有上下文长度（它的规模由分辨率决定）',
   'diffusion.side-rounded': '流水线把边长向下取整为 {side} 像素（给定 {asked}）',
   'diffusion.peak-text-encoding': '各阶段依次运行：峰值出现在文本编码阶段（该阶段常驻的权重 + 它的激活），而不是三项激活之和。',

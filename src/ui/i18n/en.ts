@@ -165,6 +165,7 @@ export const en = {
   'verdict.noGpu': 'No GPU (totals only)',
   'verdict.cannot': 'Cannot estimate this scenario',
   'verdict.loading': 'Loading the image-generation estimate…',
+  'verdict.loadingTraining': 'Loading the training estimate…',
   'verdict.needs': 'Needs {used} on the GPU',
   'verdict.needsPerGpu': 'Needs {used} per GPU',
   'verdict.fits': 'Fits on {gpu}',

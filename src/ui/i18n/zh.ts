@@ -168,6 +168,7 @@ export const zh: Record<MessageKey, string> = {
   'verdict.noGpu': '不选 GPU（只看总量）',
   'verdict.cannot': '无法估算此场景',
   'verdict.loading': '正在加载图像生成模型的估算…',
+  'verdict.loadingTraining': '正在加载训练的估算…',
   'verdict.needs': 'GPU 上需要 {used}',
   'verdict.needsPerGpu': '每个 GPU 需要 {used}',
   'verdict.fits': '{gpu} 放得下',

@@ -1,0 +1,70 @@
+/**
+ * Two estimators arrive in chunks of their own, fetched when first needed: the image-generation one
+ * (core/diffusion/build.ts with its parameter and activation models) when an image model is shown or
+ * approached, the training one (core/training/builders.ts: activations, loss, optimizer states,
+ * ZeRO buffers) when a scenario is in training mode or the training tab is approached. Until one is
+ * in, estimate() answers its scenarios with a loading error ('diffusion.loading' / 'training.loading',
+ * shown as a loading note, never a number); when it arrives, every scenario is replaced by an equal
+ * copy so that everything memoised on a scenario object (estimateOf, the replay and settled caches)
+ * computes again and re-renders.
+ */
+import type { Result, Scenario } from '../../core/types';
+import { useApp } from '../../state/store';
+import { isDiffusionModel } from '../../core/diffusion/presets';
+import type { MessageKey } from '../i18n/en';
+
+export type EstimatorPart = 'diffusion' | 'training';
+
+const CHUNK: Record<EstimatorPart, () => Promise<unknown>> = {
+  diffusion: () => import('../../core/diffusion/build'),
+  training: () => import('../../core/training/builders'),
+};
+
+/** The error code estimate() answers with while a part is on the way, and the note shown meanwhile. */
+const LOADING = new Map<string, { part: EstimatorPart; key: MessageKey }>([
+  ['diffusion.loading', { part: 'diffusion', key: 'verdict.loading' }],
+  ['training.loading', { part: 'training', key: 'verdict.loadingTraining' }],
+]);
+
+const loadingOf = (r: Result<unknown>) => (!r.ok && r.errors.length === 1 ? LOADING.get(r.errors[0].code) : undefined);
+
+const loading = new Map<EstimatorPart, Promise<void>>();
+
+/** Fetch an estimator (once; a failed fetch, offline, is tried again at the next ask). */
+export function loadEstimator(part: EstimatorPart): Promise<void> {
+  let p = loading.get(part);
+  if (!p) {
+    p = CHUNK[part]().then(
+      () => useApp.setState((st) => ({ scenarios: st.scenarios.map((s) => ({ ...s })) })),
+      (e: unknown) => {
+        loading.delete(part);
+        throw e;
+      },
+    );
+    loading.set(part, p);
+  }
+  return p;
+}
+
+/** Start fetching an estimator without waiting for it (a failure is asked again when it is needed). */
+export const preloadEstimator = (part: EstimatorPart): void => void loadEstimator(part).catch(() => undefined);
+
+/** The estimator a scenario needs beyond the entry's (inference of language models), if any. */
+const partOf = (s: Scenario): EstimatorPart | null => (isDiffusionModel(s.model) ? 'diffusion' : s.mode === 'training' ? 'training' : null);
+
+/** The estimators the open scenarios need (main.tsx waits for them before the first render). */
+export function neededEstimators(): EstimatorPart[] {
+  const parts = new Set(useApp.getState().scenarios.map(partOf));
+  return (['diffusion', 'training'] as const).filter((p) => parts.has(p));
+}
+
+/** A scenario's answer while its estimator is on the way: the note to show instead (not a failure), or null. */
+export function estimatorLoading(r: Result<unknown>): MessageKey | null {
+  return loadingOf(r)?.key ?? null;
+}
+
+/** Fetch the estimator a loading answer waits for (the loader then renews the scenarios). */
+export function loadFor(r: Result<unknown>): void {
+  const l = loadingOf(r);
+  if (l) preloadEstimator(l.part);
+}
