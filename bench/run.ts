@@ -3,6 +3,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchModule, BenchRow } from './types';
+// the estimators the page loads on demand, loaded up front as the CLI has them
+import '../src/core/diffusion/build';
+import '../src/core/training/builders';
 
 const dir = new URL('.', import.meta.url).pathname;
 const only = process.argv.slice(2);
