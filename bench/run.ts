@@ -3,9 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchModule, BenchRow } from './types';
-// the estimators the page loads on demand, loaded up front as the CLI has them
-import '../src/core/diffusion/build';
-import '../src/core/training/builders';
+import '../src/core/all-estimators';
 
 const dir = new URL('.', import.meta.url).pathname;
 const only = process.argv.slice(2);

@@ -29,10 +29,7 @@ import { runNetwork } from './network';
 import { readTextFile } from './read-input';
 import { emit, oneLine, quoteArg, usageError, type CliResult } from './output';
 import { MiB } from '../core/units';
-// image-generation models: estimate() prices them through this module once it is loaded (core/diffusion/provider.ts)
-import '../core/diffusion/build';
-// training scenarios, the same way (core/training/provider.ts)
-import '../core/training/builders';
+import '../core/all-estimators';
 
 function firstError(errors: readonly FieldError[]): CliResult {
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
