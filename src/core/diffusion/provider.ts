@@ -5,6 +5,7 @@
  * ui/calculator/estimator-loader.ts); the CLI imports build.ts up front, and so does the test setup.
  */
 import type { Built } from '../estimate-context';
+import { lazySlot } from '../lazy-slot';
 import type { Result, Scenario } from '../types';
 import type { DiffusionPreset } from './presets';
 
@@ -16,14 +17,10 @@ export interface DiffusionEstimate {
 
 export type DiffusionEstimator = (s: Scenario, p: DiffusionPreset) => Result<DiffusionEstimate>;
 
-let estimator: DiffusionEstimator | null = null;
+const slot = lazySlot<DiffusionEstimator>();
 
 /** Called by build.ts as it loads. */
-export function provideDiffusion(e: DiffusionEstimator): void {
-  estimator = e;
-}
+export const provideDiffusion = slot.provide;
 
 /** The estimator, or null while build.ts has not been loaded. */
-export function diffusionEstimator(): DiffusionEstimator | null {
-  return estimator;
-}
+export const diffusionEstimator = slot.get;

@@ -6,6 +6,7 @@
  * imports it up front, and so does the test setup.
  */
 import type { Built, Ctx } from '../estimate-context';
+import { lazySlot } from '../lazy-slot';
 
 /** The builders of a training scenario: one GPU (or ZeRO / tensor parallel), and layers split across GPUs. */
 export interface TrainingBuilders {
@@ -13,14 +14,10 @@ export interface TrainingBuilders {
   split: (ctx: Ctx) => Built;
 }
 
-let builders: TrainingBuilders | null = null;
+const slot = lazySlot<TrainingBuilders>();
 
 /** Called by builders.ts as it loads. */
-export function provideTraining(b: TrainingBuilders): void {
-  builders = b;
-}
+export const provideTraining = slot.provide;
 
 /** The builders, or null while builders.ts has not been loaded. */
-export function trainingBuilders(): TrainingBuilders | null {
-  return builders;
-}
+export const trainingBuilders = slot.get;
