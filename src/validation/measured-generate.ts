@@ -14,6 +14,7 @@ import { defaultScenario } from '../core/scenario/schema';
 import { estimateWithReplay } from '../core/timeline';
 import { findPreset } from '../core/model/presets';
 import type { Scenario } from '../core/types';
+import { signedErrPct } from './score';
 
 export interface GenerateRow {
   id: string;
@@ -57,8 +58,8 @@ export function scoreGenerateRows(rows: readonly GenerateRow[] = GENERATE_ROWS):
       row,
       predictedAllocated: allocated,
       predictedReserved: reserved,
-      allocatedErrPct: (100 * (allocated - m.allocated)) / m.allocated,
-      reservedErrPct: (100 * (reserved - m.reserved)) / m.reserved,
+      allocatedErrPct: signedErrPct(allocated, m.allocated),
+      reservedErrPct: signedErrPct(reserved, m.reserved),
     });
   }
   return out;

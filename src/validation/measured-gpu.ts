@@ -18,6 +18,7 @@ import { estimateWithReplay } from '../core/timeline';
 // Trainer runs: estimate() prices them once this is loaded (core/training/provider.ts)
 import '../core/training/builders';
 import type { Scenario } from '../core/types';
+import { signedErrPct } from './score';
 
 export interface GpuRow {
   id: string;
@@ -112,8 +113,8 @@ export function scoreGpuRows(rows: readonly GpuRow[] = GPU_ROWS): GpuScore[] {
       measuredReserved: m.reserved,
       predictedAllocated: e.value.allocatedBytes,
       predictedReserved: e.value.reservedBytes,
-      allocatedErrPct: (100 * (e.value.allocatedBytes - m.allocated)) / m.allocated,
-      reservedErrPct: (100 * (e.value.reservedBytes - m.reserved)) / m.reserved,
+      allocatedErrPct: signedErrPct(e.value.allocatedBytes, m.allocated),
+      reservedErrPct: signedErrPct(e.value.reservedBytes, m.reserved),
     });
   }
   return out;

@@ -49,6 +49,9 @@ export function quantile(xs: readonly number[], q: number): number {
 }
 
 /** n, median and p90 of the absolute values of `errPcts`; null when empty. */
+/** 100·(predicted − measured)/measured: positive when the estimate is above the measurement. */
+export const signedErrPct = (predicted: number, measured: number): number => (100 * (predicted - measured)) / measured;
+
 export function errorStats(errPcts: readonly number[]): ErrorStats | null {
   if (errPcts.length === 0) return null;
   const abs = errPcts.map(Math.abs);
@@ -85,7 +88,7 @@ export function scoreRows(rows: readonly Row[]): ValidationReport {
       continue;
     }
     const predicted = predictedBytes(r.value, m.value);
-    scored.push({ row, mapped: m.value, predicted, errPct: (100 * (predicted - m.value.measured)) / m.value.measured });
+    scored.push({ row, mapped: m.value, predicted, errPct: signedErrPct(predicted, m.value.measured) });
   }
   return { scored, skipped };
 }
