@@ -134,11 +134,17 @@ describe('estimate: parallel layouts and caches', () => {
     expect(termBytes(four, 'activations')).toBe(termBytes(one, 'activations'));
     expect(four.allocatedBytes).toBeLessThan(one.allocatedBytes);
   });
-  it('Gemma-2 in HF generate uses the hybrid cache: local layers keep only the 4096-token window', () => {
-    const kv = termBytes(run({ model: 'google/gemma-2-9b', prompt: 16384, gen: 0 }), 'kv-cache');
-    // gemma-2-9b: 42 layers, 8 KV heads, head_dim 256; half the layers local (window 4096)
-    const perTokenLayer = 2 * 8 * 256 * 2;
-    expect(kv).toBe(perTokenLayer * (21 * 16384 + 21 * 4096));
+  // gemma-2-9b: 42 layers, 8 KV heads, head_dim 256; half the layers local (window 4096).
+  // transformers DynamicSlidingWindowLayer.update keeps `full[:, :, -window + 1:]`, a view of the cat.
+  const gemmaPerTokenLayer = 2 * 8 * 256 * 2;
+  it("Gemma-2 in HF generate: after the prefill every layer still holds the prompt's K/V (the window is a view)", () => {
+    const kv = termBytes(run({ model: 'google/gemma-2-9b', prompt: 16384, gen: 64 }), 'kv-cache');
+    expect(kv).toBe(gemmaPerTokenLayer * 42 * 16384);
+  });
+  it('Gemma-2 in HF generate: decoding keeps only the 4096-token window in the local layers', () => {
+    // prompt 1024 + 8192 new tokens: the end of decoding holds more than the end of the prefill
+    const kv = termBytes(run({ model: 'google/gemma-2-9b', prompt: 1024, gen: 8192 }), 'kv-cache');
+    expect(kv).toBe(gemmaPerTokenLayer * (21 * 9216 + 21 * 4096));
   });
   it('encoder-only BERT keeps no KV cache', () => {
     expect(termBytes(run({ model: 'google-bert/bert-large-uncased', prompt: 512, gen: 0 }), 'kv-cache')).toBe(0);

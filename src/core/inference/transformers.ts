@@ -19,7 +19,7 @@ import { DEFAULT_GROUP_SIZE, bnbDequantBytes } from '../formats/quantized';
 import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqLayerSizes, kernelBuffers, resolveGptqKernel, type GptqKernelBuffers, type GptqLayerSizes } from '../formats/gptq-kernel';
 import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
-import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers } from './kv';
+import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers, type KvPolicy } from './kv';
 import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
@@ -28,11 +28,20 @@ import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 import { fixedIn } from '../units';
 
 /**
- * Families whose HF config selects a sliding-window cache for `generate`
- * (Gemma-2 `cache_implementation = "hybrid"`, Gemma-3 likewise): their local layers keep only
- * the window. Every other family uses DynamicCache, which keeps all tokens (formulas.md §3.1).
+ * The KV cache `generate` builds (transformers ≥ 4.56, generation/utils.py
+ * `_prepare_cache_for_generation`): a DynamicCache made from the model's config, whose
+ * sliding-window layers are `DynamicSlidingWindowLayer`s (cache_utils.py; a Hub default of
+ * `cache_implementation="hybrid"`, Gemma-2's, is now unset in favour of it). Its `update` does
+ * `full = torch.cat([self.keys, key_states])` and keeps `self.keys = full[:, :, -window + 1:]`,
+ * a view: the view holds the whole cat's storage. So after the prefill every layer still holds
+ * the prompt's K and V in full, and only the first decode step's cat (window tokens) frees it.
+ * Decoding keeps the window in sliding layers and every token elsewhere (formulas.md §3.1).
+ * The quantized cache (QuantizedCache) has no sliding layers.
  */
-const HYBRID_CACHE_FAMILIES = new Set(['gemma2', 'gemma3', 'gemma3_text']);
+function cachePolicies(arch: Ctx['arch'], quantized: boolean, tp: number): { prefill: KvPolicy; decode: KvPolicy } {
+  const prefill = { mlaLatent: false, windowed: false, tp };
+  return { prefill, decode: { ...prefill, windowed: !quantized && arch.slidingWindow !== undefined } };
+}
 
 /** Activation element size at inference: fp64 / fp32 models compute in their own dtype, everything else in 16-bit. */
 export function inferenceElementBytes(ctx: Ctx): number {
@@ -141,13 +150,25 @@ export function layerSplitOffloadNotes(split: LayerSplit | null): Message[] {
   ];
 }
 
-/** The KV cache term: DynamicCache, or transformers' QuantizedCache (quantized-cache.ts). */
-function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean): Term {
+/**
+ * The KV cache term: DynamicCache, or transformers' QuantizedCache (quantized-cache.ts).
+ * `atPrefill`: the cache shown is the prompt's, held in full by the sliding layers' views (cachePolicies).
+ */
+function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean, atPrefill: boolean): Term {
+  const window = ctx.arch.slidingWindow;
   return term(ctx, 'kv-cache', kvExpr, {
-    ...(ctx.arch.mla ? { values: { cache: 'HF caches decompressed K/V' } } : quantized ? { values: { residual_length: ctx.s.kvResidual, q_group_size: KV_QUANT_GROUP } } : {}),
+    ...(ctx.arch.mla
+      ? { values: { cache: 'HF caches decompressed K/V' } }
+      : quantized
+        ? { values: { residual_length: ctx.s.kvResidual, q_group_size: KV_QUANT_GROUP } }
+        : window
+          ? { values: { window: window.window, sliding_layers: window.layers, held: atPrefill ? "the prompt's K/V in every layer (end of prefill)" : 'the window in sliding layers (decoding)' } }
+          : {}),
     source: quantized
       ? 'transformers cache_utils.py QuantizedLayer.update (quanto / HQQ backends): residual of min(residual_length − 1, generated) tokens in the model dtype; the rest nbits + scale and zero per group of 64'
-      : 'formulas.md §3.1; HF DynamicCache keeps every token',
+      : window
+        ? 'formulas.md §3.1; transformers cache_utils.py DynamicSlidingWindowLayer.update (the window is a view of the torch.cat result)'
+        : 'formulas.md §3.1; HF DynamicCache keeps every token',
     confidence: quantized ? 'derived' : 'exact',
   });
 }
@@ -234,7 +255,6 @@ export function buildTransformers(ctx: Ctx): Built {
   const tp = s.tp;
   const pp = s.pp;
   const e = inferenceElementBytes(ctx);
-  const policy = { mlaLatent: false, windowed: HYBRID_CACHE_FAMILIES.has(arch.family), tp };
   // encoder-only models (BERT) run one forward over the input: no KV cache, no decoding
   const encoder = ENCODER_ONLY.has(arch.family);
   const tokens = s.prompt + s.gen;
@@ -242,6 +262,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const perT = (x: Expr): Expr => (tp === 1 ? x : div(x, sym('t', tp)));
   // kv int4 / int8: transformers QuantizedCache, most tokens quantized, a residual in the model dtype (quantized-cache.ts)
   const qkv = encoder ? null : quantizedKv(s.kv, e, s.gen, s.kvResidual);
+  const { prefill: prefillPolicy, decode: policy } = cachePolicies(arch, qkv !== null, tp);
   const kvAllExpr = encoder
     ? 0
     : qkv
@@ -251,7 +272,10 @@ export function buildTransformers(ctx: Ctx): Built {
         )
       : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
   const kvAll = evaluate(kvAllExpr);
-  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, qkv ? qkv.bytesQ : ctx.kvElementBytes, policy);
+  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, qkv ? qkv.bytesQ : ctx.kvElementBytes, prefillPolicy);
+  // sliding layers hold more at the end of the prefill than at the end of decoding: the bar shows that moment's cache
+  const kvShownAtPrefill = !encoder && !qkv && kvPromptAll > kvAll;
+  const kvPromptExpr = kvCacheExpr(arch, sym('s_in', s.prompt), B, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy);
   // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
   const state = arch.hybrid ? recurrentState(arch.hybrid, 'transformers', e, tp) : null;
   const stateAll = state ? state.bytes * s.batch : 0;
@@ -326,19 +350,18 @@ export function buildTransformers(ctx: Ctx): Built {
   const blocksHere = ctx.split?.layersPerGpu[at] ?? 0;
   const L = kvLayers(arch);
   // the KV-holding layers on this GPU: its pipeline stage, or its share of a layer split
-  const kvExpr = encoder
-    ? 0
-    : ctx.split
-      ? mul(kvAllExpr, div(sym('L_gpu', blocksHere), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers))))
-      : stageLayersExpr(ctx, pp, kvAllExpr);
-  const kvFull = evaluate(kvExpr);
+  const onThisGpu = (all: Expr): Expr =>
+    encoder ? 0 : ctx.split ? mul(all, div(sym('L_gpu', blocksHere), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers)))) : stageLayersExpr(ctx, pp, all);
+  // the cache at the end of decoding (the timeline grows to it), and the one the bar shows
+  const kvFull = evaluate(onThisGpu(kvAllExpr));
+  const kvExpr = onThisGpu(kvShownAtPrefill ? kvPromptExpr : kvAllExpr);
   const frac = encoder ? 0 : share.frac;
   const dequant = share.layers ? dequantAll : 0;
   const kernelBytes = kernelOn(share);
   const weights = share.weights;
   const { atPrefill, atDecode, atVision, loadCopy } = best;
   const allocatedBytes = best.bytes;
-  const perLayerKv = kvFull / Math.max(1, Math.ceil(L * frac)) / 2;
+  const perLayerKv = evaluate(kvExpr) / Math.max(1, Math.ceil(L * frac)) / 2;
   const preExpr = !layerOnly || (share.head && share.layers) ? forwardExpr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), 0);
   const terms = [
     ctx.split
@@ -360,7 +383,7 @@ export function buildTransformers(ctx: Ctx): Built {
           source: ctx.weights.derivation.source,
           confidence: ctx.weights.derivation.confidence,
         }),
-    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null)]),
+    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
     term(ctx, 'activations', preExpr, {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },

@@ -14,9 +14,17 @@
  *   but SDPA gets a mask tensor when the model has a sliding window shorter than the keys:
  *   transformers masking_utils.py `sdpa_mask` skips the mask (`is_causal`) only for a plain causal
  *   pattern (`_ignore_causal_mask_sdpa`: no padding and no `local_attention_size` below kv_length),
- *   otherwise it builds a (b, 1, s_q, s_kv) bool tensor that lives through the layers: b·s_q·s_kv
- *   bytes (Mistral-7B-v0.1, window 4096, 32,768-token prompt: 1 GiB; our H200 generate run g020
- *   measured 1.17 GiB above the count without it).
+ *   otherwise (`local_attention_size` ≤ kv_length) it builds a (b, 1, s_q, s_kv) bool tensor that
+ *   lives through the layers: b·s_q·s_kv bytes (Mistral-7B-v0.1, window 4096, 32,768-token prompt:
+ *   1 GiB; our H200 generate run g020 measured 1.17 GiB above the count without it).
+ * - A layer that gets that mask runs a heavier SDPA call (the `attention-mask` set):
+ *   transformers integrations/sdpa_attention.py `sdpa_attention_forward` passes `enable_gqa` only
+ *   when `use_gqa_in_sdpa` holds (no mask and head_dim ≤ 256), else `repeat_kv` copies K and V out
+ *   to all a heads: 2·b·a·s_kv·d·e. PyTorch's `scaled_dot_product_attention`
+ *   (aten/src/ATen/native/transformers/attention.cpp, `convert_boolean_attn_mask`) turns the bool
+ *   mask into an additive one of the query's dtype for the fused kernels: b·s_q·s_kv·e more, freed
+ *   when the call returns. With the query b·a·s_q·d·e and the output b·a·s_q·d·e, and one hidden
+ *   row fewer than at the MLP (the attention input is normed; the residual sum not yet made).
  * - Logits: b·rows·V·bytes, rows and bytes per logit from the logits path (logits-path.ts):
  *   `generate` on transformers ≥ 4.45 computes only the last position (logits_to_keep) plus its
  *   fp32 copy, b·V·(e + 4); older and remote-code models compute every prompt position.
@@ -28,7 +36,7 @@ import { add, div, evaluate, mul, sym, type Expr } from '../formula';
 export interface Transient {
   bytes: number;
   /** which buffer set is the largest */
-  kind: 'mlp' | 'attention-scores' | 'logits';
+  kind: 'mlp' | 'attention-scores' | 'attention-mask' | 'logits';
   /** the largest set's bytes as an expression over s, s_kv, b, h, f, a, V, e, t */
   expr: Expr;
 }
@@ -42,12 +50,16 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   const T = sym('t', Math.max(1, tp));
   const hiddenStates = mul(hiddenRows, S, B, sym('h', arch.hidden), E);
   const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
-  // SDPA with a sliding window shorter than the keys: transformers materialises the mask
-  const windowMask = attn === 'sdpa' && arch.slidingWindow && s > 1 && kvTokens > arch.slidingWindow.window ? mul(B, S, sym('s_kv', kvTokens)) : 0;
+  // SDPA with a sliding window no longer than the keys: transformers materialises the mask
+  const masked = attn === 'sdpa' && arch.slidingWindow !== undefined && s > 1 && kvTokens >= arch.slidingWindow.window;
+  const windowMask = masked ? mul(B, S, sym('s_kv', kvTokens)) : 0;
   const mlpExpr = add(hiddenStates, div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T), windowMask);
   const mlp = evaluate(mlpExpr);
   const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
   const logits = evaluate(logitsExpr);
+  const maskExpr = masked ? maskedSdpa(arch, S, sym('s_kv', kvTokens), B, E, T, hiddenRows - 1, windowMask) : 0;
+  const maskBytes = evaluate(maskExpr);
+  if (maskBytes > mlp && maskBytes > logits) return { bytes: maskBytes, kind: 'attention-mask', expr: maskExpr };
   if (attn === 'eager') {
     const Skv = sym('s_kv', kvTokens);
     const scoresExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, Skv, add(mul(2, E), 4)), T), mul(B, S, Skv, E));
@@ -56,4 +68,16 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
   return { bytes: mlp, kind: 'mlp', expr: mlpExpr };
+}
+
+/**
+ * One masked SDPA call at its output: the hidden rows, the bool mask, its additive copy
+ * (b·s·s_kv·e), the query and output (b·a·s·d·e each) and, with grouped KV heads, K and V
+ * repeated to every head (2·b·a·s_kv·d·e; without grouping SDPA reads the cache's own K and V).
+ */
+function maskedSdpa(arch: ModelArch, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr, rows: number, boolMask: Expr): Expr {
+  const heads = mul(sym('a', arch.heads), sym('d', arch.headDim));
+  const qOut = mul(2, B, S, heads, E);
+  const repeated = arch.kvHeads < arch.heads ? mul(2, B, Skv, heads, E) : 0;
+  return add(mul(rows, S, B, sym('h', arch.hidden), E), boolMask, mul(B, S, Skv, E), div(add(qOut, repeated), T));
 }

@@ -20,6 +20,20 @@ export const QWEN25_05B: ModelArch = { ...base, family: 'qwen2', hidden: 896, la
 export const QWEN25_7B: ModelArch = { ...base, family: 'qwen2', hidden: 3584, layers: 28, heads: 28, kvHeads: 4, headDim: 128, ffn: 18944, vocab: 152064, tiedEmbeddings: false, qkvBias: true };
 /** mistralai/Mistral-7B-v0.1 (sliding_window 4096 on every layer) */
 export const MISTRAL_7B: ModelArch = { ...LLAMA3_8B, family: 'mistral', vocab: 32000, slidingWindow: { window: 4096, layers: 32 } };
+/** google/gemma-2-2b config.json: 26 layers, 8 heads of 256, 4 KV heads, window 4096 on 13 layers, tied 256k vocab. */
+export const GEMMA2_2B: ModelArch = {
+  ...base,
+  family: 'gemma2',
+  hidden: 2304,
+  layers: 26,
+  heads: 8,
+  kvHeads: 4,
+  headDim: 256,
+  ffn: 9216,
+  vocab: 256000,
+  tiedEmbeddings: true,
+  slidingWindow: { window: 4096, layers: 13 },
+};
 /** deepseek-ai/DeepSeek-V3 (MLA, 3 dense + 58 MoE layers) */
 export const DEEPSEEK_V3: ModelArch = {
   ...base,
