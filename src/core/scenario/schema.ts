@@ -299,7 +299,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'lenSpread',
     name: 'len-spread',
     kind: { type: 'float', min: 0, max: 3 },
-    help: 'Training, lengths=varied: spread of the sample lengths, the σ of a lognormal (default 0.6, an assumption)',
+    help: 'Training, lengths=varied: spread of the sample lengths, the σ of a lognormal (default 0.6, an assumption); above 0, batches of more than one sample carry padding, so SDPA gets an attention mask',
     modes: TRAINING,
   },
   {

@@ -87,40 +87,85 @@ export function softcapScores(arch: ModelArch, e: number): number {
 }
 
 /**
+ * Share of the layers whose SDPA call gets a materialised mask in training (transformers
+ * masking_utils.py `_ignore_causal_mask_sdpa`: SDPA runs `is_causal` without a mask only for a plain
+ * causal pattern with no padding and no local window ≤ kv_length):
+ * - padded batches (`padded`: lengths vary and b > 1, so the 2-D attention_mask has zeros): every layer;
+ * - a sliding window no longer than the sequence: the sliding layers;
+ * - otherwise none.
+ */
+export function sdpaMaskedShare(arch: ModelArch, s: number, attn: Attn, padded: boolean): number {
+  if (attn !== 'sdpa') return 0;
+  if (padded) return 1;
+  const w = arch.slidingWindow;
+  return w && s >= w.window ? Math.min(1, w.layers / Math.max(1, arch.layers)) : 0;
+}
+
+/**
+ * Elements per token of the K and V that attention saves for backward (before tp). transformers
+ * repeats K and V to all a heads with `repeat_kv` (a copy) in `eager_attention_forward`, whose two
+ * matmuls save them, and in `sdpa_attention_forward` unless `use_gqa_in_sdpa` holds (no mask and
+ * head_dim ≤ 256: `enable_gqa`), so masked SDPA layers save 2·a·d; flash_attention_2 takes the g
+ * heads as they are (integrations/sdpa_attention.py, modeling_llama.py). MLA keeps its own count.
+ */
+export function savedKvWidth(arch: ModelArch, attn: Attn, maskedShare: number): number {
+  const { heads: a, kvHeads: g, headDim: d } = arch;
+  if (arch.mla || g >= a) return 2 * g * d;
+  if (attn === 'eager') return 2 * a * d;
+  return 2 * g * d + (attn === 'sdpa' ? maskedShare * 2 * (a - g) * d : 0);
+}
+
+/**
+ * Bytes per layer (averaged over the layers) of the additive masks that masked SDPA calls save:
+ * PyTorch's `scaled_dot_product_attention` (aten/src/ATen/native/transformers/attention.cpp,
+ * `convert_boolean_attn_mask`) turns transformers' bool mask into one of the query's dtype in every
+ * call, and the fused kernel's autograd node saves it as `attn_bias` (tools/autograd/derivatives.yaml
+ * `_scaled_dot_product_efficient_attention`): b·s·s·e per masked layer.
+ */
+export function savedMaskBytes(s: number, b: number, e: number, maskedShare: number): number {
+  return maskedShare * b * s * s * e;
+}
+
+/**
  * Bytes one layer saves for backward at micro-batch b, sequence s.
  * Llama-style norms are the eager HF / torchtune RMSNorm, which upcasts: it saves the fp32 input
  * copy and the normalised tensor (4 + eRes), and the next Linear saves its own input (e) —
  * formulas.md §5.3 notes this adds about 4·sbh per norm to the fused-kernel count.
  * GPT-style LayerNorm (native kernel) saves its input (eRes); the next Linear its input (e).
  */
-export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer = false, compiled = false): LayerActivation {
+export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer = false, compiled = false, maskedShare = 0): LayerActivation {
   const t = Math.max(1, tp);
-  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const { hidden: h, heads: a, headDim: d } = arch;
   const { e, eRes, eSoftmax } = dt;
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
-  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised);
+  const kv = savedKvWidth(arch, attn, maskedShare);
+  const mask = savedMaskBytes(s, b, e, maskedShare);
+  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask);
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
     const norms = 2 * (4 + eRes + e) * h + casts + extraNorms(arch) * (4 + eRes) * h;
-    const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + mlpTensors * f)) / t);
+    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
-    const scores = materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + softcapScores(arch, e))) / t : 0;
+    const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + softcapScores(arch, e))) / t : 0) + mask;
     return {
       linear,
       scores,
       style: 'llama',
-      formula: 's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]; c = AMP cast copies, n_post = norms beyond two per layer',
+      formula: `s·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer`,
     };
   }
-  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
+  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
-  const scores = materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0;
-  return { linear, scores, style: 'gpt', formula: 's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]; c = AMP cast copies' };
+  const scores = (materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0) + mask;
+  return { linear, scores, style: 'gpt', formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}; c = AMP cast copies` };
 }
+
+/** How the saved K/V and SDPA masks enter the per-layer formulas (savedKvWidth, savedMaskBytes). */
+const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers';
 
 /**
  * One layer's saved bytes under torch.compile (AOTAutograd + Inductor). The min-cut partitioner
@@ -143,20 +188,20 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
  *   a plain MLP keeps both of its tensors (the activation output is the fc2 input);
  * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops).
  */
-function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean): LayerActivation {
-  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number): LayerActivation {
+  const { hidden: h, heads: a, headDim: d } = arch;
   const { e, eRes, eSoftmax } = dt;
   // per-token norm statistics (rstd, 4 B) are saved in eager too and left out of both counts
   const norms = 2 * (eRes + e) * h;
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 3 : 2;
-    const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + mlpTensors * f)) / t);
-    const scores = materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0;
-    return { linear, scores, style: 'llama', formula: 'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [+ b·a·s²·(4+e)/t eager]' };
+    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
+    const scores = (materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0) + mask;
+    return { linear, scores, style: 'llama', formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${MASK_FORMULA}` };
   }
-  const linear = sb * (norms + (e * (2 * a * d + 2 * g * d + 2 * f)) / t + 2 * h);
-  const scores = materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0;
-  return { linear, scores, style: 'gpt', formula: 'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]' };
+  const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
+  const scores = (materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0) + mask;
+  return { linear, scores, style: 'gpt', formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}` };
 }
 
 export interface ActivationTotal {
@@ -193,6 +238,8 @@ export interface ActivationOptions {
   layer?: (moeLayer: boolean) => LayerActivation;
   /** saved bytes per token of the final norm and LM head, replacing h·(e_res + e) */
   headPerToken?: number;
+  /** share of the layers whose SDPA call is masked (sdpaMaskedShare) */
+  maskedShare?: number;
 }
 
 /**
@@ -218,7 +265,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   const L = totalLayers(arch);
   const moe = Math.min(L, moeLayerCount(arch));
   const compiled = opts.compiled === true;
-  const layer = opts.layer ?? ((moeLayer: boolean) => layerActivation(arch, s, b, dt, attn, tp, moeLayer, compiled));
+  const layer = opts.layer ?? ((moeLayer: boolean) => layerActivation(arch, s, b, dt, attn, tp, moeLayer, compiled, opts.maskedShare));
   const dense = layer(false);
   const sparse = moe > 0 ? layer(true) : dense;
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);

@@ -40,7 +40,7 @@
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, layerStyle, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, layerStyle, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 
 /** How the adapters are built and run. */
@@ -108,9 +108,20 @@ function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled:
 const count = (want: ReadonlySet<LoraTarget>, names: readonly LoraTarget[]): number => names.filter((n) => want.has(n)).length;
 
 /** Bytes one layer saves for backward with frozen base Linears and the given adapters. */
-export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer: boolean, compiled: boolean, lora: LoraSaves): LayerActivation {
+export function loraLayerActivation(
+  arch: ModelArch,
+  s: number,
+  b: number,
+  dt: ActDtypes,
+  attn: Attn,
+  tp: number,
+  moeLayer: boolean,
+  compiled: boolean,
+  lora: LoraSaves,
+  maskedShare = 0,
+): LayerActivation {
   const t = Math.max(1, tp);
-  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const { hidden: h, heads: a, headDim: d } = arch;
   const { e, eRes } = dt;
   const f = mlpWidth(arch, moeLayer);
   const eAttn = lora.upcast?.attn ?? e;
@@ -140,17 +151,19 @@ export function loraLayerActivation(arch: ModelArch, s: number, b: number, dt: A
   const norms = (2 + (compiled ? 0 : extraNorms(arch))) * (llama && !compiled ? 4 : eRes) * h;
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
-  const attnKept = a * d + 2 * g * d + (sdpaOut ? a * d : 0);
+  // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
+  const attnKept = a * d + savedKvWidth(arch, attn, maskedShare) + (sdpaOut ? a * d : 0);
   const masks = llama ? 0 : 2 * h;
   const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f) / t + masks + adapters) + weights;
   const bss = b * s * s;
-  const scores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
+  const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
+  const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
   const nNorm = llama && !compiled ? '4' : 'e_res';
   return {
     linear,
     scores,
     style: llama ? 'llama' : 'gpt',
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + 2gd${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + 2gd${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
   };
 }
 

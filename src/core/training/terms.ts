@@ -26,7 +26,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
 import { blockKinds, linearElements } from '../model/tensors';
 import type { Message, Term } from '../types';
-import { activationBytes, ampCastCopies, type ActDtypes, type ActivationOptions } from './activations';
+import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { layerBackward } from './layer-backward';
@@ -99,10 +99,13 @@ export function buildTraining(ctx: Ctx): Built {
   // block's activations (frozen layers' inputs do not require grad)
   const savedArch = s.method === 'freeze' ? { ...arch, layers: 1, encoderDecoder: undefined } : arch;
   const compiled = s.compile === 'inductor';
+  // padded batches (samples of varied length, b > 1) and sliding windows make SDPA take a mask (activations.ts sdpaMaskedShare)
+  const maskedShare = sdpaMaskedShare(arch, s.seq, s.attn, s.lengths === 'varied' && s.lenSpread > 0 && s.batch > 1);
   const actsAll = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, {
     compiled,
     offload: s.actOffload === 'cpu',
-    ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true) : {}),
+    maskedShare,
+    ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true, maskedShare) : {}),
   });
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
@@ -371,7 +374,7 @@ export function buildTraining(ctx: Ctx): Built {
  * element size is 4 under AMP (fp32 parameters; `weights` there is autocast's 16-bit copy) and the
  * stored weight otherwise (4 for PEFT's fp32 upcast, 2 for 16-bit adapters).
  */
-function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedHead: boolean): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
+function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedHead: boolean, maskedShare: number): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
   const { s, arch } = ctx;
   const compiled = s.compile === 'inductor';
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
@@ -391,7 +394,7 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
     ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
   };
   return {
-    layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora),
+    layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora, maskedShare),
     // a trained head (modules_to_save) saves its input: autocast's 16-bit copy, else the norm output (fp32 after kbit-prep)
     headPerToken: loraHeadPerToken(arch, dt, compiled) + (trainedHead ? arch.hidden * (!autocast && kbitUpcasts(s) ? 4 : dt.e) : 0),
   };

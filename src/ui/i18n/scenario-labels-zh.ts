@@ -99,7 +99,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
     "计算 LM 头 logits 与损失的代码：'current'（transformers ≥ 4.46：logits 为模型精度，损失中上转 fp32，generate 只保留最后一个位置）、'upcast-in-model'（transformers < 4.45：forward 中对整段序列 logits.float()，另有一份移位的 fp32 副本）、'remote-code'（trust_remote_code 模型如 Qwen-1：整段提示词的 16 位 logits 与损失）、'torchtune'（训练：解码器输出 fp32，反向前删除）；'auto' = 配置含 auto_map 时为 remote-code，否则为 current",
   lengths: "训练：'fixed' = 每个样本都填充或打包到 seq；'varied' = 样本长度不一，在 seq 处截断并按批填充（不打包）：保留显存由缓存分配器模型回放得到（一次 1,000 步的训练中每个比之前都长的步）",
   lenMean: "训练，lengths=varied：截断前的平均样本长度（token）；'auto' = seq/2（假设值）",
-  lenSpread: '训练，lengths=varied：样本长度的离散度，即对数正态分布的 σ（默认 0.6，假设值）',
+  lenSpread: '训练，lengths=varied：样本长度的离散度，即对数正态分布的 σ（默认 0.6，假设值）；大于 0 时，多于一个样本的批次带有填充，SDPA 因而会拿到注意力掩码',
   allocConf:
     "训练，lengths=varied：回放所用的 PYTORCH_CUDA_ALLOC_CONF。'default' = 固定大小的段，释放后留在缓存中；'expandable' = expandable_segments:True（段可原地扩展，每步形状不同的张量可复用同一块显存）",
   optimImpl:

@@ -32,20 +32,20 @@ export const VALUE_ZH: Record<string, string> = {
   'task head logits (fp32)': '任务头的 logits（fp32）',
   'last_hidden_state b·s·h + pooler dense and tanh 2·b·h': 'last_hidden_state b·s·h + pooler 的 dense 与 tanh 2·b·h',
   // activations
-  'compiled: s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [+ b·a·s²·(4+e)/t eager]; offloaded to CPU: 2 layers in flight on the GPU':
-    '编译后：s·b·(2·(e_res + e)·h + e·(2ad + 2gd + 3f)/t) [eager 时 + b·a·s²·(4+e)/t]；卸载到 CPU：GPU 上同时有 2 层在传输',
-  'frozen base: s·b·(2·4·h + 2·(ad + 2gd + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)':
-    '冻结的基座：s·b·(2·4·h + 2·(ad + 2gd + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)',
-  'frozen base: s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)':
-    '冻结的基座：s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)',
-  'frozen base: s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) + Σ_linears 2·d_in·d_out (GPTQ: dequantized weights saved by matmul)':
-    '冻结的基座：s·b·(2·4·h + e·(ad + 2gd + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) + Σ_linears 2·d_in·d_out（GPTQ：matmul 为反向保存的反量化权重）',
-  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]; c = AMP cast copies, n_post = norms beyond two per layer':
-    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
-  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]; c = AMP cast copies, n_post = norms beyond two per layer; offloaded to CPU: 2 layers in flight on the GPU':
-    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + 2gd + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数；卸载到 CPU：GPU 上同时有 2 层在传输',
-  's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]; c = AMP cast copies':
-    's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + 2gd + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t]；c = AMP 转换副本数',
+  'compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; offloaded to CPU: 2 layers in flight on the GPU':
+    '编译后：s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [eager 时 + b·a·s²·(4+e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；卸载到 CPU：GPU 上同时有 2 层在传输',
+  'frozen base: s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) + Σ_linears 2·d_in·d_out (GPTQ: dequantized weights saved by matmul); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) + Σ_linears 2·d_in·d_out（GPTQ：matmul 为反向保存的反量化权重）；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer':
+    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例)/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
+  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer; offloaded to CPU: 2 layers in flight on the GPU':
+    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例)/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数；卸载到 CPU：GPU 上同时有 2 层在传输',
+  's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies':
+    's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数',
   'off: k = 1': '关：k = 1',
   'on: k = 2': '开：k = 2',
   // gradients, optimizer, ZeRO / DDP
@@ -57,6 +57,8 @@ export const VALUE_ZH: Record<string, string> = {
   'IPG buckets (backward) + offload staging of the largest parameter': 'IPG 桶（反向时）+ 最大参数的卸载中转缓冲',
   'IPG buckets, allocated each backward': 'IPG 桶，每次反向时分配',
   'each gradient freed by its post-accumulate-grad hook after its step': '每个梯度在其 post-accumulate-grad 钩子完成更新后即释放',
+  "the prompt's K/V in every layer (end of prefill)": '每层都持有提示词的 K/V（预填充结束时）',
+  'the window in sliding layers (decoding)': '滑动窗口层只保留窗口（解码时）',
   'min(P, reuse window + prefetch) elements': 'min(P, 复用窗口 + 预取) 个元素',
   'reduce bucket': 'reduce 桶',
   'small params kept whole: ·(1 − 1/N_d) beyond the partition': '小参数整份保留：比分片多出 ·(1 − 1/N_d)',

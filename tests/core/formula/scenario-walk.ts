@@ -27,6 +27,7 @@ export const INFERENCE: Partial<Scenario>[] = [
   { model: 'google/gemma-3-4b-pt', images: 1 },
   { model: 'BAAI/bge-m3', prompt: 512, gen: 0, batch: 8 },
   { model: 'google/gemma-2-9b', prompt: 8000, gen: 500 },
+  { model: 'google/gemma-2-9b', prompt: 1024, gen: 8192 },
   { model: 'deepseek-ai/DeepSeek-V3', weights: 'fp8', tp: 8, gpus: 8, prompt: 512 },
   { model: 'mistralai/Mixtral-8x7B-v0.1', attn: 'eager', prompt: 2048 },
   { model: 'google-bert/bert-base-uncased', prompt: 512, gen: 0 },
