@@ -33,6 +33,14 @@ describe('a recorded Trainer run replayed through the caching-allocator model', 
     expect(imported.value.unmatchedFrees).toBe(0);
   });
 
+  it('replays the Trainer’s empty_cache() and then makes the run’s 220 cudaMallocs', () => {
+    // the trace's one segment_free (entry 240, 526,385,152 B: the untied LM head built with the
+    // model) comes between two allocs: _inner_training_loop's accelerator.free_memory()
+    expect(imported.value.recorded.deviceFrees).toBe(1);
+    expect(imported.value.trace.events.filter((e) => e.op === 'empty_cache').map((e) => e.line)).toEqual([240]);
+    expect(run.value.final.stats.num_device_alloc).toBe(220);
+  });
+
   it('gives the run’s max_memory_reserved within 1 % and its max_memory_allocated within 1 MiB', () => {
     const f = replayFidelity(imported.value.recorded, run.value);
     expect(Math.abs(f.reservedPeakError ?? 1)).toBeLessThan(0.01);
