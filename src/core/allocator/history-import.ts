@@ -145,7 +145,13 @@ function withFrame(e: TraceEvent & { op: 'alloc' }, frame: string | null): Trace
  * (SEGMENT_ALLOC / SEGMENT_MAP) or by the OOM entry. Without it a replay keeps segments the run
  * gave back: Hugging Face Trainer's _inner_training_loop begins with accelerator.free_memory(),
  * which calls torch.cuda.empty_cache().
- * Allocs keep the label of their top user stack frame (frames.ts) when the entry has `frames`.
+ * Allocs keep the label of their top user stack frame (frames.ts) when the entry has `frames`, and
+ * an alloc whose request made a segment (a segment_alloc entry at its address just before it)
+ * keeps that address as `segmentAt`: the replay puts its own segment there when the range is free.
+ * Best fit breaks ties between free blocks of one size by address (BlockComparatorSize), and the
+ * driver's addresses neither rise nor fall steadily, so a model placing segments by its own rule
+ * breaks some ties the other way and drifts from the run (t012 of docs/measuring.md: 579
+ * cudaMallocs replayed against 580, −1.0 % reserved).
  */
 export function importSnapshot(data: unknown, device?: number): HistoryParse {
   const traces = field(data, 'device_traces');
@@ -241,8 +247,12 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
       addrs.setLive(id, true);
       const frame = frameOf(e.frames);
-      // one object shape per kind: the frame is set in the literal, never added later
-      events.push(frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 });
+      // one object shape per kind: the frame is set in the literal (segmentAt, on a few hundred, after)
+      const ev: TraceEvent & { op: 'alloc' } = frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 };
+      // alloc_block records SEGMENT_ALLOC, then alloc_found_block the ALLOC of the block at its start
+      const prev = i > 0 ? entryOf(list[i - 1]) : null;
+      if (prev?.action === 'segment_alloc' && prev.addr === addr) ev.segmentAt = addr;
+      events.push(ev);
       allocs++;
     } else if (addrs.isLive(id)) {
       addrs.setLive(id, false);

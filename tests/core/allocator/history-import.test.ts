@@ -126,4 +126,21 @@ describe('importMemoryHistory', () => {
       expect(ops(atEnd)).toEqual(['alloc', 'free', 'empty_cache']);
     });
   });
+
+  it('gives an alloc that made a segment the segment’s recorded address, and no other alloc', () => {
+    // alloc_block records SEGMENT_ALLOC, then alloc_found_block the ALLOC of the block at the
+    // segment's start (CUDACachingAllocator.cpp): the two entries are adjacent, with one address
+    const A = 0x7fb400000000;
+    const r = importMemoryHistory(
+      history([
+        ['segment_alloc', A, 20 * MiB],
+        ['alloc', A, 4 * MiB],
+        ['alloc', A + 4 * MiB, 4 * MiB],
+        ['segment_alloc', A - 20 * MiB, 20 * MiB],
+        ['alloc', A + 8 * MiB, 4 * MiB],
+      ]),
+    );
+    if (!r.ok) throw new Error(r.error.text);
+    expect(r.value.trace.events.map((e) => (e.op === 'alloc' ? e.segmentAt : null))).toEqual([A, undefined, undefined]);
+  });
 });
