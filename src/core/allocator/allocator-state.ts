@@ -24,7 +24,7 @@ export interface AllocatorState {
   readonly config: AllocatorConfig;
   insertFree(b: Block): void;
   deviceHasRoom(bytes: number): boolean;
-  addSegment(pool: PoolKind, size: number, expandable: boolean): Segment;
+  addSegment(pool: PoolKind, size: number, expandable: boolean, at?: number): Segment;
   removeSegment(seg: Segment): void;
   tryMerge(dst: Block, src: Block | null): number;
 }

@@ -92,8 +92,12 @@ export class CachingAllocator implements AllocatorState {
     return this.allowedMax !== null && this.config.garbageCollectionThreshold > 0;
   }
 
-  /** DeviceCachingAllocator::malloc for tensor `name` of `orig` bytes. */
-  malloc(name: string, orig: number): MallocOutcome {
+  /**
+   * DeviceCachingAllocator::malloc for tensor `name` of `orig` bytes. `segmentAt`: where the
+   * driver placed the segment a recorded run made for this request (history-import.ts), used for a
+   * new cudaMalloc'd segment here when that range is free (expandable segments place their own).
+   */
+  malloc(name: string, orig: number, segmentAt?: number): MallocOutcome {
     if (orig >= kOneEiB) return { ok: false, oom: this.oomFacts(orig, orig, true) };
     const size = roundSize(orig, this.config.roundupPower2Divisions);
     const pool = poolFor(size);
@@ -102,9 +106,9 @@ export class CachingAllocator implements AllocatorState {
     if (!block) {
       if (this.gcActive) garbageCollect(this);
       block =
-        this.allocBlock(pool, size, allocSz, false) ??
-        (releaseAvailable(this, pool, size) ? this.allocBlock(pool, size, allocSz, false) : null) ??
-        (releaseCached(this), this.allocBlock(pool, size, allocSz, true));
+        this.allocBlock(pool, size, allocSz, false, segmentAt) ??
+        (releaseAvailable(this, pool, size) ? this.allocBlock(pool, size, allocSz, false, segmentAt) : null) ??
+        (releaseCached(this), this.allocBlock(pool, size, allocSz, true, segmentAt));
     }
     if (!block) {
       this.stats.num_ooms += 1;
@@ -176,12 +180,12 @@ export class CachingAllocator implements AllocatorState {
   }
 
   /** alloc_block: a new segment from cudaMalloc, or mapped pages when expandable (docs/reference/allocator.md §3). */
-  private allocBlock(pool: PoolKind, size: number, allocSz: number, retry: boolean): Block | null {
+  private allocBlock(pool: PoolKind, size: number, allocSz: number, retry: boolean, segmentAt?: number): Block | null {
     if (retry) this.stats.num_alloc_retries += 1;
     if (this.allowedMax !== null && this.reserved + allocSz > this.allowedMax) return null;
     if (this.config.expandableSegments) return tryAllocateExpandable(this, pool, size);
     if (!this.deviceHasRoom(allocSz)) return null;
-    const seg = this.addSegment(pool, allocSz, false);
+    const seg = this.addSegment(pool, allocSz, false, segmentAt);
     const b = newBlock(seg, seg.addr, allocSz, true);
     seg.head = b;
     this.reserved += allocSz;
@@ -198,13 +202,15 @@ export class CachingAllocator implements AllocatorState {
   }
 
   /**
-   * Places a new segment in the lowest address gap that fits (the driver reuses freed ranges).
+   * Places a new segment at `at` when no segment overlaps that range (a recorded run's address,
+   * history-import.ts), else in the lowest address gap that fits (the driver reuses freed ranges).
    * Only the gaps are scanned (segments with free address space before them, in address
    * order): with no released segment that is none, so a run of n segments costs O(n log n),
    * not O(n²) as a scan of every segment did.
    */
-  addSegment(pool: PoolKind, size: number, expandable: boolean): Segment {
+  addSegment(pool: PoolKind, size: number, expandable: boolean, at?: number): Segment {
     const holes = this.holeList();
+    if (at !== undefined && this.rangeFree(at, size)) return this.placeSegment(pool, size, expandable, at);
     let i = this.segments.length;
     let h = 0;
     for (; h < holes.length; h++) {
@@ -222,6 +228,33 @@ export class CachingAllocator implements AllocatorState {
     return seg;
   }
 
+  /** No segment overlaps [at, at + size). */
+  private rangeFree(at: number, size: number): boolean {
+    const i = lowerBoundAddr(this.segments, at);
+    const prev = this.segments[i - 1];
+    const next = this.segments[i];
+    return (!prev || prev.addr + prev.size <= at) && (!next || at + size <= next.addr);
+  }
+
+  /**
+   * A new segment at `at` (a free range). The space before it lies between recorded addresses, not
+   * in a range released here, so it is no gap for addSegment to fill (`recordedGap`): the gaps
+   * stay those of released segments, and a replay that leaves the recording places its own
+   * segments past them in time linear in those, not in every recorded segment.
+   */
+  private placeSegment(pool: PoolKind, size: number, expandable: boolean, at: number): Segment {
+    const holes = this.holeList();
+    const i = lowerBoundAddr(this.segments, at);
+    const seg = { id: this.nextSegmentId++, addr: at, size, pool, expandable, recordedGap: true } as Segment;
+    this.segments.splice(i, 0, seg);
+    const next = this.segments[i + 1];
+    if (next && this.gapBefore(i + 1) <= 0) {
+      const k = lowerBoundAddr(holes, next.addr);
+      if (holes[k] === next) holes.splice(k, 1);
+    }
+    return seg;
+  }
+
   removeSegment(seg: Segment): void {
     const holes = this.holeList();
     const i = this.segmentIndex(seg);
@@ -231,16 +264,17 @@ export class CachingAllocator implements AllocatorState {
     // the next segment now has the freed range before it
     const next = this.segments[i];
     if (next && this.gapBefore(i) > 0) {
+      next.recordedGap = false;
       const k = lowerBoundAddr(holes, next.addr);
       if (holes[k] !== next) holes.splice(k, 0, next);
     }
   }
 
-  /** Segments with free address space before them, by address (rebuilt after a clone). */
+  /** Segments with free address space before them, by address, but for a recorded gap (rebuilt after a clone). */
   private holes: Segment[] | null = null;
 
   private holeList(): Segment[] {
-    this.holes ??= this.segments.filter((_, i) => this.gapBefore(i) > 0);
+    this.holes ??= this.segments.filter((s, i) => !s.recordedGap && this.gapBefore(i) > 0);
     return this.holes;
   }
 

@@ -34,6 +34,8 @@ export interface Segment {
   expandable: boolean;
   /** lowest-address block */
   head: Block;
+  /** placed at a recorded address, with free space before it that no segment released: not reused (allocator.ts placeSegment) */
+  recordedGap?: boolean;
 }
 
 /** Block::is_split: a block with any neighbour. */

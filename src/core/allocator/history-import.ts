@@ -135,7 +135,23 @@ function withFrame(e: TraceEvent & { op: 'alloc' }, frame: string | null): Trace
  * `alloc 0x<addr> <size>`, `free_completed` entries `free 0x<addr>` (`free_requested` when the
  * trace has no free_completed), and an `oom` entry the request that failed (`alloc oom-<entry> <size>`,
  * never freed: the run raised instead, marked `oom`); segment and OOM entries give the recorded figures.
- * Allocs keep the label of their top user stack frame (frames.ts) when the entry has `frames`.
+ *
+ * A run of segment_free / segment_unmap entries becomes `empty_cache` unless a segment_alloc,
+ * segment_map or oom entry follows it before the next alloc or free. The trace has no entry of its
+ * own for torch.cuda.empty_cache(); in CUDACachingAllocator.cpp (DeviceCachingAllocator) the only
+ * callers of release_block / unmap_block, which record SEGMENT_FREE / SEGMENT_UNMAP, are
+ * release_cached_blocks (emptyCache, and malloc's last retry), release_available_cached_blocks and
+ * garbage_collect_cached_blocks, and inside malloc() each of those is followed by alloc_block
+ * (SEGMENT_ALLOC / SEGMENT_MAP) or by the OOM entry. Without it a replay keeps segments the run
+ * gave back: Hugging Face Trainer's _inner_training_loop begins with accelerator.free_memory(),
+ * which calls torch.cuda.empty_cache().
+ * Allocs keep the label of their top user stack frame (frames.ts) when the entry has `frames`, and
+ * an alloc whose request made a segment (a segment_alloc entry at its address just before it)
+ * keeps that address as `segmentAt`: the replay puts its own segment there when the range is free.
+ * Best fit breaks ties between free blocks of one size by address (BlockComparatorSize), and the
+ * driver's addresses neither rise nor fall steadily, so a model placing segments by its own rule
+ * breaks some ties the other way and drifts from the run (t012 of docs/measuring.md: 579
+ * cudaMallocs replayed against 580, −1.0 % reserved).
  */
 export function importSnapshot(data: unknown, device?: number): HistoryParse {
   const traces = field(data, 'device_traces');
@@ -166,6 +182,16 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
   let lowest = 0;
   let highest = 0;
   let firstOom: { net: number; deviceFree: number } | null = null;
+  // Segments given back outside an allocation are an empty_cache() call (see importSnapshot): the
+  // line of the first segment_free / segment_unmap of a run not yet placed, 0 when none
+  let releaseLine = 0;
+  let emptyCaches = 0;
+  const settleRelease = (): void => {
+    if (releaseLine === 0) return;
+    events.push({ op: 'empty_cache', line: releaseLine });
+    emptyCaches++;
+    releaseLine = 0;
+  };
   // one string per distinct top frame, shared by its events; entries often share one frames list
   const frameLabels = new Map<string, string>();
   let lastFrames: unknown = undefined;
@@ -185,6 +211,7 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     if (!e || typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
     const size = e.size;
     if (action === 'oom') {
+      releaseLine = 0;
       rec.ooms++;
       const free = e.device_free;
       if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
@@ -195,14 +222,20 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
     if (segment !== 0) {
       if (!isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs a whole-number 'size'`, { index: i });
-      if (segment > 0) rec.deviceAllocs++;
-      else rec.deviceFrees++;
+      if (segment > 0) {
+        rec.deviceAllocs++;
+        releaseLine = 0;
+      } else {
+        rec.deviceFrees++;
+        if (releaseLine === 0) releaseLine = i + 1;
+      }
       net += segment * size;
       lowest = Math.min(lowest, net);
       highest = Math.max(highest, net);
       continue;
     }
     if (action !== 'alloc' && action !== freeAction) continue;
+    settleRelease();
     const addr = e.addr;
     if (!isCount(addr) || !isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs whole-number 'addr' and 'size'`, { index: i });
     const stream = e.stream ?? 0;
@@ -214,8 +247,12 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
       addrs.setLive(id, true);
       const frame = frameOf(e.frames);
-      // one object shape per kind: the frame is set in the literal, never added later
-      events.push(frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 });
+      // one object shape per kind: the frame is set in the literal (segmentAt, on a few hundred, after)
+      const ev: TraceEvent & { op: 'alloc' } = frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 };
+      // alloc_block records SEGMENT_ALLOC, then alloc_found_block the ALLOC of the block at its start
+      const prev = i > 0 ? entryOf(list[i - 1]) : null;
+      if (prev?.action === 'segment_alloc' && prev.addr === addr) ev.segmentAt = addr;
+      events.push(ev);
       allocs++;
     } else if (addrs.isLive(id)) {
       addrs.setLive(id, false);
@@ -223,12 +260,16 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       frees++;
     } else unmatchedFrees++;
   }
+  settleRelease();
   const totals = segmentTotals(data, dev);
   const reservedStart = totals.reserved !== null ? Math.max(0, totals.reserved - net) : lowest < 0 ? -lowest : 0;
   const recorded: RecordedRun = { ...rec, reservedStart, reservedPeak: reservedStart + highest, reservedEnd: totals.reserved, allocatedEnd: totals.allocated };
   const notes: Message[] = [];
   if (streams.size > 1) {
     notes.push({ code: 'history-streams', params: { streams: streams.size }, text: `${streams.size} streams recorded; the model treats them as one` });
+  }
+  if (emptyCaches > 0) {
+    notes.push({ code: 'history-empty-cache', params: { calls: emptyCaches }, text: `${emptyCaches} × torch.cuda.empty_cache() replayed where the run freed segments outside an allocation` });
   }
   if (unmatchedFrees > 0) {
     notes.push({ code: 'history-window', params: { frees: unmatchedFrees }, text: `${unmatchedFrees} frees refer to tensors allocated before recording started (raise max_entries)` });

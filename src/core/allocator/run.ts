@@ -102,7 +102,7 @@ function apply(a: CachingAllocator, e: TraceEvent, t: Timeline | null, i: number
   else if (e.op === 'free') outcome = a.free(e.name) ? 0 : 2;
   else if (e.size === 0) outcome = 2;
   else {
-    const r = a.malloc(e.name, e.size);
+    const r = a.malloc(e.name, e.size, e.segmentAt);
     if (r.ok) {
       if (t) {
         t.addr[i] = r.block.addr;

@@ -18,6 +18,8 @@ export interface PackedTrace {
   name: Int32Array;
   /** index into `frames` (−1: none) */
   frame: Int32Array;
+  /** the recorded segment address of an alloc that made one (−1: none) */
+  segmentAt: Float64Array;
   names: string;
   frames: string;
 }
@@ -41,7 +43,14 @@ function interner(): { at: (s: string) => number; joined: () => string } {
 
 export function packTrace(trace: Trace): PackedTrace {
   const n = trace.events.length;
-  const p = { op: new Uint8Array(n), line: new Float64Array(n), size: new Float64Array(n), name: new Int32Array(n).fill(-1), frame: new Int32Array(n).fill(-1) };
+  const p = {
+    op: new Uint8Array(n),
+    line: new Float64Array(n),
+    size: new Float64Array(n),
+    name: new Int32Array(n).fill(-1),
+    frame: new Int32Array(n).fill(-1),
+    segmentAt: new Float64Array(n).fill(-1),
+  };
   const names = interner();
   const frames = interner();
   for (let i = 0; i < n; i++) {
@@ -59,6 +68,7 @@ export function packTrace(trace: Trace): PackedTrace {
     p.op[i] = e.oom ? OOM : 0;
     p.size[i] = e.size;
     if (e.frame !== undefined) p.frame[i] = frames.at(e.frame);
+    if (e.segmentAt !== undefined) p.segmentAt[i] = e.segmentAt;
   }
   return { settings: { ...trace.settings }, count: n, ...p, names: names.joined(), frames: frames.joined() };
 }
@@ -77,6 +87,7 @@ export function unpackTrace(p: PackedTrace): Trace {
       const e: TraceEvent & { op: 'alloc' } = { op, name: names[p.name[i]!]!, size: p.size[i]!, line };
       if (p.frame[i]! >= 0) e.frame = frames[p.frame[i]!]!;
       if (code & OOM) e.oom = true;
+      if (p.segmentAt[i]! >= 0) e.segmentAt = p.segmentAt[i]!;
       events[i] = e;
     }
   }

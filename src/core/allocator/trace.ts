@@ -15,10 +15,12 @@
 import { DECIMAL, parseByteSize } from './size-text';
 
 /**
- * One event. Imported allocs may carry `frame` (the top user stack frame, frames.ts) and `oom`
- * (the request a recorded `oom` entry failed, history-import.ts); the trace language has neither.
+ * One event. Imported allocs may carry `frame` (the top user stack frame, frames.ts), `oom`
+ * (the request a recorded `oom` entry failed) and `segmentAt` (the address of the segment the
+ * recorded run made for this request; history-import.ts); the trace language has none of them.
  */
-export type TraceEvent = { op: 'alloc'; name: string; size: number; line: number; frame?: string; oom?: true } | { op: 'free'; name: string; line: number } | { op: 'empty_cache'; line: number };
+export type TraceEvent =
+  { op: 'alloc'; name: string; size: number; line: number; frame?: string; oom?: true; segmentAt?: number } | { op: 'free'; name: string; line: number } | { op: 'empty_cache'; line: number };
 
 export interface TraceSettings {
   capacity: number | null;

@@ -143,6 +143,7 @@ export const LAB_CORE_ZH: Record<string, string> = {
   'history-capacity-from-oom': '显卡容量取自第一条 OOM 记录：已预留 + device_free = {bytes}',
   'fidelity-window': '开始记录时已有 {bytes} 处于预留状态；回放从空开始，其峰值不含这部分',
   'history-window': '有 {frees} 次释放对应的张量在开始记录之前分配（请调大 max_entries）',
+  'history-empty-cache': '运行在分配之外释放了段：按 {calls} 次 torch.cuda.empty_cache() 回放',
 
   'preset.classic.title': '十个 4 MiB 张量，隔一个释放，再分配 64 MiB',
   'preset.classic.description': '释放的 4 MiB 空洞无法合并（邻居仍在使用），所以 64 MiB 张量需要新段：分配 84 MiB，预留 104 MiB（docs/reference/allocator.md §9 i）。',

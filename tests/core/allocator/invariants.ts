@@ -1,5 +1,5 @@
 // Structural invariants of the allocator model, checked from first principles over its blocks
-// (docs/reference/allocator.md §2, §4, §6.1): blocks tile segments, free neighbours are merged, pools hold
+// (docs/reference/allocator.md §2, §4, §6.1): segments are disjoint, blocks tile them, free neighbours are merged, pools hold
 // exactly the free blocks, and every statistic equals the sum it names.
 import type { CachingAllocator } from '../../../src/core/allocator/allocator';
 import type { Block } from '../../../src/core/allocator/blocks';
@@ -12,6 +12,10 @@ export function invariantViolations(a: CachingAllocator): string[] {
   let overAlloc = 0;
   let overSeg = 0;
   let named = 0;
+  for (let i = 1; i < a.segments.length; i++) {
+    const [p, q] = [a.segments[i - 1], a.segments[i]];
+    if (p.addr + p.size > q.addr) bad.push(`segments ${p.id} and ${q.id} overlap or are out of address order`);
+  }
   for (const seg of a.segments) {
     const p = seg.pool === 'large' ? 0 : 1;
     if (!seg.expandable) {

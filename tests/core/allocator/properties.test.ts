@@ -25,7 +25,14 @@ const sizeArb = fc.oneof(
   fc.constantFrom(4 * MiB, 20 * MiB, 100 * MiB, 512),
 );
 const opArb = fc.oneof(
-  { weight: 6, arbitrary: sizeArb.map((size) => ({ op: 'alloc' as const, size })) },
+  // `at`: a recorded segment address (history-import.ts), a few 2 MiB steps from the model's own
+  // first address, so that recorded and chosen ranges collide
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({ size: sizeArb, at: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }) })
+      .map(({ size, at }) => ({ op: 'alloc' as const, size, at: at === undefined ? undefined : 0x7f0000000000 + at * 2 * MiB })),
+  },
   { weight: 4, arbitrary: fc.nat().map((pick) => ({ op: 'free' as const, pick })) },
   { weight: 1, arbitrary: fc.constant({ op: 'empty_cache' as const }) },
 );
@@ -58,7 +65,7 @@ describe('random traces never break the allocator invariants', () => {
         for (const op of ops) {
           if (op.op === 'alloc') {
             const name = `t${n++}`;
-            const r = a.malloc(name, op.size);
+            const r = a.malloc(name, op.size, op.at);
             if (r.ok) live.push(name);
             else expect(r.oom.allocated).toBeLessThanOrEqual(r.oom.reserved);
           } else if (op.op === 'free' && live.length) {
@@ -83,15 +90,18 @@ describe('random traces never break the allocator invariants', () => {
       fc.property(scenarioArb, fc.nat(), ({ conf, capacity, ops }, cut) => {
         const lines = [`capacity ${capacity}`, ...(conf ? [`conf ${conf}`] : [])];
         const live: string[] = [];
+        const ats = new Map<string, number>();
         ops.forEach((op, i) => {
           if (op.op === 'alloc') {
             lines.push(`alloc t${i} ${op.size}`);
             live.push(`t${i}`);
+            if (op.at !== undefined) ats.set(`t${i}`, op.at);
           } else if (op.op === 'free' && live.length) lines.push(`free ${live.splice(op.pick % live.length, 1)[0]}`);
           else if (op.op === 'empty_cache') lines.push('empty_cache');
         });
         const p = parseTrace(lines.join('\n'));
         if (!p.ok) throw new Error(p.errors[0].message);
+        for (const e of p.trace.events) if (e.op === 'alloc' && ats.has(e.name)) e.segmentAt = ats.get(e.name);
         const run = simulateTrace(p.trace, { checkpointEvery: 7 });
         if (!run.ok) throw new Error(run.errors[0].message);
         const k = p.trace.events.length ? cut % p.trace.events.length : -1;

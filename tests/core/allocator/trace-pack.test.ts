@@ -37,3 +37,20 @@ test('an import keeps its frames and its recorded OOM through the packing', () =
   ]);
   expect(unpackTrace(packTrace(r.value.trace))).toEqual(r.value.trace);
 });
+
+test('an import keeps the recorded segment addresses through the packing', () => {
+  const json = JSON.stringify({
+    device_traces: [
+      [
+        { action: 'segment_alloc', addr: 0x7fb400000000, size: 20 * MiB },
+        { action: 'alloc', addr: 0x7fb400000000, size: 4 * MiB },
+        { action: 'alloc', addr: 0x7fb400400000, size: 4 * MiB },
+      ],
+    ],
+  });
+  const r = importMemoryHistory(json);
+  if (!r.ok) throw new Error(r.error.text);
+  const back = unpackTrace(packTrace(r.value.trace));
+  expect(back.events.map((e) => (e.op === 'alloc' ? e.segmentAt : null))).toEqual([0x7fb400000000, undefined]);
+  expect(back).toEqual(r.value.trace);
+});
