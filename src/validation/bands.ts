@@ -18,13 +18,14 @@
  * - guessed-shape: a bare parameter count (the architecture is guessed): no precise band; the
  *   widest spread, or the kind's own if that is wider still.
  *
- * Memoised per regime: the first call scores the development rows once (~150 estimates).
+ * Memoised per regime: the first call for a kind scores that kind's development rows
+ * (error-band.ts `scoredOfKind`); the widening factor is the shipped WIDEN_FACTOR (coverage.ts), so
+ * no band needs the rows of any other kind.
  */
 import type { Estimate, Scenario } from '../core/types';
-import { chooseWiden, devSpread, widen } from './coverage';
-import { kindKeys } from './error-band';
+import { chooseWiden, devSpread, widen, WIDEN_FACTOR } from './coverage';
+import { kindKeys, scoredOfKind } from './error-band';
 import { classBand, INDEPENDENT_CHECK, independentClass, overallBand, type IndependentClassId, type SignedBand } from './independent-check';
-import { validationReport } from './report';
 import { groupOf, type ScoredRow } from './score';
 import { VARIED_RESERVED_BAND, type VariedBand } from './varied-band';
 import { isDiffusionModel } from '../core/diffusion/presets';
@@ -121,13 +122,6 @@ export function basisFrom(scored: readonly ScoredRow[], k: number, s: Scenario):
   return { kind: 'not-validated', regime, reason: sp ? 'multi-gpu' : 'no-rows', signedPct: base, ...(development ? { development } : {}), independent };
 }
 
-let k: number | null = null;
-/** The widening factor chosen by leave-one-group-out cross-validation on the development rows (computed once). */
-export function widenFactor(): number {
-  k ??= chooseWiden(validationReport().scored);
-  return k;
-}
-
 /** What decides the band: the kind, the weight format (class), the method, one GPU, a guessed shape. */
 const regimeKey = (s: Scenario) => [s.model === '' ? 'guess' : 'arch', s.mode, s.mode === 'inference' ? s.engine : s.method, s.weights, oneGpu(s) ? 1 : 0, s.zero].join('/');
 
@@ -138,7 +132,7 @@ export function bandBasis(s: Scenario): BandBasis {
   const key = regimeKey(s);
   let b = memo.get(key);
   if (!b) {
-    b = basisFrom(validationReport().scored, widenFactor(), s);
+    b = basisFrom(scoredOfKind(s), WIDEN_FACTOR, s);
     memo.set(key, b);
   }
   return b;

@@ -23,6 +23,15 @@ export const TARGET = 0.8;
 /** Widening factors tried: 1, 1.25, …, 4. */
 export const WIDEN_GRID: readonly number[] = Array.from({ length: 13 }, (_, i) => 1 + i / 4);
 
+/**
+ * The widening factor of the shipped bands: `chooseWiden` on every development row (the training
+ * rows too). Written down rather than chosen at run time, so that a page showing one kind scores
+ * only that kind's rows (error-band.ts `scoredOfKind`) and an inference page never fetches the
+ * training estimator; tests/validation/bands.test.ts chooses it again from the rows, and by a
+ * cross-validation of its own, and fails when a change to the rows or the estimator moves it.
+ */
+export const WIDEN_FACTOR = 1.25;
+
 /** Signed-error spread of the rows of one kind. */
 export interface DevSpread {
   /** the kind the rows share (fine, else coarse: see error-band.ts) */

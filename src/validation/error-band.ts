@@ -8,8 +8,9 @@
  * claim an accuracy nobody measured.
  */
 import type { Scenario, WeightFormat } from '../core/types';
-import { validationReport } from './report';
-import { errorStats, type ScoredRow } from './score';
+import { mapRow } from './mapping';
+import { MEASURED_ROWS } from './measured-rows';
+import { errorStats, scoreRows, type ScoredRow } from './score';
 import { isDiffusionModel } from '../core/diffusion/presets';
 
 /** Storage families whose memory behaves alike: 16/32-bit floats, 8-bit, 4-bit, other GGUF k-quants. */
@@ -74,12 +75,35 @@ export function bandFrom(scored: readonly ScoredRow[], s: Scenario): ErrorBand |
   return null;
 }
 
-/** Bands computed so far, by fine kind key (the report itself is computed on first use). */
+/** Scored rows by coarse kind, each kind scored on first use. */
+const scoredKinds = new Map<string, ScoredRow[]>();
+
+/**
+ * The shipped measurements of `s`'s coarse kind (mode × engine or method), scored: every row the
+ * fine and the coarse band of `s` can draw on, and no other, so a page showing inference scores
+ * only the inference rows and never needs the training estimator (report.ts scores them all).
+ * Memoised per coarse kind; the same rows, in the same order, as the full report's of that kind.
+ */
+export function scoredOfKind(s: Scenario): readonly ScoredRow[] {
+  const coarse = kindKeys(s)[0];
+  let rows = scoredKinds.get(coarse);
+  if (!rows) {
+    const mapped = MEASURED_ROWS.filter((r) => {
+      const m = mapRow(r);
+      return m.ok && kindKeys(m.value.scenario)[0] === coarse;
+    });
+    rows = scoreRows(mapped).scored;
+    scoredKinds.set(coarse, rows);
+  }
+  return rows;
+}
+
+/** Bands computed so far, by fine kind key. */
 const table = new Map<string, ErrorBand | null>();
 
-/** Expected error of our estimate for `s`, from the shipped measurements (memoised per kind). */
+/** Expected error of our estimate for `s`, from the shipped measurements of its kind (memoised per kind). */
 export function expectedErrorBand(s: Scenario): ErrorBand | null {
   const key = kindKeys(s)[1];
-  if (!table.has(key)) table.set(key, bandFrom(validationReport().scored, s));
+  if (!table.has(key)) table.set(key, bandFrom(scoredOfKind(s), s));
   return table.get(key)!;
 }

@@ -1,13 +1,12 @@
 /**
- * The published measurements shipped with the project (fixtures/measured-dev.json: the one copy,
- * read by the validation test and by the page) and their report, computed once on first use.
+ * The report on every published measurement (measured-rows.ts), computed once on first use. It
+ * scores the training rows too, so it brings the training estimator with it: the Accuracy view, the
+ * validation test and the CLI use it; the calculator's bands score only the kind they show
+ * (error-band.ts `scoredOfKind`), so an inference page never fetches the training chunk.
  */
-import fixture from './fixtures/measured-dev.json';
-import type { Row } from './mapping';
+import '../core/training/builders';
+import { MEASURED_ROWS } from './measured-rows';
 import { scoreRows, type ValidationReport } from './score';
-
-/** Every published measurement, in fixture order. */
-export const MEASURED_ROWS: readonly Row[] = fixture;
 
 let cached: ValidationReport | null = null;
 

@@ -4,8 +4,6 @@
  * the page's Accuracy view shows them, from this one module. Pure: no DOM, no Node APIs.
  */
 import { estimate } from '../core/estimate';
-// training rows: estimate() prices them once this is loaded (core/training/provider.ts), so every report scores them
-import '../core/training/builders';
 import type { Estimate } from '../core/types';
 import { mapRow, type Mapped, type Row, type SkipReason } from './mapping';
 
@@ -71,7 +69,13 @@ export function predictedBytes(e: Estimate, m: Mapped): number {
   return m.contextBytes === null ? e.deviceBytes : e.reservedBytes + m.contextBytes;
 }
 
-/** Maps and estimates every row; rows that cannot be mapped or estimated are kept with the reason. */
+/**
+ * Maps and estimates every row; rows that cannot be mapped or estimated are kept with the reason.
+ * A row whose estimator is a lazy chunk not yet loaded (estimate() answers 'training.loading' /
+ * 'diffusion.loading', core/estimate.ts) throws: skipping it would quietly change every figure
+ * drawn from the rows. Load it first (report.ts imports the training estimator; the page scores
+ * a training kind only once its estimate is on screen).
+ */
 export function scoreRows(rows: readonly Row[]): ValidationReport {
   const scored: ScoredRow[] = [];
   const skipped: SkippedRow[] = [];
@@ -82,6 +86,8 @@ export function scoreRows(rows: readonly Row[]): ValidationReport {
       continue;
     }
     const r = estimate(m.value.scenario);
+    const loading = r.ok ? undefined : r.errors.find((e) => e.code.endsWith('.loading'));
+    if (loading) throw new Error(`row ${row.id}: ${loading.message}; load that estimator before scoring`);
     if (!r.ok) {
       const text = `estimate error: ${r.errors.map((e) => e.message).join('; ')}`;
       skipped.push({ row, reason: { code: 'estimate', text, params: { errors: r.errors.map((e) => e.message).join('; ') } } });

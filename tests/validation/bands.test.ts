@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { validationReport } from '../../src/validation/report';
 import { groupOf, type ScoredRow } from '../../src/validation/score';
-import { devSpread, logoCoverage, nestedCoverage, widen, WIDEN_GRID } from '../../src/validation/coverage';
-import { applyBand, bandBasis, bandsFor, basisFrom, logoBandCoverage, widenFactor } from '../../src/validation/bands';
-import { kindKeys } from '../../src/validation/error-band';
+import { chooseWiden, devSpread, logoCoverage, nestedCoverage, widen, WIDEN_FACTOR, WIDEN_GRID } from '../../src/validation/coverage';
+import { applyBand, bandBasis, bandsFor, basisFrom, logoBandCoverage } from '../../src/validation/bands';
+import { kindKeys, scoredOfKind } from '../../src/validation/error-band';
 import { defaultScenario } from '../../src/core/scenario/schema';
 import { estimate } from '../../src/core/estimate';
 import type { Scenario } from '../../src/core/types';
@@ -51,8 +51,10 @@ describe('leave-one-group-out coverage on the development rows (groups = publica
     expect(raw.covered / raw.n).toBeLessThan(0.8);
   });
 
-  test('the widening factor is the grid value whose coverage is nearest 80 %, and that coverage lies in 70–90 %', () => {
-    const k = widenFactor();
+  test('the shipped widening factor is the grid value whose coverage is nearest 80 %, and that coverage lies in 70–90 %', () => {
+    const k = WIDEN_FACTOR;
+    // chosen again from every development row: a change to the rows or the estimator that moves it fails here
+    expect(chooseWiden(rows)).toBe(k);
     const gaps = WIDEN_GRID.map((x) => {
       const c = coverage(x);
       return Math.abs(c.covered / c.n - 0.8);
@@ -81,6 +83,40 @@ describe('leave-one-group-out coverage on the development rows (groups = publica
     const lora = rows.filter((r) => r.mapped.scenario.method === 'lora' || r.mapped.scenario.method === 'qlora');
     expect(lora.every((r) => r.errPct > 0)).toBe(true);
     expect(c.covered).toBeLessThanOrEqual(c.n - lora.length);
+  });
+});
+
+describe("each kind's band is drawn from that kind's rows alone", () => {
+  // one scenario per kind the rows cover, plus kinds they do not (vLLM, LoRA) and a guessed shape
+  const kinds: Partial<Scenario>[] = [
+    {},
+    { weights: 'nf4' },
+    { weights: 'gptq-int8' },
+    { engine: 'vllm' },
+    { mode: 'training', method: 'full' },
+    { mode: 'training', method: 'lora' },
+    { mode: 'training', method: 'qlora', weights: 'nf4' },
+    { mode: 'training', method: 'full', gpus: 8, zero: 3 },
+    { model: '', params: 7e9 },
+  ];
+
+  test("scoring only the scenario's coarse kind finds the rows the full report has of that kind", () => {
+    const all = validationReport().scored;
+    for (const p of kinds) {
+      const s = scenario(p);
+      const coarse = kindKeys(s)[0];
+      expect(scoredOfKind(s).map((r) => r.row.id)).toEqual(all.filter((r) => kindKeys(r.mapped.scenario)[0] === coarse).map((r) => r.row.id));
+    }
+    // the inference page's kind needs none of the training rows
+    expect(scoredOfKind(scenario({})).some((r) => r.mapped.scenario.mode === 'training')).toBe(false);
+  });
+
+  test('the band is the one drawn from every development row with the widening factor chosen on them', () => {
+    const all = validationReport().scored;
+    for (const p of kinds) {
+      const s = scenario(p);
+      expect(bandBasis(s)).toEqual(basisFrom(all, chooseWiden(all), s));
+    }
   });
 });
 

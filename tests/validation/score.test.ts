@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { errorStats, predictedBytes, quantile, scoreRows, statsBy, type ScoredRow } from '../../src/validation/score';
 import { mapRow, type Row } from '../../src/validation/mapping';
-import { MEASURED_ROWS } from '../../src/validation/report';
+import { MEASURED_ROWS } from '../../src/validation/measured-rows';
 import type { Estimate, Term } from '../../src/core/types';
 
 const GiB = 2 ** 30;

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { formatNumber, formatShare, signedPct } from '../i18n/format';
-import { logoBandCoverage, widenFactor } from '../../validation/bands';
-import { logoCoverage, nestedCoverage } from '../../validation/coverage';
+import { logoBandCoverage } from '../../validation/bands';
+import { logoCoverage, nestedCoverage, WIDEN_FACTOR } from '../../validation/coverage';
 import { INDEPENDENT_CHECK, INDEPENDENT_CLASSES } from '../../validation/independent-check';
 import type { ScoredRow } from '../../validation/score';
 import { type AKey, useAT } from './accuracy-i18n';
@@ -65,10 +65,10 @@ export function IndependentCheck() {
 /** How often the calculator's 80 % bands hold on the development rows, by leave-one-group-out cross-validation. */
 export function BandCoverage({ scored }: { scored: readonly ScoredRow[] }) {
   const t = useAT();
-  const m = useMemo(() => {
-    const k = widenFactor();
-    return { raw: logoCoverage(scored, 1), widened: logoCoverage(scored, k), nested: nestedCoverage(scored), shipped: logoBandCoverage(scored), k };
-  }, [scored]);
+  const m = useMemo(
+    () => ({ raw: logoCoverage(scored, 1), widened: logoCoverage(scored, WIDEN_FACTOR), nested: nestedCoverage(scored), shipped: logoBandCoverage(scored), k: WIDEN_FACTOR }),
+    [scored],
+  );
   const share = (c: { covered: number; n: number }) => formatShare(c.covered / c.n, t.lang);
   return (
     <section className="panel" aria-labelledby="acc-cov-h" data-testid="acc-coverage">
