@@ -13,6 +13,7 @@
  */
 import type { Message } from '../types';
 import { unpickle } from '../snapshot/pickle';
+import { TraceRows } from '../snapshot/trace-rows';
 import type { Trace, TraceEvent } from './trace';
 import { topUserFrame } from './frames';
 import { AddressTable } from './address-table';
@@ -62,7 +63,7 @@ function field(o: unknown, key: string): unknown {
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-/** The fields of a TraceEntry dict the import reads. */
+/** A trace entry dict's fields the import reads. */
 interface EntryFields {
   action?: unknown;
   addr?: unknown;
@@ -72,11 +73,14 @@ interface EntryFields {
   frames?: unknown;
 }
 /**
- * A trace entry's fields by name: entries are plain objects of one shape, so named loads stay
+ * A trace entry by its fields' names: entries are plain objects of one shape, so named loads stay
  * monomorphic (a keyed `field()` per key costs about a third of a 10^6-entry import). Inherited
  * names cannot answer: neither JSON.parse nor the unpickler builds objects whose prototype has them.
  */
 const entryOf = (e: unknown): EntryFields | null => (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : null);
+
+/** A whole number of bytes, or NaN for anything else (the import's checks read both as "not a count"). */
+const countOr = (v: unknown): number => (isCount(v) ? v : NaN);
 
 /** Parses the snippet's JSON (or any JSON holding `device_traces`); `device` picks a GPU (default: first with entries). */
 export function importMemoryHistory(json: string, device?: number): HistoryParse {
@@ -89,11 +93,15 @@ export function importMemoryHistory(json: string, device?: number): HistoryParse
   return importSnapshot(data, device);
 }
 
-/** Reads the bytes of `_dump_snapshot()` (a pickle, protocols 2–5) with the safe reader of snapshot/pickle.ts. */
+/**
+ * Reads the bytes of `_dump_snapshot()` (a pickle, protocols 2–5) with the safe reader of
+ * snapshot/pickle.ts, its trace entries kept as columns (snapshot/trace-rows.ts).
+ */
 export function importSnapshotPickle(bytes: Uint8Array, device?: number): HistoryParse {
-  const p = unpickle(bytes);
+  const rows = new TraceRows();
+  const p = unpickle(bytes, rows);
   if (!p.ok) return fail(p.error.code, p.error.text, { offset: p.error.offset });
-  return importSnapshot(p.value, device);
+  return importEntries(p.value, rows, device);
 }
 
 /** Σ total_size and Σ active_allocated block sizes of the device's segments; nulls when there is no `segments` list. */
@@ -138,6 +146,11 @@ function withFrame(e: TraceEvent & { op: 'alloc' }, frame: string | null): Trace
  * Allocs keep the label of their top user stack frame (frames.ts) when the entry has `frames`.
  */
 export function importSnapshot(data: unknown, device?: number): HistoryParse {
+  return importEntries(data, null, device);
+}
+
+/** importSnapshot of a value whose trace entries may be rows of `rows`. */
+function importEntries(data: unknown, rows: TraceRows | null, device?: number): HistoryParse {
   const traces = field(data, 'device_traces');
   if (!Array.isArray(traces)) {
     return fail('history-no-traces', "no 'device_traces' list: record with torch.cuda.memory._record_memory_history() before _dump_snapshot(), or use the snippet in docs/allocator-traces.md");
@@ -150,7 +163,10 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     return fail('history-no-device', `no trace for device ${dev} (${have})`, { device: dev });
   }
   const list = entries as unknown[];
-  const hasCompleted = list.some((e) => entryOf(e)?.action === 'free_completed');
+  /** entry i's row of `rows`, or −1 and its dict (JSON, or a dict the rows refused) */
+  const rowOf = (raw: unknown) => (rows ? rows.row(raw) : -1);
+  const actionOf = (raw: unknown, r: number): unknown => (r >= 0 ? rows!.action(r) : entryOf(raw)?.action); // r ≥ 0 only with rows
+  const hasCompleted = list.some((raw) => actionOf(raw, rowOf(raw)) === 'free_completed');
   const freeAction = hasCompleted ? 'free_completed' : 'free_requested';
   const events: TraceEvent[] = [];
   /** each address's trace name, and whether a tensor lives there */
@@ -180,16 +196,19 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     return lastLabel;
   };
   for (let i = 0; i < list.length; i++) {
-    const e = entryOf(list[i]);
-    const action = e?.action;
-    if (!e || typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
-    const size = e.size;
+    const raw = list[i];
+    const r = rowOf(raw);
+    const e = r < 0 ? entryOf(raw) : null;
+    const action = r >= 0 ? rows!.action(r) : e?.action; // r ≥ 0 only with rows
+    if (typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
+    const size = e ? countOr(e.size) : rows!.size(r); // an entry is a row of rows or a dict
+    const framesOf = () => (e ? e.frames : rows!.frames(r));
     if (action === 'oom') {
       rec.ooms++;
-      const free = e.device_free;
+      const free = e ? countOr(e.device_free) : rows!.deviceFree(r);
       if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
       // the request that failed (its rounded size): replayed, it fails again or shows what a setting would have saved
-      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(e.frames)));
+      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(framesOf())));
       continue;
     }
     const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
@@ -203,9 +222,9 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       continue;
     }
     if (action !== 'alloc' && action !== freeAction) continue;
-    const addr = e.addr;
+    const addr = e ? countOr(e.addr) : rows!.addr(r);
     if (!isCount(addr) || !isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs whole-number 'addr' and 'size'`, { index: i });
-    const stream = e.stream ?? 0;
+    const stream = (e ? e.stream : rows!.stream(r)) ?? 0;
     if (stream !== lastStream) streams.add((lastStream = stream));
     // the allocator hands addresses out again and again: each is named once
     const id = addrs.id(addr);
@@ -213,7 +232,7 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     if (action === 'alloc') {
       if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
       addrs.setLive(id, true);
-      const frame = frameOf(e.frames);
+      const frame = frameOf(framesOf());
       // one object shape per kind: the frame is set in the literal, never added later
       events.push(frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 });
       allocs++;
