@@ -69,7 +69,7 @@ export class TraceRows implements DictSink {
     let action: string | null = null;
     // one pass writes row r as it checks; a refused dict leaves values in row r that the next row overwrites or never reads
     for (let j = from, p = 0; j < end; j += 2, p++) {
-      const k = stack[j];
+      const k = stack[j]!; // j < end
       const i = k === lastKey[p] ? lastIndex[p]! : this.keyIndex(k, p); // lastIndex is set with lastKey
       if (i < 0 || mask & (1 << i)) return false;
       const v = stack[j + 1]!; // the reader offers an even count: a value follows each key
