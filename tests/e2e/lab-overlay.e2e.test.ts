@@ -61,13 +61,31 @@ test('a real snapshot against the calculator’s prediction: overlay, peak table
   await page.setViewportSize({ width: 390, height: 844 });
   await painted(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // the peak tables fit a phone as they are (stacked): nothing reaches past the panel, nothing scrolls sideways
+  const overflow = () =>
+    table.evaluate((el) => {
+      const panel = el.closest('.lab-overlay')!.getBoundingClientRect();
+      return Math.max(el.scrollWidth - el.clientWidth, ...[...el.querySelectorAll('table')].map((t) => t.getBoundingClientRect().right - panel.right));
+    });
+  expect(await overflow()).toBeLessThanOrEqual(0);
   await page.locator('.lab-overlay').screenshot({ path: `${SCREENS}/lab-overlay-en-390.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await painted(page);
+  await page.locator('.lab-overlay').screenshot({ path: `${SCREENS}/lab-overlay-en-390-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.getByRole('button', { name: '中文' }).click();
   await page.getByRole('checkbox', { name: '与计算器的预测对照' }).waitFor();
   await page.getByText('预留峰值：预测').waitFor();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await overflow()).toBeLessThanOrEqual(0);
   await page.locator('.lab-overlay').screenshot({ path: `${SCREENS}/lab-overlay-zh-390.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await painted(page);
+  await page.locator('.lab-overlay').screenshot({ path: `${SCREENS}/lab-overlay-zh-390-dark.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
+  await painted(page);
+  await page.locator('.lab-overlay').screenshot({ path: `${SCREENS}/lab-overlay-zh-1280-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
   await painted(page);
   await page.locator('.lab-overlay').screenshot({ path: `${SCREENS}/lab-overlay-zh-1280.png` });
   expect(w.consoleErrors).toEqual([]);

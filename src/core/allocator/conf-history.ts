@@ -20,12 +20,15 @@ export interface OptionSince {
  * 2022-03-10, 2.0 on 2023-03-15, 2.1 on 2023-10-04, so a PR merged in between lands in the next.
  */
 export const OPTION_SINCE: Record<AdvisedOption, OptionSince> = {
-  // PR #44742 added it in early 2021 (1.8 or 1.9, not pinned here); 1.10 is the first release whose own
-  // OOM message names it ("try setting max_split_size_mb", docs/reference/allocator.md §7.2), so 1.10 is safe.
-  max_split_size_mb: { release: '1.10', source: 'pytorch/pytorch #44742 (2021); named by the 1.10 OOM message' },
+  // #44742 ("Don't split oversize cached blocks", commit 67dcd623) was still in review on 2021-01-25 (its review
+  // thread); the release it landed in (1.8 or 1.9) is not verified here. 1.10 is the first release whose own OOM
+  // message names the option ("try setting max_split_size_mb", docs/reference/allocator.md §7.2): a safe lower bound.
+  max_split_size_mb: { release: '1.10', source: 'pytorch/pytorch #44742 (in review 2021-01-25, landed in 1.8 or 1.9); named by the 1.10 OOM message' },
   roundup_power2_divisions: { release: '1.12', source: 'pytorch/pytorch #74213 (merged 2022-03, after the 1.11 branch cut); per-interval [a:b,…] form #87290 (2.0)' },
   garbage_collection_threshold: { release: '1.12', source: 'pytorch/pytorch #74261 (merged 2022-03, after the 1.11 branch cut)' },
-  expandable_segments: { release: '2.1', source: 'pytorch/pytorch #96995 "Expandable blocks in allocator" (merged 2023-04, after the 2.0 branch cut)' },
+  // #96995 was in review on 2023-04-13 and merged by 2023-04-24 (#99933: "Now that expandable_segments has been merged
+  // from OSS"), after 2.0 was released (2023-03-15): 2.1 is the first release with it.
+  expandable_segments: { release: '2.1', source: 'pytorch/pytorch #96995 "Expandable blocks in allocator" (in review 2023-04-13; merged by 2023-04-24 per #99933), after the 2.0 release' },
 };
 
 /**

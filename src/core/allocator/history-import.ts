@@ -13,6 +13,7 @@
  */
 import type { Message } from '../types';
 import { unpickle } from '../snapshot/pickle';
+import { TraceRows } from '../snapshot/trace-rows';
 import type { Trace, TraceEvent } from './trace';
 import { topUserFrame } from './frames';
 import { AddressTable } from './address-table';
@@ -62,7 +63,7 @@ function field(o: unknown, key: string): unknown {
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-/** The fields of a TraceEntry dict the import reads. */
+/** A trace entry dict's fields the import reads. */
 interface EntryFields {
   action?: unknown;
   addr?: unknown;
@@ -72,11 +73,14 @@ interface EntryFields {
   frames?: unknown;
 }
 /**
- * A trace entry's fields by name: entries are plain objects of one shape, so named loads stay
+ * A trace entry by its fields' names: entries are plain objects of one shape, so named loads stay
  * monomorphic (a keyed `field()` per key costs about a third of a 10^6-entry import). Inherited
  * names cannot answer: neither JSON.parse nor the unpickler builds objects whose prototype has them.
  */
 const entryOf = (e: unknown): EntryFields | null => (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : null);
+
+/** A whole number of bytes, or NaN for anything else (the import's checks read both as "not a count"). */
+const countOr = (v: unknown): number => (isCount(v) ? v : NaN);
 
 /** Parses the snippet's JSON (or any JSON holding `device_traces`); `device` picks a GPU (default: first with entries). */
 export function importMemoryHistory(json: string, device?: number): HistoryParse {
@@ -89,11 +93,15 @@ export function importMemoryHistory(json: string, device?: number): HistoryParse
   return importSnapshot(data, device);
 }
 
-/** Reads the bytes of `_dump_snapshot()` (a pickle, protocols 2–5) with the safe reader of snapshot/pickle.ts. */
+/**
+ * Reads the bytes of `_dump_snapshot()` (a pickle, protocols 2–5) with the safe reader of
+ * snapshot/pickle.ts, its trace entries kept as columns (snapshot/trace-rows.ts).
+ */
 export function importSnapshotPickle(bytes: Uint8Array, device?: number): HistoryParse {
-  const p = unpickle(bytes);
+  const rows = new TraceRows();
+  const p = unpickle(bytes, rows);
   if (!p.ok) return fail(p.error.code, p.error.text, { offset: p.error.offset });
-  return importSnapshot(p.value, device);
+  return importEntries(p.value, rows, device);
 }
 
 /** Σ total_size and Σ active_allocated block sizes of the device's segments; nulls when there is no `segments` list. */
@@ -154,6 +162,11 @@ function withFrame(e: TraceEvent & { op: 'alloc' }, frame: string | null): Trace
  * cudaMallocs replayed against 580, −1.0 % reserved).
  */
 export function importSnapshot(data: unknown, device?: number): HistoryParse {
+  return importEntries(data, null, device);
+}
+
+/** importSnapshot of a value whose trace entries may be rows of `rows`. */
+function importEntries(data: unknown, rows: TraceRows | null, device?: number): HistoryParse {
   const traces = field(data, 'device_traces');
   if (!Array.isArray(traces)) {
     return fail('history-no-traces', "no 'device_traces' list: record with torch.cuda.memory._record_memory_history() before _dump_snapshot(), or use the snippet in docs/allocator-traces.md");
@@ -166,7 +179,10 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     return fail('history-no-device', `no trace for device ${dev} (${have})`, { device: dev });
   }
   const list = entries as unknown[];
-  const hasCompleted = list.some((e) => entryOf(e)?.action === 'free_completed');
+  /** entry i's row of `rows`, or −1 and its dict (JSON, or a dict the rows refused) */
+  const rowOf = (raw: unknown) => (rows ? rows.row(raw) : -1);
+  const actionOf = (raw: unknown, r: number): unknown => (r >= 0 ? rows!.action(r) : entryOf(raw)?.action); // r ≥ 0 only with rows
+  const hasCompleted = list.some((raw) => actionOf(raw, rowOf(raw)) === 'free_completed');
   const freeAction = hasCompleted ? 'free_completed' : 'free_requested';
   const events: TraceEvent[] = [];
   /** each address's trace name, and whether a tensor lives there */
@@ -185,6 +201,8 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
   // Segments given back outside an allocation are an empty_cache() call (see importSnapshot): the
   // line of the first segment_free / segment_unmap of a run not yet placed, 0 when none
   let releaseLine = 0;
+  // the last segment_alloc entry: the alloc right after it at its address opens that segment (segmentAt)
+  const segmentAllocAt = { index: -2, addr: NaN };
   let emptyCaches = 0;
   const settleRelease = (): void => {
     if (releaseLine === 0) return;
@@ -206,17 +224,20 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     return lastLabel;
   };
   for (let i = 0; i < list.length; i++) {
-    const e = entryOf(list[i]);
-    const action = e?.action;
-    if (!e || typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
-    const size = e.size;
+    const raw = list[i];
+    const r = rowOf(raw);
+    const e = r < 0 ? entryOf(raw) : null;
+    const action = r >= 0 ? rows!.action(r) : e?.action; // r ≥ 0 only with rows
+    if (typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
+    const size = e ? countOr(e.size) : rows!.size(r); // an entry is a row of rows or a dict
+    const framesOf = () => (e ? e.frames : rows!.frames(r));
     if (action === 'oom') {
       releaseLine = 0;
       rec.ooms++;
-      const free = e.device_free;
+      const free = e ? countOr(e.device_free) : rows!.deviceFree(r);
       if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
       // the request that failed (its rounded size): replayed, it fails again or shows what a setting would have saved
-      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(e.frames)));
+      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(framesOf())));
       continue;
     }
     const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
@@ -225,6 +246,10 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
       if (segment > 0) {
         rec.deviceAllocs++;
         releaseLine = 0;
+        if (action === 'segment_alloc') {
+          segmentAllocAt.index = i;
+          segmentAllocAt.addr = e ? countOr(e.addr) : rows!.addr(r);
+        }
       } else {
         rec.deviceFrees++;
         if (releaseLine === 0) releaseLine = i + 1;
@@ -236,9 +261,9 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     }
     if (action !== 'alloc' && action !== freeAction) continue;
     settleRelease();
-    const addr = e.addr;
+    const addr = e ? countOr(e.addr) : rows!.addr(r);
     if (!isCount(addr) || !isCount(size)) return fail('history-bad-entry', `entry ${i} (${action}) needs whole-number 'addr' and 'size'`, { index: i });
-    const stream = e.stream ?? 0;
+    const stream = (e ? e.stream : rows!.stream(r)) ?? 0;
     if (stream !== lastStream) streams.add((lastStream = stream));
     // the allocator hands addresses out again and again: each is named once
     const id = addrs.id(addr);
@@ -246,12 +271,11 @@ export function importSnapshot(data: unknown, device?: number): HistoryParse {
     if (action === 'alloc') {
       if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
       addrs.setLive(id, true);
-      const frame = frameOf(e.frames);
+      const frame = frameOf(framesOf());
       // one object shape per kind: the frame is set in the literal (segmentAt, on a few hundred, after)
       const ev: TraceEvent & { op: 'alloc' } = frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 };
       // alloc_block records SEGMENT_ALLOC, then alloc_found_block the ALLOC of the block at its start
-      const prev = i > 0 ? entryOf(list[i - 1]) : null;
-      if (prev?.action === 'segment_alloc' && prev.addr === addr) ev.segmentAt = addr;
+      if (segmentAllocAt.index === i - 1 && segmentAllocAt.addr === addr) ev.segmentAt = addr;
       events.push(ev);
       allocs++;
     } else if (addrs.isLive(id)) {

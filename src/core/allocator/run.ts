@@ -25,7 +25,7 @@ export interface SimOptions {
   device?: number;
   /** NVML present: OOM text names this process's memory (default true) */
   nvml?: boolean;
-  /** minimum events between full-state checkpoints (default 2048; at least twice the block count) */
+  /** minimum events between full-state checkpoints (default 2048; at least twice the block count and 1/64 of the events) */
   checkpointEvery?: number;
 }
 
@@ -178,18 +178,26 @@ function resolve(trace: Trace, o: SimOptions): Result<ResolvedSettings> {
   return { ok: true, value: { capacity, overhead, fraction, conf: conf.value, confText, version: o.version ?? '2.4' } };
 }
 
+/**
+ * At most about this many checkpoints per run, by spacing them at least n / MAX_CHECKPOINTS events
+ * apart: each holds a copy of every block, and a 667,000-event replay (bench/allocator.bench.ts)
+ * kept 198 copies, 331,050 blocks, that the garbage collector traced again and again. Stepping to
+ * any step replays at most that spacing (about 10,000 events there) from the nearest copy.
+ */
+const MAX_CHECKPOINTS = 64;
+
 /** Simulates every event of `trace`; options override the trace's own settings. */
 export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<SimRun> {
   const res = resolve(trace, options);
   if (!res.ok) return res;
   const settings = res.value;
-  const every = Math.max(1, Math.floor(options.checkpointEvery ?? 2048));
+  const events = trace.events;
+  const n = events.length;
+  const every = Math.max(1, Math.floor(options.checkpointEvery ?? 2048), Math.ceil(n / MAX_CHECKPOINTS));
   const ctx = { version: settings.version, device: options.device ?? 0, nvml: options.nvml ?? true };
   const a = new CachingAllocator({ capacity: settings.capacity, overhead: settings.overhead, fraction: settings.fraction }, settings.conf);
   const checkpoints = [{ step: -1, state: a.clone() }];
   let lastCheckpoint = -1;
-  const events = trace.events;
-  const n = events.length;
   const timeline: Timeline = {
     allocated: new Float64Array(n),
     reserved: new Float64Array(n),

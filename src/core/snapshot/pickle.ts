@@ -46,6 +46,22 @@ export interface PickleError {
 
 export type PickleParse = { ok: true; value: PickleValue; protocol: number } | { ok: false; error: PickleError };
 
+/**
+ * Where a caller may keep dicts of a known shape without building them (trace-rows.ts: the 10^6
+ * entries of a memory snapshot as typed columns, which spares the heap a million dicts).
+ */
+export interface DictSink {
+  /**
+   * Offered the key/value pairs `stack[from…]` (an even count) about to fill `d`, which has no keys
+   * yet. Returns true when it keeps them itself, marking `d` as its own; false leaves them to the reader.
+   */
+  take(d: PickleDict, stack: readonly PickleValue[], from: number): boolean;
+  /** Writes the pairs it kept back into `d` (a later SETITEM(S) adds to it), so `d` is an ordinary dict again. */
+  restore(d: PickleDict): void;
+  /** Whether `d` is one whose pairs it keeps. */
+  owns(d: PickleDict): boolean;
+}
+
 /** Widest integer read (LONG1 / LONG4 bytes): 16 bytes, 128 bits. */
 const MAX_INT_BYTES = 16;
 
@@ -80,10 +96,19 @@ const isKey = (v: PickleValue): v is PickleKey => v === null || typeof v !== 'ob
 /** A dict of the reader (the one kind of object that is neither an array nor bytes). */
 export const isDict = (v: PickleValue): v is PickleDict => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
-/** Reads one pickle (protocol 2–5) of plain data; never throws. */
-export function unpickle(bytes: Uint8Array): PickleParse {
+/** Has `d` no keys at all? */
+function isEmpty(d: PickleDict): boolean {
+  for (const _ in d) return false;
+  return d[OTHER_KEYS] === undefined;
+}
+
+/**
+ * Reads one pickle (protocol 2–5) of plain data; never throws. `sink` may keep dicts of its shape
+ * as it likes (DictSink); every other value is as without it.
+ */
+export function unpickle(bytes: Uint8Array, sink?: DictSink): PickleParse {
   try {
-    return read(bytes);
+    return read(bytes, sink);
   } catch (e) {
     if (e instanceof Fail) return { ok: false, error: e.detail };
     // RangeError from an engine limit (a string or array too long for this engine)
@@ -91,7 +116,7 @@ export function unpickle(bytes: Uint8Array): PickleParse {
   }
 }
 
-function read(bytes: Uint8Array): PickleParse {
+function read(bytes: Uint8Array, sink: DictSink | undefined): PickleParse {
   const n = bytes.length;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stack: PickleValue[] = [];
@@ -180,6 +205,13 @@ function read(bytes: Uint8Array): PickleParse {
   /** Sets the key/value pairs stack[from…] on `d` and drops them from the stack. */
   const setItems = (d: PickleDict, from: number) => {
     if ((stack.length - from) % 2) fail('pickle-malformed', 'a key without a value');
+    if (sink) {
+      if (sink.owns(d)) sink.restore(d);
+      else if (stack.length > from && isEmpty(d) && sink.take(d, stack, from)) {
+        stack.length = from;
+        return;
+      }
+    }
     // an even count of entries: i + 1 < stack.length
     for (let i = from; i < stack.length; i += 2) {
       const k = stack[i]!;

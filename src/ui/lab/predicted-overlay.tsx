@@ -109,42 +109,31 @@ export function PredictedOverlay({ run, recorded }: { run: RunSummary; recorded:
               names={{ step: t('chart.step'), current: t('chart.current') }}
             />
           </figure>
-          <div className="table-wrap">
-            <table className="lab-overlay-table" data-testid="lab-overlay-peaks">
-              <thead>
-                <tr>
-                  <td />
-                  <th scope="col" className="num">
-                    {t('overlay.peakAllocated')}
-                  </th>
-                  <th scope="col" className="num">
-                    {t('overlay.peakReserved')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {(['predicted', 'recorded'] as const).map((k) => (
-                  <tr key={k} data-row={k}>
-                    <th scope="row">{t(`overlay.${k}`)}</th>
-                    {peaks.map(([col, row]) => (
-                      <td key={col} className="num" data-col={col}>
+          {/* one small table per peak, side by side where there is room and stacked on a phone: each fits 390 px without a sideways scroll */}
+          <div className="lab-overlay-peaks" data-testid="lab-overlay-peaks">
+            {peaks.map(([col, row]) => (
+              <table key={col} className="lab-overlay-table">
+                <caption>{t(col === 'allocated' ? 'overlay.peakAllocated' : 'overlay.peakReserved')}</caption>
+                <tbody>
+                  {(['predicted', 'recorded'] as const).map((k) => (
+                    <tr key={k} data-row={k}>
+                      <th scope="row">{t(`overlay.${k}`)}</th>
+                      <td className="num" data-col={col}>
                         {t.bytes(row[k])}
                         <br />
                         <span className="muted small">{t.exact(row[k])}</span>
                       </td>
-                    ))}
-                  </tr>
-                ))}
-                <tr data-row="error">
-                  <th scope="row">{t('overlay.error')}</th>
-                  {peaks.map(([col, row]) => (
-                    <td key={col} className="num" data-col={col}>
+                    </tr>
+                  ))}
+                  <tr data-row="error">
+                    <th scope="row">{t('overlay.error')}</th>
+                    <td className="num" data-col={col}>
                       {signed(t, row)}
                     </td>
-                  ))}
-                </tr>
-              </tbody>
-            </table>
+                  </tr>
+                </tbody>
+              </table>
+            ))}
           </div>
           <p className="field-help">{t('overlay.align')}</p>
           <p className="field-help">{t('overlay.recordedHelp')}</p>

@@ -35,10 +35,14 @@ const codes = (o: DecodedOom) => o.diagnosis!.advice.map((a) => (a.variant ? `${
 describe('first releases of the options (docs/reference/allocator.md §8.1)', () => {
   it('the table: expandable_segments 2.1, the 2022 options 1.12, max_split_size_mb safe from 1.10', () => {
     expect(OPTION_SINCE.expandable_segments.release).toBe('2.1');
+    // #96995 merged between its review of 2023-04-13 and #99933 of 2023-04-24 ("merged from OSS"): after 2.0 (2023-03-15)
     expect(OPTION_SINCE.expandable_segments.source).toContain('#96995');
+    expect(OPTION_SINCE.expandable_segments.source).toContain('#99933');
     expect(OPTION_SINCE.roundup_power2_divisions.release).toBe('1.12');
     expect(OPTION_SINCE.garbage_collection_threshold.release).toBe('1.12');
+    // #44742 was in review on 2021-01-25; its release (1.8 or 1.9) is unverified, so the bound is the 1.10 message naming it
     expect(OPTION_SINCE.max_split_size_mb.release).toBe('1.10');
+    expect(OPTION_SINCE.max_split_size_mb.source).toContain('#44742');
   });
 
   it('by message family: 1.10–2.0 has max_split_size_mb only; 2.1 has all four; ≤ 1.9 none; unreadable is unknown', () => {
