@@ -230,14 +230,13 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
     const action = r >= 0 ? rows!.action(r) : e?.action; // r ≥ 0 only with rows
     if (typeof action !== 'string') return fail('history-bad-entry', `entry ${i} has no 'action'`, { index: i });
     const size = e ? countOr(e.size) : rows!.size(r); // an entry is a row of rows or a dict
-    const framesOf = () => (e ? e.frames : rows!.frames(r));
     if (action === 'oom') {
       releaseLine = 0;
       rec.ooms++;
       const free = e ? countOr(e.device_free) : rows!.deviceFree(r);
       if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
       // the request that failed (its rounded size): replayed, it fails again or shows what a setting would have saved
-      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(framesOf())));
+      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(e ? e.frames : rows!.frames(r))));
       continue;
     }
     const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
@@ -271,7 +270,7 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
     if (action === 'alloc') {
       if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
       addrs.setLive(id, true);
-      const frame = frameOf(framesOf());
+      const frame = frameOf(e ? e.frames : rows!.frames(r));
       // one object shape per kind: the frame is set in the literal (segmentAt, on a few hundred, after)
       const ev: TraceEvent & { op: 'alloc' } = frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 };
       // alloc_block records SEGMENT_ALLOC, then alloc_found_block the ALLOC of the block at its start
