@@ -163,6 +163,18 @@ test('on a phone, in both languages, tables neither clip nor wrap a word per lin
   }
 });
 
+test('on a phone in Chinese, a notice keeps its Dismiss button (关闭) on one line', async () => {
+  // 32,768 + 64 tokens exceed gemma-2-2b's 8,192-token context: the link is read with a caution
+  const w = await open(chromium.browser(), base(), '?model=google/gemma-2-2b&prompt=32768&gen=64&lang=zh');
+  await w.page.setViewportSize({ width: 390, height: 844 });
+  const button = w.page.locator('.notice button').first();
+  await expect.poll(async () => button.textContent()).toBe('关闭');
+  const box = (await button.boundingBox())!;
+  const lineHeight = await button.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight) || 20);
+  expect(box.height).toBeLessThan(2 * lineHeight);
+  expectClean(w);
+});
+
 test('Apply in "How to make it fit" is a history entry: the verdict changes in view, and Back undoes it', async () => {
   const w = await open(chromium.browser(), base(), '?v=1&mode=training&gpu=rtx-4090');
   expect(await w.page.getByTestId('verdict-big').textContent()).toMatch(/^✗ Short by/);
