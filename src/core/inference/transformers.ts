@@ -275,7 +275,6 @@ export function buildTransformers(ctx: Ctx): Built {
   const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, qkv ? qkv.bytesQ : ctx.kvElementBytes, prefillPolicy);
   // sliding layers hold more at the end of the prefill than at the end of decoding: the bar shows that moment's cache
   const kvShownAtPrefill = !encoder && !qkv && kvPromptAll > kvAll;
-  const kvPromptExpr = kvCacheExpr(arch, sym('s_in', s.prompt), B, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy);
   // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
   const state = arch.hybrid ? recurrentState(arch.hybrid, 'transformers', e, tp) : null;
   const stateAll = state ? state.bytes * s.batch : 0;
@@ -354,7 +353,7 @@ export function buildTransformers(ctx: Ctx): Built {
     encoder ? 0 : ctx.split ? mul(all, div(sym('L_gpu', blocksHere), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers)))) : stageLayersExpr(ctx, pp, all);
   // the cache at the end of decoding (the timeline grows to it), and the one the bar shows
   const kvFull = evaluate(onThisGpu(kvAllExpr));
-  const kvExpr = onThisGpu(kvShownAtPrefill ? kvPromptExpr : kvAllExpr);
+  const kvExpr = onThisGpu(kvShownAtPrefill ? kvCacheExpr(arch, sym('s_in', s.prompt), B, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy) : kvAllExpr);
   const frac = encoder ? 0 : share.frac;
   const dequant = share.layers ? dequantAll : 0;
   const kernelBytes = kernelOn(share);

@@ -31,6 +31,7 @@
  */
 import type { Attn, ModelArch } from '../types';
 import { mlpWidth } from '../model/tensors';
+import { sdpaRepeatsKv, windowMasked } from '../sdpa';
 import { add, div, evaluate, mul, sym, type Expr } from '../formula';
 
 export interface Transient {
@@ -51,7 +52,7 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   const hiddenStates = mul(hiddenRows, S, B, sym('h', arch.hidden), E);
   const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
   // SDPA with a sliding window no longer than the keys: transformers materialises the mask
-  const masked = attn === 'sdpa' && arch.slidingWindow !== undefined && s > 1 && kvTokens >= arch.slidingWindow.window;
+  const masked = attn === 'sdpa' && s > 1 && windowMasked(arch, kvTokens);
   const windowMask = masked ? mul(B, S, sym('s_kv', kvTokens)) : 0;
   const mlpExpr = add(hiddenStates, div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T), windowMask);
   const mlp = evaluate(mlpExpr);
@@ -78,6 +79,6 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
 function maskedSdpa(arch: ModelArch, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr, rows: number, boolMask: Expr): Expr {
   const heads = mul(sym('a', arch.heads), sym('d', arch.headDim));
   const qOut = mul(2, B, S, heads, E);
-  const repeated = arch.kvHeads < arch.heads ? mul(2, B, Skv, heads, E) : 0;
+  const repeated = sdpaRepeatsKv(arch, true) ? mul(2, B, Skv, heads, E) : 0;
   return add(mul(rows, S, B, sym('h', arch.hidden), E), boolMask, mul(B, S, Skv, E), div(add(qOut, repeated), T));
 }

@@ -18,6 +18,7 @@
 import type { Attn, GradCkpt, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth, moeLayerCount } from '../model/tensors';
+import { sdpaRepeatsKv, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 
 export interface LayerActivation {
@@ -97,8 +98,7 @@ export function softcapScores(arch: ModelArch, e: number): number {
 export function sdpaMaskedShare(arch: ModelArch, s: number, attn: Attn, padded: boolean): number {
   if (attn !== 'sdpa') return 0;
   if (padded) return 1;
-  const w = arch.slidingWindow;
-  return w && s >= w.window ? Math.min(1, w.layers / Math.max(1, arch.layers)) : 0;
+  return windowMasked(arch, s) ? Math.min(1, arch.slidingWindow!.layers / Math.max(1, arch.layers)) : 0;
 }
 
 /**
@@ -106,12 +106,14 @@ export function sdpaMaskedShare(arch: ModelArch, s: number, attn: Attn, padded: 
  * repeats K and V to all a heads with `repeat_kv` (a copy) in `eager_attention_forward`, whose two
  * matmuls save them, and in `sdpa_attention_forward` unless `use_gqa_in_sdpa` holds (no mask and
  * head_dim ≤ 256: `enable_gqa`), so masked SDPA layers save 2·a·d; flash_attention_2 takes the g
- * heads as they are (integrations/sdpa_attention.py, modeling_llama.py). MLA keeps its own count.
+ * heads as they are (integrations/sdpa_attention.py, modeling_llama.py; core/sdpa.ts). MLA keeps
+ * its own count.
  */
 export function savedKvWidth(arch: ModelArch, attn: Attn, maskedShare: number): number {
   const { heads: a, kvHeads: g, headDim: d } = arch;
-  if (arch.mla || g >= a) return 2 * g * d;
-  if (attn === 'eager') return 2 * a * d;
+  // no grouped heads to repeat (g = a, or MLA)
+  if (!sdpaRepeatsKv(arch, true)) return 2 * g * d;
+  if (attn === 'eager' || (attn === 'sdpa' && sdpaRepeatsKv(arch, false))) return 2 * a * d;
   return 2 * g * d + (attn === 'sdpa' ? maskedShare * 2 * (a - g) * d : 0);
 }
 

@@ -22,6 +22,12 @@ describe('grouped K/V and masks in training attention', () => {
   it('unmasked SDPA (enable_gqa) saves the g heads as flash does', () => {
     expect(layerActivation(LLAMA3_8B, 1024, 1, uniform(2), 'sdpa', 1).linear).toBe(layerActivation(LLAMA3_8B, 1024, 1, uniform(2), 'flash', 1).linear);
   });
+  it('head_dim above 256 repeats K/V in SDPA even without a mask (use_gqa_in_sdpa needs head_dim ≤ 256)', () => {
+    const wide = { ...LLAMA3_8B, headDim: 512 };
+    const sdpa = layerActivation(wide, 1024, 1, uniform(2), 'sdpa', 1);
+    const flash = layerActivation(wide, 1024, 1, uniform(2), 'flash', 1);
+    expect(sdpa.linear - flash.linear).toBe(1024 * 2 * 2 * (32 - 8) * 512);
+  });
   it('a masked SDPA layer saves K/V at a heads and the b·s·s·e additive mask (4 × 2,048 tokens)', () => {
     const masked = layerActivation(LLAMA3_8B, 2048, 4, uniform(2), 'sdpa', 1, false, false, 1);
     const plain = layerActivation(LLAMA3_8B, 2048, 4, uniform(2), 'sdpa', 1);

@@ -1,0 +1,25 @@
+/**
+ * When transformers hands PyTorch's SDPA a materialised mask, and when it copies K and V out to all
+ * heads first — the two facts the inference transient (inference/transient.ts) and the saved
+ * activations of training (training/activations.ts) both rest on.
+ * - transformers masking_utils.py `_ignore_causal_mask_sdpa`: SDPA runs `is_causal` without a mask
+ *   only for a plain causal pattern — no padding, and no local window ≤ kv_length
+ *   (`local_attention_size is not None and kv_length >= local_attention_size` → mask).
+ * - transformers integrations/sdpa_attention.py `sdpa_attention_forward`: `enable_gqa` only when
+ *   `use_gqa_in_sdpa` holds (no mask and head_dim ≤ 256); otherwise `repeat_kv` copies K and V to
+ *   all a heads.
+ */
+import type { ModelArch } from './types';
+
+/** head_dim above which `use_gqa_in_sdpa` is false even without a mask. */
+const GQA_MAX_HEAD_DIM = 256;
+
+/** A sliding-window layer attending to `kvTokens` keys gets a materialised mask. */
+export function windowMasked(arch: ModelArch, kvTokens: number): boolean {
+  return arch.slidingWindow !== undefined && kvTokens >= arch.slidingWindow.window;
+}
+
+/** SDPA reads K and V repeated to all heads (a copy) rather than the g grouped heads. */
+export function sdpaRepeatsKv(arch: ModelArch, masked: boolean): boolean {
+  return !arch.mla && arch.kvHeads < arch.heads && (masked || arch.headDim > GQA_MAX_HEAD_DIM);
+}
