@@ -93,36 +93,25 @@ describe('importMemoryHistory', () => {
       expect(sim.value.peakReserved).toBe(22 * MiB);
     });
 
+    /** a 4 MiB tensor in its own 20 MiB segment, freed, and the segment given back */
+    const released: [string, number, number][] = [
+      ['segment_alloc', A, 20 * MiB],
+      ['alloc', A, 4 * MiB],
+      ['free_completed', A, 4 * MiB],
+      ['segment_free', A, 20 * MiB],
+    ];
+
     it('leaves a release followed by a new segment to the replay: malloc’s own retry looks so', () => {
       // malloc(): release_available_cached_blocks / release_cached_blocks, then alloc_block (SEGMENT_ALLOC);
       // an empty_cache() right before a request that needs a new segment reads the same
-      const retry = history([
-        ['segment_alloc', A, 20 * MiB],
-        ['alloc', A, 4 * MiB],
-        ['free_completed', A, 4 * MiB],
-        ['segment_free', A, 20 * MiB],
-        ['segment_alloc', B, 64 * MiB],
-        ['alloc', B, 64 * MiB],
-      ]);
+      const retry = history([...released, ['segment_alloc', B, 64 * MiB], ['alloc', B, 64 * MiB]]);
       expect(ops(retry)).toEqual(['alloc', 'free', 'alloc']);
     });
 
     it('reads a release followed by an oom entry as the failed malloc’s, and one at the end as a call', () => {
-      const failed = history([
-        ['segment_alloc', A, 20 * MiB],
-        ['alloc', A, 4 * MiB],
-        ['free_completed', A, 4 * MiB],
-        ['segment_free', A, 20 * MiB],
-        ['oom', 0, 64 * MiB],
-      ]);
+      const failed = history([...released, ['oom', 0, 64 * MiB]]);
       expect(ops(failed)).toEqual(['alloc', 'free', 'alloc']);
-      const atEnd = history([
-        ['segment_alloc', A, 20 * MiB],
-        ['alloc', A, 4 * MiB],
-        ['free_completed', A, 4 * MiB],
-        ['segment_free', A, 20 * MiB],
-        ['segment_free', B, 2 * MiB],
-      ]);
+      const atEnd = history([...released, ['segment_free', B, 2 * MiB]]);
       expect(ops(atEnd)).toEqual(['alloc', 'free', 'empty_cache']);
     });
   });
