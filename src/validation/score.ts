@@ -46,10 +46,10 @@ export function quantile(xs: readonly number[], q: number): number {
   return s[i];
 }
 
-/** n, median and p90 of the absolute values of `errPcts`; null when empty. */
 /** 100·(predicted − measured)/measured: positive when the estimate is above the measurement. */
 export const signedErrPct = (predicted: number, measured: number): number => (100 * (predicted - measured)) / measured;
 
+/** n, median and p90 of the absolute values of `errPcts`; null when empty. */
 export function errorStats(errPcts: readonly number[]): ErrorStats | null {
   if (errPcts.length === 0) return null;
   const abs = errPcts.map(Math.abs);

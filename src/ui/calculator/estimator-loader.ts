@@ -11,6 +11,8 @@
 import type { Result, Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { isDiffusionModel } from '../../core/diffusion/presets';
+import { diffusionEstimator } from '../../core/diffusion/provider';
+import { trainingBuilders } from '../../core/training/provider';
 import type { MessageKey } from '../i18n/en';
 
 export type EstimatorPart = 'diffusion' | 'training';
@@ -51,6 +53,12 @@ export const preloadEstimator = (part: EstimatorPart): void => void loadEstimato
 
 /** The estimator a scenario needs beyond the entry's (inference of language models), if any. */
 const partOf = (s: Scenario): EstimatorPart | null => (isDiffusionModel(s.model) ? 'diffusion' : s.mode === 'training' ? 'training' : null);
+
+/** Whether the estimator `s` needs is in (core's slots, filled as a chunk loads, by whichever path). */
+export function estimatorReady(s: Scenario): boolean {
+  const part = partOf(s);
+  return part === null || (part === 'training' ? trainingBuilders() : diffusionEstimator()) !== null;
+}
 
 /** The estimators the open scenarios need (main.tsx waits for them before the first render). */
 export function neededEstimators(): EstimatorPart[] {

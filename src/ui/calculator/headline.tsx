@@ -5,7 +5,7 @@ import { useT } from '../i18n';
 import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
-import { estimatorLoading } from './estimator-loader';
+import { estimatorLoading, estimatorReady } from './estimator-loader';
 import { useShownScenario } from './use-shown-scenario';
 
 // 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
@@ -49,21 +49,28 @@ function Totals({ s, est }: { s: Scenario; est: Estimate }) {
   const t = useT();
   const unit = useApp((st) => st.unit);
   const settled = useSettled(selectActive);
+  // the bands score the settled scenario's kind, which needs its estimator: until that chunk is in
+  // (the loader then renews the scenarios, and so the settled one) the bands wait
+  const ready = estimatorReady(settled);
   // the same element while the settled scenario stands, so React skips the band on every slider step
   const band = useMemo(
-    () => (
-      <Suspense fallback={null}>
-        <ErrorBand s={settled} />
-      </Suspense>
-    ),
-    [settled],
+    () =>
+      ready ? (
+        <Suspense fallback={null}>
+          <ErrorBand s={settled} />
+        </Suspense>
+      ) : null,
+    [settled, ready],
   );
   const b = (n: number) => formatBytes(n, unit, t.lang);
-  const range = (bytes: number, total: string) => (
-    <Suspense fallback={<div className="v-band" />}>
-      <BandRange s={settled} bytes={bytes} testId={`band-${total}`} />
-    </Suspense>
-  );
+  const range = (bytes: number, total: string) =>
+    ready ? (
+      <Suspense fallback={<div className="v-band" />}>
+        <BandRange s={settled} bytes={bytes} testId={`band-${total}`} />
+      </Suspense>
+    ) : (
+      <div className="v-band" />
+    );
   const split = s.gpus > 1;
   return (
     <section className="panel" aria-labelledby="result-h">
