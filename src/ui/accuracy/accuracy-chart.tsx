@@ -2,8 +2,9 @@
  * Estimate against measurement, one dot per row on log–log axes, one colour per publication,
  * with the y = x diagonal. Default export: its own chunk, so recharts loads only with the chart.
  */
-import { CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp } from '../../state/store';
+import { ChartLegend } from '../charts/chart-legend';
 import { formatNumber, signedPct } from '../i18n/format';
 import { UNIT_BYTES } from '../../core/units';
 import type { AccuracyRow } from './accuracy-data';
@@ -86,12 +87,12 @@ export default function AccuracyChart({ rows, sources }: { rows: AccuracyRow[]; 
               );
             }}
           />
-          <Legend verticalAlign="top" />
           {sources.map((s, i) => (
             <Scatter key={s} name={s} data={pts.filter((p) => p.source === s)} fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />
           ))}
         </ScatterChart>
       </ResponsiveContainer>
+      <ChartLegend items={sources.map((s, i) => ({ key: s, name: s, color: PALETTE[i % PALETTE.length] }))} />
     </figure>
   );
 }

@@ -45,7 +45,8 @@ export function TimelinePanel({ s }: { s: Scenario }) {
 function TimelineBody({ s }: { s: Scenario }) {
   const { t, unit, unitBytes, format } = useChartKit();
   const r = timelineOf(s);
-  const name = useCallback((key: string) => t(`timeline.${key}` as Parameters<typeof t>[0]), [t]);
+  // the reserved line is the result card's "Reserved by PyTorch"; categories and the peak have their own names
+  const name = useCallback((key: string) => t(key === 'reserved' ? 'total.reserved' : (`timeline.${key}` as Parameters<typeof t>[0])), [t]);
   const data = useMemo(() => {
     if (!r.ok) return null;
     const tl = r.value;

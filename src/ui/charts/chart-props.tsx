@@ -11,11 +11,6 @@ export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid va
 export const TOOLTIP_LABEL_STYLE = { color: 'var(--text)', fontWeight: 600 };
 export const TOOLTIP_ITEM_STYLE = { color: 'var(--text)' };
 
-/** Legend entries: the term's colour on the swatch only, the text in the page's own text colour (≥ 4.5:1 on either theme). */
-export function legendText(name: string) {
-  return <span style={{ color: 'var(--text)' }}>{name}</span>;
-}
-
 /** The value axis title: the display unit, rotated, inside the left edge. */
 export function useUnitLabel(unit: string) {
   return useMemo(() => ({ value: unit, angle: -90, position: 'insideLeft' as const, fill: 'var(--muted)' }), [unit]);

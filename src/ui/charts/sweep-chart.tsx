@@ -1,9 +1,10 @@
 import { useCallback, useMemo } from 'react';
-import { Area, AreaChart, CartesianGrid, Legend, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, CartesianGrid, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
 import type { CapacityLine, SweepRow } from './chart-data';
-import { legendText, TOOLTIP_ITEM_STYLE, TOOLTIP_LABEL_STYLE, TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
+import { ChartLegend } from './chart-legend';
+import { TOOLTIP_ITEM_STYLE, TOOLTIP_LABEL_STYLE, TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
 
 export interface SweepChartProps {
   rows: SweepRow[];
@@ -39,30 +40,32 @@ export default function SweepChart(p: SweepChartProps) {
   const yLabel = useUnitLabel(unit);
   const tooltipLabel = useCallback((x: unknown) => `${xLabel}: ${formatX(Number(x))}`, [xLabel, formatX]);
   const tooltipFormat = useCallback((v: unknown, name: unknown) => [`${format(Number(v))} ${unit}`, termName(name as TermId)], [format, unit, termName]);
-  const legendFormat = useCallback((id: string) => legendText(termName(id as TermId)), [termName]);
+  const legend = useMemo(() => terms.map((id) => ({ key: id, name: termName(id), color: TERM_COLOR[id] })), [terms, termName]);
   const lineLabels = useLineLabels(lines);
   const bestLabel = useMemo(() => best && { value: best.label, position: 'insideTopLeft' as const, fill: 'var(--ok)', fontSize: 12 }, [best]);
   return (
-    <figure className="chart-box" aria-label={p.title} role="img">
-      <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={rows} margin={MARGIN} accessibilityLayer={false}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={xs} tickFormatter={formatX} stroke="var(--muted)" label={xAxisLabel} allowDataOverflow />
-          <YAxis domain={yDomain} ticks={axis.ticks} stroke="var(--muted)" tickFormatter={format} label={yLabel} allowDataOverflow />
-          <Tooltip labelFormatter={tooltipLabel} formatter={tooltipFormat} contentStyle={TOOLTIP_STYLE} labelStyle={TOOLTIP_LABEL_STYLE} itemStyle={TOOLTIP_ITEM_STYLE} />
-          <Legend verticalAlign="top" formatter={legendFormat} />
-          {terms.map((id) => (
-            <Area key={id} dataKey={id} stackId="mem" type="linear" stroke={TERM_COLOR[id]} fill={TERM_COLOR[id]} fillOpacity={0.75} isAnimationActive={false} name={id} legendType="square" />
-          ))}
-          {lines.map((l, i) => (
-            <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={lineLabels[i]} />
-          ))}
-          {axis.clipped.map((x) => (
-            <ReferenceDot key={x} x={x} y={axis.max} r={5} fill="var(--bad)" stroke="var(--panel)" ifOverflow="visible" className="clipped-mark" />
-          ))}
-          {best && bestLabel && <ReferenceLine x={best.x} stroke="var(--ok)" strokeWidth={2} label={bestLabel} />}
-        </AreaChart>
-      </ResponsiveContainer>
+    <figure className="chart-box chart-with-legend" aria-label={p.title} role="img">
+      <div className="chart-plot">
+        <ResponsiveContainer width="100%" height="100%">
+          <AreaChart data={rows} margin={MARGIN} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            <XAxis dataKey="x" type="number" scale="log" domain={xDomain} ticks={xs} tickFormatter={formatX} stroke="var(--muted)" label={xAxisLabel} allowDataOverflow />
+            <YAxis domain={yDomain} ticks={axis.ticks} stroke="var(--muted)" tickFormatter={format} label={yLabel} allowDataOverflow />
+            <Tooltip labelFormatter={tooltipLabel} formatter={tooltipFormat} contentStyle={TOOLTIP_STYLE} labelStyle={TOOLTIP_LABEL_STYLE} itemStyle={TOOLTIP_ITEM_STYLE} />
+            {terms.map((id) => (
+              <Area key={id} dataKey={id} stackId="mem" type="linear" stroke={TERM_COLOR[id]} fill={TERM_COLOR[id]} fillOpacity={0.75} isAnimationActive={false} name={id} legendType="square" />
+            ))}
+            {lines.map((l, i) => (
+              <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={lineLabels[i]} />
+            ))}
+            {axis.clipped.map((x) => (
+              <ReferenceDot key={x} x={x} y={axis.max} r={5} fill="var(--bad)" stroke="var(--panel)" ifOverflow="visible" className="clipped-mark" />
+            ))}
+            {best && bestLabel && <ReferenceLine x={best.x} stroke="var(--ok)" strokeWidth={2} label={bestLabel} />}
+          </AreaChart>
+        </ResponsiveContainer>
+      </div>
+      <ChartLegend items={legend} />
     </figure>
   );
 }

@@ -3,6 +3,7 @@ import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
 import { useT } from '../i18n';
 import { axisMax, barSummary, niceAxis, type BarRow, type CapacityLine } from './chart-data';
+import { ChartLegend } from './chart-legend';
 
 export interface TermChartProps {
   rows: BarRow[];
@@ -41,6 +42,7 @@ export const TermChart = memo(function TermChart({ rows, terms, lines, termName,
       }),
     [t, title, rows, terms, lines, termName, format, unit],
   );
+  const legend = useMemo(() => terms.map((id) => ({ key: id, name: termName(id), color: TERM_COLOR[id] })), [terms, termName]);
   const axis = niceAxis(axisMax(rows, lines, terms));
   const y = (v: number) => TOP + (1 - v / axis.max) * (H - TOP - X_LABELS);
   const band = 100 / Math.max(1, rows.length);
@@ -95,14 +97,7 @@ export const TermChart = memo(function TermChart({ rows, terms, lines, termName,
           ))}
         </svg>
       </div>
-      <ul className="chart-legend" aria-hidden="true">
-        {terms.map((id) => (
-          <li key={id}>
-            <span className="swatch" style={{ background: TERM_COLOR[id] }} />
-            {termName(id)}
-          </li>
-        ))}
-      </ul>
+      <ChartLegend items={legend} />
     </figure>
   );
 });

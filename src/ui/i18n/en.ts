@@ -194,7 +194,6 @@ export const en = {
   'timeline.none': 'No timeline for this scenario.',
   'timeline.summary': 'Peak allocated {allocated}, peak reserved {reserved}; the allocated peak falls in the {phase} of step {step}.',
   'timeline.peak': 'peak',
-  'timeline.reserved': 'reserved',
   'timeline.weights': 'Weights',
   'timeline.gradients': 'Gradients',
   'timeline.optimizer': 'Optimizer states',
