@@ -19,8 +19,8 @@ function contrast(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-async function sweepPanel(page: Page) {
-  const sec = page.locator('section.panel', { hasText: 'Memory as it grows' });
+async function sweepPanel(page: Page, lang: 'en' | 'zh' = 'en') {
+  const sec = page.locator('section.panel', { hasText: lang === 'zh' ? '显存随规模的变化' : 'Memory as it grows' });
   // the sweep chart (recharts, a lazy chunk) loads only once it comes near the viewport
   await sec.scrollIntoViewIfNeeded();
   await sec.locator(SWEEP_TICKS).first().waitFor();
@@ -110,3 +110,18 @@ for (const dark of [false, true]) {
     expectClean(w);
   });
 }
+
+test('on a phone the sweep legend wraps under the plot, never over it (en and zh)', async () => {
+  for (const lang of ['en', 'zh'] as const) {
+    const w = await open(chromium.browser(), base(), `?v=1&mode=training&method=qlora&weights=nf4&gpu=rtx-4090&lang=${lang}`);
+    await w.page.setViewportSize({ width: 390, height: 900 });
+    const sec = await sweepPanel(w.page, lang);
+    const plot = (await sec.locator('.recharts-surface').first().boundingBox())!;
+    const items = await sec.locator('.chart-legend li').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    // seven terms at 390 px take more than one line, all of them below the plot's bottom edge
+    expect(items.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(items.map(Math.round)).size).toBeGreaterThan(1);
+    for (const top of items) expect(top).toBeGreaterThanOrEqual(plot.y + plot.height);
+    expectClean(w);
+  }
+});
