@@ -9,7 +9,9 @@
 //
 // "Paint" is the end of the frame that shows the new value, on the page's thread: a
 // requestAnimationFrame callback registered during the input runs in that frame, and a message
-// posted from it is delivered only after that frame's style, layout, paint and commit.
+// posted from it is delivered only after that frame's style, layout, paint and commit. It also
+// waits for the tasks posted before it (React's scheduler posts its renders as messages too), and
+// for a frame Chromium starts first: work the page queues during the input counts as the input's.
 //
 // Arrow keys are measured from the key event's timestamp (set when the browser received it, so
 // queueing behind the page's own work counts). Headless Chromium normally starts frames on a 60 Hz

@@ -195,3 +195,39 @@ test('Apply in "How to make it fit" is a history entry: the verdict changes in v
   expect(new URL(w.page.url()).search).toBe(before);
   expectClean(w);
 });
+
+test('one arrow-key step shows its batch, verdict, totals and tab in the same frame', async () => {
+  const w = await open(chromium.browser(), base());
+  await w.page.getByRole('slider', { name: 'Batch size (slider)' }).focus();
+  type Shown = { batch: string; sub: string | null; total: string | null; tab: string | null };
+  type Probe = { read: () => Shown; first?: Shown };
+  // `read` what the page shows; `first`: what the first frame after the key draws (a
+  // requestAnimationFrame callback runs before that frame's style, layout and paint)
+  const before = await w.page.evaluate(() => {
+    const p: Probe = {
+      read: () => ({
+        batch: document.querySelector<HTMLInputElement>('input[aria-label="Batch size (slider)"] + .number-box')!.value,
+        sub: document.querySelector('[data-testid="verdict-sub"]')!.textContent,
+        total: document.querySelector('[data-testid="device-total"]')!.textContent,
+        tab: document.querySelector('.columns button[aria-pressed="true"]')!.textContent,
+      }),
+    };
+    (window as unknown as { shown: Probe }).shown = p;
+    addEventListener('keydown', () => requestAnimationFrame(() => (p.first = p.read())), { once: true, capture: true });
+    return p.read();
+  });
+  await w.page.keyboard.press('ArrowRight');
+  await w.page.waitForTimeout(400);
+  const { first, settled } = await w.page.evaluate(() => {
+    const p = (window as unknown as { shown: Probe }).shown;
+    return { first: p.first, settled: p.read() };
+  });
+  // batch 1 -> 2 adds a second sequence's KV cache and activations: the totals change
+  expect(before.batch).toBe('1');
+  expect(settled.batch).toBe('2');
+  expect(settled.sub).not.toBe(before.sub);
+  expect(settled.total).not.toBe(before.total);
+  expect(settled.tab).not.toBe(before.tab);
+  expect(first).toEqual(settled);
+  expectClean(w);
+});

@@ -62,7 +62,7 @@ function rowsOf(s: Scenario, specs: string[], shown: Estimate): Row[] {
 const col = createColumnHelper<Row>();
 const RANK: Record<Mark, number> = { fits: 0, tight: 1, no: 2 };
 
-/** Sortable comparison of the chosen GPUs (rendered from the deferred scenario and its shown estimate). */
+/** Sortable comparison of the chosen GPUs (rendered from the settled scenario and its shown estimate). */
 export function GpuCompare({ s, est }: { s: Scenario; est: Estimate }) {
   const t = useT();
   const specs = useApp((st) => st.gpus);

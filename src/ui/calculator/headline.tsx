@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { Estimate, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -6,19 +6,18 @@ import { formatBytes, formatCount, formatNumber } from '../i18n/format';
 import { useShownEstimate } from './use-replay';
 import { useSettled } from './use-settled';
 import { estimatorLoading, estimatorReady } from './estimator-loader';
-import { useShownScenario } from './use-shown-scenario';
 
 // 80 % error bands from the Accuracy view's data, loaded on demand (keeps its rows out of the first load)
 const ErrorBand = lazy(() => import('../accuracy/error-band'));
 const BandRange = lazy(() => import('../accuracy/error-band').then((m) => ({ default: m.BandRange })));
 
-/** The three totals with what each one means (the fit verdict is Verdict's, above). */
+/**
+ * The three totals with what each one means (the fit verdict is Verdict's, above). They follow
+ * every slider step in the step's own render and frame, like the verdict and the scenario tabs.
+ */
 export function Headline() {
-  return <HeadlineOf s={useShownScenario()} />;
-}
-
-const HeadlineOf = memo(function HeadlineOf({ s }: { s: Scenario }) {
   const t = useT();
+  const s = useApp(selectActive);
   const r = useShownEstimate(s);
   const loading = estimatorLoading(r);
   if (loading) {
@@ -43,7 +42,7 @@ const HeadlineOf = memo(function HeadlineOf({ s }: { s: Scenario }) {
     );
   }
   return <Totals s={s} est={r.value} />;
-});
+}
 
 function Totals({ s, est }: { s: Scenario; est: Estimate }) {
   const t = useT();

@@ -1,11 +1,8 @@
-import { memo } from 'react';
-import type { Scenario } from '../../core/types';
-import { MAX_SCENARIOS, useApp } from '../../state/store';
+import { MAX_SCENARIOS, selectScenarios, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBytes } from '../i18n/format';
 import { optionLabel } from '../i18n/scenario-labels';
 import { shownEstimateOf, useReplayVersion } from './use-replay';
-import { useShownScenarios } from './use-shown-scenario';
 
 /** Column letters A–D. */
 export function columnLabel(i: number): string {
@@ -14,11 +11,8 @@ export function columnLabel(i: number): string {
 
 /** Up to four scenarios side by side: pick the one to edit, add a copy, remove one. */
 export function ScenarioColumns() {
-  return <Columns scenarios={useShownScenarios()} />;
-}
-
-const Columns = memo(function Columns({ scenarios }: { scenarios: Scenario[] }) {
   const t = useT();
+  const scenarios = useApp(selectScenarios);
   const active = useApp((s) => s.active);
   const unit = useApp((s) => s.unit);
   const { setActive, addScenario, removeScenario } = useApp.getState();
@@ -47,4 +41,4 @@ const Columns = memo(function Columns({ scenarios }: { scenarios: Scenario[] }) 
       </button>
     </div>
   );
-});
+}

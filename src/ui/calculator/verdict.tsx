@@ -3,7 +3,7 @@ import { rooflineSpeed } from '../../core/deploy/speed';
 import { resolveModel } from '../../core/estimate';
 import { GPUS } from '../../core/gpus';
 import type { Scenario } from '../../core/types';
-import { useApp } from '../../state/store';
+import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
 import { formatBound, formatBytes, formatShare } from '../i18n/format';
 import { CatalogueOptions } from './catalogue-options';
@@ -11,7 +11,6 @@ import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
 import { estimatorLoading } from './estimator-loader';
-import { useShownScenario } from './use-shown-scenario';
 
 /**
  * The answer first: "Fits on GeForce RTX 4090: 16.1 of 24.0 GiB, 7.9 GiB to spare" in large type,
@@ -19,11 +18,8 @@ import { useShownScenario } from './use-shown-scenario';
  * follow in one line each. Sticks to the top of a phone's screen while the inputs scroll under it.
  */
 export function Verdict() {
-  return <VerdictOf s={useShownScenario()} />;
-}
-
-const VerdictOf = memo(function VerdictOf({ s }: { s: Scenario }) {
   const t = useT();
+  const s = useApp(selectActive);
   // the headline's estimate (replayed once settled where the replay decides): every card is judged from it
   const r = useShownEstimate(s);
   const specs = useApp((st) => st.gpus);
@@ -75,7 +71,7 @@ const VerdictOf = memo(function VerdictOf({ s }: { s: Scenario }) {
       )}
     </section>
   );
-});
+}
 
 type Fmt = (n: number) => string;
 
@@ -145,7 +141,8 @@ function Gauge({ used, cap, fits, label }: { used: number; cap: number; fits: bo
   const over = share > 1;
   return (
     <div className={`gauge${fits ? '' : ' over'}`} role="img" aria-label={label} data-testid="gauge">
-      <div className="gauge-fill" style={{ width: `${Math.min(1, Math.max(0, share)) * 100}%` }} />
+      {/* scaled, not sized: a new share changes no layout */}
+      <div className="gauge-fill" style={{ transform: `scaleX(${Math.min(1, Math.max(0, share))})` }} />
       {over && (
         <span className="gauge-over" aria-hidden="true">
           ▶
