@@ -160,7 +160,10 @@ function step(
   const sb = shape.seq * s.batch;
   const e = s.precision === 'fp32' ? 4 : 2;
   const hiddenUnit = { size: sb * arch.hidden * e, max: Infinity };
-  const units = [{ size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 }, hiddenUnit];
+  // a layer's saved tensors at their shapes: the norms' fp32 token × hidden tensors
+  // (training/activations.ts fp32HiddenTensors), the MLP's f-wide ones, then hidden-wide ones
+  const fp32Unit = { size: sb * arch.hidden * 4, max: p.acts.fp32Hidden };
+  const units = [fp32Unit, { size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 }, hiddenUnit];
   const full = s.gradCkpt === 'full';
   const onGpu = Math.max(1, p.acts.layersOnGpu);
   const recompute = p.acts.recompute;
