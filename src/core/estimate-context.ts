@@ -70,6 +70,13 @@ export interface Built {
   engine?: EngineInfo;
   /** parameters updated by training (0 at inference) */
   trainable: number;
+  /**
+   * Share of the model's weight tensors this GPU holds, in parameters (tp, pp, ZeRO-3), where the
+   * weights term's bytes per parameter differ from the weight format's: a full fine-tune's term
+   * is in its working dtype (AMP: the 16-bit copies of fp32 parameters). Absent: the weights
+   * term's bytes over the format's total.
+   */
+  weightShare?: number;
   /** device memory outside PyTorch's caching allocator (bitsandbytes paged state): device total only */
   outsideAllocatorBytes?: number;
   /** training: the quantities of each phase of one step, for the step timeline (core/timeline) */

@@ -366,7 +366,19 @@ export function buildTraining(ctx: Ctx): Built {
     atLayers,
     atStep,
   };
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0, phases };
+  // a full fine-tune's weights term counts its working dtype (per.weights), not the loaded format
+  const weightShare = full && !ctx.stage ? states.weights / Math.max(1e-9, per.weights) / Math.max(1, params.total) : undefined;
+  return {
+    terms,
+    allocatedBytes,
+    live,
+    torchAllocator: true,
+    trainable: trainable.count + (saved?.params ?? 0),
+    notes,
+    outsideAllocatorBytes: paged ? states.optimizer : 0,
+    phases,
+    ...(weightShare !== undefined ? { weightShare } : {}),
+  };
 }
 
 /**
