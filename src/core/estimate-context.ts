@@ -129,6 +129,15 @@ export interface TrainingPhases {
   gradients: number;
   /** gradients live between steps (accumulation, zero_grad(set_to_none=False), pipeline) */
   gradsHeld: boolean;
+  /**
+   * When held gradients exist: 'setup' — allocated before the first step and kept (DeepSpeed's
+   * flat buffers, ZeRO / FSDP, pipeline and device_map stages: not followed tensor by tensor); 'step' — made by the first micro-step's backward
+   * (AccumulateGrad keeps the incoming tensor as `.grad`, torch/csrc/autograd/functions/accumulate_grad.h),
+   * added into by the later ones and freed by zero_grad(set_to_none=True) after the optimizer step
+   * (torch/optim/optimizer.py `zero_grad`); 'kept' — made by the first backward, zeroed in place
+   * by zero_grad(set_to_none=False) and never freed.
+   */
+  gradsLife: 'setup' | 'step' | 'kept';
   /** LM-head gradient, the first one backward makes (full fine-tune) */
   headGrad: number;
   /** decoder (and encoder) blocks on this GPU: all of them, or a split=layers GPU's */

@@ -4,7 +4,9 @@
  *
  * Order (PyTorch eager, HF Trainer / torchtune loops):
  * - before the first step: weights (every Linear at its own shape), adapters, fp32 master,
- *   buffers; held gradients (accumulation / set_to_none=False / pipeline) exist from then on;
+ *   buffers; gradients held in buffers of their own (DeepSpeed, ZeRO / FSDP, pipeline) exist from
+ *   then on; plain PyTorch's held gradients (accumulation, set_to_none=False) are made by the first
+ *   micro-step's backward like any others and stay (`gradsLife`);
  * - forward, per layer: ZeRO-3 gathers (current + prefetch), the bitsandbytes dequantized weight
  *   of each Linear (created and freed by bitsandbytes functional.py `dequantize_4bit` around its
  *   matmul), the tensors autograd saves (s·b·f- and s·b·h-shaped; full checkpointing: the layer
@@ -18,7 +20,8 @@
  * - with gradient accumulation, two micro-steps (forward + backward) per optimizer step;
  * - optimizer step: states created on the first step (torch/optim/adamw.py `_init_group`,
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
- *   `zero_grad(set_to_none=True)` frees the gradients.
+ *   `zero_grad(set_to_none=True)` frees the gradients (accumulated ones too: the next step's first
+ *   micro-step makes them again).
  * Not modelled: activation-gradient temporaries in backward and pipeline-parallel schedules.
  */
 import type { TrainingPhases } from '../estimate-context';
@@ -132,7 +135,7 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   r.alloc('buffers', first.workspace);
   r.alloc('buffers', first.comm);
   const keep: Persistent = { grads: [], states: [] };
-  if (first.gradsHeld) keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
+  if (first.gradsHeld && first.gradsLife === 'setup') keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
   r.mark('forward');
   // gradient accumulation: micro-steps before each optimizer step (two stand for any number:
   // the first makes the gradients, the later ones add into them)
@@ -263,6 +266,8 @@ function step(
   if (p.tiedGrad.bytes > 0) tiedSum(r, p.tiedGrad, grads, incoming);
   r.freeAll(gather.splice(0));
   r.mark('backward');
+  // held gradients made by this (first) backward stay as `.grad`; later micro-steps add into them
+  if (grads && p.gradsHeld) keep.grads = grads;
   if (!optimize) return;
   // optimizer step
   const per = Math.max(1, statesPerParam(s));
@@ -271,7 +276,9 @@ function step(
     if (s.optimImpl === 'foreach') r.freeAll(allocAll(r, 'temporary', p.stepTemp, split, L));
     else r.free(r.alloc('temporary', p.stepTemp));
   }
-  if (grads) r.freeAll(grads);
+  // zero_grad(set_to_none=True) frees the gradients; set_to_none=False keeps them (zeroed in place)
+  if (!p.gradsHeld) r.freeAll(grads ?? []);
+  else if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
   r.mark('optimizer');
 }
 

@@ -91,8 +91,39 @@ describe('training step timeline', () => {
     expect(opt[1].byCategory.optimizer).toBe(opt[0].byCategory.optimizer);
   });
 
+  it('accumulated gradients: made by the first micro-step’s backward, freed by zero_grad(set_to_none=True) after the step; set_to_none=False keeps them', () => {
+    // AccumulateGrad keeps the first incoming gradient as .grad (torch/csrc/autograd/functions/accumulate_grad.h)
+    // and adds later ones into it; Optimizer.zero_grad sets .grad to None (torch/optim/optimizer.py).
+    // Every parameter trains, bf16 gradients: 2 layers × (4·h² + 3·h·f + 2·h) + embedding and head V·h + final norm h
+    const grads = 2 * (2 * (4 * 512 * 512 + 3 * 512 * 1024 + 2 * 512) + 2 * 1000 * 512 + 512);
+    // all of them, once: blocks hold ≥ the request (512-byte rounding, up to 1 MiB unsplit in the large pool)
+    const near = (x: number) => x >= grads && x < 2 * grads;
+    const acc = timeline(tiny({ gradAccum: 2 }));
+    const firstBackward = acc.points.findIndex((p) => p.phase === 'backward');
+    // the first micro-step's forward: no gradient exists yet
+    expect(acc.points.slice(0, firstBackward).every((p) => p.byCategory.gradients === 0)).toBe(true);
+    // the second micro-step's forward runs next to all of them
+    const second = acc.points.findIndex((p, i) => i > firstBackward && p.phase === 'forward');
+    expect(near(acc.points[second].byCategory.gradients)).toBe(true);
+    // after the optimizer step, none: the next step's first micro-step makes them again
+    const opt = acc.points.findIndex((p) => p.phase === 'optimizer');
+    expect(acc.points[opt + 1].byCategory.gradients).toBe(0);
+    // zero_grad(set_to_none=False): the first backward makes them and the next step's forward still has them
+    const kept = timeline(tiny({ gradZero: 'zeros' }));
+    expect(kept.points[0].byCategory.gradients).toBe(0);
+    const keptOpt = kept.points.findIndex((p) => p.phase === 'optimizer');
+    expect(near(kept.points[keptOpt + 1].byCategory.gradients)).toBe(true);
+  });
+
   it('with fixed lengths the replayed peak of requested bytes is the closed form allocated peak', () => {
-    for (const over of [{}, { gradCkpt: 'full' as const }, { method: 'lora' as const, loraTargets: ['q', 'v'] as Scenario['loraTargets'] }, { precision: 'amp-bf16' as const, batch: 4 }]) {
+    for (const over of [
+      {},
+      { gradCkpt: 'full' as const },
+      { method: 'lora' as const, loraTargets: ['q', 'v'] as Scenario['loraTargets'] },
+      { precision: 'amp-bf16' as const, batch: 4 },
+      { gradAccum: 2 },
+      { gradZero: 'zeros' as const },
+    ]) {
       const s = tiny(over);
       const e = estimate(s);
       if (!e.ok) throw new Error('rejected');
