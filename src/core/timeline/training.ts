@@ -22,7 +22,17 @@
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
  *   `zero_grad(set_to_none=True)` frees the gradients (accumulated ones too: the next step's first
  *   micro-step makes them again).
- * Not modelled: activation-gradient temporaries in backward and pipeline-parallel schedules.
+ * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
+ * - the sm90 cuBLAS workspaces, 32 MiB each, one made at the forward's first matmul and one at the
+ *   backward's (autograd's device thread has a handle of its own; CublasHandlePool.cpp): we lay out
+ *   one of CUBLAS_WORKSPACE_BYTES. The backward's lands wherever a block is free (a loss segment in
+ *   t021, a forward temporary's hole in the LoRA runs, whose forward temporaries we do not lay out);
+ * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
+ *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
+ *   only through the weight gradients made among them;
+ * - the order of an AMP LM head's backward (the 16-bit weight gradient, then its fp32 cast after
+ *   the logits' gradient is freed): it moves where the head's gradient lands, not reserved memory;
+ * - pipeline-parallel schedules.
  */
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
