@@ -70,6 +70,13 @@ export interface Built {
   engine?: EngineInfo;
   /** parameters updated by training (0 at inference) */
   trainable: number;
+  /**
+   * Share of the model's weight tensors this GPU holds, in parameters (tp, pp, ZeRO-3), where the
+   * weights term's bytes per parameter differ from the weight format's: a full fine-tune's term
+   * is in its working dtype (AMP: the 16-bit copies of fp32 parameters). Absent: the weights
+   * term's bytes over the format's total.
+   */
+  weightShare?: number;
   /** device memory outside PyTorch's caching allocator (bitsandbytes paged state): device total only */
   outsideAllocatorBytes?: number;
   /** training: the quantities of each phase of one step, for the step timeline (core/timeline) */
@@ -122,6 +129,15 @@ export interface TrainingPhases {
   gradients: number;
   /** gradients live between steps (accumulation, zero_grad(set_to_none=False), pipeline) */
   gradsHeld: boolean;
+  /**
+   * When held gradients exist: 'setup' — allocated before the first step and kept (DeepSpeed's
+   * flat buffers, ZeRO / FSDP, pipeline and device_map stages: not followed tensor by tensor); 'step' — made by the first micro-step's backward
+   * (AccumulateGrad keeps the incoming tensor as `.grad`, torch/csrc/autograd/functions/accumulate_grad.h),
+   * added into by the later ones and freed by zero_grad(set_to_none=True) after the optimizer step
+   * (torch/optim/optimizer.py `zero_grad`); 'kept' — made by the first backward, zeroed in place
+   * by zero_grad(set_to_none=False) and never freed.
+   */
+  gradsLife: 'setup' | 'step' | 'kept';
   /** LM-head gradient, the first one backward makes (full fine-tune) */
   headGrad: number;
   /** decoder (and encoder) blocks on this GPU: all of them, or a split=layers GPU's */

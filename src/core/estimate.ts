@@ -133,9 +133,9 @@ function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightPar
  * (model/tensors.ts; experts as separate modules, as HF stores them), priced at the format's
  * average bytes per block parameter, scaled to the GPU's share; plus embedding and head.
  */
-function weightGroups(ctx: Ctx, weightsOnGpu: number, shapes: readonly LinearShape[]): TensorGroup[] {
+function weightGroups(ctx: Ctx, shareOnGpu: number, shapes: readonly LinearShape[]): TensorGroup[] {
   const w = ctx.weights;
-  const share = w.total > 0 ? Math.min(1, weightsOnGpu / w.total) : 0;
+  const share = Math.min(1, Math.max(0, shareOnGpu));
   const blockParams = Math.max(1, ctx.params.blockLinear + ctx.params.other);
   const perParam = w.blocks / blockParams;
   const groups: TensorGroup[] = shapes.map((t) => ({ bytes: t.elements * perParam, count: Math.round(t.count * share) }));
@@ -273,7 +273,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   if (images) ctx.images = images;
   const built = build(ctx, training);
   const weightTerm = built.terms.find((t) => t.id === 'weights');
-  const weightTensors = built.torchAllocator ? weightGroups(ctx, weightTerm?.bytes ?? 0, shapes) : [];
+  const weightTensors = built.torchAllocator ? weightGroups(ctx, built.weightShare ?? (ctx.weights.total > 0 ? (weightTerm?.bytes ?? 0) / ctx.weights.total : 0), shapes) : [];
   const detail = finish(ctx, built, weightTensors, params.total, params.active, [
     ...notes,
     ...built.notes,

@@ -4,7 +4,9 @@
  *
  * Order (PyTorch eager, HF Trainer / torchtune loops):
  * - before the first step: weights (every Linear at its own shape), adapters, fp32 master,
- *   buffers; held gradients (accumulation / set_to_none=False / pipeline) exist from then on;
+ *   buffers; gradients held in buffers of their own (DeepSpeed, ZeRO / FSDP, pipeline) exist from
+ *   then on; plain PyTorch's held gradients (accumulation, set_to_none=False) are made by the first
+ *   micro-step's backward like any others and stay (`gradsLife`);
  * - forward, per layer: ZeRO-3 gathers (current + prefetch), the bitsandbytes dequantized weight
  *   of each Linear (created and freed by bitsandbytes functional.py `dequantize_4bit` around its
  *   matmul), the tensors autograd saves (s·b·f- and s·b·h-shaped; full checkpointing: the layer
@@ -18,8 +20,19 @@
  * - with gradient accumulation, two micro-steps (forward + backward) per optimizer step;
  * - optimizer step: states created on the first step (torch/optim/adamw.py `_init_group`,
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
- *   `zero_grad(set_to_none=True)` frees the gradients.
- * Not modelled: activation-gradient temporaries in backward and pipeline-parallel schedules.
+ *   `zero_grad(set_to_none=True)` frees the gradients (accumulated ones too: the next step's first
+ *   micro-step makes them again).
+ * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
+ * - the sm90 cuBLAS workspaces, 32 MiB each, one made at the forward's first matmul and one at the
+ *   backward's (autograd's device thread has a handle of its own; CublasHandlePool.cpp): we lay out
+ *   one of CUBLAS_WORKSPACE_BYTES. The backward's lands wherever a block is free (a loss segment in
+ *   t021, a forward temporary's hole in the LoRA runs, whose forward temporaries we do not lay out);
+ * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
+ *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
+ *   only through the weight gradients made among them;
+ * - the order of an AMP LM head's backward (the 16-bit weight gradient, then its fp32 cast after
+ *   the logits' gradient is freed): it moves where the head's gradient lands, not reserved memory;
+ * - pipeline-parallel schedules.
  */
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
@@ -132,7 +145,7 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   r.alloc('buffers', first.workspace);
   r.alloc('buffers', first.comm);
   const keep: Persistent = { grads: [], states: [] };
-  if (first.gradsHeld) keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
+  if (first.gradsHeld && first.gradsLife === 'setup') keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
   r.mark('forward');
   // gradient accumulation: micro-steps before each optimizer step (two stand for any number:
   // the first makes the gradients, the later ones add into them)
@@ -160,7 +173,10 @@ function step(
   const sb = shape.seq * s.batch;
   const e = s.precision === 'fp32' ? 4 : 2;
   const hiddenUnit = { size: sb * arch.hidden * e, max: Infinity };
-  const units = [{ size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 }, hiddenUnit];
+  // a layer's saved tensors at their shapes: the norms' fp32 token × hidden tensors
+  // (training/activations.ts fp32HiddenTensors), the MLP's f-wide ones, then hidden-wide ones
+  const fp32Unit = { size: sb * arch.hidden * 4, max: p.acts.fp32Hidden };
+  const units = [fp32Unit, { size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 }, hiddenUnit];
   const full = s.gradCkpt === 'full';
   const onGpu = Math.max(1, p.acts.layersOnGpu);
   const recompute = p.acts.recompute;
@@ -260,6 +276,8 @@ function step(
   if (p.tiedGrad.bytes > 0) tiedSum(r, p.tiedGrad, grads, incoming);
   r.freeAll(gather.splice(0));
   r.mark('backward');
+  // held gradients made by this (first) backward stay as `.grad`; later micro-steps add into them
+  if (grads && p.gradsHeld) keep.grads = grads;
   if (!optimize) return;
   // optimizer step
   const per = Math.max(1, statesPerParam(s));
@@ -268,7 +286,9 @@ function step(
     if (s.optimImpl === 'foreach') r.freeAll(allocAll(r, 'temporary', p.stepTemp, split, L));
     else r.free(r.alloc('temporary', p.stepTemp));
   }
-  if (grads) r.freeAll(grads);
+  // zero_grad(set_to_none=True) frees the gradients; set_to_none=False keeps them (zeroed in place)
+  if (!p.gradsHeld) r.freeAll(grads ?? []);
+  else if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
   r.mark('optimizer');
 }
 

@@ -28,6 +28,25 @@ export interface LayerActivation {
   scores: number;
   style: 'llama' | 'gpt';
   formula: string;
+  /**
+   * How many of the `linear` bytes are token × hidden fp32 tensors (4·s·b·h each) where the matmul
+   * dtype is narrower (e < 4): the norms' fp32 tensors. The step replay lays them out at their own
+   * size (timeline/training.ts); with e = 4 every tensor is fp32 and this is 0.
+   */
+  fp32Hidden: number;
+}
+
+/**
+ * The fp32 token × hidden tensors of a layer's norms, per layer, when e < 4 (the inventories'
+ * 4-byte h-wide terms): the eager RMSNorm (transformers LlamaRMSNorm.forward:
+ * `hidden_states.to(torch.float32)`, then `pow(2)` and `*` save it) saves one fp32 copy of its
+ * input per norm, and its normalised tensor too where the residual stream is fp32 (e_res = 4: AMP);
+ * a native or compiled norm saves only its input, fp32 where e_res = 4. `norms`: norms per layer.
+ */
+export function fp32HiddenTensors(dt: ActDtypes, norms: number, upcasts: boolean, normalised = upcasts): number {
+  if (dt.e >= 4) return 0;
+  const res = dt.eRes >= 4 ? 1 : 0;
+  return upcasts ? norms * (1 + (normalised ? res : 0)) : norms * res;
 }
 
 /** Llama-style (no dropout) when the MLP is gated or the norm is RMSNorm. */
@@ -157,13 +176,20 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       linear,
       scores,
       style: 'llama',
+      fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true),
       formula: `s·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer`,
     };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
   const scores = (materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0) + mask;
-  return { linear, scores, style: 'gpt', formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}; c = AMP cast copies` };
+  return {
+    linear,
+    scores,
+    style: 'gpt',
+    fp32Hidden: fp32HiddenTensors(dt, 2, false),
+    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}; c = AMP cast copies`,
+  };
 }
 
 /** How the saved K/V and SDPA masks enter the per-layer formulas (savedKvWidth, savedMaskBytes). */
@@ -199,11 +225,17 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     const mlpTensors = arch.gatedMlp ? 3 : 2;
     const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
     const scores = (materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0) + mask;
-    return { linear, scores, style: 'llama', formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${MASK_FORMULA}` };
+    return { linear, scores, style: 'llama', fp32Hidden: fp32HiddenTensors(dt, 2, false), formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${MASK_FORMULA}` };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
   const scores = (materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0) + mask;
-  return { linear, scores, style: 'gpt', formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}` };
+  return {
+    linear,
+    scores,
+    style: 'gpt',
+    fp32Hidden: fp32HiddenTensors(dt, 2, false),
+    formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}`,
+  };
 }
 
 export interface ActivationTotal {
@@ -218,6 +250,8 @@ export interface ActivationTotal {
   head: number;
   /** layers whose saved tensors (full checkpointing: inputs) are on the GPU at once (offloading: 2) */
   layersOnGpu: number;
+  /** fp32 token × hidden tensors of one (dense) layer's inventory (LayerActivation `fp32Hidden`) */
+  fp32Hidden: number;
   style: 'llama' | 'gpt';
   /** `bytes` as an expression over L, s, b, h and the per-layer inventories A_layer (A_moe) */
   expr: Expr;
@@ -303,6 +337,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
     recompute,
     head,
     layersOnGpu: opts.offload ? resident : L,
+    fp32Hidden: dense.fp32Hidden,
     style: dense.style,
     expr,
     layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : ''),

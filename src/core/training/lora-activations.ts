@@ -40,7 +40,7 @@
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, layerStyle, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, fp32HiddenTensors, layerStyle, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 
 /** How the adapters are built and run. */
@@ -163,6 +163,8 @@ export function loraLayerActivation(
     linear,
     scores,
     style: llama ? 'llama' : 'gpt',
+    // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
+    fp32Hidden: fp32HiddenTensors(dt, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
     formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
   };
 }

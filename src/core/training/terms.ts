@@ -349,12 +349,15 @@ export function buildTraining(ctx: Ctx): Built {
     workspace: CUBLAS_WORKSPACE_BYTES,
     gradients: inBwd ? 0 : states.gradients,
     gradsHeld,
+    // one plain PyTorch process: AccumulateGrad's gradients; sharded, pipelined and device_map stages keep the setup buffers
+    gradsLife: s.zero > 0 || s.pp > 1 || ds || ctx.stage ? 'setup' : s.gradZero === 'zeros' ? 'kept' : 'step',
     headGrad,
     layers: blocks,
     embedGrad,
     tiedGrad,
     ampCopies: amp,
-    layerGrad: layers.perLayerGrad,
+    // held gradients too are made layer by layer, by the first micro-step's backward (gradsLife)
+    layerGrad: gradsHeld && !inBwd ? layerBackward(acts, blocks, states.gradients, headGrad, embedGrad, dequant).perLayerGrad : layers.perLayerGrad,
     inBackward: inBwd,
     acts,
     logits,
@@ -366,7 +369,19 @@ export function buildTraining(ctx: Ctx): Built {
     atLayers,
     atStep,
   };
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: trainable.count + (saved?.params ?? 0), notes, outsideAllocatorBytes: paged ? states.optimizer : 0, phases };
+  // a full fine-tune's weights term counts its working dtype (per.weights), not the loaded format
+  const weightShare = full && !ctx.stage ? states.weights / Math.max(1e-9, per.weights) / Math.max(1, params.total) : undefined;
+  return {
+    terms,
+    allocatedBytes,
+    live,
+    torchAllocator: true,
+    trainable: trainable.count + (saved?.params ?? 0),
+    notes,
+    outsideAllocatorBytes: paged ? states.optimizer : 0,
+    phases,
+    ...(weightShare !== undefined ? { weightShare } : {}),
+  };
 }
 
 /**

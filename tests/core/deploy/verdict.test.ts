@@ -76,8 +76,8 @@ describe('one verdict: every card is judged from the estimate the headline shows
     expect(held.minGpus!.gpus).toBeGreaterThan(1);
   });
 
-  // Qwen2.5-0.5B full fine-tuning, batch 2 × 2048: here segment rounding over-counts and the replay is lower
-  const under = train({ model: 'Qwen/Qwen2.5-0.5B', batch: 2, seq: 2048 });
+  // Qwen2.5-0.5B full fine-tuning, batch 1 × 4352: here segment rounding over-counts and the replay is lower
+  const under = train({ model: 'Qwen/Qwen2.5-0.5B', batch: 1, seq: 4352 });
   const closedU = ok(estimate(under));
   const shownU = ok(estimateWithReplay(under));
 
@@ -87,10 +87,10 @@ describe('one verdict: every card is judged from the estimate the headline shows
     const a10 = ok(recommend(under, GPUS, 1, shownU)).find((m) => m.id === 'a10')!;
     expect(a10.fits).toBe(true);
     expect(gpuFit(under, shownU, 'a10', A10.capacityBytes).fits).toBe(true);
-    expect(ok(solveOn(under, A10.capacityBytes)).maxBatch).toBeLessThan(2);
+    expect(ok(solveOn(under, A10.capacityBytes)).maxBatch).toBeLessThan(1);
     const held = ok(solveOn(under, A10.capacityBytes, shownU));
-    expect(held.maxBatch).toBeGreaterThanOrEqual(2);
-    expect(held.maxContext).toBeGreaterThanOrEqual(2048);
+    expect(held.maxBatch).toBeGreaterThanOrEqual(1);
+    expect(held.maxContext).toBeGreaterThanOrEqual(4352);
     expect(held.minGpus).toEqual({ gpus: 1, tp: 1, pp: 1 });
   });
 });

@@ -3,8 +3,10 @@
  * h = 512, a = g = 8, d = 64, f = 1024, V = 1000, s = 128, b = 1, pure bf16 (e = e_res = 2).
  * Saved per layer (activations.ts layerActivation, Llama style, docs/reference/formulas.md §5.3):
  *   s·b·(2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f)) = 128·(16·512 + 2·(1024 + 1024 + 4096)) = 2,621,440 B,
- * as 4 s·b·f·e = 262,144 B tensors and 12 s·b·h·e = 131,072 B tensors (all ≤ 1 MiB: small pool,
- * blocks of exactly the request since both are multiples of 512, docs/reference/allocator.md §1, §4).
+ * as the two norms' fp32 input copies (LlamaRMSNorm.forward `hidden_states.to(torch.float32)`,
+ * s·b·h·4 = 262,144 B), 4 s·b·f·e = 262,144 B tensors and 8 s·b·h·e = 131,072 B tensors (all ≤ 1 MiB:
+ * small pool, blocks of exactly the request since both are multiples of 512,
+ * docs/reference/allocator.md §1, §4).
  */
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
@@ -43,10 +45,11 @@ describe('training step timeline', () => {
     expect(fwd.length).toBe(4);
     expect(fwd[1].allocated - fwd[0].allocated).toBe(LAYER);
     expect(fwd[2].byCategory.activations).toBe(2 * LAYER);
-    // the first layer's saved tensors, in order: 4 × s·b·f·e then 12 × s·b·h·e
+    // the first layer's saved tensors, in order: 2 × s·b·h·4 (fp32 norm copies), 4 × s·b·f·e, then
+    // 8 × s·b·h·e: 2·(2 + 2)·h for the norms' normalised tensors and Linear inputs, 2ad + 2gd = 4·h
     const sizes = (tl.trace ?? []).filter((e) => e.op === 'alloc').map((e) => (e.op === 'alloc' ? e.size : 0));
-    const at = sizes.findIndex((x, i) => x === 262_144 && sizes[i + 4] === 131_072);
-    expect(sizes.slice(at, at + 16)).toEqual([...Array(4).fill(128 * 1024 * 2), ...Array(12).fill(128 * 512 * 2)]);
+    const at = sizes.findIndex((x, i) => x === 262_144 && sizes[i + 6] === 131_072);
+    expect(sizes.slice(at, at + 14)).toEqual([...Array(2).fill(128 * 512 * 4), ...Array(4).fill(128 * 1024 * 2), ...Array(8).fill(128 * 512 * 2)]);
   });
 
   it('the loss: logits s·b·V·(e + 4 + 4) at its peak, s·b·V·4 held into backward (HF ForCausalLMLoss; Trainer drops the logits)', () => {
@@ -88,8 +91,39 @@ describe('training step timeline', () => {
     expect(opt[1].byCategory.optimizer).toBe(opt[0].byCategory.optimizer);
   });
 
+  it('accumulated gradients: made by the first micro-step’s backward, freed by zero_grad(set_to_none=True) after the step; set_to_none=False keeps them', () => {
+    // AccumulateGrad keeps the first incoming gradient as .grad (torch/csrc/autograd/functions/accumulate_grad.h)
+    // and adds later ones into it; Optimizer.zero_grad sets .grad to None (torch/optim/optimizer.py).
+    // Every parameter trains, bf16 gradients: 2 layers × (4·h² + 3·h·f + 2·h) + embedding and head V·h + final norm h
+    const grads = 2 * (2 * (4 * 512 * 512 + 3 * 512 * 1024 + 2 * 512) + 2 * 1000 * 512 + 512);
+    // all of them, once: blocks hold ≥ the request (512-byte rounding, up to 1 MiB unsplit in the large pool)
+    const near = (x: number) => x >= grads && x < 2 * grads;
+    const acc = timeline(tiny({ gradAccum: 2 }));
+    const firstBackward = acc.points.findIndex((p) => p.phase === 'backward');
+    // the first micro-step's forward: no gradient exists yet
+    expect(acc.points.slice(0, firstBackward).every((p) => p.byCategory.gradients === 0)).toBe(true);
+    // the second micro-step's forward runs next to all of them
+    const second = acc.points.findIndex((p, i) => i > firstBackward && p.phase === 'forward');
+    expect(near(acc.points[second].byCategory.gradients)).toBe(true);
+    // after the optimizer step, none: the next step's first micro-step makes them again
+    const opt = acc.points.findIndex((p) => p.phase === 'optimizer');
+    expect(acc.points[opt + 1].byCategory.gradients).toBe(0);
+    // zero_grad(set_to_none=False): the first backward makes them and the next step's forward still has them
+    const kept = timeline(tiny({ gradZero: 'zeros' }));
+    expect(kept.points[0].byCategory.gradients).toBe(0);
+    const keptOpt = kept.points.findIndex((p) => p.phase === 'optimizer');
+    expect(near(kept.points[keptOpt + 1].byCategory.gradients)).toBe(true);
+  });
+
   it('with fixed lengths the replayed peak of requested bytes is the closed form allocated peak', () => {
-    for (const over of [{}, { gradCkpt: 'full' as const }, { method: 'lora' as const, loraTargets: ['q', 'v'] as Scenario['loraTargets'] }, { precision: 'amp-bf16' as const, batch: 4 }]) {
+    for (const over of [
+      {},
+      { gradCkpt: 'full' as const },
+      { method: 'lora' as const, loraTargets: ['q', 'v'] as Scenario['loraTargets'] },
+      { precision: 'amp-bf16' as const, batch: 4 },
+      { gradAccum: 2 },
+      { gradZero: 'zeros' as const },
+    ]) {
       const s = tiny(over);
       const e = estimate(s);
       if (!e.ok) throw new Error('rejected');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activationBytes, ampCastCopies, layerActivation, logitsBytes, uniform } from '../../../src/core/training/activations';
 import { korthikantiTable2 } from './korthikanti';
-import { GPT_LIKE, LLAMA2_7B, LLAMA3_8B } from '../inference/archs';
+import { GEMMA2_2B, GPT_LIKE, LLAMA2_7B, LLAMA3_8B } from '../inference/archs';
 import type { ModelArch } from '../../../src/core/types';
 
 /** A GPT layer exactly as Korthikanti et al. assume it: h = a·d, MHA, f = 4h. */
@@ -61,6 +61,23 @@ describe('Llama-style layer (docs/reference/formulas.md §5.3)', () => {
     expect(mixed - pure).toBe((2 * 2 + 3 * 2) * 512 * 4096);
     expect(ampCastCopies(LLAMA2_7B, amp)).toBe(3 * 4096);
     expect(ampCastCopies(LLAMA2_7B, uniform(2))).toBe(0);
+  });
+  it('the fp32 token × hidden tensors among them (LlamaRMSNorm.forward upcasts its input with `hidden_states.to(torch.float32)`; AMP keeps the normalised tensor in fp32 too)', () => {
+    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    // pure bf16: each of the 2 norms saves one fp32 copy of its bf16 input (pow and mul read it)
+    expect(layerActivation(LLAMA2_7B, 512, 1, uniform(2), 'flash', 1).fp32Hidden).toBe(2);
+    // AMP: the input is already the fp32 residual stream, and `hidden_states * rsqrt(...)` is fp32:
+    // 2 per norm (t021, Qwen2.5-0.5B AMP at s = 4096, held 4 × 24 such 14,680,064 B tensors at its loss)
+    expect(layerActivation(LLAMA2_7B, 512, 1, amp, 'flash', 1).fp32Hidden).toBe(4);
+    // fp32 training: every tensor is 4 B, none is set apart
+    expect(layerActivation(LLAMA2_7B, 512, 1, uniform(4), 'flash', 1).fp32Hidden).toBe(0);
+    // native LayerNorm (GPT style) saves its input: fp32 only where the residual stream is
+    expect(layerActivation(GPT_LIKE, 512, 1, uniform(2), 'flash', 1).fp32Hidden).toBe(0);
+    expect(layerActivation(GPT_LIKE, 512, 1, amp, 'flash', 1).fp32Hidden).toBe(2);
+    // compiled: the norms keep only their inputs (compiledLayer)
+    expect(layerActivation(LLAMA2_7B, 512, 1, amp, 'flash', 1, false, true).fp32Hidden).toBe(2);
+    // Gemma-2's post-attention and post-feedforward RMSNorms upcast too: 4 norms per layer (its config, gemma2.test.ts)
+    expect(layerActivation({ ...GEMMA2_2B, normsPerLayer: 4 }, 512, 1, amp, 'flash', 1).fp32Hidden).toBe(8);
   });
   it('fused projections read the norm output once: GPT-2 c_attn (no AMP copies), Phi-3 qkv_proj + gate_up_proj', () => {
     const amp = { e: 2, eRes: 4, eSoftmax: 4 };
