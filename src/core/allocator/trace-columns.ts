@@ -1,0 +1,206 @@
+/**
+ * The events of an imported allocation history as typed columns (history-import.ts writes them,
+ * run.ts replays them), instead of one object per event: a 10^6-entry snapshot made 667,067 event
+ * objects that all lived until the import ended, and the garbage collector copied each of them
+ * (bench/allocator.bench.ts). An event object is built only when something asks for one
+ * (`event(i)`, or the trace's `events`, built once on first read and equal to what the import
+ * built before).
+ *
+ * A trace keeps its columns in a registry rather than in a field, so a copy of it
+ * (`{ ...trace, events: edited }`) is an ordinary trace of its `events` again.
+ */
+import type { TensorKey } from './blocks';
+import type { Trace, TraceEvent, TraceSettings } from './trace';
+
+/** op codes: 0 alloc, 1 free, 2 empty_cache; +4 on an alloc marked `oom` */
+const ALLOC = 0;
+const FREE = 1;
+const EMPTY_CACHE = 2;
+const OOM = 4;
+
+/** What a replay reads per event without building it. */
+export interface EventSource {
+  readonly count: number;
+  /** 0 alloc, 1 free, 2 empty_cache */
+  kind(i: number): number;
+  /** the tensor's key for the allocator: its trace name, or a number that `keyName` names */
+  key(i: number): TensorKey;
+  keyName(key: number): string;
+  size(i: number): number;
+  /** the recorded segment address of an alloc that made one, or undefined */
+  segmentAt(i: number): number | undefined;
+  event(i: number): TraceEvent;
+}
+
+export class TraceColumns implements EventSource {
+  private n = 0;
+  private op = new Uint8Array(1024);
+  private lines = new Float64Array(1024);
+  private sizes = new Float64Array(1024);
+  /** an id of `names` (≥ 0), or −1 − k for the k-th of `oomNames` */
+  private nameIds = new Int32Array(1024);
+  /** index into `frames`, −1 for none */
+  private frameIds = new Int32Array(1024);
+  /** NaN for none */
+  private segAt = new Float64Array(1024);
+  private readonly oomNames: string[] = [];
+  private readonly frames: string[] = [];
+  private readonly frameIndex = new Map<string, number>();
+
+  /** `names` answers the trace name of each id the import gives (address-table.ts). */
+  constructor(private readonly names: { name(id: number): string }) {}
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** An alloc of tensor `id` (named by `names`), or a failed request named `oomName`. */
+  alloc(id: number, size: number, line: number, frame: string | null, segmentAt?: number): void {
+    this.add(ALLOC, id, size, line, frame, segmentAt);
+  }
+
+  /** The request a recorded `oom` entry failed, under its own name. */
+  oomAlloc(name: string, size: number, line: number, frame: string | null): void {
+    this.oomNames.push(name);
+    this.add(ALLOC + OOM, -this.oomNames.length, size, line, frame);
+  }
+
+  free(id: number, line: number): void {
+    this.add(FREE, id, 0, line, null);
+  }
+
+  emptyCache(line: number): void {
+    this.add(EMPTY_CACHE, 0, 0, line, null);
+  }
+
+  private add(op: number, id: number, size: number, line: number, frame: string | null, segmentAt?: number): void {
+    const i = this.n;
+    if (i === this.op.length) this.grow();
+    this.op[i] = op;
+    this.nameIds[i] = id;
+    this.sizes[i] = size;
+    this.lines[i] = line;
+    this.frameIds[i] = frame === null ? -1 : this.frameId(frame);
+    this.segAt[i] = segmentAt ?? NaN;
+    this.n++;
+  }
+
+  private frameId(frame: string): number {
+    let f = this.frameIndex.get(frame);
+    if (f === undefined) {
+      f = this.frames.length;
+      this.frameIndex.set(frame, f);
+      this.frames.push(frame);
+    }
+    return f;
+  }
+
+  kind(i: number): number {
+    return this.op[i]! & 3;
+  }
+
+  key(i: number): number {
+    return this.nameIds[i]!;
+  }
+
+  keyName(key: number): string {
+    return key >= 0 ? this.names.name(key) : this.oomNames[-1 - key]!; // oomAlloc keeps −1 − k < oomNames.length
+  }
+
+  size(i: number): number {
+    return this.sizes[i]!;
+  }
+
+  segmentAt(i: number): number | undefined {
+    const a = this.segAt[i]!;
+    return Number.isNaN(a) ? undefined : a;
+  }
+
+  /** Event i as the object the import used to build (same keys, same order). */
+  event(i: number): TraceEvent {
+    const op = this.op[i]!;
+    const line = this.lines[i]!;
+    if (op === EMPTY_CACHE) return { op: 'empty_cache', line };
+    const name = this.keyName(this.nameIds[i]!);
+    if (op === FREE) return { op: 'free', name, line };
+    const f = this.frameIds[i]!;
+    const size = this.sizes[i]!;
+    if (op & OOM) {
+      const e: TraceEvent & { op: 'alloc' } = { op: 'alloc', name, size, line, oom: true };
+      if (f >= 0) e.frame = this.frames[f]!;
+      return e;
+    }
+    const e: TraceEvent & { op: 'alloc' } = f >= 0 ? { op: 'alloc', name, size, line, frame: this.frames[f]! } : { op: 'alloc', name, size, line };
+    const at = this.segmentAt(i);
+    if (at !== undefined) e.segmentAt = at;
+    return e;
+  }
+
+  private grow(): void {
+    const n = this.op.length * 2;
+    const copy = <T extends Uint8Array | Float64Array | Int32Array>(c: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(c);
+      return b;
+    };
+    this.op = copy(this.op, (k) => new Uint8Array(k));
+    this.lines = copy(this.lines, (k) => new Float64Array(k));
+    this.sizes = copy(this.sizes, (k) => new Float64Array(k));
+    this.nameIds = copy(this.nameIds, (k) => new Int32Array(k));
+    this.frameIds = copy(this.frameIds, (k) => new Int32Array(k));
+    this.segAt = copy(this.segAt, (k) => new Float64Array(k));
+  }
+}
+
+/** The event objects of a trace, read through. */
+class EventArray implements EventSource {
+  constructor(private readonly events: readonly TraceEvent[]) {}
+  get count(): number {
+    return this.events.length;
+  }
+  kind(i: number): number {
+    const op = this.events[i]!.op;
+    return op === 'alloc' ? ALLOC : op === 'free' ? FREE : EMPTY_CACHE;
+  }
+  key(i: number): string {
+    const e = this.events[i]!;
+    return e.op === 'empty_cache' ? '' : e.name;
+  }
+  keyName(key: number): string {
+    return String(key); // keys of event objects are their names: never numbers
+  }
+  size(i: number): number {
+    const e = this.events[i]!;
+    return e.op === 'alloc' ? e.size : 0;
+  }
+  segmentAt(i: number): number | undefined {
+    const e = this.events[i]!;
+    return e.op === 'alloc' ? e.segmentAt : undefined;
+  }
+  event(i: number): TraceEvent {
+    return this.events[i]!;
+  }
+}
+
+const registry = new WeakMap<Trace, TraceColumns>();
+
+/** A trace whose events are `columns`; its `events` array is built on first read. */
+export function columnTrace(settings: TraceSettings, columns: TraceColumns): Trace {
+  let events: TraceEvent[] | null = null;
+  const trace: Trace = {
+    settings,
+    get events(): TraceEvent[] {
+      events ??= Array.from({ length: columns.count }, (_, i) => columns.event(i));
+      return events;
+    },
+  };
+  registry.set(trace, columns);
+  return trace;
+}
+
+/** The events of `trace` for a replay: its columns when it has them, else its event objects. */
+export function eventSource(trace: Trace): EventSource {
+  return registry.get(trace) ?? new EventArray(trace.events);
+}
+
+export const EVENT_KIND = { alloc: ALLOC, free: FREE, emptyCache: EMPTY_CACHE } as const;
