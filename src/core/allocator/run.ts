@@ -9,7 +9,7 @@ import { parseAllocConf, type AllocatorConfig } from './config';
 import { GiB } from '../units';
 import { formatOomMessage, oomExceptionName, type OomVersion } from './oom-message';
 import type { Trace, TraceEvent } from './trace';
-import { EVENT_KIND, eventSource, type EventSource } from './trace-columns';
+import { EVENT_KIND, eventSource, type TraceColumns } from './trace-columns';
 import { viewAllocator, type AllocatorView } from './view';
 
 export interface SimOptions {
@@ -95,13 +95,13 @@ export interface SimRun {
   readonly checkpoints: { step: number; state: CachingAllocator }[];
   readonly ctx: { version: OomVersion; device: number; nvml: boolean };
   /** internal: the events as the replay reads them */
-  readonly source: EventSource;
+  readonly source: TraceColumns;
 }
 
 const OUTCOMES: readonly StepOutcome[] = ['ok', 'oom', 'skipped'];
 
 /** Applies event i of `ev`; returns the outcome code and the OOM figures on failure. */
-function apply(a: CachingAllocator, ev: EventSource, t: Timeline | null, i: number): OomFacts | null {
+function apply(a: CachingAllocator, ev: TraceColumns, t: Timeline | null, i: number): OomFacts | null {
   let outcome = 0;
   let oom: OomFacts | null = null;
   const kind = ev.kind(i);

@@ -1,15 +1,16 @@
 /**
- * The events of an imported allocation history as typed columns (history-import.ts writes them,
- * run.ts replays them), instead of one object per event: a 10^6-entry snapshot made 667,067 event
- * objects that all lived until the import ended, and the garbage collector copied each of them
- * (bench/allocator.bench.ts). An event object is built only when something asks for one
- * (`event(i)`, or the trace's `events`, built once on first read and equal to what the import
- * built before).
+ * The events a replay reads (run.ts), as typed columns with each tensor named by a number: an
+ * imported allocation history is written so (history-import.ts), instead of one object per event
+ * (a 10^6-entry snapshot made 667,067 event objects, and 380,000 `0x…` names, that all lived until
+ * the import ended, and the garbage collector copied each of them: bench/allocator.bench.ts), and
+ * a trace of event objects is read into columns before its replay, so the replay has one form of
+ * event and of tensor key. An event object or a name is built only when something asks for one
+ * (`event(i)`, `keyName`, or an imported trace's `events`, built once on first read and equal to
+ * what the import built before).
  *
  * A trace keeps its columns in a registry rather than in a field, so a copy of it
  * (`{ ...trace, events: edited }`) is an ordinary trace of its `events` again.
  */
-import type { TensorKey } from './blocks';
 import type { Trace, TraceEvent, TraceSettings } from './trace';
 
 /** op codes: 0 alloc, 1 free, 2 empty_cache; +4 on an alloc marked `oom` */
@@ -18,21 +19,7 @@ const FREE = 1;
 const EMPTY_CACHE = 2;
 const OOM = 4;
 
-/** What a replay reads per event without building it. */
-export interface EventSource {
-  readonly count: number;
-  /** 0 alloc, 1 free, 2 empty_cache */
-  kind(i: number): number;
-  /** the tensor's key for the allocator: its trace name, or a number that `keyName` names */
-  key(i: number): TensorKey;
-  keyName(key: number): string;
-  size(i: number): number;
-  /** the recorded segment address of an alloc that made one, or undefined */
-  segmentAt(i: number): number | undefined;
-  event(i: number): TraceEvent;
-}
-
-export class TraceColumns implements EventSource {
+export class TraceColumns {
   private n = 0;
   private op = new Uint8Array(1024);
   private lines = new Float64Array(1024);
@@ -54,7 +41,29 @@ export class TraceColumns implements EventSource {
     return this.n;
   }
 
-  /** An alloc of tensor `id` (named by `names`), or a failed request named `oomName`. */
+  /** The columns of `events`, each name numbered in order of first use. */
+  static fromEvents(events: readonly TraceEvent[]): TraceColumns {
+    const list: string[] = [];
+    const ids = new Map<string, number>();
+    const c = new TraceColumns({ name: (id) => list[id]! }); // ids index list
+    const id = (name: string): number => {
+      let k = ids.get(name);
+      if (k === undefined) {
+        k = list.length;
+        ids.set(name, k);
+        list.push(name);
+      }
+      return k;
+    };
+    for (const e of events) {
+      if (e.op === 'empty_cache') c.emptyCache(e.line);
+      else if (e.op === 'free') c.free(id(e.name), e.line);
+      else c.add(e.oom ? ALLOC + OOM : ALLOC, id(e.name), e.size, e.line, e.frame ?? null, e.segmentAt);
+    }
+    return c;
+  }
+
+  /** An alloc of tensor `id` (named by `names`). */
   alloc(id: number, size: number, line: number, frame: string | null, segmentAt?: number): void {
     this.add(ALLOC, id, size, line, frame, segmentAt);
   }
@@ -95,10 +104,12 @@ export class TraceColumns implements EventSource {
     return f;
   }
 
+  /** 0 alloc, 1 free, 2 empty_cache */
   kind(i: number): number {
     return this.op[i]! & 3;
   }
 
+  /** the tensor's key for the allocator: a number that `keyName` names */
   key(i: number): number {
     return this.nameIds[i]!;
   }
@@ -111,6 +122,7 @@ export class TraceColumns implements EventSource {
     return this.sizes[i]!;
   }
 
+  /** the recorded segment address of an alloc that made one, or undefined */
   segmentAt(i: number): number | undefined {
     const a = this.segAt[i]!;
     return Number.isNaN(a) ? undefined : a;
@@ -152,36 +164,6 @@ export class TraceColumns implements EventSource {
   }
 }
 
-/** The event objects of a trace, read through. */
-class EventArray implements EventSource {
-  constructor(private readonly events: readonly TraceEvent[]) {}
-  get count(): number {
-    return this.events.length;
-  }
-  kind(i: number): number {
-    const op = this.events[i]!.op;
-    return op === 'alloc' ? ALLOC : op === 'free' ? FREE : EMPTY_CACHE;
-  }
-  key(i: number): string {
-    const e = this.events[i]!;
-    return e.op === 'empty_cache' ? '' : e.name;
-  }
-  keyName(key: number): string {
-    return String(key); // keys of event objects are their names: never numbers
-  }
-  size(i: number): number {
-    const e = this.events[i]!;
-    return e.op === 'alloc' ? e.size : 0;
-  }
-  segmentAt(i: number): number | undefined {
-    const e = this.events[i]!;
-    return e.op === 'alloc' ? e.segmentAt : undefined;
-  }
-  event(i: number): TraceEvent {
-    return this.events[i]!;
-  }
-}
-
 const registry = new WeakMap<Trace, TraceColumns>();
 
 /** A trace whose events are `columns`; its `events` array is built on first read. */
@@ -198,9 +180,9 @@ export function columnTrace(settings: TraceSettings, columns: TraceColumns): Tra
   return trace;
 }
 
-/** The events of `trace` for a replay: its columns when it has them, else its event objects. */
-export function eventSource(trace: Trace): EventSource {
-  return registry.get(trace) ?? new EventArray(trace.events);
+/** The events of `trace` for a replay: its own columns, or its event objects read into columns. */
+export function eventSource(trace: Trace): TraceColumns {
+  return registry.get(trace) ?? TraceColumns.fromEvents(trace.events);
 }
 
 export const EVENT_KIND = { alloc: ALLOC, free: FREE, emptyCache: EMPTY_CACHE } as const;
