@@ -9,7 +9,8 @@
  * what the import built before).
  *
  * A trace keeps its columns in a registry rather than in a field, so a copy of it
- * (`{ ...trace, events: edited }`) is an ordinary trace of its `events` again.
+ * (`{ ...trace, events: edited }`) is an ordinary trace of its `events` again; and once its
+ * `events` are read they are what later replays read, so an edit made to them is replayed.
  */
 import type { Trace, TraceEvent, TraceSettings } from './trace';
 
@@ -166,13 +167,16 @@ export class TraceColumns {
 
 const registry = new WeakMap<Trace, TraceColumns>();
 
-/** A trace whose events are `columns`; its `events` array is built on first read. */
+/** A trace whose events are `columns` until its `events` array is read (built then, and replayed from then on). */
 export function columnTrace(settings: TraceSettings, columns: TraceColumns): Trace {
   let events: TraceEvent[] | null = null;
   const trace: Trace = {
     settings,
     get events(): TraceEvent[] {
-      events ??= Array.from({ length: columns.count }, (_, i) => columns.event(i));
+      if (events === null) {
+        events = Array.from({ length: columns.count }, (_, i) => columns.event(i));
+        registry.delete(trace);
+      }
       return events;
     },
   };

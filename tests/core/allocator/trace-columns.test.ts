@@ -40,6 +40,18 @@ describe('an imported trace as columns', () => {
     expect(run.value.final.segments.flatMap((s) => s.blocks).find((b) => b.state === 'allocated' && b.size === 2 * MiB)?.name).toBe('oom-3');
   });
 
+  it('events read from the trace and edited in place are what the next replay reads', () => {
+    const trace = imported();
+    const before = simulateTrace(trace);
+    const alloc = trace.events[0]!;
+    if (alloc.op !== 'alloc') throw new Error('the first event is the 4 MiB alloc');
+    alloc.size = 12 * MiB;
+    const after = simulateTrace(trace);
+    if (!before.ok || !after.ok) throw new Error('simulation failed');
+    // the peak is the first tensor and the 512 B one live together: 4 MiB + 512 B, then 12 MiB + 512 B (both multiples of 512 B)
+    expect(after.value.peakAllocated - before.value.peakAllocated).toBe(8 * MiB);
+  });
+
   it('a copy with edited events replays the edit, not the columns', () => {
     const trace = imported();
     const first = { ...trace, events: trace.events.slice(0, 1) };
