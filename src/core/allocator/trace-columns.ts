@@ -29,7 +29,7 @@ export class TraceColumns {
   private nameIds = new Int32Array(1024);
   /** index into `frames`, −1 for none */
   private frameIds = new Int32Array(1024);
-  /** NaN for none */
+  /** −1 for none (recorded addresses are whole numbers) */
   private segAt = new Float64Array(1024);
   private readonly oomNames: string[] = [];
   private readonly frames: string[] = [];
@@ -91,7 +91,7 @@ export class TraceColumns {
     this.sizes[i] = size;
     this.lines[i] = line;
     this.frameIds[i] = frame === null ? -1 : this.frameId(frame);
-    this.segAt[i] = segmentAt ?? NaN;
+    this.segAt[i] = segmentAt ?? -1;
     this.n++;
   }
 
@@ -126,7 +126,7 @@ export class TraceColumns {
   /** the recorded segment address of an alloc that made one, or undefined */
   segmentAt(i: number): number | undefined {
     const a = this.segAt[i]!;
-    return Number.isNaN(a) ? undefined : a;
+    return a < 0 ? undefined : a;
   }
 
   /** Event i as the object the import used to build (same keys, same order). */
