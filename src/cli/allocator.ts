@@ -160,7 +160,7 @@ function render(run: SimRun, source: string, notes: Message[], summary: boolean,
   const s = run.final.stats;
   const set = run.settings;
   const out = [
-    `${source}: ${run.events.length} events on a ${humanBytes(set.capacity)} card${set.overhead ? ` (${humanBytes(set.overhead)} outside PyTorch)` : ''}, PYTORCH_CUDA_ALLOC_CONF=${set.confText || '(default)'}`,
+    `${source}: ${run.count} events on a ${humanBytes(set.capacity)} card${set.overhead ? ` (${humanBytes(set.overhead)} outside PyTorch)` : ''}, PYTORCH_CUDA_ALLOC_CONF=${set.confText || '(default)'}`,
     ...[...notes, ...run.notes].map((n) => `note: ${oneLine(n.text)}`),
     '',
     table([...STAT_ROWS.map(([k, label]): [string, string] => [k, `${humanBytes(s[k]).padStart(12)}  ${label}`]), ...COUNT_ROWS.map((k): [string, string] => [k, String(s[k]).padStart(12)])]),
@@ -215,7 +215,7 @@ export function main(argv: readonly string[], stdin: () => string): CliResult {
     const body = {
       source: loaded.source,
       settings: run.settings,
-      events: run.events.length,
+      events: run.count,
       stats: run.final.stats,
       segments: run.final.segments,
       deviceFree: run.final.deviceFree,

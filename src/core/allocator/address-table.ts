@@ -4,8 +4,8 @@
  * reuses a few thousand addresses, or in a synthetic one gives each of 10^6 allocations its own:
  * an open-addressing table over typed arrays answers either in constant time per entry without
  * boxing each address as a Map key (a Map and a Set of 667,000 float64 keys took about three times
- * as long), and the names are written with a byte table instead of Number#toString(16), which
- * formats a float64 digit by digit.
+ * as long). A replay keys tensors by id (trace-columns.ts), so a name is written only when asked
+ * for, with a byte table instead of Number#toString(16), which formats a float64 digit by digit.
  */
 
 /** Two hex digits per byte value. */
@@ -41,8 +41,11 @@ export class AddressTable {
   private readonly seedHi = (Math.random() * 2 ** 32) >>> 0;
   /** 32 − log2(slots): Fibonacci hashing keeps the top bits of the product */
   private shift = 22;
-  /** id → trace name */
-  private readonly names: string[] = [];
+  /** id → address */
+  private addrs = new Float64Array(1024);
+  private count = 0;
+  /** id → trace name, written when first asked for (a replay keys tensors by id and names only those a view shows) */
+  private readonly names = new Map<number, string>();
   /** id → 1 while a tensor lives at the address */
   private alive = new Uint8Array(1024);
 
@@ -61,7 +64,7 @@ export class AddressTable {
     let s = this.slot(addr);
     const known = this.ids[s]!;
     if (known !== EMPTY) return known;
-    const id = this.names.length;
+    const id = this.count++;
     // at most half full, so a probe meets a free slot within a few steps
     if (2 * (id + 1) > this.ids.length) {
       this.grow();
@@ -69,17 +72,23 @@ export class AddressTable {
     }
     this.keys[s] = addr;
     this.ids[s] = id;
-    this.names.push(hexAddress(addr));
     if (id >= this.alive.length) {
       const a = new Uint8Array(this.alive.length * 2);
       a.set(this.alive);
       this.alive = a;
+      const b = new Float64Array(this.addrs.length * 2);
+      b.set(this.addrs);
+      this.addrs = b;
     }
+    this.addrs[id] = addr;
     return id;
   }
 
+  /** The trace name of id (from id()). */
   name(id: number): string {
-    return this.names[id]!; // ids come from id()
+    let name = this.names.get(id);
+    if (name === undefined) this.names.set(id, (name = hexAddress(this.addrs[id]!))); // ids come from id()
+    return name;
   }
 
   isLive(id: number): boolean {

@@ -6,7 +6,7 @@
  */
 import type { AllocatorConfig } from './config';
 import type { PoolKind } from './constants';
-import type { AddressOrderedPool, Block, Segment, SizeOrderedPool } from './blocks';
+import type { AddressOrderedPool, Block, Segment, SizeOrderedPool, TensorKey } from './blocks';
 import type { DeviceStats } from './stats';
 
 export interface AllocatorState {
@@ -14,7 +14,7 @@ export interface AllocatorState {
   segments: Segment[];
   pools: Record<PoolKind, SizeOrderedPool>;
   unmapped: Record<PoolKind, AddressOrderedPool>;
-  live: Map<string, Block>;
+  live: Map<TensorKey, Block>;
   reserved: number;
   gcCalls: Record<PoolKind, number>;
   nextSegmentId: number;

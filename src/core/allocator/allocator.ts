@@ -6,7 +6,7 @@
  */
 import { allocationSize, kOneEiB, kMinBlockSize, kSmallSize, poolFor, roundSize, type PoolKind } from './constants';
 import { defaultConfig, type AllocatorConfig } from './config';
-import { AddressOrderedPool, isSplit, newBlock, SizeOrderedPool, splice, type Block, type Segment } from './blocks';
+import { AddressOrderedPool, isSplit, newBlock, SizeOrderedPool, splice, type Block, type Segment, type TensorKey } from './blocks';
 import { bump, cloneDeviceStats, decrease, increase, newDeviceStats, type DeviceStats } from './stats';
 import { tryAllocateExpandable } from './expandable';
 import { garbageCollect, releaseAvailable, releaseCached } from './release';
@@ -68,8 +68,8 @@ export class CachingAllocator implements AllocatorState {
   segments: Segment[] = [];
   pools: Record<PoolKind, SizeOrderedPool> = { small: new SizeOrderedPool(), large: new SizeOrderedPool() };
   unmapped: Record<PoolKind, AddressOrderedPool> = { small: new AddressOrderedPool(), large: new AddressOrderedPool() };
-  /** allocated blocks by tensor name */
-  live = new Map<string, Block>();
+  /** allocated blocks by tensor key */
+  live = new Map<TensorKey, Block>();
   /** total_allocated_memory: bytes held from the driver */
   reserved = 0;
   /** get_free_blocks_call_count per pool (GC clock) */
@@ -97,7 +97,7 @@ export class CachingAllocator implements AllocatorState {
    * driver placed the segment a recorded run made for this request (history-import.ts), used for a
    * new cudaMalloc'd segment here when that range is free (expandable segments place their own).
    */
-  malloc(name: string, orig: number, segmentAt?: number): MallocOutcome {
+  malloc(name: TensorKey, orig: number, segmentAt?: number): MallocOutcome {
     if (orig >= kOneEiB) return { ok: false, oom: this.oomFacts(orig, orig, true) };
     const size = roundSize(orig, this.config.roundupPower2Divisions);
     const pool = poolFor(size);
@@ -117,8 +117,8 @@ export class CachingAllocator implements AllocatorState {
     return { ok: true, block: this.allocFound(block, size, orig, name) };
   }
 
-  /** free(): returns false when no live tensor has this name. */
-  free(name: string): boolean {
+  /** free(): returns false when no live tensor has this key. */
+  free(name: TensorKey): boolean {
     const b = this.live.get(name);
     if (!b) return false;
     this.live.delete(name);
@@ -303,7 +303,7 @@ export class CachingAllocator implements AllocatorState {
   }
 
   /** alloc_found_block: split, inactive_split bookkeeping, counters (docs/reference/allocator.md §4). */
-  private allocFound(found: Block, size: number, orig: number, name: string): Block {
+  private allocFound(found: Block, size: number, orig: number, name: TensorKey): Block {
     const pool = found.seg.pool;
     const exp = found.seg.expandable;
     const alreadySplit = isSplit(found);

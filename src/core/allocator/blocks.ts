@@ -6,6 +6,12 @@
  */
 import type { PoolKind } from './constants';
 
+/**
+ * What names a live tensor for the allocator: its trace name, or a number an imported trace gives
+ * each address instead of a string (trace-columns.ts), named only when a view shows it.
+ */
+export type TensorKey = string | number;
+
 /** One Block: a contiguous piece of a segment, linked to its address neighbours. */
 export interface Block {
   addr: number;
@@ -18,8 +24,8 @@ export interface Block {
   prev: Block | null;
   next: Block | null;
   seg: Segment;
-  /** the trace name of the tensor holding it */
-  name: string | null;
+  /** the key of the tensor holding it */
+  name: TensorKey | null;
   /** get_free_blocks_call_count when it entered the pool (GC age clock) */
   gcBase: number;
 }

@@ -35,7 +35,7 @@ export const OOM_LINES = 10;
 /** One column of the comparison: the figures of `run`, simulated under `conf`. */
 export function comparisonRow(conf: string, run: SimRun): ConfComparison {
   const s = run.final.stats;
-  const oomLines = run.oomSteps.slice(0, OOM_LINES).map((i) => run.events[i]!.line); // OOM steps index the events
+  const oomLines = run.oomSteps.slice(0, OOM_LINES).map((i) => run.source.event(i).line); // OOM steps index the events
   return {
     conf,
     ooms: run.oomSteps.length,

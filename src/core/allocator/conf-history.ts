@@ -20,10 +20,15 @@ export interface OptionSince {
  * 2022-03-10, 2.0 on 2023-03-15, 2.1 on 2023-10-04, so a PR merged in between lands in the next.
  */
 export const OPTION_SINCE: Record<AdvisedOption, OptionSince> = {
-  // #44742 ("Don't split oversize cached blocks", commit 67dcd623) was still in review on 2021-01-25 (its review
-  // thread); the release it landed in (1.8 or 1.9) is not verified here. 1.10 is the first release whose own OOM
-  // message names the option ("try setting max_split_size_mb", docs/reference/allocator.md §7.2): a safe lower bound.
-  max_split_size_mb: { release: '1.10', source: 'pytorch/pytorch #44742 (in review 2021-01-25, landed in 1.8 or 1.9); named by the 1.10 OOM message' },
+  // #44742 ("Don't split oversize cached blocks", commit 67dcd623) brought the option, its PYTORCH_CUDA_ALLOC_CONF
+  // notes and the "max_split_size" / "oversize_*" entries of the torch.cuda.memory_stats docstring (torch/cuda/memory.py).
+  // The release docs built from each tag (pytorch/pytorch.github.io): docs/1.9.0/notes/cuda.html ends "Memory
+  // management" at PYTORCH_NO_CUDA_MEMORY_CACHING and docs/1.9.0/generated/torch.cuda.memory_stats.html at
+  // num_ooms; docs/1.10.0 has both, as has the 1.10 OOM message ("try setting max_split_size_mb", §7.2).
+  max_split_size_mb: {
+    release: '1.10',
+    source: 'pytorch/pytorch #44742; absent from the 1.9.0 release docs (notes/cuda.html, generated/torch.cuda.memory_stats.html in pytorch/pytorch.github.io), present in 1.10.0',
+  },
   roundup_power2_divisions: { release: '1.12', source: 'pytorch/pytorch #74213 (merged 2022-03, after the 1.11 branch cut); per-interval [a:b,…] form #87290 (2.0)' },
   garbage_collection_threshold: { release: '1.12', source: 'pytorch/pytorch #74261 (merged 2022-03, after the 1.11 branch cut)' },
   // #96995 was in review on 2023-04-13 and merged by 2023-04-24 (#99933: "Now that expandable_segments has been merged

@@ -14,9 +14,10 @@
 import type { Message } from '../types';
 import { unpickle } from '../snapshot/pickle';
 import { TraceRows } from '../snapshot/trace-rows';
-import type { Trace, TraceEvent } from './trace';
+import type { Trace } from './trace';
 import { topUserFrame } from './frames';
 import { AddressTable } from './address-table';
+import { columnTrace, TraceColumns } from './trace-columns';
 
 /** What the recorded run itself did, from its segment and OOM entries. */
 export interface RecordedRun {
@@ -132,12 +133,6 @@ function recordedConf(data: unknown): string | null {
   return typeof conf === 'string' && conf.trim() ? conf : null;
 }
 
-/** The alloc event with its top user frame, when it has one (frames.ts). */
-function withFrame(e: TraceEvent & { op: 'alloc' }, frame: string | null): TraceEvent {
-  if (frame !== null) e.frame = frame;
-  return e;
-}
-
 /**
  * Turns a snapshot (parsed JSON or an unpickled dict) into a trace: `alloc` entries become
  * `alloc 0x<addr> <size>`, `free_completed` entries `free 0x<addr>` (`free_requested` when the
@@ -184,9 +179,9 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
   const actionOf = (raw: unknown, r: number): unknown => (r >= 0 ? rows!.action(r) : entryOf(raw)?.action); // r ≥ 0 only with rows
   const hasCompleted = list.some((raw) => actionOf(raw, rowOf(raw)) === 'free_completed');
   const freeAction = hasCompleted ? 'free_completed' : 'free_requested';
-  const events: TraceEvent[] = [];
   /** each address's trace name, and whether a tensor lives there */
   const addrs = new AddressTable();
+  const events = new TraceColumns(addrs);
   const streams = new Set<unknown>();
   let lastStream: unknown = undefined;
   let allocs = 0;
@@ -206,7 +201,7 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
   let emptyCaches = 0;
   const settleRelease = (): void => {
     if (releaseLine === 0) return;
-    events.push({ op: 'empty_cache', line: releaseLine });
+    events.emptyCache(releaseLine);
     emptyCaches++;
     releaseLine = 0;
   };
@@ -236,7 +231,7 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
       const free = e ? countOr(e.device_free) : rows!.deviceFree(r);
       if (!firstOom && isCount(free)) firstOom = { net, deviceFree: free };
       // the request that failed (its rounded size): replayed, it fails again or shows what a setting would have saved
-      if (isCount(size) && size > 0) events.push(withFrame({ op: 'alloc', name: `oom-${i}`, size, line: i + 1, oom: true }, frameOf(e ? e.frames : rows!.frames(r))));
+      if (isCount(size) && size > 0) events.oomAlloc(`oom-${i}`, size, i + 1, frameOf(e ? e.frames : rows!.frames(r)));
       continue;
     }
     const segment = action === 'segment_alloc' || action === 'segment_map' ? 1 : action === 'segment_free' || action === 'segment_unmap' ? -1 : 0;
@@ -266,20 +261,16 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
     if (stream !== lastStream) streams.add((lastStream = stream));
     // the allocator hands addresses out again and again: each is named once
     const id = addrs.id(addr);
-    const name = addrs.name(id);
     if (action === 'alloc') {
-      if (addrs.isLive(id)) events.push({ op: 'free', name, line: i + 1 });
+      if (addrs.isLive(id)) events.free(id, i + 1);
       addrs.setLive(id, true);
-      const frame = frameOf(e ? e.frames : rows!.frames(r));
-      // one object shape per kind: the frame is set in the literal (segmentAt, on a few hundred, after)
-      const ev: TraceEvent & { op: 'alloc' } = frame !== null ? { op: 'alloc', name, size, line: i + 1, frame } : { op: 'alloc', name, size, line: i + 1 };
       // alloc_block records SEGMENT_ALLOC, then alloc_found_block the ALLOC of the block at its start
-      if (segmentAllocAt.index === i - 1 && segmentAllocAt.addr === addr) ev.segmentAt = addr;
-      events.push(ev);
+      const opened = segmentAllocAt.index === i - 1 && segmentAllocAt.addr === addr;
+      events.alloc(id, size, i + 1, frameOf(e ? e.frames : rows!.frames(r)), opened ? addr : undefined);
       allocs++;
     } else if (addrs.isLive(id)) {
       addrs.setLive(id, false);
-      events.push({ op: 'free', name, line: i + 1 });
+      events.free(id, i + 1);
       frees++;
     } else unmatchedFrees++;
   }
@@ -304,6 +295,6 @@ function importEntries(data: unknown, rows: TraceRows | null, device?: number): 
     capacity = reservedStart + firstOom.net + firstOom.deviceFree;
     notes.push({ code: 'history-capacity-from-oom', params: { bytes: capacity }, text: `card capacity taken from the first OOM entry: reserved + device_free = ${capacity} bytes` });
   }
-  const trace: Trace = { settings: { capacity, overhead: null, fraction: null, conf: recordedConf(data) }, events };
+  const trace: Trace = columnTrace({ capacity, overhead: null, fraction: null, conf: recordedConf(data) }, events);
   return { ok: true, value: { trace, device: dev, allocs, frees, unmatchedFrees, recorded, notes } };
 }

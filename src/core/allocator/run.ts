@@ -9,6 +9,7 @@ import { parseAllocConf, type AllocatorConfig } from './config';
 import { GiB } from '../units';
 import { formatOomMessage, oomExceptionName, type OomVersion } from './oom-message';
 import type { Trace, TraceEvent } from './trace';
+import { EVENT_KIND, eventSource, type TraceColumns } from './trace-columns';
 import { viewAllocator, type AllocatorView } from './view';
 
 export interface SimOptions {
@@ -77,7 +78,10 @@ export interface ResolvedSettings {
 
 export interface SimRun {
   settings: ResolvedSettings;
-  events: readonly TraceEvent[];
+  /** the trace's events (an imported trace builds these objects on first read: prefer `count` and stepAt) */
+  readonly events: readonly TraceEvent[];
+  /** number of events */
+  count: number;
   timeline: Timeline;
   /** state after the last event */
   final: AllocatorView;
@@ -90,19 +94,22 @@ export interface SimRun {
   /** internal: allocator copies after step `step` (−1 = empty), for viewAt */
   readonly checkpoints: { step: number; state: CachingAllocator }[];
   readonly ctx: { version: OomVersion; device: number; nvml: boolean };
+  /** internal: the events as the replay reads them */
+  readonly source: TraceColumns;
 }
 
 const OUTCOMES: readonly StepOutcome[] = ['ok', 'oom', 'skipped'];
 
-/** Applies one event; returns the outcome code and the OOM figures on failure. */
-function apply(a: CachingAllocator, e: TraceEvent, t: Timeline | null, i: number): OomFacts | null {
+/** Applies event i of `ev`; returns the outcome code and the OOM figures on failure. */
+function apply(a: CachingAllocator, ev: TraceColumns, t: Timeline | null, i: number): OomFacts | null {
   let outcome = 0;
   let oom: OomFacts | null = null;
-  if (e.op === 'empty_cache') a.emptyCache();
-  else if (e.op === 'free') outcome = a.free(e.name) ? 0 : 2;
-  else if (e.size === 0) outcome = 2;
+  const kind = ev.kind(i);
+  if (kind === EVENT_KIND.emptyCache) a.emptyCache();
+  else if (kind === EVENT_KIND.free) outcome = a.free(ev.key(i)) ? 0 : 2;
+  else if (ev.size(i) === 0) outcome = 2;
   else {
-    const r = a.malloc(e.name, e.size, e.segmentAt);
+    const r = a.malloc(ev.key(i), ev.size(i), ev.segmentAt(i));
     if (r.ok) {
       if (t) {
         t.addr[i] = r.block.addr;
@@ -130,9 +137,8 @@ function oomText(run: SimRun, oom: OomFacts): string {
 
 /** Step `i` as one record: the event, its outcome, totals after it, OOM text or a note; null when out of range. */
 export function stepAt(run: SimRun, i: number): StepRecord | null {
-  if (!Number.isInteger(i)) return null;
-  const e = run.events[i];
-  if (e === undefined) return null;
+  if (!Number.isInteger(i) || i < 0 || i >= run.count) return null;
+  const e = run.source.event(i);
   // the timeline holds one entry per event, and its outcome codes index OUTCOMES
   const t = run.timeline;
   const rec: StepRecord = { line: e.line, op: e.op, outcome: OUTCOMES[t.outcome[i]!]!, allocated: t.allocated[i]!, reserved: t.reserved[i]! };
@@ -191,8 +197,8 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
   const res = resolve(trace, options);
   if (!res.ok) return res;
   const settings = res.value;
-  const events = trace.events;
-  const n = events.length;
+  const source = eventSource(trace);
+  const n = source.count;
   const every = Math.max(1, Math.floor(options.checkpointEvery ?? 2048), Math.ceil(n / MAX_CHECKPOINTS));
   const ctx = { version: settings.version, device: options.device ?? 0, nvml: options.nvml ?? true };
   const a = new CachingAllocator({ capacity: settings.capacity, overhead: settings.overhead, fraction: settings.fraction }, settings.conf);
@@ -209,7 +215,7 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
   const oomSteps: number[] = [];
   const ooms = new Map<number, OomFacts>();
   for (let i = 0; i < n; i++) {
-    const oom = apply(a, events[i]!, timeline, i); // i < n
+    const oom = apply(a, source, timeline, i);
     if (oom) {
       oomSteps.push(i);
       ooms.set(i, oom);
@@ -231,9 +237,12 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
     ok: true,
     value: {
       settings,
-      events,
+      get events() {
+        return trace.events;
+      },
+      count: n,
       timeline,
-      final: viewAllocator(a),
+      final: viewAllocator(a, (k) => source.keyName(k)),
       oomSteps,
       ooms,
       peakAllocated: stats.allocated_bytes.all.peak,
@@ -241,13 +250,14 @@ export function simulateTrace(trace: Trace, options: SimOptions = {}): Result<Si
       notes,
       checkpoints,
       ctx,
+      source,
     },
   };
 }
 
 /** Full state after step `step` (−1: before the first event), rebuilt from the nearest checkpoint. */
 export function viewAt(run: SimRun, step: number): AllocatorView {
-  const target = Number.isFinite(step) ? Math.max(-1, Math.min(Math.floor(step), run.events.length - 1)) : -1;
+  const target = Number.isFinite(step) ? Math.max(-1, Math.min(Math.floor(step), run.count - 1)) : -1;
   let lo = 0;
   let hi = run.checkpoints.length - 1;
   while (lo < hi) {
@@ -258,6 +268,6 @@ export function viewAt(run: SimRun, step: number): AllocatorView {
   }
   const cp = run.checkpoints[lo]!; // there is always the one before the first event
   const a = cp.state.clone();
-  for (let i = cp.step + 1; i <= target; i++) apply(a, run.events[i]!, null, i); // target < events.length
-  return viewAllocator(a);
+  for (let i = cp.step + 1; i <= target; i++) apply(a, run.source, null, i); // target < count
+  return viewAllocator(a, (k) => run.source.keyName(k));
 }

@@ -13,6 +13,7 @@
  * Settings must precede the first event. Operations mirror torch.cuda semantics (docs/reference/allocator.md §3–§5, §8).
  */
 import { DECIMAL, parseByteSize } from './size-text';
+import { columnTrace, TraceColumns } from './trace-columns';
 
 /**
  * One event. Imported allocs may carry `frame` (the top user stack frame, frames.ts), `oom`
@@ -58,10 +59,13 @@ function stripComment(raw: string): string {
 /** Parses trace text; every bad line gets an error with its line number. */
 export function parseTrace(text: string): TraceParse {
   const settings: TraceSettings = { capacity: null, overhead: null, fraction: null, conf: null };
-  const events: TraceEvent[] = [];
+  // the events as the replay reads them (trace-columns.ts), each name numbered in order of first use
+  const idOf = new Map<string, number>();
+  const nameList: string[] = [];
+  const events = new TraceColumns({ name: (id) => nameList[id]! }); // ids index nameList
   const errors: TraceError[] = [];
-  // name → line of its live alloc (> 0) or minus the line that freed it (< 0)
-  const names = new Map<string, number>();
+  // name id → line of its live alloc (> 0) or minus the line that freed it (< 0)
+  const since: number[] = [];
   const lines = text.split(/\r?\n/);
   let line = 0;
   const err = (code: string, message: string) => errors.push({ line, code, message: `line ${line}: ${message}` });
@@ -73,7 +77,7 @@ export function parseTrace(text: string): TraceParse {
     const op = word === 'alloc' || word === 'free' ? word : word.toLowerCase();
     if (op === 'capacity' || op === 'overhead' || op === 'fraction' || op === 'conf') {
       const arg = rest.join(' ');
-      if (events.length > 0) {
+      if (events.count > 0) {
         err('trace-setting-late', `'${op}' must come before the first alloc/free/empty_cache`);
         continue;
       }
@@ -107,34 +111,40 @@ export function parseTrace(text: string): TraceParse {
         err('trace-bad-size', s.message);
         continue;
       }
-      const since = names.get(name) ?? 0;
-      if (since > 0) {
-        err('trace-double-alloc', `'${name}' is still allocated (line ${since}); free it first`);
+      let id = idOf.get(name);
+      if (id === undefined) {
+        idOf.set(name, (id = nameList.length));
+        nameList.push(name);
+        since.push(0);
+      }
+      if (since[id]! > 0) {
+        err('trace-double-alloc', `'${name}' is still allocated (line ${since[id]}); free it first`);
         continue;
       }
-      names.set(name, line);
-      events.push({ op: 'alloc', name, size: s.bytes, line });
+      since[id] = line;
+      events.alloc(id, s.bytes, line, null);
     } else if (op === 'free') {
       const name = rest[0];
       if (!name || rest.length !== 1) {
         err('trace-free-syntax', "expected 'free NAME'");
         continue;
       }
-      const since = names.get(name) ?? 0;
-      if (since <= 0) {
-        err('trace-free-unknown', since < 0 ? `'${name}' was already freed on line ${-since}` : `'${name}' was never allocated`);
+      const id = idOf.get(name);
+      const was = id === undefined ? 0 : since[id]!;
+      if (id === undefined || was <= 0) {
+        err('trace-free-unknown', was < 0 ? `'${name}' was already freed on line ${-was}` : `'${name}' was never allocated`);
         continue;
       }
-      names.set(name, -line);
-      events.push({ op: 'free', name, line });
+      since[id] = -line;
+      events.free(id, line);
     } else if (op === 'empty_cache' || op === 'empty-cache') {
       if (rest.length) err('trace-empty-cache-syntax', "'empty_cache' takes no argument");
-      else events.push({ op: 'empty_cache', line });
+      else events.emptyCache(line);
     } else {
       err('trace-unknown-op', `unknown command '${word}' (expected alloc, free, empty_cache, capacity, overhead, fraction, conf or # comment)`);
     }
   }
-  return errors.length ? { ok: false, errors } : { ok: true, trace: { settings, events } };
+  return errors.length ? { ok: false, errors } : { ok: true, trace: columnTrace(settings, events) };
 }
 
 /** Writes a trace back as text (e.g. after importing a memory snapshot). */

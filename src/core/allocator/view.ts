@@ -45,8 +45,8 @@ export interface AllocatorView {
   largestFreeBlock: number;
 }
 
-/** Snapshot of the allocator as plain, JSON-safe data. */
-export function viewAllocator(a: CachingAllocator): AllocatorView {
+/** Snapshot of the allocator as plain, JSON-safe data; `nameOf` names the tensors keyed by number (trace-columns.ts). */
+export function viewAllocator(a: CachingAllocator, nameOf: (key: number) => string = String): AllocatorView {
   let largestFreeBlock = 0;
   const segments: SegmentView[] = a.segments.map((seg) => {
     const blocks: BlockView[] = [];
@@ -55,7 +55,9 @@ export function viewAllocator(a: CachingAllocator): AllocatorView {
       if (!b.allocated && b.mapped && b.size > largestFreeBlock) largestFreeBlock = b.size;
       const state: BlockState = b.allocated ? 'allocated' : b.mapped ? 'free' : 'unmapped';
       if (b.mapped) reserved += b.size;
-      blocks.push(b.allocated ? { addr: b.addr, size: b.size, state, name: b.name ?? '', requested: b.requested } : { addr: b.addr, size: b.size, state });
+      blocks.push(
+        b.allocated ? { addr: b.addr, size: b.size, state, name: typeof b.name === 'number' ? nameOf(b.name) : (b.name ?? ''), requested: b.requested } : { addr: b.addr, size: b.size, state },
+      );
     }
     return { id: seg.id, addr: seg.addr, pool: seg.pool, expandable: seg.expandable, size: seg.size, reserved, blocks };
   });

@@ -33,16 +33,21 @@ function decoded(text: string, confText?: string): DecodedOom {
 const codes = (o: DecodedOom) => o.diagnosis!.advice.map((a) => (a.variant ? `${a.code}.${a.variant}` : a.code));
 
 describe('first releases of the options (docs/reference/allocator.md §8.1)', () => {
-  it('the table: expandable_segments 2.1, the 2022 options 1.12, max_split_size_mb safe from 1.10', () => {
+  it('the table: expandable_segments 2.1, the 2022 options 1.12, max_split_size_mb 1.10', () => {
     expect(OPTION_SINCE.expandable_segments.release).toBe('2.1');
     // #96995 merged between its review of 2023-04-13 and #99933 of 2023-04-24 ("merged from OSS"): after 2.0 (2023-03-15)
     expect(OPTION_SINCE.expandable_segments.source).toContain('#96995');
     expect(OPTION_SINCE.expandable_segments.source).toContain('#99933');
     expect(OPTION_SINCE.roundup_power2_divisions.release).toBe('1.12');
     expect(OPTION_SINCE.garbage_collection_threshold.release).toBe('1.12');
-    // #44742 was in review on 2021-01-25; its release (1.8 or 1.9) is unverified, so the bound is the 1.10 message naming it
+    // #44742's option and memory_stats entries: missing from the 1.9.0 release docs (pytorch/pytorch.github.io
+    // docs/1.9.0/notes/cuda.html, generated/torch.cuda.memory_stats.html), present in docs/1.10.0
     expect(OPTION_SINCE.max_split_size_mb.release).toBe('1.10');
     expect(OPTION_SINCE.max_split_size_mb.source).toContain('#44742');
+    expect(OPTION_SINCE.max_split_size_mb.source).toContain('1.9.0 release docs');
+    // 1.9, the release before, is not advised to set it; 1.10 is
+    expect(releaseAtLeast('1.9', OPTION_SINCE.max_split_size_mb.release)).toBe(false);
+    expect(releaseAtLeast('1.10', OPTION_SINCE.max_split_size_mb.release)).toBe(true);
   });
 
   it('by message family: 1.10–2.0 has max_split_size_mb only; 2.1 has all four; ≤ 1.9 none; unreadable is unknown', () => {
