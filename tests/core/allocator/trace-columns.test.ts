@@ -43,7 +43,7 @@ describe('an imported trace as columns', () => {
   it('events read from the trace and edited in place are what the next replay reads', () => {
     const trace = imported();
     const before = simulateTrace(trace);
-    const alloc = trace.events[0]!;
+    const alloc = trace.events[0];
     if (alloc.op !== 'alloc') throw new Error('the first event is the 4 MiB alloc');
     alloc.size = 12 * MiB;
     const after = simulateTrace(trace);
