@@ -127,15 +127,14 @@ export interface TrainingPhases {
   workspace: number;
   /** all trainable gradients (0 when stepped in backward) */
   gradients: number;
-  /** gradients live between steps (accumulation, zero_grad(set_to_none=False), pipeline) */
-  gradsHeld: boolean;
   /**
-   * When held gradients exist: 'setup' — allocated before the first step and kept (DeepSpeed's
-   * flat buffers, ZeRO / FSDP, pipeline and device_map stages: not followed tensor by tensor); 'step' — made by the first micro-step's backward
-   * (AccumulateGrad keeps the incoming tensor as `.grad`, torch/csrc/autograd/functions/accumulate_grad.h),
-   * added into by the later ones and freed by zero_grad(set_to_none=True) after the optimizer step
-   * (torch/optim/optimizer.py `zero_grad`); 'kept' — made by the first backward, zeroed in place
-   * by zero_grad(set_to_none=False) and never freed.
+   * How the gradients live: 'step' — made by the backward (with accumulation, the first
+   * micro-step's: AccumulateGrad keeps the incoming tensor as `.grad`,
+   * torch/csrc/autograd/functions/accumulate_grad.h; later ones add into it) and freed by
+   * zero_grad(set_to_none=True) after the optimizer step (torch/optim/optimizer.py `zero_grad`);
+   * 'kept' — made by the first backward, zeroed in place by zero_grad(set_to_none=False), never
+   * freed; 'setup' — held buffers allocated before the first step (DeepSpeed's flat buffers, ZeRO /
+   * FSDP, pipeline and device_map stages: not followed tensor by tensor).
    */
   gradsLife: 'setup' | 'step' | 'kept';
   /** LM-head gradient, the first one backward makes (full fine-tune) */

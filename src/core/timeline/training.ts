@@ -145,7 +145,7 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   r.alloc('buffers', first.workspace);
   r.alloc('buffers', first.comm);
   const keep: Persistent = { grads: [], states: [] };
-  if (first.gradsHeld && first.gradsLife === 'setup') keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
+  if (first.gradsLife === 'setup') keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
   r.mark('forward');
   // gradient accumulation: micro-steps before each optimizer step (two stand for any number:
   // the first makes the gradients, the later ones add into them)
@@ -276,8 +276,8 @@ function step(
   if (p.tiedGrad.bytes > 0) tiedSum(r, p.tiedGrad, grads, incoming);
   r.freeAll(gather.splice(0));
   r.mark('backward');
-  // held gradients made by this (first) backward stay as `.grad`; later micro-steps add into them
-  if (grads && p.gradsHeld) keep.grads = grads;
+  // the gradients this (first) backward made stay as `.grad`; later micro-steps add into them
+  if (grads) keep.grads = grads;
   if (!optimize) return;
   // optimizer step
   const per = Math.max(1, statesPerParam(s));
@@ -286,9 +286,8 @@ function step(
     if (s.optimImpl === 'foreach') r.freeAll(allocAll(r, 'temporary', p.stepTemp, split, L));
     else r.free(r.alloc('temporary', p.stepTemp));
   }
-  // zero_grad(set_to_none=True) frees the gradients; set_to_none=False keeps them (zeroed in place)
-  if (!p.gradsHeld) r.freeAll(grads ?? []);
-  else if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
+  // zero_grad(set_to_none=True) frees the gradients; set_to_none=False and setup buffers keep them
+  if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
   r.mark('optimizer');
 }
 

@@ -35,6 +35,11 @@ export interface LayerCopies {
 }
 const NO_COPIES: LayerCopies = { first: 0, last: 0 };
 
+/** One layer's weight gradients: the trainable gradients less the head's and the embedding's, shared by the layers. */
+export function perLayerGradient(grads: number, headGrad: number, embedGrad: number, layers: number): number {
+  return grads > 0 ? Math.max(0, grads - headGrad - embedGrad) / Math.max(1, layers) : 0;
+}
+
 /**
  * `grads`: the trainable gradients made in this backward (0 when held or stepped in backward);
  * `headGrad`: the LM head's, made before the layers; `embedGrad`: the embedding's, made after them.
@@ -43,7 +48,7 @@ export function layerBackward(acts: ActivationTotal, layers: number, grads: numb
   const L = Math.max(1, layers);
   const saved = Math.max(0, acts.bytes - acts.head - acts.recompute);
   const one = saved / Math.max(1, acts.layersOnGpu);
-  const perLayerGrad = grads > 0 ? Math.max(0, grads - headGrad - embedGrad) / L : 0;
+  const perLayerGrad = perLayerGradient(grads, headGrad, embedGrad, L);
   const head = grads > 0 ? headGrad : 0;
   const peak = head + acts.recompute + Math.max(dequant, perLayerGrad) + Math.max(saved + copies.first, one + (L - 1) * perLayerGrad + copies.last);
   return { perLayerGrad, peak };

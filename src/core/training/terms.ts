@@ -29,7 +29,7 @@ import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions } from './activations';
 import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
-import { layerBackward } from './layer-backward';
+import { layerBackward, perLayerGradient } from './layer-backward';
 import { ampWeightCopies } from './amp-cache';
 import { NO_TIED_GRAD, tiedGradient, tiedSumMoment, tiedWaiting } from './tied-grad';
 import { resolveLogitsPath } from '../logits-path';
@@ -348,16 +348,16 @@ export function buildTraining(ctx: Ctx): Built {
     comm,
     workspace: CUBLAS_WORKSPACE_BYTES,
     gradients: inBwd ? 0 : states.gradients,
-    gradsHeld,
-    // one plain PyTorch process: AccumulateGrad's gradients; sharded, pipelined and device_map stages keep the setup buffers
-    gradsLife: s.zero > 0 || s.pp > 1 || ds || ctx.stage ? 'setup' : s.gradZero === 'zeros' ? 'kept' : 'step',
+    // held gradients of sharded, pipelined and device_map stages are setup buffers; one plain PyTorch
+    // process keeps AccumulateGrad's (set_to_none=False) or frees them after each optimizer step
+    gradsLife: !gradsHeld ? 'step' : s.zero > 0 || s.pp > 1 || ds || ctx.stage ? 'setup' : s.gradZero === 'zeros' ? 'kept' : 'step',
     headGrad,
     layers: blocks,
     embedGrad,
     tiedGrad,
     ampCopies: amp,
     // held gradients too are made layer by layer, by the first micro-step's backward (gradsLife)
-    layerGrad: gradsHeld && !inBwd ? layerBackward(acts, blocks, states.gradients, headGrad, embedGrad, dequant).perLayerGrad : layers.perLayerGrad,
+    layerGrad: inBwd ? 0 : perLayerGradient(states.gradients, headGrad, embedGrad, blocks),
     inBackward: inBwd,
     acts,
     logits,
