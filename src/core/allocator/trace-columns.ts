@@ -20,6 +20,32 @@ const FREE = 1;
 const EMPTY_CACHE = 2;
 const OOM = 4;
 
+/** Trace names numbered in order of first use: the ids a trace's columns key its tensors by. */
+export class NameIds {
+  private readonly ids = new Map<string, number>();
+  private readonly list: string[] = [];
+
+  /** the id of `name`, if it has one */
+  get(name: string): number | undefined {
+    return this.ids.get(name);
+  }
+
+  /** the id of `name`, numbered now if new */
+  add(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.list.length;
+      this.ids.set(name, id);
+      this.list.push(name);
+    }
+    return id;
+  }
+
+  name(id: number): string {
+    return this.list[id]!; // ids come from add()
+  }
+}
+
 export class TraceColumns {
   private n = 0;
   private op = new Uint8Array(1024);
@@ -44,22 +70,12 @@ export class TraceColumns {
 
   /** The columns of `events`, each name numbered in order of first use. */
   static fromEvents(events: readonly TraceEvent[]): TraceColumns {
-    const list: string[] = [];
-    const ids = new Map<string, number>();
-    const c = new TraceColumns({ name: (id) => list[id]! }); // ids index list
-    const id = (name: string): number => {
-      let k = ids.get(name);
-      if (k === undefined) {
-        k = list.length;
-        ids.set(name, k);
-        list.push(name);
-      }
-      return k;
-    };
+    const names = new NameIds();
+    const c = new TraceColumns(names);
     for (const e of events) {
       if (e.op === 'empty_cache') c.emptyCache(e.line);
-      else if (e.op === 'free') c.free(id(e.name), e.line);
-      else c.add(e.oom ? ALLOC + OOM : ALLOC, id(e.name), e.size, e.line, e.frame ?? null, e.segmentAt);
+      else if (e.op === 'free') c.free(names.add(e.name), e.line);
+      else c.add(e.oom ? ALLOC + OOM : ALLOC, names.add(e.name), e.size, e.line, e.frame ?? null, e.segmentAt);
     }
     return c;
   }

@@ -13,7 +13,7 @@
  * Settings must precede the first event. Operations mirror torch.cuda semantics (docs/reference/allocator.md §3–§5, §8).
  */
 import { DECIMAL, parseByteSize } from './size-text';
-import { columnTrace, TraceColumns } from './trace-columns';
+import { columnTrace, NameIds, TraceColumns } from './trace-columns';
 
 /**
  * One event. Imported allocs may carry `frame` (the top user stack frame, frames.ts), `oom`
@@ -60,9 +60,8 @@ function stripComment(raw: string): string {
 export function parseTrace(text: string): TraceParse {
   const settings: TraceSettings = { capacity: null, overhead: null, fraction: null, conf: null };
   // the events as the replay reads them (trace-columns.ts), each name numbered in order of first use
-  const idOf = new Map<string, number>();
-  const nameList: string[] = [];
-  const events = new TraceColumns({ name: (id) => nameList[id]! }); // ids index nameList
+  const names = new NameIds();
+  const events = new TraceColumns(names);
   const errors: TraceError[] = [];
   // name id → line of its live alloc (> 0) or minus the line that freed it (< 0)
   const since: number[] = [];
@@ -111,12 +110,8 @@ export function parseTrace(text: string): TraceParse {
         err('trace-bad-size', s.message);
         continue;
       }
-      let id = idOf.get(name);
-      if (id === undefined) {
-        idOf.set(name, (id = nameList.length));
-        nameList.push(name);
-        since.push(0);
-      }
+      const id = names.add(name);
+      if (id === since.length) since.push(0);
       if (since[id]! > 0) {
         err('trace-double-alloc', `'${name}' is still allocated (line ${since[id]}); free it first`);
         continue;
@@ -129,7 +124,7 @@ export function parseTrace(text: string): TraceParse {
         err('trace-free-syntax', "expected 'free NAME'");
         continue;
       }
-      const id = idOf.get(name);
+      const id = names.get(name);
       const was = id === undefined ? 0 : since[id]!;
       if (id === undefined || was <= 0) {
         err('trace-free-unknown', was < 0 ? `'${name}' was already freed on line ${-was}` : `'${name}' was never allocated`);

@@ -27,18 +27,14 @@ export interface TimelinePoint {
   byCategory: Record<Category, number>;
 }
 
-/** A live tensor of the replay. */
+/** A live tensor of the replay: the allocator keys it by number (allocator/blocks.ts TensorKey). */
 export interface Handle {
-  name: string;
+  key: number;
   cat: number;
   size: number;
 }
 
 const CATEGORY_INDEX = Object.fromEntries(CATEGORIES.map((c, i) => [c, i])) as Record<Category, number>;
-
-/** Tensor names shared by every replay: a string keeps its hash, so the allocator's map of live tensors does not rehash new names. */
-const NAMES: string[] = [];
-const nameOf = (i: number): string => NAMES[i] ?? (NAMES[i] = `t${i}`);
 
 const emptyCats = (): Record<Category, number> => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
 
@@ -72,21 +68,21 @@ export class Replay {
   alloc(cat: Category, bytes: number): Handle | null {
     const size = Math.ceil(bytes);
     if (!(size > 0) || !this.ok) return null;
-    const name = nameOf(this.next++);
-    const r = this.a.malloc(name, size);
+    const key = this.next++;
+    const r = this.a.malloc(key, size);
     if (!r.ok) {
       this.ok = false;
       return null;
     }
     const c = CATEGORY_INDEX[cat];
     this.cats[c]! += r.block.size; // a category index below CATEGORIES.length
-    this.trace?.push({ op: 'alloc', name, size, line: this.trace.length + 1 });
+    this.trace?.push({ op: 'alloc', name: `t${key}`, size, line: this.trace.length + 1 });
     const now = this.allocated;
     if (now > this.groupPeak) {
       this.groupPeak = now;
       this.groupCats.set(this.cats);
     }
-    return { name, cat: c, size: r.block.size };
+    return { key, cat: c, size: r.block.size };
   }
 
   /** Tensors whose bytes sum to `bytes`: `unit`-sized pieces (at most `max` of them), then the rest. */
@@ -109,9 +105,9 @@ export class Replay {
 
   free(h: Handle | null | undefined): void {
     if (!h) return;
-    if (this.a.free(h.name)) {
+    if (this.a.free(h.key)) {
       this.cats[h.cat]! -= h.size;
-      this.trace?.push({ op: 'free', name: h.name, line: this.trace.length + 1 });
+      this.trace?.push({ op: 'free', name: `t${h.key}`, line: this.trace.length + 1 });
     }
   }
 
