@@ -1,3 +1,7 @@
+import { useMemo } from 'react';
+import type { TermId } from '../../core/types';
+import { TERM_COLOR } from '../calculator/term-colors';
+
 /** One entry of a chart's legend: the series' colour and its name. `line`: drawn as a dashed line, not an area. */
 export interface LegendItem {
   key: string;
@@ -24,4 +28,9 @@ export function ChartLegend({ items }: { items: readonly LegendItem[] }) {
       ))}
     </ul>
   );
+}
+
+/** The legend items of the memory terms, in their stacking order and colours (term and sweep charts). */
+export function useTermLegend(terms: readonly TermId[], termName: (id: TermId) => string): LegendItem[] {
+  return useMemo(() => terms.map((id) => ({ key: id, name: termName(id), color: TERM_COLOR[id] })), [terms, termName]);
 }

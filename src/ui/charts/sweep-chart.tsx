@@ -3,7 +3,7 @@ import { Area, AreaChart, CartesianGrid, ReferenceDot, ReferenceLine, Responsive
 import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
 import type { CapacityLine, SweepRow } from './chart-data';
-import { ChartLegend } from './chart-legend';
+import { ChartLegend, useTermLegend } from './chart-legend';
 import { TOOLTIP_ITEM_STYLE, TOOLTIP_LABEL_STYLE, TOOLTIP_STYLE, useLineLabels, useUnitLabel } from './chart-props';
 
 export interface SweepChartProps {
@@ -40,7 +40,7 @@ export default function SweepChart(p: SweepChartProps) {
   const yLabel = useUnitLabel(unit);
   const tooltipLabel = useCallback((x: unknown) => `${xLabel}: ${formatX(Number(x))}`, [xLabel, formatX]);
   const tooltipFormat = useCallback((v: unknown, name: unknown) => [`${format(Number(v))} ${unit}`, termName(name as TermId)], [format, unit, termName]);
-  const legend = useMemo(() => terms.map((id) => ({ key: id, name: termName(id), color: TERM_COLOR[id] })), [terms, termName]);
+  const legend = useTermLegend(terms, termName);
   const lineLabels = useLineLabels(lines);
   const bestLabel = useMemo(() => best && { value: best.label, position: 'insideTopLeft' as const, fill: 'var(--ok)', fontSize: 12 }, [best]);
   return (
@@ -53,7 +53,7 @@ export default function SweepChart(p: SweepChartProps) {
             <YAxis domain={yDomain} ticks={axis.ticks} stroke="var(--muted)" tickFormatter={format} label={yLabel} allowDataOverflow />
             <Tooltip labelFormatter={tooltipLabel} formatter={tooltipFormat} contentStyle={TOOLTIP_STYLE} labelStyle={TOOLTIP_LABEL_STYLE} itemStyle={TOOLTIP_ITEM_STYLE} />
             {terms.map((id) => (
-              <Area key={id} dataKey={id} stackId="mem" type="linear" stroke={TERM_COLOR[id]} fill={TERM_COLOR[id]} fillOpacity={0.75} isAnimationActive={false} name={id} legendType="square" />
+              <Area key={id} dataKey={id} stackId="mem" type="linear" stroke={TERM_COLOR[id]} fill={TERM_COLOR[id]} fillOpacity={0.75} isAnimationActive={false} name={id} />
             ))}
             {lines.map((l, i) => (
               <ReferenceLine key={l.label} y={l.value} stroke="var(--bad)" strokeDasharray="6 3" ifOverflow="extendDomain" label={lineLabels[i]} />

@@ -3,7 +3,7 @@ import type { TermId } from '../../core/types';
 import { TERM_COLOR } from '../calculator/term-colors';
 import { useT } from '../i18n';
 import { axisMax, barSummary, niceAxis, type BarRow, type CapacityLine } from './chart-data';
-import { ChartLegend } from './chart-legend';
+import { ChartLegend, useTermLegend } from './chart-legend';
 
 export interface TermChartProps {
   rows: BarRow[];
@@ -42,7 +42,7 @@ export const TermChart = memo(function TermChart({ rows, terms, lines, termName,
       }),
     [t, title, rows, terms, lines, termName, format, unit],
   );
-  const legend = useMemo(() => terms.map((id) => ({ key: id, name: termName(id), color: TERM_COLOR[id] })), [terms, termName]);
+  const legend = useTermLegend(terms, termName);
   const axis = niceAxis(axisMax(rows, lines, terms));
   const y = (v: number) => TOP + (1 - v / axis.max) * (H - TOP - X_LABELS);
   const band = 100 / Math.max(1, rows.length);
