@@ -120,29 +120,35 @@ test('on a phone the verdict is on the first screen and stays in view while scro
   expectClean(w);
 });
 
+/** A training scenario on the 4090 at `width` px, every details element open and every panel laid out. */
+async function openTrainingResults(lang: string, width: number) {
+  const w = await open(chromium.browser(), base(), `?v=1&mode=training&gpu=rtx-4090${lang === 'zh' ? '&lang=zh' : ''}`);
+  await w.page.setViewportSize({ width, height: 844 });
+  await w.page.$$eval('details', (ds) => ds.forEach((d) => (d.open = true)));
+  // panels below the fold skip layout (content-visibility: auto) until scrolled near: lay them all out
+  await w.page.$$eval('section.panel', (ss) => ss.forEach((x) => ((x as HTMLElement).style.contentVisibility = 'visible')));
+  return w;
+}
+
+/** The result tables wider than their box, by their panel's heading (the sortable GPU comparison may scroll sideways). */
+const overflowingTables = (page: Page) =>
+  page.$$eval('.results .table-wrap:not(:has([aria-sort]))', (els) =>
+    els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.closest('section, details')?.querySelector('h2, summary')?.textContent),
+  );
+
 test('at 1280 px, in both languages, the tables fit their panels (a row-wide note wraps)', async () => {
   for (const lang of ['en', 'zh']) {
-    const w = await open(chromium.browser(), base(), `?v=1&mode=training&gpu=rtx-4090${lang === 'zh' ? '&lang=zh' : ''}`);
-    await w.page.setViewportSize({ width: 1280, height: 900 });
-    await w.page.$$eval('details', (ds) => ds.forEach((d) => (d.open = true)));
-    await w.page.$$eval('section.panel', (ss) => ss.forEach((x) => ((x as HTMLElement).style.contentVisibility = 'visible')));
+    const w = await openTrainingResults(lang, 1280);
     // the rule-of-thumb table's "why they differ" rows span the table (it ran 1,207 px wide in a 783 px panel)
     await w.page.locator('td[colspan]').first().waitFor();
-    const over = await w.page.$$eval('.results .table-wrap:not(:has([aria-sort]))', (els) =>
-      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.closest('section, details')?.querySelector('h2, summary')?.textContent),
-    );
-    expect(over).toEqual([]);
+    expect(await overflowingTables(w.page)).toEqual([]);
     expectClean(w);
   }
 });
 
 test('on a phone, in both languages, tables neither clip nor wrap a word per line', async () => {
   for (const lang of ['en', 'zh']) {
-    const w = await open(chromium.browser(), base(), `?v=1&mode=training&gpu=rtx-4090${lang === 'zh' ? '&lang=zh' : ''}`);
-    await w.page.setViewportSize({ width: 390, height: 844 });
-    await w.page.$$eval('details', (ds) => ds.forEach((d) => (d.open = true)));
-    // panels below the fold skip layout (content-visibility: auto) until scrolled near: lay them all out
-    await w.page.$$eval('section.panel', (ss) => ss.forEach((x) => ((x as HTMLElement).style.contentVisibility = 'visible')));
+    const w = await openTrainingResults(lang, 390);
     await w.page.locator('td.nowrap').first().waitFor();
     // "Counted in" (已分配 / 预留 …) on one line per cell
     const tall = await w.page.$$eval('td.nowrap', (els) =>
@@ -157,10 +163,7 @@ test('on a phone, in both languages, tables neither clip nor wrap a word per lin
     expect(tall).toEqual([]);
     // the breakdown and the primer's table fit the phone: nothing to scroll sideways, nothing cut off
     // (the seven-column GPU comparison scrolls sideways inside its own box)
-    const over = await w.page.$$eval('.results .table-wrap:not(:has([aria-sort]))', (els) =>
-      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.closest('section, details')?.querySelector('h2, summary')?.textContent),
-    );
-    expect(over).toEqual([]);
+    expect(await overflowingTables(w.page)).toEqual([]);
     // each fix's result ("→ 18.4 GiB ✓ fits") stays on one line
     const broken = await w.page.$$eval('.fix-result', (els) =>
       els

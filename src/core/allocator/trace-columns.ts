@@ -58,8 +58,8 @@ export class TraceColumns {
   /** −1 for none (recorded addresses are whole numbers) */
   private segAt = new Float64Array(1024);
   private readonly oomNames: string[] = [];
-  private readonly frames: string[] = [];
-  private readonly frameIndex = new Map<string, number>();
+  /** the top user frames, numbered like names */
+  private readonly frames = new NameIds();
 
   /** `names` answers the trace name of each id the import gives (address-table.ts). */
   constructor(private readonly names: { name(id: number): string }) {}
@@ -106,19 +106,9 @@ export class TraceColumns {
     this.nameIds[i] = id;
     this.sizes[i] = size;
     this.lines[i] = line;
-    this.frameIds[i] = frame === null ? -1 : this.frameId(frame);
+    this.frameIds[i] = frame === null ? -1 : this.frames.add(frame);
     this.segAt[i] = segmentAt ?? -1;
     this.n++;
-  }
-
-  private frameId(frame: string): number {
-    let f = this.frameIndex.get(frame);
-    if (f === undefined) {
-      f = this.frames.length;
-      this.frameIndex.set(frame, f);
-      this.frames.push(frame);
-    }
-    return f;
   }
 
   /** 0 alloc, 1 free, 2 empty_cache */
@@ -156,10 +146,10 @@ export class TraceColumns {
     const size = this.sizes[i]!;
     if (op & OOM) {
       const e: TraceEvent & { op: 'alloc' } = { op: 'alloc', name, size, line, oom: true };
-      if (f >= 0) e.frame = this.frames[f]!;
+      if (f >= 0) e.frame = this.frames.name(f);
       return e;
     }
-    const e: TraceEvent & { op: 'alloc' } = f >= 0 ? { op: 'alloc', name, size, line, frame: this.frames[f]! } : { op: 'alloc', name, size, line };
+    const e: TraceEvent & { op: 'alloc' } = f >= 0 ? { op: 'alloc', name, size, line, frame: this.frames.name(f) } : { op: 'alloc', name, size, line };
     const at = this.segmentAt(i);
     if (at !== undefined) e.segmentAt = at;
     return e;
