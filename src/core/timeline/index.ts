@@ -13,7 +13,7 @@ import type { Estimate, Message, Result, Scenario } from '../types';
 import { fixedIn } from '../units';
 import type { TraceEvent } from '../allocator/trace';
 import { replayInference } from './inference';
-import { RUN_STEPS, runRecords, VARIED_DRAWS } from './lengths';
+import { meanLength, RUN_STEPS, runRecords, VARIED_DRAWS } from './lengths';
 import { Replay, type TimelinePoint } from './replay';
 import { replayDecidesReserved } from './applies';
 import { replayTraining, type StepShape } from './training';
@@ -192,7 +192,7 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
               highest_draw: Math.max(est.allocatedBytes, draws.highest.peakReserved),
               shortest: Math.min(...tl.lengths),
               longest: Math.max(...tl.lengths),
-              mean_tokens: s.lenMean ?? s.seq / 2,
+              mean_tokens: meanLength(s.seq, s.lenMean),
               spread: s.lenSpread,
             },
             source: `core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; a step longer than all before it needs new segments); the median of ${VARIED_DRAWS} orders; lengths lognormal, clipped at seq (assumption); timeline/lengths.ts`,

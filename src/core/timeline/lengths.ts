@@ -59,6 +59,11 @@ export interface RunRecords {
   steps: number[];
 }
 
+/** The mean sample length drawn from: `len-mean` (null: seq/2, an assumption), within [1, seq]. */
+export function meanLength(seq: number, mean: number | null): number {
+  return Math.min(seq, Math.max(1, mean ?? seq / 2));
+}
+
 /**
  * The records of a run of `steps` steps whose padded length is the longest of `batch` drawn samples
  * (in [1, seq]); the first step is always one, and the last is the first step at seq if the run
@@ -67,7 +72,7 @@ export interface RunRecords {
 export function runRecords(o: LengthOptions): RunRecords {
   const seq = Math.max(1, Math.floor(o.seq));
   const n = Math.max(1, Math.floor(o.steps ?? RUN_STEPS));
-  const mean = Math.min(seq, Math.max(1, o.mean ?? seq / 2));
+  const mean = meanLength(seq, o.mean);
   const sigma = Math.max(0, o.spread ?? DEFAULT_SPREAD);
   // lognormal with this mean: mu = ln(mean) − σ²/2
   const mu = Math.log(mean) - (sigma * sigma) / 2;

@@ -59,15 +59,20 @@ export interface DsConfig {
   overlapComm: boolean;
 }
 
+/** HF Trainer's 'auto' bucket settings from the hidden size (see the header); DeepSpeed's int field takes the prefetch's whole part. */
+export function hfAutoBuckets(hidden: number): Pick<DsConfig, 'reduceBucket' | 'prefetchBucket' | 'persistThreshold'> {
+  const h = Math.max(1, hidden);
+  return { reduceBucket: h * h, prefetchBucket: Math.floor(0.9 * h * h), persistThreshold: 10 * h };
+}
+
 /** Bucket settings with HF's 'auto' rule applied from the hidden size. */
 export function dsConfig(ctx: Ctx): DsConfig {
   const { s, arch } = ctx;
-  const h = Math.max(1, arch.hidden);
+  const auto = hfAutoBuckets(arch.hidden);
   return {
-    reduceBucket: s.dsReduceBucket ?? h * h,
-    // HF fills 0.9·h·h; DeepSpeed's int field takes its whole part
-    prefetchBucket: s.dsPrefetchBucket ?? Math.floor(0.9 * h * h),
-    persistThreshold: s.dsPersistThreshold ?? 10 * h,
+    reduceBucket: s.dsReduceBucket ?? auto.reduceBucket,
+    prefetchBucket: s.dsPrefetchBucket ?? auto.prefetchBucket,
+    persistThreshold: s.dsPersistThreshold ?? auto.persistThreshold,
     maxLive: s.dsMaxLive,
     reuseDistance: s.dsReuseDistance,
     overlapComm: s.dsOverlapComm === 'on' || (s.dsOverlapComm === 'auto' && s.zero === 3),

@@ -1,6 +1,5 @@
 import { useId, useMemo } from 'react';
 import type { LoraTarget, Method, Scenario } from '../../core/types';
-import { findDiffusionPreset } from '../../core/diffusion/presets';
 import { LORA_TARGETS, SCENARIO_FIELDS, type FieldSpec } from '../../core/scenario/schema';
 import { selectActive, useApp } from '../../state/store';
 import { NumberField } from '../forms/number-field';
@@ -9,8 +8,7 @@ import { useT, type T } from '../i18n';
 import { fieldLabel, optionLabel, zhHelp } from '../i18n/scenario-labels';
 import { fieldReason, optionReason, reasonParams, repair, withGridGpus } from './compat';
 import { methodChange } from './recipes';
-import { ruleArch } from '../../core/scenario/rules';
-import { nativeSide } from '../../core/model/vision-tokens';
+import { autoValue } from '../../core/scenario/auto-values';
 import { useFieldError } from './use-estimate';
 
 type Prop = Exclude<keyof Scenario, 'arch'>;
@@ -95,8 +93,8 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
   const log = slider?.log ?? false;
   const sliderMax = slider?.max;
   const raw = useApp((st) => selectActive(st)[prop]);
-  // resolution 'auto' is the model's native image side: shown as that number
-  const auto = useApp((st) => (prop === 'resolution' ? autoResolution(selectActive(st)) : null));
+  // a key left at 'auto' shows the number auto stands for (resolution: the native image side)
+  const auto = useApp((st) => (selectActive(st)[prop] === null ? autoValue(selectActive(st), prop) : null));
   const why = useApp((st) => fieldReason(selectActive(st), prop));
   const change = useChange();
   const error = useFieldError(prop);
@@ -124,14 +122,6 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
   );
   if (!nullable) return field;
   return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={value} field={field} />;
-}
-
-/** The image side resolution=auto stands for with the chosen model: an image-generation pipeline's or a vision tower's native size (null: neither). */
-function autoResolution(s: Scenario): number | null {
-  const diffusion = findDiffusionPreset(s.model);
-  if (diffusion) return diffusion.nativeResolution;
-  const v = ruleArch(s)?.vision;
-  return v ? nativeSide(v) : null;
 }
 
 function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disabled: boolean; fallback: number; field: React.ReactNode }) {

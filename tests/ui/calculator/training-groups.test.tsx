@@ -44,3 +44,11 @@ test('the "All linear (PEFT all-linear)" button adapts every projection and is d
   expect(s.scenarios[s.active].loraTargets).toEqual(['q', 'k', 'v', 'o', 'gate', 'up', 'down']);
   expect(button().disabled).toBe(true);
 });
+
+test('a key left at auto shows the number auto stands for: mean sample length seq/2 = 2048 at seq 4096, not the field minimum 1', () => {
+  useApp.getState().patch({ mode: 'training', seq: 4096 });
+  render(<ScenarioForm />);
+  const box = screen.getByRole<HTMLInputElement>('textbox', { name: 'Mean sample length' });
+  expect(box.value).toBe('2048');
+  expect(box.disabled).toBe(true);
+});
