@@ -124,6 +124,15 @@ export function ScenarioNumber({ prop }: { prop: Prop }) {
   return <NullableNumber prop={prop} token={kind.nullToken!} isNull={raw === null} disabled={!!why} fallback={value} field={field} />;
 }
 
+/** What a key's 'auto' box says it stands for. */
+function autoLabel(prop: Prop) {
+  if (prop === 'resolution') return 'field.nullNative';
+  if (prop === 'lenMean') return 'field.nullHalfSeq';
+  if (prop === 'groupSize') return 'field.nullDefault';
+  if (prop === 'dsReduceBucket' || prop === 'dsPrefetchBucket' || prop === 'dsPersistThreshold') return 'field.nullHfAuto';
+  return 'field.nullAuto';
+}
+
 function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disabled: boolean; fallback: number; field: React.ReactNode }) {
   const t = useT();
   const change = useChange();
@@ -133,7 +142,7 @@ function NullableNumber(p: { prop: Prop; token: string; isNull: boolean; disable
       {p.field}
       <label htmlFor={id} className="small">
         <input id={id} type="checkbox" checked={p.isNull} disabled={p.disabled} onChange={(e) => change({ [p.prop]: e.target.checked ? null : p.fallback })} />{' '}
-        {t(p.token === 'all' ? 'field.nullAll' : p.prop === 'resolution' ? 'field.nullNative' : 'field.nullAuto')}
+        {t(p.token === 'all' ? 'field.nullAll' : autoLabel(p.prop))}
       </label>
     </div>
   );

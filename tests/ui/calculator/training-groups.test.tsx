@@ -51,4 +51,6 @@ test('a key left at auto shows the number auto stands for: mean sample length se
   const box = screen.getByRole<HTMLInputElement>('textbox', { name: 'Mean sample length' });
   expect(box.value).toBe('2048');
   expect(box.disabled).toBe(true);
+  // and its box says what auto means for this key (not "Engine default": no engine picks a data set's lengths)
+  expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Half the sequence length (assumed)' }).checked).toBe(true);
 });
