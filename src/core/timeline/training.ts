@@ -37,6 +37,7 @@
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
+import type { LoraEvent } from '../training/lora-forward';
 import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../model/tensors';
@@ -90,6 +91,15 @@ function adapterSplit(arch: ModelArch, s: Scenario, layers: number): TensorSplit
 interface Persistent {
   grads: Handle[];
   states: Handle[];
+  /** cuBLAS workspaces made so far: the forward thread's, then autograd's device thread's */
+  workspaces: number;
+}
+
+/** A cuBLAS handle's first matmul allocates its workspace, never freed (runtime.ts CUBLAS_WORKSPACE). */
+function workspace(r: Replay, keep: Persistent, p: TrainingPhases, nth: 1 | 2): void {
+  if (keep.workspaces >= nth) return;
+  r.alloc('buffers', p.workspace);
+  keep.workspaces = nth;
 }
 
 /** Allocates `total` bytes over a split: per layer i (or all layers) and the outer tensors. */
@@ -142,9 +152,8 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   allocAll(r, 'weights', first.weights, wSplit, L);
   if (first.adapters > 0) allocAll(r, 'weights', first.adapters, trainSplit, L);
   if (first.master > 0) allocAll(r, 'optimizer', first.master, trainSplit, L);
-  r.alloc('buffers', first.workspace);
   r.alloc('buffers', first.comm);
-  const keep: Persistent = { grads: [], states: [] };
+  const keep: Persistent = { grads: [], states: [], workspaces: 0 };
   if (first.gradsLife === 'setup') keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
   r.mark('forward');
   // gradient accumulation: micro-steps before each optimizer step (two stand for any number:
@@ -190,17 +199,22 @@ function step(
   const dequantLayer = (): void => {
     for (const f of wSplit.linears) r.free(r.alloc('temporary', (p.dequant * f) / Math.max(...wSplit.linears)));
   };
-  const saveLayer = (): Handle[] => (full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : r.allocSplit('activations', perLayer, units));
+  const plan = p.loraPlan;
+  const saveLayer = (): Handle[] =>
+    full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : plan ? runPlan(r, plan.keep, 'activations') : r.allocSplit('activations', perLayer, units);
   // AMP: each Linear's 16-bit copy, made when its layer first runs (training/amp-cache.ts)
   const amp = p.ampCopies;
   const copyLayer = (): Handle[] => (amp ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
   const copies: Handle[][] = [];
-  // forward
+  // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
+  workspace(r, keep, p, 1);
   const saved: (Handle[] | null)[] = [];
   for (let i = 0; i < L; i++) {
     gatherUnit();
     if (p.dequant > 0) dequantLayer();
     copies.push(copyLayer());
+    // a checkpointed layer's forward makes its adapters' tensors and keeps none of them
+    if (plan?.checkpointed) runPlan(r, plan.checkpointed, 'temporary');
     saved.push(saveLayer());
     if (i >= onGpu) {
       r.freeAll(saved[i - onGpu] as Handle[]);
@@ -238,6 +252,8 @@ function step(
     r.freeAll(loss.splice(0));
     loss.push(r.alloc('loss', p.logits.headBackward));
   }
+  // the LM head's backward matmul: the first on autograd's device thread
+  workspace(r, keep, p, 2);
   const grads = keep.grads.length > 0 || p.gradients <= 0 ? null : ([] as Handle[]);
   if (p.inBackward) {
     const g = r.alloc('gradients', p.inBackward.gradient);
@@ -263,7 +279,7 @@ function step(
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
     const recopied = amp?.checkpointed ? copyLayer() : (copies[i] ?? []);
-    const again = full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
+    const again = full && recompute > 0 ? (plan ? runPlan(r, plan.keep, 'temporary') : r.allocSplit('temporary', recompute, units)) : [];
     if (p.dequant > 0) dequantLayer();
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
@@ -289,6 +305,22 @@ function step(
   // zero_grad(set_to_none=True) frees the gradients; set_to_none=False and setup buffers keep them
   if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
   r.mark('optimizer');
+}
+
+/** Runs a LoRA layer plan (training/lora-forward.ts loraLayerPlan); returns the tensors it keeps. */
+function runPlan(r: Replay, plan: readonly LoraEvent[], cat: 'activations' | 'temporary'): Handle[] {
+  const hs: (Handle | null)[] = [];
+  const kept = new Set<number>();
+  for (const ev of plan) {
+    if ('free' in ev) {
+      r.free(hs[ev.free]);
+      kept.delete(ev.free);
+    } else {
+      if (ev.saved) kept.add(hs.length);
+      hs.push(r.alloc(ev.saved ? cat : 'temporary', ev.alloc));
+    }
+  }
+  return [...kept].map((i) => hs[i]).filter((h): h is Handle => !!h);
 }
 
 /**
