@@ -183,20 +183,15 @@ export function term(ctx: Pick<Ctx, 'guessed'>, id: TermId, expr: Expr, info: De
   return { id, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.ceil(bytes) : 0, level, derivation };
 }
 
-/**
- * The cuBLAS workspaces PyTorch allocates through the caching allocator (runtime.ts), one per
- * handle: inference runs on one thread; training's backward runs on autograd's device thread
- * (torch/csrc/autograd/engine.cpp), whose cuBLAS handle is its own (handles are per thread,
- * aten/src/ATen/cuda/detail/DeviceThreadHandles.h), so it has `handles` = 2.
- */
-export function workspaceTerm(ctx: Pick<Ctx, 'guessed'>, handles: 1 | 2 = 1): Term {
+/** The cuBLAS workspaces PyTorch allocates through the caching allocator (runtime.ts): one per handle. */
+export function workspaceTerm(ctx: Pick<Ctx, 'guessed'>, handles = 1): Term {
   return term(
     ctx,
     'workspace',
     handles === 1 ? CUBLAS_WORKSPACE : mul(sym('handles', handles), CUBLAS_WORKSPACE),
     {
       values: { CUBLAS_WORKSPACE_CONFIG: 'unset (sm90 and later: 32 MiB; earlier 8.1 MiB, counted as 32)' },
-      source: 'aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize, setWorkspaceForHandle (one workspace per handle and stream)',
+      source: 'aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize, setWorkspaceForHandle (one workspace per handle and stream); training: + autograd’s device thread (runtime.ts)',
       confidence: 'derived',
     },
     'allocated',

@@ -47,6 +47,14 @@ export function cublasWorkspaceBytes(computeMajor: number): number {
 export const CUBLAS_WORKSPACE: Expr = mul(4096, 8, sym('KiB', 1024));
 export const CUBLAS_WORKSPACE_BYTES = evaluate(CUBLAS_WORKSPACE);
 
+/**
+ * cuBLAS handles, so workspaces, a training step holds: the forward's on the Python thread and the
+ * backward's on autograd's device thread (torch/csrc/autograd/engine.cpp runs a CUDA device's
+ * backward on a thread of its own), whose handle is its own (handles are per thread:
+ * aten/src/ATen/cuda/detail/DeviceThreadHandles.h `PoolWindow`). Inference holds one.
+ */
+export const TRAINING_CUBLAS_HANDLES = 2;
+
 /** docs/reference/allocator.md §1 constants */
 const MIN_BLOCK = 512;
 const SMALL_SIZE = MiB;

@@ -22,11 +22,12 @@
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
  *   `zero_grad(set_to_none=True)` frees the gradients (accumulated ones too: the next step's first
  *   micro-step makes them again).
+ * - the cuBLAS workspaces (runtime.ts): the forward thread's at the forward's first matmul, autograd's
+ *   device thread's at the LM head's backward matmul, never freed;
+ * - LoRA: each layer's forward as training/lora-forward.ts lays it out (loraLayerPlan), the adapted
+ *   Linears' temporaries made and freed among the saved tensors; a checkpointed layer's forward makes
+ *   them and keeps none, its recompute in backward keeps them as saved.
  * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
- * - the sm90 cuBLAS workspaces, 32 MiB each, one made at the forward's first matmul and one at the
- *   backward's (autograd's device thread has a handle of its own; CublasHandlePool.cpp): we lay out
- *   one of CUBLAS_WORKSPACE_BYTES. The backward's lands wherever a block is free (a loss segment in
- *   t021, a forward temporary's hole in the LoRA runs, whose forward temporaries we do not lay out);
  * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
  *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
  *   only through the weight gradients made among them;

@@ -23,7 +23,7 @@
  */
 import type { Built, Ctx, TrainingPhases } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
-import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
+import { CUBLAS_WORKSPACE_BYTES, TRAINING_CUBLAS_HANDLES, type TensorGroup } from '../runtime';
 import { blockKinds, linearElements, mlpWidth } from '../model/tensors';
 import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
@@ -136,7 +136,7 @@ export function buildTraining(ctx: Ctx): Built {
   // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
-  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + 2 * CUBLAS_WORKSPACE_BYTES;
+  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + TRAINING_CUBLAS_HANDLES * CUBLAS_WORKSPACE_BYTES;
   // the head's gradient exists from the start of backward (full fine-tune, or a trained head copy)
   // (split=layers: on the GPU holding the head's weight — the embedding's when tied)
   const headWeightHere = arch.tiedEmbeddings ? stage.embedding : stage.head;
@@ -321,7 +321,7 @@ export function buildTraining(ctx: Ctx): Built {
       }),
     );
   }
-  terms.push(workspaceTerm(ctx, 2));
+  terms.push(workspaceTerm(ctx, TRAINING_CUBLAS_HANDLES));
   if (s.optimizer.startsWith('paged')) {
     notes.push({ code: 'training.paged', text: 'Paged optimizer state lives in CUDA unified memory and may spill to host RAM under pressure.' });
   }
