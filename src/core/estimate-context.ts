@@ -3,7 +3,7 @@
  * estimate(): the validated scenario plus the resolved model, and what they hand back.
  */
 import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
-import { CUBLAS_WORKSPACE, type TensorGroup } from './runtime';
+import { CUBLAS_WORKSPACE, cublasWorkspaceBytes, type TensorGroup } from './runtime';
 import { derive, evaluate, mul, sym, type DerivationInfo, type Expr } from './formula';
 import type { ActivationTotal } from './training/activations';
 import type { LossSequence } from './training/loss';
@@ -190,7 +190,8 @@ export function workspaceTerm(ctx: Pick<Ctx, 'guessed'>, handles = 1): Term {
     'workspace',
     handles === 1 ? CUBLAS_WORKSPACE : mul(sym('handles', handles), CUBLAS_WORKSPACE),
     {
-      values: { CUBLAS_WORKSPACE_CONFIG: 'unset (sm90 and later: 32 MiB; earlier 8.1 MiB, counted as 32)' },
+      // the size on compute capability 9 and later, counted for every card; before Hopper it is smaller
+      values: { sm90_bytes: cublasWorkspaceBytes(9), before_sm90_bytes: cublasWorkspaceBytes(8) },
       source: 'aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize, setWorkspaceForHandle (one workspace per handle and stream); training: + autograd’s device thread (runtime.ts)',
       confidence: 'derived',
     },

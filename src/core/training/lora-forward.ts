@@ -184,14 +184,19 @@ export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number,
     for (const l of lora) {
       if (!names.includes(l.target)) continue;
       const at = n;
+      // not kept: what an op would save goes once the next op has made its output (t006's
+      // checkpointed forward frees dropout's mask after its output, autocast's copy after lora_A's)
+      let pending: number | null = null;
       for (const e of l.events) {
         if ('free' in e) ev.push({ free: at + e.free });
         else {
           ev.push({ alloc: e.alloc, saved: e.saved && keep });
+          if (pending !== null) ev.push({ free: pending });
+          pending = !keep && e.saved ? n : null;
           n++;
         }
       }
-      if (!keep) l.events.forEach((e, i) => 'alloc' in e && e.saved && ev.push({ free: at + countAllocs(l.events, i) }));
+      if (pending !== null) ev.push({ free: pending });
     }
   };
   put(saves.norm, Math.min(1, saves.norms));
@@ -211,13 +216,6 @@ export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number,
   if (product !== null) ev.push({ free: product });
   if (left >= 1) ev.push({ alloc: left, saved: true });
   return ev;
-}
-
-/** Allocs before event i of a list: the index the i-th event's alloc gets. */
-function countAllocs(events: readonly LoraEvent[], i: number): number {
-  let k = 0;
-  for (let j = 0; j < i; j++) if ('alloc' in events[j]!) k++;
-  return k;
 }
 
 /** Most bytes a plan holds at once beyond what it keeps at its end: its temporaries' moment. */
