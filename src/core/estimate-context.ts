@@ -3,12 +3,13 @@
  * estimate(): the validated scenario plus the resolved model, and what they hand back.
  */
 import type { Derivation, EngineInfo, Message, ModelArch, ParamBreakdown, Scenario, Term, TermId, TermLevel } from './types';
-import { CUBLAS_WORKSPACE, type TensorGroup } from './runtime';
-import { derive, evaluate, type DerivationInfo, type Expr } from './formula';
+import { CUBLAS_WORKSPACE, cublasWorkspaceBytes, type TensorGroup } from './runtime';
+import { derive, evaluate, mul, sym, type DerivationInfo, type Expr } from './formula';
 import type { ActivationTotal } from './training/activations';
 import type { LossSequence } from './training/loss';
 import type { TiedGrad } from './training/tied-grad';
 import type { AmpCopies } from './training/amp-cache';
+import type { LoraEvent } from './training/lora-forward';
 import type { LayerSplit } from './inference/device-map';
 import type { ImageGrid } from './model/vision-tokens';
 
@@ -152,6 +153,8 @@ export interface TrainingPhases {
   /** optimizer step in backward: the largest gradient and its step temporary */
   inBackward: { gradient: number; temp: number } | null;
   acts: ActivationTotal;
+  /** one LoRA layer's forward in order (training/lora-forward.ts loraLayerPlan): kept per layer, and a checkpointed forward's; null: not laid out */
+  loraPlan: { keep: LoraEvent[]; checkpointed: LoraEvent[] | null } | null;
   logits: { peak: number; held: number; backward: number; headBackward: number; sequence?: LossSequence };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;
@@ -180,16 +183,17 @@ export function term(ctx: Pick<Ctx, 'guessed'>, id: TermId, expr: Expr, info: De
   return { id, bytes: Number.isFinite(bytes) && bytes > 0 ? Math.ceil(bytes) : 0, level, derivation };
 }
 
-/** The cuBLAS workspace PyTorch allocates through the caching allocator (runtime.ts). */
-export function workspaceTerm(ctx: Pick<Ctx, 'guessed'>): Term {
+/** The cuBLAS workspaces PyTorch allocates through the caching allocator (runtime.ts): one per handle. */
+export function workspaceTerm(ctx: Pick<Ctx, 'guessed'>, handles = 1): Term {
   return term(
     ctx,
     'workspace',
-    CUBLAS_WORKSPACE,
+    handles === 1 ? CUBLAS_WORKSPACE : mul(sym('handles', handles), CUBLAS_WORKSPACE),
     {
-      values: { CUBLAS_WORKSPACE_CONFIG: ':4096:2:16:8' },
-      source: 'docs/reference/formulas.md §3.3 (PyTorch cuBLAS workspace via the caching allocator)',
-      confidence: 'heuristic',
+      // the size on compute capability 9 and later, counted for every card; before Hopper it is smaller
+      values: { sm90_bytes: cublasWorkspaceBytes(9), before_sm90_bytes: cublasWorkspaceBytes(8) },
+      source: 'aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize, setWorkspaceForHandle (one workspace per handle and stream); training: + autograd’s device thread (runtime.ts)',
+      confidence: 'derived',
     },
     'allocated',
     false,

@@ -2,12 +2,12 @@
  * Runtime overheads outside the model's own tensors: CUDA context, cuBLAS workspace, and the
  * PyTorch caching allocator's segment rounding (reserved − allocated).
  *
- * Sources: docs/reference/formulas.md §3.3 (PyTorch PR #86509 context sizes; cuBLAS workspace snapshot),
+ * Sources: docs/reference/formulas.md §3.3 (PyTorch PR #86509 context sizes), CublasHandlePool.cpp (cuBLAS workspace),
  * docs/reference/allocator.md §1 (`round_size`, `get_allocation_size`: 512 B blocks, 2 MiB small segments,
  * 20 MiB segments for 1–10 MiB requests, 2 MiB rounding above 10 MiB).
  */
 
-import { add, evaluate, mul, sym, type Expr } from './formula/expr';
+import { evaluate, mul, sym, type Expr } from './formula/expr';
 import { MiB } from './units';
 
 /**
@@ -27,12 +27,33 @@ export const CUDA_CONTEXT_BYTES = 500 * MiB;
 export const DRIVER_RESERVED_BYTES = 434 * MiB;
 
 /**
- * cuBLAS workspace PyTorch allocates through the caching allocator on the first matmul:
- * 8,519,680 B = 2·4096 KiB + 8·16 KiB (`:4096:2:16:8` form of CUBLAS_WORKSPACE_CONFIG: buffers of
- * KiB), per handle/stream (formulas.md §3.3, PyTorch forum memory snapshot).
+ * cuBLAS workspace PyTorch allocates through the caching allocator, one per (cuBLAS handle, stream)
+ * the first time a handle runs on a stream (aten/src/ATen/cuda/CublasHandlePool.cpp
+ * `setWorkspaceForHandle`; cuBLASLt shares it unless TORCH_CUBLASLT_UNIFIED_WORKSPACE=0). Its size,
+ * `parseChosenWorkspaceSize` without CUBLAS_WORKSPACE_CONFIG: `:4096:2:16:8` (2·4096 KiB + 8·16 KiB =
+ * 8,519,680 B) before Hopper; 4096·8 KiB = 32 MiB on compute capability 9.x (Hopper; the same
+ * function gives 32 MiB on majors 10 and 12, Blackwell, in later releases). Our H200 runs (torch
+ * 2.11) each hold two blocks of 33,554,432 B that are never freed.
  */
-export const CUBLAS_WORKSPACE: Expr = add(mul(2, 4096, sym('KiB', 1024)), mul(8, 16, sym('KiB', 1024)));
+export function cublasWorkspaceBytes(computeMajor: number): number {
+  return computeMajor >= 9 ? 4096 * 8 * 1024 : 2 * 4096 * 1024 + 8 * 16 * 1024;
+}
+
+/**
+ * The workspace one handle counts in the card-independent estimate: the larger, Hopper and later
+ * (cublasWorkspaceBytes(9)), so one estimate serves every card (methodology "One verdict"); on an
+ * older card that is 25,034,752 B more than it allocates, per handle.
+ */
+export const CUBLAS_WORKSPACE: Expr = mul(4096, 8, sym('KiB', 1024));
 export const CUBLAS_WORKSPACE_BYTES = evaluate(CUBLAS_WORKSPACE);
+
+/**
+ * cuBLAS handles, so workspaces, a training step holds: the forward's on the Python thread and the
+ * backward's on autograd's device thread (torch/csrc/autograd/engine.cpp runs a CUDA device's
+ * backward on a thread of its own), whose handle is its own (handles are per thread:
+ * aten/src/ATen/cuda/detail/DeviceThreadHandles.h `PoolWindow`). Inference holds one.
+ */
+export const TRAINING_CUBLAS_HANDLES = 2;
 
 /** docs/reference/allocator.md §1 constants */
 const MIN_BLOCK = 512;

@@ -9,7 +9,7 @@
 import type { Estimate, GradCkpt, Message, Mode, Optimizer, Precision, Result, Term } from '../types';
 import { modelStateBytes } from '../training/optimizer';
 import { analyze, sumBytes, type Analysis, type Dtypes, type LayerRow } from './analyze';
-import { CUBLAS_WORKSPACE, CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from '../runtime';
+import { CUBLAS_WORKSPACE, CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, segmentWaste, TRAINING_CUBLAS_HANDLES, type TensorGroup } from '../runtime';
 import { add, derive, evaluate, mul, sym, type DerivationInfo, type Expr } from '../formula';
 import { checkpointed } from './checkpoint';
 import { backwardPeak, optimizerStateBytes } from './states';
@@ -111,6 +111,8 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
     terms.push(term('weights', add(mul(sym('bytes_param', pB), P_), buffers), 'allocated', { source: 'formulas.md §7.1', confidence: 'exact' }));
   }
   const cublas = CUBLAS_WORKSPACE;
+  // training: a workspace per cuBLAS handle, the forward's and autograd's device thread's (runtime.ts)
+  const trainCublas = mul(sym('handles', TRAINING_CUBLAS_HANDLES), cublas);
   const B = sym('b', b);
   if (training) {
     const optBytes = optimizerStateBytes(a.rows, o.optimizer, precision);
@@ -142,8 +144,8 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
         }),
       );
       terms.push(
-        term('workspace', add(mul(sym('gradPair', a.gradPair), B), cublas), 'allocated', {
-          values: { gradPair_is: 'max_l (in_l + out_l) per sample; + cuBLAS workspace' },
+        term('workspace', add(mul(sym('gradPair', a.gradPair), B), trainCublas), 'allocated', {
+          values: { gradPair_is: 'max_l (in_l + out_l) per sample; + a cuBLAS workspace per handle' },
           source: 'formulas.md §3.3, §7.3',
           confidence: 'heuristic',
         }),
@@ -167,14 +169,14 @@ export function estimatePrepared(p: Prepared, o: NetworkOptions): NetworkEstimat
         }),
       );
       terms.push(
-        term('workspace', add(sym('grad_pair', pk.transient), cublas), 'allocated', {
-          values: { grad_pair_is: '(grad_in + grad_out) of the peak layer; + cuBLAS workspace', b },
+        term('workspace', add(sym('grad_pair', pk.transient), trainCublas), 'allocated', {
+          values: { grad_pair_is: '(grad_in + grad_out) of the peak layer; + a cuBLAS workspace per handle (forward, autograd’s device thread)', b },
           source: 'formulas.md §3.3, §7.3',
           confidence: 'heuristic',
         }),
       );
     }
-    live.push(CUBLAS_WORKSPACE_BYTES);
+    live.push(...Array.from({ length: TRAINING_CUBLAS_HANDLES }, () => CUBLAS_WORKSPACE_BYTES));
   } else {
     terms.push(
       term('activations', mul(sym('perSample', a.inferPeak), B), 'allocated', {

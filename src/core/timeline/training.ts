@@ -22,11 +22,12 @@
  *   torch.zeros_like per parameter), the step temporary (foreach list), then
  *   `zero_grad(set_to_none=True)` frees the gradients (accumulated ones too: the next step's first
  *   micro-step makes them again).
+ * - the cuBLAS workspaces (runtime.ts): the forward thread's at the forward's first matmul, autograd's
+ *   device thread's at the LM head's backward matmul, never freed;
+ * - LoRA: each layer's forward as training/lora-forward.ts lays it out (loraLayerPlan), the adapted
+ *   Linears' temporaries made and freed among the saved tensors; a checkpointed layer's forward makes
+ *   them and keeps none, its recompute in backward keeps them as saved.
  * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
- * - the sm90 cuBLAS workspaces, 32 MiB each, one made at the forward's first matmul and one at the
- *   backward's (autograd's device thread has a handle of its own; CublasHandlePool.cpp): we lay out
- *   one of CUBLAS_WORKSPACE_BYTES. The backward's lands wherever a block is free (a loss segment in
- *   t021, a forward temporary's hole in the LoRA runs, whose forward temporaries we do not lay out);
  * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
  *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
  *   only through the weight gradients made among them;
@@ -37,6 +38,7 @@
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
+import type { LoraEvent } from '../training/lora-forward';
 import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../model/tensors';
@@ -90,6 +92,15 @@ function adapterSplit(arch: ModelArch, s: Scenario, layers: number): TensorSplit
 interface Persistent {
   grads: Handle[];
   states: Handle[];
+  /** cuBLAS workspaces made so far: the forward thread's, then autograd's device thread's */
+  workspaces: number;
+}
+
+/** A cuBLAS handle's first matmul allocates its workspace, never freed (runtime.ts CUBLAS_WORKSPACE). */
+function workspace(r: Replay, keep: Persistent, p: TrainingPhases, nth: 1 | 2): void {
+  if (keep.workspaces >= nth) return;
+  r.alloc('buffers', p.workspace);
+  keep.workspaces = nth;
 }
 
 /** Allocates `total` bytes over a split: per layer i (or all layers) and the outer tensors. */
@@ -142,9 +153,8 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   allocAll(r, 'weights', first.weights, wSplit, L);
   if (first.adapters > 0) allocAll(r, 'weights', first.adapters, trainSplit, L);
   if (first.master > 0) allocAll(r, 'optimizer', first.master, trainSplit, L);
-  r.alloc('buffers', first.workspace);
   r.alloc('buffers', first.comm);
-  const keep: Persistent = { grads: [], states: [] };
+  const keep: Persistent = { grads: [], states: [], workspaces: 0 };
   if (first.gradsLife === 'setup') keep.grads = allocAll(r, 'gradients', first.gradients, trainSplit, L);
   r.mark('forward');
   // gradient accumulation: micro-steps before each optimizer step (two stand for any number:
@@ -190,17 +200,22 @@ function step(
   const dequantLayer = (): void => {
     for (const f of wSplit.linears) r.free(r.alloc('temporary', (p.dequant * f) / Math.max(...wSplit.linears)));
   };
-  const saveLayer = (): Handle[] => (full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : r.allocSplit('activations', perLayer, units));
+  const plan = p.loraPlan;
+  const saveLayer = (): Handle[] =>
+    full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : plan ? runPlan(r, plan.keep, 'activations') : r.allocSplit('activations', perLayer, units);
   // AMP: each Linear's 16-bit copy, made when its layer first runs (training/amp-cache.ts)
   const amp = p.ampCopies;
   const copyLayer = (): Handle[] => (amp ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
   const copies: Handle[][] = [];
-  // forward
+  // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
+  workspace(r, keep, p, 1);
   const saved: (Handle[] | null)[] = [];
   for (let i = 0; i < L; i++) {
     gatherUnit();
     if (p.dequant > 0) dequantLayer();
     copies.push(copyLayer());
+    // a checkpointed layer's forward makes its adapters' tensors and keeps none of them
+    if (plan?.checkpointed) runPlan(r, plan.checkpointed, 'temporary');
     saved.push(saveLayer());
     if (i >= onGpu) {
       r.freeAll(saved[i - onGpu] as Handle[]);
@@ -238,6 +253,8 @@ function step(
     r.freeAll(loss.splice(0));
     loss.push(r.alloc('loss', p.logits.headBackward));
   }
+  // the LM head's backward matmul: the first on autograd's device thread
+  workspace(r, keep, p, 2);
   const grads = keep.grads.length > 0 || p.gradients <= 0 ? null : ([] as Handle[]);
   if (p.inBackward) {
     const g = r.alloc('gradients', p.inBackward.gradient);
@@ -263,7 +280,7 @@ function step(
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
     const recopied = amp?.checkpointed ? copyLayer() : (copies[i] ?? []);
-    const again = full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
+    const again = full && recompute > 0 ? (plan ? runPlan(r, plan.keep, 'temporary') : r.allocSplit('temporary', recompute, units)) : [];
     if (p.dequant > 0) dequantLayer();
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
@@ -289,6 +306,22 @@ function step(
   // zero_grad(set_to_none=True) frees the gradients; set_to_none=False and setup buffers keep them
   if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
   r.mark('optimizer');
+}
+
+/** Runs a LoRA layer plan (training/lora-forward.ts loraLayerPlan); returns the tensors it keeps. */
+function runPlan(r: Replay, plan: readonly LoraEvent[], cat: 'activations' | 'temporary'): Handle[] {
+  const hs: (Handle | null)[] = [];
+  const kept = new Set<number>();
+  for (const ev of plan) {
+    if ('free' in ev) {
+      r.free(hs[ev.free]);
+      kept.delete(ev.free);
+    } else {
+      if (ev.saved) kept.add(hs.length);
+      hs.push(r.alloc(ev.saved ? cat : 'temporary', ev.alloc));
+    }
+  }
+  return [...kept].map((i) => hs[i]).filter((h): h is Handle => !!h);
 }
 
 /**

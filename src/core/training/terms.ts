@@ -23,11 +23,12 @@
  */
 import type { Built, Ctx, TrainingPhases } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
-import { CUBLAS_WORKSPACE_BYTES, type TensorGroup } from '../runtime';
-import { blockKinds, linearElements } from '../model/tensors';
+import { CUBLAS_WORKSPACE_BYTES, TRAINING_CUBLAS_HANDLES, type TensorGroup } from '../runtime';
+import { blockKinds, linearElements, mlpWidth } from '../model/tensors';
 import type { Message, Term } from '../types';
-import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions } from './activations';
-import { loraHeadPerToken, loraLayerActivation } from './lora-activations';
+import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
+import { loraHeadPerToken, loraLayerActivation, type LoraSaves } from './lora-activations';
+import { loraLayerForward, loraLayerPlan, planExcess, type LoraEvent } from './lora-forward';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { layerBackward, perLayerGradient } from './layer-backward';
 import { ampWeightCopies } from './amp-cache';
@@ -101,12 +102,15 @@ export function buildTraining(ctx: Ctx): Built {
   const compiled = s.compile === 'inductor';
   // padded batches (samples of varied length, b > 1) and sliding windows make SDPA take a mask (activations.ts sdpaMaskedShare)
   const maskedShare = sdpaMaskedShare(arch, s.seq, s.attn, s.lengths === 'varied' && s.lenSpread > 0 && s.batch > 1);
+  const lora = adapters && !arch.mla ? loraSaves(ctx, dt, per.weights) : null;
   const actsAll = activationBytes(savedArch, s.seq, s.batch, dt, s.attn, s.gradCkpt, s.tp, {
     compiled,
     offload: s.actOffload === 'cpu',
     maskedShare,
-    ...(adapters && !arch.mla ? frozenBaseSaves(ctx, dt, per.weights, saved?.head === true, maskedShare) : {}),
+    ...(lora ? frozenBaseSaves(ctx, dt, lora, saved?.head === true, maskedShare) : {}),
   });
+  // the adapted Linears' forward tensors, in order, for the replay (dense layers, eager; lora-forward.ts)
+  const loraPlan = lora && !compiled && !arch.moe ? loraPlans(ctx, dt, lora, actsAll) : null;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
@@ -132,7 +136,7 @@ export function buildTraining(ctx: Ctx): Built {
   // bitsandbytes paged state is cudaMallocManaged memory (bitsandbytes functional.py get_paged),
   // outside PyTorch's caching allocator: on the device, not in torch.cuda.max_memory_allocated
   const paged = s.optimizer.startsWith('paged') && s.offload === 'none';
-  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + CUBLAS_WORKSPACE_BYTES;
+  const persistent = baseWeights + stepWeights + adapterWeights + states.master + (paged ? 0 : states.optimizer) + comm + (ds ? ds.persistent : 0) + TRAINING_CUBLAS_HANDLES * CUBLAS_WORKSPACE_BYTES;
   // the head's gradient exists from the start of backward (full fine-tune, or a trained head copy)
   // (split=layers: on the GPU holding the head's weight — the embedding's when tied)
   const headWeightHere = arch.tiedEmbeddings ? stage.embedding : stage.head;
@@ -144,7 +148,8 @@ export function buildTraining(ctx: Ctx): Built {
   const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + extra);
   // a dequantized weight lives only inside its Linear (bitsandbytes MatMul4Bit.forward / backward):
   // inside the layers (atLayers), not at the loss — the LM head stays unquantized
-  const atForward = withLogits(logits.peak) + gathered + copies.all;
+  // a LoRA layer's forward temporaries (lora-forward.ts) on top of the layers' saves before the loss
+  const atForward = Math.max(withLogits(logits.peak), loraPlan ? loraForwardMoment(acts, loraPlan) : 0) + gathered + copies.all;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward =
@@ -168,7 +173,9 @@ export function buildTraining(ctx: Ctx): Built {
   // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
   const embedGrad = full && stage.embedding ? (Math.max(0, params.embedding - (arch.tiedEmbeddings ? arch.vocab * arch.hidden : 0)) * per.gradients) / s.tp : 0;
   const blocks = arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
-  const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, dequant, {
+  // a recomputed LoRA layer's temporaries come before its gradients, like a dequantized weight
+  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && loraPlan ? planExcess(loraPlan.keep) : 0);
+  const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, inLayer, {
     first: copies.checkpointed ? copies.layer : copies.all - copies.head,
     last: copies.layer,
   });
@@ -314,7 +321,7 @@ export function buildTraining(ctx: Ctx): Built {
       }),
     );
   }
-  terms.push(workspaceTerm(ctx));
+  terms.push(workspaceTerm(ctx, TRAINING_CUBLAS_HANDLES));
   if (s.optimizer.startsWith('paged')) {
     notes.push({ code: 'training.paged', text: 'Paged optimizer state lives in CUDA unified memory and may spill to host RAM under pressure.' });
   }
@@ -360,6 +367,7 @@ export function buildTraining(ctx: Ctx): Built {
     layerGrad: inBwd ? 0 : perLayerGradient(states.gradients, headGrad, embedGrad, blocks),
     inBackward: inBwd,
     acts,
+    loraPlan,
     logits,
     gathered,
     dequant,
@@ -385,19 +393,18 @@ export function buildTraining(ctx: Ctx): Built {
 }
 
 /**
- * Saved-activation inventory with a frozen base (lora-activations.ts). The adapter parameter's
+ * How the adapters are built and run (lora-activations.ts LoraSaves). The adapter parameter's
  * element size is 4 under AMP (fp32 parameters; `weights` there is autocast's 16-bit copy) and the
  * stored weight otherwise (4 for PEFT's fp32 upcast, 2 for 16-bit adapters).
  */
-function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedHead: boolean, maskedShare: number): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
-  const { s, arch } = ctx;
-  const compiled = s.compile === 'inductor';
+function loraSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): LoraSaves {
+  const { s } = ctx;
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   const autocast = autocastActive(s);
   const base = baseSaves(baseKernel(s.weights));
   // kbit-prep: the MLP and the down input are fp32; attention saves 16-bit casts under autocast or flash, else fp32
   const upcast = kbitUpcasts(s) ? { attn: autocast || s.attn === 'flash' ? dt.e : 4 } : undefined;
-  const lora = {
+  return {
     targets: s.loraTargets,
     rank: s.loraRank,
     dropout: s.loraDropout,
@@ -408,6 +415,50 @@ function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number, trainedH
     ...(upcast ? { upcast } : {}),
     ...(base.weight16 ? { savedWeights: savedWeights16(ctx) } : {}),
   };
+}
+
+/**
+ * One LoRA layer's forward, in order (lora-forward.ts loraLayerPlan): `keep` lays out the saved
+ * inventory the replay keeps per layer (the recomputed one under full checkpointing),
+ * `checkpointed` the adapters' tensors a checkpointed forward makes and frees.
+ */
+function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal): { keep: LoraEvent[]; checkpointed: LoraEvent[] | null } {
+  const { s, arch } = ctx;
+  const t = Math.max(1, s.tp);
+  const sb = s.seq * s.batch;
+  const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const linears = loraLayerForward(arch, sb, s.tp, lora.targets, lora.rank, lora.dropout, {
+    e: dt.e,
+    hiddenIn: dt.eRes,
+    attnIn: lora.upcast?.attn ?? dt.e,
+    mlpIn: lora.upcast ? 4 : dt.e,
+    adapterBytes: lora.adapterBytes,
+    autocast: lora.autocast,
+  });
+  const saves = {
+    norm: sb * h * 4,
+    norms: acts.fp32Hidden,
+    attn: [a * d, g * d, g * d, a * d].map((w) => (sb * w * dt.e) / t),
+    mlp: (sb * mlpWidth(arch, false) * dt.e) / t,
+    mlps: arch.gatedMlp ? 3 : 1,
+  };
+  const full = s.gradCkpt === 'full';
+  const perLayer = full ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
+  return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null };
+}
+
+/** The last layer's forward in the replay: every layer's saves (the inputs before it under full checkpointing) and its plan's temporaries. */
+function loraForwardMoment(acts: ActivationTotal, plan: { keep: LoraEvent[]; checkpointed: LoraEvent[] | null }): number {
+  const layers = acts.bytes - acts.head - acts.recompute;
+  const L = Math.max(1, acts.layersOnGpu);
+  return plan.checkpointed ? (layers * (L - 1)) / L + planExcess(plan.checkpointed) : layers + planExcess(plan.keep);
+}
+
+/** Saved-activation inventory with a frozen base (lora-activations.ts). */
+function frozenBaseSaves(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, trainedHead: boolean, maskedShare: number): Pick<ActivationOptions, 'layer' | 'headPerToken'> {
+  const { s, arch } = ctx;
+  const compiled = s.compile === 'inductor';
+  const autocast = autocastActive(s);
   return {
     layer: (moeLayer) => loraLayerActivation(arch, s.seq, s.batch, dt, s.attn, s.tp, moeLayer, compiled, lora, maskedShare),
     // a trained head (modules_to_save) saves its input: autocast's 16-bit copy, else the norm output (fp32 after kbit-prep)

@@ -43,7 +43,9 @@ describe('training step timeline', () => {
     const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
     // setup, layer 0, layer 1, loss
     expect(fwd.length).toBe(4);
-    expect(fwd[1].allocated - fwd[0].allocated).toBe(LAYER);
+    // layer 0's group also holds the forward thread's cuBLAS workspace, 32 MiB, made at its first matmul
+    expect(fwd[1].allocated - fwd[0].allocated).toBe(LAYER + 32 * 2 ** 20);
+    expect(fwd[2].allocated - fwd[1].allocated).toBe(LAYER);
     expect(fwd[2].byCategory.activations).toBe(2 * LAYER);
     // the first layer's saved tensors, in order: 2 × s·b·h·4 (fp32 norm copies), 4 × s·b·f·e, then
     // 8 × s·b·h·e: 2·(2 + 2)·h for the norms' normalised tensors and Linear inputs, 2ad + 2gd = 4·h
@@ -59,16 +61,19 @@ describe('training step timeline', () => {
     expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 4 + 128 * 1000 * 10);
     // at that peak the logits, their fp32 upcast and the log-softmax are all live
     expect(fwd[3].byCategory.loss).toBe(128 * 1000 * 10);
-    // next group (backward) peaks in the loss backward: the held fp32 log-softmax s·b·V·4 plus
-    // NllLossBackward's and _log_softmax_backward_data's fp32 outputs, s·b·V·(4 + 4) (training/loss.ts)
-    const bwd = tl.points.filter((p) => p.step === 0 && p.phase === 'backward');
-    expect(bwd[0].byCategory.loss).toBe(128 * 1000 * (4 + 8));
     // the loss's tensors one by one, as the real snapshot makes them: bf16 logits, fp32 upcast,
-    // fp32 log-softmax; in backward two fp32 gradients, then the bf16 gradient of the logits
+    // fp32 log-softmax; in backward NllLossBackward's and _log_softmax_backward_data's fp32 outputs
+    // (s·b·V·(4 + 4) on top of the held log-softmax, training/loss.ts), then the bf16 gradient of the
+    // logits, and the LM head's backward matmul, the first on autograd's device thread, makes that
+    // thread's 32 MiB cuBLAS workspace
     const sizes = (tl.trace ?? []).flatMap((e) => (e.op === 'alloc' ? [e.size] : []));
     const at = sizes.indexOf(256_000);
     expect(sizes.slice(at, at + 3)).toEqual([256_000, 512_000, 512_000]);
-    expect(sizes.slice(at + 3, at + 6)).toEqual([512_000, 512_000, 256_000]);
+    expect(sizes.slice(at + 3, at + 7)).toEqual([512_000, 512_000, 256_000, 32 * 2 ** 20]);
+    // so the first backward group peaks there, with the loss's 16-bit gradient and both workspaces
+    const bwd = tl.points.filter((p) => p.step === 0 && p.phase === 'backward');
+    expect(bwd[0].byCategory.loss).toBe(128 * 1000 * 2);
+    expect(bwd[0].byCategory.buffers).toBe(2 * 32 * 2 ** 20);
   });
 
   it('backward frees the layers in reverse order; gradients replace them; the step frees the gradients', () => {

@@ -6,7 +6,7 @@
  * Llama-2-7b: h = 4096, L = 32, a = g = 32, d = 128, f = 11008, V = 32000, P = 6,738,415,616.
  */
 import { describe, expect, it } from 'vitest';
-import { CUBLAS_WORKSPACE_BYTES } from '../../../src/core/runtime';
+import { CUBLAS_WORKSPACE_BYTES, TRAINING_CUBLAS_HANDLES } from '../../../src/core/runtime';
 import { P, run } from './llama2';
 
 const h = 4096,
@@ -20,7 +20,7 @@ describe('full fine-tuning: end of backward (layer 0 differentiated)', () => {
   it('Llama-2-7b pure bf16, fused AdamW, full checkpointing, s = 2048, b = 1', () => {
     const s = 2048;
     // bf16 weights, bf16 gradients, AdamW exp_avg + exp_avg_sq in bf16 (torch zeros_like(param))
-    const persistent = 2 * P + 4 * P + CUBLAS_WORKSPACE_BYTES;
+    const persistent = 2 * P + 4 * P + TRAINING_CUBLAS_HANDLES * CUBLAS_WORKSPACE_BYTES;
     // layer 0's checkpoint input s·b·h·e and its recomputed inventory (activations.ts, Llama style,
     // e = e_res = 2): s·b·(2·(4 + 2 + 2)·h + 2·(2ad + 2gd + 4f))
     const input = s * h * 2;

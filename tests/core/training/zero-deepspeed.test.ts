@@ -11,7 +11,8 @@ const H = 4096,
   V = 32000;
 const HEAD = V * H; // 131,072,000: LM head = embedding = the largest parameter
 const OTHER = 2 * L * H + H; // input/post-attention RMSNorm weights per layer + final norm
-const CUBLAS = 2 * 4 * 2 ** 20 + 8 * 16 * 2 ** 10; // cuBLAS workspace (docs/reference/formulas.md §3.3)
+// two 32 MiB cuBLAS workspaces: the forward's and autograd's device thread's (CublasHandlePool.cpp, sm90 and later)
+const CUBLAS = 2 * 4096 * 8 * 1024;
 const bytes = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
 const z = (over: Partial<Scenario>) => run({ precision: 'amp-bf16', optimizer: 'adamw', ...over });
 
