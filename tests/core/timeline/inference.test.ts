@@ -30,9 +30,12 @@ describe('inference timeline (DynamicCache)', () => {
   const tl = r.value;
   const allocs = (tl.trace ?? []).flatMap((e) => (e.op === 'alloc' ? [e.size] : []));
 
-  it('prefill: the prompt K and V of each layer, 100 tokens × 1,024 B', () => {
-    expect(allocs.filter((x) => x === 100 * PER_TOKEN).length).toBe(2 * 2);
-    expect(tl.points.filter((p) => p.phase === 'prefill').length).toBe(1 + 2);
+  it('prefill: the prompt K and V of each layer, 100 tokens × 1,024 B, held by the cache', () => {
+    const prefill = tl.points.filter((p) => p.phase === 'prefill');
+    expect(prefill.length).toBe(1 + 2);
+    // after layer 1: its K and V; after layer 2: both layers' (102,400 B is a whole number of 512 B blocks)
+    expect(prefill[1].byCategory.kv).toBe(2 * 100 * PER_TOKEN);
+    expect(prefill[2].byCategory.kv).toBe(2 * 2 * 100 * PER_TOKEN);
   });
 
   it('decode: every token a new K and V per layer, one token longer (torch.cat), the old freed', () => {
