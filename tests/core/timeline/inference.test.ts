@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import { stepTimeline } from '../../../src/core/timeline';
+import { estimateWithReplay, stepTimeline } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
 
 const s: Scenario = {
@@ -65,5 +65,35 @@ describe('inference timeline of a vision-language model', () => {
     const tower = e.value.terms.find((t) => t.id === 'vision-encoder')!.bytes;
     expect(r.value.trace?.some((x) => x.op === 'alloc' && x.size === tower)).toBe(true);
     expect(Math.abs(r.value.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
+  });
+});
+
+describe('estimateWithReplay for transformers generate', () => {
+  const generate: Scenario = {
+    ...defaultScenario(),
+    model: 'meta-llama/Llama-3.1-8B',
+    mode: 'inference',
+    engine: 'transformers',
+    weights: 'bf16',
+    kv: 'bf16',
+    attn: 'sdpa',
+    batch: 1,
+    prompt: 32768,
+    gen: 64,
+  };
+  it('takes reserved from the replay where the prompt pass is laid out tensor by tensor, at least the allocated peak', () => {
+    const r = estimateWithReplay(generate);
+    const tl = stepTimeline(generate);
+    const closed = estimate(generate);
+    if (!r.ok || !tl.ok || !closed.ok) throw new Error('rejected');
+    expect(r.value.reservedBytes).toBe(Math.max(closed.value.allocatedBytes, tl.value.peakReserved));
+    expect(r.value.allocatedBytes).toBe(closed.value.allocatedBytes);
+  });
+  it('keeps the closed form for a forward it does not lay out (Gemma-2)', () => {
+    const gemma = { ...generate, model: 'google/gemma-2-2b' };
+    const r = estimateWithReplay(gemma);
+    const closed = estimate(gemma);
+    if (!r.ok || !closed.ok) throw new Error('rejected');
+    expect(r.value.reservedBytes).toBe(closed.value.reservedBytes);
   });
 });
