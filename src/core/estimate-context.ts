@@ -11,6 +11,7 @@ import type { TiedGrad } from './training/tied-grad';
 import type { AmpCopies } from './training/amp-cache';
 import type { LoraEvent } from './training/lora-forward';
 import type { LayerSplit } from './inference/device-map';
+import type { PrefillShape } from './inference/hf-prefill';
 import type { ImageGrid } from './model/vision-tokens';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
@@ -108,6 +109,8 @@ export interface InferencePhases {
   gen: number;
   atPrefill: number;
   atDecode: number;
+  /** the prompt pass tensor by tensor (inference/hf-prefill.ts), where its source applies; else one block per layer */
+  sequence: PrefillShape | null;
 }
 
 /**

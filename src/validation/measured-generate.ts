@@ -7,7 +7,9 @@
  * LM head as a V×h weight of its own before tying it to the embedding, then frees it (seen in our
  * traces: measure_trainer.py --trace, the LM head's Linear allocated at init and freed). A checkpoint
  * load does not, so the estimate leaves it out, and the mapping compares against
- * max(estimate, weights + that V×h·2 transient).
+ * max(estimate, weights + that V×h·2 transient). Where the replay decides reserved memory
+ * (timeline/applies.ts) it is replayed with that head allocated after the weights and freed
+ * (`loadTransient`), as the runs did: its freed segment stays cached and later tensors are cut from it.
  */
 import fixture from './fixtures/measured-generate.json';
 import { defaultScenario } from '../core/scenario/schema';
@@ -45,8 +47,8 @@ export interface GenerateScore {
 export function scoreGenerateRows(rows: readonly GenerateRow[] = GENERATE_ROWS): GenerateScore[] {
   const out: GenerateScore[] = [];
   for (const row of rows) {
-    const e = estimateWithReplay(generateScenario(row));
     const arch = findPreset(row.settings.preset)?.arch;
+    const e = estimateWithReplay(generateScenario(row), { loadTransient: arch?.tiedEmbeddings ? arch.vocab * arch.hidden * 2 : 0 });
     if (!e.ok || !arch) continue;
     const weights = e.value.terms.find((t) => t.id === 'weights')?.bytes ?? 0;
     const load = weights + (arch.tiedEmbeddings ? arch.vocab * arch.hidden * 2 : 0);

@@ -31,9 +31,19 @@ describe('our H200 generate() runs', () => {
     for (const s of scores) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(2);
   });
 
-  it('reserved: every row within 10 % (prefill fragments the cache beyond the closed form)', () => {
-    const st = errorStats(scores.map((s) => s.reservedErrPct))!;
-    console.log(`reserved: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
-    for (const s of scores) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(10);
+  // Reserved comes from the replay of the prompt pass tensor by tensor (inference/hf-prefill.ts)
+  // for the Llama-style models. Gemma-2 keeps the closed form's segment rounding: its forward
+  // (four norms per layer, alternating sliding-window layers, soft-capping) is not replayed.
+  const replayed = scores.filter((s) => !s.row.settings.preset.startsWith('google/gemma-2'));
+  it('reserved, replayed rows: median |error| ≤ 0.5 %, every row within 2 %', () => {
+    expect(replayed.length).toBe(18);
+    const st = errorStats(replayed.map((s) => s.reservedErrPct))!;
+    console.log(`reserved (replayed): n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    expect(st.medianPct).toBeLessThanOrEqual(0.5);
+    for (const s of replayed) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(2);
+  });
+
+  it('reserved, Gemma-2 (closed form, a known miss): every row within 10 %', () => {
+    for (const s of scores) if (!replayed.includes(s)) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(10);
   });
 });

@@ -24,6 +24,7 @@ import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
+import { hfRopeDim, prefillShape } from './hf-prefill';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 import { fixedIn } from '../units';
 
@@ -283,7 +284,8 @@ export function buildTransformers(ctx: Ctx): Built {
   const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
   const logitsExpr = encoder ? 0 : perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
-  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, encoder ? 0 : head.rows, 4, head.perLogit);
+  const ropeDim = encoder ? 0 : hfRopeDim(arch);
+  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, encoder ? 0 : head.rows, 4, head.perLogit, ropeDim);
   const encoderEnd = encoder ? encoderOutput(ctx, B, e) : null;
   const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
   const forwardBytes = evaluate(forwardExpr);
@@ -299,7 +301,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const sizes = kernel ? gptqLayerSizes(arch, s.groupSize ?? DEFAULT_GROUP_SIZE) : null;
   const kbuf = kernel && sizes ? kernelBuffers(sizes, kernel, s.descAct === 'on') : null;
   const kernelOn = (g: GpuShare): number => (kbuf && g.layers ? buffersOn(kbuf, g.frac, tp) : 0);
-  const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit);
+  const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit, ropeDim);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
   const catAll =
@@ -316,8 +318,8 @@ export function buildTransformers(ctx: Ctx): Built {
   const layerOnly =
     shares.length > 1
       ? {
-          prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0),
-          decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0).bytes,
+          prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0, 4, e + 4, ropeDim),
+          decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0, 4, e + 4, ropeDim).bytes,
           logitsPrefill: evaluate(logitsExpr),
           logitsDecode: (s.batch * arch.vocab * head.perLogit) / tp,
         }
@@ -456,6 +458,21 @@ export function buildTransformers(ctx: Ctx): Built {
     atPrefill,
     atDecode,
     vision: atVision,
+    // the tensor-by-tensor prompt pass: one GPU, SDPA, 16-bit weights, cache and logits of the last position
+    sequence:
+      (s.weights === 'bf16' || s.weights === 'fp16') &&
+      !encoder &&
+      !ctx.split &&
+      tp === 1 &&
+      pp === 1 &&
+      s.attn === 'sdpa' &&
+      !qkv &&
+      ctx.kvElementBytes === e &&
+      atVision === 0 &&
+      head.rows === 1 &&
+      !state
+        ? prefillShape(arch, s.batch, s.prompt, e)
+        : null,
   };
   return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: layerSplitOffloadNotes(ctx.split), inference: phases, ...(perGpu ? { perGpu } : {}) };
 }

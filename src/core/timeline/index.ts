@@ -54,6 +54,12 @@ export interface TimelineOptions {
   lengths?: readonly number[];
   /** which draw of the varied lengths (default 0; lengths.ts VARIED_DRAWS) */
   draw?: number;
+  /**
+   * inference: bytes allocated right after the weights and freed before `generate` — a model built
+   * with `from_config` makes a tied LM head as its own V×h weight and frees it when tying it to the
+   * embedding (validation/measured-generate.ts; a checkpoint load does not, so the estimate has 0)
+   */
+  loadTransient?: number;
 }
 
 /** Card the replay's simulated driver may fill: the chosen GPU less the CUDA context, or unlimited. */
@@ -125,7 +131,7 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
     if (d.ctx) replayTraining(r, s, d.ctx.arch, d.weightTensors, shapes);
     if (s.pp > 1) notes.push({ code: 'timeline.pp', text: 'Pipeline schedules are not replayed: the timeline shows one stage running the whole model.' });
   } else {
-    replayInference(r, d);
+    replayInference(r, d, o.loadTransient ?? 0);
   }
   if (!r.ok) notes.push({ code: 'timeline.oom', text: 'A request did not fit the chosen GPU: the replay stops at that point.' });
   const retries = r.a.stats.num_alloc_retries;
@@ -162,11 +168,12 @@ const UNLIMITED: { capacity: number | null } = { capacity: null };
  * cut for earlier steps' shapes stay cached), at least the closed form's allocated. Other
  * scenarios return the closed form unchanged. The replay is not limited by the card (UNLIMITED).
  */
-export function estimateWithReplay(s: Scenario): Result<Estimate> {
+export function estimateWithReplay(s: Scenario, o: Pick<TimelineOptions, 'loadTransient'> = {}): Result<Estimate> {
   const d = estimateDetail(s);
   if (!d.ok) return d;
   const est = d.value.estimate;
   if (!replayDecidesReserved(s) || !d.value.built.torchAllocator) return { ok: true, value: est };
+  if (s.mode === 'inference') return { ok: true, value: d.value.built.inference?.sequence ? fixedReplay(s, d.value, o) : est };
   if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
   const draws = orders(s, d.value, {}, UNLIMITED);
@@ -206,12 +213,13 @@ export function estimateWithReplay(s: Scenario): Result<Estimate> {
   return { ok: true, value: { ...est, terms, reservedBytes, deviceBytes: device, notes } };
 }
 
-/** Fixed lengths: reserved from two replayed steps at seq (the optimizer states appear in the first). */
-function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
+/** Fixed lengths: reserved from two replayed steps at seq (the optimizer states appear in the first), or from the replayed `generate`. */
+function fixedReplay(s: Scenario, d: EstimateDetail, o: Pick<TimelineOptions, 'loadTransient'> = {}): Estimate {
   const est = d.estimate;
-  const tl = replay(s, d, {}, undefined, UNLIMITED);
+  const tl = replay(s, d, o, undefined, UNLIMITED);
   if (!tl.fits) return { ...est, notes: [...est.notes, ...tl.notes] };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
+  const generate = s.mode === 'inference';
   const terms = est.terms.map((t) =>
     t.id !== 'allocator-reserve'
       ? t
@@ -220,9 +228,12 @@ function fixedReplay(s: Scenario, d: EstimateDetail): Estimate {
           'allocator-reserve',
           sub(sym('max_reserved', reservedBytes), sym('max_allocated', est.allocatedBytes)),
           {
-            values: { replay: 'two steps through the caching-allocator model', steps: tl.lengths.length, length: s.seq },
-            source:
-              'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the loss tensors in their real order, training/loss.ts); timeline/applies.ts',
+            values: generate
+              ? { replay: 'generate through the caching-allocator model: the prompt pass tensor by tensor, then every decoded token', prompt: s.prompt, new_tokens: s.gen }
+              : { replay: 'two steps through the caching-allocator model', steps: tl.lengths.length, length: s.seq },
+            source: generate
+              ? 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the prompt pass in the order transformers allocates and frees it, inference/hf-prefill.ts; DynamicCache torch.cat per token); timeline/applies.ts'
+              : 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the loss tensors in their real order, training/loss.ts); timeline/applies.ts',
             confidence: 'derived',
           },
           'reserved',

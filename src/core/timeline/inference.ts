@@ -8,18 +8,27 @@
  * that fragments the cache. Long generations are replayed in at most MAX_DECODE_STEPS steps of
  * several tokens each (the same growth, fewer events).
  */
+import { kSmallSize } from '../allocator/constants';
 import type { EstimateDetail } from '../estimate';
+import type { InferencePhases } from '../estimate-context';
+import { prefillEpilogue, prefillLayer, prefillPrologue, type PrefillOp, type PrefillShape } from '../inference/hf-prefill';
 import type { Handle, Replay } from './replay';
 
 export const MAX_DECODE_STEPS = 256;
 
-export function replayInference(r: Replay, d: EstimateDetail): void {
+/** `loadTransient`: bytes allocated after the weights and freed before the run (TimelineOptions). */
+export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0): void {
   const p = d.built.inference;
   if (!p) return;
   const groups = d.weightTensors;
   const sum = groups.reduce((n, g) => n + g.bytes * g.count, 0) || 1;
-  // weights at their shapes, scaled to this GPU's share
-  for (const g of groups) for (let k = 0; k < g.count && r.ok; k++) r.alloc('weights', (g.bytes * p.weights) / sum);
+  // Weights at their shapes. A GPU holding them all gets each Linear at its own size (transformers
+  // allocates every parameter as its own tensor) and the norms and biases outside the groups as
+  // small-pool pieces (kSmallSize; a norm's weight is h·e bytes); a share of the model (tp, pp, a layer split) has its shapes scaled to the share.
+  const whole = p.weights >= sum;
+  for (const g of groups) for (let k = 0; k < g.count && r.ok; k++) r.alloc('weights', whole ? g.bytes : (g.bytes * p.weights) / sum);
+  if (whole) r.allocSplit('weights', p.weights - sum, [{ size: kSmallSize, max: Number.MAX_SAFE_INTEGER }]);
+  r.free(r.alloc('weights', loadTransient));
   if (p.kernel > 0) r.alloc('buffers', p.kernel);
   r.alloc('buffers', p.workspace);
   // a vision-language model's tower encodes the images first (inference/vision-encoder.ts)
@@ -28,19 +37,10 @@ export function replayInference(r: Replay, d: EstimateDetail): void {
   const L = p.layers;
   const tokens = p.prompt + p.gen;
   const kvPerToken = tokens > 0 && L > 0 ? p.kvFull / tokens / L / 2 : 0;
-  const promptK = L > 0 ? p.kvPrompt / L / 2 : 0;
   const k: (Handle | null)[] = [];
   const v: (Handle | null)[] = [];
-  for (let i = 0; i < Math.max(1, L); i++) {
-    if (L > 0) {
-      k.push(r.alloc('kv', promptK));
-      v.push(r.alloc('kv', promptK));
-    }
-    const dq = r.alloc('temporary', p.dequant);
-    r.free(r.alloc('temporary', p.prefill));
-    r.free(dq);
-    r.mark('prefill');
-  }
+  if (p.sequence && L > 0) prefillInOrder(r, p.sequence, L, k, v);
+  else prefillByBlocks(r, p, k, v);
   if (p.gen <= 0 || L === 0) return;
   const steps = Math.min(p.gen, MAX_DECODE_STEPS);
   for (let t = 1; t <= steps && r.ok; t++) {
@@ -57,4 +57,47 @@ export function replayInference(r: Replay, d: EstimateDetail): void {
     r.free(trans);
     r.mark('decode');
   }
+}
+
+/** The prompt pass as one block per layer: the layer's K and V, the bitsandbytes dequantized weight and the forward transient. */
+function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v: (Handle | null)[]): void {
+  const L = p.layers;
+  const promptK = L > 0 ? p.kvPrompt / L / 2 : 0;
+  for (let i = 0; i < Math.max(1, L); i++) {
+    if (L > 0) {
+      k.push(r.alloc('kv', promptK));
+      v.push(r.alloc('kv', promptK));
+    }
+    const dq = r.alloc('temporary', p.dequant);
+    r.free(r.alloc('temporary', p.prefill));
+    r.free(dq);
+    r.mark('prefill');
+  }
+}
+
+/** The prompt pass tensor by tensor in the order transformers' code allocates and frees them (inference/hf-prefill.ts). */
+function prefillInOrder(r: Replay, shape: PrefillShape, L: number, k: (Handle | null)[], v: (Handle | null)[]): void {
+  const live = new Map<string, Handle | null>();
+  const run = (ops: readonly PrefillOp[]): void => {
+    for (const o of ops) {
+      if (o.op === 'alloc') live.set(o.id, r.alloc(o.id === 'kc' || o.id === 'vc' ? 'kv' : 'temporary', o.bytes));
+      else if (o.op === 'free') {
+        r.free(live.get(o.id));
+        live.delete(o.id);
+      } else {
+        live.set(o.to, live.get(o.id) ?? null);
+        live.delete(o.id);
+      }
+    }
+  };
+  run(prefillPrologue(shape));
+  for (let i = 0; i < L; i++) {
+    run(prefillLayer(shape, i === 0));
+    k.push(live.get('kc') ?? null);
+    v.push(live.get('vc') ?? null);
+    live.delete('kc');
+    live.delete('vc');
+    r.mark('prefill');
+  }
+  run(prefillEpilogue(shape));
 }

@@ -10,8 +10,10 @@ const E = 32000 * 4096 * 2;
 // one block as the estimate prices it: the 32 blocks plus the final norm (8192 B) spread evenly
 const B = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2 + 8192 / 32;
 const KV_PER_LAYER_TOKEN = 2 * 32 * 128 * 2; // K and V, a·d per token, bf16 = 16,384 B
-// prefill transient: the MLP of one layer, 4·s·b·h·e + 3·s·b·f·e (transformers LlamaMLP; SDPA keeps no scores)
-const PREFILL = 4 * 2048 * 4096 * 2 + 3 * 2048 * 11008 * 2; // 202,375,168 B
+// prefill transient: the MLP of one layer, 4·s·b·h·e + 3·s·b·f·e (transformers LlamaMLP; SDPA keeps no scores),
+// and the rotary cos and sin of b·s·d each that LlamaModel.forward hands every layer (accelerate's hook
+// moves them to each GPU): 2·2048·128·2 = 1,048,576 B
+const PREFILL = 4 * 2048 * 4096 * 2 + 3 * 2048 * 11008 * 2 + 2 * 2048 * 128 * 2; // 203,423,744 B
 
 function run(gpus: number) {
   const s: Scenario = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', weights: 'bf16', kv: 'bf16', batch: 1, prompt: 2048, gen: 256, attn: 'sdpa', gpus, split: 'layers' };

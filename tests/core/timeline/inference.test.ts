@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import { stepTimeline } from '../../../src/core/timeline';
+import { estimateWithReplay, stepTimeline } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
 
 const s: Scenario = {
@@ -30,9 +30,12 @@ describe('inference timeline (DynamicCache)', () => {
   const tl = r.value;
   const allocs = (tl.trace ?? []).flatMap((e) => (e.op === 'alloc' ? [e.size] : []));
 
-  it('prefill: the prompt K and V of each layer, 100 tokens × 1,024 B', () => {
-    expect(allocs.filter((x) => x === 100 * PER_TOKEN).length).toBe(2 * 2);
-    expect(tl.points.filter((p) => p.phase === 'prefill').length).toBe(1 + 2);
+  it('prefill: the prompt K and V of each layer, 100 tokens × 1,024 B, held by the cache', () => {
+    const prefill = tl.points.filter((p) => p.phase === 'prefill');
+    expect(prefill.length).toBe(1 + 2);
+    // after layer 1: its K and V; after layer 2: both layers' (102,400 B is a whole number of 512 B blocks)
+    expect(prefill[1].byCategory.kv).toBe(2 * 100 * PER_TOKEN);
+    expect(prefill[2].byCategory.kv).toBe(2 * 2 * 100 * PER_TOKEN);
   });
 
   it('decode: every token a new K and V per layer, one token longer (torch.cat), the old freed', () => {
@@ -62,5 +65,35 @@ describe('inference timeline of a vision-language model', () => {
     const tower = e.value.terms.find((t) => t.id === 'vision-encoder')!.bytes;
     expect(r.value.trace?.some((x) => x.op === 'alloc' && x.size === tower)).toBe(true);
     expect(Math.abs(r.value.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
+  });
+});
+
+describe('estimateWithReplay for transformers generate', () => {
+  const generate: Scenario = {
+    ...defaultScenario(),
+    model: 'meta-llama/Llama-3.1-8B',
+    mode: 'inference',
+    engine: 'transformers',
+    weights: 'bf16',
+    kv: 'bf16',
+    attn: 'sdpa',
+    batch: 1,
+    prompt: 32768,
+    gen: 64,
+  };
+  it('takes reserved from the replay where the prompt pass is laid out tensor by tensor, at least the allocated peak', () => {
+    const r = estimateWithReplay(generate);
+    const tl = stepTimeline(generate);
+    const closed = estimate(generate);
+    if (!r.ok || !tl.ok || !closed.ok) throw new Error('rejected');
+    expect(r.value.reservedBytes).toBe(Math.max(closed.value.allocatedBytes, tl.value.peakReserved));
+    expect(r.value.allocatedBytes).toBe(closed.value.allocatedBytes);
+  });
+  it('keeps the closed form for a forward it does not lay out (Gemma-2)', () => {
+    const gemma = { ...generate, model: 'google/gemma-2-2b' };
+    const r = estimateWithReplay(gemma);
+    const closed = estimate(gemma);
+    if (!r.ok || !closed.ok) throw new Error('rejected');
+    expect(r.value.reservedBytes).toBe(closed.value.reservedBytes);
   });
 });

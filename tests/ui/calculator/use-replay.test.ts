@@ -8,14 +8,18 @@ describe('replayed estimate on the page', () => {
   const fixed = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training' as const, method: 'lora' as const, seq: 1024 };
   const varied = { ...fixed, lengths: 'varied' as const };
 
-  it('replays training on one process (varied lengths, or fixed without ZeRO / tp / pp), not inference', () => {
+  it('replays training on one process (varied lengths, or fixed without ZeRO / tp / pp) and transformers generate with SDPA in 16-bit on one GPU', () => {
     expect(needsReplay(varied)).toBe(true);
     expect(needsReplay(fixed)).toBe(true);
     expect(needsReplay({ ...fixed, gpus: 2, zero: 2 })).toBe(false);
-    expect(needsReplay({ ...varied, mode: 'inference' })).toBe(false);
-    // inference: the memoised closed form itself, no replay
-    const inference = { ...fixed, mode: 'inference' as const };
-    expect(replayedEstimateOf(inference)).toBe(estimateOf(inference));
+    const generate = { ...fixed, mode: 'inference' as const, engine: 'transformers' as const, attn: 'sdpa' as const, weights: 'bf16' as const, kv: 'bf16' as const };
+    expect(needsReplay(generate)).toBe(true);
+    expect(needsReplay({ ...generate, attn: 'eager' })).toBe(false);
+    expect(needsReplay({ ...generate, weights: 'nf4' })).toBe(false);
+    // vLLM sizes its own pool: the memoised closed form itself, no replay
+    const vllm = { ...generate, engine: 'vllm' as const };
+    expect(needsReplay(vllm)).toBe(false);
+    expect(replayedEstimateOf(vllm)).toBe(estimateOf(vllm));
   });
 
   it('varied: the closed form until the replay code is in, then reserved from the replay, computed once per scenario object', async () => {

@@ -1,0 +1,248 @@
+/**
+ * HF transformers' prompt pass (the prefill of `generate`) as the tensors its code allocates and
+ * frees, in order, for the Llama-style decoder (Llama, Qwen2, Qwen3, Mistral) in 16-bit with SDPA
+ * on one GPU. At inference there is no autograd: a temporary is freed when its last Python
+ * reference goes, and in-place ops allocate nothing. Only tensors that scale with the prompt are
+ * listed (ids and per-token scalars of s·4–8 B are left out). Sources, transformers 5.x:
+ * - models/llama/modeling_llama.py `LlamaModel.forward`: `inputs_embeds = self.embed_tokens(ids)`
+ *   stays referenced to the end; the causal mask (masking_utils.py) is built next; then
+ *   `position_embeddings = self.rotary_emb(...)` (cos, sin) is held through every layer.
+ * - `LlamaRotaryEmbedding.forward`: fp32 `freqs` (b·s·d/2), `emb = cat(freqs, freqs)`,
+ *   `cos = emb.cos() * attention_scaling` (a temporary then the product), likewise sin, and
+ *   `cos.to(x.dtype)`, `sin.to(x.dtype)` returned; the fp32 locals go when the frame does.
+ * - `LlamaRMSNorm.forward`: `x.to(float32)`, `pow(2)` (freed by `.mean`), `x32 * rsqrt(...)`
+ *   (the fp32 input is freed on reassignment), `.to(input_dtype)`, `weight * ·` (the 16-bit cast
+ *   is a temporary).
+ * - `LlamaDecoderLayer.forward`: residual = x; norm; attention; `residual + ·`; norm; MLP;
+ *   `residual + ·`. The layer's input stays referenced by the model's loop until the layer returns.
+ * - `LlamaAttention.forward`: q/k/v projections (Qwen3: `q_norm` / `k_norm`, an RMSNorm over
+ *   head_dim, on each); `apply_rotary_pos_emb`: `(q * cos) + (rotate_half(q) * sin)`, where
+ *   `rotate_half` makes `-x2` (half of q) and `cat((-x2, x1))`; the un-rotated q and k are freed on
+ *   reassignment.
+ * - cache_utils.py `DynamicLayer.update`: `self.keys = torch.cat([self.keys, key_states], dim=-2)`
+ *   (the cache starts as an empty tensor, so the prompt's K and V are copied); the rotated k and
+ *   the projected v are freed when `update` returns the cache's tensors.
+ * - integrations/sdpa_attention.py `sdpa_attention_forward`: without a mask `enable_gqa` (no
+ *   copy); with one, `repeat_kv` copies K and V to all heads. PyTorch's flash kernel (no mask)
+ *   returns the output and a b·a·s fp32 log-sum-exp that `scaled_dot_product_attention` drops; with
+ *   a bool mask, `convert_boolean_attn_mask` makes an additive one in the query's dtype
+ *   (aten/src/ATen/native/transformers/attention.cpp) that lives for the call. The output, made
+ *   as (b, s, a, d), makes `transpose(1, 2).contiguous()` and the `reshape` views.
+ * - `LlamaMLP.forward`: `down_proj(act_fn(gate_proj(x)) * up_proj(x))`: gate, act (gate freed),
+ *   up, the product (act and up freed), down.
+ * - masking_utils.py `sdpa_mask` (a sliding window no longer than the prompt): `and_masks`
+ *   builds `result = result & mask(...)` — window overlay, causal, then the padding mask — each a
+ *   b·s·s_kv bool, the previous result and the operand freed after each `&`.
+ */
+import type { ModelArch } from '../types';
+import { sdpaRepeatsKv, windowMasked } from '../sdpa';
+
+/** One allocator event of the sequence: allocate `bytes` as `id`, free `id`, or rename `id` to `to`. */
+export type PrefillOp = { op: 'alloc'; id: string; bytes: number } | { op: 'free'; id: string } | { op: 'rename'; id: string; to: string };
+
+/** The shapes the sequence needs (one GPU, batch b, a prompt of s tokens). */
+export interface PrefillShape {
+  b: number;
+  s: number;
+  /** bytes per activation element (2: bf16 / fp16) */
+  e: number;
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  ffn: number;
+  vocab: number;
+  qkNorm: boolean;
+  /** keys the sliding-window mask spans (0: SDPA runs `is_causal` without a mask) */
+  maskKv: number;
+  /** SDPA gets K and V repeated to all heads */
+  repeatKv: boolean;
+}
+
+const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
+
+/** The detailed sequence covers the Llama-style dense decoder in 16-bit (RMSNorm, gated MLP, RoPE). */
+export function prefillShape(arch: ModelArch, b: number, s: number, e: number): PrefillShape | null {
+  const llamaLike = LLAMA_FAMILIES.has(arch.family);
+  if (!llamaLike || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.normsPerLayer !== 2 || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings)
+    return null;
+  const masked = s > 1 && windowMasked(arch, s);
+  return {
+    b,
+    s,
+    e,
+    hidden: arch.hidden,
+    heads: arch.heads,
+    kvHeads: arch.kvHeads,
+    headDim: arch.headDim,
+    ffn: arch.ffn,
+    vocab: arch.vocab,
+    qkNorm: arch.qkNorm === true,
+    maskKv: masked ? s : 0,
+    repeatKv: sdpaRepeatsKv(arch, masked),
+  };
+}
+
+const FP32 = 4;
+
+/** Families whose HF model computes one rotary cos / sin pair of the full head_dim before its layers (`LlamaRotaryEmbedding`). */
+const ROPE_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral', 'mixtral', 'qwen3_moe', 'phi3', 'gemma2']);
+
+/** Width of HF's rotary cos and sin (b·s·width each, held through the layers); 0 where not read from source. */
+export function hfRopeDim(arch: ModelArch): number {
+  return ROPE_FAMILIES.has(arch.family) ? arch.headDim : 0;
+}
+
+/** `LlamaRMSNorm.forward` over `rows` elements of 16-bit `x`: temporaries, then `out` (16-bit). */
+function rmsNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {
+  return [
+    { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
+    { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
+    { op: 'free', id: `${p}sq` },
+    { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
+    { op: 'free', id: `${p}x32` },
+    { op: 'alloc', id: `${p}y16`, bytes: elems * e },
+    { op: 'alloc', id: out, bytes: elems * e },
+    { op: 'free', id: `${p}y16` },
+    { op: 'free', id: `${p}y32` },
+  ];
+}
+
+/** `apply_rotary_pos_emb` on one of q / k (`elems` elements): `(x * cos) + (rotate_half(x) * sin)`. */
+function rope(elems: number, e: number, out: string, p: string): PrefillOp[] {
+  return [
+    { op: 'alloc', id: `${p}xc`, bytes: elems * e },
+    { op: 'alloc', id: `${p}neg`, bytes: (elems / 2) * e },
+    { op: 'alloc', id: `${p}rot`, bytes: elems * e },
+    { op: 'free', id: `${p}neg` },
+    { op: 'alloc', id: `${p}rs`, bytes: elems * e },
+    { op: 'free', id: `${p}rot` },
+    { op: 'alloc', id: out, bytes: elems * e },
+    { op: 'free', id: `${p}xc` },
+    { op: 'free', id: `${p}rs` },
+  ];
+}
+
+/**
+ * Before the first layer: `inputs_embeds` ('embeds', kept), the sliding-window mask ('mask', kept)
+ * when there is one, and the rotary cos / sin ('cos', 'sin', kept).
+ */
+export function prefillPrologue(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  const ops: PrefillOp[] = [{ op: 'alloc', id: 'embeds', bytes: b * s * x.hidden * e }];
+  if (x.maskKv > 0) {
+    const m = s * x.maskKv;
+    ops.push(
+      { op: 'alloc', id: 'm-window', bytes: m },
+      { op: 'alloc', id: 'm-r1', bytes: m },
+      { op: 'free', id: 'm-window' },
+      { op: 'alloc', id: 'm-causal', bytes: m },
+      { op: 'alloc', id: 'm-r2', bytes: m },
+      { op: 'free', id: 'm-causal' },
+      { op: 'free', id: 'm-r1' },
+      { op: 'alloc', id: 'm-r3', bytes: m },
+      { op: 'free', id: 'm-r2' },
+      { op: 'alloc', id: 'mask', bytes: b * m },
+      { op: 'free', id: 'm-r3' },
+    );
+  }
+  const d = x.headDim;
+  ops.push(
+    { op: 'alloc', id: 'freqs', bytes: (b * s * d * FP32) / 2 },
+    { op: 'alloc', id: 'emb', bytes: b * s * d * FP32 },
+    { op: 'alloc', id: 'cos-t', bytes: b * s * d * FP32 },
+    { op: 'alloc', id: 'cos32', bytes: b * s * d * FP32 },
+    { op: 'free', id: 'cos-t' },
+    { op: 'alloc', id: 'sin-t', bytes: b * s * d * FP32 },
+    { op: 'alloc', id: 'sin32', bytes: b * s * d * FP32 },
+    { op: 'free', id: 'sin-t' },
+    { op: 'alloc', id: 'cos', bytes: b * s * d * e },
+    { op: 'alloc', id: 'sin', bytes: b * s * d * e },
+    { op: 'free', id: 'freqs' },
+    { op: 'free', id: 'emb' },
+    { op: 'free', id: 'cos32' },
+    { op: 'free', id: 'sin32' },
+  );
+  return ops;
+}
+
+/**
+ * One decoder layer over the prompt. Reads its input as 'x' ('embeds' for the first layer), leaves
+ * the layer's cache as 'k' and 'v' and its output as 'x' (the input freed, unless it is 'embeds').
+ */
+export function prefillLayer(x: PrefillShape, first: boolean): PrefillOp[] {
+  const { b, s, e } = x;
+  const rows = b * s;
+  const H = rows * x.hidden;
+  const Q = rows * x.heads * x.headDim;
+  const KV = rows * x.kvHeads * x.headDim;
+  const F = rows * x.ffn;
+  const input = first ? 'embeds' : 'x';
+  const ops: PrefillOp[] = [...rmsNorm(H, e, 'n1', 'norm1-')];
+  // projections (Qwen3: q_norm / k_norm over head_dim; the raw projection freed after the norm)
+  ops.push({ op: 'alloc', id: 'q', bytes: Q * e });
+  if (x.qkNorm) ops.push(...rmsNorm(Q, e, 'qn', 'qnorm-'), { op: 'free', id: 'q' }, { op: 'rename', id: 'qn', to: 'q' });
+  ops.push({ op: 'alloc', id: 'k', bytes: KV * e });
+  if (x.qkNorm) ops.push(...rmsNorm(KV, e, 'kn', 'knorm-'), { op: 'free', id: 'k' }, { op: 'rename', id: 'kn', to: 'k' });
+  ops.push({ op: 'alloc', id: 'v', bytes: KV * e });
+  ops.push(...rope(Q, e, 'qe', 'ropeq-'), ...rope(KV, e, 'ke', 'ropek-'), { op: 'free', id: 'q' }, { op: 'free', id: 'k' });
+  // DynamicLayer.update: torch.cat copies the prompt's K and V into the cache
+  ops.push({ op: 'alloc', id: 'kc', bytes: KV * e }, { op: 'alloc', id: 'vc', bytes: KV * e }, { op: 'free', id: 'ke' }, { op: 'free', id: 'v' });
+  const repeated = b * x.heads * (x.maskKv > 0 ? x.maskKv : s) * x.headDim * e;
+  if (x.repeatKv) ops.push({ op: 'alloc', id: 'kr', bytes: repeated }, { op: 'alloc', id: 'vr', bytes: repeated });
+  if (x.maskKv > 0) {
+    ops.push({ op: 'alloc', id: 'additive', bytes: b * s * x.maskKv * e }, { op: 'alloc', id: 'o', bytes: Q * e }, { op: 'free', id: 'additive' });
+  } else {
+    ops.push({ op: 'alloc', id: 'o', bytes: Q * e }, { op: 'alloc', id: 'lse', bytes: b * x.heads * s * FP32 }, { op: 'free', id: 'lse' });
+  }
+  if (x.repeatKv) ops.push({ op: 'free', id: 'kr' }, { op: 'free', id: 'vr' });
+  ops.push(
+    { op: 'alloc', id: 'a', bytes: H * e },
+    { op: 'free', id: 'o' },
+    { op: 'free', id: 'qe' },
+    { op: 'free', id: 'n1' },
+    { op: 'alloc', id: 'r1', bytes: H * e },
+    { op: 'free', id: 'a' },
+    ...rmsNorm(H, e, 'n2', 'norm2-'),
+    { op: 'alloc', id: 'gate', bytes: F * e },
+    { op: 'alloc', id: 'act', bytes: F * e },
+    { op: 'free', id: 'gate' },
+    { op: 'alloc', id: 'up', bytes: F * e },
+    { op: 'alloc', id: 'prod', bytes: F * e },
+    { op: 'free', id: 'act' },
+    { op: 'free', id: 'up' },
+    { op: 'alloc', id: 'm', bytes: H * e },
+    { op: 'free', id: 'prod' },
+    { op: 'free', id: 'n2' },
+    { op: 'alloc', id: 'r2', bytes: H * e },
+    { op: 'free', id: 'm' },
+    { op: 'free', id: 'r1' },
+  );
+  if (!first) ops.push({ op: 'free', id: input });
+  ops.push({ op: 'rename', id: 'r2', to: 'x' });
+  return ops;
+}
+
+/**
+ * After the last layer: `self.norm(hidden_states)` (the last layer's output freed on
+ * reassignment); `LlamaModel.forward` returns, freeing `inputs_embeds`, the mask and cos / sin;
+ * `LlamaForCausalLM.forward` runs the LM head on the last position only (`logits_to_keep`), b·V
+ * 16-bit logits, and its return frees the normed states; generation/utils.py `_sample` copies
+ * them to fp32 (`.to(copy=True, dtype=torch.float32)`) and `del outputs` frees the 16-bit ones.
+ */
+export function prefillEpilogue(x: PrefillShape): PrefillOp[] {
+  const H = x.b * x.s * x.hidden;
+  return [
+    ...rmsNorm(H, x.e, 'final', 'norm-'),
+    { op: 'free', id: 'x' },
+    { op: 'free', id: 'embeds' },
+    ...(x.maskKv > 0 ? [{ op: 'free', id: 'mask' } as const] : []),
+    { op: 'free', id: 'cos' },
+    { op: 'free', id: 'sin' },
+    { op: 'alloc', id: 'logits', bytes: x.b * x.vocab * x.e },
+    { op: 'free', id: 'final' },
+    { op: 'alloc', id: 'logits32', bytes: x.b * x.vocab * FP32 },
+    { op: 'free', id: 'logits' },
+    { op: 'free', id: 'logits32' },
+  ];
+}

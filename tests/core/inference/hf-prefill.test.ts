@@ -1,0 +1,144 @@
+/**
+ * The prompt pass of HF transformers `generate` tensor by tensor (src/core/inference/hf-prefill.ts),
+ * checked on a tiny shape computed by hand from transformers 5.x models/llama/modeling_llama.py:
+ * b = 1, s = 8, h = 64, a = 4 heads, g = 2 KV heads, d = 16, f = 128, V = 100, bf16 (e = 2).
+ *   hidden states H = 8·64·2 = 1,024 B; fp32 copies in LlamaRMSNorm 8·64·4 = 2,048 B;
+ *   q = 8·4·16·2 = 1,024 B; k, v = 8·2·16·2 = 512 B; MLP tensors F = 8·128·2 = 2,048 B;
+ *   LlamaRotaryEmbedding: fp32 freqs 8·8·4 = 256 B, emb / cos / sin 8·16·4 = 512 B, bf16 cos / sin 256 B;
+ *   SDPA's flash log-sum-exp 4·8·4 = 128 B; logits of the last position 100·2 = 200 B, fp32 copy 400 B.
+ */
+import { describe, expect, it } from 'vitest';
+import { prefillEpilogue, prefillLayer, prefillPrologue, prefillShape, type PrefillOp, type PrefillShape } from '../../../src/core/inference/hf-prefill';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import { findPreset } from '../../../src/core/model/presets';
+import type { ModelArch, Scenario } from '../../../src/core/types';
+
+const tiny: ModelArch = {
+  family: 'llama',
+  hidden: 64,
+  layers: 2,
+  heads: 4,
+  kvHeads: 2,
+  headDim: 16,
+  ffn: 128,
+  vocab: 100,
+  gatedMlp: true,
+  norm: 'rmsnorm',
+  normsPerLayer: 2,
+  tiedEmbeddings: false,
+  qkvBias: false,
+  oBias: false,
+  mlpBias: false,
+};
+
+const sizes = (ops: readonly PrefillOp[]) => Object.fromEntries(ops.flatMap((o) => (o.op === 'alloc' ? [[o.id, o.bytes]] : [])));
+
+/** Runs the whole pass; returns the most bytes live at once and what is left (the cache). */
+function simulate(x: PrefillShape, layers: number): { peak: number; left: Map<string, number> } {
+  const live = new Map<string, number>();
+  let now = 0;
+  let peak = 0;
+  const run = (ops: readonly PrefillOp[]) => {
+    for (const o of ops) {
+      if (o.op === 'alloc') {
+        expect(live.has(o.id), o.id).toBe(false);
+        live.set(o.id, o.bytes);
+        now += o.bytes;
+        peak = Math.max(peak, now);
+      } else if (o.op === 'free') {
+        expect(live.has(o.id), o.id).toBe(true);
+        now -= live.get(o.id)!;
+        live.delete(o.id);
+      } else {
+        live.set(o.to, live.get(o.id)!);
+        live.delete(o.id);
+      }
+    }
+  };
+  run(prefillPrologue(x));
+  for (let i = 0; i < layers; i++) {
+    run(prefillLayer(x, i === 0));
+    run([
+      { op: 'rename', id: 'kc', to: `kc${i}` },
+      { op: 'rename', id: 'vc', to: `vc${i}` },
+    ]);
+  }
+  run(prefillEpilogue(x));
+  return { peak, left: live };
+}
+
+describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
+  const x = prefillShape(tiny, 1, 8, 2)!;
+
+  it('sizes every tensor of a layer from its shape', () => {
+    const layer = sizes(prefillLayer(x, false));
+    expect(layer['norm1-x32']).toBe(2048);
+    expect(layer['n1']).toBe(1024);
+    expect([layer['q'], layer['k'], layer['v']]).toEqual([1024, 512, 512]);
+    // rotate_half: -x2 is half of q, the cat all of it
+    expect([layer['ropeq-xc'], layer['ropeq-neg'], layer['ropeq-rot'], layer['qe']]).toEqual([1024, 512, 1024, 1024]);
+    expect([layer['ke'], layer['kc'], layer['vc']]).toEqual([512, 512, 512]);
+    expect([layer['o'], layer['lse'], layer['a']]).toEqual([1024, 128, 1024]);
+    expect([layer['gate'], layer['act'], layer['up'], layer['prod'], layer['m']]).toEqual([2048, 2048, 2048, 2048, 1024]);
+    expect(layer['kr']).toBeUndefined(); // no mask: SDPA's enable_gqa reads the grouped K and V
+    const pro = sizes(prefillPrologue(x));
+    expect([pro['embeds'], pro['freqs'], pro['emb'], pro['cos32'], pro['cos'], pro['sin']]).toEqual([1024, 256, 512, 512, 256, 256]);
+    const epi = sizes(prefillEpilogue(x));
+    expect([epi['final'], epi['logits'], epi['logits32']]).toEqual([1024, 200, 400]);
+  });
+
+  it('frees everything but the cache; the peak is the last layer at its MLP product', () => {
+    const { peak, left } = simulate(x, 2);
+    expect([...left.keys()].sort()).toEqual(['kc0', 'kc1', 'vc0', 'vc1']);
+    // embeds, the layer input, the residual, the normed MLP input (4 × 1,024), act, up and their
+    // product (3 × 2,048), cos and sin (2 × 256), both layers' K and V (4 × 512)
+    expect(peak).toBe(4 * 1024 + 3 * 2048 + 2 * 256 + 4 * 512);
+  });
+
+  it('Qwen3: q_norm and k_norm over head_dim add their fp32 copies', () => {
+    const q3 = sizes(prefillLayer(prefillShape({ ...tiny, family: 'qwen3', qkNorm: true }, 1, 8, 2)!, false));
+    expect([q3['qnorm-x32'], q3['knorm-x32']]).toEqual([8 * 4 * 16 * 4, 8 * 2 * 16 * 4]);
+  });
+
+  it('a sliding window no longer than the prompt: the bool mask, K and V repeated to all heads, the additive mask', () => {
+    const m = prefillShape({ ...tiny, family: 'mistral', slidingWindow: { window: 4, layers: 2 } }, 1, 8, 2)!;
+    expect(m.maskKv).toBe(8);
+    const pro = sizes(prefillPrologue(m));
+    // masking_utils.py and_masks: window overlay, running result, causal (8·8 B each), padding-ANDed result
+    expect([pro['m-window'], pro['m-r1'], pro['m-causal'], pro['m-r2'], pro['mask']]).toEqual([64, 64, 64, 64, 64]);
+    const layer = sizes(prefillLayer(m, false));
+    expect([layer['kr'], layer['vr'], layer['additive']]).toEqual([8 * 4 * 16 * 2, 8 * 4 * 16 * 2, 8 * 8 * 2]);
+    expect(layer['lse']).toBeUndefined();
+  });
+
+  it('covers only the forward it was read from', () => {
+    expect(prefillShape(tiny, 1, 8, 4)).toBeNull(); // fp32: LlamaRMSNorm's casts are no-ops there
+    expect(prefillShape({ ...tiny, family: 'gemma2', normsPerLayer: 4 }, 1, 8, 2)).toBeNull();
+    expect(prefillShape({ ...tiny, gatedMlp: false }, 1, 8, 2)).toBeNull();
+  });
+});
+
+describe('closed form: HF holds the rotary cos and sin through the layers', () => {
+  it('Llama-3.1-8B, 32,768-token prompt: 4 hidden rows + 3 MLP tensors + cos and sin of b·s·d', () => {
+    const s: Scenario = {
+      ...defaultScenario(),
+      model: 'meta-llama/Llama-3.1-8B',
+      mode: 'inference',
+      engine: 'transformers',
+      weights: 'bf16',
+      kv: 'bf16',
+      attn: 'sdpa',
+      batch: 1,
+      prompt: 32768,
+      gen: 64,
+    };
+    const arch = findPreset(s.model)!.arch;
+    expect([arch.hidden, arch.ffn, arch.headDim]).toEqual([4096, 14336, 128]);
+    const e = estimate(s);
+    if (!e.ok) throw new Error('rejected');
+    const activations = e.value.terms.find((t) => t.id === 'activations')!.bytes;
+    // (4·32,768·4,096 + 3·32,768·14,336 + 2·32,768·128)·2 B
+    expect(activations).toBe(3_909_091_328);
+  });
+});
