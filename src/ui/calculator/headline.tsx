@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, memo, Suspense, useMemo } from 'react';
 import type { Estimate, Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
@@ -116,8 +116,8 @@ function Totals({ s, est }: { s: Scenario; est: Estimate }) {
   );
 }
 
-/** A torch API name that may wrap only after a '.' or '_', never inside a word. */
-function TorchName({ name }: { name: string }) {
+/** A torch API name that may wrap only after a '.' or '_', never inside a word (memoised: it never changes with a step). */
+const TorchName = memo(function TorchName({ name }: { name: string }) {
   const parts = name.split(/(?<=[._])/);
   return (
     <code className="torch">
@@ -129,7 +129,7 @@ function TorchName({ name }: { name: string }) {
       ))}
     </code>
   );
-}
+});
 
 function EngineLine({ est }: { est: Estimate }) {
   const t = useT();

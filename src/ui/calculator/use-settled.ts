@@ -1,24 +1,46 @@
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useApp, type AppState } from '../../state/store';
 
 /** How long the store must stand still before the settled views follow it. */
 export const SETTLE_MS = 120;
 
-const listeners = new Set<() => void>();
+interface Listener {
+  /** render the store as it is now (a transition) */
+  settle: () => void;
+  /** keep what the view last committed (a transition queued after a settle still rendering) */
+  drop: () => void;
+}
+
+const listeners = new Set<Listener>();
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** A settle went out since the last store change. */
+let settled = false;
 let unsubscribe: (() => void) | undefined;
 
-/** One timer for the page, running while any view reads settled values: restarted by every store change. */
-function listen(fn: () => void): () => void {
-  listeners.add(fn);
+/**
+ * One timer for the page, running while any view reads settled values: restarted by every store
+ * change. A change that comes after a settle drops that settle's render if it has not committed
+ * yet (its values are already out of date, and the next pause renders again): otherwise every
+ * key press after a pause would wait for slices of that render, restarted after each press.
+ */
+function listen(l: Listener): () => void {
+  listeners.add(l);
   unsubscribe ??= useApp.subscribe(() => {
     clearTimeout(timer);
-    timer = setTimeout(() => listeners.forEach((f) => f()), SETTLE_MS);
+    if (settled) {
+      settled = false;
+      listeners.forEach((x) => x.drop());
+    }
+    timer = setTimeout(() => {
+      settled = true;
+      listeners.forEach((x) => x.settle());
+    }, SETTLE_MS);
   });
   return () => {
-    listeners.delete(fn);
+    listeners.delete(l);
     if (listeners.size > 0) return;
     clearTimeout(timer);
+    settled = false;
     unsubscribe?.();
     unsubscribe = undefined;
   };
@@ -33,11 +55,17 @@ function listen(fn: () => void): () => void {
  */
 export function useSettled<T>(select: (st: AppState) => T): T {
   const [value, setValue] = useState(() => select(useApp.getState()));
+  // the value this view has committed: what a dropped settle leaves in place
+  const committed = useRef(value);
+  useLayoutEffect(() => {
+    committed.current = value;
+  }, [value]);
   useEffect(() => {
-    const update = () => startTransition(() => setValue(select(useApp.getState())));
+    const settle = () => startTransition(() => setValue(select(useApp.getState())));
     // a change made between the first render and this effect
-    update();
-    return listen(update);
+    settle();
+    // the same transition lanes as a settle still rendering: React renders both together, ending on this value
+    return listen({ settle, drop: () => startTransition(() => setValue(committed.current)) });
   }, [select]);
   return value;
 }

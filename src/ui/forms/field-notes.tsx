@@ -1,3 +1,5 @@
+import { memo } from 'react';
+
 /** What a form field says under its control: the error, why it is disabled, and help. */
 export interface Notes {
   error?: string;
@@ -12,8 +14,11 @@ export function describedBy(id: string, n: Notes): string | undefined {
   return ids.length ? ids.join(' ') : undefined;
 }
 
-/** The notes as paragraphs with the ids describedBy() names; errors are announced. */
-export function FieldNotes({ id, error, why, help }: Notes & { id: string }) {
+/**
+ * The notes as paragraphs with the ids describedBy() names; errors are announced. Memoised: a
+ * slider step re-renders its field, whose notes rarely change.
+ */
+export const FieldNotes = memo(function FieldNotes({ id, error, why, help }: Notes & { id: string }) {
   return (
     <>
       {error && (
@@ -33,4 +38,4 @@ export function FieldNotes({ id, error, why, help }: Notes & { id: string }) {
       )}
     </>
   );
-}
+});

@@ -39,6 +39,34 @@ describe('settled views (charts, tables, fit marks) follow the store once it sta
     expect(screen.getByTestId('batch').textContent).toBe('4');
   });
 
+  test('a settle still unrendered when the store changes again is dropped: the stale value never shows, the next pause shows the last', () => {
+    render(<SettledBatch />);
+    act(() => useApp.getState().patch({ batch: 2 }));
+    // the pause ends the moment the settle goes out, before React renders it (in a browser: between its slices)
+    act(() => {
+      vi.advanceTimersByTime(SETTLE_MS);
+      useApp.getState().patch({ batch: 3 });
+    });
+    expect(screen.getByTestId('batch').textContent).toBe('1');
+    act(() => {
+      vi.advanceTimersByTime(SETTLE_MS);
+    });
+    expect(screen.getByTestId('batch').textContent).toBe('3');
+  });
+
+  test('a settle that has rendered stays: the next change alone does not take the view back', () => {
+    render(<SettledBatch />);
+    act(() => useApp.getState().patch({ batch: 2 }));
+    act(() => {
+      vi.advanceTimersByTime(SETTLE_MS);
+    });
+    expect(screen.getByTestId('batch').textContent).toBe('2');
+    const before = renders;
+    act(() => useApp.getState().patch({ batch: 3 }));
+    expect(screen.getByTestId('batch').textContent).toBe('2');
+    expect(renders).toBe(before);
+  });
+
   test('no timer is left once no view reads settled values', () => {
     render(<SettledBatch />);
     cleanup();
