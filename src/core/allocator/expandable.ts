@@ -24,7 +24,8 @@ function hasRoom(b: Block | null, size: number): boolean {
 
 /**
  * find_expandable_block: the lowest-address unmapped block (or the free block right before it)
- * with enough room after it; otherwise a new segment reserving 9/8 of the card, in whole pages.
+ * with enough room after it; otherwise a new segment reserving 9/8 of the card, in whole pages
+ * (rounded up).
  */
 function findExpandable(a: AllocatorState, pool: PoolKind, size: number): Block {
   for (const u of a.unmapped[pool].blocks) {
@@ -32,7 +33,9 @@ function findExpandable(a: AllocatorState, pool: PoolKind, size: number): Block 
     if (hasRoom(c, size)) return c;
   }
   const page = pageOf(pool);
-  const range = Math.ceil((Math.floor(a.device.capacity / 8) * 9) / page) * page;
+  // ExpandableSegment's constructor: max_handles_ = numSegments(totalGlobalMem + totalGlobalMem / 8),
+  // a whole number of pages rounded up, so at least one page on any card
+  const range = Math.ceil((a.device.capacity + Math.floor(a.device.capacity / 8)) / page) * page;
   const seg = a.addSegment(pool, range, true);
   const b = newBlock(seg, seg.addr, range, false);
   seg.head = b;
@@ -70,8 +73,9 @@ export function tryAllocateExpandable(a: AllocatorState, pool: PoolKind, size: n
   let c = findExpandable(a, pool, size);
   if (!c.mapped && !mapBlock(a, c, Math.min(c.size, size))) return null;
   while (c.size < size) {
-    const next = c.next as Block;
-    if (!mapBlock(a, next, Math.min(size - c.size, next.size))) return null;
+    const next = c.next;
+    // the range ends before `size` (a request beyond 9/8 of the card): out of memory
+    if (!next || !mapBlock(a, next, Math.min(size - c.size, next.size))) return null;
     c = next;
   }
   a.pools[pool].remove(c);

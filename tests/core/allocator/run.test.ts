@@ -106,3 +106,16 @@ describe('compareConfs', () => {
     expect(r.ok || r.errors[0].params).toEqual({ conf: 'max_split_size_mb:1' });
   });
 });
+
+describe('expandable segments on a card smaller than a page', () => {
+  // ExpandableSegment reserves numSegments(total + total / 8) pages, rounded UP (CUDACachingAllocator.cpp),
+  // so even a 1-byte card gets one 2 MiB page of address space; mapping it fails, which is an OOM, not a crash
+  it('a 1-byte card: each allocation is an OOM and the run finishes', () => {
+    const p = parseTrace('capacity 1\nconf expandable_segments:True\nalloc t0 219991326\nfree t0\nalloc t1 720 MiB\nalloc t2 6959x1753 float64\nempty_cache');
+    if (!p.ok) throw new Error(p.errors[0].message);
+    const r = simulateTrace(p.trace);
+    if (!r.ok) throw new Error(r.errors[0].message);
+    expect(r.value.oomSteps).toEqual([0, 2, 3]);
+    expect(r.value.final.stats['reserved_bytes.all.current']).toBe(0);
+  });
+});
