@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { prefillEpilogue, prefillLayer, prefillPrologue, prefillShape, type PrefillOp, type PrefillShape } from '../../../src/core/inference/hf-prefill';
 import { estimate } from '../../../src/core/estimate';
-import { defaultScenario } from '../../../src/core/scenario/schema';
+import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
+import { LLAMA_STYLE } from '../../../src/core/model/llama-style';
 import { findPreset } from '../../../src/core/model/presets';
 import type { ModelArch, Scenario } from '../../../src/core/types';
 
@@ -23,13 +24,7 @@ const tiny: ModelArch = {
   headDim: 16,
   ffn: 128,
   vocab: 100,
-  gatedMlp: true,
-  norm: 'rmsnorm',
-  normsPerLayer: 2,
-  tiedEmbeddings: false,
-  qkvBias: false,
-  oBias: false,
-  mlpBias: false,
+  ...LLAMA_STYLE,
 };
 
 const sizes = (ops: readonly PrefillOp[]) => Object.fromEntries(ops.flatMap((o) => (o.op === 'alloc' ? [[o.id, o.bytes]] : [])));
@@ -121,18 +116,8 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
 
 describe('closed form: HF holds the rotary cos and sin through the layers', () => {
   it('Llama-3.1-8B, 32,768-token prompt: 4 hidden rows + 3 MLP tensors + cos and sin of b·s·d', () => {
-    const s: Scenario = {
-      ...defaultScenario(),
-      model: 'meta-llama/Llama-3.1-8B',
-      mode: 'inference',
-      engine: 'transformers',
-      weights: 'bf16',
-      kv: 'bf16',
-      attn: 'sdpa',
-      batch: 1,
-      prompt: 32768,
-      gen: 64,
-    };
+    // our H200 run g014 (validation/fixtures/measured-generate.json): bf16, SDPA, batch 1, 64 new tokens
+    const s: Scenario = generateScenario(GENERATE_ROWS.find((r) => r.id === 'g014')!);
     const arch = findPreset(s.model)!.arch;
     expect([arch.hidden, arch.ffn, arch.headDim]).toEqual([4096, 14336, 128]);
     const e = estimate(s);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay, stepTimeline } from '../../../src/core/timeline';
+import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
 import type { Scenario } from '../../../src/core/types';
 
 const s: Scenario = {
@@ -69,18 +70,8 @@ describe('inference timeline of a vision-language model', () => {
 });
 
 describe('estimateWithReplay for transformers generate', () => {
-  const generate: Scenario = {
-    ...defaultScenario(),
-    model: 'meta-llama/Llama-3.1-8B',
-    mode: 'inference',
-    engine: 'transformers',
-    weights: 'bf16',
-    kv: 'bf16',
-    attn: 'sdpa',
-    batch: 1,
-    prompt: 32768,
-    gen: 64,
-  };
+  // our H200 run g014 (validation/fixtures/measured-generate.json): Llama-3.1-8B, 32k prompt, 64 new tokens
+  const generate: Scenario = generateScenario(GENERATE_ROWS.find((r) => r.id === 'g014')!);
   it('takes reserved from the replay where the prompt pass is laid out tensor by tensor, at least the allocated peak', () => {
     const r = estimateWithReplay(generate);
     const tl = stepTimeline(generate);
