@@ -10,8 +10,8 @@ import { kvLayers } from '../inference/kv';
 import { LLAMACPP_DEFAULT_UBATCH } from '../inference/llamacpp-buffers';
 import { VLLM_DEFAULT_BATCHED_TOKENS } from '../inference/vllm';
 import { nativeSide } from '../model/vision-tokens';
-import { meanLength } from '../timeline/lengths';
-import { hfAutoBuckets } from '../training/zero-deepspeed';
+import { meanLength } from '../timeline/mean-length';
+import { hfAutoBuckets } from '../training/ds-auto';
 import type { Scenario } from '../types';
 import { ruleArch } from './rules';
 

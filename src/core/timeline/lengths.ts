@@ -15,6 +15,7 @@
  * for its larger tensors. Once a step reaches max_length no later step can be longer, so the run's
  * reserved memory is settled; a run that never reaches it keeps finding records, ever more rarely.
  */
+import { meanLength } from './mean-length';
 
 /** Steps of the run whose records are replayed: a long fine-tuning run (an epoch of tens of thousands of samples). */
 export const RUN_STEPS = 1000;
@@ -57,11 +58,6 @@ export interface LengthOptions {
 export interface RunRecords {
   lengths: number[];
   steps: number[];
-}
-
-/** The mean sample length drawn from: `len-mean` (null: seq/2, an assumption), within [1, seq]. */
-export function meanLength(seq: number, mean: number | null): number {
-  return Math.min(seq, Math.max(1, mean ?? seq / 2));
 }
 
 /**

@@ -36,9 +36,7 @@
  *   are not partitioned (`ds_persist`), i.e. the norm vectors and biases stay whole on every GPU.
  *
  * Bucket defaults: DeepSpeed's zero/config.py (reduce 5e8, prefetch 5e7, persistence 1e5, max live
- * 1e9, reuse 1e9, sub-group 1e9); HF Trainer's 'auto' (transformers integrations/deepspeed.py
- * `HfTrainerDeepSpeedConfig.trainer_config_finalize`): reduce = h·h, prefetch = 0.9·h·h,
- * persistence = 10·h.
+ * 1e9, reuse 1e9, sub-group 1e9); HF Trainer's 'auto': ds-auto.ts.
  */
 import type { Ctx } from '../estimate-context';
 import { term } from '../estimate-context';
@@ -46,6 +44,7 @@ import { add, div, evaluate, min, mul, sym } from '../formula';
 import type { Term } from '../types';
 import { largestTrainableElements } from './in-backward';
 import { paramsPerGpu } from './sharding';
+import { hfAutoBuckets } from './ds-auto';
 
 /** DeepSpeed zero/config.py `sub_group_size` default. */
 export const DS_SUB_GROUP = 1e9;
@@ -57,12 +56,6 @@ export interface DsConfig {
   maxLive: number;
   reuseDistance: number;
   overlapComm: boolean;
-}
-
-/** HF Trainer's 'auto' bucket settings from the hidden size (see the header); DeepSpeed's int field takes the prefetch's whole part. */
-export function hfAutoBuckets(hidden: number): Pick<DsConfig, 'reduceBucket' | 'prefetchBucket' | 'persistThreshold'> {
-  const h = Math.max(1, hidden);
-  return { reduceBucket: h * h, prefetchBucket: Math.floor(0.9 * h * h), persistThreshold: 10 * h };
 }
 
 /** Bucket settings with HF's 'auto' rule applied from the hidden size. */
