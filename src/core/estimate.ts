@@ -180,6 +180,12 @@ function resolveCached(s: Scenario): Result<Resolved> {
   return value;
 }
 
+/** The scenario's resolved architecture, from the same memo `estimate()` reads (cheap while a slider moves), or null. */
+export function resolvedArch(s: Scenario): ModelArch | null {
+  const r = resolveCached(s);
+  return r.ok ? r.value.arch : null;
+}
+
 /** Block Linear shapes (model/tensors.ts; experts as separate modules, as HF stores them). */
 function linearShapes(arch: ModelArch): LinearShape[] {
   return blockKinds(arch).flatMap((k) => k.linears.map((t) => ({ elements: t.din * t.dout, count: k.count * t.copies })));

@@ -40,6 +40,17 @@ export function splitPoints(weights: readonly number[]): number[] {
 }
 
 /**
+ * Layers -ngl offloads of `layers` repeating layers: at most every one and the output layer
+ * (llama.cpp llama-model.cpp `load_tensors`: `act_gpu_layers = min(n_gpu_layers, n_layer + 1)`, the
+ * output layer counted last);
+ * null ('all') = all of them.
+ */
+export function gpuLayerCount(layers: number, ngl: number | null): number {
+  const L = Math.max(0, layers);
+  return Math.min(ngl ?? L + 1, L + 1);
+}
+
+/**
  * Layer placement of `layers` repeating layers and the output layer over `gpus` GPUs.
  * `ngl` null = every layer and the output; `weights` null = llama.cpp's default split by free
  * memory, equal for the identical cards a scenario describes.
@@ -47,7 +58,7 @@ export function splitPoints(weights: readonly number[]): number[] {
 export function llamaCppPlacement(layers: number, ngl: number | null, weights: readonly number[] | null, gpus: number): LlamaCppPlacement {
   const n = Math.max(1, gpus);
   const L = Math.max(0, layers);
-  const nGpuLayers = Math.min(ngl ?? L + 1, L + 1);
+  const nGpuLayers = gpuLayerCount(L, ngl);
   const start = Math.max(L - nGpuLayers, 0);
   const act = Math.min(nGpuLayers, L + 1);
   const points = splitPoints(weights && weights.length === n ? weights : new Array<number>(n).fill(1));

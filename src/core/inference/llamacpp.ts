@@ -25,7 +25,7 @@ import type { HostMemory, Message } from '../types';
 import { fixedIn } from '../units';
 import { kvCacheExpr, kvLayers } from './kv';
 import { computeBuffer, computeBufferExpr, graphKvCells, hostComputeBuffer, kqMaskBytes, LLAMACPP_DEFAULT_UBATCH, outputBuffer, type ComputeBufferInput } from './llamacpp-buffers';
-import { layerRangeBytes, llamaCppPlacement, SCHED_MAX_COPIES } from './llamacpp-split';
+import { gpuLayerCount, layerRangeBytes, llamaCppPlacement, SCHED_MAX_COPIES } from './llamacpp-split';
 
 /**
  * Families whose llama.cpp architecture sets `swa_type = LLAMA_SWA_TYPE_STANDARD`
@@ -56,7 +56,7 @@ export function swaCells(nCtx: number, window: number, sequences: number, ubatch
 export function buildLlamaCpp(ctx: Ctx): Built {
   const { s, arch } = ctx;
   const L = kvLayers(arch);
-  const gpuLayers = Math.min(s.ngl ?? L + 1, L + 1);
+  const gpuLayers = gpuLayerCount(L, s.ngl);
   const place = llamaCppPlacement(L, s.ngl, s.tensorSplit, s.gpus);
   const flash = s.attn === 'flash';
   const w = ctx.weights;

@@ -4,10 +4,11 @@
  * 'auto' is ticked instead of the schema's minimum.
  */
 import { findDiffusionPreset } from '../diffusion/presets';
-import { resolveModel } from '../estimate';
+import { resolvedArch } from '../estimate';
 import { DEFAULT_GROUP_SIZE } from '../formats/quantized';
 import { kvLayers } from '../inference/kv';
 import { LLAMACPP_DEFAULT_UBATCH } from '../inference/llamacpp-buffers';
+import { gpuLayerCount } from '../inference/llamacpp-split';
 import { VLLM_DEFAULT_BATCHED_TOKENS } from '../inference/vllm';
 import { nativeSide } from '../model/vision-tokens';
 import { meanLength } from '../timeline/mean-length';
@@ -23,7 +24,7 @@ import { ruleArch } from './rules';
  * - `len-mean`: seq/2 within [1, seq] (timeline/lengths.ts `meanLength`);
  * - `ds-reduce-bucket`, `ds-prefetch-bucket`, `ds-persist-threshold`: HF Trainer's fill-in from the
  *   hidden size (training/zero-deepspeed.ts `hfAutoBuckets`);
- * - `ngl`: every layer and the output layer, n_layer + 1 (llama.cpp's -ngl counts the output layer);
+ * - `ngl`: every layer and the output layer (inference/llamacpp-split.ts `gpuLayerCount`);
  * - `ubatch`: llama.cpp's n_ubatch 512, vLLM's max_num_batched_tokens 8192.
  */
 export function autoValue(s: Scenario, prop: keyof Scenario): number | null {
@@ -41,8 +42,8 @@ export function autoValue(s: Scenario, prop: keyof Scenario): number | null {
       return v ? nativeSide(v) : null;
     }
     case 'ngl': {
-      const m = s.engine === 'llama.cpp' ? resolveModel(s) : null;
-      return m?.ok ? kvLayers(m.value.arch) + 1 : null;
+      const arch = s.engine === 'llama.cpp' ? resolvedArch(s) : null;
+      return arch ? gpuLayerCount(kvLayers(arch), null) : null;
     }
     case 'dsReduceBucket':
     case 'dsPrefetchBucket':
