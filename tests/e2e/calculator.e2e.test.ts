@@ -180,3 +180,26 @@ test('screenshots: English and Chinese, light and dark', async () => {
   await e.page.screenshot({ path: '.tmp/screens/calc-embed-zh-dark.png', fullPage: true });
   expectClean(e);
 });
+
+test('a zh-CN browser opens in Chinese with no lang= in the link, and a language picked here is remembered over it', async () => {
+  const context = await chromium.browser().newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(base());
+  await page.getByRole('heading', { level: 1, name: 'GPU 显存计算器' }).waitFor();
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByRole('heading', { level: 1, name: 'GPU Memory Calculator' }).waitFor();
+  // a fresh tab of the same browser, on a link without lang=: the choice made here wins over the browser's language
+  const again = await context.newPage();
+  await again.goto(base());
+  await again.getByTestId('device-total').first().waitFor();
+  expect(await again.getByRole('heading', { level: 1 }).textContent()).toBe('GPU Memory Calculator');
+  expect(await again.evaluate(() => document.documentElement.lang)).toBe('en');
+  expect(errors).toEqual([]);
+  await context.close();
+});
