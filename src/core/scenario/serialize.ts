@@ -7,7 +7,7 @@ import type { ModelArch, Scenario } from '../types';
 import { findPreset } from '../model/presets';
 import { ARCH_FIELDS, REQUIRED_CUSTOM, moeDefaults, type ArchFieldSpec } from './arch-fields';
 import { customDefaults } from './arch';
-import { DEFAULT_SCENARIO, SCENARIO_FIELDS } from './schema';
+import { DEFAULT_SCENARIO, SCENARIO_FIELDS, type FieldSpec } from './schema';
 import { formatRatios, formatTargets } from './values';
 
 /** Canonical writing of a bare parameter count: '7b', '350m', else plain digits. */
@@ -55,6 +55,11 @@ function serializeArch(s: Scenario, out: Record<string, string>): void {
   }
 }
 
+/** A scenario key's value in its canonical external spelling ('auto' / 'all' for null where the key has one). */
+export function fieldText(s: Scenario, f: FieldSpec): string {
+  return formatValue(f.prop, s[f.prop], f.kind.type === 'int' ? f.kind.nullToken : f.kind.type === 'ratios' ? 'auto' : undefined);
+}
+
 /** The external key/value strings for `s`, only non-default values. Pure; never throws. */
 export function serializeScenario(s: Scenario): Record<string, string> {
   const out: Record<string, string> = {};
@@ -69,7 +74,7 @@ export function serializeScenario(s: Scenario): Record<string, string> {
       continue;
     }
     if (same(f.prop, v, DEFAULT_SCENARIO[f.prop])) continue;
-    out[f.name] = formatValue(f.prop, v, f.kind.type === 'int' ? f.kind.nullToken : f.kind.type === 'ratios' ? 'auto' : undefined);
+    out[f.name] = fieldText(s, f);
   }
   serializeArch(s, out);
   return out;
