@@ -169,7 +169,7 @@ describe('estimate CLI errors: exit 2, one line on stderr', () => {
     [['--batch', '2', '--batch', '3'], /--batch is given twice/],
     [['--model', 'meta-llama/Llama-2-7b'], /unknown preset .* did you mean meta-llama\/Llama-2-7b-hf/],
     [['--mode', 'training', '--method', 'qlora', '--weights', 'gguf-q4_k_m'], /method=qlora trains LoRA adapters over a quantized base/],
-    [['--gpus', '6', '--tp', '4'], /tp·pp = 4 must divide gpus = 6/],
+    [['--gpus', '6', '--tp', '4'], /6 GPUs cannot be split into groups of tensor parallel 4 × pipeline parallel 1 = 4/],
     [['--json=1'], /--json takes no value/],
     [['stray'], /unexpected argument 'stray'/],
   ])('%j', async (argv, message) => {

@@ -3,7 +3,8 @@
  * (`key`, which falls back to `fallback`) and the key it clashes with (`with`), says when the
  * pair clashes, and carries a stable code (`id`) with its English sentence. Every consumer reads
  * this one table:
- * - the parser (rules.ts applyRules): an 'incompatible' error on `key` and the fallback value;
+ * - the parser (rules.ts applyRules): an 'incompatible' error on `key` and the fallback value,
+ *   except for a clash involving a typed number (rules.ts typedClash), which it keeps as the form does;
  * - the estimator (estimate-checks.ts): an error with code `id`, before any arithmetic;
  * - the form (ui/calculator/compat.ts): an option is disabled when choosing it breaks a rule,
  *   with the rule's reason in plain words (i18n `why.<id>`, English and Chinese);

@@ -10,7 +10,7 @@ import { doubleQuantApplies, groupSizeApplies } from '../formats/weights';
 import { isQuantizedCacheKv } from '../inference/quantized-cache';
 import { guessArch } from '../model/quick';
 import { imageGrid } from '../model/vision-tokens';
-import { CONFLICTS, otherKey, type RuleArch } from './conflicts';
+import { CONFLICTS, otherKey, type ConflictRule, type RuleArch } from './conflicts';
 import { modelKindWords, modelReads } from './model-kind';
 import { DIFFUSION_KEYS, IMAGE_ONLY_KEYS } from '../diffusion/keys';
 import { isDiffusionModel } from '../diffusion/presets';
@@ -189,16 +189,29 @@ function logitsPathRule(s: Scenario, warn: (key: string, code: string, message: 
   }
 }
 
+/** Keys the page's form takes as typed numbers or lists (and architecture fields): it never resets them. */
+const TYPED = new Set<string>([...SCENARIO_FIELDS.filter((f) => f.kind.type === 'int' || f.kind.type === 'float' || f.kind.type === 'ratios').map((f) => f.prop), 'heads', 'layers']);
+
+/**
+ * A clash that involves a typed number (8 GPUs for tensor parallel 2 × pipeline parallel 3,
+ * gradient accumulation beside an optimizer step in backward): the form lets it stand and the
+ * estimator refuses it in words (estimate-checks.ts), so a link keeps it too and the page's own
+ * link reopens as it was left. Clashes of choices alone fall back here, as the form's selects do.
+ */
+export function typedClash(r: ConflictRule, s: Scenario): boolean {
+  return TYPED.has(r.key) || TYPED.has(otherKey(r, s));
+}
+
 /**
  * The combination table (conflicts.ts), rule by rule in its order: a broken rule is an
  * 'incompatible' error on its key naming the other, and the key falls back, so later rules see
- * the repaired scenario.
+ * the repaired scenario. Typed clashes (typedClash) are left to the estimator.
  */
 function conflictRules(s: Scenario, given: Set<string>, errors: FieldError[]): void {
   for (const r of CONFLICTS) {
     const arch = r.arch ? ruleArch(s) : null;
     if (r.arch && arch === null) continue;
-    if (!r.when(s, arch)) continue;
+    if (typedClash(r, s) || !r.when(s, arch)) continue;
     const key = r.alt && !given.has(external(r.key)) ? r.alt : r.key;
     errors.push({ key: external(key), code: 'incompatible', message: r.message(s, arch), params: { with: external(otherKey(r, s)) } });
     Object.assign(s, r.fallback(s));

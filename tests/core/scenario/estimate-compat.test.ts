@@ -2,12 +2,20 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { ALL_KEYS, ARCH_FIELDS, parseScenario, serializeScenario } from '../../../src/core/scenario';
 import { estimate } from '../../../src/core/estimate';
+import { CONFLICTS } from '../../../src/core/scenario/conflicts';
+import { ruleArch, typedClash } from '../../../src/core/scenario/rules';
 
-// The validator's promise to the core: whatever it lets through, estimate() accepts.
+// The validator's promise to the core: whatever it lets through, estimate() accepts — except a
+// clash of typed numbers, which a link keeps as written (the form lets it stand) and the estimate
+// refuses under that rule's code (rules.ts typedClash).
 const mustEstimate = (rec: Record<string, string>) => {
   const s = parseScenario(rec).scenario;
   const r = estimate(s);
-  if (!r.ok) throw new Error(`${JSON.stringify(rec)} -> ${JSON.stringify(r.errors)}`);
+  if (!r.ok) {
+    const typed = CONFLICTS.filter((c) => typedClash(c, s) && c.when(s, ruleArch(s))).map((c) => c.id);
+    if (typed.length === 0 || !r.errors.every((e) => typed.includes(e.code))) throw new Error(`${JSON.stringify(rec)} -> ${JSON.stringify(r.errors)}`);
+    return null;
+  }
   expect(Number.isFinite(r.value.deviceBytes)).toBe(true);
   return s;
 };
@@ -71,6 +79,7 @@ describe('every scenario parseScenario yields is estimable', () => {
     fc.assert(
       fc.property(arch, model, fc.constantFrom('inference', 'training'), (a, m, mode) => {
         const s = mustEstimate({ ...(a as Record<string, string>), model: m, mode, prompt: '16', gen: '16', seq: '16' });
+        if (s === null) return;
         const again = parseScenario(serializeScenario(s));
         expect(again.errors).toEqual([]);
         expect(again.scenario).toEqual(s);

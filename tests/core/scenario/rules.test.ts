@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseScenario, serializeScenario } from '../../../src/core/scenario';
+import { estimate } from '../../../src/core/estimate';
 
 const errs = (rec: Record<string, string>) => parseScenario(rec).errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`);
 const train = { mode: 'training' };
@@ -33,32 +34,42 @@ describe('incompatible combinations name both keys and fall back', () => {
     expect(r.scenario.loraRank).toBe(16);
   });
 
-  test('tp·pp must divide gpus', () => {
+  test('tp·pp must divide gpus: a link keeps the typed numbers as the form does, and the estimate refuses them in words', () => {
     const r = parseScenario({ gpus: '6', tp: '4' });
-    expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['tp:incompatible:gpus']);
-    expect([r.scenario.tp, r.scenario.pp]).toEqual([1, 1]);
+    expect(r.errors).toEqual([]);
+    expect([r.scenario.gpus, r.scenario.tp, r.scenario.pp]).toEqual([6, 4, 1]);
+    const e = estimate(r.scenario);
+    expect(e.ok ? [] : e.errors.map((x) => [x.code, x.message])).toEqual([
+      ['grid-mismatch', '6 GPUs cannot be split into groups of tensor parallel 4 × pipeline parallel 1 = 4: use a multiple of 4 GPUs'],
+    ]);
+    // the page's own link of that state reads back as it was (nothing silently reset)
+    expect(parseScenario(serializeScenario(r.scenario)).scenario).toEqual(r.scenario);
     expect(errs({ gpus: '16', tp: '4', pp: '2' })).toEqual([]);
   });
 
-  test('tp·pp beyond the 1,000,000-GPU maximum is an error, and gpus is not raised past it (trust.md #1)', () => {
+  test('tp·pp beyond the 1,000,000-GPU maximum: gpus is not raised past it, and the estimate refuses the grid (trust.md #1)', () => {
     // 245 · 4096 = 1,003,520 and 4096 · 4096 = 16,777,216 exceed the schema maximum of gpus
     const a = parseScenario({ tp: '245', pp: '4096' });
-    expect(a.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['tp:incompatible:gpus']);
-    expect([a.scenario.gpus, a.scenario.tp, a.scenario.pp]).toEqual([1, 1, 1]);
+    expect([a.scenario.gpus, a.scenario.tp, a.scenario.pp]).toEqual([1, 245, 4096]);
     const rec = { model: 'custom', hidden: '65536', layers: '8192', heads: '4096', 'kv-heads': '4096', ffn: '4096', vocab: '100', tp: '4096', pp: '4096' };
     const b = parseScenario(rec);
-    expect(b.errors.map((e) => `${e.key}:${e.code}`)).toEqual(['tp:incompatible']);
     expect(b.scenario.gpus).toBe(1);
-    // the fallback scenario writes a link that reads back without errors (a fixed point)
-    for (const r of [a, b]) expect(parseScenario(serializeScenario(r.scenario)).errors).toEqual([]);
+    for (const r of [a, b]) {
+      const e = estimate(r.scenario);
+      expect(e.ok ? [] : e.errors.map((x) => x.code)).toContain('grid-mismatch');
+      expect(parseScenario(serializeScenario(r.scenario)).scenario).toEqual(r.scenario);
+    }
   });
 
   test('without gpus, tp·pp sets the GPU count', () => {
     expect(parseScenario({ tp: '2', pp: '2' }).scenario.gpus).toBe(4);
   });
 
-  test('tp must divide the attention heads (Llama-2-7b: 32)', () => {
-    expect(errs({ model: 'meta-llama/Llama-2-7b-hf', tp: '3' })).toEqual(['tp:incompatible:heads']);
+  test('tp must divide the attention heads (Llama-2-7b: 32): kept by the link, refused by the estimate', () => {
+    const r = parseScenario({ model: 'meta-llama/Llama-2-7b-hf', tp: '3' });
+    expect(r.errors).toEqual([]);
+    const e = estimate(r.scenario);
+    expect(e.ok ? [] : e.errors.map((x) => x.code)).toEqual(['tp-heads']);
   });
 
   test('DeepSpeed offload needs ZeRO (optimizer: ≥ 1, params: 3)', () => {
@@ -94,8 +105,8 @@ describe('warnings do not change the scenario', () => {
 describe('regressions found by the property tests', () => {
   test('tp · pp beyond the largest GPU count cannot become the GPU count', () => {
     const r = parseScenario({ tp: '4096', pp: '4096' });
-    expect(r.errors.map((e) => `${e.key}:${e.code}`)).toEqual(['tp:incompatible']);
-    expect([r.scenario.gpus, r.scenario.tp, r.scenario.pp]).toEqual([1, 1, 1]);
+    expect([r.scenario.gpus, r.scenario.tp, r.scenario.pp]).toEqual([1, 4096, 4096]);
+    expect(estimate(r.scenario).ok).toBe(false);
   });
 });
 

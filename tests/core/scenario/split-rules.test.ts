@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { estimate } from '../../../src/core/estimate';
 import { parseScenario } from '../../../src/core/scenario';
 
 const errs = (rec: Record<string, string>) => parseScenario(rec).errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`);
@@ -15,14 +16,20 @@ describe('split=layers (transformers device_map="auto")', () => {
     expect(r.scenario.split).toBe('layers');
   });
   test('refused with tp, pp, another engine, ZeRO / FSDP training, or more GPUs than layers', () => {
-    expect(errs({ split: 'layers', gpus: '4', tp: '2' })).toEqual(['split:incompatible:tp']);
-    expect(errs({ split: 'layers', gpus: '4', pp: '2' })).toEqual(['split:incompatible:pp']);
-    expect(errs({ split: 'layers', gpus: '2', engine: 'vllm' })).toEqual(['split:incompatible:engine']);
+    // choices that clash fall back in the link; typed numbers (tp, pp, gpus) are kept and the estimate refuses them, as in the form
+    const refused = (rec: Record<string, string>) => {
+      const r = parseScenario(rec);
+      const e = estimate(r.scenario);
+      return [...errs(rec), ...(e.ok ? [] : e.errors.map((x) => x.code))];
+    };
+    expect(refused({ split: 'layers', gpus: '4', tp: '2' })).toEqual(['split-grid']);
+    expect(refused({ split: 'layers', gpus: '4', pp: '2' })).toEqual(['split-grid']);
+    expect(refused({ split: 'layers', gpus: '2', engine: 'vllm' })).toEqual(['split:incompatible:engine']);
     // accelerate.py prepare_model refuses a device_map="auto" model in any distributed mode
-    expect(errs({ split: 'layers', gpus: '2', mode: 'training', zero: '2' })).toEqual(['split:incompatible:zero']);
-    // Llama-3.1-8B (the default model) has 32 layers
-    expect(errs({ split: 'layers', gpus: '64' })).toEqual(['split:incompatible:gpus']);
-    expect(parseScenario({ split: 'layers', gpus: '64' }).scenario.split).toBe('none');
+    expect(refused({ split: 'layers', gpus: '2', mode: 'training', zero: '2' })).toEqual(['split:incompatible:zero']);
+    // Llama-3.1-8B (the default model) has 32 layers: 64 GPUs leave some without a layer
+    expect(refused({ split: 'layers', gpus: '64' })).toEqual(['split-layers']);
+    expect(parseScenario({ split: 'layers', gpus: '64' }).scenario.split).toBe('layers');
   });
   test('with one GPU it is an unused key', () => {
     const r = parseScenario({ split: 'layers' });
