@@ -37,7 +37,7 @@
  *   b·s·s_kv bool, the previous result and the operand freed after each `&`.
  */
 import type { ModelArch } from '../types';
-import { sdpaRepeatsKv, windowMasked } from '../sdpa';
+import { sdpaRepeatsKv, slideEvery, windowMasked } from '../sdpa';
 
 /** One allocator event of the sequence: allocate `bytes` as `id`, free `id`, or rename `id` to `to`. */
 export type PrefillOp = { op: 'alloc'; id: string; bytes: number } | { op: 'free'; id: string } | { op: 'rename'; id: string; to: string };
@@ -74,7 +74,7 @@ const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
  * Gemma-2 (hf-prefill-gemma2.ts) in 16-bit.
  */
 export function prefillShape(arch: ModelArch, b: number, s: number, e: number): PrefillShape | null {
-  const gemma2 = arch.family === 'gemma2' && arch.normsPerLayer === 4;
+  const gemma2 = arch.family === 'gemma2';
   const llamaLike = LLAMA_FAMILIES.has(arch.family) && arch.normsPerLayer === 2;
   if (!(llamaLike || gemma2) || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings) return null;
   const masked = s > 1 && windowMasked(arch, s);
@@ -91,8 +91,7 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number): 
     vocab: arch.vocab,
     qkNorm: arch.qkNorm === true,
     window: arch.slidingWindow?.window ?? 0,
-    // Gemma2Config.layer_types: "sliding_attention" where (i + 1) % 2, the others "full_attention"
-    slideEvery: gemma2 ? 2 : 1,
+    slideEvery: slideEvery(arch),
     maskKv: masked ? s : 0,
     repeatKv: { masked: sdpaRepeatsKv(arch, true), causal: sdpaRepeatsKv(arch, false) },
   };
