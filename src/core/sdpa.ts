@@ -11,6 +11,20 @@
  */
 import type { ModelArch } from './types';
 
+/**
+ * Layer i slides (its cache keeps the window; SDPA gets the window's mask) when i % slideEvery = 0:
+ * Gemma-2's config (configuration_gemma2.py: `layer_types` "sliding_attention" where (i + 1) % 2)
+ * slides the even layers, a model with no pattern (Mistral) every layer.
+ */
+export function slideEvery(arch: ModelArch): number {
+  return arch.family === 'gemma2' ? 2 : 1;
+}
+
+/** Layers after the last sliding one: when its masked SDPA call runs, they hold no K and V yet. */
+export function layersAfterLastSliding(arch: ModelArch): number {
+  return arch.slidingWindow ? (arch.layers - 1) % slideEvery(arch) : 0;
+}
+
 /** head_dim above which `use_gqa_in_sdpa` is false even without a mask. */
 const GQA_MAX_HEAD_DIM = 256;
 

@@ -1,7 +1,7 @@
 /**
  * HF transformers' prompt pass (the prefill of `generate`) as the tensors its code allocates and
  * frees, in order, for the Llama-style decoder (Llama, Qwen2, Qwen3, Mistral) in 16-bit with SDPA
- * on one GPU. At inference there is no autograd: a temporary is freed when its last Python
+ * on one GPU; Gemma-2's forward (hf-prefill-gemma2.ts) reuses its attention, MLP and rotary steps. At inference there is no autograd: a temporary is freed when its last Python
  * reference goes, and in-place ops allocate nothing. Only tensors that scale with the prompt are
  * listed (ids and per-token scalars of s·4–8 B are left out). Sources, transformers 5.x:
  * - models/llama/modeling_llama.py `LlamaModel.forward`: `inputs_embeds = self.embed_tokens(ids)`
@@ -21,7 +21,9 @@
  *   reassignment.
  * - cache_utils.py `DynamicLayer.update`: `self.keys = torch.cat([self.keys, key_states], dim=-2)`
  *   (the cache starts as an empty tensor, so the prompt's K and V are copied); the rotated k and
- *   the projected v are freed when `update` returns the cache's tensors.
+ *   the projected v are freed when `update` returns the cache's tensors. A sliding layer's
+ *   `DynamicSlidingWindowLayer.update` makes the same cat and keeps a view of its last window − 1
+ *   tokens, which holds the whole copy.
  * - integrations/sdpa_attention.py `sdpa_attention_forward`: without a mask `enable_gqa` (no
  *   copy); with one, `repeat_kv` copies K and V to all heads. PyTorch's flash kernel (no mask)
  *   returns the output and a b·a·s fp32 log-sum-exp that `scaled_dot_product_attention` drops; with
@@ -35,13 +37,15 @@
  *   b·s·s_kv bool, the previous result and the operand freed after each `&`.
  */
 import type { ModelArch } from '../types';
-import { sdpaRepeatsKv, windowMasked } from '../sdpa';
+import { sdpaRepeatsKv, slideEvery, windowMasked } from '../sdpa';
 
 /** One allocator event of the sequence: allocate `bytes` as `id`, free `id`, or rename `id` to `to`. */
 export type PrefillOp = { op: 'alloc'; id: string; bytes: number } | { op: 'free'; id: string } | { op: 'rename'; id: string; to: string };
 
 /** The shapes the sequence needs (one GPU, batch b, a prompt of s tokens). */
 export interface PrefillShape {
+  /** whose forward: LlamaModel's (hf-prefill.ts) or Gemma2Model's (hf-prefill-gemma2.ts) */
+  forward: 'llama' | 'gemma2';
   b: number;
   s: number;
   /** bytes per activation element (2: bf16 / fp16) */
@@ -53,21 +57,29 @@ export interface PrefillShape {
   ffn: number;
   vocab: number;
   qkNorm: boolean;
-  /** keys the sliding-window mask spans (0: SDPA runs `is_causal` without a mask) */
+  /** tokens a sliding layer's cache keeps (0: no sliding layers) */
+  window: number;
+  /** layer i slides when i % slideEvery = 0: 1, every layer (Mistral); 2, the even ones (Gemma-2's `layer_types`) */
+  slideEvery: number;
+  /** keys the sliding-window mask spans (0: SDPA runs `is_causal` without a mask in every layer) */
   maskKv: number;
-  /** SDPA gets K and V repeated to all heads */
-  repeatKv: boolean;
+  /** SDPA gets K and V repeated to all heads in a layer with the mask / without one */
+  repeatKv: { masked: boolean; causal: boolean };
 }
 
 const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
 
-/** The detailed sequence covers the Llama-style dense decoder in 16-bit (RMSNorm, gated MLP, RoPE). */
+/**
+ * The detailed sequence covers the Llama-style dense decoder (RMSNorm, gated MLP, RoPE) and
+ * Gemma-2 (hf-prefill-gemma2.ts) in 16-bit.
+ */
 export function prefillShape(arch: ModelArch, b: number, s: number, e: number): PrefillShape | null {
-  const llamaLike = LLAMA_FAMILIES.has(arch.family);
-  if (!llamaLike || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.normsPerLayer !== 2 || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings)
-    return null;
+  const gemma2 = arch.family === 'gemma2';
+  const llamaLike = LLAMA_FAMILIES.has(arch.family) && arch.normsPerLayer === 2;
+  if (!(llamaLike || gemma2) || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings) return null;
   const masked = s > 1 && windowMasked(arch, s);
   return {
+    forward: gemma2 ? 'gemma2' : 'llama',
     b,
     s,
     e,
@@ -78,12 +90,29 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number): 
     ffn: arch.ffn,
     vocab: arch.vocab,
     qkNorm: arch.qkNorm === true,
+    window: arch.slidingWindow?.window ?? 0,
+    slideEvery: slideEvery(arch),
     maskKv: masked ? s : 0,
-    repeatKv: sdpaRepeatsKv(arch, masked),
+    repeatKv: { masked: sdpaRepeatsKv(arch, true), causal: sdpaRepeatsKv(arch, false) },
   };
 }
 
-const FP32 = 4;
+/** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */
+export function layerSlides(x: PrefillShape, i: number): boolean {
+  return x.window > 0 && i % x.slideEvery === 0;
+}
+
+/**
+ * Bytes of layer i's K (or V) once the cache has seen `tokens` tokens: `DynamicLayer.update`'s
+ * `torch.cat` holds all of them; `DynamicSlidingWindowLayer.update` cats the kept window − 1
+ * tokens with the new ones and keeps a view of the result, so a decode step allocates
+ * min(tokens, window) (the prompt pass, from an empty cache, the whole prompt).
+ */
+export function layerKvBytes(x: PrefillShape, i: number, tokens: number): number {
+  return x.b * x.kvHeads * x.headDim * x.e * (layerSlides(x, i) ? Math.min(tokens, x.window) : tokens);
+}
+
+export const FP32 = 4;
 
 /** Families whose HF model computes one rotary cos / sin pair of the full head_dim before its layers (`LlamaRotaryEmbedding`). */
 const ROPE_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral', 'mixtral', 'qwen3_moe', 'phi3', 'gemma2']);
@@ -123,13 +152,10 @@ function rope(elems: number, e: number, out: string, p: string): PrefillOp[] {
   ];
 }
 
-/**
- * Before the first layer: `inputs_embeds` ('embeds', kept), the sliding-window mask ('mask', kept)
- * when there is one, and the rotary cos / sin ('cos', 'sin', kept).
- */
-export function prefillPrologue(x: PrefillShape): PrefillOp[] {
+/** The sliding-window mask ('mask', kept) when there is one, then the rotary cos / sin ('cos', 'sin', kept). */
+export function maskAndRotary(x: PrefillShape): PrefillOp[] {
   const { b, s, e } = x;
-  const ops: PrefillOp[] = [{ op: 'alloc', id: 'embeds', bytes: b * s * x.hidden * e }];
+  const ops: PrefillOp[] = [];
   if (x.maskKv > 0) {
     const m = s * x.maskKv;
     ops.push(
@@ -166,61 +192,84 @@ export function prefillPrologue(x: PrefillShape): PrefillOp[] {
   return ops;
 }
 
+/** Before the first layer: `inputs_embeds` ('embeds', kept), then the mask and the rotary cos / sin. */
+export function prefillPrologue(x: PrefillShape): PrefillOp[] {
+  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }, ...maskAndRotary(x)];
+}
+
 /**
- * One decoder layer over the prompt. Reads its input as 'x' ('embeds' for the first layer), leaves
- * the layer's cache as 'k' and 'v' and its output as 'x' (the input freed, unless it is 'embeds').
+ * Layer i's attention from its normed input 'n1' to o_proj's output 'a': projections, RoPE, the
+ * cache's copies (left as 'kc' and 'vc'), SDPA (masked in a sliding layer when the mask exists);
+ * frees everything else it made and 'n1' (reassigned by the decoder layer).
  */
-export function prefillLayer(x: PrefillShape, first: boolean): PrefillOp[] {
+export function attention(x: PrefillShape, i: number): PrefillOp[] {
   const { b, s, e } = x;
   const rows = b * s;
-  const H = rows * x.hidden;
   const Q = rows * x.heads * x.headDim;
   const KV = rows * x.kvHeads * x.headDim;
-  const F = rows * x.ffn;
-  const input = first ? 'embeds' : 'x';
-  const ops: PrefillOp[] = [...rmsNorm(H, e, 'n1', 'norm1-')];
+  const masked = x.maskKv > 0 && layerSlides(x, i);
   // projections (Qwen3: q_norm / k_norm over head_dim; the raw projection freed after the norm)
-  ops.push({ op: 'alloc', id: 'q', bytes: Q * e });
+  const ops: PrefillOp[] = [{ op: 'alloc', id: 'q', bytes: Q * e }];
   if (x.qkNorm) ops.push(...rmsNorm(Q, e, 'qn', 'qnorm-'), { op: 'free', id: 'q' }, { op: 'rename', id: 'qn', to: 'q' });
   ops.push({ op: 'alloc', id: 'k', bytes: KV * e });
   if (x.qkNorm) ops.push(...rmsNorm(KV, e, 'kn', 'knorm-'), { op: 'free', id: 'k' }, { op: 'rename', id: 'kn', to: 'k' });
   ops.push({ op: 'alloc', id: 'v', bytes: KV * e });
   ops.push(...rope(Q, e, 'qe', 'ropeq-'), ...rope(KV, e, 'ke', 'ropek-'), { op: 'free', id: 'q' }, { op: 'free', id: 'k' });
-  // DynamicLayer.update: torch.cat copies the prompt's K and V into the cache
+  // DynamicLayer / DynamicSlidingWindowLayer.update: torch.cat copies the prompt's K and V into the cache
   ops.push({ op: 'alloc', id: 'kc', bytes: KV * e }, { op: 'alloc', id: 'vc', bytes: KV * e }, { op: 'free', id: 'ke' }, { op: 'free', id: 'v' });
-  const repeated = b * x.heads * (x.maskKv > 0 ? x.maskKv : s) * x.headDim * e;
-  if (x.repeatKv) ops.push({ op: 'alloc', id: 'kr', bytes: repeated }, { op: 'alloc', id: 'vr', bytes: repeated });
-  if (x.maskKv > 0) {
+  const repeat = masked ? x.repeatKv.masked : x.repeatKv.causal;
+  const repeated = b * x.heads * (masked ? x.maskKv : s) * x.headDim * e;
+  if (repeat) ops.push({ op: 'alloc', id: 'kr', bytes: repeated }, { op: 'alloc', id: 'vr', bytes: repeated });
+  if (masked) {
     ops.push({ op: 'alloc', id: 'additive', bytes: b * s * x.maskKv * e }, { op: 'alloc', id: 'o', bytes: Q * e }, { op: 'free', id: 'additive' });
   } else {
     ops.push({ op: 'alloc', id: 'o', bytes: Q * e }, { op: 'alloc', id: 'lse', bytes: b * x.heads * s * FP32 }, { op: 'free', id: 'lse' });
   }
-  if (x.repeatKv) ops.push({ op: 'free', id: 'kr' }, { op: 'free', id: 'vr' });
-  ops.push(
-    { op: 'alloc', id: 'a', bytes: H * e },
-    { op: 'free', id: 'o' },
-    { op: 'free', id: 'qe' },
-    { op: 'free', id: 'n1' },
-    { op: 'alloc', id: 'r1', bytes: H * e },
-    { op: 'free', id: 'a' },
-    ...rmsNorm(H, e, 'n2', 'norm2-'),
-    { op: 'alloc', id: 'gate', bytes: F * e },
-    { op: 'alloc', id: 'act', bytes: F * e },
+  if (repeat) ops.push({ op: 'free', id: 'kr' }, { op: 'free', id: 'vr' });
+  ops.push({ op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, { op: 'free', id: 'o' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' });
+  return ops;
+}
+
+/** The gated MLP from its normed input 'n2' to down_proj's output 'm' (the input freed on reassignment). */
+export function gatedMlp(x: PrefillShape): PrefillOp[] {
+  const rows = x.b * x.s;
+  const F = rows * x.ffn * x.e;
+  return [
+    { op: 'alloc', id: 'gate', bytes: F },
+    { op: 'alloc', id: 'act', bytes: F },
     { op: 'free', id: 'gate' },
-    { op: 'alloc', id: 'up', bytes: F * e },
-    { op: 'alloc', id: 'prod', bytes: F * e },
+    { op: 'alloc', id: 'up', bytes: F },
+    { op: 'alloc', id: 'prod', bytes: F },
     { op: 'free', id: 'act' },
     { op: 'free', id: 'up' },
-    { op: 'alloc', id: 'm', bytes: H * e },
+    { op: 'alloc', id: 'm', bytes: rows * x.hidden * x.e },
     { op: 'free', id: 'prod' },
     { op: 'free', id: 'n2' },
-    { op: 'alloc', id: 'r2', bytes: H * e },
+  ];
+}
+
+/**
+ * Decoder layer i over the prompt. Reads its input as 'x' ('embeds' for the first layer), leaves
+ * the layer's cache as 'kc' and 'vc' and its output as 'x' (the input freed, unless it is 'embeds').
+ */
+export function prefillLayer(x: PrefillShape, i: number): PrefillOp[] {
+  const H = x.b * x.s * x.hidden * x.e;
+  return [
+    ...rmsNorm(H / x.e, x.e, 'n1', 'norm1-'),
+    ...attention(x, i),
+    { op: 'alloc', id: 'r1', bytes: H },
+    { op: 'free', id: 'a' },
+    ...rmsNorm(H / x.e, x.e, 'n2', 'norm2-'),
+    ...gatedMlp(x),
+    { op: 'alloc', id: 'r2', bytes: H },
     { op: 'free', id: 'm' },
-    { op: 'free', id: 'r1' },
-  );
-  if (!first) ops.push({ op: 'free', id: input });
-  ops.push({ op: 'rename', id: 'r2', to: 'x' });
-  return ops;
+    ...layerEnd(i),
+  ];
+}
+
+/** The decoder layer returns: its residual 'r1' goes, the model's loop drops the layer's input (not 'embeds') and holds 'r2' as 'x'. */
+export function layerEnd(i: number): PrefillOp[] {
+  return [{ op: 'free', id: 'r1' }, ...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
 }
 
 /**
@@ -231,15 +280,17 @@ export function prefillLayer(x: PrefillShape, first: boolean): PrefillOp[] {
  * them to fp32 (`.to(copy=True, dtype=torch.float32)`) and `del outputs` frees the 16-bit ones.
  */
 export function prefillEpilogue(x: PrefillShape): PrefillOp[] {
-  const H = x.b * x.s * x.hidden;
+  return [...rmsNorm(x.b * x.s * x.hidden, x.e, 'final', 'norm-'), ...modelReturns(x), { op: 'alloc', id: 'logits', bytes: x.b * x.vocab * x.e }, ...sampleLogits(x)];
+}
+
+/** The model's forward returns: the last layer's output, `inputs_embeds`, the mask and cos / sin go. */
+export function modelReturns(x: PrefillShape): PrefillOp[] {
+  return [{ op: 'free', id: 'x' }, { op: 'free', id: 'embeds' }, ...(x.maskKv > 0 ? [{ op: 'free', id: 'mask' } as const] : []), { op: 'free', id: 'cos' }, { op: 'free', id: 'sin' }];
+}
+
+/** The causal-LM forward returns its 'logits' (freeing the normed states 'final'); `_sample` copies them to fp32 and drops both. */
+export function sampleLogits(x: PrefillShape): PrefillOp[] {
   return [
-    ...rmsNorm(H, x.e, 'final', 'norm-'),
-    { op: 'free', id: 'x' },
-    { op: 'free', id: 'embeds' },
-    ...(x.maskKv > 0 ? [{ op: 'free', id: 'mask' } as const] : []),
-    { op: 'free', id: 'cos' },
-    { op: 'free', id: 'sin' },
-    { op: 'alloc', id: 'logits', bytes: x.b * x.vocab * x.e },
     { op: 'free', id: 'final' },
     { op: 'alloc', id: 'logits32', bytes: x.b * x.vocab * FP32 },
     { op: 'free', id: 'logits' },

@@ -19,7 +19,8 @@ import { DEFAULT_GROUP_SIZE, bnbDequantBytes } from '../formats/quantized';
 import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqLayerSizes, kernelBuffers, resolveGptqKernel, type GptqKernelBuffers, type GptqLayerSizes } from '../formats/gptq-kernel';
 import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
-import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers, type KvPolicy } from './kv';
+import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers, kvPerLayerExpr, type KvPolicy } from './kv';
+import { layersAfterLastSliding } from '../sdpa';
 import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
@@ -285,7 +286,10 @@ export function buildTransformers(ctx: Ctx): Built {
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
   const logitsExpr = encoder ? 0 : perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
   const ropeDim = encoder ? 0 : hfRopeDim(arch);
-  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, encoder ? 0 : head.rows, 4, head.perLogit, ropeDim);
+  // one stage on one GPU: the layers after the last sliding one have no K/V yet at its masked SDPA call
+  const after = pp === 1 && !ctx.split && !qkv ? layersAfterLastSliding(arch) : 0;
+  const absentAtMask = after > 0 ? mul(sym('L_after', after), kvPerLayerExpr(arch, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy), sym('s', s.prompt), B) : 0;
+  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, encoder ? 0 : head.rows, 4, head.perLogit, ropeDim, absentAtMask);
   const encoderEnd = encoder ? encoderOutput(ctx, B, e) : null;
   const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
   const forwardBytes = evaluate(forwardExpr);

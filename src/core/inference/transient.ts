@@ -24,7 +24,9 @@
  *   (aten/src/ATen/native/transformers/attention.cpp, `convert_boolean_attn_mask`) turns the bool
  *   mask into an additive one of the query's dtype for the fused kernels: b·s_q·s_kv·e more, freed
  *   when the call returns. With the query b·a·s_q·d·e and the output b·a·s_q·d·e, and one hidden
- *   row fewer than at the MLP (the attention input is normed; the residual sum not yet made).
+ *   row fewer than at the MLP (the attention input is normed; the residual sum not yet made). The
+ *   last such call is the last sliding layer's: where full layers follow it (Gemma-2's last layer),
+ *   their K and V are not yet cached (`absentAtMask`).
  * - HF's rotary position embeddings: `LlamaModel.forward` makes `position_embeddings = self.rotary_emb(...)`
  *   once, cos and sin of b·s·d_rope in the activation dtype, and holds them through every layer
  *   (modeling_llama.py `LlamaRotaryEmbedding.forward`): 2·b·s·d_rope·e at the MLP and mask moments
@@ -38,7 +40,7 @@
 import type { Attn, ModelArch } from '../types';
 import { mlpWidth } from '../model/tensors';
 import { sdpaRepeatsKv, windowMasked } from '../sdpa';
-import { add, div, evaluate, mul, sym, type Expr } from '../formula';
+import { add, div, evaluate, mul, sub, sym, type Expr } from '../formula';
 
 export interface Transient {
   bytes: number;
@@ -48,7 +50,11 @@ export interface Transient {
   expr: Expr;
 }
 
-/** Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU. */
+/**
+ * Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU.
+ * `absentAtMask`: cache bytes the caller counts that do not exist yet at the last masked call (the
+ * layers after the last sliding one, sdpa.ts `layersAfterLastSliding`), taken off that set.
+ */
 export function forwardTransient(
   arch: ModelArch,
   s: number,
@@ -61,6 +67,7 @@ export function forwardTransient(
   hiddenRows = 4,
   perLogit = e + 4,
   ropeDim = 0,
+  absentAtMask: Expr = 0,
 ): Transient {
   const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
   const S = sym('s', s);
@@ -77,7 +84,8 @@ export function forwardTransient(
   const mlp = evaluate(mlpExpr);
   const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
   const logits = evaluate(logitsExpr);
-  const maskExpr = masked ? maskedSdpa(arch, S, sym('s_kv', kvTokens), B, E, T, hiddenRows - 1, windowMask, ropeDim) : 0;
+  const maskSet = masked ? maskedSdpa(arch, S, sym('s_kv', kvTokens), B, E, T, hiddenRows - 1, windowMask, ropeDim) : 0;
+  const maskExpr = masked && absentAtMask !== 0 ? sub(maskSet, absentAtMask) : maskSet;
   const maskBytes = evaluate(maskExpr);
   if (maskBytes > mlp && maskBytes > logits) return { bytes: maskBytes, kind: 'attention-mask', expr: maskExpr };
   if (attn === 'eager') {

@@ -11,10 +11,12 @@
  *   (validation/fixtures/measured-gpu.json) it gives fixed-length reserved within −5 % … +5 %,
  *   where segment rounding alone was −17 % … +4 %.
  * - HF transformers `generate` on one GPU with SDPA and 16-bit weights and cache: the settings
- *   under which the replay lays the prompt pass out tensor by tensor (inference/hf-prefill.ts;
- *   the replay keeps the closed form where the model's forward is not the Llama one). On our H200
- *   generate runs (validation/fixtures/measured-generate.json) the 32k-token prompts of the untied
- *   7–8B models land within −0.2 % … +1.4 %, where segment rounding gave −7 % … −2 %.
+ *   under which the replay lays the prompt pass out tensor by tensor (inference/hf-prefill.ts,
+ *   hf-prefill-gemma2.ts; the replay keeps the closed form where the model's forward is neither
+ *   the Llama one nor Gemma-2's). On our H200 generate runs
+ *   (validation/fixtures/measured-generate.json) the 32k-token prompts of the untied 7–8B models
+ *   land within −0.2 % … +1.4 %, where segment rounding gave −7 % … −2 %; Gemma-2-2b's three rows
+ *   within −1.0 % … 0 %, where segment rounding gave −7.4 % … −2.6 %.
  */
 import type { Scenario } from '../types';
 

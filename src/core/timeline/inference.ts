@@ -5,13 +5,16 @@
  * (transformers cache_utils.py: `self.key_cache[layer_idx] = torch.cat([self.key_cache[layer_idx],
  * key_states], dim=-2)`, likewise for values) allocates a new K and V one token longer for every
  * layer and frees the old ones, so every token leaves a hole one layer's K long — the pattern
- * that fragments the cache. Long generations are replayed in at most MAX_DECODE_STEPS steps of
+ * that fragments the cache. Where the prompt pass is laid out, each layer's K and V take its own
+ * length (inference/hf-prefill.ts `layerKvBytes`: a sliding layer's `DynamicSlidingWindowLayer`
+ * cats its window); elsewhere every layer the layers' mean. Long generations are replayed in at most MAX_DECODE_STEPS steps of
  * several tokens each (the same growth, fewer events).
  */
 import { kSmallSize } from '../allocator/constants';
 import type { EstimateDetail } from '../estimate';
 import type { InferencePhases } from '../estimate-context';
-import { prefillEpilogue, prefillLayer, prefillPrologue, type PrefillOp, type PrefillShape } from '../inference/hf-prefill';
+import { layerKvBytes, prefillEpilogue, prefillLayer, prefillPrologue, type PrefillOp, type PrefillShape } from '../inference/hf-prefill';
+import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../inference/hf-prefill-gemma2';
 import type { Handle, Replay } from './replay';
 
 export const MAX_DECODE_STEPS = 256;
@@ -47,10 +50,12 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
     const upto = p.prompt + Math.round((p.gen * t) / steps);
     const trans = r.alloc('temporary', p.decode);
     for (let i = 0; i < L; i++) {
-      const nk = r.alloc('kv', kvPerToken * upto);
+      // laid out: each layer its own length (a sliding layer's window); else the layers' mean
+      const bytes = p.sequence ? layerKvBytes(p.sequence, i, upto) : kvPerToken * upto;
+      const nk = r.alloc('kv', bytes);
       r.free(k[i]);
       k[i] = nk;
-      const nv = r.alloc('kv', kvPerToken * upto);
+      const nv = r.alloc('kv', bytes);
       r.free(v[i]);
       v[i] = nv;
     }
@@ -75,7 +80,7 @@ function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v:
   }
 }
 
-/** The prompt pass tensor by tensor in the order transformers' code allocates and frees them (inference/hf-prefill.ts). */
+/** The prompt pass tensor by tensor in the order transformers' code allocates and frees them (inference/hf-prefill.ts, hf-prefill-gemma2.ts). */
 function prefillInOrder(r: Replay, shape: PrefillShape, L: number, k: (Handle | null)[], v: (Handle | null)[]): void {
   const live = new Map<string, Handle | null>();
   const run = (ops: readonly PrefillOp[]): void => {
@@ -90,14 +95,15 @@ function prefillInOrder(r: Replay, shape: PrefillShape, L: number, k: (Handle | 
       }
     }
   };
-  run(prefillPrologue(shape));
+  const pass = shape.forward === 'gemma2' ? { prologue: gemma2Prologue, layer: gemma2Layer, epilogue: gemma2Epilogue } : { prologue: prefillPrologue, layer: prefillLayer, epilogue: prefillEpilogue };
+  run(pass.prologue(shape));
   for (let i = 0; i < L; i++) {
-    run(prefillLayer(shape, i === 0));
+    run(pass.layer(shape, i));
     k.push(live.get('kc') ?? null);
     v.push(live.get('vc') ?? null);
     live.delete('kc');
     live.delete('vc');
     r.mark('prefill');
   }
-  run(prefillEpilogue(shape));
+  run(pass.epilogue(shape));
 }

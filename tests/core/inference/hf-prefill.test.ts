@@ -53,7 +53,7 @@ function simulate(x: PrefillShape, layers: number): { peak: number; left: Map<st
   };
   run(prefillPrologue(x));
   for (let i = 0; i < layers; i++) {
-    run(prefillLayer(x, i === 0));
+    run(prefillLayer(x, i));
     run([
       { op: 'rename', id: 'kc', to: `kc${i}` },
       { op: 'rename', id: 'vc', to: `vc${i}` },
@@ -67,7 +67,7 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
   const x = prefillShape(tiny, 1, 8, 2)!;
 
   it('sizes every tensor of a layer from its shape', () => {
-    const layer = sizes(prefillLayer(x, false));
+    const layer = sizes(prefillLayer(x, 1));
     expect(layer['norm1-x32']).toBe(2048);
     expect(layer['n1']).toBe(1024);
     expect([layer['q'], layer['k'], layer['v']]).toEqual([1024, 512, 512]);
@@ -92,7 +92,7 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
   });
 
   it('Qwen3: q_norm and k_norm over head_dim add their fp32 copies', () => {
-    const q3 = sizes(prefillLayer(prefillShape({ ...tiny, family: 'qwen3', qkNorm: true }, 1, 8, 2)!, false));
+    const q3 = sizes(prefillLayer(prefillShape({ ...tiny, family: 'qwen3', qkNorm: true }, 1, 8, 2)!, 1));
     expect([q3['qnorm-x32'], q3['knorm-x32']]).toEqual([8 * 4 * 16 * 4, 8 * 2 * 16 * 4]);
   });
 
@@ -102,14 +102,14 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
     const pro = sizes(prefillPrologue(m));
     // masking_utils.py and_masks: window overlay, running result, causal (8·8 B each), padding-ANDed result
     expect([pro['m-window'], pro['m-r1'], pro['m-causal'], pro['m-r2'], pro['mask']]).toEqual([64, 64, 64, 64, 64]);
-    const layer = sizes(prefillLayer(m, false));
+    const layer = sizes(prefillLayer(m, 1));
     expect([layer['kr'], layer['vr'], layer['additive']]).toEqual([8 * 4 * 16 * 2, 8 * 4 * 16 * 2, 8 * 8 * 2]);
     expect(layer['lse']).toBeUndefined();
   });
 
   it('covers only the forward it was read from', () => {
     expect(prefillShape(tiny, 1, 8, 4)).toBeNull(); // fp32: LlamaRMSNorm's casts are no-ops there
-    expect(prefillShape({ ...tiny, family: 'gemma2', normsPerLayer: 4 }, 1, 8, 2)).toBeNull();
+    expect(prefillShape({ ...tiny, family: 'gemma' }, 1, 8, 2)).toBeNull(); // Gemma-1: GemmaModel's forward is not laid out
     expect(prefillShape({ ...tiny, gatedMlp: false }, 1, 8, 2)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  * makes a new K one token longer per layer and frees the old one (likewise V).
  */
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../src/core/estimate';
+import { estimate, estimateDetail } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay, stepTimeline } from '../../../src/core/timeline';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
@@ -80,11 +80,22 @@ describe('estimateWithReplay for transformers generate', () => {
     expect(r.value.reservedBytes).toBe(Math.max(closed.value.allocatedBytes, tl.value.peakReserved));
     expect(r.value.allocatedBytes).toBe(closed.value.allocatedBytes);
   });
-  it('keeps the closed form for a forward it does not lay out (Gemma-2)', () => {
-    const gemma = { ...generate, model: 'google/gemma-2-2b' };
-    const r = estimateWithReplay(gemma);
-    const closed = estimate(gemma);
+  it('keeps the closed form for a forward it does not lay out (Phi-3: fused qkv and gate_up)', () => {
+    const phi = { ...generate, model: 'microsoft/Phi-3-mini-4k-instruct' };
+    const r = estimateWithReplay(phi);
+    const closed = estimate(phi);
     if (!r.ok || !closed.ok) throw new Error('rejected');
     expect(r.value.reservedBytes).toBe(closed.value.reservedBytes);
+  });
+  it('Gemma-2 (our runs g006–g008): the replayed prompt pass peaks at the closed form allocated', () => {
+    for (const id of ['g006', 'g007', 'g008']) {
+      const gemma = generateScenario(GENERATE_ROWS.find((r) => r.id === id)!);
+      const tl = stepTimeline(gemma);
+      const closed = estimateDetail(gemma);
+      if (!tl.ok || !closed.ok) throw new Error('rejected');
+      expect(closed.value.built.inference?.sequence?.forward, id).toBe('gemma2');
+      // the closed form takes the 32k prompt's masked SDPA call at layer 24, before layer 25's K and V exist
+      expect(Math.abs(tl.value.peakRequested / closed.value.estimate.allocatedBytes - 1), id).toBeLessThan(1e-3);
+    }
   });
 });
