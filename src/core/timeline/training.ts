@@ -38,7 +38,7 @@
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
-import type { LoraEvent } from '../training/lora-forward';
+import type { PlanEvent } from '../training/layer-plan';
 import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../model/tensors';
@@ -200,9 +200,15 @@ function step(
   const dequantLayer = (): void => {
     for (const f of wSplit.linears) r.free(r.alloc('temporary', (p.dequant * f) / Math.max(...wSplit.linears)));
   };
-  const plan = p.loraPlan;
-  const saveLayer = (): Handle[] =>
-    full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : plan ? runPlan(r, plan.keep, 'activations') : r.allocSplit('activations', perLayer, units);
+  const plan = p.layerPlan;
+  // a layer's saves without its forward's order: the input alone (full checkpointing) or unit pieces
+  const saveLayer = (): Handle[] => {
+    if (full) return [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null);
+    if (!plan) return r.allocSplit('activations', perLayer, units);
+    const run = runPlan(r, plan.keep, 'activations');
+    r.free(run.out);
+    return run.kept;
+  };
   // AMP: each Linear's 16-bit copy, made when its layer first runs (training/amp-cache.ts)
   const amp = p.ampCopies;
   const copyLayer = (): Handle[] => (amp ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
@@ -210,19 +216,29 @@ function step(
   // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
   workspace(r, keep, p, 1);
   const saved: (Handle[] | null)[] = [];
+  // a plan reading its input from the layer before: the embedding's output goes to the first layer
+  let carry = plan && !full && plan.input > 0 ? r.alloc('activations', plan.input) : null;
   for (let i = 0; i < L; i++) {
     gatherUnit();
     if (p.dequant > 0) dequantLayer();
     copies.push(copyLayer());
-    // a checkpointed layer's forward makes its adapters' tensors and keeps none of them
-    if (plan?.checkpointed) runPlan(r, plan.checkpointed, 'temporary');
-    saved.push(saveLayer());
+    if (plan?.checkpointed) {
+      // a checkpointed forward keeps nothing (LoRA's plan) or only its output, the next checkpoint's input
+      const kept = runPlan(r, plan.checkpointed, 'activations').kept;
+      saved.push(kept.length > 0 ? kept : saveLayer());
+    } else if (plan && !full) {
+      const run = runPlan(r, plan.keep, 'activations', carry);
+      carry = run.out;
+      saved.push(run.kept);
+    } else saved.push(saveLayer());
     if (i >= onGpu) {
       r.freeAll(saved[i - onGpu] as Handle[]);
       saved[i - onGpu] = null;
     }
     r.mark('forward');
   }
+  // the last layer's output goes once the final norm has read it (kept there as the head's saves)
+  r.free(carry);
   const headCopy = amp ? r.alloc('weights', amp.head) : null;
   const head = r.allocSplit('activations', p.acts.head, [hiddenUnit]);
   const seq = p.logits.sequence;
@@ -280,7 +296,7 @@ function step(
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
     const recopied = amp?.checkpointed ? copyLayer() : (copies[i] ?? []);
-    const again = full && recompute > 0 ? (plan ? runPlan(r, plan.keep, 'temporary') : r.allocSplit('temporary', recompute, units)) : [];
+    const again = full && recompute > 0 ? (plan ? runPlan(r, plan.keep, 'temporary').kept : r.allocSplit('temporary', recompute, units)) : [];
     if (p.dequant > 0) dequantLayer();
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
@@ -308,20 +324,36 @@ function step(
   r.mark('optimizer');
 }
 
-/** Runs a LoRA layer plan (training/lora-forward.ts loraLayerPlan); returns the tensors it keeps. */
-function runPlan(r: Replay, plan: readonly LoraEvent[], cat: 'activations' | 'temporary'): Handle[] {
+/**
+ * Runs a layer plan (training/layer-plan.ts). `input`, the layer before's output, is freed where the
+ * plan frees it (`free: -1`), else kept with the saves. Returns the kept tensors and the layer's
+ * output (its one alloc neither saved nor freed), to hand to the next layer.
+ */
+function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'temporary', input: Handle | null = null): { kept: Handle[]; out: Handle | null } {
   const hs: (Handle | null)[] = [];
   const kept = new Set<number>();
+  const live = new Set<number>();
+  let held = input;
+  // the output outlives the plan as a layer's input: an activation, not a temporary
+  const freed = new Set(plan.flatMap((ev) => ('free' in ev ? [ev.free] : [])));
   for (const ev of plan) {
     if ('free' in ev) {
+      if (ev.free < 0) {
+        r.free(held);
+        held = null;
+        continue;
+      }
       r.free(hs[ev.free]);
       kept.delete(ev.free);
+      live.delete(ev.free);
     } else {
-      if (ev.saved) kept.add(hs.length);
-      hs.push(r.alloc(ev.saved ? cat : 'temporary', ev.alloc));
+      const n = hs.length;
+      (ev.saved ? kept : live).add(n);
+      hs.push(r.alloc(ev.saved || !freed.has(n) ? cat : 'temporary', ev.alloc));
     }
   }
-  return [...kept].map((i) => hs[i]).filter((h): h is Handle => !!h);
+  const handles = (ids: Set<number>): Handle[] => [...ids].map((i) => hs[i]).filter((h): h is Handle => !!h);
+  return { kept: held ? [held, ...handles(kept)] : handles(kept), out: handles(live)[0] ?? null };
 }
 
 /**
