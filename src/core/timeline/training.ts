@@ -24,9 +24,12 @@
  *   micro-step makes them again).
  * - the cuBLAS workspaces (runtime.ts): the forward thread's at the forward's first matmul, autograd's
  *   device thread's at the LM head's backward matmul, never freed;
- * - LoRA: each layer's forward as training/lora-forward.ts lays it out (loraLayerPlan), the adapted
- *   Linears' temporaries made and freed among the saved tensors; a checkpointed layer's forward makes
- *   them and keeps none, its recompute in backward keeps them as saved.
+ * - LoRA and a full fine-tune's Llama-style layers: each layer's forward as its plan lays it out
+ *   (training/layer-plan.ts: lora-forward.ts loraLayerPlan, full-forward.ts fullLayerPlan), the
+ *   temporaries made and freed among the saved tensors; a full fine-tune's layer reads the output
+ *   the layer before handed it (the embedding's for the first), a checkpointed layer's forward keeps
+ *   none of its tensors (a full fine-tune's keeps its output, the next checkpoint's input), its
+ *   recompute in backward keeps them as saved.
  * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
  * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
  *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
