@@ -210,11 +210,13 @@ function step(
     if (!plan) return r.allocSplit('activations', perLayer, units);
     const run = runPlan(r, plan.keep, 'activations');
     r.free(run.out);
+    r.freeAll(run.cached);
     return run.kept;
   };
-  // AMP: each Linear's 16-bit copy, made when its layer first runs (training/amp-cache.ts)
+  // AMP: each Linear's 16-bit copy (training/amp-cache.ts), made before its matmul where the plan
+  // lays it out, else when its layer first runs
   const amp = p.ampCopies;
-  const copyLayer = (): Handle[] => (amp ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
+  const copyLayer = (): Handle[] => (amp && !plan?.cached ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
   const copies: Handle[][] = [];
   // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
   workspace(r, keep, p, 1);
@@ -224,13 +226,16 @@ function step(
   for (let i = 0; i < L; i++) {
     gatherUnit();
     if (p.dequant > 0) dequantLayer();
-    copies.push(copyLayer());
+    const cache = copyLayer();
+    copies.push(cache);
     if (plan?.checkpointed) {
       // a checkpointed forward keeps nothing (LoRA's plan) or only its output, the next checkpoint's input
-      const kept = runPlan(r, plan.checkpointed, 'activations').kept;
-      saved.push(kept.length > 0 ? kept : saveLayer());
+      const run = runPlan(r, plan.checkpointed, 'activations');
+      cache.push(...run.cached);
+      saved.push(run.kept.length > 0 ? run.kept : saveLayer());
     } else if (plan && !full) {
       const run = runPlan(r, plan.keep, 'activations', carry);
+      cache.push(...run.cached);
       carry = run.out;
       saved.push(run.kept);
     } else saved.push(saveLayer());
@@ -299,7 +304,9 @@ function step(
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
     const recopied = amp?.checkpointed ? copyLayer() : (copies[i] ?? []);
-    const again = full && recompute > 0 ? (plan ? runPlan(r, plan.keep, 'temporary').kept : r.allocSplit('temporary', recompute, units)) : [];
+    const rerun = full && recompute > 0 && plan ? runPlan(r, plan.keep, 'temporary') : null;
+    if (rerun) recopied.push(...rerun.cached);
+    const again = rerun ? rerun.kept : full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
@@ -329,13 +336,15 @@ function step(
 
 /**
  * Runs a layer plan (training/layer-plan.ts). `input`, the layer before's output, is freed where the
- * plan frees it (`free: -1`), else kept with the saves. Returns the kept tensors and the layer's
- * output (its one alloc neither saved nor freed), to hand to the next layer.
+ * plan frees it (`free: -1`), else kept with the saves. Returns the kept tensors, the layer's
+ * output (its one alloc neither saved, cached nor freed), to hand to the next layer, and the AMP
+ * weight copies it left in autocast's cache.
  */
-function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'temporary', input: Handle | null = null): { kept: Handle[]; out: Handle | null } {
+function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'temporary', input: Handle | null = null): { kept: Handle[]; out: Handle | null; cached: Handle[] } {
   const hs: (Handle | null)[] = [];
   const kept = new Set<number>();
   const live = new Set<number>();
+  const cached: Handle[] = [];
   let held = input;
   // the output outlives the plan as a layer's input: an activation, not a temporary
   const freed = new Set(plan.flatMap((ev) => ('free' in ev ? [ev.free] : [])));
@@ -349,6 +358,10 @@ function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'te
       r.free(hs[ev.free]);
       kept.delete(ev.free);
       live.delete(ev.free);
+    } else if (ev.cached) {
+      const h = r.alloc('weights', ev.alloc);
+      if (h) cached.push(h);
+      hs.push(h);
     } else {
       const n = hs.length;
       (ev.saved ? kept : live).add(n);
@@ -356,7 +369,7 @@ function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'te
     }
   }
   const handles = (ids: Set<number>): Handle[] => [...ids].map((i) => hs[i]).filter((h): h is Handle => !!h);
-  return { kept: held ? [held, ...handles(kept)] : handles(kept), out: handles(live)[0] ?? null };
+  return { kept: held ? [held, ...handles(kept)] : handles(kept), out: handles(live)[0] ?? null, cached };
 }
 
 /**

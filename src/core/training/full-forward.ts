@@ -32,8 +32,11 @@
  * — our t028 trace's frames are `recompute_fn`, the non-reentrant path): nothing saved, each tensor
  * freed with its last reference, the output kept as the next layer's checkpoint input;
  * `recompute` reruns the layer in backward from its saved input and stops once the last tensor
- * backward needs exists (checkpoint.py `_StopRecomputationError`, early stop on by default): the
- * MLP product, so down_proj and the residual sum are not rerun.
+ * backward needs is saved (checkpoint.py `_StopRecomputationError`, early stop on by default):
+ * down_proj's input and weight, saved before its matmul runs (the autograd codegen saves inputs
+ * before the call), so down_proj's output and the residual sum are not made again.
+ * AMP (`weightCopies`): each Linear's 16-bit weight copy is made by autocast's `cached_cast` right
+ * after its input's cast, before the matmul, and stays in the cache (amp-cache.ts for how long).
  * Checked against t028's recorded run (Llama-3.2-1B, bf16, checkpointing, 1,024 tokens): each
  * checkpointed layer and each recompute makes and frees these tensors, at these sizes, in this order.
  */
@@ -41,7 +44,7 @@ import type { Attn, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
 import { savedKvWidth, type ActDtypes, type ActivationTotal } from './activations';
-import { planSaved, type LayerPlans, type PlanEvent } from './layer-plan';
+import { planCached, planSaved, type LayerPlans, type PlanEvent } from './layer-plan';
 
 /** One layer's shapes (per tensor-parallel rank) and dtypes. */
 export interface FullLayerShape {
@@ -57,6 +60,8 @@ export interface FullLayerShape {
   eRes: number;
   /** torch.autocast around the forward (training/autocast.ts) */
   autocast: boolean;
+  /** fp32 weights under autocast: each Linear's 16-bit weight copy, made before its matmul (amp-cache.ts) */
+  weightCopies: boolean;
 }
 
 export type FullMode = 'forward' | 'checkpointed' | 'recompute';
@@ -91,8 +96,15 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
     drop(n32);
     return out;
   };
+  const weightCopy = (dIn: number, dOut: number): void => {
+    if (!x.weightCopies) return;
+    ev.push({ alloc: dIn * dOut * x.e, saved: false, cached: true });
+    saved.push(false);
+  };
   const linear = (dIn: number, dOut: number, casts: boolean, saves: boolean): number => {
+    // autocast casts the arguments in order: the input (a new tensor), then the weight (cached)
     const copy = casts && cast ? alloc(T * dIn, x.e, true) : null;
+    weightCopy(dIn, dOut);
     const y = alloc(T * dOut, x.e, saves);
     drop(copy);
     return y;
@@ -140,6 +152,9 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   drop(act);
   drop(up);
   if (mode === 'recompute') {
+    // down_proj's autograd node saves its input and weight before the matmul runs, and that is the
+    // last save: under AMP its weight is cast first, then the recompute stops
+    weightCopy(f, h);
     drop(h1);
     drop(out2);
     return ev;
@@ -158,8 +173,20 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
 /** Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors). */
 const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral']);
 
+/** How the layer runs: tokens s·b, tensor parallelism, dtypes, attention, autocast, the masked SDPA share, AMP's weight copies. */
+export interface FullLayerRun {
+  tokens: number;
+  tp: number;
+  dt: ActDtypes;
+  attn: Attn;
+  autocast: boolean;
+  maskedShare: number;
+  weightCopies: boolean;
+}
+
 /** The layer's shape where fullLayerPlan follows the model's code, else null. */
-export function fullLayerShape(arch: ModelArch, tokens: number, tp: number, dt: ActDtypes, attn: Attn, autocast: boolean, maskedShare: number): FullLayerShape | null {
+export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerShape | null {
+  const { tokens, tp, dt, attn, autocast, maskedShare, weightCopies } = run;
   const traits = FAMILIES[arch.family];
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const plain =
@@ -177,21 +204,24 @@ export function fullLayerShape(arch: ModelArch, tokens: number, tp: number, dt: 
   // SDPA without a mask and without K / V repeated (savedKvWidth)
   if (!plain || attn !== 'sdpa' || maskedShare > 0 || savedKvWidth(arch, attn, 0) !== 2 * g * d) return null;
   const t = Math.max(1, tp);
-  return { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast };
+  return { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
 }
 
 /**
  * The plans the replay runs for a full fine-tune (layer-plan.ts LayerPlans), or null where the
  * layer is not laid out or its saves are not the inventory's (activations.ts layerActivation):
  * without checkpointing the forward (its input handed over, kept with the saves on an fp32
- * stream), with full checkpointing the recompute and the checkpointed forward.
+ * stream), with full checkpointing the recompute and the checkpointed forward. `copies`: one
+ * layer's AMP weight copies (amp-cache.ts); the plan makes them only where they are its Linears'.
  */
-export function fullLayerPlans(shape: FullLayerShape | null, acts: ActivationTotal, checkpointed: boolean): LayerPlans | null {
-  if (!shape) return null;
+export function fullLayerPlans(laid: FullLayerShape | null, acts: ActivationTotal, checkpointed: boolean, copies: number): LayerPlans | null {
+  if (!laid) return null;
+  const copied = laid.weightCopies && Math.abs(planCached(fullLayerPlan(laid, 'checkpointed')) - copies) <= 1;
+  const shape = { ...laid, weightCopies: copied };
   const input = shape.tokens * shape.hidden * shape.eRes;
   const perLayer = checkpointed ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
   const keep = fullLayerPlan(shape, checkpointed ? 'recompute' : 'forward');
   const inputKept = !checkpointed && shape.eRes >= 4 ? input : 0;
   if (Math.abs(planSaved(keep) + inputKept - perLayer) > 1) return null;
-  return { keep, checkpointed: checkpointed ? fullLayerPlan(shape, 'checkpointed') : null, input: checkpointed ? 0 : input };
+  return { keep, checkpointed: checkpointed ? fullLayerPlan(shape, 'checkpointed') : null, input: checkpointed ? 0 : input, cached: copied ? copies : 0 };
 }

@@ -5,11 +5,12 @@
  */
 
 /**
- * One event of a layer's forward: `alloc` bytes (kept for backward when `saved`), or `free` the
- * n-th alloc; `free: -1` frees the layer's input (the previous layer's output, handed over by the
- * replay). An alloc that is neither saved nor freed by the end is the layer's output.
+ * One event of a layer's forward: `alloc` bytes (kept for backward when `saved`; `cached`: an AMP
+ * weight copy autocast's cache keeps, training/amp-cache.ts), or `free` the n-th alloc; `free: -1`
+ * frees the layer's input (the previous layer's output, handed over by the replay). An alloc that
+ * is neither saved, cached nor freed by the end is the layer's output.
  */
-export type PlanEvent = { alloc: number; saved: boolean } | { free: number };
+export type PlanEvent = { alloc: number; saved: boolean; cached?: true } | { free: number };
 
 /** The plans of one layer; null where the layer is not laid out. */
 export interface LayerPlans {
@@ -19,6 +20,8 @@ export interface LayerPlans {
   checkpointed: PlanEvent[] | null;
   /** bytes of the layer input `keep` reads from the previous layer (0: none handed over) */
   input: number;
+  /** bytes of the AMP weight copies each run of a plan makes (0: made outside the plan) */
+  cached: number;
 }
 
 /** Most bytes live at once inside a plan, counting `input` live from its start until `free: -1`. */
@@ -52,6 +55,11 @@ function planEnd(plan: readonly PlanEvent[]): number {
 /** Most bytes a plan holds at once beyond what it keeps at its end: its temporaries' moment. */
 export function planExcess(plan: readonly PlanEvent[]): number {
   return Math.max(0, planPeak(plan) - planEnd(plan));
+}
+
+/** Bytes of the weight copies a plan leaves in autocast's cache. */
+export function planCached(plan: readonly PlanEvent[]): number {
+  return plan.reduce((sum, e) => sum + ('alloc' in e && e.cached ? e.alloc : 0), 0);
 }
 
 /** Bytes a plan keeps for backward. */

@@ -117,7 +117,7 @@ export function buildTraining(ctx: Ctx): Built {
     lora && !compiled && !arch.moe
       ? loraPlans(ctx, dt, lora, actsAll)
       : s.method === 'full' && !compiled
-        ? fullLayerPlans(fullLayerShape(arch, s.seq * s.batch, s.tp, dt, s.attn, autocast, maskedShare), actsAll, s.gradCkpt === 'full')
+        ? fullLayerPlans(fullLayerShape(arch, { tokens: s.seq * s.batch, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }), actsAll, s.gradCkpt === 'full', copies.layer)
         : null;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
@@ -157,8 +157,9 @@ export function buildTraining(ctx: Ctx): Built {
   // a dequantized weight lives only inside its Linear (bitsandbytes MatMul4Bit.forward / backward):
   // inside the layers (atLayers), not at the loss — the LM head stays unquantized
   // a laid-out layer's forward temporaries (layer-plan.ts) on top of the layers' saves before the
-  // loss, the blocks' AMP copies made by then (the LM head's comes after the last layer)
-  const atForward = Math.max(withLogits(logits.peak) + copies.all, layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head : 0) + gathered;
+  // loss, the blocks' AMP copies made by then (the LM head's comes after the last layer; the last
+  // layer's own are in its plan where it makes them)
+  const atForward = Math.max(withLogits(logits.peak) + copies.all, layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head - layerPlan.cached : 0) + gathered;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward =
@@ -453,7 +454,7 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
   };
   const full = s.gradCkpt === 'full';
   const perLayer = full ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
-  return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null, input: 0 };
+  return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null, input: 0, cached: 0 };
 }
 
 /**

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { layerActivation } from '../../../src/core/training/activations';
 import { fullLayerPlan, fullLayerPlans, fullLayerShape, type FullLayerShape } from '../../../src/core/training/full-forward';
-import { planPeak, planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
+import { planCached, planPeak, planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
 import type { ModelArch } from '../../../src/core/types';
 
 /** the allocs of an event list in order, `+` bytes, and the frees as `-` bytes of the tensor freed (`input`: the handed-over input) */
@@ -50,7 +50,7 @@ const H = T * 2048 * 2;
 const Q = T * 32 * 64 * 2;
 const KV = T * 8 * 64 * 2;
 const F = T * 8192 * 2;
-const bf16: FullLayerShape = { tokens: T, hidden: 2048, q: 2048, kv: 512, ffn: 8192, e: 2, eRes: 2, autocast: true };
+const bf16: FullLayerShape = { tokens: T, hidden: 2048, q: 2048, kv: 512, ffn: 8192, e: 2, eRes: 2, autocast: true, weightCopies: false };
 const amp: FullLayerShape = { ...bf16, eRes: 4 };
 
 describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () => {
@@ -103,28 +103,44 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
     expect(saved).toBe(layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 4, eSoftmax: 4 }, 'sdpa', 1).linear);
   });
 
+  it('AMP’s weight copies: each Linear’s bf16 weight cast after its input’s cast, before its output, kept in the cache', () => {
+    const ev = fullLayerPlan({ ...amp, weightCopies: true }, 'checkpointed');
+    const copies = ev.flatMap((e) => ('alloc' in e && e.cached ? [e.alloc] : []));
+    // q, k, v, o, gate, up, down: d_in·d_out·2
+    expect(copies).toEqual([2048 * 2048 * 2, 2048 * 512 * 2, 2048 * 512 * 2, 2048 * 2048 * 2, 2048 * 8192 * 2, 2048 * 8192 * 2, 8192 * 2048 * 2]);
+    // q_proj in a checkpointed forward: the input's cast, the weight's, the output, the input's cast freed
+    const at = ev.findIndex((e) => 'alloc' in e && e.cached === true);
+    expect(signed(ev).slice(at - 1, at + 3)).toEqual([H, 2048 * 2048 * 2, Q, -H]);
+    // the copies are no save: the plan's saves are those without them
+    expect(planSaved(ev)).toBe(planSaved(fullLayerPlan(amp, 'checkpointed')));
+    // the recompute stops once down_proj has saved its input and its weight's copy: all seven are made
+    const all = 2 * 2048 * (2048 + 512 + 512 + 2048 + 3 * 8192);
+    expect(planCached(fullLayerPlan({ ...amp, weightCopies: true }, 'recompute'))).toBe(all);
+    expect(planCached(ev)).toBe(all);
+  });
+
   it('the plan’s peak: bf16 at the output, with the residual sum and down’s output above the saves', () => {
     const saves = T * (2 * 8 * 2048 + 2 * (2 * 2048 + 2 * 512) + 2 * 4 * 8192);
     expect(planPeak(fullLayerPlan(bf16, 'forward'), H)).toBe(saves + 3 * H);
   });
 
   it('is laid out only for the layers it follows: Llama-style, SDPA without a mask, no repeated K / V', () => {
-    const dt = { e: 2, eRes: 2, eSoftmax: 2 };
-    expect(fullLayerShape(LLAMA_1B, T, 1, dt, 'sdpa', true, 0)).toEqual(bf16);
-    expect(fullLayerShape(LLAMA_1B, T, 1, dt, 'eager', true, 0)).toBeNull();
-    expect(fullLayerShape(LLAMA_1B, T, 1, dt, 'flash', true, 0)).toBeNull();
-    expect(fullLayerShape(LLAMA_1B, T, 1, dt, 'sdpa', true, 1)).toBeNull();
-    expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, T, 1, dt, 'sdpa', true, 0)).toBeNull();
-    expect(fullLayerShape({ ...LLAMA_1B, normsPerLayer: 4 }, T, 1, dt, 'sdpa', true, 0)).toBeNull();
+    const run = { tokens: T, tp: 1, dt: { e: 2, eRes: 2, eSoftmax: 2 }, attn: 'sdpa' as const, autocast: true, maskedShare: 0, weightCopies: false };
+    expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual(bf16);
+    expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'eager', maskedShare: 0 })).toBeNull();
+    expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'flash', maskedShare: 0 })).toBeNull();
+    expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 1 })).toBeNull();
+    expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
+    expect(fullLayerShape({ ...LLAMA_1B, normsPerLayer: 4 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
     // head_dim 320 > 256: SDPA gets K and V repeated to all heads
-    expect(fullLayerShape({ ...LLAMA_1B, headDim: 320 }, T, 1, dt, 'sdpa', true, 0)).toBeNull();
+    expect(fullLayerShape({ ...LLAMA_1B, headDim: 320 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
   });
 
   it('refuses a plan whose saves are not the inventory’s', () => {
     const inv = layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 2, eSoftmax: 2 }, 'sdpa', 1).linear;
     const acts = { bytes: 16 * inv, head: 0, recompute: 0, layersOnGpu: 16 } as Parameters<typeof fullLayerPlans>[1];
-    expect(fullLayerPlans(bf16, acts, false)?.input).toBe(H);
-    expect(fullLayerPlans(bf16, { ...acts, bytes: 16 * (inv + 512) }, false)).toBeNull();
+    expect(fullLayerPlans(bf16, acts, false, 0)?.input).toBe(H);
+    expect(fullLayerPlans(bf16, { ...acts, bytes: 16 * (inv + 512) }, false, 0)).toBeNull();
   });
 });
 
