@@ -334,6 +334,17 @@ function step(
   r.mark('optimizer');
 }
 
+/** The allocs a plan frees, by plan: its output (never freed) outlives it as an activation, not a temporary. */
+const FREED = new WeakMap<readonly PlanEvent[], Set<number>>();
+function freedOf(plan: readonly PlanEvent[]): Set<number> {
+  let freed = FREED.get(plan);
+  if (!freed) {
+    freed = new Set(plan.flatMap((ev) => ('free' in ev ? [ev.free] : [])));
+    FREED.set(plan, freed);
+  }
+  return freed;
+}
+
 /**
  * Runs a layer plan (training/layer-plan.ts). `input`, the layer before's output, is freed where the
  * plan frees it (`free: -1`), else kept with the saves. Returns the kept tensors, the layer's
@@ -346,8 +357,7 @@ function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'te
   const live = new Set<number>();
   const cached: Handle[] = [];
   let held = input;
-  // the output outlives the plan as a layer's input: an activation, not a temporary
-  const freed = new Set(plan.flatMap((ev) => ('free' in ev ? [ev.free] : [])));
+  const freed = freedOf(plan);
   for (const ev of plan) {
     if ('free' in ev) {
       if (ev.free < 0) {
