@@ -9,7 +9,7 @@ import type { ActivationTotal } from './training/activations';
 import type { LossSequence } from './training/loss';
 import type { TiedGrad } from './training/tied-grad';
 import type { AmpCopies } from './training/amp-cache';
-import type { LoraEvent } from './training/lora-forward';
+import type { LayerPlans } from './training/layer-plan';
 import type { LayerSplit } from './inference/device-map';
 import type { PrefillShape } from './inference/hf-prefill';
 import type { ImageGrid } from './model/vision-tokens';
@@ -156,8 +156,8 @@ export interface TrainingPhases {
   /** optimizer step in backward: the largest gradient and its step temporary */
   inBackward: { gradient: number; temp: number } | null;
   acts: ActivationTotal;
-  /** one LoRA layer's forward in order (training/lora-forward.ts loraLayerPlan): kept per layer, and a checkpointed forward's; null: not laid out */
-  loraPlan: { keep: LoraEvent[]; checkpointed: LoraEvent[] | null } | null;
+  /** one layer's forward in order (training/layer-plan.ts: LoRA's loraLayerPlan, a full fine-tune's fullLayerPlan); null: not laid out */
+  layerPlan: LayerPlans | null;
   logits: { peak: number; held: number; backward: number; headBackward: number; sequence?: LossSequence };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;

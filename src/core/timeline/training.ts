@@ -24,9 +24,12 @@
  *   micro-step makes them again).
  * - the cuBLAS workspaces (runtime.ts): the forward thread's at the forward's first matmul, autograd's
  *   device thread's at the LM head's backward matmul, never freed;
- * - LoRA: each layer's forward as training/lora-forward.ts lays it out (loraLayerPlan), the adapted
- *   Linears' temporaries made and freed among the saved tensors; a checkpointed layer's forward makes
- *   them and keeps none, its recompute in backward keeps them as saved.
+ * - LoRA and a full fine-tune's Llama-style layers: each layer's forward as its plan lays it out
+ *   (training/layer-plan.ts: lora-forward.ts loraLayerPlan, full-forward.ts fullLayerPlan), the
+ *   temporaries made and freed among the saved tensors; a full fine-tune's layer reads the output
+ *   the layer before handed it (the embedding's for the first), a checkpointed layer's forward keeps
+ *   none of its tensors (a full fine-tune's keeps its output, the next checkpoint's input), its
+ *   recompute in backward keeps them as saved.
  * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
  * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
  *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
@@ -38,7 +41,7 @@
 import type { TrainingPhases } from '../estimate-context';
 import type { LossEvent } from '../training/loss';
 import type { ModelArch, Scenario } from '../types';
-import type { LoraEvent } from '../training/lora-forward';
+import type { PlanEvent } from '../training/layer-plan';
 import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../model/tensors';
@@ -200,29 +203,50 @@ function step(
   const dequantLayer = (): void => {
     for (const f of wSplit.linears) r.free(r.alloc('temporary', (p.dequant * f) / Math.max(...wSplit.linears)));
   };
-  const plan = p.loraPlan;
-  const saveLayer = (): Handle[] =>
-    full ? [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null) : plan ? runPlan(r, plan.keep, 'activations') : r.allocSplit('activations', perLayer, units);
-  // AMP: each Linear's 16-bit copy, made when its layer first runs (training/amp-cache.ts)
+  const plan = p.layerPlan;
+  // a layer's saves without its forward's order: the input alone (full checkpointing) or unit pieces
+  const saveLayer = (): Handle[] => {
+    if (full) return [r.alloc('activations', perLayer)].filter((h): h is Handle => h !== null);
+    if (!plan) return r.allocSplit('activations', perLayer, units);
+    const run = runPlan(r, plan.keep, 'activations');
+    r.free(run.out);
+    r.freeAll(run.cached);
+    return run.kept;
+  };
+  // AMP: each Linear's 16-bit copy (training/amp-cache.ts), made before its matmul where the plan
+  // lays it out, else when its layer first runs
   const amp = p.ampCopies;
-  const copyLayer = (): Handle[] => (amp ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
+  const copyLayer = (): Handle[] => (amp && !plan?.cached ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
   const copies: Handle[][] = [];
   // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
   workspace(r, keep, p, 1);
   const saved: (Handle[] | null)[] = [];
+  // a plan reading its input from the layer before: the embedding's output goes to the first layer
+  let carry = plan && !full && plan.input > 0 ? r.alloc('activations', plan.input) : null;
   for (let i = 0; i < L; i++) {
     gatherUnit();
     if (p.dequant > 0) dequantLayer();
-    copies.push(copyLayer());
-    // a checkpointed layer's forward makes its adapters' tensors and keeps none of them
-    if (plan?.checkpointed) runPlan(r, plan.checkpointed, 'temporary');
-    saved.push(saveLayer());
+    const cache = copyLayer();
+    copies.push(cache);
+    if (plan?.checkpointed) {
+      // a checkpointed forward keeps nothing (LoRA's plan) or only its output, the next checkpoint's input
+      const run = runPlan(r, plan.checkpointed, 'activations');
+      cache.push(...run.cached);
+      saved.push(run.kept.length > 0 ? run.kept : saveLayer());
+    } else if (plan && !full) {
+      const run = runPlan(r, plan.keep, 'activations', carry);
+      cache.push(...run.cached);
+      carry = run.out;
+      saved.push(run.kept);
+    } else saved.push(saveLayer());
     if (i >= onGpu) {
       r.freeAll(saved[i - onGpu] as Handle[]);
       saved[i - onGpu] = null;
     }
     r.mark('forward');
   }
+  // the last layer's output goes once the final norm has read it (kept there as the head's saves)
+  r.free(carry);
   const headCopy = amp ? r.alloc('weights', amp.head) : null;
   const head = r.allocSplit('activations', p.acts.head, [hiddenUnit]);
   const seq = p.logits.sequence;
@@ -280,7 +304,9 @@ function step(
     let mine = saved[i];
     if (!mine) mine = saveLayer(); // offloaded: brought back for its backward
     const recopied = amp?.checkpointed ? copyLayer() : (copies[i] ?? []);
-    const again = full && recompute > 0 ? (plan ? runPlan(r, plan.keep, 'temporary') : r.allocSplit('temporary', recompute, units)) : [];
+    const rerun = full && recompute > 0 && plan ? runPlan(r, plan.keep, 'temporary') : null;
+    if (rerun) recopied.push(...rerun.cached);
+    const again = rerun ? rerun.kept : full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
@@ -308,20 +334,52 @@ function step(
   r.mark('optimizer');
 }
 
-/** Runs a LoRA layer plan (training/lora-forward.ts loraLayerPlan); returns the tensors it keeps. */
-function runPlan(r: Replay, plan: readonly LoraEvent[], cat: 'activations' | 'temporary'): Handle[] {
+/** The allocs a plan frees, by plan: its output (never freed) outlives it as an activation, not a temporary. */
+const FREED = new WeakMap<readonly PlanEvent[], Set<number>>();
+function freedOf(plan: readonly PlanEvent[]): Set<number> {
+  let freed = FREED.get(plan);
+  if (!freed) {
+    freed = new Set(plan.flatMap((ev) => ('free' in ev ? [ev.free] : [])));
+    FREED.set(plan, freed);
+  }
+  return freed;
+}
+
+/**
+ * Runs a layer plan (training/layer-plan.ts). `input`, the layer before's output, is freed where the
+ * plan frees it (`free: -1`), else kept with the saves. Returns the kept tensors, the layer's
+ * output (its one alloc neither saved, cached nor freed), to hand to the next layer, and the AMP
+ * weight copies it left in autocast's cache.
+ */
+function runPlan(r: Replay, plan: readonly PlanEvent[], cat: 'activations' | 'temporary', input: Handle | null = null): { kept: Handle[]; out: Handle | null; cached: Handle[] } {
   const hs: (Handle | null)[] = [];
   const kept = new Set<number>();
+  const live = new Set<number>();
+  const cached: Handle[] = [];
+  let held = input;
+  const freed = freedOf(plan);
   for (const ev of plan) {
     if ('free' in ev) {
+      if (ev.free < 0) {
+        r.free(held);
+        held = null;
+        continue;
+      }
       r.free(hs[ev.free]);
       kept.delete(ev.free);
+      live.delete(ev.free);
+    } else if (ev.cached) {
+      const h = r.alloc('weights', ev.alloc);
+      if (h) cached.push(h);
+      hs.push(h);
     } else {
-      if (ev.saved) kept.add(hs.length);
-      hs.push(r.alloc(ev.saved ? cat : 'temporary', ev.alloc));
+      const n = hs.length;
+      (ev.saved ? kept : live).add(n);
+      hs.push(r.alloc(ev.saved || !freed.has(n) ? cat : 'temporary', ev.alloc));
     }
   }
-  return [...kept].map((i) => hs[i]).filter((h): h is Handle => !!h);
+  const handles = (ids: Set<number>): Handle[] => [...ids].map((i) => hs[i]).filter((h): h is Handle => !!h);
+  return { kept: held ? [held, ...handles(kept)] : handles(kept), out: handles(live)[0] ?? null, cached };
 }
 
 /**

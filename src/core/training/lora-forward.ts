@@ -27,9 +27,7 @@
 import type { LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-
-/** One event of an adapted Linear's forward: `alloc` bytes (kept for backward when `saved`), or `free` the n-th alloc. */
-export type LoraEvent = { alloc: number; saved: boolean } | { free: number };
+import { planSaved, type PlanEvent } from './layer-plan';
 
 /** What the forward of one adapted Linear needs to know. */
 export interface LoraLinearShape {
@@ -49,8 +47,8 @@ export interface LoraLinearShape {
 }
 
 /** The events of one adapted Linear's forward (module docstring), in order. */
-export function loraLinearForward(l: LoraLinearShape): LoraEvent[] {
-  const ev: LoraEvent[] = [];
+export function loraLinearForward(l: LoraLinearShape): PlanEvent[] {
+  const ev: PlanEvent[] = [];
   let n = 0;
   const alloc = (bytes: number, saved = false): number => {
     ev.push({ alloc: bytes, saved });
@@ -95,11 +93,6 @@ export function loraLinearForward(l: LoraLinearShape): LoraEvent[] {
   return ev;
 }
 
-/** Bytes an adapted Linear's forward keeps for backward. */
-export function loraSavedBytes(ev: readonly LoraEvent[]): number {
-  return ev.reduce((sum, e) => sum + ('alloc' in e && e.saved ? e.alloc : 0), 0);
-}
-
 /** Dtypes of a layer's adapted Linears. */
 export interface LoraLayerDtypes {
   /** model compute dtype (base outputs, autocast's copies) */
@@ -115,7 +108,7 @@ export interface LoraLayerDtypes {
 /** One adapted Linear of a layer and its forward events. */
 export interface LoraLinearForward {
   target: LoraTarget;
-  events: LoraEvent[];
+  events: PlanEvent[];
   /** lora_A reads a new tensor (cast, dropout or autocast copy), not the Linear's input itself */
   copies: boolean;
 }
@@ -169,10 +162,10 @@ export interface LayerSaves {
  * adapter, then what is left as one tensor — with each adapted Linear's temporaries made and freed
  * in place. `keep` false (a checkpointed forward): only the adapters' tensors, none kept.
  */
-export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number, saves: LayerSaves, keep: boolean): LoraEvent[] {
-  const ev: LoraEvent[] = [];
+export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number, saves: LayerSaves, keep: boolean): PlanEvent[] {
+  const ev: PlanEvent[] = [];
   let n = 0;
-  let left = keep ? bytes - lora.reduce((sum, l) => sum + loraSavedBytes(l.events), 0) : 0;
+  let left = keep ? bytes - lora.reduce((sum, l) => sum + planSaved(l.events), 0) : 0;
   const put = (size: number, count: number): void => {
     for (let k = 0; k < count && size > 0 && left >= size; k++) {
       ev.push({ alloc: size, saved: true });
@@ -216,19 +209,4 @@ export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number,
   if (product !== null) ev.push({ free: product });
   if (left >= 1) ev.push({ alloc: left, saved: true });
   return ev;
-}
-
-/** Most bytes a plan holds at once beyond what it keeps at its end: its temporaries' moment. */
-export function planExcess(plan: readonly LoraEvent[]): number {
-  const sizes: number[] = [];
-  let live = 0;
-  let peak = 0;
-  for (const e of plan) {
-    if ('alloc' in e) {
-      sizes.push(e.alloc);
-      live += e.alloc;
-      peak = Math.max(peak, live);
-    } else live -= sizes[e.free] ?? 0;
-  }
-  return Math.max(0, peak - live);
 }

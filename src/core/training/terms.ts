@@ -28,7 +28,9 @@ import { blockKinds, linearElements, mlpWidth } from '../model/tensors';
 import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
 import { loraHeadPerToken, loraLayerActivation, type LoraSaves } from './lora-activations';
-import { loraLayerForward, loraLayerPlan, planExcess, type LoraEvent } from './lora-forward';
+import { loraLayerForward, loraLayerPlan } from './lora-forward';
+import { planExcess, planPeak, type LayerPlans } from './layer-plan';
+import { fullLayerPlans, fullLayerShape } from './full-forward';
 import { inBackwardStep, largestTrainableElements } from './in-backward';
 import { layerBackward, perLayerGradient } from './layer-backward';
 import { ampWeightCopies } from './amp-cache';
@@ -109,8 +111,14 @@ export function buildTraining(ctx: Ctx): Built {
     maskedShare,
     ...(lora ? frozenBaseSaves(ctx, dt, lora, saved?.head === true, maskedShare) : {}),
   });
-  // the adapted Linears' forward tensors, in order, for the replay (dense layers, eager; lora-forward.ts)
-  const loraPlan = lora && !compiled && !arch.moe ? loraPlans(ctx, dt, lora, actsAll) : null;
+  // one layer's forward tensors, in order, for the replay (dense layers, eager): LoRA's adapted
+  // Linears (lora-forward.ts), a full fine-tune's Llama-style layer (full-forward.ts)
+  const layerPlan =
+    lora && !compiled && !arch.moe
+      ? loraPlans(ctx, dt, lora, actsAll)
+      : s.method === 'full' && !compiled
+        ? fullLayerPlans(fullLayerShape(arch, { tokens: s.seq * s.batch, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }), actsAll, s.gradCkpt === 'full', copies.layer)
+        : null;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
@@ -148,8 +156,10 @@ export function buildTraining(ctx: Ctx): Built {
   const withLogits = (extra: number) => (s.pp > 1 ? Math.max(acts.bytes, acts.bytes / s.pp + extra) : acts.bytes - acts.recompute + extra);
   // a dequantized weight lives only inside its Linear (bitsandbytes MatMul4Bit.forward / backward):
   // inside the layers (atLayers), not at the loss — the LM head stays unquantized
-  // a LoRA layer's forward temporaries (lora-forward.ts) on top of the layers' saves before the loss
-  const atForward = Math.max(withLogits(logits.peak), loraPlan ? loraForwardMoment(acts, loraPlan) : 0) + gathered + copies.all;
+  // a laid-out layer's forward temporaries (layer-plan.ts) on top of the layers' saves before the
+  // loss, the blocks' AMP copies made by then (the LM head's comes after the last layer; the last
+  // layer's own are in its plan where it makes them)
+  const atForward = Math.max(withLogits(logits.peak) + copies.all, layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head - layerPlan.cached : 0) + gathered;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward =
@@ -173,8 +183,8 @@ export function buildTraining(ctx: Ctx): Built {
   // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
   const embedGrad = full && stage.embedding ? (Math.max(0, params.embedding - (arch.tiedEmbeddings ? arch.vocab * arch.hidden : 0)) * per.gradients) / s.tp : 0;
   const blocks = arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
-  // a recomputed LoRA layer's temporaries come before its gradients, like a dequantized weight
-  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && loraPlan ? planExcess(loraPlan.keep) : 0);
+  // a recomputed layer's temporaries come before its gradients, like a dequantized weight
+  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && layerPlan ? planExcess(layerPlan.keep) : 0);
   const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, inLayer, {
     first: copies.checkpointed ? copies.layer : copies.all - copies.head,
     last: copies.layer,
@@ -367,7 +377,7 @@ export function buildTraining(ctx: Ctx): Built {
     layerGrad: inBwd ? 0 : perLayerGradient(states.gradients, headGrad, embedGrad, blocks),
     inBackward: inBwd,
     acts,
-    loraPlan,
+    layerPlan,
     logits,
     gathered,
     dequant,
@@ -422,7 +432,7 @@ function loraSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): LoraSaves {
  * inventory the replay keeps per layer (the recomputed one under full checkpointing),
  * `checkpointed` the adapters' tensors a checkpointed forward makes and frees.
  */
-function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal): { keep: LoraEvent[]; checkpointed: LoraEvent[] | null } {
+function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal): LayerPlans {
   const { s, arch } = ctx;
   const t = Math.max(1, s.tp);
   const sb = s.seq * s.batch;
@@ -444,14 +454,17 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
   };
   const full = s.gradCkpt === 'full';
   const perLayer = full ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
-  return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null };
+  return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null, input: 0, cached: 0 };
 }
 
-/** The last layer's forward in the replay: every layer's saves (the inputs before it under full checkpointing) and its plan's temporaries. */
-function loraForwardMoment(acts: ActivationTotal, plan: { keep: LoraEvent[]; checkpointed: LoraEvent[] | null }): number {
+/**
+ * The last layer's forward in the replay: what the layers before it keep (their saves, or their
+ * checkpoint inputs) and its own plan's peak, the input handed to it included.
+ */
+function forwardMoment(acts: ActivationTotal, plan: LayerPlans): number {
   const layers = acts.bytes - acts.head - acts.recompute;
   const L = Math.max(1, acts.layersOnGpu);
-  return plan.checkpointed ? (layers * (L - 1)) / L + planExcess(plan.checkpointed) : layers + planExcess(plan.keep);
+  return (layers * (L - 1)) / L + (plan.checkpointed ? planPeak(plan.checkpointed) : planPeak(plan.keep, plan.input));
 }
 
 /** Saved-activation inventory with a frozen base (lora-activations.ts). */

@@ -3,9 +3,9 @@
  * h = 512, a = g = 8, d = 64, f = 1024, V = 1000, s = 128, b = 1, pure bf16 (e = e_res = 2).
  * Saved per layer (activations.ts layerActivation, Llama style, docs/reference/formulas.md §5.3):
  *   s·b·(2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f)) = 128·(16·512 + 2·(1024 + 1024 + 4096)) = 2,621,440 B,
- * as the two norms' fp32 input copies (LlamaRMSNorm.forward `hidden_states.to(torch.float32)`,
- * s·b·h·4 = 262,144 B), 4 s·b·f·e = 262,144 B tensors and 8 s·b·h·e = 131,072 B tensors (all ≤ 1 MiB:
- * small pool, blocks of exactly the request since both are multiples of 512,
+ * made by the layer's forward in the order transformers runs it (training/full-forward.ts), among
+ * its temporaries: s·b·h·4 = 262,144 B, s·b·f·e = 262,144 B and s·b·h·e = 131,072 B tensors (all
+ * ≤ 1 MiB: small pool, blocks of exactly the request since all are multiples of 512,
  * docs/reference/allocator.md §1, §4).
  */
 import { describe, expect, it } from 'vitest';
@@ -37,28 +37,35 @@ function timeline(s: Scenario) {
 }
 
 describe('training step timeline', () => {
-  it('forward: each layer adds its saved tensors at their real shapes', () => {
+  it('forward: each layer makes its tensors in the model’s order and keeps its saves', () => {
     expect(LAYER).toBe(2_621_440);
     const tl = timeline(tiny());
     const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
     // setup, layer 0, layer 1, loss
     expect(fwd.length).toBe(4);
+    // a layer peaks as its output is made: its saves, the residual sum after attention, down_proj's
+    // output and the output itself, 3 × s·b·h·e above them (its input went at that residual sum);
     // layer 0's group also holds the forward thread's cuBLAS workspace, 32 MiB, made at its first matmul
-    expect(fwd[1].allocated - fwd[0].allocated).toBe(LAYER + 32 * 2 ** 20);
+    const H = 128 * 512 * 2;
+    expect(fwd[1].allocated - fwd[0].allocated).toBe(LAYER + 3 * H + 32 * 2 ** 20);
     expect(fwd[2].allocated - fwd[1].allocated).toBe(LAYER);
-    expect(fwd[2].byCategory.activations).toBe(2 * LAYER);
-    // the first layer's saved tensors, in order: 2 × s·b·h·4 (fp32 norm copies), 4 × s·b·f·e, then
-    // 8 × s·b·h·e: 2·(2 + 2)·h for the norms' normalised tensors and Linear inputs, 2ad + 2gd = 4·h
+    // after the forward's workspace: the embedding's output handed to layer 0 (s·b·h·e), then layer 0
     const sizes = (tl.trace ?? []).filter((e) => e.op === 'alloc').map((e) => (e.op === 'alloc' ? e.size : 0));
-    const at = sizes.findIndex((x, i) => x === 262_144 && sizes[i + 6] === 131_072);
-    expect(sizes.slice(at, at + 14)).toEqual([...Array(2).fill(128 * 512 * 4), ...Array(4).fill(128 * 1024 * 2), ...Array(8).fill(128 * 512 * 2)]);
+    const at = sizes.indexOf(32 * 2 ** 20) + 1;
+    const N = 128 * 512 * 4;
+    const F = 128 * 1024 * 2;
+    // norm: fp32 copy, pow, normalised, 16-bit cast, output; rotary: q·cos, −x2 (half), cat, ·sin, sum
+    const norm = [N, N, N, H, H];
+    const rope = [H, H / 2, H, H, H];
+    expect(sizes.slice(at, at + 33)).toEqual([H, ...norm, H, H, H, ...rope, ...rope, H, H, H, ...norm, F, F, F, F, H, H]);
   });
 
   it('the loss: logits s·b·V·(e + 4 + 4) at its peak, s·b·V·4 held into backward (HF ForCausalLMLoss; Trainer drops the logits)', () => {
     const tl = timeline(tiny());
     const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
-    // final-norm + LM-head inputs s·b·h·(e_res + e) = 262,144; logits peak 128·1000·10 = 1,280,000
-    expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 4 + 128 * 1000 * 10);
+    // final-norm + LM-head inputs s·b·h·(e_res + e) = 262,144; logits peak 128·1000·10 = 1,280,000;
+    // the last layer's peak held 3 × s·b·h·e of its own temporaries and output above its saves
+    expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 4 + 128 * 1000 * 10 - 3 * 128 * 512 * 2);
     // at that peak the logits, their fp32 upcast and the log-softmax are all live
     expect(fwd[3].byCategory.loss).toBe(128 * 1000 * 10);
     // the loss's tensors one by one, as the real snapshot makes them: bf16 logits, fp32 upcast,
@@ -88,9 +95,10 @@ describe('training step timeline', () => {
     expect(bwd[3].byCategory.activations).toBe(0);
     const opt = tl.points.filter((p) => p.phase === 'optimizer');
     expect(opt.length).toBe(2);
-    // zero_grad(set_to_none=True): no gradient is left when the next step's forward runs
+    // zero_grad(set_to_none=True): no gradient is left when the next step's forward runs, whose
+    // first layer at its peak holds only its own temporaries (the residual sum, down_proj's output)
     expect(tl.points[opt[0].t + 1].byCategory.gradients).toBe(0);
-    expect(tl.points[opt[0].t + 1].byCategory.temporary).toBe(0);
+    expect(tl.points[opt[0].t + 1].byCategory.temporary).toBe(2 * 128 * 512 * 2);
     // AdamW states appear in step 1 (torch.optim _init_group) and stay
     expect(opt[0].byCategory.optimizer).toBeGreaterThan(0);
     expect(opt[1].byCategory.optimizer).toBe(opt[0].byCategory.optimizer);

@@ -8,12 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loraLayerActivation } from '../../../src/core/training/lora-activations';
-import { loraLayerPlan, loraLinearForward, loraSavedBytes, planExcess, type LoraEvent } from '../../../src/core/training/lora-forward';
+import { planExcess, planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
+import { loraLayerPlan, loraLinearForward } from '../../../src/core/training/lora-forward';
 import type { ModelArch } from '../../../src/core/types';
 
 const MiB = 2 ** 20;
 /** the allocs of an event list in order, `+` bytes, and the frees as `-` bytes of the tensor freed */
-function signed(ev: readonly LoraEvent[]): number[] {
+function signed(ev: readonly PlanEvent[]): number[] {
   const sizes: number[] = [];
   return ev.map((e) => {
     if ('alloc' in e) {
@@ -30,14 +31,14 @@ describe('one adapted Linear’s forward (PEFT lora.Linear.forward)', () => {
     // s·h·2 = 8 MiB, s·h·4 = 16 MiB, mask s·h·1 = 4 MiB, lora_A output s·r·2 = 64 KiB
     expect(signed(ev)).toEqual([8 * MiB, 16 * MiB, 4 * MiB, 16 * MiB, 8 * MiB, 64 * 1024, -16 * MiB, 8 * MiB, 8 * MiB, -8 * MiB, 8 * MiB, -8 * MiB, -8 * MiB, -16 * MiB, -8 * MiB]);
     // saved: the mask, autocast's bf16 copy (lora_A's input) and lora_A's output (lora_B's input)
-    expect(loraSavedBytes(ev)).toBe(4 * MiB + 8 * MiB + 64 * 1024);
+    expect(planSaved(ev)).toBe(4 * MiB + 8 * MiB + 64 * 1024);
   });
 
   it('16-bit adapters, no dropout, no autocast: lora_A reads x itself, so only its r-wide output is new and saved', () => {
     // 4 tokens, 8 → 6, r = 2, all fp16: base 4·6·2 = 48, lora_A 4·2·2 = 16, lora_B / scaled / sum 48
     const ev = loraLinearForward({ tokens: 4, dIn: 8, dOut: 6, rank: 2, dropout: 0, inputBytes: 2, outputBytes: 2, adapterBytes: 2, autocast: null });
     expect(signed(ev)).toEqual([48, 16, 48, 48, -48, 48, -48, -48, -48]);
-    expect(loraSavedBytes(ev)).toBe(16);
+    expect(planSaved(ev)).toBe(16);
   });
 
   it('fp32 adapters without autocast: the fp32 product promotes the sum, cast back to the base dtype', () => {
@@ -45,7 +46,7 @@ describe('one adapted Linear’s forward (PEFT lora.Linear.forward)', () => {
     // lora_A 4·2·4 = 32; lora_B, scaled 4·6·4 = 96; sum bf16 + fp32 → fp32 96, then .to(bf16) 48
     const ev = loraLinearForward({ tokens: 4, dIn: 8, dOut: 6, rank: 2, dropout: 0.1, inputBytes: 2, outputBytes: 2, adapterBytes: 4, autocast: null });
     expect(signed(ev)).toEqual([48, 128, 32, 128, 32, 96, 96, -96, 96, -96, -48, 48, -96, -128, -48]);
-    expect(loraSavedBytes(ev)).toBe(32 + 128 + 32);
+    expect(planSaved(ev)).toBe(32 + 128 + 32);
   });
 
   it('saves what the closed form’s inventory counts for the adapters (lora-activations.ts), adapter by adapter', () => {
@@ -80,7 +81,7 @@ describe('one adapted Linear’s forward (PEFT lora.Linear.forward)', () => {
       [256, 512],
       [512, 256],
     ];
-    const saved = io.map(([dIn, dOut]) => loraSavedBytes(loraLinearForward({ tokens: 16, dIn, dOut, rank: 8, dropout: 0.05, inputBytes: 2, outputBytes: 2, adapterBytes: 4, autocast: 2 })));
+    const saved = io.map(([dIn, dOut]) => planSaved(loraLinearForward({ tokens: 16, dIn, dOut, rank: 8, dropout: 0.05, inputBytes: 2, outputBytes: 2, adapterBytes: 4, autocast: 2 })));
     expect(saved.reduce((a, b) => a + b, 0)).toBe(16 * (6 * 256 * 3 + 512 * 3 + 7 * 8 * 2));
     expect(withAdapters.linear - none.linear).toBe(saved.reduce((a, b) => a + b, 0));
   });
