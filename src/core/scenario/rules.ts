@@ -208,13 +208,20 @@ export function typedClash(r: ConflictRule, s: Scenario): boolean {
  * the repaired scenario. Typed clashes (typedClash) are left to the estimator.
  */
 function conflictRules(s: Scenario, given: Set<string>, errors: FieldError[]): void {
-  for (const r of CONFLICTS) {
-    const arch = r.arch ? ruleArch(s) : null;
-    if (r.arch && arch === null) continue;
-    if (typedClash(r, s) || !r.when(s, arch)) continue;
-    const key = r.alt && !given.has(external(r.key)) ? r.alt : r.key;
-    errors.push({ key: external(key), code: 'incompatible', message: r.message(s, arch), params: { with: external(otherKey(r, s)) } });
-    Object.assign(s, r.fallback(s));
+  // a fallback can break a rule checked earlier in the table (an encoder's engine falling back to
+  // transformers leaves vLLM's fp8 KV cache behind), so the table runs again until nothing falls back
+  for (let pass = 0; pass < CONFLICTS.length; pass++) {
+    let fired = false;
+    for (const r of CONFLICTS) {
+      const arch = r.arch ? ruleArch(s) : null;
+      if (r.arch && arch === null) continue;
+      if (typedClash(r, s) || !r.when(s, arch)) continue;
+      const key = r.alt && !given.has(external(r.key)) ? r.alt : r.key;
+      errors.push({ key: external(key), code: 'incompatible', message: r.message(s, arch), params: { with: external(otherKey(r, s)) } });
+      Object.assign(s, r.fallback(s));
+      fired = true;
+    }
+    if (!fired) return;
   }
 }
 

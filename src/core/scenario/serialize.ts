@@ -73,7 +73,9 @@ export function serializeScenario(s: Scenario): Record<string, string> {
       if (s.model === '' && s.params !== null) out.params = formatValue('params', s.params);
       continue;
     }
-    if (same(f.prop, v, DEFAULT_SCENARIO[f.prop])) continue;
+    // a link naming tp / pp without gpus gets gpus = tp·pp (rules.ts), so a GPU count that clashes with them is written out
+    const clashingGpus = f.prop === 'gpus' && s.tp * s.pp > 1 && s.gpus !== s.tp * s.pp;
+    if (same(f.prop, v, DEFAULT_SCENARIO[f.prop]) && !clashingGpus) continue;
     out[f.name] = fieldText(s, f);
   }
   serializeArch(s, out);

@@ -147,19 +147,25 @@ describe('tensor-split key: parse, rules, link and CLI', () => {
     }
   });
 
+  // typed numbers (gpus, tp, tensor-split) that clash are kept by a link as the form keeps them, and the estimate refuses them (rules.ts typedClash)
+  const refusedBy = (rec: Record<string, string>) => {
+    const r = parseScenario(rec);
+    const e = estimate(r.scenario);
+    return { parse: r.errors.map((x) => x.code), estimate: e.ok ? [] : e.errors.map((x) => x.code), scenario: r.scenario };
+  };
+
   it('one weight per GPU, and llama.cpp has no tp / pp grid', () => {
-    const r = parseScenario({ ...base, gpus: '3', 'tensor-split': '3,1' });
-    expect(r.errors.map((x) => [x.key, x.code, x.params?.with])).toEqual([['tensor-split', 'incompatible', 'gpus']]);
-    expect(r.scenario.tensorSplit).toBeNull();
-    const g = parseScenario({ ...base, gpus: '2', tp: '2' });
-    expect(g.errors.map((x) => [x.key, x.code, x.params?.with])).toEqual([['tp', 'incompatible', 'engine']]);
-    expect(estimate({ ...defaultScenario(), ...g.scenario, tp: 2 }).ok).toBe(false);
+    const r = refusedBy({ ...base, gpus: '3', 'tensor-split': '3,1' });
+    expect([r.parse, r.estimate]).toEqual([[], ['tensor-split-gpus']]);
+    expect(r.scenario.tensorSplit).toEqual([3, 1]);
+    const g = refusedBy({ ...base, gpus: '2', tp: '2' });
+    expect([g.parse, g.estimate]).toEqual([[], ['llamacpp-grid']]);
   });
 
   it('one llama.cpp process drives at most llama_max_devices() = 16 GPUs', () => {
-    expect(parseScenario({ ...base, gpus: '16' }).errors).toEqual([]);
-    const r = parseScenario({ ...base, gpus: '17' });
-    expect(r.errors.map((x) => [x.key, x.code, x.params?.with])).toEqual([['gpus', 'incompatible', 'engine']]);
+    expect(refusedBy({ ...base, gpus: '16' }).estimate).toEqual([]);
+    const r = refusedBy({ ...base, gpus: '17' });
+    expect([r.parse, r.estimate]).toEqual([[], ['llamacpp-gpus']]);
     expect(estimate({ ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', engine: 'llama.cpp', weights: 'gguf-q4_k_m', gpus: 1_000_000 }).ok).toBe(false);
   });
 

@@ -110,6 +110,18 @@ describe('regressions found by the property tests', () => {
   });
 });
 
+describe('a fallback that breaks an earlier rule', () => {
+  test("an encoder's engine falls back to transformers, and vLLM's fp8 KV cache then falls back too, so the link reads back as it was repaired", () => {
+    const rec = { model: 'thenlper/gte-large', engine: 'vllm', kv: 'fp8' };
+    const r = parseScenario(rec);
+    expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['engine:incompatible:model', 'kv:incompatible:engine']);
+    expect([r.scenario.engine, r.scenario.kv]).toEqual(['transformers', 'bf16']);
+    const again = parseScenario(serializeScenario(r.scenario));
+    expect(again.errors).toEqual([]);
+    expect(again.scenario).toEqual(r.scenario);
+  });
+});
+
 describe('architecture regressions found by the property tests', () => {
   test('DeepSeek-R1 has 3 leading dense layers (first_k_dense_replace): layers=1 falls back to the preset', () => {
     const r = parseScenario({ model: 'deepseek-ai/DeepSeek-R1', layers: '1' });

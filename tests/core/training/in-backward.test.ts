@@ -50,14 +50,20 @@ describe('optimizer step in backward (torchtune optimizer_in_bwd)', () => {
 
 describe('optim-step rules (torchtune full_finetune_single_device checks)', () => {
   const errs = (rec: Record<string, string>) => parseScenario({ mode: 'training', ...rec }).errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`);
-  it('gradient accumulation > 1 is incompatible and optim-step falls back', () => {
+  it('gradient accumulation > 1 is incompatible: a link keeps the typed count as the form does, and the estimate refuses it', () => {
     const r = parseScenario({ mode: 'training', 'optim-step': 'in-backward', 'grad-accum': '4' });
-    expect(r.errors.map((e) => `${e.key}:${e.code}:${e.params?.with}`)).toEqual(['optim-step:incompatible:grad-accum']);
-    expect(r.scenario.optimStep).toBe('after-backward');
+    expect(r.errors).toEqual([]);
+    expect([r.scenario.optimStep, r.scenario.gradAccum]).toEqual(['in-backward', 4]);
+    const e = estimate(r.scenario);
+    expect(e.ok ? [] : e.errors.map((x) => x.code)).toEqual(['optim-in-bwd-accum']);
   });
   it('ZeRO-1/2 and pipeline parallelism are incompatible; zero 3 (FSDP2) and plain DDP are not', () => {
     expect(errs({ 'optim-step': 'in-backward', gpus: '8', zero: '2' })).toEqual(['optim-step:incompatible:zero']);
-    expect(errs({ 'optim-step': 'in-backward', gpus: '8', pp: '2' })).toEqual(['optim-step:incompatible:pp']);
+    // pp is a typed number: kept, and refused by the estimate
+    const pp = parseScenario({ mode: 'training', 'optim-step': 'in-backward', gpus: '8', pp: '2' });
+    expect(pp.errors).toEqual([]);
+    const e = estimate(pp.scenario);
+    expect(e.ok ? [] : e.errors.map((x) => x.code)).toEqual(['optim-in-bwd-pp']);
     expect(errs({ 'optim-step': 'in-backward', gpus: '8', zero: '3' })).toEqual([]);
   });
   it('the core refuses the same combination when called directly', () => {
