@@ -45,6 +45,7 @@ import type { PlanEvent } from '../training/layer-plan';
 import type { TiedGrad } from '../training/tied-grad';
 import type { TensorGroup } from '../runtime';
 import { mlpWidth } from '../model/tensors';
+import { kSmallSize } from '../allocator/constants';
 import type { Handle, Replay } from './replay';
 
 /** What a step needs beyond its phase quantities. */
@@ -61,16 +62,25 @@ interface TensorSplit {
   outer: number[];
   /** largest Linear of a layer relative to the layer's weights (dequantized buffers) */
   linears: number[];
+  /** share of the total, per layer, in tensors outside the groups (norms, biases): small-pool pieces */
+  rest: number;
 }
 
 /** At most this many tensors per layer and group (MoE experts of one shape are merged beyond it). */
 const MAX_PER_GROUP = 8;
 
-/** Weight tensors as fractions: block groups per layer, embedding / head outside. */
-function weightSplit(groups: readonly TensorGroup[], layers: number): TensorSplit {
+/**
+ * Weight tensors as fractions of `totalBytes` (the weights on this GPU): block groups per layer,
+ * embedding / head outside. When the GPU holds the whole model, each group's tensor keeps its own
+ * size (transformers allocates every parameter as its own tensor) and the bytes in no group (norms,
+ * biases: a few KiB each) are the `rest`; a share of the model (tp, pp, a layer split) has its
+ * shapes scaled to the share.
+ */
+function weightSplit(groups: readonly TensorGroup[], layers: number, totalBytes: number): TensorSplit {
   const blocks = groups.slice(0, -2);
   const [emb, head] = groups.slice(-2);
-  const total = groups.reduce((n, g) => n + g.bytes * g.count, 0) || 1;
+  const sum = groups.reduce((n, g) => n + g.bytes * g.count, 0) || 1;
+  const total = Math.max(sum, totalBytes);
   const layer: number[] = [];
   for (const g of blocks) {
     const per = g.count / Math.max(1, layers);
@@ -79,7 +89,7 @@ function weightSplit(groups: readonly TensorGroup[], layers: number): TensorSpli
   }
   const outer = [head && head.count > 0 ? head.bytes / total : 0, emb ? emb.bytes / total : 0].filter((f) => f > 0);
   const inLayer = layer.reduce((a, b) => a + b, 0) || 1;
-  return { layer, outer, linears: layer.map((f) => f / inLayer) };
+  return { layer, outer, linears: layer.map((f) => f / inLayer), rest: (total - sum) / total / Math.max(1, layers) };
 }
 
 /** LoRA A (r×d_in) and B (d_out×r) per adapted projection (PEFT LoraLayer), as fractions. */
@@ -89,7 +99,7 @@ function adapterSplit(arch: ModelArch, s: Scenario, layers: number): TensorSplit
   const io: Record<string, [number, number]> = { q: [h, a * d], k: [h, g * d], v: [h, g * d], o: [a * d, h], gate: [h, f], up: [h, f], down: [f, h] };
   const sizes = s.loraTargets.flatMap((t) => (io[t] ? [io[t][0] * s.loraRank, io[t][1] * s.loraRank] : []));
   const sum = sizes.reduce((x, y) => x + y, 0) * Math.max(1, layers) || 1;
-  return { layer: sizes.map((x) => x / sum), outer: [], linears: [] };
+  return { layer: sizes.map((x) => x / sum), outer: [], linears: [], rest: 0 };
 }
 
 interface Persistent {
@@ -114,6 +124,7 @@ function allocLayer(r: Replay, cat: Parameters<Replay['alloc']>[0], total: numbe
       const h = r.alloc(cat, (total * f) / copies);
       if (h) out.push(h);
     }
+  if (split.rest > 0) for (let c = 0; c < copies; c++) out.push(...r.allocSplit(cat, (total * split.rest) / copies, [{ size: kSmallSize, max: Number.MAX_SAFE_INTEGER }]));
   return out;
 }
 
@@ -148,7 +159,7 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   const first = firstStep.phases;
   // the GPU's own blocks (split=layers: those accelerate placed on the most-loaded GPU)
   const L = Math.max(1, first.layers);
-  const wSplit = weightSplit(weights, L);
+  const wSplit = weightSplit(weights, L, first.weights);
   const adapters = s.method === 'lora' || s.method === 'qlora';
   const trainSplit = adapters ? adapterSplit(arch, s, L) : wSplit;
   const tp = Math.max(1, s.tp);
