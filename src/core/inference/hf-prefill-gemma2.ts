@@ -25,21 +25,11 @@
  *   `logits = logits / cap; logits = torch.tanh(logits); logits = logits * cap`, each a new b·V
  *   tensor, the previous freed on reassignment.
  */
-import { FP32, attention, gatedMlp, layerEnd, maskAndRotary, modelReturns, sampleLogits, type PrefillOp, type PrefillShape } from './hf-prefill';
+import { FP32, attention, gatedMlp, layerEnd, maskAndRotary, modelReturns, rmsNormCore, sampleLogits, type PrefillOp, type PrefillShape } from './hf-prefill';
 
 /** `Gemma2RMSNorm.forward` over `elems` elements of 16-bit `x`: its fp32 temporaries, then `out` (16-bit). */
 function gemmaNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {
-  return [
-    { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
-    { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
-    { op: 'free', id: `${p}sq` },
-    { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
-    { op: 'free', id: `${p}x32` },
-    { op: 'alloc', id: `${p}w32`, bytes: elems * FP32 },
-    { op: 'free', id: `${p}y32` },
-    { op: 'alloc', id: out, bytes: elems * e },
-    { op: 'free', id: `${p}w32` },
-  ];
+  return [...rmsNormCore(elems, p), { op: 'alloc', id: `${p}w32`, bytes: elems * FP32 }, { op: 'free', id: `${p}y32` }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}w32` }];
 }
 
 /** Before the first layer: the scaled embedding ('embeds', kept; the lookup freed), the sliding mask and the rotary cos / sin. */

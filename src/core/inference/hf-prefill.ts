@@ -122,19 +122,23 @@ export function hfRopeDim(arch: ModelArch): number {
   return ROPE_FAMILIES.has(arch.family) ? arch.headDim : 0;
 }
 
-/** `LlamaRMSNorm.forward` over `rows` elements of 16-bit `x`: temporaries, then `out` (16-bit). */
-function rmsNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {
+/**
+ * What every HF RMSNorm does first over `elems` elements: `x.to(float32)` ('x32'), `pow(2)` (freed by
+ * `.mean`), `x32 * rsqrt(...)` ('y32', the fp32 input freed on reassignment). Leaves `${p}y32` live.
+ */
+export function rmsNormCore(elems: number, p: string): PrefillOp[] {
   return [
     { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
     { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
     { op: 'free', id: `${p}sq` },
     { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
     { op: 'free', id: `${p}x32` },
-    { op: 'alloc', id: `${p}y16`, bytes: elems * e },
-    { op: 'alloc', id: out, bytes: elems * e },
-    { op: 'free', id: `${p}y16` },
-    { op: 'free', id: `${p}y32` },
   ];
+}
+
+/** `LlamaRMSNorm.forward` over `rows` elements of 16-bit `x`: temporaries, then `out` (16-bit). */
+function rmsNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {
+  return [...rmsNormCore(elems, p), { op: 'alloc', id: `${p}y16`, bytes: elems * e }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}y16` }, { op: 'free', id: `${p}y32` }];
 }
 
 /** `apply_rotary_pos_emb` on one of q / k (`elems` elements): `(x * cos) + (rotate_half(x) * sin)`. */

@@ -9,49 +9,16 @@
  *   logits of the last position 256,000·2 = 512,000 B, their fp32 copy 1,024,000 B.
  */
 import { describe, expect, it } from 'vitest';
+import { simulate, sizes, type PrefillParts } from './prefill-sim';
 import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../../../src/core/inference/hf-prefill-gemma2';
-import { layerKvBytes, prefillShape, type PrefillOp, type PrefillShape } from '../../../src/core/inference/hf-prefill';
+import { layerKvBytes, prefillShape } from '../../../src/core/inference/hf-prefill';
 import { estimate } from '../../../src/core/estimate';
 import { findPreset } from '../../../src/core/model/presets';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
 
 const GEMMA2_2B = findPreset('google/gemma-2-2b')!.arch;
 
-const sizes = (ops: readonly PrefillOp[]) => Object.fromEntries(ops.flatMap((o) => (o.op === 'alloc' ? [[o.id, o.bytes]] : [])));
-
-/** Runs the whole pass; returns the most bytes live at once and what is left (the cache). */
-function simulate(x: PrefillShape, layers: number): { peak: number; left: Map<string, number> } {
-  const live = new Map<string, number>();
-  let now = 0;
-  let peak = 0;
-  const run = (ops: readonly PrefillOp[]) => {
-    for (const o of ops) {
-      if (o.op === 'alloc') {
-        expect(live.has(o.id), o.id).toBe(false);
-        live.set(o.id, o.bytes);
-        now += o.bytes;
-        peak = Math.max(peak, now);
-      } else if (o.op === 'free') {
-        expect(live.has(o.id), o.id).toBe(true);
-        now -= live.get(o.id)!;
-        live.delete(o.id);
-      } else {
-        live.set(o.to, live.get(o.id)!);
-        live.delete(o.id);
-      }
-    }
-  };
-  run(gemma2Prologue(x));
-  for (let i = 0; i < layers; i++) {
-    run(gemma2Layer(x, i));
-    run([
-      { op: 'rename', id: 'kc', to: `kc${i}` },
-      { op: 'rename', id: 'vc', to: `vc${i}` },
-    ]);
-  }
-  run(gemma2Epilogue(x));
-  return { peak, left: live };
-}
+const PARTS: PrefillParts = { prologue: gemma2Prologue, layer: gemma2Layer, epilogue: gemma2Epilogue };
 
 describe('HF prefill sequence, Gemma-2-2b (SDPA, bf16)', () => {
   const x = prefillShape(GEMMA2_2B, 1, 16, 2)!;
@@ -81,7 +48,7 @@ describe('HF prefill sequence, Gemma-2-2b (SDPA, bf16)', () => {
   });
 
   it('frees everything but the cache; at 16 tokens the peak is the fp32 logits beside the soft-capped ones', () => {
-    const { peak, left } = simulate(x, 26);
+    const { peak, left } = simulate(PARTS, x, 26);
     expect(left.size).toBe(2 * 26);
     // cap-mul (512,000) + logits32 (1,024,000) + 26 layers' K and V (26·2·32,768)
     expect(peak).toBe(512000 + 1024000 + 26 * 2 * 32768);

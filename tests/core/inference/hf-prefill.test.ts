@@ -8,7 +8,8 @@
  *   SDPA's flash log-sum-exp 4·8·4 = 128 B; logits of the last position 100·2 = 200 B, fp32 copy 400 B.
  */
 import { describe, expect, it } from 'vitest';
-import { prefillEpilogue, prefillLayer, prefillPrologue, prefillShape, type PrefillOp, type PrefillShape } from '../../../src/core/inference/hf-prefill';
+import { simulate, sizes, type PrefillParts } from './prefill-sim';
+import { prefillEpilogue, prefillLayer, prefillPrologue, prefillShape } from '../../../src/core/inference/hf-prefill';
 import { estimate } from '../../../src/core/estimate';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
 import { LLAMA_STYLE } from '../../../src/core/model/llama-style';
@@ -27,41 +28,7 @@ const tiny: ModelArch = {
   ...LLAMA_STYLE,
 };
 
-const sizes = (ops: readonly PrefillOp[]) => Object.fromEntries(ops.flatMap((o) => (o.op === 'alloc' ? [[o.id, o.bytes]] : [])));
-
-/** Runs the whole pass; returns the most bytes live at once and what is left (the cache). */
-function simulate(x: PrefillShape, layers: number): { peak: number; left: Map<string, number> } {
-  const live = new Map<string, number>();
-  let now = 0;
-  let peak = 0;
-  const run = (ops: readonly PrefillOp[]) => {
-    for (const o of ops) {
-      if (o.op === 'alloc') {
-        expect(live.has(o.id), o.id).toBe(false);
-        live.set(o.id, o.bytes);
-        now += o.bytes;
-        peak = Math.max(peak, now);
-      } else if (o.op === 'free') {
-        expect(live.has(o.id), o.id).toBe(true);
-        now -= live.get(o.id)!;
-        live.delete(o.id);
-      } else {
-        live.set(o.to, live.get(o.id)!);
-        live.delete(o.id);
-      }
-    }
-  };
-  run(prefillPrologue(x));
-  for (let i = 0; i < layers; i++) {
-    run(prefillLayer(x, i));
-    run([
-      { op: 'rename', id: 'kc', to: `kc${i}` },
-      { op: 'rename', id: 'vc', to: `vc${i}` },
-    ]);
-  }
-  run(prefillEpilogue(x));
-  return { peak, left: live };
-}
+const PARTS: PrefillParts = { prologue: prefillPrologue, layer: prefillLayer, epilogue: prefillEpilogue };
 
 describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
   const x = prefillShape(tiny, 1, 8, 2)!;
@@ -84,7 +51,7 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
   });
 
   it('frees everything but the cache; the peak is the last layer at its MLP product', () => {
-    const { peak, left } = simulate(x, 2);
+    const { peak, left } = simulate(PARTS, x, 2);
     expect([...left.keys()].sort()).toEqual(['kc0', 'kc1', 'vc0', 'vc1']);
     // embeds, the layer input, the residual, the normed MLP input (4 × 1,024), act, up and their
     // product (3 × 2,048), cos and sin (2 × 256), both layers' K and V (4 × 512)
