@@ -62,3 +62,21 @@ test('tensor parallel brings its GPU count; a count that cannot be split says so
   expect(again.consoleErrors).toEqual([]);
   expectClean(w);
 });
+
+test('"How to make it fit" offers more GPUs only when no single-GPU change reaches the card (#12 §7)', async () => {
+  const fixes = async (q: string) => {
+    const w = await open(chromium.browser(), base(), q);
+    const list = w.page.getByRole('heading', { name: 'How to make it fit' }).locator('xpath=ancestor::section[1]').locator('ol.fixes li');
+    await list.first().waitFor();
+    const items = await list.allTextContents();
+    expectClean(w);
+    return items;
+  };
+  // Llama-3.1-8B full fine-tuning on a 4090: LoRA, QLoRA, checkpointing … fit on the one card
+  const eight = await fixes('?mode=training&gpu=rtx-4090');
+  expect(eight.some((t) => t.includes('✓'))).toBe(true);
+  expect(eight.filter((t) => /GPUs/.test(t))).toEqual([]);
+  // Llama-3.1-70B QLoRA: its nf4 weights alone, 70.55e9 × 0.5 B = 32.9 GiB, exceed the 24 GiB card, so a split is offered
+  const seventy = await fixes('?model=meta-llama/Llama-3.1-70B&mode=training&method=qlora&weights=nf4&gpu=rtx-4090');
+  expect(seventy.some((t) => /over \d+ GPUs|across \d+ GPUs/.test(t))).toBe(true);
+});
