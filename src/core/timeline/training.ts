@@ -31,9 +31,16 @@
  *   none of its tensors (a full fine-tune's keeps its output, the next checkpoint's input), its
  *   recompute in backward keeps them as saved.
  * Not modelled (checked against recorded H200 runs, tools/measure/measure_trainer.py --trace):
- * - the activation-gradient temporaries of each layer's backward: a temporary made and freed with
- *   nothing made in between leaves the cache as it found it (split, then merged back), so they count
- *   only through the weight gradients made among them;
+ * - the activation-gradient temporaries of each layer's backward (mm, mul, silu_backward, the SDPA
+ *   backward's gradients and workspace, RMSNorm's and RoPE's fp32 / half-width pieces; named in
+ *   tests/validation/layer-backward-trace.test.ts) and the order in which the layer's saves go among
+ *   them. They are not free of reserved memory: in t028 (Llama-3.2-1B, 1,024 tokens) they cut 8 of
+ *   the run's 220 segments (132 MiB), all in the first backward. But the run's peak reserved, replayed
+ *   through our allocator model, is 4 MiB higher without them, not lower (the later tensors that took
+ *   those segments cut their own instead), and adding the MLP's three s·b·f gradients to this replay
+ *   leaves the LoRA rows' reserved as it was (the loss's freed blocks hold them) and moves the full
+ *   fine-tunes t024 / t028 by −0.2 to +0.9 points, not monotonically in the bytes added: not the
+ *   cause of the fixed rows' 1–3 % shortfall;
  * - the order of an AMP LM head's backward (the 16-bit weight gradient, then its fp32 cast after
  *   the logits' gradient is freed): it moves where the head's gradient lands, not reserved memory;
  * - pipeline-parallel schedules.
