@@ -11,7 +11,7 @@ import type { TiedGrad } from './training/tied-grad';
 import type { AmpCopies } from './training/amp-cache';
 import type { LayerPlans } from './training/layer-plan';
 import type { LayerSplit } from './inference/device-map';
-import type { PrefillShape } from './inference/hf-prefill';
+import type { PrefillShape } from './inference/hf-prefill-shape';
 import type { ImageGrid } from './model/vision-tokens';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */

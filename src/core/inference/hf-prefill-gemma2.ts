@@ -25,7 +25,8 @@
  *   `logits = logits / cap; logits = torch.tanh(logits); logits = logits * cap`, each a new b·V
  *   tensor, the previous freed on reassignment.
  */
-import { FP32, attention, gatedMlp, layerEnd, maskAndRotary, modelReturns, rmsNormCore, sampleLogits, type PrefillOp, type PrefillShape } from './hf-prefill';
+import { attention, gatedMlp, layerEnd, maskAndRotary, modelReturns, rmsNormCore, sampleLogits } from './hf-prefill';
+import { FP32, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
 
 /** `Gemma2RMSNorm.forward` over `elems` elements of 16-bit `x`: its fp32 temporaries, then `out` (16-bit). */
 function gemmaNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {

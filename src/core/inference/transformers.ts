@@ -25,7 +25,7 @@ import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
-import { hfRopeDim, prefillShape } from './hf-prefill';
+import { hfRopeDim, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 import { fixedIn } from '../units';
 

@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, sizes, type PrefillParts } from './prefill-sim';
-import { prefillEpilogue, prefillLayer, prefillPrologue, prefillShape } from '../../../src/core/inference/hf-prefill';
+import { prefillEpilogue, prefillLayer, prefillPrologue } from '../../../src/core/inference/hf-prefill';
+import { prefillShape } from '../../../src/core/inference/hf-prefill-shape';
 import { estimate } from '../../../src/core/estimate';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
 import { LLAMA_STYLE } from '../../../src/core/model/llama-style';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { PrefillOp, PrefillShape } from '../../../src/core/inference/hf-prefill';
+import type { PrefillOp, PrefillShape } from '../../../src/core/inference/hf-prefill-shape';
 
 /** A prefill's three parts (hf-prefill.ts for the Llama-style decoder, hf-prefill-gemma2.ts for Gemma-2). */
 export interface PrefillParts {

@@ -1,0 +1,91 @@
+/**
+ * The shape of HF transformers' prompt pass (which models hf-prefill.ts and hf-prefill-gemma2.ts lay
+ * out, and with what sizes), kept apart from the allocator events themselves so the closed form
+ * (inference/transformers.ts) reads it without pulling the step replay's sequence into the page's
+ * first load. Sources as in hf-prefill.ts.
+ */
+import type { ModelArch } from '../types';
+import { sdpaRepeatsKv, slideEvery, windowMasked } from '../sdpa';
+
+/** One allocator event of the sequence: allocate `bytes` as `id`, free `id`, or rename `id` to `to`. */
+export type PrefillOp = { op: 'alloc'; id: string; bytes: number } | { op: 'free'; id: string } | { op: 'rename'; id: string; to: string };
+
+/** The shapes the sequence needs (one GPU, batch b, a prompt of s tokens). */
+export interface PrefillShape {
+  /** whose forward: LlamaModel's (hf-prefill.ts) or Gemma2Model's (hf-prefill-gemma2.ts) */
+  forward: 'llama' | 'gemma2';
+  b: number;
+  s: number;
+  /** bytes per activation element (2: bf16 / fp16) */
+  e: number;
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  ffn: number;
+  vocab: number;
+  qkNorm: boolean;
+  /** tokens a sliding layer's cache keeps (0: no sliding layers) */
+  window: number;
+  /** layer i slides when i % slideEvery = 0: 1, every layer (Mistral); 2, the even ones (Gemma-2's `layer_types`) */
+  slideEvery: number;
+  /** keys the sliding-window mask spans (0: SDPA runs `is_causal` without a mask in every layer) */
+  maskKv: number;
+  /** SDPA gets K and V repeated to all heads in a layer with the mask / without one */
+  repeatKv: { masked: boolean; causal: boolean };
+}
+
+const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
+
+/**
+ * The detailed sequence covers the Llama-style dense decoder (RMSNorm, gated MLP, RoPE) and
+ * Gemma-2 (hf-prefill-gemma2.ts) in 16-bit.
+ */
+export function prefillShape(arch: ModelArch, b: number, s: number, e: number): PrefillShape | null {
+  const gemma2 = arch.family === 'gemma2';
+  const llamaLike = LLAMA_FAMILIES.has(arch.family) && arch.normsPerLayer === 2;
+  if (!(llamaLike || gemma2) || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings) return null;
+  const masked = s > 1 && windowMasked(arch, s);
+  return {
+    forward: gemma2 ? 'gemma2' : 'llama',
+    b,
+    s,
+    e,
+    hidden: arch.hidden,
+    heads: arch.heads,
+    kvHeads: arch.kvHeads,
+    headDim: arch.headDim,
+    ffn: arch.ffn,
+    vocab: arch.vocab,
+    qkNorm: arch.qkNorm === true,
+    window: arch.slidingWindow?.window ?? 0,
+    slideEvery: slideEvery(arch),
+    maskKv: masked ? s : 0,
+    repeatKv: { masked: sdpaRepeatsKv(arch, true), causal: sdpaRepeatsKv(arch, false) },
+  };
+}
+
+/** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */
+export function layerSlides(x: PrefillShape, i: number): boolean {
+  return x.window > 0 && i % x.slideEvery === 0;
+}
+
+/**
+ * Bytes of layer i's K (or V) once the cache has seen `tokens` tokens: `DynamicLayer.update`'s
+ * `torch.cat` holds all of them; `DynamicSlidingWindowLayer.update` cats the kept window − 1
+ * tokens with the new ones and keeps a view of the result, so a decode step allocates
+ * min(tokens, window) (the prompt pass, from an empty cache, the whole prompt).
+ */
+export function layerKvBytes(x: PrefillShape, i: number, tokens: number): number {
+  return x.b * x.kvHeads * x.headDim * x.e * (layerSlides(x, i) ? Math.min(tokens, x.window) : tokens);
+}
+
+export const FP32 = 4;
+
+/** Families whose HF model computes one rotary cos / sin pair of the full head_dim before its layers (`LlamaRotaryEmbedding`). */
+const ROPE_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral', 'mixtral', 'qwen3_moe', 'phi3', 'gemma2']);
+
+/** Width of HF's rotary cos and sin (b·s·width each, held through the layers); 0 where not read from source. */
+export function hfRopeDim(arch: ModelArch): number {
+  return ROPE_FAMILIES.has(arch.family) ? arch.headDim : 0;
+}
