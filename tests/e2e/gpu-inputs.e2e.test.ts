@@ -30,3 +30,23 @@ test('the GiB / GB choice travels in the share link', async () => {
   expectClean(w);
   expectClean(again);
 });
+
+test('the GPU picker beside the verdict shows its chosen option whole, at 1280 and 390 px, in both languages', async () => {
+  for (const lang of ['en', 'zh']) {
+    const w = await open(chromium.browser(), base(), `?lang=${lang}`);
+    for (const width of [1280, 390]) {
+      await w.page.setViewportSize({ width, height: 900 });
+      // the option's text in the select's own font, plus its padding and Chromium's 20 px drop-down arrow, fits the box
+      const r = await w.page.evaluate(() => {
+        const sel = document.querySelector<HTMLSelectElement>('.verdict-gpu select')!;
+        const cs = getComputedStyle(sel);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = cs.font;
+        return { text: sel.selectedOptions[0].text, need: ctx.measureText(sel.selectedOptions[0].text).width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 20, box: sel.clientWidth };
+      });
+      expect(r.text).toMatch(/GeForce RTX 4090 — 24 GB$/);
+      expect(r.need, `${lang} ${width}px: ${r.text}`).toBeLessThanOrEqual(r.box + 1);
+    }
+    expectClean(w);
+  }
+});
