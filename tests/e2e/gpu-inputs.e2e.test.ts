@@ -31,22 +31,30 @@ test('the GiB / GB choice travels in the share link', async () => {
   expectClean(again);
 });
 
-test('the GPU picker beside the verdict shows its chosen option whole, at 1280 and 390 px, in both languages', async () => {
+test("no select cuts its chosen option: the verdict's GPU picker, the catalogue and every form select, inference and training, en and zh, 1280 and 390 px", async () => {
   for (const lang of ['en', 'zh']) {
-    const w = await open(chromium.browser(), base(), `?lang=${lang}`);
-    for (const width of [1280, 390]) {
-      await w.page.setViewportSize({ width, height: 900 });
-      // the option's text in the select's own font, plus its padding and Chromium's 20 px drop-down arrow, fits the box
-      const r = await w.page.evaluate(() => {
-        const sel = document.querySelector<HTMLSelectElement>('.verdict-gpu select')!;
-        const cs = getComputedStyle(sel);
-        const ctx = document.createElement('canvas').getContext('2d')!;
-        ctx.font = cs.font;
-        return { text: sel.selectedOptions[0].text, need: ctx.measureText(sel.selectedOptions[0].text).width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 20, box: sel.clientWidth };
-      });
-      expect(r.text).toMatch(/GeForce RTX 4090 — 24 GB$/);
-      expect(r.need, `${lang} ${width}px: ${r.text}`).toBeLessThanOrEqual(r.box + 1);
+    for (const mode of ['inference', 'training']) {
+      const w = await open(chromium.browser(), base(), `?lang=${lang}&mode=${mode}&gpu=rtx-4090`);
+      await w.page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+      for (const width of [1280, 390]) {
+        await w.page.setViewportSize({ width, height: 900 });
+        // each option's text in the select's own font, plus its padding and Chromium's 20 px drop-down arrow, fits the box
+        const cut = await w.page.evaluate(() => {
+          const ctx = document.createElement('canvas').getContext('2d')!;
+          return [...document.querySelectorAll('select')]
+            .filter((sel) => sel.offsetParent !== null)
+            .flatMap((sel) => {
+              const cs = getComputedStyle(sel);
+              ctx.font = cs.font;
+              const text = sel.selectedOptions[0]?.text ?? '';
+              const need = ctx.measureText(text).width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 20;
+              return need > sel.clientWidth + 1 ? [`${sel.labels?.[0]?.textContent ?? sel.id}: "${text}" ${Math.round(need)} > ${sel.clientWidth}`] : [];
+            });
+        });
+        expect(cut, `${lang} ${mode} ${width}px`).toEqual([]);
+      }
+      expect(await w.page.locator('.verdict-gpu select option:checked').textContent()).toMatch(/GeForce RTX 4090 — 24 GB$/);
+      expectClean(w);
     }
-    expectClean(w);
   }
 });

@@ -56,7 +56,7 @@ export function GpuPicker() {
           </li>
         ))}
       </ul>
-      <div className="row">
+      <div className="row gpu-add">
         <div className="field">
           <label htmlFor={`${id}-cat`}>{t('gpu.catalogue')}</label>
           <select id={`${id}-cat`} value={pick} onChange={(e) => setPick(e.target.value)}>

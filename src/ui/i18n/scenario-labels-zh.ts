@@ -200,7 +200,7 @@ export const OPTION_LABEL_ZH: Record<string, string> = {
   'doubleQuant.off': '关闭',
   'descAct.off': '关闭',
   'descAct.on': '开启（act-order）',
-  'gptqKernel.auto': '自动（4 位用 ExLlama v1，8 位用 Triton）',
+  'gptqKernel.auto': '自动（4 位 ExLlama v1，8 位 Triton）',
   'gptqKernel.exllamav2': 'ExLlama v2（GPTQModel）',
   'gptqKernel.exllama': 'ExLlama v1（AutoGPTQ）',
   'gptqKernel.triton': 'Triton（无额外缓冲）',

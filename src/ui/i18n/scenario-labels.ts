@@ -131,7 +131,7 @@ const OPTION_LABEL_EN: Record<string, string> = {
   'doubleQuant.off': 'Off',
   'descAct.off': 'Off',
   'descAct.on': 'On (act-order)',
-  'gptqKernel.auto': 'Auto (ExLlama v1 for 4-bit, Triton for 8-bit)',
+  'gptqKernel.auto': 'Auto (4-bit: ExLlama v1, 8-bit: Triton)',
   'gptqKernel.exllamav2': 'ExLlama v2 (GPTQModel)',
   'gptqKernel.exllama': 'ExLlama v1 (AutoGPTQ)',
   'gptqKernel.triton': 'Triton (no buffers)',
