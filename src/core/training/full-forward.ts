@@ -21,7 +21,8 @@
  *   to 16-bit, its cast is (`scaled_dot_product_attention` is on autocast's lower-precision list);
  *   the un-rotated q and k go when `apply_rotary_pos_emb` returns.
  * - integrations/sdpa_attention.py: without a mask and with head_dim ≤ 256, `enable_gqa` (K and V
- *   are not repeated); the efficient / flash kernel saves q, k, v and its output.
+ *   are not repeated); the efficient / flash kernel saves q, k, v and its output. With a mask (or
+ *   head_dim > 256) K and V are copied to all heads first and the mask made additive: `sdpaCall`.
  * - `LlamaDecoderLayer.forward`: `residual + ·` saves nothing: the sum after attention is kept only
  *   when the next norm saves it as it is (fp32 stream), and the layer's input only then, else it
  *   is freed at that sum; o_proj's and down_proj's outputs go after the sums.
@@ -43,6 +44,7 @@
 import type { Attn, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
+import { sdpaRepeatsKv } from '../sdpa';
 import { savedKvWidth, type ActDtypes, type ActivationTotal } from './activations';
 import { planCached, planSaved, type LayerPlans, type PlanEvent } from './layer-plan';
 
@@ -62,6 +64,10 @@ export interface FullLayerShape {
   autocast: boolean;
   /** fp32 weights under autocast: each Linear's 16-bit weight copy, made before its matmul (amp-cache.ts) */
   weightCopies: boolean;
+  /** elements of the additive mask SDPA makes from the bool mask (b·s·s; 0: no mask, `is_causal`) */
+  mask?: number;
+  /** `repeat_kv` copies K and V to all heads before SDPA (a mask, or head_dim > 256; sdpa.ts sdpaRepeatsKv) */
+  repeatKv?: boolean;
 }
 
 export type FullMode = 'forward' | 'checkpointed' | 'recompute';
@@ -109,14 +115,14 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
     drop(copy);
     return y;
   };
-  const rope = (w: number): number => {
+  const rope = (w: number, kept = !cast): number => {
     const xc = alloc(T * w, x.eRes, false);
     const neg = alloc((T * w) / 2, x.e, false);
     const rot = alloc(T * w, x.e, false);
     drop(neg);
     const rs = alloc(T * w, x.eRes, false);
     drop(rot);
-    const sum = alloc(T * w, x.eRes, !cast);
+    const sum = alloc(T * w, x.eRes, kept);
     drop(xc);
     drop(rs);
     return sum;
@@ -127,16 +133,14 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   const out1 = norm();
   const q = linear(h, x.q, true, false);
   const k = linear(h, x.kv, true, false);
-  const v = linear(h, x.kv, true, true);
+  // SDPA saves v as it is, or its repeat_kv copy (then v goes with the attention block locals)
+  const v = linear(h, x.kv, true, x.repeatKv !== true);
   const qe = rope(x.q);
-  const ke = rope(x.kv);
+  // SDPA saves the rotated K, unless autocast casts it or repeat_kv copies it (sdpaCall)
+  const ke = rope(x.kv, !cast && x.repeatKv !== true);
   drop(q);
   drop(k);
-  const cq = cast ? alloc(T * x.q, x.e, true) : null;
-  const ck = cast ? alloc(T * x.kv, x.e, true) : null;
-  const att = alloc(T * x.q, x.e, true);
-  drop(cq);
-  drop(ck);
+  const att = sdpaCall(x, alloc, drop, cast);
   const o = linear(x.q, h, false, false);
   for (const i of [att, qe, ke, v, out1]) drop(i);
   const h1 = alloc(T * h, x.eRes, fp32Stream);
@@ -170,12 +174,49 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   return ev;
 }
 
+type Alloc = (elems: number, bytes: number, saves: boolean) => number;
+type Drop = (i: number | null) => void;
+
+/**
+ * The attention call's tensors, from the rotary sums to SDPA's output (transformers 5.x
+ * integrations/sdpa_attention.py `sdpa_attention_forward`, PyTorch 2.11
+ * aten/src/ATen/native/transformers/attention.cpp `scaled_dot_product_attention`):
+ * - `repeat_kv` (K and V repeated to all a heads where `use_gqa_in_sdpa` fails: a mask, or
+ *   head_dim > 256): `[:, :, None].expand(…).reshape(b, a, s, d)`, a copy of K in the rotary sum's
+ *   dtype and of V in the Linear's; neither `expand` nor the reshape's copy saves its input, so the
+ *   unrepeated K and V are no save and go with the attention block's locals;
+ * - autocast casts SDPA's floating inputs to 16-bit (the fp32 q and the repeated fp32 K: new tensors,
+ *   saved; V is 16-bit already; the bool mask is not floating and passes as it is); the repeated fp32
+ *   K is then no save and goes when `sdpa_attention_forward` returns;
+ * - `convert_boolean_attn_mask`: `at::where(mask, 0, -inf)` in the query's dtype, b·s·s elements
+ *   (transformers' bool mask is (b, 1, s, s)), made in every call; the fused kernel's autograd node
+ *   saves it as `attn_bias` (tools/autograd/derivatives.yaml `_scaled_dot_product_efficient_attention`,
+ *   `_scaled_dot_product_cudnn_attention`) with q, k, v and the output. Not laid out: the efficient
+ *   kernel's `preprocess_mask` pads the bias's last dim to a multiple of 8 when s is not one (a
+ *   padded copy, b·s·⌈s⌉₈·e, the unpadded one freed); the cuDNN kernel, first on sm90 with PyTorch
+ *   2.11's bundled cuDNN (sdp_utils.cpp `check_prefer_cudnn_attention`), takes the bias unpadded.
+ */
+function sdpaCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): number {
+  const T = x.tokens;
+  const rep = x.repeatKv === true;
+  const kr = rep ? alloc(T * x.q, x.eRes, !cast) : null;
+  const vr = rep ? alloc(T * x.q, x.e, true) : null;
+  const cq = cast ? alloc(T * x.q, x.e, true) : null;
+  const ck = cast ? alloc(T * (rep ? x.q : x.kv), x.e, true) : null;
+  const bias = x.mask ? alloc(x.mask, cast ? x.e : x.eRes, true) : null;
+  const att = alloc(T * x.q, x.e, true);
+  // SDPA returns: its additive mask, then autocast's casts; then sdpa_attention_forward's repeated K and V
+  for (const i of [bias, cq, ck, kr, vr]) drop(i);
+  return att;
+}
+
 /** Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors). */
 const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral']);
 
-/** How the layer runs: tokens s·b, tensor parallelism, dtypes, attention, autocast, the masked SDPA share, AMP's weight copies. */
+/** How the layer runs: tokens s·b (sequence s), tensor parallelism, dtypes, attention, autocast, the masked SDPA share, AMP's weight copies. */
 export interface FullLayerRun {
   tokens: number;
+  seq?: number;
   tp: number;
   dt: ActDtypes;
   attn: Attn;
@@ -186,7 +227,7 @@ export interface FullLayerRun {
 
 /** The layer's shape where fullLayerPlan follows the model's code, else null. */
 export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerShape | null {
-  const { tokens, tp, dt, attn, autocast, maskedShare, weightCopies } = run;
+  const { tokens, seq, tp, dt, attn, autocast, maskedShare, weightCopies } = run;
   const traits = FAMILIES[arch.family];
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
   const plain =
@@ -201,10 +242,18 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
     !arch.encoderDecoder &&
     !traits?.fusedQkv &&
     !traits?.fusedGateUp;
-  // SDPA without a mask and without K / V repeated (savedKvWidth)
-  if (!plain || attn !== 'sdpa' || maskedShare > 0 || savedKvWidth(arch, attn, 0) !== 2 * g * d) return null;
+  // SDPA in every layer alike: all masked (padded batches, a window every layer slides) or none
+  const masked = maskedShare >= 1;
+  if (!plain || attn !== 'sdpa' || (maskedShare > 0 && !masked) || (masked && !seq)) return null;
   const t = Math.max(1, tp);
-  return { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
+  const repeatKv = sdpaRepeatsKv(arch, masked);
+  // the saved K / V width the inventory counts (savedKvWidth): g heads, or a when repeated
+  if (savedKvWidth(arch, attn, maskedShare) !== 2 * (repeatKv ? a : g) * d) return null;
+  const shape: FullLayerShape = { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
+  // transformers' bool mask is (b, 1, s, s): b·s·s = tokens·s elements, the same on every tp rank
+  if (masked) shape.mask = tokens * seq!;
+  if (repeatKv) shape.repeatKv = true;
+  return shape;
 }
 
 /**

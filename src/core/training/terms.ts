@@ -117,7 +117,12 @@ export function buildTraining(ctx: Ctx): Built {
     lora && !compiled && !arch.moe
       ? loraPlans(ctx, dt, lora, actsAll)
       : s.method === 'full' && !compiled
-        ? fullLayerPlans(fullLayerShape(arch, { tokens: s.seq * s.batch, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }), actsAll, s.gradCkpt === 'full', copies.layer)
+        ? fullLayerPlans(
+            fullLayerShape(arch, { tokens: s.seq * s.batch, seq: s.seq, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }),
+            actsAll,
+            s.gradCkpt === 'full',
+            copies.layer,
+          )
         : null;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };

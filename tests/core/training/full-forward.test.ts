@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { layerActivation } from '../../../src/core/training/activations';
+import { activationBytes, layerActivation } from '../../../src/core/training/activations';
 import { fullLayerPlan, fullLayerPlans, fullLayerShape, type FullLayerShape } from '../../../src/core/training/full-forward';
 import { planCached, planPeak, planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
 import type { ModelArch } from '../../../src/core/types';
@@ -129,11 +129,15 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual(bf16);
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'eager', maskedShare: 0 })).toBeNull();
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'flash', maskedShare: 0 })).toBeNull();
+    // masked: laid out with its mask (b·s·s elements) where the run gives s
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 1 })).toBeNull();
+    expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 1, seq: 8 })).toEqual({ ...bf16, mask: T * 8, repeatKv: true });
     expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
     expect(fullLayerShape({ ...LLAMA_1B, normsPerLayer: 4 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
-    // head_dim 320 > 256: SDPA gets K and V repeated to all heads
-    expect(fullLayerShape({ ...LLAMA_1B, headDim: 320 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
+    // head_dim 320 > 256: SDPA gets K and V repeated to all heads (repeat_kv), without a mask
+    expect(fullLayerShape({ ...LLAMA_1B, headDim: 320 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual({ ...bf16, q: 32 * 320, kv: 8 * 320, repeatKv: true });
+    // some layers masked, some not (a window on part of the layers): not one plan for all
+    expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 0.5, seq: T })).toBeNull();
   });
 
   it('refuses a plan whose saves are not the inventory’s', () => {
@@ -182,5 +186,104 @@ describe('t028’s recorded layer (1,024 tokens, bf16)', () => {
     const rec = recorded('llama/modeling_llama.py:64:forward < llama/modeling_llama.py:306:forward < utils/checkpoint.py:1607', (x) => x === '');
     expect(rec).toHaveLength(46);
     expect(signed(fullLayerPlan(t028, 'recompute'))).toEqual(rec);
+  });
+});
+
+/**
+ * A masked SDPA call (padded batches: transformers' bool mask (b, 1, s, s) has zeros), by hand from
+ * transformers 5.x integrations/sdpa_attention.py (`use_gqa_in_sdpa` false with a mask: `repeat_kv`
+ * copies K and V to all heads) and PyTorch 2.11 attention.cpp (`convert_boolean_attn_mask`: an
+ * additive mask in the query's dtype, saved by the fused kernel as `attn_bias`), for one
+ * Qwen2.5-0.5B layer (h 896, 14 heads, 2 KV heads, head_dim 64, ffn 4864) at b 2, s 2048 (t005's
+ * shape): T = 4,096 tokens.
+ *   q, the repeated K or V, SDPA's output, h-wide 16-bit: 4,096 · 896 · 2 = 7,340,032 B (Q = H)
+ *   K or V at the 2 KV heads: 4,096 · 128 · 2 = 1,048,576 B
+ *   the additive mask: b·s·s·2 = 2 · 2,048 · 2,048 · 2 = 16,777,216 B
+ *   fp32 h-wide (norms, the fp32 rotary sums and the repeated fp32 K under AMP): 14,680,064 B
+ *   ffn-wide 16-bit: 4,096 · 4,864 · 2 = 39,845,888 B
+ */
+describe('a masked SDPA call: one Qwen2.5-0.5B layer, b 2, s 2048', () => {
+  const QWEN: ModelArch = { ...LLAMA_1B, family: 'qwen2', hidden: 896, layers: 24, heads: 14, kvHeads: 2, headDim: 64, ffn: 4864, vocab: 151936, qkvBias: true };
+  const t = 4096;
+  const [q, kv, m, n, f] = [7_340_032, 1_048_576, 16_777_216, 14_680_064, 39_845_888];
+  const run = { tokens: t, seq: 2048, tp: 1, attn: 'sdpa' as const, maskedShare: 1, weightCopies: false };
+  const bf16Run = { ...run, dt: { e: 2, eRes: 2, eSoftmax: 2 }, autocast: false };
+  const ampRun = { ...run, dt: { e: 2, eRes: 4, eSoftmax: 4 }, autocast: true };
+  const shapeOf = (r: typeof bf16Run) => {
+    const x = fullLayerShape(QWEN, r);
+    if (!x) throw new Error('not laid out');
+    return x;
+  };
+
+  it('the byte sizes', () => {
+    expect([t * 896 * 2, t * 128 * 2, 2 * 2048 * 2048 * 2, t * 896 * 4, t * 4864 * 2]).toEqual([q, kv, m, n, f]);
+    expect(shapeOf(bf16Run)).toMatchObject({ q: 896, kv: 128, mask: 2 * 2048 * 2048, repeatKv: true });
+  });
+
+  it('bf16: repeat_kv’s K and V copies, the additive mask and the output are saved; the unrepeated K and V go with the attention block', () => {
+    const ev = signed(fullLayerPlan(shapeOf(bf16Run), 'forward'), q);
+    // from the un-rotated q and k's frees (four events before the mask) to the next norm
+    const at = ev.indexOf(m) - 4;
+    expect(ev.slice(at, at + 13)).toEqual([
+      ...[-q, -kv], // q, k go at their reassignment to the rotary sums
+      ...[q, q], // repeat_kv(k), repeat_kv(v): saved by SDPA
+      m, // convert_boolean_attn_mask: where(mask, 0, −inf), bf16, saved as attn_bias
+      q, // SDPA's output (saved by o_proj)
+      q, // o_proj's output
+      ...[-kv, -kv], // the rotated K and V: no save, freed when the attention block returns
+      q, // the residual sum
+      ...[-q, -q], // o_proj's output, the layer input
+      ...[n], // the next norm's fp32 copy
+    ]);
+  });
+
+  it('bf16 saves what layerActivation counts: s·b·(2·8·h + 2·(2ad + 2ad) + 8f) + b·s·s·2', () => {
+    const saved = planSaved(fullLayerPlan(shapeOf(bf16Run), 'forward'));
+    // 4,096 · (16 · 896 + 2 · 3,584 + 8 · 4,864) = 4,096 · 60,416 = 247,463,936; + 16,777,216
+    expect(saved).toBe(264_241_152);
+    const inv = layerActivation(QWEN, 2048, 2, bf16Run.dt, 'sdpa', 1, false, false, 1);
+    expect(saved).toBe(inv.linear + inv.scores);
+    // unmasked, the same layer saves K and V at 2 heads and no mask: 29,360,128 B less
+    const plain = planSaved(fullLayerPlan(shapeOf({ ...bf16Run, maskedShare: 0 }), 'forward'));
+    expect(saved - plain).toBe(2 * (q - kv) + m);
+    // the peak: at the layer's output, the residual sum and down's output above the saves
+    expect(planPeak(fullLayerPlan(shapeOf(bf16Run), 'forward'), q)).toBe(264_241_152 + 3 * q);
+  });
+
+  it('AMP, t005’s recompute: the repeated fp32 K is cast to bf16 (saved) and freed when sdpa_attention_forward returns', () => {
+    const ev = signed(fullLayerPlan(shapeOf(ampRun), 'recompute'));
+    const at = ev.indexOf(m) - 6;
+    expect(ev.slice(at, at + 15)).toEqual([
+      ...[-q, -kv], // the un-rotated q and k (bf16 Linear outputs)
+      2 * q, // repeat_kv(k) of the fp32 rotary sum: 14,680,064
+      q, // repeat_kv(v), bf16: saved
+      ...[q, q], // autocast: q and the repeated K cast to bf16, saved
+      m, // the additive mask in the query's dtype (bf16), saved
+      q, // SDPA's output
+      -2 * q, // the repeated fp32 K goes with sdpa_attention_forward
+      q, // o_proj's output
+      ...[-2 * q, -2 * kv, -kv, -n], // the fp32 rotary sums, v, the norm's fp32 output
+      n, // the residual sum (fp32, saved by the next norm as it is)
+    ]);
+    // saved: the two norms' fp32 inputs (the checkpoint's input, the residual sum) and normalised
+    // tensors, 5 bf16 casts of the norm outputs (q, k, v, gate, up), q, K, V and the output at all
+    // 14 heads, 4 ffn-wide tensors, the mask: 4,096 · (16 + 10 + 8) · 896 + 4,096 · 8 · 4,864 + mask
+    const saved = planSaved(fullLayerPlan(shapeOf(ampRun), 'recompute'));
+    expect(saved).toBe(4 * n + 5 * q + 4 * q + 4 * f + m);
+    expect(saved).toBe(t * (34 * 896 + 8 * 4864) + m);
+    expect(saved).toBe(300_941_312);
+  });
+
+  it('t005’s plans: laid out, the recompute’s saves are the checkpointed inventory', () => {
+    const acts = activationBytes(QWEN, 2048, 2, ampRun.dt, 'sdpa', 'full', 1, { maskedShare: 1 });
+    expect(acts.recompute).toBe(300_941_312);
+    const plans = fullLayerPlans(shapeOf(ampRun), acts, true, 0);
+    expect(plans).not.toBeNull();
+    expect(planSaved(plans!.keep)).toBe(acts.recompute);
+    // the checkpointed forward keeps only its output; the mask is made and freed inside the call
+    const ck = signed(plans!.checkpointed!);
+    expect(ck).toContain(m);
+    expect(ck).toContain(-m);
+    expect(planSaved(plans!.checkpointed!)).toBe(n);
   });
 });
