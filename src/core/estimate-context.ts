@@ -158,6 +158,8 @@ export interface TrainingPhases {
   acts: ActivationTotal;
   /** one layer's forward in order (training/layer-plan.ts: LoRA's loraLayerPlan, a full fine-tune's fullLayerPlan); null: not laid out */
   layerPlan: LayerPlans | null;
+  /** bytes of the bool attention mask (b·s·s) the model's forward builds before its layers; 0: none laid out (training/terms.ts) */
+  attnMask?: number;
   logits: { peak: number; held: number; backward: number; headBackward: number; sequence?: LossSequence };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;

@@ -11,6 +11,10 @@
  *   of each Linear (created and freed by bitsandbytes functional.py `dequantize_4bit` around its
  *   matmul), the tensors autograd saves (s·b·f- and s·b·h-shaped; full checkpointing: the layer
  *   input only, torch/utils/checkpoint.py); offloaded layers leave the GPU two layers later;
+ * - a full fine-tune laid out with a masked SDPA call: before the layers, the (b, 1, s, s) bool
+ *   attention mask transformers builds once per forward (masking_utils.py `sdpa_mask`), dropped when
+ *   the model's forward returns, or under full checkpointing held by the layers' recompute functions
+ *   until layer 0's backward;
  * - the loss: logits and log-softmax held, the fp32 upcast freed; its backward's gradient buffers,
  *   then the LM-head backward's input (training/loss.ts, per logits-path);
  * - backward in reverse layer order: the LM-head gradient first, the loss buffers freed; per
@@ -236,6 +240,10 @@ function step(
   const amp = p.ampCopies;
   const copyLayer = (): Handle[] => (amp && !plan?.cached ? wSplit.linears.map((f) => r.alloc('weights', amp.layer * f)).filter((h): h is Handle => h !== null) : []);
   const copies: Handle[][] = [];
+  // the bool attention mask, before the rotary embedding (masking_utils.py `sdpa_mask`, no vmap):
+  // `and_masks` ands the causal pattern (1, 1, s, s) into a new result, then the padding mask's
+  // (b, 1, 1, s) gather into the (b, 1, s, s) mask, each operand and the previous result freed
+  const mask = p.attnMask ? attnMaskBuild(r, p.attnMask, shape.seq * shape.seq) : null;
   // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
   workspace(r, keep, p, 1);
   const saved: (Handle[] | null)[] = [];
@@ -267,6 +275,8 @@ function step(
   r.free(carry);
   const headCopy = amp ? r.alloc('weights', amp.head) : null;
   const head = r.allocSplit('activations', p.acts.head, [hiddenUnit]);
+  // Model.forward returns: the mask goes, unless checkpointed layers hold it into backward
+  if (!full) r.free(mask);
   const seq = p.logits.sequence;
   // the loss's own tensors in their order where loss.ts knows it (`sequence`), else its moments as
   // blocks: held, the rest of the forward peak; in backward its gradient buffers on top of what
@@ -333,6 +343,8 @@ function step(
     saved[i] = null;
     r.mark('backward');
   }
+  // layer 0's backward done: its recompute function, the last to hold the mask, goes
+  if (full) r.free(mask);
   if (grads && p.embedGrad > 0) grads.push(r.alloc('gradients', p.embedGrad) as Handle);
   if (p.tiedGrad.bytes > 0) tiedSum(r, p.tiedGrad, grads, incoming);
   r.freeAll(gather.splice(0));
@@ -350,6 +362,16 @@ function step(
   // zero_grad(set_to_none=True) frees the gradients; set_to_none=False and setup buffers keep them
   if (p.gradsLife === 'step') r.freeAll(keep.grads.splice(0));
   r.mark('optimizer');
+}
+
+/** Builds the (b, 1, s, s) bool mask of `bytes` from two (1, 1, s, s) pieces of `square` bytes; returns the mask. */
+function attnMaskBuild(r: Replay, bytes: number, square: number): Handle | null {
+  const causal = r.alloc('temporary', square);
+  const first = r.alloc('temporary', square);
+  r.free(causal);
+  const mask = r.alloc('activations', bytes);
+  r.free(first);
+  return mask;
 }
 
 /** The allocs a plan frees, by plan: its output (never freed) outlives it as an activation, not a temporary. */

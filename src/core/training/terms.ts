@@ -113,17 +113,15 @@ export function buildTraining(ctx: Ctx): Built {
   });
   // one layer's forward tensors, in order, for the replay (dense layers, eager): LoRA's adapted
   // Linears (lora-forward.ts), a full fine-tune's Llama-style layer (full-forward.ts)
-  const layerPlan =
-    lora && !compiled && !arch.moe
-      ? loraPlans(ctx, dt, lora, actsAll)
-      : s.method === 'full' && !compiled
-        ? fullLayerPlans(
-            fullLayerShape(arch, { tokens: s.seq * s.batch, seq: s.seq, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }),
-            actsAll,
-            s.gradCkpt === 'full',
-            copies.layer,
-          )
-        : null;
+  const laid = s.method === 'full' && !compiled ? fullLayerShape(arch, { tokens: s.seq * s.batch, seq: s.seq, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }) : null;
+  const layerPlan = lora && !compiled && !arch.moe ? loraPlans(ctx, dt, lora, actsAll) : s.method === 'full' && !compiled ? fullLayerPlans(laid, actsAll, s.gradCkpt === 'full', copies.layer) : null;
+  // the bool attention mask (b, 1, s, s) the model's forward builds once before its layers
+  // (masking_utils.py `sdpa_mask`) and hands every layer; laid out where the full fine-tune's layer
+  // is laid out masked. Model.forward drops it when it returns (before the loss); under full
+  // checkpointing each layer's recompute function (a `partial` holding it as a kwarg,
+  // GradientCheckpointingLayer.__call__) keeps it until layer 0's backward is done
+  const attnMask = s.method === 'full' && layerPlan && laid?.mask ? laid.mask : 0;
+  const heldMask = s.gradCkpt === 'full' ? attnMask : 0;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
@@ -164,11 +162,12 @@ export function buildTraining(ctx: Ctx): Built {
   // a laid-out layer's forward temporaries (layer-plan.ts) on top of the layers' saves before the
   // loss, the blocks' AMP copies made by then (the LM head's comes after the last layer; the last
   // layer's own are in its plan where it makes them)
-  const atForward = Math.max(withLogits(logits.peak) + copies.all, layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head - layerPlan.cached : 0) + gathered;
+  const atForward = Math.max(withLogits(logits.peak) + copies.all + heldMask, layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head - layerPlan.cached + attnMask : 0) + gathered;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward =
     withLogits(Math.max(logits.backward, logits.headBackward + (inBwd ? inBwd.gradient + inBwd.temp : headGrad))) +
+    heldMask +
     gathered +
     (ds ? ds.backward : 0) +
     (copies.checkpointed ? copies.head : copies.all);
@@ -198,7 +197,7 @@ export function buildTraining(ctx: Ctx): Built {
   // place (tied-grad.ts); with held gradients the waiting one is live through the layers too
   // (an encoder-only classifier has no LM head: its embedding gets one gradient)
   const tiedGrad = !ctx.stage && !trainable.encoderOnly ? tiedGradient(s, arch, per.gradients, dt.e) : NO_TIED_GRAD;
-  const atLayers = s.pp > 1 ? 0 : layers.peak + gathered + (ds ? ds.backward : 0) + tiedWaiting(tiedGrad, gradsHeld);
+  const atLayers = s.pp > 1 ? 0 : layers.peak + heldMask + gathered + (ds ? ds.backward : 0) + tiedWaiting(tiedGrad, gradsHeld);
   const atEmbedding = tiedSumMoment(tiedGrad, gradsNow, gradsHeld);
   const allocatedBytes = persistent + held + Math.max(atForward, atBackward, atLayers, atStep, atEndOfBackward, atEmbedding);
   const terms: Term[] = [];
@@ -383,6 +382,7 @@ export function buildTraining(ctx: Ctx): Built {
     inBackward: inBwd,
     acts,
     layerPlan,
+    attnMask,
     logits,
     gathered,
     dequant,

@@ -184,3 +184,57 @@ describe('training step timeline', () => {
     expect(estimateWithReplay(zero)).toEqual(estimate(zero));
   });
 });
+
+/**
+ * The bool attention mask of a padded batch (lengths=varied, b 2, one step of 128 tokens):
+ * masking_utils.py `sdpa_mask` builds it once per forward before the rotary embedding's matmul
+ * (the forward's cuBLAS workspace): the causal pattern (1, 1, s, s) = 128² = 16,384 B, `and_masks`'s
+ * first result (16,384 B, the pattern freed), then the (2, 1, 128, 128) mask = 32,768 B (the first
+ * result freed). Each layer's SDPA call makes its bf16 additive mask, 2 · 128² · 2 = 65,536 B.
+ */
+describe('the attention mask of a padded batch', () => {
+  const padded = (gradCkpt: Scenario['gradCkpt']) => {
+    const r = stepTimeline(tiny({ batch: 2, lengths: 'varied', lenSpread: 0.6, gradCkpt }), { record: true, lengths: [128] });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const trace = r.value.trace ?? [];
+    const sizes = new Map<string, number>();
+    return trace.map((e) => {
+      if (e.op === 'alloc') sizes.set(e.name, e.size);
+      return e.op === 'alloc' ? e.size : e.op === 'free' ? -(sizes.get(e.name) ?? NaN) : 0;
+    });
+  };
+  it('is built before the forward’s first matmul and held by the checkpointed layers until layer 0’s backward', () => {
+    const ev = padded('full');
+    const ws = ev.indexOf(32 * 2 ** 20);
+    expect(ev.slice(ws - 5, ws)).toEqual([16_384, 16_384, -16_384, 32_768, -16_384]);
+    // each layer's SDPA call makes and (checkpointed) frees its additive mask: twice in forward, twice in the recomputes
+    expect(ev.filter((x) => x === 65_536)).toHaveLength(4);
+    // the mask is freed once, after the last recompute's additive mask
+    const freed = ev.lastIndexOf(-32_768);
+    expect(ev.indexOf(-32_768)).toBe(freed);
+    expect(freed).toBeGreaterThan(ev.lastIndexOf(65_536));
+  });
+  it('without checkpointing it goes when the model’s forward returns, before the loss', () => {
+    const ev = padded('none');
+    const freed = ev.indexOf(-32_768);
+    expect(freed).toBeGreaterThan(ev.lastIndexOf(65_536));
+    // the next allocations after it are the loss's (logits: b·s·V·2 = 2 · 128 · 1,000 · 2)
+    expect(ev.slice(freed + 1).find((x) => x > 0)).toBe(2 * 128 * 1000 * 2);
+  });
+});
+
+describe('the attention mask in the closed form', () => {
+  it('a window shorter than the sequence masks every layer at fixed lengths: the replay’s requested peak is the closed form’s, mask included', () => {
+    for (const gradCkpt of ['full', 'none'] as const) {
+      // b 4, s 1,024, window 512: the mask is 4 · 1,024² = 4 MiB, about 2 % of the peak
+      const arch = { ...tiny().arch!, slidingWindow: { window: 512, layers: 2 } };
+      const s = tiny({ arch, gradCkpt, batch: 4, seq: 1024 });
+      const e = estimate(s);
+      if (!e.ok) throw new Error('rejected');
+      const t = stepTimeline(s);
+      if (!t.ok) throw new Error('rejected');
+      expect(Math.abs(t.value.peakRequested / e.value.allocatedBytes - 1)).toBeLessThan(1e-3);
+      expect((4 * 2 ** 20) / e.value.allocatedBytes).toBeGreaterThan(1e-2);
+    }
+  });
+});
