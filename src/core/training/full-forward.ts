@@ -68,6 +68,8 @@ export interface FullLayerShape {
   mask?: number;
   /** `repeat_kv` copies K and V to all heads before SDPA (a mask, or head_dim > 256; sdpa.ts sdpaRepeatsKv) */
   repeatKv?: boolean;
+  /** eager attention (`eager_attention_forward`): elements of one score tensor, b·(a/t)·s·s */
+  eager?: number;
 }
 
 export type FullMode = 'forward' | 'checkpointed' | 'recompute';
@@ -135,14 +137,15 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   const k = linear(h, x.kv, true, false);
   // SDPA saves v as it is, or its repeat_kv copy (then v goes with the attention block locals)
   const v = linear(h, x.kv, true, x.repeatKv !== true);
-  const qe = rope(x.q);
+  // SDPA saves the rotated q (or autocast's cast of it); eager's matmul saves its own copy (eagerCall)
+  const qe = rope(x.q, !cast && !x.eager);
   // SDPA saves the rotated K, unless autocast casts it or repeat_kv copies it (sdpaCall)
   const ke = rope(x.kv, !cast && x.repeatKv !== true);
   drop(q);
   drop(k);
-  const att = sdpaCall(x, alloc, drop, cast);
+  const { att, held } = x.eager ? eagerCall(x, alloc, drop, cast) : { att: sdpaCall(x, alloc, drop, cast), held: null };
   const o = linear(x.q, h, false, false);
-  for (const i of [att, qe, ke, v, out1]) drop(i);
+  for (const i of [att, qe, ke, v, held, out1]) drop(i);
   const h1 = alloc(T * h, x.eRes, fp32Stream);
   drop(o);
   if (mode === 'forward' && !fp32Stream) ev.push({ free: -1 });
@@ -210,6 +213,53 @@ function sdpaCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): n
   return att;
 }
 
+/**
+ * Eager attention's tensors (transformers 5.x modeling_llama.py `eager_attention_forward`), for
+ * grouped K / V (g < a): `repeat_kv` copies K and V to all heads (as in sdpaCall); `matmul(q, kᵀ)`
+ * (autocast casts the fp32 q and repeated K) folds to bmm, and reshaping q — laid out (b, s, a, d)
+ * by the rotary ops, TensorIterator following q_proj's view — to (b·a, s, d) is a copy, which bmm
+ * saves with the K view (so the rotated q is no save); the scores, `* scaling` (new, the scores
+ * freed), `+ causal_mask` (the model's additive mask in the embedding's dtype: fp32 under AMP, so
+ * the sum is fp32); `softmax(dtype=float32)` (a 16-bit sum is converted first, a temporary) saves
+ * its fp32 output; `.to(query.dtype)` a 16-bit copy, saved by the second matmul (under AMP query is
+ * fp32: no copy, autocast casts the weights for the matmul instead); dropout at p = 0 returns its
+ * input; `matmul(w, v)`'s bmm output, then `transpose(1, 2).contiguous()` (saved by o_proj), the
+ * bmm output freed. The weights it returns stay until the attention block returns (`held`).
+ */
+function eagerCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): { att: number; held: number | null } {
+  const T = x.tokens;
+  const S = x.eager ?? 0;
+  const kr = alloc(T * x.q, x.eRes, !cast);
+  const vr = alloc(T * x.q, x.e, true);
+  const cq = cast ? alloc(T * x.q, x.e, false) : null;
+  const ck = cast ? alloc(T * x.q, x.e, true) : null;
+  const qc = alloc(T * x.q, x.e, true);
+  const scores = alloc(S, x.e, false);
+  // the matmul returns (its q copy, saved by bmm), then autocast's casts
+  for (const i of [qc, cq, ck]) drop(i);
+  const scaled = alloc(S, x.e, false);
+  drop(scores);
+  const summed = alloc(S, x.eRes, false);
+  drop(scaled);
+  const up = x.eRes < 4 ? alloc(S, 4, false) : null;
+  const sm = alloc(S, 4, true);
+  drop(up);
+  // 16-bit query: `.to` copies (saved), the fp32 softmax output goes on reassignment; fp32 query:
+  // the softmax output is the weights, autocast's 16-bit cast of them is made by the matmul
+  const low = !cast && x.e < 4 ? alloc(S, x.e, true) : null;
+  if (low !== null) drop(sm);
+  drop(summed);
+  const castW = cast ? alloc(S, x.e, true) : null;
+  const o = alloc(T * x.q, x.e, false);
+  drop(castW);
+  const att = alloc(T * x.q, x.e, true);
+  drop(o);
+  // eager_attention_forward returns: its repeated K and V go unless saved; the weights are returned
+  drop(kr);
+  drop(vr);
+  return { att, held: low ?? sm };
+}
+
 /** Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors). */
 const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral']);
 
@@ -242,10 +292,17 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
     !arch.encoderDecoder &&
     !traits?.fusedQkv &&
     !traits?.fusedGateUp;
+  const t = Math.max(1, tp);
+  // eager with grouped K / V: repeat_kv's copies (with g = a the matmuls' reshapes copy K and V instead: not laid out)
+  if (plain && attn === 'eager' && seq && g < a && !arch.attnSoftcap && a % t === 0) {
+    const eager: FullLayerShape = { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
+    eager.repeatKv = true;
+    eager.eager = (tokens * seq * a) / t;
+    return eager;
+  }
   // SDPA in every layer alike: all masked (padded batches, a window every layer slides) or none
   const masked = maskedShare >= 1;
   if (!plain || attn !== 'sdpa' || (maskedShare > 0 && !masked) || (masked && !seq)) return null;
-  const t = Math.max(1, tp);
   const repeatKv = sdpaRepeatsKv(arch, masked);
   // the saved K / V width the inventory counts (savedKvWidth): g heads, or a when repeated
   if (savedKvWidth(arch, attn, maskedShare) !== 2 * (repeatKv ? a : g) * d) return null;

@@ -287,3 +287,70 @@ describe('a masked SDPA call: one Qwen2.5-0.5B layer, b 2, s 2048', () => {
     expect(planSaved(plans!.checkpointed!)).toBe(n);
   });
 });
+
+/**
+ * Eager attention (transformers 5.x modeling_llama.py `eager_attention_forward`), the same
+ * Qwen2.5-0.5B layer at b 2, s 2048, bf16: one score tensor is b·a·s² = 2 · 14 · 2,048² =
+ * 117,440,512 elements, 234,881,024 B in bf16 (W) and 469,762,048 B in fp32.
+ */
+describe('eager attention: one Qwen2.5-0.5B layer, b 2, s 2048, bf16', () => {
+  const QWEN: ModelArch = { ...LLAMA_1B, family: 'qwen2', hidden: 896, layers: 24, heads: 14, kvHeads: 2, headDim: 64, ffn: 4864, vocab: 151936, qkvBias: true };
+  const [q, kv, n] = [7_340_032, 1_048_576, 14_680_064];
+  const W = 234_881_024;
+  const dt = { e: 2, eRes: 2, eSoftmax: 2 };
+  const x = fullLayerShape(QWEN, { tokens: 4096, seq: 2048, tp: 1, dt, attn: 'eager', autocast: false, maskedShare: 0, weightCopies: false });
+
+  it('repeat_kv, q’s reshape copy, the scores, · scaling, + mask, the fp32 softmax, its bf16 copy, the PV matmul, the contiguous output', () => {
+    expect(2 * 14 * 2048 * 2048 * 2).toBe(W);
+    expect(x).toMatchObject({ eager: 2 * 14 * 2048 * 2048, repeatKv: true });
+    const ev = signed(fullLayerPlan(x!, 'forward'), q);
+    const at = ev.indexOf(W) - 5;
+    expect(ev.slice(at, at + 23)).toEqual([
+      ...[-q, -kv], // the un-rotated q and k
+      ...[q, q], // repeat_kv(k), repeat_kv(v): saved by the matmuls
+      q, // matmul(q, kᵀ): q (laid out (b, s, a, d)) reshaped to (b·a, s, d), a copy saved by bmm
+      W, // the scores
+      ...[W, -W], // · scaling, the scores freed
+      ...[W, -W], // + the additive mask (bf16), the scaled scores freed
+      ...[2 * W, 2 * W, -2 * W], // softmax(dtype=float32): the sum converted, the fp32 output (saved), the conversion freed
+      ...[W, -W], // .to(bf16) (saved by the PV matmul), the sum freed on reassignment
+      ...[q, q, -q], // the PV bmm, transpose(1, 2).contiguous() (saved by o_proj), the bmm output freed
+      q, // o_proj
+      ...[-q, -kv, -kv], // the rotated q, K and V: no save
+      q, // the residual sum
+    ]);
+  });
+
+  it('saves the inventory: s·b·(16h + 2·4ad + 8f) + b·a·s²·(4 + 2), and peaks at the softmax', () => {
+    const saved = planSaved(fullLayerPlan(x!, 'forward'));
+    // 4,096 · 60,416 = 247,463,936 (as masked SDPA: q, K, V, out at 14 heads) + 3 · 234,881,024
+    expect(saved).toBe(247_463_936 + 3 * W);
+    const inv = layerActivation(QWEN, 2048, 2, dt, 'eager', 1);
+    expect(saved).toBe(inv.linear + inv.scores);
+    // at the softmax's output: the input (q), the first norm's saves (fp32 copy, bf16 cast, output:
+    // n + 2q), v, the rotated q, k, the repeated K and V, q's copy (3q), the sum (W), its fp32
+    // conversion and the softmax output (2W each): 7,340,032 + 29,360,128 + 2 · 1,048,576 + 4 · 7,340,032 + 5 · 234,881,024
+    expect(planPeak(fullLayerPlan(x!, 'forward'), q)).toBe(q + n + 2 * q + 2 * kv + 4 * q + 5 * W);
+    expect(planPeak(fullLayerPlan(x!, 'forward'), q)).toBe(1_242_562_560);
+  });
+
+  it('AMP, checkpointed: each tensor freed with its last reference, the output kept; recompute saves the checkpointed inventory', () => {
+    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    const y = fullLayerShape(QWEN, { tokens: 4096, seq: 2048, tp: 1, dt: amp, attn: 'eager', autocast: true, maskedShare: 0, weightCopies: false });
+    const ck = fullLayerPlan(y!, 'checkpointed');
+    expect(planSaved(ck)).toBe(n);
+    // every alloc but the output is freed once
+    const frees = ck.flatMap((e) => ('free' in e && e.free >= 0 ? [e.free] : []));
+    expect(new Set(frees).size).toBe(frees.length);
+    expect(frees.length).toBe(ck.filter((e) => 'alloc' in e).length - 1);
+    // + mask in fp32 (the embedding's dtype): the sum is fp32, softmax needs no conversion; autocast casts the weights for the PV matmul
+    const acts = activationBytes(QWEN, 2048, 2, amp, 'eager', 'full', 1);
+    const plans = fullLayerPlans(y, acts, true, 0);
+    expect(plans && planSaved(plans.keep)).toBe(acts.recompute);
+    const rec = signed(plans!.keep);
+    const at = rec.indexOf(W);
+    // the scores, autocast's bf16 cast of q freed (the matmul saved its reshape copy), · scaling, the fp32 sum,
+    // the fp32 softmax output (saved), the sum freed, the weights' bf16 cast for the PV matmul (saved)
+    expect(rec.slice(at, at + 9)).toEqual([W, -q, W, -W, 2 * W, -W, 2 * W, -2 * W, W]);
+  });
+});
