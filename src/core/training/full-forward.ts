@@ -22,7 +22,8 @@
  *   the un-rotated q and k go when `apply_rotary_pos_emb` returns.
  * - integrations/sdpa_attention.py: without a mask and with head_dim ≤ 256, `enable_gqa` (K and V
  *   are not repeated); the efficient / flash kernel saves q, k, v and its output. With a mask (or
- *   head_dim > 256) K and V are copied to all heads first and the mask made additive: `sdpaCall`.
+ *   head_dim > 256) K and V are copied to all heads first and the mask made additive: `sdpaCall`;
+ *   eager attention (grouped K / V) materialises the scores: `eagerCall`.
  * - `LlamaDecoderLayer.forward`: `residual + ·` saves nothing: the sum after attention is kept only
  *   when the next norm saves it as it is (fp32 stream), and the layer's input only then, else it
  *   is freed at that sum; o_proj's and down_proj's outputs go after the sums.
