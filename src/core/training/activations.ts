@@ -43,10 +43,43 @@ export interface LayerActivation {
  * input per norm, and its normalised tensor too where the residual stream is fp32 (e_res = 4: AMP);
  * a native or compiled norm saves only its input, fp32 where e_res = 4. `norms`: norms per layer.
  */
-export function fp32HiddenTensors(dt: ActDtypes, norms: number, upcasts: boolean, normalised = upcasts): number {
+export function fp32HiddenTensors(dt: ActDtypes, norms: number, upcasts: boolean, normalisedFp32 = upcasts && dt.eRes >= 4): number {
   if (dt.e >= 4) return 0;
   const res = dt.eRes >= 4 ? 1 : 0;
-  return upcasts ? norms * (1 + (normalised ? res : 0)) : norms * res;
+  return upcasts ? norms * (1 + (normalisedFp32 ? 1 : 0)) : norms * res;
+}
+
+/**
+ * Bytes per element of the normalised tensor an eager RMSNorm saves for its trained weight, for an
+ * input of `inputBytes`:
+ * - LlamaRMSNorm (models/llama/modeling_llama.py, also Qwen2/Qwen3/Mistral):
+ *   `self.weight * hidden_states.to(input_dtype)` — the mul saves the cast back to the input dtype
+ *   (the fp32 normalised tensor itself when the input is fp32 and the cast is a no-op);
+ * - GemmaRMSNorm (models/gemma/modeling_gemma.py, Gemma2RMSNorm, Gemma3RMSNorm):
+ *   `output * (1.0 + self.weight.float())` then `.type_as(x)` — the mul runs in fp32 and saves the
+ *   fp32 normalised tensor whatever the input dtype (FAMILIES `normScaledFp32`).
+ */
+export function normalisedBytes(arch: ModelArch, inputBytes: number): number {
+  return FAMILIES[arch.family]?.normScaledFp32 ? 4 : inputBytes;
+}
+
+/**
+ * Bytes per token (before tensor parallelism) that the per-head q / k RMSNorms save: Qwen3 and
+ * Gemma-3 normalise the projections over head_dim before RoPE (models/qwen3/modeling_qwen3.py
+ * Qwen3Attention.forward: `self.q_norm(self.q_proj(hidden_states).view(hidden_shape))`, likewise k;
+ * modeling_gemma3.py Gemma3Attention). Each norm's input is the projection's output (element size e):
+ * - its fp32 copy, saved by `pow` and `*` (the projection output itself when e = 4);
+ * - when the norm weight trains (full fine-tuning), the normalised tensor saved by the weight mul
+ *   (normalisedBytes); a frozen weight (LoRA, QLoRA) saves only itself (autograd saves an operand
+ *   only for an input that needs a gradient: gen_variable_type.py `should_compute_output`).
+ * The norm's output feeds RoPE, whose muls by the constant cos / sin save no copy of it.
+ * Compiled (Inductor) layers: 0 — the min-cut partitioner saves the projection output (already in the
+ * inventory as the rotated q / k's place) and the per-token rstd, and recomputes the norm and RoPE.
+ */
+export function qkNormPerToken(arch: ModelArch, e: number, weightTrains: boolean, compiled: boolean): number {
+  if (!arch.qkNorm || compiled || arch.mla) return 0;
+  const width = (arch.heads + arch.kvHeads) * arch.headDim;
+  return width * (4 + (weightTrains ? normalisedBytes(arch, e) : 0));
 }
 
 /** Llama-style (no dropout) when the MLP is gated or the norm is RMSNorm. */
@@ -168,16 +201,18 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
-    const norms = 2 * (4 + eRes + e) * h + casts + extraNorms(arch) * (4 + eRes) * h;
-    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
+    const n = normalisedBytes(arch, eRes);
+    const norms = 2 * (4 + n + e) * h + casts + extraNorms(arch) * (4 + n) * h;
+    const qk = qkNormPerToken(arch, e, true, false);
+    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
     const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + softcapScores(arch, e))) / t : 0) + mask;
     return {
       linear,
       scores,
       style: 'llama',
-      fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true),
-      formula: `s·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer`,
+      fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
+      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + (e·(2ad + kv + 4f)${qk > 0 ? ' + (4 + e_n)·(a + g)·d' : ''})/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
@@ -305,15 +340,17 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   const dense = layer(false);
   const sparse = moe > 0 ? layer(true) : dense;
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
-  // final norm input + LM-head input
-  const head = s * b * (opts.headPerToken ?? arch.hidden * (dt.eRes + dt.e));
+  // final norm + LM-head input: an eager RMSNorm keeps its fp32 copy and normalised tensor (as a
+  // layer's norms do), a LayerNorm or compiled norm its input
+  const finalNorm = dense.style === 'llama' && !compiled ? 4 + normalisedBytes(arch, dt.eRes) : dt.eRes;
+  const head = s * b * (opts.headPerToken ?? arch.hidden * (finalNorm + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
   const S = sym('s', s);
   const B = sym('b', b);
   const H = sym('h', arch.hidden);
   const Ls = sym('L', L);
   const E_RES = sym('e_res', dt.eRes);
-  const headExpr = opts.headPerToken === undefined ? mul(S, B, H, add(E_RES, sym('e', dt.e))) : mul(S, B, sym('n_head', opts.headPerToken));
+  const headExpr = opts.headPerToken === undefined ? mul(S, B, H, add(finalNorm === dt.eRes ? E_RES : sym('n_norm', finalNorm), sym('e', dt.e))) : mul(S, B, sym('n_head', opts.headPerToken));
   // the per-layer inventories (layerActivation / lora-activations.ts) enter as their byte counts
   const layerSym = (name: string, x: LayerActivation, keepScores: number) => sym(name, x.linear + keepScores * x.scores);
   let expr: Expr;

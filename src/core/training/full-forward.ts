@@ -1,6 +1,6 @@
 /**
  * One full fine-tune layer's forward as the tensors it allocates and frees, in order, for the
- * Llama-style dense decoder (Llama, Qwen2, Mistral: RMSNorm, RoPE, SDPA, gated MLP) in
+ * Llama-style dense decoder (Llama, Qwen2, Mistral, Qwen3: RMSNorm, RoPE, SDPA, gated MLP) in
  * transformers 5.x. Every parameter requires grad, so each op saves what its derivative reads
  * (tools/autograd/derivatives.yaml); a tensor lives while a Python reference or a save holds it.
  * Only tensors that scale with the tokens are listed (per-token scalars such as RMSNorm's variance
@@ -62,6 +62,8 @@ export interface FullLayerShape {
   autocast: boolean;
   /** fp32 weights under autocast: each Linear's 16-bit weight copy, made before its matmul (amp-cache.ts) */
   weightCopies: boolean;
+  /** Qwen3's q / k RMSNorms over head_dim between the projections and RoPE */
+  qkNorm: boolean;
 }
 
 export type FullMode = 'forward' | 'checkpointed' | 'recompute';
@@ -109,10 +111,27 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
     drop(copy);
     return y;
   };
-  const rope = (w: number): number => {
+  // Qwen3RMSNorm (= LlamaRMSNorm) over head_dim on a projection's output `src` (e wide): its fp32
+  // copy saved (the output itself when e = 4), the normalised tensor saved by the trained weight's
+  // mul, the product in the weight's dtype (e_res) handed to RoPE; `src` goes when the norm returns
+  const headNorm = (src: number, w: number): number => {
+    const f32 = x.e >= 4;
+    const copy = f32 ? null : alloc(T * w, 4, true);
+    drop(alloc(T * w, 4, false));
+    const n32 = alloc(T * w, 4, f32);
+    drop(copy);
+    const low = f32 ? null : alloc(T * w, x.e, true);
+    const out = alloc(T * w, x.eRes, false);
+    drop(low);
+    drop(n32);
+    drop(src);
+    return out;
+  };
+  // RoPE on an input of `inBytes` (the projection's e, or a q / k norm's output in e_res)
+  const rope = (w: number, inBytes: number): number => {
     const xc = alloc(T * w, x.eRes, false);
-    const neg = alloc((T * w) / 2, x.e, false);
-    const rot = alloc(T * w, x.e, false);
+    const neg = alloc((T * w) / 2, inBytes, false);
+    const rot = alloc(T * w, inBytes, false);
     drop(neg);
     const rs = alloc(T * w, x.eRes, false);
     drop(rot);
@@ -125,11 +144,16 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   // stream's norm saves as it is — the recomputed inventory counts it, so it is laid out there
   if (mode === 'recompute' && fp32Stream) alloc(T * h, 4, true);
   const out1 = norm();
-  const q = linear(h, x.q, true, false);
-  const k = linear(h, x.kv, true, false);
+  // an fp32 projection output is its own norm's saved fp32 input
+  const normSaves = x.qkNorm && x.e >= 4;
+  const qp = linear(h, x.q, true, normSaves);
+  const q = x.qkNorm ? headNorm(qp, x.q) : qp;
+  const kp = linear(h, x.kv, true, normSaves);
+  const k = x.qkNorm ? headNorm(kp, x.kv) : kp;
   const v = linear(h, x.kv, true, true);
-  const qe = rope(x.q);
-  const ke = rope(x.kv);
+  const ropeIn = x.qkNorm ? x.eRes : x.e;
+  const qe = rope(x.q, ropeIn);
+  const ke = rope(x.kv, ropeIn);
   drop(q);
   drop(k);
   const cq = cast ? alloc(T * x.q, x.e, true) : null;
@@ -170,8 +194,11 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   return ev;
 }
 
-/** Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors). */
-const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral']);
+/**
+ * Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors;
+ * qwen3: q / k RMSNorms before RoPE, models/qwen3/modeling_qwen3.py Qwen3Attention.forward).
+ */
+const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral', 'qwen3']);
 
 /** How the layer runs: tokens s·b, tensor parallelism, dtypes, attention, autocast, the masked SDPA share, AMP's weight copies. */
 export interface FullLayerRun {
@@ -196,7 +223,7 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
     arch.normsPerLayer === 2 &&
     !arch.moe &&
     !arch.mla &&
-    !arch.qkNorm &&
+    (arch.qkNorm !== true || arch.family === 'qwen3') &&
     !arch.hybrid &&
     !arch.encoderDecoder &&
     !traits?.fusedQkv &&
@@ -204,7 +231,7 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
   // SDPA without a mask and without K / V repeated (savedKvWidth)
   if (!plain || attn !== 'sdpa' || maskedShare > 0 || savedKvWidth(arch, attn, 0) !== 2 * g * d) return null;
   const t = Math.max(1, tp);
-  return { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
+  return { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies, qkNorm: arch.qkNorm === true };
 }
 
 /**

@@ -34,13 +34,15 @@
  *    fp16 copy of it (`x.half()`: shared when the input already is fp16, else one per Linear), and
  *    GPTQ's torch path the whole 16-bit dequantized weight of every Linear (a per-layer constant).
  * 6. Full checkpointing recomputes one layer in backward: the same inventory (activationBytes).
+ * 7. Qwen3 / Gemma-3 q and k RMSNorms keep their fp32 input copies, not the normalised tensor (frozen
+ *    weight; activations.ts qkNormPerToken).
  * Layer 0 saves less before its first adapter (its input needs no gradient); that is not subtracted.
  * MLA layers keep the full fine-tune inventory (their latent projections are not modelled here).
  */
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, fp32HiddenTensors, layerStyle, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, fp32HiddenTensors, layerStyle, qkNormPerToken, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 
 /** How the adapters are built and run. */
@@ -154,7 +156,9 @@ export function loraLayerActivation(
   // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
   const attnKept = a * d + savedKvWidth(arch, attn, maskedShare) + (sdpaOut ? a * d : 0);
   const masks = llama ? 0 : 2 * h;
-  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f) / t + masks + adapters) + weights;
+  // Qwen3 / Gemma-3 q and k norms: their fp32 input copies (frozen norm weights)
+  const qk = qkNormPerToken(arch, e, false, compiled);
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk) / t + masks + adapters) + weights;
   const bss = b * s * s;
   const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
@@ -165,7 +169,7 @@ export function loraLayerActivation(
     style: llama ? 'llama' : 'gpt',
     // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
     fp32Hidden: fp32HiddenTensors(dt, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + (${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d' : ''})/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
   };
 }
 

@@ -60,7 +60,8 @@ describe('activation offloading (torchtune OffloadActivations)', () => {
   it('without checkpointing two layers of saved tensors stay, plus the final norm / LM-head inputs', () => {
     const on = activationBytes(LLAMA32_3B, s, b, bf16, 'sdpa', 'none', 1, { offload: true });
     const layer = layerActivation(LLAMA32_3B, s, b, bf16, 'sdpa', 1).linear;
-    expect(on.bytes).toBe(2 * layer + sb * h * (2 + 2));
+    // the final RMSNorm's fp32 copy and bf16 x̂, and the LM-head input: (4 + 2 + 2)·h per token
+    expect(on.bytes).toBe(2 * layer + sb * h * (4 + 2 + 2));
   });
   it('a one-layer model keeps everything (nothing beyond the in-flight set)', () => {
     const one = { ...LLAMA32_3B, layers: 1 };

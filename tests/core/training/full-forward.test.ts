@@ -50,7 +50,7 @@ const H = T * 2048 * 2;
 const Q = T * 32 * 64 * 2;
 const KV = T * 8 * 64 * 2;
 const F = T * 8192 * 2;
-const bf16: FullLayerShape = { tokens: T, hidden: 2048, q: 2048, kv: 512, ffn: 8192, e: 2, eRes: 2, autocast: true, weightCopies: false };
+const bf16: FullLayerShape = { tokens: T, hidden: 2048, q: 2048, kv: 512, ffn: 8192, e: 2, eRes: 2, autocast: true, weightCopies: false, qkNorm: false };
 const amp: FullLayerShape = { ...bf16, eRes: 4 };
 
 describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () => {
