@@ -294,6 +294,17 @@ export interface ActivationTotal {
   layerFormula: string;
 }
 
+/**
+ * Whether a layer's first op saves the layer's input tensor itself rather than a copy of it:
+ * LayerNorm (native `layer_norm` saves its input) and compiled norms do; the eager RMSNorm's
+ * `hidden_states.to(torch.float32)` is a copy unless the stream already is fp32 (AMP, fp32), when
+ * `.to` returns the tensor itself. Under full checkpointing that input is the checkpoint's saved
+ * one (torch/utils/checkpoint.py), so the recomputed layer does not hold it a second time.
+ */
+export function inputSavedAsIs(style: 'llama' | 'gpt', compiled: boolean, dt: ActDtypes): boolean {
+  return style === 'gpt' || compiled || dt.eRes >= 4;
+}
+
 /** Layers of activations one GPU keeps: 1F1B keeps p micro-batches × L/p layers ≈ L (Korthikanti §4.2.3). */
 function totalLayers(arch: ModelArch): number {
   return arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
@@ -356,9 +367,13 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   let expr: Expr;
   let recompute = 0;
   if (ckpt === 'full') {
-    recompute = maxLayer;
+    // the recomputed layer's first op saves the checkpoint's input itself where it saves its input
+    // as it is: that tensor is already among the L checkpoint inputs
+    const again = inputSavedAsIs(dense.style, compiled, dt) ? s * b * arch.hidden * dt.eRes : 0;
+    recompute = maxLayer - again;
     const largest = moe > 0 && sparse.linear + sparse.scores > dense.linear + dense.scores ? layerSym('A_moe', sparse, 1) : layerSym('A_layer', dense, 1);
-    expr = add(mul(opts.offload ? sym('L_gpu', resident) : Ls, S, B, H, E_RES), largest, headExpr);
+    const rerun = again > 0 ? sub(largest, mul(S, B, H, E_RES)) : largest;
+    expr = add(mul(opts.offload ? sym('L_gpu', resident) : Ls, S, B, H, E_RES), rerun, headExpr);
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
     const aDense = layerSym('A_layer', dense, keepScores);

@@ -140,9 +140,8 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
     drop(rs);
     return sum;
   };
-  // the layer input: handed over in forward; the checkpoint's saved input otherwise, which an fp32
-  // stream's norm saves as it is — the recomputed inventory counts it, so it is laid out there
-  if (mode === 'recompute' && fp32Stream) alloc(T * h, 4, true);
+  // the layer input: handed over in forward; in a recompute the checkpoint's saved input, which an
+  // fp32 stream's norm saves as it is — no new tensor (activations.ts inputSavedAsIs)
   const out1 = norm();
   // an fp32 projection output is its own norm's saved fp32 input
   const normSaves = x.qkNorm && x.e >= 4;

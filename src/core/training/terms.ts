@@ -26,7 +26,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, TRAINING_CUBLAS_HANDLES, type TensorGroup } from '../runtime';
 import { blockKinds, linearElements, mlpWidth } from '../model/tensors';
 import type { Message, Term } from '../types';
-import { activationBytes, ampCastCopies, qkNormPerToken, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
+import { activationBytes, ampCastCopies, inputSavedAsIs, qkNormPerToken, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
 import { loraHeadPerToken, loraLayerActivation, type LoraSaves } from './lora-activations';
 import { loraLayerForward, loraLayerPlan } from './lora-forward';
 import { planExcess, planPeak, type LayerPlans } from './layer-plan';
@@ -445,15 +445,17 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
     adapterBytes: lora.adapterBytes,
     autocast: lora.autocast,
   });
+  const full = s.gradCkpt === 'full';
+  // a recompute's first norm saves the checkpoint's fp32 input itself (activations.ts inputSavedAsIs)
+  const asIs = full && acts.style === 'llama' && inputSavedAsIs(acts.style, false, dt) ? 1 : 0;
   const saves = {
     norm: sb * h * 4,
-    norms: acts.fp32Hidden,
+    norms: acts.fp32Hidden - asIs,
     // Qwen3 / Gemma-3: the q and k norms' fp32 input copies come before the rotated q, k (qkNormPerToken)
     attn: [...(qkNormPerToken(arch, dt.e, false, false) > 0 ? [a * d * 4, g * d * 4] : []), ...[a * d, g * d, g * d, a * d].map((w) => w * dt.e)].map((w) => (sb * w) / t),
     mlp: (sb * mlpWidth(arch, false) * dt.e) / t,
     mlps: arch.gatedMlp ? 3 : 1,
   };
-  const full = s.gradCkpt === 'full';
   const perLayer = full ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
   return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null, input: 0, cached: 0 };
 }
