@@ -212,7 +212,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       scores,
       style: 'llama',
       fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
-      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + (e·(2ad + kv + 4f)${qk > 0 ? ' + (4 + e_n)·(a + g)·d' : ''})/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
+      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);

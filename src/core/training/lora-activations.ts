@@ -169,7 +169,7 @@ export function loraLayerActivation(
     style: llama ? 'llama' : 'gpt',
     // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
     fp32Hidden: fp32HiddenTensors(dt, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + (${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d' : ''})/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
   };
 }
 
