@@ -20,6 +20,7 @@ import { FAMILIES } from '../model/families';
 import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { sdpaRepeatsKv, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
+import { fusedQkvViewWidth } from './fused-views';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -194,7 +195,8 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
-  const kv = savedKvWidth(arch, attn, maskedShare);
+  // v saved as a slice of a fused qkv output keeps the whole output (fused-views.ts)
+  const kv = savedKvWidth(arch, attn, maskedShare) + fusedQkvViewWidth(arch, attn, b, maskedShare);
   const mask = savedMaskBytes(s, b, e, maskedShare);
   if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask);
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
@@ -228,7 +230,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
 }
 
 /** How the saved K/V and SDPA masks enter the per-layer formulas (savedKvWidth, savedMaskBytes). */
-const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers';
+const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output], m = share of masked layers';
 
 /**
  * One layer's saved bytes under torch.compile (AOTAutograd + Inductor). The min-cut partitioner
