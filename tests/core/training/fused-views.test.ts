@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import { layerActivation, uniform } from '../../../src/core/training/activations';
+import { activationBytes, layerActivation, uniform } from '../../../src/core/training/activations';
+import { fullLayerPlan, fullLayerPlans, fullLayerShape } from '../../../src/core/training/full-forward';
+import { planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
 import { fusedQkvViewShare, fusedQkvViewWidth } from '../../../src/core/training/fused-views';
 import { loraLayerActivation, type LoraSaves } from '../../../src/core/training/lora-activations';
 import type { ModelArch } from '../../../src/core/types';
@@ -124,5 +126,60 @@ describe('estimate: Phi-3-mini preset, full fine-tune, bf16, SDPA, s = 1024 (bel
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const acts = r.value.terms.find((t) => t.id === 'activations')!.bytes;
     expect(acts).toBe(32 * s * 151_552 + s * 3072 * (4 + 2 + 2));
+  });
+});
+
+describe('full fine-tune layer plan (full-forward.ts), Phi-4-mini, 16 tokens, bf16, SDPA', () => {
+  const T = 16;
+  // fp32 h-wide N, bf16 h-wide H, q Q, k KV, qkv output QKV, f-wide F
+  const [N, H, Q, KV, QKV, F] = [T * 3072 * 4, T * 3072 * 2, T * 3072 * 2, T * 1024 * 2, T * 5120 * 2, T * 8192 * 2];
+  const run = { tokens: T, tp: 1, dt: bf16, attn: 'sdpa' as const, autocast: true, maskedShare: 0, weightCopies: false };
+  const shape = fullLayerShape(PHI4_MINI, run)!;
+  /** the allocs in order as + bytes, the frees as − bytes of the tensor freed (`input`: the handed-over input) */
+  const signed = (ev: readonly PlanEvent[], input = NaN): number[] => {
+    const sizes: number[] = [];
+    return ev.map((e) => ('alloc' in e ? (sizes.push(e.alloc), e.alloc) : -(e.free < 0 ? input : (sizes[e.free] ?? NaN))));
+  };
+  // apply_rotary_pos_emb: x·cos, −x2 (half), cat, −x2 freed, ·sin, cat freed, sum, x·cos and ·sin freed, then
+  // torch.cat([sum, pass]) and the sum freed
+  const rope = (w: number) => [w, w / 2, w, -w / 2, w, -w, w, -w, -w, w, -w];
+
+  it('forward: one qkv output (kept), RoPE ending in cat, one gate_up output (kept); saves = 139,264 B per token', () => {
+    const norm = [N, N, -N, N, H, H, -N];
+    expect(shape.fused).toBe(true);
+    expect(signed(fullLayerPlan(shape, 'forward'), H)).toEqual([
+      ...norm,
+      QKV,
+      ...rope(Q),
+      ...rope(KV),
+      // SDPA's output; o_proj; the residual sum; o_proj's output and the layer input freed (q, k, v are slices: nothing to free)
+      ...[Q, H, H, -H, -H],
+      ...norm,
+      // gate_up, SiLU, product (all saved), down, the output, down's output and the residual sum freed
+      ...[2 * F, F, F, H, H, -H, -H],
+    ]);
+    expect(planSaved(fullLayerPlan(shape, 'forward'))).toBe(T * 139_264);
+  });
+
+  it('checkpointed: the qkv output lives to the end of the attention, gate_up until down_proj returns', () => {
+    const norm = [N, N, -N, N, -N, H, H, -H, -N];
+    expect(signed(fullLayerPlan(shape, 'checkpointed'))).toEqual([
+      ...norm,
+      QKV,
+      ...rope(Q),
+      ...rope(KV),
+      // SDPA's output, o_proj; then the attention's locals go: its output, q and k after RoPE, qkv, the norm output
+      ...[Q, H, -Q, -Q, -KV, -QKV, -H, H, -H],
+      ...norm,
+      // gate_up, SiLU, product, SiLU freed, down; product, gate_up, norm output freed; the output kept; down and the sum freed
+      ...[2 * F, F, F, -F, H, -F, -2 * F, -H, H, -H, -H],
+    ]);
+  });
+
+  it('the replay takes the plan: its saves are the inventory’s', () => {
+    const acts = activationBytes(PHI4_MINI, T, 1, bf16, 'sdpa', 'none', 1);
+    const plans = fullLayerPlans(shape, acts, false, 0);
+    expect(plans).not.toBeNull();
+    expect(planSaved(plans!.keep)).toBe(layerActivation(PHI4_MINI, T, 1, bf16, 'sdpa', 1).linear);
   });
 });
