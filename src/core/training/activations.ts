@@ -20,6 +20,7 @@ import { FAMILIES } from '../model/families';
 import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { sdpaRepeatsKv, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
+import { fusedQkvViewWidth } from './fused-views';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -194,9 +195,11 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
-  const kv = savedKvWidth(arch, attn, maskedShare);
+  // v saved as a slice of a fused qkv output keeps the whole output (fused-views.ts)
+  const viewed = fusedQkvViewWidth(arch, attn, b, maskedShare);
+  const kv = savedKvWidth(arch, attn, maskedShare) + viewed;
   const mask = savedMaskBytes(s, b, e, maskedShare);
-  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask);
+  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask, viewed > 0);
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
@@ -212,7 +215,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       scores,
       style: 'llama',
       fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
-      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
+      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
@@ -223,12 +226,13 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}; c = AMP cast copies`,
+    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies`,
   };
 }
 
 /** How the saved K/V and SDPA masks enter the per-layer formulas (savedKvWidth, savedMaskBytes). */
-const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers';
+const maskFormula = (viewed: boolean): string =>
+  ` [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}, m = share of masked layers`;
 
 /**
  * One layer's saved bytes under torch.compile (AOTAutograd + Inductor). The min-cut partitioner
@@ -251,7 +255,7 @@ const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or mask
  *   a plain MLP keeps both of its tensors (the activation output is the fc2 input);
  * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops).
  */
-function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number): LayerActivation {
+function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number, viewed: boolean): LayerActivation {
   const { hidden: h, heads: a, headDim: d } = arch;
   const { e, eRes, eSoftmax } = dt;
   // per-token norm statistics (rstd, 4 B) are saved in eager too and left out of both counts
@@ -260,7 +264,7 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     const mlpTensors = arch.gatedMlp ? 3 : 2;
     const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
     const scores = (materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0) + mask;
-    return { linear, scores, style: 'llama', fp32Hidden: fp32HiddenTensors(dt, 2, false), formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${MASK_FORMULA}` };
+    return { linear, scores, style: 'llama', fp32Hidden: fp32HiddenTensors(dt, 2, false), formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${maskFormula(viewed)}` };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
   const scores = (materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0) + mask;
@@ -269,7 +273,7 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}`,
+    formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed)}`,
   };
 }
 

@@ -27,6 +27,13 @@
  *   is freed at that sum; o_proj's and down_proj's outputs go after the sums.
  * - `LlamaMLP.forward`: `down_proj(act_fn(gate_proj(x)) * up_proj(x))`: gate (saved by SiLU), SiLU
  *   (saved by the mul), up (saved), the product (down_proj's input, saved), down.
+ * Phi-3 / Phi-4 (`fused`; models/phi3/modeling_phi3.py, transformers 5.x): one qkv_proj output whose
+ * slices are q, k and v — v's save keeps it whole (fused-views.ts) and the `qkv` local holds it to the
+ * end of the attention; `apply_rotary_pos_emb` ends in `torch.cat([rotated, pass], -1)`, one more
+ * q- / k-wide tensor, and the sum before it is freed; `Phi3MLP.forward` makes one gate_up output,
+ * its gate chunk saved by SiLU and its up chunk by the mul, held by the `gate` local until down_proj
+ * returns. Laid out as full rotary: Phi-4-mini's partial_rotary_factor 0.75 makes its RoPE
+ * temporaries 3/4 as wide (the saved bytes are the same).
  * Modes: `forward` keeps the saves and hands its output to the next layer; `checkpointed` is
  * torch/utils/checkpoint.py's non-reentrant forward (transformers 5.x `gradient_checkpointing_enable`
  * — our t028 trace's frames are `recompute_fn`, the non-reentrant path): nothing saved, each tensor
@@ -64,6 +71,8 @@ export interface FullLayerShape {
   weightCopies: boolean;
   /** Qwen3's q / k RMSNorms over head_dim between the projections and RoPE */
   qkNorm: boolean;
+  /** Phi-3's fused qkv_proj and gate_up_proj (fused-views.ts); absent: separate Linears */
+  fused?: boolean;
 }
 
 export type FullMode = 'forward' | 'checkpointed' | 'recompute';
@@ -135,26 +144,33 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
     drop(neg);
     const rs = alloc(T * w, x.eRes, false);
     drop(rot);
-    const sum = alloc(T * w, x.eRes, !cast);
+    const sum = alloc(T * w, x.eRes, !cast && !x.fused);
     drop(xc);
     drop(rs);
-    return sum;
+    if (!x.fused) return sum;
+    // Phi-3's apply_rotary_pos_emb ends in `torch.cat([rotated, pass])`: a copy, even with nothing to pass
+    const whole = alloc(T * w, x.eRes, !cast);
+    drop(sum);
+    return whole;
   };
   // the layer input: handed over in forward; in a recompute the checkpoint's saved input, which an
   // fp32 stream's norm saves as it is — no new tensor (activations.ts inputSavedAsIs)
   const out1 = norm();
   // an fp32 projection output is its own norm's saved fp32 input
   const normSaves = x.qkNorm && x.e >= 4;
-  const qp = linear(h, x.q, true, normSaves);
+  // Phi3Attention: q, k and v are slices of one qkv_proj output, which v's save keeps whole and the
+  // `qkv` local holds until the attention returns
+  const qkv = x.fused ? linear(h, x.q + 2 * x.kv, true, true) : null;
+  const qp = qkv ?? linear(h, x.q, true, normSaves);
   const q = x.qkNorm ? headNorm(qp, x.q) : qp;
-  const kp = linear(h, x.kv, true, normSaves);
+  const kp = qkv ?? linear(h, x.kv, true, normSaves);
   const k = x.qkNorm ? headNorm(kp, x.kv) : kp;
-  const v = linear(h, x.kv, true, true);
+  const v = qkv ?? linear(h, x.kv, true, true);
   const ropeIn = x.qkNorm ? x.eRes : x.e;
   const qe = rope(x.q, ropeIn);
   const ke = rope(x.kv, ropeIn);
-  drop(q);
-  drop(k);
+  if (qkv === null) drop(q);
+  if (qkv === null) drop(k);
   const cq = cast ? alloc(T * x.q, x.e, true) : null;
   const ck = cast ? alloc(T * x.kv, x.e, true) : null;
   const att = alloc(T * x.q, x.e, true);
@@ -167,10 +183,12 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   if (mode === 'forward' && !fp32Stream) ev.push({ free: -1 });
   const out2 = norm();
   const f = x.ffn;
-  const gate = linear(h, f, true, true);
+  // Phi3MLP: one gate_up_proj output, its chunks saved by SiLU (gate) and the mul (up); the `gate`
+  // local holds it until down_proj returns
+  const gate = linear(h, x.fused ? 2 * f : f, true, true);
   const act = alloc(T * f, x.e, true);
-  drop(gate);
-  const up = linear(h, f, true, true);
+  if (!x.fused) drop(gate);
+  const up = x.fused ? null : linear(h, f, true, true);
   const product = alloc(T * f, x.e, true);
   drop(act);
   drop(up);
@@ -184,6 +202,7 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   }
   const down = linear(f, h, false, false);
   drop(product);
+  if (x.fused) drop(gate);
   drop(out2);
   // the layer's output: the next layer's input (checkpointed: kept as its checkpoint input)
   ev.push({ alloc: T * h * x.eRes, saved: mode === 'checkpointed' });
@@ -195,9 +214,11 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
 
 /**
  * Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors;
- * qwen3: q / k RMSNorms before RoPE, models/qwen3/modeling_qwen3.py Qwen3Attention.forward).
+ * qwen3: q / k RMSNorms before RoPE, models/qwen3/modeling_qwen3.py Qwen3Attention.forward;
+ * phi3: `Phi3DecoderLayer`, the same layer with fused qkv_proj and gate_up_proj, its residual
+ * dropouts identities at Phi-3's resid_pdrop 0).
  */
-const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral', 'qwen3']);
+const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral', 'qwen3', 'phi3']);
 
 /** How the layer runs: tokens s·b, tensor parallelism, dtypes, attention, autocast, the masked SDPA share, AMP's weight copies. */
 export interface FullLayerRun {
@@ -215,6 +236,7 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
   const { tokens, tp, dt, attn, autocast, maskedShare, weightCopies } = run;
   const traits = FAMILIES[arch.family];
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const fused = traits?.fusedQkv === true && traits.fusedGateUp === true;
   const plain =
     LLAMA_LAYERS.has(arch.family) &&
     arch.gatedMlp &&
@@ -225,12 +247,23 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
     (arch.qkNorm !== true || arch.family === 'qwen3') &&
     !arch.hybrid &&
     !arch.encoderDecoder &&
-    !traits?.fusedQkv &&
-    !traits?.fusedGateUp;
+    (fused || (!traits?.fusedQkv && !traits?.fusedGateUp));
   // SDPA without a mask and without K / V repeated (savedKvWidth)
   if (!plain || attn !== 'sdpa' || maskedShare > 0 || savedKvWidth(arch, attn, 0) !== 2 * g * d) return null;
   const t = Math.max(1, tp);
-  return { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies, qkNorm: arch.qkNorm === true };
+  return {
+    tokens,
+    hidden: h,
+    q: (a * d) / t,
+    kv: (g * d) / t,
+    ffn: mlpWidth(arch, false) / t,
+    e: dt.e,
+    eRes: dt.eRes,
+    autocast,
+    weightCopies,
+    qkNorm: arch.qkNorm === true,
+    ...(fused ? { fused } : {}),
+  };
 }
 
 /**

@@ -45,6 +45,7 @@ import { addStateExprs, evaluateStates, paramsPerGpu, shardStateExprs } from './
 import { add, div, evaluate, max, min, mul, sub, sym, type Expr } from '../formula';
 import { trainableParams } from './trainable';
 import { autocastActive } from './autocast';
+import { fusedQkvViewWidth } from './fused-views';
 import { deepspeedBuffers, type DsBuffers } from './zero-deepspeed';
 
 /** FSDP accounting (zero-impl=fsdp) for ZeRO-1/2: a 5e8-element reduce bucket at most the model's size. */
@@ -115,7 +116,7 @@ export function buildTraining(ctx: Ctx): Built {
   // Linears (lora-forward.ts), a full fine-tune's Llama-style layer (full-forward.ts)
   const layerPlan =
     lora && !compiled && !arch.moe
-      ? loraPlans(ctx, dt, lora, actsAll)
+      ? loraPlans(ctx, dt, lora, actsAll, maskedShare)
       : s.method === 'full' && !compiled
         ? fullLayerPlans(fullLayerShape(arch, { tokens: s.seq * s.batch, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }), actsAll, s.gradCkpt === 'full', copies.layer)
         : null;
@@ -432,7 +433,7 @@ function loraSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): LoraSaves {
  * inventory the replay keeps per layer (the recomputed one under full checkpointing),
  * `checkpointed` the adapters' tensors a checkpointed forward makes and frees.
  */
-function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal): LayerPlans {
+function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal, maskedShare: number): LayerPlans {
   const { s, arch } = ctx;
   const t = Math.max(1, s.tp);
   const sb = s.seq * s.batch;
@@ -451,8 +452,12 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
   const saves = {
     norm: sb * h * 4,
     norms: acts.fp32Hidden - asIs,
+    // v kept as a slice of a fused qkv output holds the whole output (fused-views.ts)
     // Qwen3 / Gemma-3: the q and k norms' fp32 input copies come before the rotated q, k (qkNormPerToken)
-    attn: [...(qkNormPerToken(arch, dt.e, false, false) > 0 ? [a * d * 4, g * d * 4] : []), ...[a * d, g * d, g * d, a * d].map((w) => w * dt.e)].map((w) => (sb * w) / t),
+    attn: [
+      ...(qkNormPerToken(arch, dt.e, false, false) > 0 ? [a * d * 4, g * d * 4] : []),
+      ...[a * d, g * d, g * d + fusedQkvViewWidth(arch, s.attn, s.batch, maskedShare), a * d].map((w) => w * dt.e),
+    ].map((w) => (sb * w) / t),
     mlp: (sb * mlpWidth(arch, false) * dt.e) / t,
     mlps: arch.gatedMlp ? 3 : 1,
   };

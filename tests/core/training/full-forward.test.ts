@@ -130,7 +130,8 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'eager', maskedShare: 0 })).toBeNull();
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'flash', maskedShare: 0 })).toBeNull();
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 1 })).toBeNull();
-    expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
+    // Phi-3's layer with its fused qkv_proj / gate_up_proj (tests/core/training/fused-views.test.ts)
+    expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual({ ...bf16, fused: true });
     expect(fullLayerShape({ ...LLAMA_1B, normsPerLayer: 4 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
     // head_dim 320 > 256: SDPA gets K and V repeated to all heads
     expect(fullLayerShape({ ...LLAMA_1B, headDim: 320 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
