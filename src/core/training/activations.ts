@@ -264,7 +264,13 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     const mlpTensors = arch.gatedMlp ? 3 : 2;
     const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
     const scores = (materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0) + mask;
-    return { linear, scores, style: 'llama', fp32Hidden: fp32HiddenTensors(dt, 2, false), formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${maskFormula(viewed)}` };
+    return {
+      linear,
+      scores,
+      style: 'llama',
+      fp32Hidden: fp32HiddenTensors(dt, 2, false),
+      formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${maskFormula(viewed)}`,
+    };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
   const scores = (materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0) + mask;

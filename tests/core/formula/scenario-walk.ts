@@ -92,4 +92,7 @@ export const TRAINING: Partial<Scenario>[] = [
   { model: 'Qwen/Qwen3-8B', precision: 'bf16', seq: 1024 },
   { model: 'Qwen/Qwen3-8B', method: 'lora', seq: 1024 },
   { model: 'google/gemma-2-2b', precision: 'bf16', seq: 1024 },
+  // v saved as a slice of Phi-3's fused qkv output
+  { model: 'microsoft/Phi-3-mini-4k-instruct', precision: 'bf16', seq: 1024 },
+  { model: 'microsoft/Phi-3-mini-4k-instruct', method: 'lora', seq: 1024 },
 ];
