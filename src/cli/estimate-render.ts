@@ -9,7 +9,8 @@ import type { HubModel } from '../core/hub/hub-read';
 import type { Speed } from '../core/deploy/speed';
 import type { Solved } from '../core/solve';
 import { replayDecidesReserved } from '../core/timeline/applies';
-import type { Estimate, GpuFit, Scenario } from '../core/types';
+import { findPreset } from '../core/model/presets';
+import type { Estimate, GpuFit, ModelArch, Scenario } from '../core/types';
 import type { BandBasis, Bands } from '../validation/bands';
 
 /** What --gpu, --solve and --recommend add to the estimate. */
@@ -104,8 +105,24 @@ export function renderTimelineText(tl: StepTimeline): string {
   return lines.join('\n') + '\n';
 }
 
+/** A preset's architecture overrides that differ from the preset, as `key value` by their link keys (ARCH_FIELDS order). */
+function archEdits(id: string, arch: Scenario['arch']): string[] {
+  const base = findPreset(id)?.arch;
+  if (!arch || !base) return [];
+  const at = (a: Partial<ModelArch>, prop: string): unknown => {
+    const [top, sub] = prop.split('.') as [keyof ModelArch, string | undefined];
+    return sub ? (a.moe as Record<string, unknown> | undefined)?.[sub] : a[top];
+  };
+  return ARCH_FIELDS.flatMap((f) => {
+    const v = at(arch, f.prop);
+    const shown = typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : null;
+    return shown === null || v === at(base, f.prop) ? [] : [`${f.name} ${shown}`];
+  });
+}
+
 function describe(s: Scenario): string[] {
-  const model = s.model === '' ? `${(s.params ?? 0).toLocaleString('en-US')} parameters (shape guessed)` : s.model;
+  const edited = s.model !== '' && s.model !== 'custom' ? archEdits(s.model, s.arch) : [];
+  const model = s.model === '' ? `${(s.params ?? 0).toLocaleString('en-US')} parameters (shape guessed)` : edited.length > 0 ? `${s.model}, edited: ${edited.join(', ')}` : s.model;
   const lines = [`Model:    ${model}`];
   const image = findDiffusionPreset(s.model);
   if (image) {

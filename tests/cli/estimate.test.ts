@@ -335,3 +335,19 @@ describe('llama.cpp host RAM', () => {
     expect(r.stdout).toMatch(/^Host RAM: [\d.]+ GiB \(token embeddings and output [\d.]+, layers on the CPU [\d.]+, their KV 0\.42, buffers [\d.]+\)$/m);
   });
 });
+
+describe('estimate CLI model line', () => {
+  test('a preset with architecture keys names what was edited, not the preset alone', async () => {
+    const r = await main(['model=meta-llama/Llama-2-7b-hf&layers=16&kv-heads=8']);
+    expect(r.code).toBe(0);
+    // Llama-2-7b has 32 layers and 32 KV heads (config.json): both keys differ from it
+    expect(r.stdout.split('\n')[0]).toBe('Model:    meta-llama/Llama-2-7b-hf, edited: layers 16, kv-heads 8');
+    // 16 layers of 4·4096² + 3·4096·11008 + 2·4096 with 8 KV heads: q and o 4096², k and v 4096·1024 each
+    const layer = 2 * 4096 ** 2 + 2 * 4096 * 1024 + 3 * 4096 * 11008 + 2 * 4096;
+    expect(r.stdout).toContain(`total ${((16 * layer + 2 * 32000 * 4096 + 4096) / 1e9).toFixed(2)} B`);
+  });
+  test('an override equal to the preset is not an edit', async () => {
+    const r = await main(['model=meta-llama/Llama-2-7b-hf&layers=32']);
+    expect(r.stdout.split('\n')[0]).toBe('Model:    meta-llama/Llama-2-7b-hf');
+  });
+});

@@ -92,7 +92,9 @@ describe('estimate: training', () => {
   it('freeze saves activations of the one trained block only: 1/32 of the full layer stack', () => {
     const full = run({ model: LLAMA2, mode: 'training', method: 'full', seq: 1024 });
     const frozen = run({ model: LLAMA2, mode: 'training', method: 'freeze', seq: 1024 });
-    const head = 1024 * 4096 * (4 + 2); // final-norm (fp32 residual under AMP) + LM-head inputs
+    // the final LlamaRMSNorm under AMP: its fp32 input (4) and fp32 x̂ (4, `.to(float32)` is a no-op),
+    // and the LM head's 16-bit autocast copy of its input (2)
+    const head = 1024 * 4096 * (4 + 4 + 2);
     expect(termBytes(frozen, 'activations') - head).toBeCloseTo((termBytes(full, 'activations') - head) / 32, 0);
     expect(frozen.terms.some((t) => t.id === 'lora-adapters')).toBe(false);
   });

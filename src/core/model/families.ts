@@ -20,6 +20,11 @@ export interface FamilyTraits {
   mlpBias?: boolean;
   normsPerLayer?: number;
   qkNorm?: boolean;
+  /**
+   * RMSNorm computed in fp32 and scaled by (1 + weight) before the cast back (GemmaRMSNorm:
+   * `output * (1.0 + self.weight.float())`, then `.type_as(x)`), not Llama's `weight * x.to(dtype)`.
+   */
+  normScaledFp32?: boolean;
   /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
   fusedQkv?: boolean;
   fusedGateUp?: boolean;
@@ -59,10 +64,10 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   qwen3: { ...LLAMA_LIKE, qkNorm: true },
   qwen3_moe: { ...LLAMA_LIKE, qkNorm: true },
   phi3: { ...LLAMA_LIKE, fusedQkv: true, fusedGateUp: true },
-  gemma: { gated: true, norm: 'rmsnorm', tied: true },
-  gemma2: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4 },
-  gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true },
-  gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true },
+  gemma: { gated: true, norm: 'rmsnorm', tied: true, normScaledFp32: true },
+  gemma2: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, normScaledFp32: true },
+  gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
+  gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
   gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
   gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },

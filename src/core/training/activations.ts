@@ -20,6 +20,7 @@ import { FAMILIES } from '../model/families';
 import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { sdpaRepeatsKv, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
+import { fusedQkvViewWidth } from './fused-views';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -43,10 +44,43 @@ export interface LayerActivation {
  * input per norm, and its normalised tensor too where the residual stream is fp32 (e_res = 4: AMP);
  * a native or compiled norm saves only its input, fp32 where e_res = 4. `norms`: norms per layer.
  */
-export function fp32HiddenTensors(dt: ActDtypes, norms: number, upcasts: boolean, normalised = upcasts): number {
+export function fp32HiddenTensors(dt: ActDtypes, norms: number, upcasts: boolean, normalisedFp32 = upcasts && dt.eRes >= 4): number {
   if (dt.e >= 4) return 0;
   const res = dt.eRes >= 4 ? 1 : 0;
-  return upcasts ? norms * (1 + (normalised ? res : 0)) : norms * res;
+  return upcasts ? norms * (1 + (normalisedFp32 ? 1 : 0)) : norms * res;
+}
+
+/**
+ * Bytes per element of the normalised tensor an eager RMSNorm saves for its trained weight, for an
+ * input of `inputBytes`:
+ * - LlamaRMSNorm (models/llama/modeling_llama.py, also Qwen2/Qwen3/Mistral):
+ *   `self.weight * hidden_states.to(input_dtype)` — the mul saves the cast back to the input dtype
+ *   (the fp32 normalised tensor itself when the input is fp32 and the cast is a no-op);
+ * - GemmaRMSNorm (models/gemma/modeling_gemma.py, Gemma2RMSNorm, Gemma3RMSNorm):
+ *   `output * (1.0 + self.weight.float())` then `.type_as(x)` — the mul runs in fp32 and saves the
+ *   fp32 normalised tensor whatever the input dtype (FAMILIES `normScaledFp32`).
+ */
+export function normalisedBytes(arch: ModelArch, inputBytes: number): number {
+  return FAMILIES[arch.family]?.normScaledFp32 ? 4 : inputBytes;
+}
+
+/**
+ * Bytes per token (before tensor parallelism) that the per-head q / k RMSNorms save: Qwen3 and
+ * Gemma-3 normalise the projections over head_dim before RoPE (models/qwen3/modeling_qwen3.py
+ * Qwen3Attention.forward: `self.q_norm(self.q_proj(hidden_states).view(hidden_shape))`, likewise k;
+ * modeling_gemma3.py Gemma3Attention). Each norm's input is the projection's output (element size e):
+ * - its fp32 copy, saved by `pow` and `*` (the projection output itself when e = 4);
+ * - when the norm weight trains (full fine-tuning), the normalised tensor saved by the weight mul
+ *   (normalisedBytes); a frozen weight (LoRA, QLoRA) saves only itself (autograd saves an operand
+ *   only for an input that needs a gradient: gen_variable_type.py `should_compute_output`).
+ * The norm's output feeds RoPE, whose muls by the constant cos / sin save no copy of it.
+ * Compiled (Inductor) layers: 0 — the min-cut partitioner saves the projection output (already in the
+ * inventory as the rotated q / k's place) and the per-token rstd, and recomputes the norm and RoPE.
+ */
+export function qkNormPerToken(arch: ModelArch, e: number, weightTrains: boolean, compiled: boolean): number {
+  if (!arch.qkNorm || compiled || arch.mla) return 0;
+  const width = (arch.heads + arch.kvHeads) * arch.headDim;
+  return width * (4 + (weightTrains ? normalisedBytes(arch, e) : 0));
 }
 
 /** Llama-style (no dropout) when the MLP is gated or the norm is RMSNorm. */
@@ -161,23 +195,27 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
-  const kv = savedKvWidth(arch, attn, maskedShare);
+  // v saved as a slice of a fused qkv output keeps the whole output (fused-views.ts)
+  const viewed = fusedQkvViewWidth(arch, attn, b, maskedShare);
+  const kv = savedKvWidth(arch, attn, maskedShare) + viewed;
   const mask = savedMaskBytes(s, b, e, maskedShare);
-  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask);
+  if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask, viewed > 0);
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
-    const norms = 2 * (4 + eRes + e) * h + casts + extraNorms(arch) * (4 + eRes) * h;
-    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
+    const n = normalisedBytes(arch, eRes);
+    const norms = 2 * (4 + n + e) * h + casts + extraNorms(arch) * (4 + n) * h;
+    const qk = qkNormPerToken(arch, e, true, false);
+    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
     const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + softcapScores(arch, e))) / t : 0) + mask;
     return {
       linear,
       scores,
       style: 'llama',
-      fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true),
-      formula: `s·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${MASK_FORMULA}; c = AMP cast copies, n_post = norms beyond two per layer`,
+      fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
+      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
@@ -188,12 +226,13 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}; c = AMP cast copies`,
+    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies`,
   };
 }
 
 /** How the saved K/V and SDPA masks enter the per-layer formulas (savedKvWidth, savedMaskBytes). */
-const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers';
+const maskFormula = (viewed: boolean): string =>
+  ` [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}, m = share of masked layers`;
 
 /**
  * One layer's saved bytes under torch.compile (AOTAutograd + Inductor). The min-cut partitioner
@@ -216,7 +255,7 @@ const MASK_FORMULA = ' [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or mask
  *   a plain MLP keeps both of its tensors (the activation output is the fc2 input);
  * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops).
  */
-function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number): LayerActivation {
+function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number, viewed: boolean): LayerActivation {
   const { hidden: h, heads: a, headDim: d } = arch;
   const { e, eRes, eSoftmax } = dt;
   // per-token norm statistics (rstd, 4 B) are saved in eager too and left out of both counts
@@ -225,7 +264,13 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     const mlpTensors = arch.gatedMlp ? 3 : 2;
     const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f)) / t);
     const scores = (materialised ? (bss * a * (e >= 4 ? 4 : 4 + e)) / t : 0) + mask;
-    return { linear, scores, style: 'llama', fp32Hidden: fp32HiddenTensors(dt, 2, false), formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${MASK_FORMULA}` };
+    return {
+      linear,
+      scores,
+      style: 'llama',
+      fp32Hidden: fp32HiddenTensors(dt, 2, false),
+      formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${maskFormula(viewed)}`,
+    };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
   const scores = (materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0) + mask;
@@ -234,7 +279,7 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${MASK_FORMULA}`,
+    formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed)}`,
   };
 }
 
@@ -257,6 +302,17 @@ export interface ActivationTotal {
   expr: Expr;
   /** how A_layer is counted, in words (the per-layer inventory's formula) */
   layerFormula: string;
+}
+
+/**
+ * Whether a layer's first op saves the layer's input tensor itself rather than a copy of it:
+ * LayerNorm (native `layer_norm` saves its input) and compiled norms do; the eager RMSNorm's
+ * `hidden_states.to(torch.float32)` is a copy unless the stream already is fp32 (AMP, fp32), when
+ * `.to` returns the tensor itself. Under full checkpointing that input is the checkpoint's saved
+ * one (torch/utils/checkpoint.py), so the recomputed layer does not hold it a second time.
+ */
+export function inputSavedAsIs(style: 'llama' | 'gpt', compiled: boolean, dt: ActDtypes): boolean {
+  return style === 'gpt' || compiled || dt.eRes >= 4;
 }
 
 /** Layers of activations one GPU keeps: 1F1B keeps p micro-batches × L/p layers ≈ L (Korthikanti §4.2.3). */
@@ -305,23 +361,29 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   const dense = layer(false);
   const sparse = moe > 0 ? layer(true) : dense;
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
-  // final norm input + LM-head input
-  const head = s * b * (opts.headPerToken ?? arch.hidden * (dt.eRes + dt.e));
+  // final norm + LM-head input: an eager RMSNorm keeps its fp32 copy and normalised tensor (as a
+  // layer's norms do), a LayerNorm or compiled norm its input
+  const finalNorm = dense.style === 'llama' && !compiled ? 4 + normalisedBytes(arch, dt.eRes) : dt.eRes;
+  const head = s * b * (opts.headPerToken ?? arch.hidden * (finalNorm + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
   const S = sym('s', s);
   const B = sym('b', b);
   const H = sym('h', arch.hidden);
   const Ls = sym('L', L);
   const E_RES = sym('e_res', dt.eRes);
-  const headExpr = opts.headPerToken === undefined ? mul(S, B, H, add(E_RES, sym('e', dt.e))) : mul(S, B, sym('n_head', opts.headPerToken));
+  const headExpr = opts.headPerToken === undefined ? mul(S, B, H, add(finalNorm === dt.eRes ? E_RES : sym('n_norm', finalNorm), sym('e', dt.e))) : mul(S, B, sym('n_head', opts.headPerToken));
   // the per-layer inventories (layerActivation / lora-activations.ts) enter as their byte counts
   const layerSym = (name: string, x: LayerActivation, keepScores: number) => sym(name, x.linear + keepScores * x.scores);
   let expr: Expr;
   let recompute = 0;
   if (ckpt === 'full') {
-    recompute = maxLayer;
+    // the recomputed layer's first op saves the checkpoint's input itself where it saves its input
+    // as it is: that tensor is already among the L checkpoint inputs
+    const again = inputSavedAsIs(dense.style, compiled, dt) ? s * b * arch.hidden * dt.eRes : 0;
+    recompute = maxLayer - again;
     const largest = moe > 0 && sparse.linear + sparse.scores > dense.linear + dense.scores ? layerSym('A_moe', sparse, 1) : layerSym('A_layer', dense, 1);
-    expr = add(mul(opts.offload ? sym('L_gpu', resident) : Ls, S, B, H, E_RES), largest, headExpr);
+    const rerun = again > 0 ? sub(largest, mul(S, B, H, E_RES)) : largest;
+    expr = add(mul(opts.offload ? sym('L_gpu', resident) : Ls, S, B, H, E_RES), rerun, headExpr);
   } else {
     const keepScores = ckpt === 'none' ? 1 : 0;
     const aDense = layerSym('A_layer', dense, keepScores);

@@ -1,6 +1,6 @@
 /**
  * One full fine-tune layer's forward as the tensors it allocates and frees, in order, for the
- * Llama-style dense decoder (Llama, Qwen2, Mistral: RMSNorm, RoPE, SDPA, gated MLP) in
+ * Llama-style dense decoder (Llama, Qwen2, Mistral, Qwen3: RMSNorm, RoPE, SDPA, gated MLP) in
  * transformers 5.x. Every parameter requires grad, so each op saves what its derivative reads
  * (tools/autograd/derivatives.yaml); a tensor lives while a Python reference or a save holds it.
  * Only tensors that scale with the tokens are listed (per-token scalars such as RMSNorm's variance
@@ -29,6 +29,13 @@
  *   is freed at that sum; o_proj's and down_proj's outputs go after the sums.
  * - `LlamaMLP.forward`: `down_proj(act_fn(gate_proj(x)) * up_proj(x))`: gate (saved by SiLU), SiLU
  *   (saved by the mul), up (saved), the product (down_proj's input, saved), down.
+ * Phi-3 / Phi-4 (`fused`; models/phi3/modeling_phi3.py, transformers 5.x): one qkv_proj output whose
+ * slices are q, k and v — v's save keeps it whole (fused-views.ts) and the `qkv` local holds it to the
+ * end of the attention; `apply_rotary_pos_emb` ends in `torch.cat([rotated, pass], -1)`, one more
+ * q- / k-wide tensor, and the sum before it is freed; `Phi3MLP.forward` makes one gate_up output,
+ * its gate chunk saved by SiLU and its up chunk by the mul, held by the `gate` local until down_proj
+ * returns. Laid out as full rotary: Phi-4-mini's partial_rotary_factor 0.75 makes its RoPE
+ * temporaries 3/4 as wide (the saved bytes are the same).
  * Modes: `forward` keeps the saves and hands its output to the next layer; `checkpointed` is
  * torch/utils/checkpoint.py's non-reentrant forward (transformers 5.x `gradient_checkpointing_enable`
  * — our t028 trace's frames are `recompute_fn`, the non-reentrant path): nothing saved, each tensor
@@ -65,6 +72,10 @@ export interface FullLayerShape {
   autocast: boolean;
   /** fp32 weights under autocast: each Linear's 16-bit weight copy, made before its matmul (amp-cache.ts) */
   weightCopies: boolean;
+  /** Qwen3's q / k RMSNorms over head_dim between the projections and RoPE */
+  qkNorm: boolean;
+  /** Phi-3's fused qkv_proj and gate_up_proj (fused-views.ts); absent: separate Linears */
+  fused?: boolean;
   /** elements of the additive mask SDPA makes from the bool mask (b·s·s; 0: no mask, `is_causal`) */
   mask?: number;
   /** `repeat_kv` copies K and V to all heads before SDPA (a mask, or head_dim > 256; sdpa.ts sdpaRepeatsKv) */
@@ -118,32 +129,61 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
     drop(copy);
     return y;
   };
-  const rope = (w: number, kept = !cast): number => {
+  // Qwen3RMSNorm (= LlamaRMSNorm) over head_dim on a projection's output `src` (e wide): its fp32
+  // copy saved (the output itself when e = 4), the normalised tensor saved by the trained weight's
+  // mul, the product in the weight's dtype (e_res) handed to RoPE; `src` goes when the norm returns
+  const headNorm = (src: number, w: number): number => {
+    const f32 = x.e >= 4;
+    const copy = f32 ? null : alloc(T * w, 4, true);
+    drop(alloc(T * w, 4, false));
+    const n32 = alloc(T * w, 4, f32);
+    drop(copy);
+    const low = f32 ? null : alloc(T * w, x.e, true);
+    const out = alloc(T * w, x.eRes, false);
+    drop(low);
+    drop(n32);
+    drop(src);
+    return out;
+  };
+  // RoPE on an input of `inBytes` (the projection's e, or a q / k norm's output in e_res); its sum
+  // `kept` where attention saves it as it is
+  const rope = (w: number, inBytes: number, kept = !cast): number => {
     const xc = alloc(T * w, x.eRes, false);
-    const neg = alloc((T * w) / 2, x.e, false);
-    const rot = alloc(T * w, x.e, false);
+    const neg = alloc((T * w) / 2, inBytes, false);
+    const rot = alloc(T * w, inBytes, false);
     drop(neg);
     const rs = alloc(T * w, x.eRes, false);
     drop(rot);
-    const sum = alloc(T * w, x.eRes, kept);
+    const sum = alloc(T * w, x.eRes, kept && !x.fused);
     drop(xc);
     drop(rs);
-    return sum;
+    if (!x.fused) return sum;
+    // Phi-3's apply_rotary_pos_emb ends in `torch.cat([rotated, pass])`: a copy, even with nothing to pass
+    const whole = alloc(T * w, x.eRes, !cast);
+    drop(sum);
+    return whole;
   };
-  // the layer input: handed over in forward; the checkpoint's saved input otherwise, which an fp32
-  // stream's norm saves as it is — the recomputed inventory counts it, so it is laid out there
-  if (mode === 'recompute' && fp32Stream) alloc(T * h, 4, true);
+  // the layer input: handed over in forward; in a recompute the checkpoint's saved input, which an
+  // fp32 stream's norm saves as it is — no new tensor (activations.ts inputSavedAsIs)
   const out1 = norm();
-  const q = linear(h, x.q, true, false);
-  const k = linear(h, x.kv, true, false);
+  // an fp32 projection output is its own norm's saved fp32 input
+  const normSaves = x.qkNorm && x.e >= 4;
+  // Phi3Attention: q, k and v are slices of one qkv_proj output, which v's save keeps whole and the
+  // `qkv` local holds until the attention returns
+  const qkv = x.fused ? linear(h, x.q + 2 * x.kv, true, true) : null;
+  const qp = qkv ?? linear(h, x.q, true, normSaves);
+  const q = x.qkNorm ? headNorm(qp, x.q) : qp;
+  const kp = qkv ?? linear(h, x.kv, true, normSaves);
+  const k = x.qkNorm ? headNorm(kp, x.kv) : kp;
   // SDPA saves v as it is, or its repeat_kv copy (then v goes with the attention block locals)
-  const v = linear(h, x.kv, true, x.repeatKv !== true);
+  const v = qkv ?? linear(h, x.kv, true, x.repeatKv !== true);
+  const ropeIn = x.qkNorm ? x.eRes : x.e;
   // SDPA saves the rotated q (or autocast's cast of it); eager's matmul saves its own copy (eagerCall)
-  const qe = rope(x.q, !cast && !x.eager);
+  const qe = rope(x.q, ropeIn, !cast && !x.eager);
   // SDPA saves the rotated K, unless autocast casts it or repeat_kv copies it (sdpaCall)
-  const ke = rope(x.kv, !cast && x.repeatKv !== true);
-  drop(q);
-  drop(k);
+  const ke = rope(x.kv, ropeIn, !cast && x.repeatKv !== true);
+  if (qkv === null) drop(q);
+  if (qkv === null) drop(k);
   const { att, held } = x.eager ? eagerCall(x, alloc, drop, cast) : { att: sdpaCall(x, alloc, drop, cast), held: null };
   const o = linear(x.q, h, false, false);
   for (const i of [att, qe, ke, v, held, out1]) drop(i);
@@ -152,10 +192,12 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   if (mode === 'forward' && !fp32Stream) ev.push({ free: -1 });
   const out2 = norm();
   const f = x.ffn;
-  const gate = linear(h, f, true, true);
+  // Phi3MLP: one gate_up_proj output, its chunks saved by SiLU (gate) and the mul (up); the `gate`
+  // local holds it until down_proj returns
+  const gate = linear(h, x.fused ? 2 * f : f, true, true);
   const act = alloc(T * f, x.e, true);
-  drop(gate);
-  const up = linear(h, f, true, true);
+  if (!x.fused) drop(gate);
+  const up = x.fused ? null : linear(h, f, true, true);
   const product = alloc(T * f, x.e, true);
   drop(act);
   drop(up);
@@ -169,6 +211,7 @@ export function fullLayerPlan(x: FullLayerShape, mode: FullMode): PlanEvent[] {
   }
   const down = linear(f, h, false, false);
   drop(product);
+  if (x.fused) drop(gate);
   drop(out2);
   // the layer's output: the next layer's input (checkpointed: kept as its checkpoint input)
   ev.push({ alloc: T * h * x.eRes, saved: mode === 'checkpointed' });
@@ -261,8 +304,13 @@ function eagerCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): 
   return { att, held: low ?? sm };
 }
 
-/** Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors). */
-const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral']);
+/**
+ * Families whose decoder layer is `LlamaDecoderLayer`'s (qwen2: biased q / k / v, same tensors;
+ * qwen3: q / k RMSNorms before RoPE, models/qwen3/modeling_qwen3.py Qwen3Attention.forward;
+ * phi3: `Phi3DecoderLayer`, the same layer with fused qkv_proj and gate_up_proj, its residual
+ * dropouts identities at Phi-3's resid_pdrop 0).
+ */
+const LLAMA_LAYERS = new Set(['llama', 'qwen2', 'mistral', 'qwen3', 'phi3']);
 
 /** How the layer runs: tokens s·b (sequence s), tensor parallelism, dtypes, attention, autocast, the masked SDPA share, AMP's weight copies. */
 export interface FullLayerRun {
@@ -281,6 +329,7 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
   const { tokens, seq, tp, dt, attn, autocast, maskedShare, weightCopies } = run;
   const traits = FAMILIES[arch.family];
   const { hidden: h, heads: a, kvHeads: g, headDim: d } = arch;
+  const fused = traits?.fusedQkv === true && traits.fusedGateUp === true;
   const plain =
     LLAMA_LAYERS.has(arch.family) &&
     arch.gatedMlp &&
@@ -288,15 +337,28 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
     arch.normsPerLayer === 2 &&
     !arch.moe &&
     !arch.mla &&
-    !arch.qkNorm &&
+    (arch.qkNorm !== true || arch.family === 'qwen3') &&
     !arch.hybrid &&
     !arch.encoderDecoder &&
-    !traits?.fusedQkv &&
-    !traits?.fusedGateUp;
+    (fused || (!traits?.fusedQkv && !traits?.fusedGateUp));
   const t = Math.max(1, tp);
   // eager with grouped K / V: repeat_kv's copies (with g = a the matmuls' reshapes copy K and V instead: not laid out)
-  if (plain && attn === 'eager' && seq && g < a && !arch.attnSoftcap && a % t === 0) {
-    const eager: FullLayerShape = { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
+  const base = (): FullLayerShape => ({
+    tokens,
+    hidden: h,
+    q: (a * d) / t,
+    kv: (g * d) / t,
+    ffn: mlpWidth(arch, false) / t,
+    e: dt.e,
+    eRes: dt.eRes,
+    autocast,
+    weightCopies,
+    qkNorm: arch.qkNorm === true,
+    ...(fused ? { fused } : {}),
+  });
+  // (Phi-3's fused qkv with a mask or eager: its v slice is copied, not laid out yet)
+  if (plain && !fused && attn === 'eager' && seq && g < a && !arch.attnSoftcap && a % t === 0) {
+    const eager = base();
     eager.repeatKv = true;
     eager.eager = (tokens * seq * a) / t;
     return eager;
@@ -304,10 +366,11 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
   // SDPA in every layer alike: all masked (padded batches, a window every layer slides) or none
   const masked = maskedShare >= 1;
   if (!plain || attn !== 'sdpa' || (maskedShare > 0 && !masked) || (masked && !seq)) return null;
+  if (fused && (masked || sdpaRepeatsKv(arch, false))) return null;
   const repeatKv = sdpaRepeatsKv(arch, masked);
   // the saved K / V width the inventory counts (savedKvWidth): g heads, or a when repeated
   if (savedKvWidth(arch, attn, maskedShare) !== 2 * (repeatKv ? a : g) * d) return null;
-  const shape: FullLayerShape = { tokens, hidden: h, q: (a * d) / t, kv: (g * d) / t, ffn: mlpWidth(arch, false) / t, e: dt.e, eRes: dt.eRes, autocast, weightCopies };
+  const shape = base();
   // transformers' bool mask is (b, 1, s, s): b·s·s = tokens·s elements, the same on every tp rank
   if (masked) shape.mask = tokens * seq!;
   if (repeatKv) shape.repeatKv = true;

@@ -20,8 +20,9 @@
  *    else `nn.Identity`) writes a new tensor and saves its 1-byte mask. Each adapter then saves its
  *    own copy in lora_A's compute dtype (16-bit under AMP, else the adapter dtype).
  * 3. Other ops save as before: q, k, v after RoPE (RoPE's mul by the constant cos / sin saves only
- *    those), SDPA / flash its output too (that storage is also o_proj's input, so an o adapter with no
- *    copy adds nothing there; eager attention keeps no output), the eager s² scores, the SiLU input
+ *    those; a v that is a slice of a fused qkv output keeps the whole output: fused-views.ts),
+ *    SDPA / flash its output too (that storage is also o_proj's input, so an o adapter with no copy
+ *    adds nothing there; eager attention keeps no output), the eager s² scores, the SiLU input
  *    (gate output) and both operands of `silu(gate) * up`; a plain MLP keeps the activation's input.
  *    The down / fc2 input (the product) is kept only by a down adapter. GPT-style layers keep the
  *    LayerNorm inputs and the 1-byte dropout masks.
@@ -34,14 +35,17 @@
  *    fp16 copy of it (`x.half()`: shared when the input already is fp16, else one per Linear), and
  *    GPTQ's torch path the whole 16-bit dequantized weight of every Linear (a per-layer constant).
  * 6. Full checkpointing recomputes one layer in backward: the same inventory (activationBytes).
+ * 7. Qwen3 / Gemma-3 q and k RMSNorms keep their fp32 input copies, not the normalised tensor (frozen
+ *    weight; activations.ts qkNormPerToken).
  * Layer 0 saves less before its first adapter (its input needs no gradient); that is not subtracted.
  * MLA layers keep the full fine-tune inventory (their latent projections are not modelled here).
  */
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, fp32HiddenTensors, layerStyle, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, fp32HiddenTensors, layerStyle, qkNormPerToken, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
+import { fusedQkvViewWidth } from './fused-views';
 
 /** How the adapters are built and run. */
 export interface LoraSaves {
@@ -152,9 +156,13 @@ export function loraLayerActivation(
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
-  const attnKept = a * d + savedKvWidth(arch, attn, maskedShare) + (sdpaOut ? a * d : 0);
+  // (v as a slice of a fused qkv output keeps the whole output: fused-views.ts)
+  const viewed = fusedQkvViewWidth(arch, attn, b, maskedShare);
+  const attnKept = a * d + savedKvWidth(arch, attn, maskedShare) + viewed + (sdpaOut ? a * d : 0);
   const masks = llama ? 0 : 2 * h;
-  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f) / t + masks + adapters) + weights;
+  // Qwen3 / Gemma-3 q and k norms: their fp32 input copies (frozen norm weights)
+  const qk = qkNormPerToken(arch, e, false, compiled);
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk) / t + masks + adapters) + weights;
   const bss = b * s * s;
   const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
@@ -165,7 +173,7 @@ export function loraLayerActivation(
     style: llama ? 'llama' : 'gpt',
     // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
     fp32Hidden: fp32HiddenTensors(dt, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}`,
   };
 }
 

@@ -26,7 +26,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, TRAINING_CUBLAS_HANDLES, type TensorGroup } from '../runtime';
 import { blockKinds, linearElements, mlpWidth } from '../model/tensors';
 import type { Message, Term } from '../types';
-import { activationBytes, ampCastCopies, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
+import { activationBytes, ampCastCopies, inputSavedAsIs, qkNormPerToken, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
 import { loraHeadPerToken, loraLayerActivation, type LoraSaves } from './lora-activations';
 import { loraLayerForward, loraLayerPlan } from './lora-forward';
 import { planExcess, planPeak, type LayerPlans } from './layer-plan';
@@ -45,6 +45,7 @@ import { addStateExprs, evaluateStates, paramsPerGpu, shardStateExprs } from './
 import { add, div, evaluate, max, min, mul, sub, sym, type Expr } from '../formula';
 import { trainableParams } from './trainable';
 import { autocastActive } from './autocast';
+import { fusedQkvViewWidth } from './fused-views';
 import { deepspeedBuffers, type DsBuffers } from './zero-deepspeed';
 
 /** FSDP accounting (zero-impl=fsdp) for ZeRO-1/2: a 5e8-element reduce bucket at most the model's size. */
@@ -114,7 +115,8 @@ export function buildTraining(ctx: Ctx): Built {
   // one layer's forward tensors, in order, for the replay (dense layers, eager): LoRA's adapted
   // Linears (lora-forward.ts), a full fine-tune's Llama-style layer (full-forward.ts)
   const laid = s.method === 'full' && !compiled ? fullLayerShape(arch, { tokens: s.seq * s.batch, seq: s.seq, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }) : null;
-  const layerPlan = lora && !compiled && !arch.moe ? loraPlans(ctx, dt, lora, actsAll) : s.method === 'full' && !compiled ? fullLayerPlans(laid, actsAll, s.gradCkpt === 'full', copies.layer) : null;
+  const layerPlan =
+    lora && !compiled && !arch.moe ? loraPlans(ctx, dt, lora, actsAll, maskedShare) : s.method === 'full' && !compiled ? fullLayerPlans(laid, actsAll, s.gradCkpt === 'full', copies.layer) : null;
   // the bool attention mask (b, 1, s, s) the model's forward builds once before its layers
   // (masking_utils.py `sdpa_mask`) and hands every layer; laid out where the full fine-tune's layer
   // is laid out masked. Model.forward drops it when it returns (before the loss); under full
@@ -437,7 +439,7 @@ function loraSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): LoraSaves {
  * inventory the replay keeps per layer (the recomputed one under full checkpointing),
  * `checkpointed` the adapters' tensors a checkpointed forward makes and frees.
  */
-function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal): LayerPlans {
+function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTotal, maskedShare: number): LayerPlans {
   const { s, arch } = ctx;
   const t = Math.max(1, s.tp);
   const sb = s.seq * s.batch;
@@ -450,14 +452,21 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
     adapterBytes: lora.adapterBytes,
     autocast: lora.autocast,
   });
+  const full = s.gradCkpt === 'full';
+  // a recompute's first norm saves the checkpoint's fp32 input itself (activations.ts inputSavedAsIs)
+  const asIs = full && acts.style === 'llama' && inputSavedAsIs(acts.style, false, dt) ? 1 : 0;
   const saves = {
     norm: sb * h * 4,
-    norms: acts.fp32Hidden,
-    attn: [a * d, g * d, g * d, a * d].map((w) => (sb * w * dt.e) / t),
+    norms: acts.fp32Hidden - asIs,
+    // v kept as a slice of a fused qkv output holds the whole output (fused-views.ts)
+    // Qwen3 / Gemma-3: the q and k norms' fp32 input copies come before the rotated q, k (qkNormPerToken)
+    attn: [
+      ...(qkNormPerToken(arch, dt.e, false, false) > 0 ? [a * d * 4, g * d * 4] : []),
+      ...[a * d, g * d, g * d + fusedQkvViewWidth(arch, s.attn, s.batch, maskedShare), a * d].map((w) => w * dt.e),
+    ].map((w) => (sb * w) / t),
     mlp: (sb * mlpWidth(arch, false) * dt.e) / t,
     mlps: arch.gatedMlp ? 3 : 1,
   };
-  const full = s.gradCkpt === 'full';
   const perLayer = full ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
   return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null, input: 0, cached: 0 };
 }

@@ -26,6 +26,8 @@ export const VALUE_ZH: Record<string, string> = {
     '峰值：logits、fp32 上转、fp32 log-softmax；保留：log-softmax（logits 已丢弃）；反向：再加两个 fp32 梯度；LM 头：logits 的梯度',
   'peak: logits, fp32 upcast, fp32 log-softmax; held: log-softmax (the logits are dropped); backward: + two fp32 gradients; head: the logits gradient; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)':
     '峰值：logits、fp32 上转、fp32 log-softmax；保留：log-softmax（logits 已丢弃）；反向：再加两个 fp32 梯度；LM 头：logits 的梯度；+ V·h·e_cast（fp32 LM 头在 autocast 下的副本，为反向保存）',
+  'peak: logits, fp32 upcast, fp32 log-softmax; held: log-softmax (the logits are dropped); backward: + two fp32 gradients; head: the logits gradient; + s·b·V·e (tanh output of the final logit softcapping, saved for backward)':
+    '峰值：logits、fp32 上转、fp32 log-softmax；保留：log-softmax（logits 已丢弃）；反向：再加两个 fp32 梯度；LM 头：logits 的梯度；+ s·b·V·e（最终 logit softcapping 的 tanh 输出，为反向保存）',
   'last position only, fp32 copy in _sample': '只有最后一个位置，_sample 中有一份 fp32 副本',
   'whole prompt, logits.float() in forward': '整段提示词，forward 中 logits.float()',
   'whole prompt, model dtype': '整段提示词，模型精度',
@@ -44,6 +46,16 @@ export const VALUE_ZH: Record<string, string> = {
     's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例)/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
   's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer; offloaded to CPU: 2 layers in flight on the GPU':
     's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例)/t]；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数；卸载到 CPU：GPU 上同时有 2 层在传输',
+  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + (e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer, (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors':
+    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + (e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数，(4 + e_n)·(a + g)·d：q / k 归一化层保存的 fp32 副本与归一化后的张量',
+  's·b·(2·(4 + 4 + e)·h + n_post·(4 + 4)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer':
+    's·b·(2·(4 + 4 + e)·h + n_post·(4 + 4)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
+  'frozen base: s·b·(2·4·h + (e·(ad + kv + ad + 3f) + 4·(a + g)·d)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + (e·(ad + kv + ad + 3f) + 4·(a + g)·d)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output], m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer':
+    's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]，m = 带掩码的层所占比例；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
+  'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output]':
+    '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
   's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies':
     's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数',
   'off: k = 1': '关：k = 1',

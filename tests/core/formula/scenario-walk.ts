@@ -88,4 +88,11 @@ export const TRAINING: Partial<Scenario>[] = [
   { model: 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', method: 'qlora', weights: 'nf4', precision: 'bf16' },
   { model: 'google-t5/t5-base', seq: 512 },
   { model: '', params: 7e9, method: 'lora' },
+  // q / k RMSNorms (Qwen3), GemmaRMSNorm's fp32 x̂ (Gemma-2 in bf16)
+  { model: 'Qwen/Qwen3-8B', precision: 'bf16', seq: 1024 },
+  { model: 'Qwen/Qwen3-8B', method: 'lora', seq: 1024 },
+  { model: 'google/gemma-2-2b', precision: 'bf16', seq: 1024 },
+  // v saved as a slice of Phi-3's fused qkv output
+  { model: 'microsoft/Phi-3-mini-4k-instruct', precision: 'bf16', seq: 1024 },
+  { model: 'microsoft/Phi-3-mini-4k-instruct', method: 'lora', seq: 1024 },
 ];

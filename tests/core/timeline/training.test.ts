@@ -63,9 +63,10 @@ describe('training step timeline', () => {
   it('the loss: logits s·b·V·(e + 4 + 4) at its peak, s·b·V·4 held into backward (HF ForCausalLMLoss; Trainer drops the logits)', () => {
     const tl = timeline(tiny());
     const fwd = tl.points.filter((p) => p.step === 0 && p.phase === 'forward');
-    // final-norm + LM-head inputs s·b·h·(e_res + e) = 262,144; logits peak 128·1000·10 = 1,280,000;
-    // the last layer's peak held 3 × s·b·h·e of its own temporaries and output above its saves
-    expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 4 + 128 * 1000 * 10 - 3 * 128 * 512 * 2);
+    // final LlamaRMSNorm's fp32 copy and bf16 x̂, and the LM-head input: s·b·h·(4 + e_res + e) = 524,288;
+    // logits peak 128·1000·10 = 1,280,000; the last layer's peak held 3 × s·b·h·e of its own
+    // temporaries and output above its saves
+    expect(fwd[3].allocated - fwd[2].allocated).toBe(128 * 512 * 8 + 128 * 1000 * 10 - 3 * 128 * 512 * 2);
     // at that peak the logits, their fp32 upcast and the log-softmax are all live
     expect(fwd[3].byCategory.loss).toBe(128 * 1000 * 10);
     // the loss's tensors one by one, as the real snapshot makes them: bf16 logits, fp32 upcast,

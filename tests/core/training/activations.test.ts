@@ -94,7 +94,8 @@ describe('Llama-style layer (docs/reference/formulas.md §5.3)', () => {
     const s = 4096;
     const one = layerActivation(LLAMA2_7B, s, 1, uniform(2), 'flash', 1).linear;
     const ck = activationBytes(LLAMA2_7B, s, 1, uniform(2), 'flash', 'full', 1);
-    expect(ck.bytes).toBe(32 * s * 4096 * 2 + one + 2 * s * 4096 * 2);
+    // head: the final LlamaRMSNorm's fp32 copy (4), its bf16 x̂ saved by the weight mul (2), the LM-head input (2)
+    expect(ck.bytes).toBe(32 * s * 4096 * 2 + one + (4 + 2 + 2) * s * 4096);
   });
   it('selective checkpointing drops only the s² term', () => {
     const none = activationBytes(LLAMA2_7B, 2048, 1, uniform(2), 'eager', 'none', 1).bytes;

@@ -50,7 +50,7 @@ const H = T * 2048 * 2;
 const Q = T * 32 * 64 * 2;
 const KV = T * 8 * 64 * 2;
 const F = T * 8192 * 2;
-const bf16: FullLayerShape = { tokens: T, hidden: 2048, q: 2048, kv: 512, ffn: 8192, e: 2, eRes: 2, autocast: true, weightCopies: false };
+const bf16: FullLayerShape = { tokens: T, hidden: 2048, q: 2048, kv: 512, ffn: 8192, e: 2, eRes: 2, autocast: true, weightCopies: false, qkNorm: false };
 const amp: FullLayerShape = { ...bf16, eRes: 4 };
 
 describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () => {
@@ -132,7 +132,8 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
     // masked: laid out with its mask (b·s·s elements) where the run gives s
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 1 })).toBeNull();
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 1, seq: 8 })).toEqual({ ...bf16, mask: T * 8, repeatKv: true });
-    expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
+    // Phi-3's layer with its fused qkv_proj / gate_up_proj (tests/core/training/fused-views.test.ts)
+    expect(fullLayerShape({ ...LLAMA_1B, family: 'phi3' }, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual({ ...bf16, fused: true });
     expect(fullLayerShape({ ...LLAMA_1B, normsPerLayer: 4 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toBeNull();
     // head_dim 320 > 256: SDPA gets K and V repeated to all heads (repeat_kv), without a mask
     expect(fullLayerShape({ ...LLAMA_1B, headDim: 320 }, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual({ ...bf16, q: 32 * 320, kv: 8 * 320, repeatKv: true });
@@ -265,18 +266,19 @@ describe('a masked SDPA call: one Qwen2.5-0.5B layer, b 2, s 2048', () => {
       ...[-2 * q, -2 * kv, -kv, -n], // the fp32 rotary sums, v, the norm's fp32 output
       n, // the residual sum (fp32, saved by the next norm as it is)
     ]);
-    // saved: the two norms' fp32 inputs (the checkpoint's input, the residual sum) and normalised
-    // tensors, 5 bf16 casts of the norm outputs (q, k, v, gate, up), q, K, V and the output at all
-    // 14 heads, 4 ffn-wide tensors, the mask: 4,096 · (16 + 10 + 8) · 896 + 4,096 · 8 · 4,864 + mask
+    // saved: the second norm's fp32 input (the residual sum; the first's is the checkpoint's own
+    // input, counted there), both norms' fp32 normalised tensors, 5 bf16 casts of the norm outputs
+    // (q, k, v, gate, up), q, K, V and the output at all 14 heads, 4 ffn-wide tensors, the mask:
+    // 4,096 · (12 + 10 + 8) · 896 + 4,096 · 8 · 4,864 + 16,777,216
     const saved = planSaved(fullLayerPlan(shapeOf(ampRun), 'recompute'));
-    expect(saved).toBe(4 * n + 5 * q + 4 * q + 4 * f + m);
-    expect(saved).toBe(t * (34 * 896 + 8 * 4864) + m);
-    expect(saved).toBe(300_941_312);
+    expect(saved).toBe(3 * n + 5 * q + 4 * q + 4 * f + m);
+    expect(saved).toBe(t * (30 * 896 + 8 * 4864) + m);
+    expect(saved).toBe(286_261_248);
   });
 
   it('t005’s plans: laid out, the recompute’s saves are the checkpointed inventory', () => {
     const acts = activationBytes(QWEN, 2048, 2, ampRun.dt, 'sdpa', 'full', 1, { maskedShare: 1 });
-    expect(acts.recompute).toBe(300_941_312);
+    expect(acts.recompute).toBe(286_261_248);
     const plans = fullLayerPlans(shapeOf(ampRun), acts, true, 0);
     expect(plans).not.toBeNull();
     expect(planSaved(plans!.keep)).toBe(acts.recompute);

@@ -38,9 +38,10 @@ describe('frozen base Linears (pure bf16, SDPA, e = e_res = 2)', () => {
 
   it('vs full fine-tuning: no down-projection input (s·b·f·e), MLP norm output, nor norm x̂ saved for the norm weights', () => {
     const full = acts(run({ ...bf16, method: 'full' }));
-    // full: 2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f) per token and layer, head s·b·h·(e_res + e) = 4h as well
+    // full: 2·(4 + e_res + e)·h + e·(2ad + 2gd + 4f) per token and layer; head s·b·h·(4 + e_res + e)
+    // (final norm's fp32 copy, x̂, LM-head input) against LoRA's 4·h (the fp32 copy)
     const perLayer = s * b * (2 * e * h /* x̂ of both norms */ + e * h /* MLP input */ + e * f /* down input */ - 2 * r * e); /* lora_B inputs */
-    expect(full - lora({ loraTargets: ['q', 'v'] })).toBe(L * perLayer);
+    expect(full - lora({ loraTargets: ['q', 'v'] })).toBe(L * perLayer + s * b * (e + e) * h);
   });
 
   it('all seven targets: each input saved once (the o input is the SDPA output already kept)', () => {
