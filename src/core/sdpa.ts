@@ -37,3 +37,17 @@ export function windowMasked(arch: ModelArch, kvTokens: number): boolean {
 export function sdpaRepeatsKv(arch: ModelArch, masked: boolean): boolean {
   return !arch.mla && arch.kvHeads < arch.heads && (masked || arch.headDim > GQA_MAX_HEAD_DIM);
 }
+
+/**
+ * transformers' Falcon with the new decoder architecture (Falcon-40B / 180B, Falcon2-11B: grouped
+ * K/V, 1 < g < a; older Falcons are multi-query, g = 1, or multi-head) expands K and V to all a
+ * heads in its own code, before RoPE, the cache and attention: modeling_falcon.py
+ * `FalconAttention._split_heads` (`key = qkv[:, :, :, [-2]]`, `torch.broadcast_to(key, query.shape)`,
+ * then `flatten(2, 3)`, which copies the expanded view) and `FalconAttention.forward`
+ * (`num_kv_heads = self.num_heads if self.new_decoder_architecture else self.num_kv_heads`), so its
+ * DynamicCache holds a heads per layer and backward saves K and V at a heads. vLLM's Falcon
+ * (model_executor/models/falcon.py) and llama.cpp keep the g heads.
+ */
+export function hfExpandsKv(arch: ModelArch): boolean {
+  return arch.family === 'falcon' && !arch.mla && arch.kvHeads > 1 && arch.kvHeads < arch.heads;
+}

@@ -1,8 +1,10 @@
 /**
  * KV-cache size (formulas.md §3.1): K and V per layer per token, GQA-aware, MLA latent,
- * sliding windows, tensor-parallel head split.
+ * sliding windows, tensor-parallel head split; transformers' Falcon-40B-style grouped K/V cached at
+ * all heads (sdpa.ts hfExpandsKv).
  */
 import { attentionLayers } from '../model/hybrid';
+import { hfExpandsKv } from '../sdpa';
 import type { ModelArch } from '../types';
 import { add, evaluate, max, min, mul, sub, sym, div, type Expr, type Operand } from '../formula';
 
@@ -14,6 +16,8 @@ export interface KvPolicy {
   windowed: boolean;
   /** tensor-parallel degree: each GPU holds max(1, g/t) KV heads */
   tp: number;
+  /** the model's own code expands grouped K/V to all heads before caching (transformers: sdpa.ts hfExpandsKv) */
+  expandsKv?: boolean;
 }
 
 /** Heads on one GPU: max(1, n/t); just n without tensor parallelism. */
@@ -31,6 +35,7 @@ export function kvPerLayerExpr(arch: ModelArch, bytesPerElement: Operand, policy
     // HF eager caches expanded key (d_n + d_r) and value (d_v) states for all a heads
     return mul(headsPerGpu('a', arch.heads, policy.tp), add(sym('d_n', m.qkNopeHeadDim), sym('d_r', m.qkRopeHeadDim), sym('d_v', m.vHeadDim)), bytesPerElement);
   }
+  if (policy.expandsKv && hfExpandsKv(arch)) return mul(2, headsPerGpu('a', arch.heads, policy.tp), sym('d', arch.headDim), bytesPerElement);
   return mul(2, headsPerGpu('g', arch.kvHeads, policy.tp), sym('d', arch.headDim), bytesPerElement);
 }
 

@@ -41,7 +41,7 @@ import { fixedIn } from '../units';
  * The quantized cache (QuantizedCache) has no sliding layers.
  */
 function cachePolicies(arch: Ctx['arch'], quantized: boolean, tp: number): { prefill: KvPolicy; decode: KvPolicy } {
-  const prefill = { mlaLatent: false, windowed: false, tp };
+  const prefill = { mlaLatent: false, windowed: false, tp, expandsKv: true };
   return { prefill, decode: { ...prefill, windowed: !quantized && arch.slidingWindow !== undefined } };
 }
 

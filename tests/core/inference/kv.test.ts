@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { kvBytesPerToken, kvCacheBytes } from '../../../src/core/inference/kv';
 import { DEEPSEEK_V3, LLAMA2_7B, LLAMA3_8B, MISTRAL_7B, QWEN25_7B } from './archs';
+import { findPreset } from '../../../src/core/model/presets';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario';
 
 const full = { mlaLatent: false, windowed: false, tp: 1 };
 
@@ -37,5 +40,29 @@ describe('KV cache per token (docs/reference/formulas.md §3.1)', () => {
     expect(kvCacheBytes(MISTRAL_7B, 16384, 1, 2, full)).toBe(16384 * perTok);
     expect(kvCacheBytes(MISTRAL_7B, 16384, 1, 2, { ...full, windowed: true })).toBe(4096 * perTok);
     expect(kvCacheBytes(MISTRAL_7B, 1000, 2, 2, { ...full, windowed: true })).toBe(2000 * perTok);
+  });
+});
+
+describe('Falcon-40B (new_decoder_architecture: 128 query heads, 8 KV heads, head_dim 64, 60 layers; config.json)', () => {
+  const FALCON_40B = findPreset('tiiuae/falcon-40b')!.arch;
+  it('transformers caches K and V broadcast to all 128 heads (FalconAttention._split_heads, num_kv_heads = num_heads): 2·128·64·2 B per token and layer', () => {
+    expect(FALCON_40B.kvHeads).toBe(8);
+    expect(kvBytesPerToken(FALCON_40B, 2, { ...full, expandsKv: true })).toBe(60 * 2 * 128 * 64 * 2);
+  });
+  it('vLLM and llama.cpp keep the 8 grouped heads: 2·8·64·2 B, a sixteenth', () => {
+    expect(kvBytesPerToken(FALCON_40B, 2, full)).toBe(60 * 2 * 8 * 64 * 2);
+  });
+  it('the end-to-end estimate: transformers at 2,048 + 256 tokens holds 4.53 GB of cache', () => {
+    const r = estimate({ ...defaultScenario(), model: 'tiiuae/falcon-40b', mode: 'inference', prompt: 2048, gen: 256, batch: 1 });
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.value.terms.find((t) => t.id === 'kv-cache')!.bytes).toBe(2304 * 60 * 2 * 128 * 64 * 2);
+  });
+});
+
+describe('Falcon-7B stays multi-query (no new_decoder_architecture): one cached head', () => {
+  it('2·1·64·2 B per token and layer in transformers too', () => {
+    const FALCON_7B = findPreset('tiiuae/falcon-7b')!.arch;
+    expect(FALCON_7B.kvHeads).toBe(1);
+    expect(kvBytesPerToken(FALCON_7B, 2, { ...full, expandsKv: true })).toBe(32 * 2 * 1 * 64 * 2);
   });
 });

@@ -12,7 +12,8 @@
  * 12288; gemma-2-2b h 2304, 8 heads, 4 KV heads, head_dim 256, ffn 9216.
  */
 import { describe, expect, it } from 'vitest';
-import { activationBytes, layerActivation, qkNormPerToken, uniform } from '../../../src/core/training/activations';
+import { activationBytes, layerActivation, qkNormPerToken, savedKvWidth, uniform } from '../../../src/core/training/activations';
+import { findPreset } from '../../../src/core/model/presets';
 import { fullLayerPlan, fullLayerPlans, fullLayerShape, type FullLayerShape } from '../../../src/core/training/full-forward';
 import { planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
 import { loraLayerActivation } from '../../../src/core/training/lora-activations';
@@ -130,5 +131,13 @@ describe('GemmaRMSNorm keeps its normalised tensor in fp32', () => {
   it('the final norm too: (4 + 4 + 2)·2304 B per token with the LM-head input; Llama’s (4 + 2 + 2)·h', () => {
     expect(activationBytes(GEMMA2_2B, 1, 1, bf16, 'sdpa', 'full', 1).head).toBe(10 * 2304);
     expect(activationBytes({ ...QWEN3_8B, family: 'llama', qkNorm: false }, 1, 1, bf16, 'sdpa', 'full', 1).head).toBe(8 * 4096);
+  });
+});
+
+describe('Falcon-40B’s K and V, expanded to all heads by its own code', () => {
+  it('training saves K (rotated) and V at 128 heads: 2·128·64 elements per token, where Llama-style GQA saves 2·8·64', () => {
+    const falcon = findPreset('tiiuae/falcon-40b')!.arch;
+    expect(savedKvWidth(falcon, 'sdpa', 0)).toBe(2 * 128 * 64);
+    expect(savedKvWidth({ ...falcon, family: 'llama' }, 'sdpa', 0)).toBe(2 * 8 * 64);
   });
 });
