@@ -115,8 +115,10 @@ function archEdits(id: string, arch: Scenario['arch']): string[] {
   };
   return ARCH_FIELDS.flatMap((f) => {
     const v = at(arch, f.prop);
-    const shown = typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : null;
-    return shown === null || v === at(base, f.prop) ? [] : [`${f.name} ${shown}`];
+    if (v === undefined || v === at(base, f.prop)) return [];
+    // a free-text label (family) is named, not echoed
+    if (f.kind.type === 'text') return [f.name];
+    return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? [`${f.name} ${String(v)}`] : [];
   });
 }
 

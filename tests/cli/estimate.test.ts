@@ -346,6 +346,10 @@ describe('estimate CLI model line', () => {
     const layer = 2 * 4096 ** 2 + 2 * 4096 * 1024 + 3 * 4096 * 11008 + 2 * 4096;
     expect(r.stdout).toContain(`total ${((16 * layer + 2 * 32000 * 4096 + 4096) / 1e9).toFixed(2)} B`);
   });
+  test('a changed family label is named, not echoed (it is free text: "NaN" is a valid label)', async () => {
+    const r = await main(['model=meta-llama/Llama-2-7b-hf&family=NaN&layers=16']);
+    expect(r.stdout.split('\n')[0]).toBe('Model:    meta-llama/Llama-2-7b-hf, edited: family, layers 16');
+  });
   test('an override equal to the preset is not an edit', async () => {
     const r = await main(['model=meta-llama/Llama-2-7b-hf&layers=32']);
     expect(r.stdout.split('\n')[0]).toBe('Model:    meta-llama/Llama-2-7b-hf');
