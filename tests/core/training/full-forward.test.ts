@@ -10,20 +10,9 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { activationBytes, layerActivation } from '../../../src/core/training/activations';
 import { fullLayerPlan, fullLayerPlans, fullLayerShape, type FullLayerShape } from '../../../src/core/training/full-forward';
-import { planCached, planPeak, planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
+import { planCached, planPeak, planSaved } from '../../../src/core/training/layer-plan';
 import type { ModelArch } from '../../../src/core/types';
-
-/** the allocs of an event list in order, `+` bytes, and the frees as `-` bytes of the tensor freed (`input`: the handed-over input) */
-function signed(ev: readonly PlanEvent[], input = NaN): number[] {
-  const sizes: number[] = [];
-  return ev.map((e) => {
-    if ('alloc' in e) {
-      sizes.push(e.alloc);
-      return e.alloc;
-    }
-    return -(e.free < 0 ? input : (sizes[e.free] ?? NaN));
-  });
-}
+import { signed } from './plan-events';
 
 const LLAMA_1B: ModelArch = {
   family: 'llama',

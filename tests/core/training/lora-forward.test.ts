@@ -8,22 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loraLayerActivation } from '../../../src/core/training/lora-activations';
-import { planExcess, planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
+import { planExcess, planSaved } from '../../../src/core/training/layer-plan';
 import { loraLayerPlan, loraLinearForward } from '../../../src/core/training/lora-forward';
 import type { ModelArch } from '../../../src/core/types';
+import { signed } from './plan-events';
 
 const MiB = 2 ** 20;
-/** the allocs of an event list in order, `+` bytes, and the frees as `-` bytes of the tensor freed */
-function signed(ev: readonly PlanEvent[]): number[] {
-  const sizes: number[] = [];
-  return ev.map((e) => {
-    if ('alloc' in e) {
-      sizes.push(e.alloc);
-      return e.alloc;
-    }
-    return -(sizes[e.free] ?? NaN);
-  });
-}
 
 describe('one adapted Linear’s forward (PEFT lora.Linear.forward)', () => {
   it('t000’s q_proj: base, fp32 cast, mask, dropout, autocast copy, lora_A, lora_B, scaled, sum — the recorded order and sizes', () => {

@@ -15,46 +15,16 @@ import { describe, expect, it } from 'vitest';
 import { activationBytes, layerActivation, qkNormPerToken, savedKvWidth, uniform } from '../../../src/core/training/activations';
 import { findPreset } from '../../../src/core/model/presets';
 import { fullLayerPlan, fullLayerPlans, fullLayerShape, type FullLayerShape } from '../../../src/core/training/full-forward';
-import { planSaved, type PlanEvent } from '../../../src/core/training/layer-plan';
+import { planSaved } from '../../../src/core/training/layer-plan';
 import { loraLayerActivation } from '../../../src/core/training/lora-activations';
 import type { ModelArch } from '../../../src/core/types';
+import { GEMMA2_2B as GEMMA2_2B_ARCH, LLAMA3_8B } from '../inference/archs';
+import { signed } from './plan-events';
 
-const QWEN3_8B: ModelArch = {
-  family: 'qwen3',
-  hidden: 4096,
-  layers: 36,
-  heads: 32,
-  kvHeads: 8,
-  headDim: 128,
-  ffn: 12288,
-  vocab: 151936,
-  gatedMlp: true,
-  norm: 'rmsnorm',
-  tiedEmbeddings: false,
-  normsPerLayer: 2,
-  qkvBias: false,
-  oBias: false,
-  mlpBias: false,
-  qkNorm: true,
-};
-
-const GEMMA2_2B: ModelArch = {
-  family: 'gemma2',
-  hidden: 2304,
-  layers: 26,
-  heads: 8,
-  kvHeads: 4,
-  headDim: 256,
-  ffn: 9216,
-  vocab: 256000,
-  gatedMlp: true,
-  norm: 'rmsnorm',
-  tiedEmbeddings: true,
-  normsPerLayer: 4,
-  qkvBias: false,
-  oBias: false,
-  mlpBias: false,
-};
+/** Qwen/Qwen3-8B config.json: Llama-3-8B's attention shape, 36 layers, ffn 12288, q / k norms */
+const QWEN3_8B: ModelArch = { ...LLAMA3_8B, family: 'qwen3', layers: 36, ffn: 12288, vocab: 151936, qkNorm: true };
+/** google/gemma-2-2b with its four norms per layer (config.json; Gemma2DecoderLayer) */
+const GEMMA2_2B: ModelArch = { ...GEMMA2_2B_ARCH, normsPerLayer: 4 };
 
 const bf16 = uniform(2);
 
@@ -84,18 +54,6 @@ describe('Qwen3’s q / k RMSNorms', () => {
     expect(layerActivation(QWEN3_8B, 1, 1, bf16, 'sdpa', 1, false, true).linear).toBe(layerActivation({ ...QWEN3_8B, qkNorm: false }, 1, 1, bf16, 'sdpa', 1, false, true).linear);
   });
 });
-
-/** the allocs of an event list in order, `+` bytes, and the frees as `-` bytes of the tensor freed */
-function signed(ev: readonly PlanEvent[], input = NaN): number[] {
-  const sizes: number[] = [];
-  return ev.map((e) => {
-    if ('alloc' in e) {
-      sizes.push(e.alloc);
-      return e.alloc;
-    }
-    return -(e.free < 0 ? input : (sizes[e.free] ?? NaN));
-  });
-}
 
 describe('a Qwen3 layer’s forward laid out (full-forward.ts), 16 tokens', () => {
   const T = 16;
