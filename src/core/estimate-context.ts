@@ -158,8 +158,12 @@ export interface TrainingPhases {
   acts: ActivationTotal;
   /** one layer's forward in order (training/layer-plan.ts: LoRA's loraLayerPlan, a full fine-tune's fullLayerPlan); null: not laid out */
   layerPlan: LayerPlans | null;
-  /** bytes of the bool attention mask (b·s·s) the model's forward builds before its layers; 0: none laid out (training/terms.ts) */
-  attnMask?: number;
+  /**
+   * the attention mask the model's forward builds before its layers (training/terms.ts
+   * attentionMask): the bool (b, 1, s, s), and for eager attention its additive copy in e_res
+   * (float, 0 for SDPA); absent: none laid out
+   */
+  attnMask?: { bool: number; float: number };
   logits: { peak: number; held: number; backward: number; headBackward: number; sequence?: LossSequence };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;

@@ -11,10 +11,10 @@
  *   of each Linear (created and freed by bitsandbytes functional.py `dequantize_4bit` around its
  *   matmul), the tensors autograd saves (s·b·f- and s·b·h-shaped; full checkpointing: the layer
  *   input only, torch/utils/checkpoint.py); offloaded layers leave the GPU two layers later;
- * - a full fine-tune laid out with a masked SDPA call: before the layers, the (b, 1, s, s) bool
- *   attention mask transformers builds once per forward (masking_utils.py `sdpa_mask`), dropped when
- *   the model's forward returns, or under full checkpointing held by the layers' recompute functions
- *   until layer 0's backward;
+ * - a laid-out layer with a masked SDPA call or eager attention: before the layers, the attention
+ *   mask transformers builds once per forward (masking_utils.py `sdpa_mask`: bool (b, 1, s, s);
+ *   `eager_mask`: then made additive in e_res), dropped when the model's forward returns, or under
+ *   full checkpointing held by the layers' recompute functions until layer 0's backward;
  * - the loss: logits and log-softmax held, the fp32 upcast freed; its backward's gradient buffers,
  *   then the LM-head backward's input (training/loss.ts, per logits-path);
  * - backward in reverse layer order: the LM-head gradient first, the loss buffers freed; per
@@ -364,14 +364,20 @@ function step(
   r.mark('optimizer');
 }
 
-/** Builds the (b, 1, s, s) bool mask of `bytes` from two (1, 1, s, s) pieces of `square` bytes; returns the mask. */
-function attnMaskBuild(r: Replay, bytes: number, square: number): Handle | null {
+/**
+ * Builds the (b, 1, s, s) bool mask from two (1, 1, s, s) pieces of `square` bytes, and for eager
+ * attention its additive copy (`torch.where`), the bool freed; returns the mask the layers read.
+ */
+function attnMaskBuild(r: Replay, m: { bool: number; float: number }, square: number): Handle | null {
   const causal = r.alloc('temporary', square);
   const first = r.alloc('temporary', square);
   r.free(causal);
-  const mask = r.alloc('activations', bytes);
+  const bool = r.alloc('activations', m.bool);
   r.free(first);
-  return mask;
+  if (m.float <= 0) return bool;
+  const additive = r.alloc('activations', m.float);
+  r.free(bool);
+  return additive;
 }
 
 /** The allocs a plan frees, by plan: its output (never freed) outlives it as an activation, not a temporary. */

@@ -117,12 +117,13 @@ export function buildTraining(ctx: Ctx): Built {
   const laid = s.method === 'full' && !compiled ? fullLayerShape(arch, { tokens: s.seq * s.batch, seq: s.seq, tp: s.tp, dt, attn: s.attn, autocast, maskedShare, weightCopies: amp !== null }) : null;
   const layerPlan =
     lora && !compiled && !arch.moe ? loraPlans(ctx, dt, lora, actsAll, maskedShare) : s.method === 'full' && !compiled ? fullLayerPlans(laid, actsAll, s.gradCkpt === 'full', copies.layer) : null;
-  // the bool attention mask (b, 1, s, s) the model's forward builds once before its layers
-  // (masking_utils.py `sdpa_mask`) and hands every layer; laid out where the full fine-tune's layer
-  // is laid out masked. Model.forward drops it when it returns (before the loss); under full
-  // checkpointing each layer's recompute function (a `partial` holding it as a kwarg,
-  // GradientCheckpointingLayer.__call__) keeps it until layer 0's backward is done
-  const attnMask = s.method === 'full' && layerPlan && laid?.mask ? laid.mask : 0;
+  // the attention mask the model's forward builds once before its layers and hands every layer
+  // (attentionMask), where a layer is laid out. Model.forward drops it when it returns (before the
+  // loss); under full checkpointing each layer's recompute function (a `partial` holding it as a
+  // kwarg, GradientCheckpointingLayer.__call__) keeps it until layer 0's backward is done
+  const mask = layerPlan ? attentionMask(s, maskedShare, dt.eRes) : null;
+  // what the layers read: the bool mask, or eager's additive copy (the bool freed once it is made)
+  const attnMask = mask ? mask.float || mask.bool : 0;
   const heldMask = s.gradCkpt === 'full' ? attnMask : 0;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
@@ -384,7 +385,7 @@ export function buildTraining(ctx: Ctx): Built {
     inBackward: inBwd,
     acts,
     layerPlan,
-    attnMask,
+    ...(mask ? { attnMask: mask } : {}),
     logits,
     gathered,
     dequant,
@@ -407,6 +408,23 @@ export function buildTraining(ctx: Ctx): Built {
     phases,
     ...(weightShare !== undefined ? { weightShare } : {}),
   };
+}
+
+/**
+ * The mask transformers' model forward builds once for all its layers (masking_utils.py
+ * `create_causal_mask`), in bytes: SDPA with a mask in every layer (padded batches, a window every
+ * layer slides) gets the bool (b, 1, s, s) from `sdpa_mask`; eager attention gets `eager_mask`, that
+ * bool mask made additive by `torch.where(mask, 0.0, min_dtype)` in the embedding's dtype (e_res),
+ * always, the bool freed once it is made (laid out for full fine-tuning). Otherwise (SDPA
+ * `is_causal`, flash) no mask. Partly masked models (a window on some layers) build one per layer
+ * type: not laid out.
+ */
+function attentionMask(s: Ctx['s'], maskedShare: number, eRes: number): { bool: number; float: number } | null {
+  const square = s.batch * s.seq * s.seq;
+  // (LoRA's eager layer plan lays the scores out as one block, which does not place its peak where
+  // the replay's is: its mask is left out until that layout is exact)
+  if (s.attn === 'eager') return s.method === 'full' ? { bool: square, float: square * eRes } : null;
+  return s.attn === 'sdpa' && maskedShare >= 1 ? { bool: square, float: 0 } : null;
 }
 
 /**

@@ -239,3 +239,33 @@ describe('the attention mask in the closed form', () => {
     }
   });
 });
+
+/**
+ * Eager attention reads `eager_mask`'s additive mask (masking_utils.py: the bool (b, 1, s, s) from
+ * `sdpa_mask`, then `torch.where(mask, 0.0, min_dtype)` in the embedding's dtype, the bool freed);
+ * a LoRA run's masked SDPA (here a 64-token window every layer slides, s = 128) reads the bool mask.
+ * b 2, s 128, bf16: pattern and first result 128² = 16,384 B each, bool mask 2 · 128² = 32,768 B,
+ * additive mask 2 · 128² · 2 = 65,536 B.
+ */
+describe('the model-level mask of eager attention and of LoRA layers', () => {
+  const beforeWorkspace = (over: Partial<Scenario>) => {
+    const trace = timeline(tiny({ batch: 2, ...over })).trace ?? [];
+    const sizes = new Map<string, number>();
+    const ev = trace.map((e) => {
+      if (e.op === 'alloc') sizes.set(e.name, e.size);
+      return e.op === 'alloc' ? e.size : e.op === 'free' ? -(sizes.get(e.name) ?? NaN) : 0;
+    });
+    return ev.slice(0, ev.indexOf(32 * 2 ** 20));
+  };
+  const grouped = { ...tiny().arch!, kvHeads: 2 };
+  it('full fine-tuning, eager: the bool mask, then its additive bf16 copy, the bool freed', () => {
+    expect(beforeWorkspace({ arch: grouped, attn: 'eager' }).slice(-7)).toEqual([16_384, 16_384, -16_384, 32_768, -16_384, 65_536, -32_768]);
+  });
+  it('LoRA, SDPA masked in every layer: the bool mask', () => {
+    const windowed = { ...grouped, slidingWindow: { window: 64, layers: 2 } };
+    expect(beforeWorkspace({ arch: windowed, method: 'lora', loraTargets: ['q', 'v'], loraRank: 8 }).slice(-5)).toEqual([16_384, 16_384, -16_384, 32_768, -16_384]);
+  });
+  it('no mask where SDPA runs is_causal', () => {
+    expect(beforeWorkspace({ arch: grouped, method: 'lora', loraTargets: ['q', 'v'], loraRank: 8 })).not.toContain(32_768);
+  });
+});
