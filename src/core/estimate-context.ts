@@ -160,10 +160,10 @@ export interface TrainingPhases {
   layerPlan: LayerPlans | null;
   /**
    * the attention mask the model's forward builds before its layers (training/terms.ts
-   * attentionMask): the bool (b, 1, s, s), and for eager attention its additive copy in e_res
-   * (float, 0 for SDPA); absent: none laid out
+   * attentionMask): `count` masks (one per layer type), each the bool (b, 1, s, s) and for eager
+   * attention its additive copy in e_res (float, 0 for SDPA); absent: none laid out
    */
-  attnMask?: { bool: number; float: number };
+  attnMask?: { bool: number; float: number; count: number };
   logits: { peak: number; held: number; backward: number; headBackward: number; sequence?: LossSequence };
   /** ZeRO-3 gathered units (current + prefetch) */
   gathered: number;

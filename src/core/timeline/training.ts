@@ -243,7 +243,7 @@ function step(
   // the bool attention mask, before the rotary embedding (masking_utils.py `sdpa_mask`, no vmap):
   // `and_masks` ands the causal pattern (1, 1, s, s) into a new result, then the padding mask's
   // (b, 1, 1, s) gather into the (b, 1, s, s) mask, each operand and the previous result freed
-  const mask = p.attnMask ? attnMaskBuild(r, p.attnMask, shape.seq * shape.seq) : null;
+  const masks = p.attnMask ? Array.from({ length: p.attnMask.count }, () => attnMaskBuild(r, p.attnMask!, shape.seq * shape.seq)) : [];
   // forward: its first matmul (the rotary embedding's, or layer 0's first Linear) on the main thread
   workspace(r, keep, p, 1);
   const saved: (Handle[] | null)[] = [];
@@ -276,7 +276,7 @@ function step(
   const headCopy = amp ? r.alloc('weights', amp.head) : null;
   const head = r.allocSplit('activations', p.acts.head, [hiddenUnit]);
   // Model.forward returns: the mask goes, unless checkpointed layers hold it into backward
-  if (!full) r.free(mask);
+  if (!full) r.freeAll(masks);
   const seq = p.logits.sequence;
   // the loss's own tensors in their order where loss.ts knows it (`sequence`), else its moments as
   // blocks: held, the rest of the forward peak; in backward its gradient buffers on top of what
@@ -344,7 +344,7 @@ function step(
     r.mark('backward');
   }
   // layer 0's backward done: its recompute function, the last to hold the mask, goes
-  if (full) r.free(mask);
+  if (full) r.freeAll(masks);
   if (grads && p.embedGrad > 0) grads.push(r.alloc('gradients', p.embedGrad) as Handle);
   if (p.tiedGrad.bytes > 0) tiedSum(r, p.tiedGrad, grads, incoming);
   r.freeAll(gather.splice(0));

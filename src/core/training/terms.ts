@@ -121,9 +121,9 @@ export function buildTraining(ctx: Ctx): Built {
   // (attentionMask), where a layer is laid out. Model.forward drops it when it returns (before the
   // loss); under full checkpointing each layer's recompute function (a `partial` holding it as a
   // kwarg, GradientCheckpointingLayer.__call__) keeps it until layer 0's backward is done
-  const mask = layerPlan ? attentionMask(s, maskedShare, dt.eRes) : null;
+  const mask = layerPlan ? attentionMask(s, arch, maskedShare, dt.eRes) : null;
   // what the layers read: the bool mask, or eager's additive copy (the bool freed once it is made)
-  const attnMask = mask ? mask.float || mask.bool : 0;
+  const attnMask = mask ? mask.count * (mask.float || mask.bool) : 0;
   const heldMask = s.gradCkpt === 'full' ? attnMask : 0;
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
@@ -165,7 +165,14 @@ export function buildTraining(ctx: Ctx): Built {
   // a laid-out layer's forward temporaries (layer-plan.ts) on top of the layers' saves before the
   // loss, the blocks' AMP copies made by then (the LM head's comes after the last layer; the last
   // layer's own are in its plan where it makes them)
-  const atForward = Math.max(withLogits(logits.peak) + copies.all + heldMask, layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head - layerPlan.cached + attnMask : 0) + gathered;
+  // (the model's mask is dropped when its forward returns, after the final norm's saves: that
+  // moment, before the loss, holds every saved tensor and the mask)
+  const atForward =
+    Math.max(
+      withLogits(logits.peak) + copies.all + heldMask,
+      withLogits(0) + copies.all + attnMask,
+      layerPlan ? forwardMoment(acts, layerPlan) + copies.all - copies.head - layerPlan.cached + attnMask : 0,
+    ) + gathered;
   // optimizer step in backward: the largest gradient (≥ the head's) and its one-tensor step temporary
   const inBwd = s.optimStep === 'in-backward' ? inBackwardStep(ctx, per, dp) : null;
   const atBackward =
@@ -411,20 +418,22 @@ export function buildTraining(ctx: Ctx): Built {
 }
 
 /**
- * The mask transformers' model forward builds once for all its layers (masking_utils.py
- * `create_causal_mask`), in bytes: SDPA with a mask in every layer (padded batches, a window every
- * layer slides) gets the bool (b, 1, s, s) from `sdpa_mask`; eager attention gets `eager_mask`, that
- * bool mask made additive by `torch.where(mask, 0.0, min_dtype)` in the embedding's dtype (e_res),
- * always, the bool freed once it is made (laid out for full fine-tuning). Otherwise (SDPA
- * `is_causal`, flash) no mask. Partly masked models (a window on some layers) build one per layer
- * type: not laid out.
+ * The masks transformers' model forward builds once for all its layers (masking_utils.py
+ * `create_causal_mask`), in bytes each: SDPA with a mask in every layer (padded batches, a window
+ * every layer slides) gets the bool (b, 1, s, s) from `sdpa_mask`; eager attention gets
+ * `eager_mask`, that bool mask made additive by `torch.where(mask, 0.0, min_dtype)` in the
+ * embedding's dtype (e_res), always, the bool freed once it is made. Otherwise (SDPA `is_causal`,
+ * flash) no mask. A model with both full and sliding layers (Gemma-2 / 3: `layer_types`) builds
+ * one of each (`causal_mask_mapping`, e.g. modeling_gemma2.py Gemma2Model.forward), both
+ * materialised under eager and with padding; a window on only some layers without padding (one
+ * mask, some layers) is not laid out.
  */
-function attentionMask(s: Ctx['s'], maskedShare: number, eRes: number): { bool: number; float: number } | null {
+function attentionMask(s: Ctx['s'], arch: Ctx['arch'], maskedShare: number, eRes: number): { bool: number; float: number; count: number } | null {
   const square = s.batch * s.seq * s.seq;
-  // (LoRA's eager layer plan lays the scores out as one block, which does not place its peak where
-  // the replay's is: its mask is left out until that layout is exact)
-  if (s.attn === 'eager') return s.method === 'full' ? { bool: square, float: square * eRes } : null;
-  return s.attn === 'sdpa' && maskedShare >= 1 ? { bool: square, float: 0 } : null;
+  const sw = arch.slidingWindow;
+  const count = sw && sw.layers > 0 && sw.layers < arch.layers ? 2 : 1;
+  if (s.attn === 'eager') return { bool: square, float: square * eRes, count };
+  return s.attn === 'sdpa' && maskedShare >= 1 ? { bool: square, float: 0, count } : null;
 }
 
 /**

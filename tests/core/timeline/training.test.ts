@@ -9,7 +9,7 @@
  * docs/reference/allocator.md §1, §4).
  */
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../src/core/estimate';
+import { estimate, estimateDetail } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay, replayLengths, stepTimeline } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
@@ -264,6 +264,20 @@ describe('the model-level mask of eager attention and of LoRA layers', () => {
   it('LoRA, SDPA masked in every layer: the bool mask', () => {
     const windowed = { ...grouped, slidingWindow: { window: 64, layers: 2 } };
     expect(beforeWorkspace({ arch: windowed, method: 'lora', loraTargets: ['q', 'v'], loraRank: 8 }).slice(-5)).toEqual([16_384, 16_384, -16_384, 32_768, -16_384]);
+  });
+  it('full and sliding layers (Gemma-2’s layer_types): one mask of each, both made', () => {
+    const mixed = { ...grouped, slidingWindow: { window: 64, layers: 1 } };
+    const one = [16_384, 16_384, -16_384, 32_768, -16_384, 65_536, -32_768];
+    expect(beforeWorkspace({ arch: mixed, attn: 'eager', method: 'lora', loraTargets: ['q', 'v'], loraRank: 8 }).slice(-14)).toEqual([...one, ...one]);
+  });
+  it('the closed form holds them: t025’s layout (gemma-2-2b LoRA, eager, b 2, s 2,048) adds two bf16 masks of 2 · 2,048² · 2 B', () => {
+    const run = (attn: Scenario['attn']) => {
+      const e = estimateDetail({ ...defaultScenario(), model: 'google/gemma-2-2b', mode: 'training', method: 'lora', precision: 'bf16', attn, batch: 2, seq: 2048, gradCkpt: 'full' });
+      if (!e.ok) throw new Error('rejected');
+      return e.value.built.phases?.attnMask;
+    };
+    expect(run('eager')).toEqual({ bool: 2 * 2048 ** 2, float: 2 * 2 * 2048 ** 2, count: 2 });
+    expect(run('sdpa')).toBeUndefined();
   });
   it('no mask where SDPA runs is_causal', () => {
     expect(beforeWorkspace({ arch: grouped, method: 'lora', loraTargets: ['q', 'v'], loraRank: 8 })).not.toContain(32_768);
