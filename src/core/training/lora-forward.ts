@@ -152,6 +152,13 @@ export interface LayerSaves {
   /** one f-wide MLP save and how many (gate output, SiLU output, up output; a plain MLP one) */
   mlp: number;
   mlps: number;
+  /**
+   * eager attention in a 16-bit model (loraLayerPlan `eagerScores`): bytes of one score tensor
+   * (b·(a/t)·s²·e), of the attention output (s·b·(a/t)·d·e), whether the scores are softcapped
+   * (Gemma-2) and whether softmax converts them to fp32 first (bf16; fp16 runs aten's
+   * half_to_float kernel); `attn` then lists the q copy and the repeated K and V its matmuls save
+   */
+  eager?: { scores: number; output: number; softcap: boolean; upcast: boolean };
 }
 
 /**
@@ -192,10 +199,62 @@ export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number,
       if (pending !== null) ev.push({ free: pending });
     }
   };
+  // a tensor freed by the next op (never saved)
+  const temp = (size: number): number => {
+    ev.push({ alloc: size, saved: false });
+    return n++;
+  };
+  // a tensor saved for backward where the inventory has room (kept); else (a checkpointed
+  // forward) made and freed by the next op like a temporary
+  const save = (size: number): number | null => {
+    if (keep && left >= size) {
+      put(size, 1);
+      return null;
+    }
+    return temp(size);
+  };
+  const free = (i: number | null): void => {
+    if (i !== null) ev.push({ free: i });
+  };
+  // eager_attention_forward's score-sized tensors (transformers modeling_llama.py / modeling_gemma2.py):
+  // the scores, `* scaling`, Gemma-2's `/ softcap`, `tanh` (its output saved), `* softcap`,
+  // `+ causal_mask`, softmax(dtype=float32) — a bf16 input converted first (aten SoftMax.cpp
+  // `softmax`: only Half takes the half_to_float kernel), its fp32 output saved — `.to(query.dtype)`
+  // (saved by the PV matmul), then the PV output and its `.contiguous()` copy, o_proj's input
+  const eagerScores = (x: NonNullable<LayerSaves['eager']>): number => {
+    const S = x.scores;
+    let cur = temp(S);
+    const scaled = temp(S);
+    free(cur);
+    cur = scaled;
+    if (x.softcap) {
+      const div = temp(S);
+      free(cur);
+      const tanh = save(S);
+      free(div);
+      cur = temp(S);
+      free(tanh);
+    }
+    const summed = temp(S);
+    free(cur);
+    const up = x.upcast ? temp(2 * S) : null;
+    const sm = save(2 * S);
+    free(up);
+    free(summed);
+    const low = save(S);
+    free(sm);
+    const pv = temp(x.output);
+    free(low);
+    const out = temp(x.output);
+    free(pv);
+    return out;
+  };
   put(saves.norm, Math.min(1, saves.norms));
   linears(['q', 'k', 'v']);
   for (const w of saves.attn) put(w, 1);
+  const attended = saves.eager ? eagerScores(saves.eager) : null;
   linears(['o']);
+  free(attended);
   put(saves.norm, saves.norms - 1);
   linears(['gate', 'up']);
   put(saves.mlp, saves.mlps);

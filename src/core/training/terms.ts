@@ -482,6 +482,9 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
   const full = s.gradCkpt === 'full';
   // a recompute's first norm saves the checkpoint's fp32 input itself (activations.ts inputSavedAsIs)
   const asIs = full && acts.style === 'llama' && inputSavedAsIs(acts.style, false, dt) ? 1 : 0;
+  // eager attention in a 16-bit model, heads whole on each rank: its score tensors laid out
+  // (lora-forward.ts eagerScores); its matmuls save q's copy and K and V at all heads (savedKvWidth)
+  const eager = s.attn === 'eager' && dt.e === 2 && dt.eRes === 2 && !lora.upcast && !arch.mla && a % t === 0;
   const saves = {
     norm: sb * h * 4,
     norms: acts.fp32Hidden - asIs,
@@ -489,10 +492,11 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
     // Qwen3 / Gemma-3: the q and k norms' fp32 input copies come before the rotated q, k (qkNormPerToken)
     attn: [
       ...(qkNormPerToken(arch, dt.e, false, false) > 0 ? [a * d * 4, g * d * 4] : []),
-      ...[a * d, g * d, g * d + fusedQkvViewWidth(arch, s.attn, s.batch, maskedShare), a * d].map((w) => w * dt.e),
+      ...(eager ? [a * d, a * d, a * d] : [a * d, g * d, g * d + fusedQkvViewWidth(arch, s.attn, s.batch, maskedShare), a * d]).map((w) => w * dt.e),
     ].map((w) => (sb * w) / t),
     mlp: (sb * mlpWidth(arch, false) * dt.e) / t,
     mlps: arch.gatedMlp ? 3 : 1,
+    ...(eager ? { eager: { scores: s.batch * (a / t) * s.seq * s.seq * dt.e, output: (sb * a * d * dt.e) / t, softcap: arch.attnSoftcap === true, upcast: s.precision !== 'fp16' } } : {}),
   };
   const perLayer = full ? acts.recompute : (acts.bytes - acts.head - acts.recompute) / Math.max(1, acts.layersOnGpu);
   return { keep: loraLayerPlan(linears, perLayer, saves, true), checkpointed: full ? loraLayerPlan(linears, 0, saves, false) : null, input: 0, cached: 0 };

@@ -95,3 +95,27 @@ describe('a layer plan and its temporaries above what it keeps', () => {
     expect(planExcess(plan)).toBe(139);
   });
 });
+
+/**
+ * Eager attention's score-sized tensors in a LoRA layer (transformers modeling_gemma2.py
+ * `eager_attention_forward`, 16-bit model): S = one score tensor's bytes, O = the attention output's.
+ */
+describe('eager attention in a LoRA layer’s plan (softcapped, bf16)', () => {
+  const S = 100;
+  const O = 10;
+  const saves = { norm: 0, norms: 0, attn: [], mlp: 0, mlps: 0, eager: { scores: S, output: O, softcap: true, upcast: true } };
+  it('scores, · scaling, / softcap, tanh (saved), · softcap, + mask, fp32 upcast, fp32 softmax (saved), bf16 copy (saved), PV output, its contiguous copy', () => {
+    // saved: tanh S + softmax 2S + its bf16 copy S = 4S
+    // (then the MLP: its product, here 0 B, made and freed around down_proj)
+    expect(signed(loraLayerPlan([], 4 * S, saves, true)).slice(0, 19)).toEqual([S, S, -S, S, -S, S, -S, S, S, -S, 2 * S, 2 * S, -2 * S, -S, S, O, O, -O, -O]);
+  });
+  it('a checkpointed forward makes the same tensors and keeps none', () => {
+    const ev = loraLayerPlan([], 0, saves, false);
+    expect(planSaved(ev)).toBe(0);
+    expect(signed(ev).reduce((a, b) => a + b, 0)).toBe(0);
+  });
+  it('fp16 softmax takes aten’s half_to_float kernel: no upcast copy', () => {
+    const ev = signed(loraLayerPlan([], 4 * S, { ...saves, eager: { ...saves.eager, upcast: false } }, true));
+    expect(ev.filter((x) => x === 2 * S)).toEqual([2 * S]);
+  });
+});
