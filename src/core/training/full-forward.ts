@@ -55,6 +55,7 @@ import { mlpWidth } from '../model/tensors';
 import { sdpaRepeatsKv } from '../sdpa';
 import { savedKvWidth, type ActDtypes, type ActivationTotal } from './activations';
 import { planCached, planSaved, type LayerPlans, type PlanEvent } from './layer-plan';
+import { eagerScoreEvents } from './eager-scores';
 
 /** One layer's shapes (per tensor-parallel rank) and dtypes. */
 export interface FullLayerShape {
@@ -262,13 +263,9 @@ function sdpaCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): n
  * grouped K / V (g < a): `repeat_kv` copies K and V to all heads (as in sdpaCall); `matmul(q, kᵀ)`
  * (autocast casts the fp32 q and repeated K) folds to bmm, and reshaping q — laid out (b, s, a, d)
  * by the rotary ops, TensorIterator following q_proj's view — to (b·a, s, d) is a copy, which bmm
- * saves with the K view (so the rotated q is no save); the scores, `* scaling` (new, the scores
- * freed), `+ causal_mask` (the model's additive mask in the embedding's dtype: fp32 under AMP, so
- * the sum is fp32); `softmax(dtype=float32)` (a 16-bit sum is converted first, a temporary) saves
- * its fp32 output; `.to(query.dtype)` a 16-bit copy, saved by the second matmul (under AMP query is
- * fp32: no copy, autocast casts the weights for the matmul instead); dropout at p = 0 returns its
- * input; `matmul(w, v)`'s bmm output, then `transpose(1, 2).contiguous()` (saved by o_proj), the
- * bmm output freed. The weights it returns stay until the attention block returns (`held`).
+ * saves with the K view (so the rotated q is no save); the scores; from `* scaling` to the
+ * contiguous output saved by o_proj, eager-scores.ts (no softcap: Gemma-2 is not laid out here).
+ * The weights it returns stay until the attention block returns (`held`).
  */
 function eagerCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): { att: number; held: number | null } {
   const T = x.tokens;
@@ -281,27 +278,14 @@ function eagerCall(x: FullLayerShape, alloc: Alloc, drop: Drop, cast: boolean): 
   const scores = alloc(S, x.e, false);
   // the matmul returns (its q copy, saved by bmm), then autocast's casts
   for (const i of [qc, cq, ck]) drop(i);
-  const scaled = alloc(S, x.e, false);
-  drop(scores);
-  const summed = alloc(S, x.eRes, false);
-  drop(scaled);
-  const up = x.eRes < 4 ? alloc(S, 4, false) : null;
-  const sm = alloc(S, 4, true);
-  drop(up);
-  // 16-bit query: `.to` copies (saved), the fp32 softmax output goes on reassignment; fp32 query:
-  // the softmax output is the weights, autocast's 16-bit cast of them is made by the matmul
-  const low = !cast && x.e < 4 ? alloc(S, x.e, true) : null;
-  if (low !== null) drop(sm);
-  drop(summed);
-  const castW = cast ? alloc(S, x.e, true) : null;
-  const o = alloc(T * x.q, x.e, false);
-  drop(castW);
-  const att = alloc(T * x.q, x.e, true);
-  drop(o);
+  const ops = { temp: (bytes: number) => alloc(bytes, 1, false), save: (bytes: number) => alloc(bytes, 1, true), free: drop };
+  const weights = cast ? 'cast' : x.e < 4 ? 'copy' : 'none';
+  // (fp16 and bf16 are not told apart here: a 16-bit sum is taken as bf16's, converted for softmax)
+  const { out, held } = eagerScoreEvents(ops, { elems: S, e: x.e, maskBytes: x.eRes, softcap: false, upcast: true, weights, output: T * x.q * x.e, outputSaved: true }, scores);
   // eager_attention_forward returns: its repeated K and V go unless saved; the weights are returned
   drop(kr);
   drop(vr);
-  return { att, held: low ?? sm };
+  return { att: out, held };
 }
 
 /**

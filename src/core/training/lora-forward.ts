@@ -28,6 +28,7 @@ import type { LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
 import { planSaved, type PlanEvent } from './layer-plan';
+import { eagerScoreEvents } from './eager-scores';
 
 /** What the forward of one adapted Linear needs to know. */
 export interface LoraLinearShape {
@@ -153,8 +154,8 @@ export interface LayerSaves {
   mlp: number;
   mlps: number;
   /**
-   * eager attention in a 16-bit model (loraLayerPlan `eagerScores`): bytes of one score tensor
-   * (b·(a/t)·s²·e), of the attention output (s·b·(a/t)·d·e), whether the scores are softcapped
+   * eager attention in a 16-bit model (eager-scores.ts): bytes of one score tensor
+   * (b·(a/t)·s²·2), of the attention output (s·b·(a/t)·d·2), whether the scores are softcapped
    * (Gemma-2) and whether softmax converts them to fp32 first (bf16; fp16 runs aten's
    * half_to_float kernel); `attn` then lists the q copy and the repeated K and V its matmuls save
    */
@@ -216,45 +217,19 @@ export function loraLayerPlan(lora: readonly LoraLinearForward[], bytes: number,
   const free = (i: number | null): void => {
     if (i !== null) ev.push({ free: i });
   };
-  // eager_attention_forward's score-sized tensors (transformers modeling_llama.py / modeling_gemma2.py):
-  // the scores, `* scaling`, Gemma-2's `/ softcap`, `tanh` (its output saved), `* softcap`,
-  // `+ causal_mask`, softmax(dtype=float32) — a bf16 input converted first (aten SoftMax.cpp
-  // `softmax`: only Half takes the half_to_float kernel), its fp32 output saved — `.to(query.dtype)`
-  // (saved by the PV matmul), then the PV output and its `.contiguous()` copy, o_proj's input
-  const eagerScores = (x: NonNullable<LayerSaves['eager']>): number => {
-    const S = x.scores;
-    let cur = temp(S);
-    const scaled = temp(S);
-    free(cur);
-    cur = scaled;
-    if (x.softcap) {
-      const div = temp(S);
-      free(cur);
-      const tanh = save(S);
-      free(div);
-      cur = temp(S);
-      free(tanh);
-    }
-    const summed = temp(S);
-    free(cur);
-    const up = x.upcast ? temp(2 * S) : null;
-    const sm = save(2 * S);
-    free(up);
-    free(summed);
-    const low = save(S);
-    free(sm);
-    const pv = temp(x.output);
-    free(low);
-    const out = temp(x.output);
-    free(pv);
-    return out;
+  // eager attention's score-sized tensors (eager-scores.ts), the weights held to the block's end
+  const eagerScores = (x: NonNullable<LayerSaves['eager']>): { out: number | null; held: number | null } => {
+    const scores = temp(x.scores);
+    const elems = x.scores / 2;
+    return eagerScoreEvents({ temp, save, free }, { elems, e: 2, maskBytes: 2, softcap: x.softcap, upcast: x.upcast, weights: 'copy', output: x.output, outputSaved: false }, scores);
   };
   put(saves.norm, Math.min(1, saves.norms));
   linears(['q', 'k', 'v']);
   for (const w of saves.attn) put(w, 1);
   const attended = saves.eager ? eagerScores(saves.eager) : null;
   linears(['o']);
-  free(attended);
+  free(attended?.out ?? null);
+  free(attended?.held ?? null);
   put(saves.norm, saves.norms - 1);
   linears(['gate', 'up']);
   put(saves.mlp, saves.mlps);

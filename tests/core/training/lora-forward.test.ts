@@ -106,8 +106,9 @@ describe('eager attention in a LoRA layer’s plan (softcapped, bf16)', () => {
   const saves = { norm: 0, norms: 0, attn: [], mlp: 0, mlps: 0, eager: { scores: S, output: O, softcap: true, upcast: true } };
   it('scores, · scaling, / softcap, tanh (saved), · softcap, + mask, fp32 upcast, fp32 softmax (saved), bf16 copy (saved), PV output, its contiguous copy', () => {
     // saved: tanh S + softmax 2S + its bf16 copy S = 4S
-    // (then the MLP: its product, here 0 B, made and freed around down_proj)
-    expect(signed(loraLayerPlan([], 4 * S, saves, true)).slice(0, 19)).toEqual([S, S, -S, S, -S, S, -S, S, S, -S, 2 * S, 2 * S, -2 * S, -S, S, O, O, -O, -O]);
+    // the `+ mask` sum goes once `.to(query.dtype)` has assigned its name (after the bf16 copy);
+    // then the MLP: its product, here 0 B, made and freed around down_proj
+    expect(signed(loraLayerPlan([], 4 * S, saves, true)).slice(0, 19)).toEqual([S, S, -S, S, -S, S, -S, S, S, -S, 2 * S, 2 * S, -2 * S, S, -S, O, O, -O, -O]);
   });
   it('a checkpointed forward makes the same tensors and keeps none', () => {
     const ev = loraLayerPlan([], 0, saves, false);
