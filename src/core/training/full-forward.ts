@@ -321,7 +321,6 @@ export function fullLayerShape(arch: ModelArch, run: FullLayerRun): FullLayerSha
     arch.normsPerLayer === 2 &&
     !arch.moe &&
     !arch.mla &&
-    (arch.qkNorm !== true || arch.family === 'qwen3') &&
     !arch.hybrid &&
     !arch.encoderDecoder &&
     (fused || (!traits?.fusedQkv && !traits?.fusedGateUp));
