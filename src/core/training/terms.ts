@@ -483,7 +483,7 @@ function loraPlans(ctx: Ctx, dt: ActDtypes, lora: LoraSaves, acts: ActivationTot
   // a recompute's first norm saves the checkpoint's fp32 input itself (activations.ts inputSavedAsIs)
   const asIs = full && acts.style === 'llama' && inputSavedAsIs(acts.style, false, dt) ? 1 : 0;
   // eager attention in a 16-bit model, heads whole on each rank: its score tensors laid out
-  // (lora-forward.ts eagerScores); its matmuls save q's copy and K and V at all heads (savedKvWidth)
+  // (eager-scores.ts); its matmuls save q's copy and K and V at all heads (savedKvWidth)
   const eager = s.attn === 'eager' && dt.e === 2 && dt.eRes === 2 && !lora.upcast && !arch.mla && a % t === 0;
   const saves = {
     norm: sb * h * 4,
