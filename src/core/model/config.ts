@@ -9,6 +9,7 @@ import { FieldReader, MAX_LAYERS, isObject, type Json } from './fields';
 import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
 import { HYBRID_FAMILIES, UNMODELLED_FAMILIES, parseHybrid } from './hybrid-config';
 import { parseRwkv7 } from './rwkv7-config';
+import { remoteCodeShape } from './remote-families';
 import { parseVisionTower } from './vision';
 
 const HIDDEN = ['hidden_size', 'n_embd', 'd_model'] as const;
@@ -170,6 +171,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
     tiedEmbeddings: ENCODER_ONLY.has(family) || (tiedFlag ?? t.tied ?? true),
     ...biases(r, t),
   };
+  remoteCodeShape(r, arch);
   const ctx = r.optInt(CONTEXT);
   if (ctx !== undefined) arch.maxContext = ctx;
   if (t.learnedPositions) {

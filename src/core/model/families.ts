@@ -83,7 +83,12 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   'xlm-roberta': { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
   // Falcon: `bias` field (default False) decides all biases; fused query_key_value.
   falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true },
-  chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true },
+  // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
+  // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
+  chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true },
+  qwen: { ...LLAMA_LIKE, fusedQkv: true },
+  baichuan: { ...LLAMA_LIKE, fusedQkv: true },
+  internlm: LLAMA_LIKE,
   // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per
   // block and a plain relu² MLP (NemotronHBlock, NemotronHMLP up_proj / down_proj)
   jamba: LLAMA_LIKE,
@@ -131,6 +136,12 @@ export const ARCH_PREFIX: [string, string][] = [
   ['DeepseekV3', 'deepseek_v3'],
   ['DeepseekV2', 'deepseek_v2'],
   ['OPT', 'opt'],
+  ['QWen', 'qwen'],
+  ['Baichuan', 'baichuan'],
+  ['BaiChuan', 'baichuan'],
+  ['ChatGLM', 'chatglm'],
+  ['InternLM2', 'internlm2'],
+  ['InternLM', 'internlm'],
 ];
 
 /**

@@ -1,0 +1,52 @@
+/**
+ * Shapes of the 2023–24 chat models that ship their own modeling file (trust_remote_code), where
+ * the config's standard-looking fields mean something else than in transformers' own families.
+ * Each rule is read from the repository's modeling file on the Hugging Face Hub:
+ *
+ * - Qwen-1 (`model_type` 'qwen', Qwen/Qwen-7B `modeling_qwen.py`): `QWenMLP` builds w1 and w2 as
+ *   `nn.Linear(hidden_size, intermediate_size // 2)` and c_proj from that half width, so the
+ *   config's intermediate_size (22016 for Qwen-7B) is twice the gated width. `QWenAttention.c_attn`
+ *   is one Linear(h, 3·a·kv_channels, bias=True) whatever the config says; c_proj and the MLP take
+ *   `bias=not config.no_bias` (QWenConfig default no_bias=True).
+ * - ChatGLM2 / ChatGLM3 (`model_type` 'chatglm', THUDM/chatglm2-6b `modeling_chatglm.py`):
+ *   `SelfAttention.query_key_value` is Linear(h, a·kv_channels + 2·kv_channels·multi_query_group_num)
+ *   when `multi_query_attention`, else all heads; its bias is `add_bias_linear or add_qkv_bias`,
+ *   `dense` and the MLP take `add_bias_linear`. `MLP.dense_h_to_4h` is Linear(h, 2·ffn_hidden_size)
+ *   followed by `swiglu` (chunk in two, silu(x0)·x1). RMSNorm when `rmsnorm`; the embedding and the
+ *   untied `output_layer` have `padded_vocab_size` rows. The first ChatGLM-6B (no `ffn_hidden_size`;
+ *   `inner_hidden_size`, `position_encoding_2d`) is the GELU / LayerNorm GLM block with every bias,
+ *   which the family's traits describe.
+ * - InternLM (v1, internlm/internlm-7b `modeling_internlm.py`): Llama's block where q/k/v/o take
+ *   `bias=config.bias` (InternLMConfig default True) and the MLP none.
+ */
+import type { ModelArch } from '../types';
+import type { FieldReader } from './fields';
+
+/** The ChatGLM2/3 block (SwiGLU, grouped K/V), told from the first ChatGLM by its ffn_hidden_size. */
+function isChatGlm2(r: FieldReader): boolean {
+  return r.pick(['ffn_hidden_size', 'multi_query_attention', 'rmsnorm', 'add_bias_linear']) !== undefined;
+}
+
+/** Correct `arch` in place for the remote-code families above; other families are left as parsed. */
+export function remoteCodeShape(r: FieldReader, arch: ModelArch): void {
+  if (arch.family === 'qwen') {
+    const bias = !(r.bool('no_bias') ?? true);
+    arch.ffn = Math.max(1, Math.floor((r.int(['intermediate_size'], 22016) ?? 22016) / 2));
+    Object.assign(arch, { kvHeads: arch.heads, qkvBias: true, oBias: bias, mlpBias: bias });
+  } else if (arch.family === 'chatglm' && isChatGlm2(r)) {
+    const linearBias = r.bool('add_bias_linear') ?? false;
+    const groups = r.bool('multi_query_attention') === true ? (r.int(['multi_query_group_num'], 1) ?? 1) : arch.heads;
+    arch.vocab = r.int(['padded_vocab_size'], arch.vocab) ?? arch.vocab;
+    Object.assign(arch, {
+      gatedMlp: true,
+      norm: r.bool('rmsnorm') === false ? 'layernorm' : 'rmsnorm',
+      kvHeads: Math.min(groups, arch.heads),
+      qkvBias: linearBias || (r.bool('add_qkv_bias') ?? false),
+      oBias: linearBias,
+      mlpBias: linearBias,
+    });
+  } else if (arch.family === 'internlm') {
+    const bias = r.bool('bias') ?? true;
+    Object.assign(arch, { qkvBias: bias, oBias: bias, mlpBias: false });
+  }
+}
