@@ -7,7 +7,9 @@
  *   `nn.Linear(hidden_size, intermediate_size // 2)` and c_proj from that half width, so the
  *   config's intermediate_size (22016 for Qwen-7B) is twice the gated width. `QWenAttention.c_attn`
  *   is one Linear(h, 3·a·kv_channels, bias=True) whatever the config says; c_proj and the MLP take
- *   `bias=not config.no_bias` (QWenConfig default no_bias=True).
+ *   `bias=not config.no_bias` (QWenConfig default no_bias=True). The first release (Aug 2023) spelled
+ *   the fields GPT-2's way (n_embd, n_layer, n_head, padded_vocab_size) and the width
+ *   `ffn_hidden_size`, halved the same way.
  * - ChatGLM2 / ChatGLM3 (`model_type` 'chatglm', THUDM/chatglm2-6b `modeling_chatglm.py`):
  *   `SelfAttention.query_key_value` is Linear(h, a·kv_channels + 2·kv_channels·multi_query_group_num)
  *   when `multi_query_attention`, else all heads; its bias is `add_bias_linear or add_qkv_bias`,
@@ -31,7 +33,7 @@ function isChatGlm2(r: FieldReader): boolean {
 export function remoteCodeShape(r: FieldReader, arch: ModelArch): void {
   if (arch.family === 'qwen') {
     const bias = !(r.bool('no_bias') ?? true);
-    arch.ffn = Math.max(1, Math.floor((r.int(['intermediate_size'], 22016) ?? 22016) / 2));
+    arch.ffn = Math.max(1, Math.floor((r.int(['intermediate_size', 'ffn_hidden_size'], 22016) ?? 22016) / 2));
     Object.assign(arch, { kvHeads: arch.heads, qkvBias: true, oBias: bias, mlpBias: bias });
   } else if (arch.family === 'chatglm' && isChatGlm2(r)) {
     const linearBias = r.bool('add_bias_linear') ?? false;

@@ -70,6 +70,28 @@ describe('Qwen-1 (modeling_qwen.py)', () => {
     expect(countParams(a).total).toBe(14_167_290_880);
   });
 
+  test("the first release's config (n_embd, n_layer, ffn_hidden_size) gives the same model", () => {
+    // Qwen/Qwen-7B-Chat config.json of Aug 2023 (transformers_version 4.31.0)
+    const first = {
+      architectures: ['QWenLMHeadModel'],
+      auto_map: QWEN_7B.auto_map,
+      ffn_hidden_size: 22016,
+      kv_channels: 128,
+      layer_norm_epsilon: 1e-5,
+      model_type: 'qwen',
+      n_embd: 4096,
+      n_head: 32,
+      n_layer: 32,
+      n_positions: 6144,
+      no_bias: true,
+      padded_vocab_size: 151936,
+      seq_length: 2048,
+      tie_word_embeddings: false,
+      vocab_size: 151936,
+    };
+    expect(countParams(ok(first)).total).toBe(7_721_324_544);
+  });
+
   test('a config without model_type is told by its QWenLMHeadModel class', () => {
     const { model_type: _, ...rest } = QWEN_7B;
     expect(ok(rest).family).toBe('qwen');
