@@ -157,6 +157,10 @@ export interface ModelArch {
   slidingWindow?: { window: number; layers: number };
   /** config.json names its own modeling code (`auto_map` → AutoModelForCausalLM): trust_remote_code models. */
   remoteCode?: boolean;
+  /** ALiBi position bias instead of rotary positions (Baichuan-13B's modeling file: a per-head mask buffer). */
+  alibi?: boolean;
+  /** Baichuan2's NormHead: the LM head's weight is replaced by its row-normalised copy at the first eval call. */
+  normHead?: boolean;
   /** Gemma-2 `final_logit_softcapping`: logits = tanh(logits / c) · c before the loss (tanh saves its output) */
   logitSoftcap?: boolean;
   /** Gemma-2 `attn_logit_softcapping`: the eager attention scores go through tanh (saved, s² per head) */
@@ -281,6 +285,7 @@ export type TermId =
   | 'master-weights'
   | 'dequant-buffer'
   | 'load-copy'
+  | 'model-buffers'
   | 'comm-buffers'
   | 'zero-grad-buffers'
   | 'zero-gathered-params'

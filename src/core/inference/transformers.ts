@@ -27,6 +27,7 @@ import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
 import { hfRopeDim, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
+import { remoteAttnNote, remoteBuffers, remoteLogits, remoteRuntime, remoteTransient } from './remote-runtime';
 import { fixedIn } from '../units';
 
 /**
@@ -282,14 +283,20 @@ export function buildTransformers(ctx: Ctx): Built {
   const stateAll = state ? state.bytes * s.batch : 0;
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
-  const head = inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  // models that run their own modeling file (remote-runtime.ts): its attention, masks, buffers and logits
+  const rt = encoder ? null : remoteRuntime(arch, s.attn);
+  const head = rt && s.logitsPath === 'auto' ? remoteLogits(rt, s.prompt, e) : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
+    rt ? remoteTransient(rt, arch, q, keys, s.batch, e, tp, rows, perLogit, first) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
+  const buffers = rt ? remoteBuffers(rt, arch, s.prompt, tokens, e) : null;
+  const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
   const logitsExpr = encoder ? 0 : perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
   const ropeDim = encoder ? 0 : hfRopeDim(arch);
   // one stage on one GPU: the layers after the last sliding one have no K/V yet at its masked SDPA call
   const after = pp === 1 && !ctx.split && !qkv ? layersAfterLastSliding(arch) : 0;
   const absentAtMask = after > 0 ? mul(sym('L_after', after), kvPerLayerExpr(arch, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy), sym('s', s.prompt), B) : 0;
-  const prefill = forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, encoder ? 0 : head.rows, 4, head.perLogit, ropeDim, absentAtMask);
+  const prefill = forward(s.prompt, s.prompt, encoder ? 0 : head.rows, head.perLogit, true, ropeDim, absentAtMask);
   const encoderEnd = encoder ? encoderOutput(ctx, B, e) : null;
   const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
   const forwardBytes = evaluate(forwardExpr);
@@ -305,7 +312,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const sizes = kernel ? gptqLayerSizes(arch, s.groupSize ?? DEFAULT_GROUP_SIZE) : null;
   const kbuf = kernel && sizes ? kernelBuffers(sizes, kernel, s.descAct === 'on') : null;
   const kernelOn = (g: GpuShare): number => (kbuf && g.layers ? buffersOn(kbuf, g.frac, tp) : 0);
-  const decode = encoder ? { bytes: 0 } : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 1, 4, head.perLogit, ropeDim);
+  const decode = encoder ? { bytes: 0 } : forward(1, tokens, 1, head.perLogit, false, ropeDim);
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
   const catAll =
@@ -322,8 +329,8 @@ export function buildTransformers(ctx: Ctx): Built {
   const layerOnly =
     shares.length > 1
       ? {
-          prefill: forwardTransient(arch, s.prompt, s.prompt, s.batch, e, s.attn, tp, 0, 4, e + 4, ropeDim),
-          decode: encoder ? 0 : forwardTransient(arch, 1, tokens, s.batch, e, s.attn, tp, 0, 4, e + 4, ropeDim).bytes,
+          prefill: forward(s.prompt, s.prompt, 0, e + 4, true, ropeDim),
+          decode: encoder ? 0 : forward(1, tokens, 0, e + 4, false, ropeDim).bytes,
           logitsPrefill: evaluate(logitsExpr),
           logitsDecode: (s.batch * arch.vocab * head.perLogit) / tp,
         }
@@ -334,10 +341,12 @@ export function buildTransformers(ctx: Ctx): Built {
     const atPrefill = (kvPromptAll + stateAll) * g.frac + pre + (g.layers ? dequantAll : 0);
     const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
+    // the model's own buffers sit with its first modules (accelerate places the root's buffers there)
+    const own = g.embedding ? buffersAll : 0;
     // the vision tower sits with the embedding (accelerate places it first)
     const atVision = g.embedding ? visionAll : 0;
     const workspace = g.layers || g.head || atVision > 0 ? CUBLAS_WORKSPACE_BYTES : 0;
-    return { atPrefill, atDecode, atVision, pre, loadCopy, bytes: g.weights + kernelOn(g) + Math.max(workspace + Math.max(atPrefill, atDecode, atVision), loadCopy) };
+    return { atPrefill, atDecode, atVision, pre, loadCopy, bytes: g.weights + kernelOn(g) + own + Math.max(workspace + Math.max(atPrefill, atDecode, atVision), loadCopy) };
   };
   // gpuShares gives one share per GPU, so at least one
   let at = 0;
@@ -422,6 +431,7 @@ export function buildTransformers(ctx: Ctx): Built {
         ]
       : []),
     ...(kbuf && sizes && kernelBytes > 0 ? [gptqKernelTerm(ctx, kbuf, sizes, share.frac)] : []),
+    ...(rt && buffers && share.embedding && buffersAll > 0 ? [term(ctx, 'model-buffers', buffers.expr, { values: buffers.values, source: rt.source, confidence: 'derived' })] : []),
     ...(loadCopy > 0
       ? [
           term(ctx, 'load-copy', loadCopyExpr, {
@@ -470,6 +480,7 @@ export function buildTransformers(ctx: Ctx): Built {
       tp === 1 &&
       pp === 1 &&
       s.attn === 'sdpa' &&
+      !rt &&
       !qkv &&
       ctx.kvElementBytes === e &&
       atVision === 0 &&
@@ -478,5 +489,14 @@ export function buildTransformers(ctx: Ctx): Built {
         ? prefillShape(arch, s.batch, s.prompt, e)
         : null,
   };
-  return { terms, allocatedBytes, live, torchAllocator: true, trainable: 0, notes: layerSplitOffloadNotes(ctx.split), inference: phases, ...(perGpu ? { perGpu } : {}) };
+  return {
+    terms,
+    allocatedBytes,
+    live,
+    torchAllocator: true,
+    trainable: 0,
+    notes: [...layerSplitOffloadNotes(ctx.split), ...(rt ? remoteAttnNote(rt, s.attn) : [])],
+    inference: phases,
+    ...(perGpu ? { perGpu } : {}),
+  };
 }

@@ -1195,6 +1195,56 @@ export const PRESET_ROWS: PresetRow[] = [
   }
  },
  {
+  "id": "Qwen/Qwen-7B",
+  "name": "Qwen-7B (Qwen-1)",
+  "stated": "7B",
+  "publishedParams": null,
+  "arch": {
+   "family": "qwen",
+   "hidden": 4096,
+   "layers": 32,
+   "heads": 32,
+   "kvHeads": 32,
+   "headDim": 128,
+   "ffn": 11008,
+   "vocab": 151936,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": false,
+   "qkvBias": true,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 8192,
+   "remoteCode": true
+  }
+ },
+ {
+  "id": "THUDM/chatglm3-6b",
+  "name": "ChatGLM3-6B",
+  "stated": "6B",
+  "publishedParams": null,
+  "arch": {
+   "family": "chatglm",
+   "hidden": 4096,
+   "layers": 28,
+   "heads": 32,
+   "kvHeads": 2,
+   "headDim": 128,
+   "ffn": 13696,
+   "vocab": 65024,
+   "gatedMlp": true,
+   "norm": "rmsnorm",
+   "normsPerLayer": 2,
+   "tiedEmbeddings": false,
+   "qkvBias": true,
+   "oBias": false,
+   "mlpBias": false,
+   "maxContext": 32768,
+   "remoteCode": true
+  }
+ },
+ {
   "id": "google-t5/t5-base",
   "name": "T5-base",
   "stated": "220M",

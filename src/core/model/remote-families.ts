@@ -17,12 +17,23 @@
  *   followed by `swiglu` (chunk in two, silu(x0)·x1). RMSNorm when `rmsnorm`; the embedding and the
  *   untied `output_layer` have `padded_vocab_size` rows. The first ChatGLM-6B (no `ffn_hidden_size`;
  *   `inner_hidden_size`, `position_encoding_2d`) is the GELU / LayerNorm GLM block with every bias,
- *   which the family's traits describe.
+ *   which the family's traits describe; its config sets no `tie_word_embeddings`, so PretrainedConfig's
+ *   default True ties `lm_head` (its `get_output_embeddings`) to `word_embeddings`: 6,173,286,400,
+ *   the "6.2B" of its model card.
+ * - Baichuan (baichuan-inc `modeling_baichuan.py`): `W_pack` is one Linear(h, 3h, bias=False). The
+ *   13B files use ALiBi (`BaichuanModel.get_alibi_mask`) and their config class has no
+ *   `max_position_embeddings`, which the 7B files' rotary code reads: its absence marks ALiBi, and
+ *   `model_max_length` sizes the mask buffer. Baichuan2's files replace lm_head with `NormHead`;
+ *   a Baichuan2 config is told by its 7B config class's `z_loss_weight` or by Baichuan 2's
+ *   vocabulary of 125,696 (Baichuan 1 had 64,000: arXiv 2309.10305 §2.2).
  * - InternLM (v1, internlm/internlm-7b `modeling_internlm.py`): Llama's block where q/k/v/o take
  *   `bias=config.bias` (InternLMConfig default True) and the MLP none.
  */
 import type { ModelArch } from '../types';
 import type { FieldReader } from './fields';
+
+/** Baichuan 2's tokenizer (arXiv 2309.10305 §2.2). */
+const BAICHUAN2_VOCAB = 125_696;
 
 /** The ChatGLM2/3 block (SwiGLU, grouped K/V), told from the first ChatGLM by its ffn_hidden_size. */
 function isChatGlm2(r: FieldReader): boolean {
@@ -47,6 +58,11 @@ export function remoteCodeShape(r: FieldReader, arch: ModelArch): void {
       oBias: linearBias,
       mlpBias: linearBias,
     });
+  } else if (arch.family === 'chatglm') {
+    arch.tiedEmbeddings = r.bool('tie_word_embeddings') ?? true;
+  } else if (arch.family === 'baichuan') {
+    if (r.cfg.max_position_embeddings === undefined) arch.alibi = true;
+    if (r.cfg.z_loss_weight !== undefined || arch.vocab === BAICHUAN2_VOCAB) arch.normHead = true;
   } else if (arch.family === 'internlm') {
     const bias = r.bool('bias') ?? true;
     Object.assign(arch, { qkvBias: bias, oBias: bias, mlpBias: false });

@@ -34,6 +34,13 @@ export const ARCH_FIELDS: readonly ArchFieldSpec[] = [
   { prop: 'tiedEmbeddings', name: 'tied', kind: bool, help: 'tie_word_embeddings: LM head shares the embedding matrix' },
   { prop: 'qkvBias', name: 'qkv-bias', kind: bool, help: 'Biases on q/k/v projections' },
   { prop: 'remoteCode', name: 'remote-code', kind: bool, help: "config.json auto_map names the model's own AutoModelForCausalLM (trust_remote_code): logits-path=auto takes the remote-code path" },
+  {
+    prop: 'alibi',
+    name: 'alibi',
+    kind: bool,
+    help: "ALiBi position bias instead of rotary positions: Baichuan-13B's own code keeps a heads × context² mask buffer and builds a per-head mask every forward",
+  },
+  { prop: 'normHead', name: 'norm-head', kind: bool, help: "Baichuan2's NormHead: the first generate call replaces the LM head's weight with its normalised copy, both held for a moment" },
   { prop: 'maxContext', name: 'max-context', kind: n(1 << 30), help: 'max_position_embeddings' },
   { prop: 'moe.experts', name: 'experts', kind: n(65_536), help: 'MoE: routed experts E' },
   { prop: 'moe.expertsPerToken', name: 'experts-per-tok', kind: n(65_536), help: 'MoE: experts per token k' },

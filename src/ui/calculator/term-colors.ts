@@ -20,6 +20,7 @@ export const TERM_COLOR: Record<TermId, string> = {
   'master-weights': '#cc79a7', // Okabe–Ito reddish purple
   'dequant-buffer': '#999933', // Tol olive
   'load-copy': '#ddcc77', // Tol sand
+  'model-buffers': '#994455', // Tol dark red-purple
   'comm-buffers': '#332288', // Tol indigo
   'zero-grad-buffers': '#44aa99', // Tol teal
   'zero-gathered-params': '#88ccee', // Tol cyan

@@ -21,6 +21,8 @@ export const ARCH_LABEL_EN: Partial<Record<ArchProp, string>> = {
   tiedEmbeddings: 'Tied embeddings',
   qkvBias: 'q/k/v bias',
   remoteCode: 'Own modeling code (trust_remote_code)',
+  alibi: 'ALiBi positions',
+  normHead: 'Normalised LM head (Baichuan2)',
   maxContext: 'Max context',
   'moe.experts': 'Experts',
   'moe.expertsPerToken': 'Experts per token',

@@ -116,6 +116,7 @@ export const CORE_ZH: Record<string, string> = {
   'diffusion.peak-denoising': '各阶段依次运行：峰值出现在去噪阶段（该阶段常驻的权重 + 它的激活），而不是三项激活之和。',
   'diffusion.peak-vae-decode': '各阶段依次运行：峰值出现在 VAE 解码阶段（该阶段常驻的权重 + 它的激活），而不是三项激活之和。',
   'diffusion.not-counted': '未计入：SD 1.5 的安全检查器（可用 safety_checker=None 加载）、cuDNN 卷积工作区，以及阶段之间释放后仍被缓存分配器保留的显存。',
+  'inference.remote-attn': '该模型自带建模代码（trust_remote_code），注意力实现由它自己决定：实际运行的是 {runs}，所以 attn={attn} 不影响估算。',
   'inference.peak-not-sum': '预填充的临时张量在解码结束前已释放：峰值是权重 + max(提示词 KV + 预填充临时量, 完整 KV + 解码步)，而不是所有项之和。',
   'inference.gptq-exllamav2': '装有 GPTQModel（AutoGPTQ 的后继）时，transformers 改用 ExLlama v2 内核，它的缓冲在这里要占 {gib} GiB：这种环境请设 gptq-kernel=exllamav2。',
   'inference.image-tokens': '每张图片在提示词中占 {tokens} 个 token：KV 缓存、预填充和 logits 都按 {prompt} 个提示词 token 计算（文本 {text} + 图片 {images} × {tokens}）。',

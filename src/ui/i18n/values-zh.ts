@@ -29,6 +29,13 @@ export const VALUE_ZH: Record<string, string> = {
   'peak: logits, fp32 upcast, fp32 log-softmax; held: log-softmax (the logits are dropped); backward: + two fp32 gradients; head: the logits gradient; + s·b·V·e (tanh output of the final logit softcapping, saved for backward)':
     '峰值：logits、fp32 上转、fp32 log-softmax；保留：log-softmax（logits 已丢弃）；反向：再加两个 fp32 梯度；LM 头：logits 的梯度；+ s·b·V·e（最终 logit softcapping 的 tanh 输出，为反向保存）',
   'last position only, fp32 copy in _sample': '只有最后一个位置，_sample 中有一份 fp32 副本',
+  'whole prompt, lm_head output and its permute().contiguous() copy': '整段提示词，lm_head 输出及其 permute().contiguous() 副本',
+  'last position (return_last_logit), model dtype': '仅最后一个位置（return_last_logit），模型精度',
+  // remote-code models' own buffers (inference/remote-runtime.ts)
+  'registered_causal_mask, bool M²': 'registered_causal_mask，bool 型 M²',
+  'logn_tensor per layer': '每层一份 logn_tensor',
+  'none (flash-attn)': '无（flash-attn）',
+  'fp32 cos_cached + sin_cached per layer': '每层一份 fp32 cos_cached + sin_cached',
   'whole prompt, logits.float() in forward': '整段提示词，forward 中 logits.float()',
   'whole prompt, model dtype': '整段提示词，模型精度',
   'task head logits (fp32)': '任务头的 logits（fp32）',

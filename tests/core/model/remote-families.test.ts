@@ -139,10 +139,65 @@ describe('Baichuan and InternLM', () => {
       tie_word_embeddings: false,
       vocab_size: 125696,
     });
-    expect(a).toMatchObject({ qkvBias: false, oBias: false, mlpBias: false, gatedMlp: true });
+    expect(a).toMatchObject({ qkvBias: false, oBias: false, mlpBias: false, gatedMlp: true, maxContext: 4096 });
+    // the 13B config class has no max_position_embeddings (ALiBi); Baichuan 2's 125,696-token vocabulary: NormHead
+    expect(a.alibi).toBe(true);
+    expect(a.normHead).toBe(true);
     // per layer: W_pack 5120·15360 = 78,643,200; o_proj 26,214,400; MLP 3·5120·13696 = 210,370,560;
     // norms 10,240 → 315,238,400 × 40 = 12,609,536,000; embeddings 2·125696·5120 = 1,287,127,040; norm 5,120
     expect(countParams(a).total).toBe(13_896_668_160);
+  });
+
+  test("Baichuan2-7B's config (rotary: max_position_embeddings; Baichuan2: z_loss_weight) has no ALiBi and a NormHead", () => {
+    const a = ok({
+      model_type: 'baichuan',
+      hidden_size: 4096,
+      intermediate_size: 11008,
+      max_position_embeddings: 4096,
+      model_max_length: 4096,
+      num_attention_heads: 32,
+      num_hidden_layers: 32,
+      rms_norm_eps: 1e-6,
+      tie_word_embeddings: false,
+      vocab_size: 125696,
+      z_loss_weight: 0,
+    });
+    expect(a.alibi).toBeUndefined();
+    expect(a.normHead).toBe(true);
+  });
+
+  test('Baichuan-13B (the first, 64,000 tokens) has ALiBi and a plain lm_head', () => {
+    const a = ok({
+      model_type: 'baichuan',
+      hidden_size: 5120,
+      intermediate_size: 13696,
+      model_max_length: 4096,
+      num_attention_heads: 40,
+      num_hidden_layers: 40,
+      rms_norm_eps: 1e-6,
+      vocab_size: 64000,
+    });
+    expect(a.alibi).toBe(true);
+    expect(a.normHead).toBeUndefined();
+  });
+
+  test('ChatGLM-6B (the first): GELU GLM block, every bias, lm_head tied by default: 6,173,286,400', () => {
+    // THUDM/chatglm-6b config.json shape fields; no tie_word_embeddings key
+    const a = ok({
+      model_type: 'chatglm',
+      hidden_size: 4096,
+      inner_hidden_size: 16384,
+      num_layers: 28,
+      num_attention_heads: 32,
+      vocab_size: 130528,
+      max_sequence_length: 2048,
+      position_encoding_2d: true,
+      layernorm_epsilon: 1e-5,
+    });
+    expect(a).toMatchObject({ gatedMlp: false, norm: 'layernorm', qkvBias: true, oBias: true, mlpBias: true, tiedEmbeddings: true, ffn: 16384 });
+    // per layer: qkv 4096·12288 + 12288; dense 4096² + 4096; MLP 2·4096·16384 + 16384 + 4096; two LayerNorms 4·4096
+    // = 201,379,840 × 28 = 5,638,635,520; word_embeddings 130528·4096 = 534,642,688; final LayerNorm 8,192
+    expect(countParams(a).total).toBe(6_173_286_400);
   });
 
   test('InternLM-7B: bias on q/k/v/o (config bias), none on the MLP: 7,321,948,160', () => {

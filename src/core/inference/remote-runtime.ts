@@ -1,0 +1,258 @@
+/**
+ * What the 2023–24 chat models that ship their own modeling file (trust_remote_code) allocate under
+ * transformers `generate`, besides the weights and the KV cache (whose bytes are any decoder's:
+ * each file keeps K and V per layer and grows them with `torch.cat`). Read from each repository's
+ * modeling file on the Hugging Face Hub (public copies of the late-2023 revisions):
+ *
+ * - Qwen-1, `modeling_qwen.py`. `QWenLMHeadModel.__init__` turns `use_flash_attn="auto"` on for
+ *   bf16 / fp16 and `QWenAttention.forward` calls flash-attn's varlen kernel when the package imports
+ *   (`attn=flash`). Without it, on torch ≥ 2 (`SUPPORT_TORCH2`), each layer makes
+ *   `attention_mask.expand(-1, -1, q, -1).masked_fill(~causal_mask, finfo.min)` — a [b, 1, q, k] mask
+ *   in the model dtype, the `~causal_mask` bool [1, 1, q, k] beside it — and passes it to
+ *   `scaled_dot_product_attention` (`attn=sdpa`); `attn=eager` is `_attn`: matmul, `/ full(√d)`,
+ *   `torch.where`, `+ mask`, softmax in the model dtype (`softmax_in_fp32` off), `.type(dtype)`, each
+ *   replacing the last, so two [b, a, q, k] tensors at a time. Buffers: `QWenModel.__init__`
+ *   registers `registered_causal_mask`, a bool tril of max_position_embeddings² (None with flash);
+ *   every `QWenAttention` registers `logn_tensor`, 32,767 values cast to the model dtype; the rotary
+ *   table (`RotaryEmbedding.update_rotary_pos_emb_cache`) holds fp32 cos and sin of
+ *   max(2·seqlen, 16) × d, rebuilt at twice the length whenever a longer sequence arrives.
+ *   `QWenLMHeadModel.forward` projects every position, in the model dtype.
+ * - ChatGLM2 / ChatGLM3, `modeling_chatglm.py`. `CoreAttention.forward` on torch ≥ 2 calls
+ *   `scaled_dot_product_attention(q, k, v, is_causal=True)` at prefill and without a mask when
+ *   decoding, whatever `attn_implementation` says. `SelfAttention.forward` first copies the grouped
+ *   K and V out to all heads (`unsqueeze(-2).expand(...).contiguous()`): 2·b·a·k·d·e per layer.
+ *   `prepare_inputs_for_generation` sets `return_last_logit`, so the output layer sees the last
+ *   position only, in the model dtype.
+ * - ChatGLM-6B (the first), `modeling_chatglm.py` `attention_fn`: always eager. The fp16 `baddbmm`
+ *   scores stay referenced while `.float()`, `· coeff` (fp32), the fp32 softmax and its `.type(dtype)`
+ *   copy are made: 2e + 8 bytes per score element at the last step. `ChatGLMForConditionalGeneration
+ *   .forward`: `self.lm_head(hidden_states).permute(1, 0, 2).contiguous()` — the whole prompt's
+ *   logits twice. The attention mask is a bool [b, 1, s, s].
+ * - Baichuan-13B / Baichuan2-13B (ALiBi), `modeling_baichuan.py`: attention is always eager in the
+ *   model dtype (xformers only when training): matmul / √d, + mask, `torch.max`, softmax — two
+ *   [b, a, q, k] at a time. `BaichuanModel.get_alibi_mask` registers `future_mask`, heads ×
+ *   max_cache_pos² in the embedding's dtype, at the first forward (max_cache_pos = model_max_length,
+ *   regrown to the sequence when longer); `BaichuanModel.forward` adds it to the padding mask into a
+ *   [b, a, k, k] tensor every forward, decode steps included, held through the layers with the
+ *   [b, 1, k, k] `expanded_mask` and `inverted_mask` it was made from (locals of the forward).
+ * - Baichuan2-7B (rotary): `scaled_dot_product_attention` with transformers 4.3x's [b, 1, q, k] mask
+ *   in the model dtype, held through the layers; every layer's `RotaryEmbedding` keeps fp32
+ *   `cos_cached` and `sin_cached` of model_max_length × d on the GPU.
+ * - Baichuan2's `NormHead.forward` in eval replaces its weight by `F.normalize(weight)` at the first
+ *   call: old and new weight together for a moment during the prompt pass (V·h·e).
+ * - InternLM (v1) and InternLM2: eager attention, softmax in fp32 (`softmax(..., dtype=float32)
+ *   .to(dtype)`), transformers 4.3x's [b, 1, q, k] mask held through the layers; InternLM2 copies
+ *   grouped K and V out with `repeat_kv`, offers flash-attn 2 (`attn=flash`), no SDPA, and
+ *   upcasts its logits with `.float()`.
+ */
+import type { Attn, Message, ModelArch } from '../types';
+import type { InferenceLogits } from '../logits-path';
+import type { Transient } from './transient';
+import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
+
+export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
+
+/** How one layer's attention runs: flash / unmasked SDPA (no score-sized tensors), SDPA with a mask, SDPA after a K/V copy to every head, or eager. */
+export type RemoteAttn = 'flash' | 'sdpa' | 'sdpa-masked' | 'sdpa-expand' | 'eager';
+
+export interface RemoteRuntime {
+  kind: RemoteKind;
+  attn: RemoteAttn;
+  /** the file runs this attention whatever the attn key says */
+  attnFixed: boolean;
+  source: string;
+}
+
+/** Qwen-1's logn_tensor: `range(1, 32768)`, one value per position. */
+export const QWEN_LOGN_POSITIONS = 32_767;
+/** QWenConfig's and Baichuan's default max_position_embeddings / model_max_length. */
+const QWEN_MAX_POSITIONS = 8192;
+const BAICHUAN_MAX_POSITIONS = 4096;
+
+const SOURCE: Record<RemoteKind, string> = {
+  qwen: 'Qwen-1 modeling_qwen.py QWenAttention.forward / _attn, QWenModel.__init__ (registered_causal_mask), RotaryEmbedding',
+  chatglm2: 'ChatGLM2/3 modeling_chatglm.py CoreAttention.forward (SDPA), SelfAttention.forward (K/V expand), return_last_logit',
+  chatglm: 'ChatGLM-6B modeling_chatglm.py attention_fn (fp16 scores, fp32 softmax), ChatGLMForConditionalGeneration.forward',
+  'baichuan-alibi': 'Baichuan-13B modeling_baichuan.py BaichuanModel.get_alibi_mask (future_mask), BaichuanModel.forward, BaichuanAttention.forward',
+  'baichuan-rope': 'Baichuan2-7B modeling_baichuan.py Attention.forward (SDPA with mask), RotaryEmbedding (fp32 cos/sin cache)',
+  internlm: 'InternLM modeling_internlm.py InternLMAttention.forward (eager, fp32 softmax)',
+  internlm2: 'InternLM2 modeling_internlm2.py InternLM2Attention.forward (eager, repeat_kv, fp32 softmax) / InternLM2FlashAttention2',
+};
+
+/** The family's own runtime, or null for models transformers runs with its own code. */
+export function remoteRuntime(arch: ModelArch, attn: Attn): RemoteRuntime | null {
+  const kind = remoteKind(arch);
+  if (!kind) return null;
+  const fixed = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: true, source: SOURCE[kind] });
+  const chosen = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: false, source: SOURCE[kind] });
+  switch (kind) {
+    case 'qwen':
+      return chosen(attn === 'flash' ? 'flash' : attn === 'eager' ? 'eager' : 'sdpa-masked');
+    case 'chatglm2':
+      return fixed('sdpa-expand');
+    case 'baichuan-rope':
+      return fixed('sdpa-masked');
+    case 'internlm2':
+      return chosen(attn === 'flash' ? 'flash' : 'eager');
+    default:
+      return fixed('eager');
+  }
+}
+
+function remoteKind(arch: ModelArch): RemoteKind | null {
+  switch (arch.family) {
+    case 'qwen':
+      return 'qwen';
+    case 'chatglm':
+      return arch.gatedMlp ? 'chatglm2' : 'chatglm';
+    case 'baichuan':
+      return arch.alibi ? 'baichuan-alibi' : 'baichuan-rope';
+    case 'internlm':
+    case 'internlm2':
+      return arch.family;
+    default:
+      return null;
+  }
+}
+
+/** Bytes per element of the [b, a, q, k] tensors alive together on the eager path. */
+function scoreBytes(kind: RemoteKind, e: number): Expr {
+  const E = sym('e', e);
+  if (kind === 'chatglm') return add(mul(2, E), 8);
+  if (kind === 'internlm' || kind === 'internlm2') return add(mul(2, E), 4);
+  return mul(2, E);
+}
+
+/** The mask made once per forward and held through every layer (0 where each layer makes its own). */
+function heldMask(rt: RemoteRuntime, arch: ModelArch, S: Expr, K: Expr, B: Expr, E: Expr): Expr {
+  switch (rt.kind) {
+    case 'baichuan-alibi':
+      // attention_mask = inverted_mask + alibi_mask: [b, a, k, k], with expanded_mask and inverted_mask
+      // ([b, 1, k, k] each) still bound to locals of BaichuanModel.forward
+      return mul(B, add(sym('a', arch.heads), 2), K, K, E);
+    case 'baichuan-rope':
+    case 'internlm':
+    case 'internlm2':
+      return mul(B, S, K, E);
+    case 'chatglm':
+      return mul(B, S, K);
+    default:
+      return 0;
+  }
+}
+
+/** The logits the file's forward makes over a `prompt`-token pass (decode: prompt = 1). */
+export function remoteLogits(rt: RemoteRuntime, prompt: number, e: number): InferenceLogits {
+  const E = sym('e', e);
+  const whole = { rows: prompt, rowsExpr: sym('s', prompt) };
+  switch (rt.kind) {
+    case 'chatglm2':
+      return { rows: 1, rowsExpr: 1, perLogit: e, perLogitExpr: E, what: 'last position (return_last_logit), model dtype', source: rt.source };
+    case 'chatglm':
+      return { ...whole, perLogit: 2 * e, perLogitExpr: mul(2, E), what: 'whole prompt, lm_head output and its permute().contiguous() copy', source: rt.source };
+    case 'internlm2':
+      return { ...whole, perLogit: e + 4, perLogitExpr: add(E, 4), what: 'whole prompt, logits.float() in forward', source: rt.source };
+    default:
+      return { ...whole, perLogit: e, perLogitExpr: E, what: 'whole prompt, model dtype', source: rt.source };
+  }
+}
+
+/**
+ * The largest set of temporaries of one forward over `s` new tokens against `k` keys: at the MLP,
+ * at one layer's attention, or at the LM head (where Baichuan2's first call also holds the
+ * normalised copy of the head's weight: `firstCall`).
+ */
+export function remoteTransient(rt: RemoteRuntime, arch: ModelArch, s: number, k: number, b: number, e: number, tp: number, logitRows: number, perLogit: number, firstCall: boolean): Transient {
+  const S = sym('s', s);
+  const K = sym('s_kv', k);
+  const B = sym('b', b);
+  const E = sym('e', e);
+  const T = sym('t', Math.max(1, tp));
+  const H = sym('h', arch.hidden);
+  const A = sym('a', arch.heads);
+  const heads = mul(A, sym('d', arch.headDim));
+  const rows = (n: number): Expr => mul(n, S, B, H, E);
+  const held = heldMask(rt, arch, S, K, B, E);
+  const mlpExpr = add(rows(4), div(mul(arch.gatedMlp ? 3 : 2, S, B, sym('f', arch.ffn), E), T), held);
+  const qOut = mul(2, B, S, heads, E);
+  const expand = mul(2, B, K, heads, E);
+  let attnExpr: Expr = 0;
+  if (rt.attn === 'eager') {
+    const repeat = rt.kind === 'internlm2' && arch.kvHeads < arch.heads ? expand : 0;
+    attnExpr = add(rows(3), div(add(mul(B, A, S, K, scoreBytes(rt.kind, e)), repeat), T), held);
+  } else if (rt.attn === 'sdpa-masked') {
+    // Qwen-1 makes its mask in every layer, the ~causal_mask bool beside it until masked_fill returns
+    // and q / the output beside it in the SDPA call; Baichuan2-7B's is the held one
+    attnExpr = rt.kind === 'qwen' ? add(rows(3), mul(B, S, K, E), max(mul(S, K), div(qOut, T))) : add(rows(3), held, div(qOut, T));
+  } else if (rt.attn === 'sdpa-expand') {
+    attnExpr = add(rows(3), div(add(expand, qOut), T));
+  }
+  const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
+  // NormHead's first call: the normalised weight is made while the old one is still the parameter
+  const normCopy = firstCall && arch.normHead && logitRows > 0 ? div(mul(sym('V', arch.vocab), H, E), T) : 0;
+  const sets: [Transient['kind'], Expr][] = [
+    ['mlp', mlpExpr],
+    ['attention-scores', attnExpr],
+    ['logits', evaluate(normCopy) > evaluate(logitsExpr) ? normCopy : logitsExpr],
+  ];
+  let best: Transient = { bytes: evaluate(mlpExpr), kind: 'mlp', expr: mlpExpr };
+  for (const [kind, expr] of sets) {
+    const bytes = evaluate(expr);
+    if (bytes > best.bytes) best = { bytes, kind, expr };
+  }
+  return best;
+}
+
+/**
+ * Buffers the file keeps on the GPU besides the parameters, at the end of a run of `tokens`
+ * positions whose prompt is `prompt` long (Qwen's rotary table and Baichuan's ALiBi mask grow with
+ * the sequence). Null where there are none worth a term.
+ */
+export function remoteBuffers(rt: RemoteRuntime, arch: ModelArch, prompt: number, tokens: number, e: number): { expr: Expr; values: Record<string, string | number> } | null {
+  const E = sym('e', e);
+  if (rt.kind === 'qwen') {
+    const M = arch.maxContext ?? QWEN_MAX_POSITIONS;
+    const mask = rt.attn === 'flash' ? 0 : mul(sym('M', M), sym('M', M));
+    const logn = mul(sym('L', arch.layers), QWEN_LOGN_POSITIONS, E);
+    const rope = mul(2, 4, sym('d', arch.headDim), sym('L_rope', qwenRotaryLength(prompt, tokens)));
+    return { expr: add(mask, logn, rope), values: { mask: rt.attn === 'flash' ? 'none (flash-attn)' : 'registered_causal_mask, bool M²', logn: 'logn_tensor per layer', rotary: 'fp32 cos + sin' } };
+  }
+  if (rt.kind === 'baichuan-alibi') {
+    const M = Math.max(arch.maxContext ?? BAICHUAN_MAX_POSITIONS, tokens);
+    return { expr: mul(sym('a', arch.heads), sym('M', M), sym('M', M), E), values: { mask: 'future_mask, heads × max(model_max_length, tokens)²' } };
+  }
+  if (rt.kind === 'baichuan-rope') {
+    const M = arch.maxContext ?? BAICHUAN_MAX_POSITIONS;
+    return { expr: mul(sym('L', arch.layers), 2, 4, sym('M', M), sym('d', arch.headDim)), values: { rotary: 'fp32 cos_cached + sin_cached per layer' } };
+  }
+  return null;
+}
+
+/**
+ * Rows of Qwen-1's rotary table after a run: built at max(2·prompt, 16), rebuilt at twice the
+ * sequence each time decoding passes its length (`_seq_len_cached = max(2 * seqlen, 16)`).
+ */
+export function qwenRotaryLength(prompt: number, tokens: number): number {
+  let cached = Math.max(2 * prompt, 16);
+  for (let seq = prompt; seq < tokens;) {
+    seq = Math.min(tokens, cached + 1);
+    if (seq > cached) cached = Math.max(2 * seq, 16);
+  }
+  return cached;
+}
+
+/** The kernel family an attention path belongs to, as the attn key names them. */
+const AS_KEY: Record<RemoteAttn, Attn> = { flash: 'flash', sdpa: 'sdpa', 'sdpa-masked': 'sdpa', 'sdpa-expand': 'sdpa', eager: 'eager' };
+
+/** A note where the attn key asks for an attention the model's own file does not run. */
+export function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
+  const runs = AS_KEY[rt.attn];
+  if (runs === attn) return [];
+  return [
+    {
+      code: 'inference.remote-attn',
+      params: { runs, attn },
+      text: `This model's own modeling code (trust_remote_code) chooses its attention: it runs ${runs}, so attn=${attn} does not change the estimate.`,
+    },
+  ];
+}

@@ -1,0 +1,174 @@
+/**
+ * The remote-code chat models' own runtime (src/core/inference/remote-runtime.ts). Every expected
+ * value is worked out by hand from the modeling file the module cites, for the configs the Hub
+ * repositories publish.
+ */
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario';
+import { parseHfConfig } from '../../../src/core/model/config';
+import { qwenRotaryLength, remoteRuntime, remoteTransient } from '../../../src/core/inference/remote-runtime';
+import { CUBLAS_WORKSPACE_BYTES } from '../../../src/core/runtime';
+import type { Estimate, ModelArch, Scenario } from '../../../src/core/types';
+
+function arch(json: Record<string, unknown>): ModelArch {
+  const r = parseHfConfig(json);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+
+const QWEN_7B = arch({
+  model_type: 'qwen',
+  hidden_size: 4096,
+  intermediate_size: 22016,
+  kv_channels: 128,
+  max_position_embeddings: 8192,
+  no_bias: true,
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  vocab_size: 151936,
+  layer_norm_epsilon: 1e-6,
+});
+const CHATGLM3_6B = arch({
+  model_type: 'chatglm',
+  add_bias_linear: false,
+  add_qkv_bias: true,
+  ffn_hidden_size: 13696,
+  hidden_size: 4096,
+  kv_channels: 128,
+  multi_query_attention: true,
+  multi_query_group_num: 2,
+  num_attention_heads: 32,
+  num_layers: 28,
+  padded_vocab_size: 65024,
+  rmsnorm: true,
+  seq_length: 8192,
+  tie_word_embeddings: false,
+});
+const CHATGLM_6B = arch({
+  model_type: 'chatglm',
+  hidden_size: 4096,
+  inner_hidden_size: 16384,
+  num_layers: 28,
+  num_attention_heads: 32,
+  vocab_size: 130528,
+  max_sequence_length: 2048,
+  layernorm_epsilon: 1e-5,
+});
+const BAICHUAN2_13B = arch({
+  model_type: 'baichuan',
+  hidden_act: 'silu',
+  hidden_size: 5120,
+  intermediate_size: 13696,
+  model_max_length: 4096,
+  num_attention_heads: 40,
+  num_hidden_layers: 40,
+  rms_norm_eps: 1e-6,
+  tie_word_embeddings: false,
+  vocab_size: 125696,
+});
+const INTERNLM2_7B = arch({
+  model_type: 'internlm2',
+  bias: false,
+  hidden_size: 4096,
+  intermediate_size: 14336,
+  num_attention_heads: 32,
+  num_key_value_heads: 8,
+  num_hidden_layers: 32,
+  rms_norm_eps: 1e-5,
+  vocab_size: 92544,
+  tie_word_embeddings: false,
+});
+
+function run(p: Partial<Scenario>): Estimate {
+  const r = estimate({ ...defaultScenario(), mode: 'inference', engine: 'transformers', model: 'custom', gpu: '', weights: 'bf16', kv: 'bf16', attn: 'sdpa', batch: 1, ...p });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+const termOf = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
+
+describe('Qwen-1: registered_causal_mask, logn_tensor, the fp32 rotary table, whole-prompt logits', () => {
+  it('without flash-attn: 8192² bool mask + 32 layers × 32,767 × 2 B logn + fp32 cos/sin of 4,096 × 128', () => {
+    const e = run({ arch: QWEN_7B, prompt: 2048, gen: 256 });
+    // 67,108,864 + 2,097,088 + 2·4·128·4096 = 4,194,304 (built at 2 × 2048 rows; 2,304 tokens never pass it)
+    expect(termOf(e, 'model-buffers')).toBe(73_400_256);
+    // lm_head over all 2,048 positions in bf16, no upcast
+    expect(termOf(e, 'logits')).toBe(2048 * 151_936 * 2);
+  });
+
+  it('with flash-attn (attn=flash) the causal-mask buffer is None', () => {
+    expect(termOf(run({ arch: QWEN_7B, attn: 'flash', prompt: 2048, gen: 256 }), 'model-buffers')).toBe(2_097_088 + 4_194_304);
+  });
+
+  it('the rotary table doubles past its length: 4,096 rows, 8,194 at token 4,097, 16,390 at token 8,195', () => {
+    expect(qwenRotaryLength(2048, 4096)).toBe(4096);
+    expect(qwenRotaryLength(2048, 10240)).toBe(16390);
+    expect(qwenRotaryLength(4, 8)).toBe(16);
+  });
+});
+
+describe('ChatGLM2 / ChatGLM3: SDPA after copying K and V to all heads, last-position logits', () => {
+  it('a decode step at 8,192 keys holds the expanded K and V: 2 × 32 × 8192 × 128 × 2 B', () => {
+    const rt = remoteRuntime(CHATGLM3_6B, 'sdpa')!;
+    const t = remoteTransient(rt, CHATGLM3_6B, 1, 8192, 1, 2, 1, 1, 2, false);
+    // 3 hidden rows 24,576 + expanded K/V 134,217,728 + q and output 16,384
+    expect(t).toMatchObject({ kind: 'attention-scores', bytes: 134_258_688 });
+  });
+
+  it('whole estimate: weights + workspace + full cache + decode transient + the cache cat', () => {
+    const e = run({ arch: CHATGLM3_6B, prompt: 16, gen: 8176 });
+    // weights 6,243,584,000 × 2; cache 28 × (2 × 2 × 128 × 2 B) × 8,192 = 234,881,024; cat of one layer's
+    // new K or V 8,192 × 1,024 / 2 = 4,194,304; decode 134,258,688
+    expect(e.allocatedBytes).toBe(12_487_168_000 + CUBLAS_WORKSPACE_BYTES + 234_881_024 + 134_258_688 + 4_194_304);
+    expect(termOf(e, 'logits')).toBe(65024 * 2);
+    expect(e.notes.some((n) => n.code === 'inference.remote-attn')).toBe(false);
+  });
+
+  it('attn=eager does not change what the file runs, and says so', () => {
+    const e = run({ arch: CHATGLM3_6B, attn: 'eager', prompt: 16, gen: 8176 });
+    expect(e.allocatedBytes).toBe(run({ arch: CHATGLM3_6B, prompt: 16, gen: 8176 }).allocatedBytes);
+    expect(e.notes.some((n) => n.code === 'inference.remote-attn')).toBe(true);
+  });
+});
+
+describe('ChatGLM-6B: eager attention with fp16 scores and fp32 softmax, logits twice', () => {
+  it('a 2,048-token prompt: 32 × 2048² scores at 2 + 4 + 4 + 2 bytes, beside 3 hidden rows and the bool mask', () => {
+    const rt = remoteRuntime(CHATGLM_6B, 'sdpa')!;
+    const t = remoteTransient(rt, CHATGLM_6B, 2048, 2048, 1, 2, 1, 2048, 4, true);
+    // 1,610,612,736 + 3 × 2048 × 4096 × 2 = 50,331,648 + 2048² = 4,194,304
+    expect(t).toMatchObject({ kind: 'attention-scores', bytes: 1_665_138_688 });
+    // lm_head output and its permute(1, 0, 2).contiguous() copy: 2 × 2048 × 130,528 × 2
+    expect(termOf(run({ arch: CHATGLM_6B, prompt: 2048, gen: 1 }), 'logits')).toBe(1_069_285_376);
+  });
+});
+
+describe('Baichuan2-13B: ALiBi future_mask, the per-forward [b, a, k, k] mask, NormHead', () => {
+  it('future_mask is 40 × 4096² in bf16 from the first forward', () => {
+    expect(termOf(run({ arch: BAICHUAN2_13B, prompt: 2048, gen: 256 }), 'model-buffers')).toBe(1_342_177_280);
+  });
+
+  it('the prompt pass peaks at the NormHead copy: 125,696 × 5,120 × 2 B', () => {
+    const rt = remoteRuntime(BAICHUAN2_13B, 'sdpa')!;
+    const t = remoteTransient(rt, BAICHUAN2_13B, 2048, 2048, 1, 2, 1, 2048, 2, true);
+    expect(t).toMatchObject({ kind: 'logits', bytes: 1_287_127_040 });
+    // without NormHead the eager attention would be the peak: 3 hidden rows 62,914,560 + two score
+    // tensors 40 × 2048² × 4 = 671,088,640 + the held mask and its two [b, 1, k, k] parents 42 × 2048² × 2
+    const plain = remoteTransient(rt, { ...BAICHUAN2_13B, normHead: false }, 2048, 2048, 1, 2, 1, 2048, 2, true);
+    expect(plain).toMatchObject({ kind: 'attention-scores', bytes: 1_086_324_736 });
+  });
+
+  it('a decode step at 2,304 keys still builds the whole [1, 40, 2304, 2304] mask', () => {
+    const rt = remoteRuntime(BAICHUAN2_13B, 'sdpa')!;
+    const t = remoteTransient(rt, BAICHUAN2_13B, 1, 2304, 1, 2, 1, 1, 2, false);
+    // held 42 × 2304² × 2 = 445,906,944 + 3 rows 30,720 + two score rows 40 × 2304 × 4 = 368,640
+    expect(t.bytes).toBe(446_306_304);
+  });
+});
+
+describe('InternLM2: eager by default, logits.float()', () => {
+  it('a 1,024-token prompt: bf16 logits and their fp32 copy over every position', () => {
+    const e = run({ arch: INTERNLM2_7B, prompt: 1024, gen: 16 });
+    expect(termOf(e, 'logits')).toBe(1024 * 92544 * 6);
+    expect(e.notes.some((n) => n.code === 'inference.remote-attn')).toBe(true);
+  });
+});
