@@ -103,6 +103,8 @@ export interface InferencePhases {
   dequant: number;
   /** GPTQ kernel buffers allocated at load (formats/gptq-kernel.ts) */
   kernel: number;
+  /** a remote-code model's own buffers (inference/remote-runtime.ts `remoteBuffers`) */
+  buffers: number;
   /** the vision tower's forward before the prefill (inference/vision-encoder.ts); 0 without images */
   vision: number;
   prompt: number;

@@ -467,6 +467,7 @@ export function buildTransformers(ctx: Ctx): Built {
     decode: decode.bytes,
     dequant,
     kernel: kernelBytes,
+    buffers: share.embedding ? buffersAll : 0,
     prompt: s.prompt,
     gen: encoder ? 0 : s.gen,
     atPrefill,

@@ -34,6 +34,7 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
   if (whole) r.allocSplit('weights', p.weights - sum, [{ size: kSmallSize, max: Number.MAX_SAFE_INTEGER }]);
   r.free(r.alloc('weights', loadTransient));
   if (p.kernel > 0) r.alloc('buffers', p.kernel);
+  if (p.buffers > 0) r.alloc('buffers', p.buffers);
   r.alloc('buffers', p.workspace);
   // a vision-language model's tower encodes the images first (inference/vision-encoder.ts)
   if (p.vision > 0) r.free(r.alloc('temporary', p.vision));
