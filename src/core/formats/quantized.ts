@@ -53,6 +53,15 @@ export function awq(bits: number, group: number): LinearBytes {
   };
 }
 
+/**
+ * ChatGLM's own quantization (THUDM chatglm `quantization.py` `QuantizedLinear`, what
+ * `model.quantize(bits)` and the -int4 / -int8 checkpoints load): an int8 weight [out, in·bits/8]
+ * (two 4-bit values per byte) and one fp16 `weight_scale` per output row.
+ */
+export function chatglmInt(bits: number): LinearBytes {
+  return (din, dout) => dout * Math.ceil((din * bits) / 8) + 2 * dout;
+}
+
 /** FP8 e4m3 weight + fp32 per-tensor scale. */
 export const fp8: LinearBytes = (din, dout) => din * dout + 4;
 

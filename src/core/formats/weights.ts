@@ -6,7 +6,7 @@
 import type { Derivation, KvFormat, ModelArch, ParamBreakdown, WeightFormat } from '../types';
 import { GGUF_AVG_BPW, ggufBytesFromArch, type WeightParts } from './gguf';
 import type { GgufMix } from './ggml';
-import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnbInt8, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
+import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnbInt8, chatglmInt, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
 
 export interface WeightOptions {
   /** bitsandbytes 4-bit double quantization (`bnb_4bit_use_double_quant`). Default: true for nf4 (QLoRA recipe), false for fp4 (HF default). */
@@ -175,6 +175,7 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
     };
   }
   const plain = PLAIN_INT[format];
+  if (plain !== undefined && arch?.family === 'chatglm') return chatglmWeights(arch, breakdown, plain * 8);
   if (plain !== undefined) {
     const parts = uniform(breakdown, plain);
     return {
@@ -242,6 +243,26 @@ function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): 
         params: { mix: mix.toUpperCase(), bpw },
         text: `Average ${bpw} bits per weight of a Llama-3-8B ${mix.toUpperCase()} file; the real mix depends on the architecture.`,
       },
+    },
+  };
+}
+
+/**
+ * ChatGLM's int8 / int4 (formats/quantized.ts `chatglmInt`): its `quantize()` replaces the four
+ * Linears of every block (query_key_value, dense, dense_h_to_4h, dense_4h_to_h) and leaves the
+ * embedding, the output layer, the norms and the biases in fp16.
+ */
+function chatglmWeights(arch: ModelArch, breakdown: ParamBreakdown, bits: number): WeightBytes {
+  const blocks = sumLinears(arch, chatglmInt(bits));
+  const parts = { ...uniform(breakdown, 2), blocks };
+  return {
+    bytes: sum(parts),
+    parts,
+    derivation: {
+      formula: 'Σ_linear (d_out·d_in·bits/8 + 2·d_out) + (P − P_linear) · 2',
+      values: { P: breakdown.total, P_linear: breakdown.blockLinear, bits },
+      source: 'THUDM ChatGLM quantization.py QuantizedLinear (int8 weight, fp16 weight_scale per row), quantize()',
+      confidence: 'exact',
     },
   };
 }

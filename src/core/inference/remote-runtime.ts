@@ -45,7 +45,7 @@
  *   grouped K and V out with `repeat_kv`, offers flash-attn 2 (`attn=flash`), no SDPA, and
  *   upcasts its logits with `.float()`.
  */
-import type { Attn, Message, ModelArch } from '../types';
+import type { Attn, Message, ModelArch, WeightFormat } from '../types';
 import type { InferenceLogits } from '../logits-path';
 import type { Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
@@ -162,7 +162,19 @@ export function remoteLogits(rt: RemoteRuntime, prompt: number, e: number): Infe
  * at one layer's attention, or at the LM head (where Baichuan2's first call also holds the
  * normalised copy of the head's weight: `firstCall`).
  */
-export function remoteTransient(rt: RemoteRuntime, arch: ModelArch, s: number, k: number, b: number, e: number, tp: number, logitRows: number, perLogit: number, firstCall: boolean): Transient {
+export function remoteTransient(
+  rt: RemoteRuntime,
+  arch: ModelArch,
+  s: number,
+  k: number,
+  b: number,
+  e: number,
+  tp: number,
+  logitRows: number,
+  perLogit: number,
+  firstCall: boolean,
+  dequant = 0,
+): Transient {
   const S = sym('s', s);
   const K = sym('s_kv', k);
   const B = sym('b', b);
@@ -173,7 +185,8 @@ export function remoteTransient(rt: RemoteRuntime, arch: ModelArch, s: number, k
   const heads = mul(A, sym('d', arch.headDim));
   const rows = (n: number): Expr => mul(n, S, B, H, E);
   const held = heldMask(rt, arch, S, K, B, E);
-  const mlpExpr = add(rows(4), div(mul(arch.gatedMlp ? 3 : 2, S, B, sym('f', arch.ffn), E), T), held);
+  const weightCopy = dequant > 0 ? [div(mul(2, sym('largest', dequant)), T)] : [];
+  const mlpExpr = add(rows(4), div(mul(arch.gatedMlp ? 3 : 2, S, B, sym('f', arch.ffn), E), T), held, ...weightCopy);
   const qOut = mul(2, B, S, heads, E);
   const expand = mul(2, B, K, heads, E);
   let attnExpr: Expr = 0;
@@ -239,6 +252,15 @@ export function qwenRotaryLength(prompt: number, tokens: number): number {
     if (seq > cached) cached = Math.max(2 * seq, 16);
   }
   return cached;
+}
+
+/**
+ * Elements of the weight ChatGLM's int8 / int4 layers dequantize at every matmul: `W8A16Linear.forward`
+ * calls `extract_weight_to_half(quant_w, scale_w, bits)`, the whole fp16 weight, in every forward,
+ * decode steps included (the largest Linear, at the MLP). 0 for other models and formats.
+ */
+export function remoteDequantElements(rt: RemoteRuntime, weights: WeightFormat, largestLinear: number): number {
+  return (rt.kind === 'chatglm' || rt.kind === 'chatglm2') && (weights === 'int8' || weights === 'int4') ? largestLinear : 0;
 }
 
 /** The kernel family an attention path belongs to, as the attn key names them. */

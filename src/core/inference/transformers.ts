@@ -27,7 +27,7 @@ import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
 import { hfRopeDim, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
-import { remoteAttnNote, remoteBuffers, remoteLogits, remoteRuntime, remoteTransient } from './remote-runtime';
+import { remoteAttnNote, remoteBuffers, remoteDequantElements, remoteLogits, remoteRuntime, remoteTransient } from './remote-runtime';
 import { fixedIn } from '../units';
 
 /**
@@ -285,9 +285,10 @@ export function buildTransformers(ctx: Ctx): Built {
   const path = resolveLogitsPath(s.logitsPath, arch);
   // models that run their own modeling file (remote-runtime.ts): its attention, masks, buffers and logits
   const rt = encoder ? null : remoteRuntime(arch, s.attn);
+  const glmDequant = rt ? remoteDequantElements(rt, s.weights, ctx.params.largestLinear) : 0;
   const head = rt && s.logitsPath === 'auto' ? remoteLogits(rt, s.prompt, e) : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
   const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
-    rt ? remoteTransient(rt, arch, q, keys, s.batch, e, tp, rows, perLogit, first) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
+    rt ? remoteTransient(rt, arch, q, keys, s.batch, e, tp, rows, perLogit, first, glmDequant) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
   const buffers = rt ? remoteBuffers(rt, arch, s.prompt, tokens, e) : null;
   const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector

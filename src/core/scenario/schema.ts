@@ -164,7 +164,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'weights',
     name: 'weights',
     kind: oneOf(WEIGHT_FORMATS),
-    help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte; bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit',
+    help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte (ChatGLM: its own quantize(), block Linears only, fp16 scales); bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit',
   },
   {
     prop: 'doubleQuant',

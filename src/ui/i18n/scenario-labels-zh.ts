@@ -76,7 +76,8 @@ export const HELP_ZH: Record<FieldProp, string> = {
   params: '只给参数量做快速估算，例如 7b、350m、1.5e9',
   mode: '推理（部署 / 生成）或训练',
   method: '训练方法：全量微调、LoRA、QLoRA（量化底座上的 LoRA：bitsandbytes nf4/fp4/bnb-int8、GPTQ、AWQ）或冻结部分层',
-  weights: '模型权重的存储格式。int8 / int4 为纯整数存储，每个参数占 1 / 0.5 字节；bnb-int8 是 bitsandbytes 的 LLM.int8，词嵌入和 LM 头保留为 16 位',
+  weights:
+    '模型权重的存储格式。int8 / int4 为纯整数存储，每个参数占 1 / 0.5 字节（ChatGLM：其自带的 quantize()，只量化块内 Linear，fp16 缩放）；bnb-int8 是 bitsandbytes 的 LLM.int8，词嵌入和 LM 头保留为 16 位',
   kv: 'KV 缓存的元素类型（q8_0/q4_0 仅 llama.cpp）',
   kvResidual: 'transformers QuantizedCache（kv int4 / int8）的 residual_length：最新的这些 token 保持模型精度，攒满后一起量化',
   engine: '推理运行时',

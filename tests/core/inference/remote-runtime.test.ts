@@ -131,6 +131,24 @@ describe('ChatGLM2 / ChatGLM3: SDPA after copying K and V to all heads, last-pos
   });
 });
 
+describe("ChatGLM's own int8 / int4 (quantization.py QuantizedLinear, W8A16Linear)", () => {
+  it('ChatGLM3-6B int4: the four block Linears packed two per byte with an fp16 scale per row; embedding, head, norms, biases fp16', () => {
+    const e = run({ arch: CHATGLM3_6B, weights: 'int4', kv: 'fp16', prompt: 16, gen: 16 });
+    // per layer: qkv 4608 × 2048 + 2·4608 = 9,446,400; dense 4096 × 2048 + 8,192 = 8,396,800;
+    // dense_h_to_4h 27392 × 2048 + 54,784 = 56,153,600; dense_4h_to_h 4096 × 6848 + 8,192 = 28,057,600
+    // = 102,054,400 × 28 = 2,857,523,200; embedding + output layer 532,676,608 × 2 = 1,065,353,216;
+    // qkv biases 28 × 4608 + norms 28 × 8192 + 4096 = 362,496 × 2 = 724,992
+    expect(termOf(e, 'weights')).toBe(3_923_601_408);
+  });
+
+  it("every forward, a decode step too, makes the largest layer's fp16 weight: 2 × 4096 × 27392", () => {
+    const rt = remoteRuntime(CHATGLM3_6B, 'sdpa')!;
+    const t = remoteTransient(rt, CHATGLM3_6B, 1, 8192, 1, 2, 1, 1, 2, false, 4096 * 27392);
+    // 4 hidden rows 32,768 + SwiGLU 3 × 13696 × 2 = 82,176 + the weight 224,395,264 (above the K/V copy's 134,258,688)
+    expect(t).toMatchObject({ kind: 'mlp', bytes: 224_510_208 });
+  });
+});
+
 describe('ChatGLM-6B: eager attention with fp16 scores and fp32 softmax, logits twice', () => {
   it('a 2,048-token prompt: 32 × 2048² scores at 2 + 4 + 4 + 2 bytes, beside 3 hidden rows and the bool mask', () => {
     const rt = remoteRuntime(CHATGLM_6B, 'sdpa')!;
