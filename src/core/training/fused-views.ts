@@ -38,14 +38,18 @@
  * ALiBi; its `reshape`s for `baddbmm` / `bmm` copy all three when b > 1). Falcon's multi-query and
  * new-decoder layouts take k and v by list indexing (`fused_qkv[..., [-2], :]`, a copy), so the
  * fused output is freed; its multi-head layout (`fused_qkv[..., 2, :]`, views) is the ALiBi
- * falcon-rw models', where nothing is rotated. Not modelled here: GPT-BigCode's multi-query eager
+ * falcon-rw models', where nothing is rotated. Qwen-1's own file (modeling_qwen.py
+ * `QWenAttention.forward`: `query, key, value = mixed_x_layer.split(self.split_size, dim=2)`, then
+ * `_split_heads` views; `apply_rotary_pos_emb` returns new q and k) passes v as the slice to its
+ * flash-attn call (`rearrange` to (b·s, a, d), a view: b and s merge), to SDPA after a transpose,
+ * or to `_attn`'s matmul: the Phi-3 case. Not modelled here: GPT-BigCode's multi-query eager
  * path (q reshaped to a copy while k and v stay views) and ChatGLM's remote code.
  */
 import type { Attn, ModelArch } from '../types';
 import { sdpaRepeatsKv } from '../sdpa';
 
 /** Families whose RoPE'd q and k are new tensors while v stays a slice of the fused qkv output. */
-const V_VIEW_FAMILIES = new Set(['phi3', 'gpt_neox']);
+const V_VIEW_FAMILIES = new Set(['phi3', 'gpt_neox', 'qwen']);
 
 /** Share of the layers (0–1) whose attention saves v as a view of the fused qkv output. */
 export function fusedQkvViewShare(arch: ModelArch, attn: Attn, b: number, maskedShare: number): number {

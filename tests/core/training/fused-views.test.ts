@@ -23,6 +23,14 @@ const s = 1024;
 const bf16 = uniform(2);
 const perToken = (arch: ModelArch, attn: 'sdpa' | 'flash' | 'eager', b = 1, masked = 0) => layerActivation(arch, s, b, bf16, attn, 1, false, false, masked).linear / (s * b);
 
+describe("Qwen-1's c_attn (modeling_qwen.py: mixed_x_layer.split, v passed on as the slice)", () => {
+  it('Qwen-7B under flash-attn keeps the whole 3·4096-wide c_attn output: (a + g)·d = 8,192 elements beyond v', () => {
+    const QWEN_7B: ModelArch = { ...base, family: 'qwen', hidden: 4096, layers: 32, heads: 32, kvHeads: 32, headDim: 128, ffn: 11008, vocab: 151936, qkvBias: true };
+    expect(fusedQkvViewWidth(QWEN_7B, 'flash', 1, 0)).toBe(8192);
+    expect(perToken(QWEN_7B, 'flash') - perToken({ ...QWEN_7B, family: 'llama' }, 'flash')).toBe(8192 * 2);
+  });
+});
+
 describe('full fine-tune, SDPA without a mask', () => {
   it('Phi-3-mini: 151,552 B per token and layer, 12,288 of them the qkv output beyond v', () => {
     // per token, bf16:
