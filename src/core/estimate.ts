@@ -18,9 +18,7 @@ import { checkArch, checkCombinations, checkRanges } from './estimate-checks';
 import { kvBytesPerElement, weightBytes, weightOptions } from './formats/weights';
 import { resolveGpu } from './gpus';
 import { layerSplit, type LayerSplit, type LayerSplitInput } from './inference/device-map';
-import { buildLlamaCpp } from './inference/llamacpp';
 import { buildTransformers } from './inference/transformers';
-import { buildVllm } from './inference/vllm';
 import { findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
 import { diffusionEstimator } from './diffusion/provider';
 import { loaderNote, unknownFamilyNote } from './model/families';
@@ -32,6 +30,8 @@ import { guessArch, shapeGuessNote } from './model/quick';
 import { imageGrid } from './model/vision-tokens';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { trainingBuilders, type TrainingBuilders } from './training/provider';
+import { followsOwnFile, remoteLoading, remoteModule } from './inference/remote-provider';
+import { engineBuilders, enginesLoading, type EngineBuilders } from './inference/engine-provider';
 import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
 import { MiB } from './units';
 
@@ -216,10 +216,10 @@ function freeBytes(capacity: number | null): number {
   return capacity === null ? Number.POSITIVE_INFINITY : Math.max(0, capacity - CUDA_CONTEXT_BYTES);
 }
 
-function build(ctx: Ctx, training: TrainingBuilders | null): Built {
+function build(ctx: Ctx, training: TrainingBuilders | null, engines: EngineBuilders | null): Built {
   if (training) return ctx.split ? training.split(ctx) : training.build(ctx);
-  if (ctx.s.engine === 'vllm') return buildVllm(ctx);
-  if (ctx.s.engine === 'llama.cpp') return buildLlamaCpp(ctx);
+  if (engines && ctx.s.engine === 'vllm') return engines.vllm(ctx);
+  if (engines && ctx.s.engine === 'llama.cpp') return engines.llamacpp(ctx);
   return buildTransformers(ctx);
 }
 
@@ -263,6 +263,9 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   if (shapeErrors.length > 0) return { ok: false, errors: shapeErrors };
   const training = s.mode === 'training' ? trainingBuilders() : null;
   if (s.mode === 'training' && !training) return trainingLoading();
+  if (followsOwnFile(s, arch.family) && !remoteModule()) return remoteLoading(arch);
+  const engines = s.mode === 'inference' && s.engine !== 'transformers' ? engineBuilders() : null;
+  if (s.mode === 'inference' && s.engine !== 'transformers' && !engines) return enginesLoading(s.engine);
   const capacityBytes = gpu ? gpu.capacityBytes : null;
   const images = imageInput(s, arch);
   const ctx: Ctx = {
@@ -277,7 +280,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   };
   // set after the literal: a conditional spread in it sends V8's object clone to its slow path (sweep bench)
   if (images) ctx.images = images;
-  const built = build(ctx, training);
+  const built = build(ctx, training, engines);
   const weightTerm = built.terms.find((t) => t.id === 'weights');
   const weightTensors = built.torchAllocator ? weightGroups(ctx, built.weightShare ?? (ctx.weights.total > 0 ? (weightTerm?.bytes ?? 0) / ctx.weights.total : 0), shapes) : [];
   const detail = finish(ctx, built, weightTensors, params.total, params.active, [

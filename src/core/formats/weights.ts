@@ -121,6 +121,8 @@ interface Scheme {
   source: string;
 }
 
+const chatglmScheme = (bits: number): Scheme => ({ linear: chatglmInt(bits), bits, formula: `d_out·d_in·${bits}/8 + 2·d_out`, source: 'ChatGLM quantization.py QuantizedLinear, quantize()' });
+
 function scheme(format: WeightFormat, dq: boolean, g: number): Scheme | null {
   const bnbSrc = 'bitsandbytes bitsandbytes/nn/modules.py (Int8Params, Params4bit); docs/reference/formulas.md §2.2';
   switch (format) {
@@ -175,8 +177,9 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
     };
   }
   const plain = PLAIN_INT[format];
-  if (plain !== undefined && arch?.family === 'chatglm') return chatglmWeights(arch, breakdown, plain * 8);
-  if (plain !== undefined) {
+  // ChatGLM's own quantize() keeps the embedding, output layer, norms and biases in fp16 (quantized.ts chatglmInt)
+  const glm = plain !== undefined && arch?.family === 'chatglm';
+  if (plain !== undefined && !glm) {
     const parts = uniform(breakdown, plain);
     return {
       bytes: sum(parts),
@@ -197,7 +200,7 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
   if (format.startsWith('gguf-')) return gguf(arch, breakdown, format.slice(5) as GgufMix);
   const keep = opts.keepBytes !== undefined && Number.isFinite(opts.keepBytes) && opts.keepBytes > 0 ? opts.keepBytes : 2;
   const g = positiveInt(opts.groupSize, DEFAULT_GROUP_SIZE);
-  const s = scheme(format, opts.doubleQuant ?? format === 'nf4', g)!;
+  const s = glm ? chatglmScheme(plain * 8) : scheme(format, opts.doubleQuant ?? format === 'nf4', g)!;
   const lin = breakdown.blockLinear;
   const linearBytes = arch ? sumLinears(arch, s.linear) : (lin * s.bits) / 8;
   const parts = { ...uniform(breakdown, keep), blocks: linearBytes };
@@ -243,26 +246,6 @@ function gguf(arch: ModelArch | null, breakdown: ParamBreakdown, mix: GgufMix): 
         params: { mix: mix.toUpperCase(), bpw },
         text: `Average ${bpw} bits per weight of a Llama-3-8B ${mix.toUpperCase()} file; the real mix depends on the architecture.`,
       },
-    },
-  };
-}
-
-/**
- * ChatGLM's int8 / int4 (formats/quantized.ts `chatglmInt`): its `quantize()` replaces the four
- * Linears of every block (query_key_value, dense, dense_h_to_4h, dense_4h_to_h) and leaves the
- * embedding, the output layer, the norms and the biases in fp16.
- */
-function chatglmWeights(arch: ModelArch, breakdown: ParamBreakdown, bits: number): WeightBytes {
-  const blocks = sumLinears(arch, chatglmInt(bits));
-  const parts = { ...uniform(breakdown, 2), blocks };
-  return {
-    bytes: sum(parts),
-    parts,
-    derivation: {
-      formula: 'Σ_linear (d_out·d_in·bits/8 + 2·d_out) + (P − P_linear) · 2',
-      values: { P: breakdown.total, P_linear: breakdown.blockLinear, bits },
-      source: 'THUDM ChatGLM quantization.py QuantizedLinear (int8 weight, fp16 weight_scale per row), quantize()',
-      confidence: 'exact',
     },
   };
 }

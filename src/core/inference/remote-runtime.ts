@@ -16,7 +16,10 @@
  *   every `QWenAttention` registers `logn_tensor`, 32,767 values cast to the model dtype; the rotary
  *   table (`RotaryEmbedding.update_rotary_pos_emb_cache`) holds fp32 cos and sin of
  *   max(2·seqlen, 16) × d, rebuilt at twice the length whenever a longer sequence arrives.
- *   `QWenLMHeadModel.forward` projects every position, in the model dtype.
+ *   `QWenLMHeadModel.forward` projects every position, in the model dtype. With
+ *   `use_cache_quantization` (kv=int8) `_qwen_quantize_cache_v` stores K and V as uint8 with a scale
+ *   and a zero point per token and head, and `_attn` dequantizes them (`dequantize_cache_torch`) into
+ *   model-dtype K and V in every layer of every forward.
  * - ChatGLM2 / ChatGLM3, `modeling_chatglm.py`. `CoreAttention.forward` on torch ≥ 2 calls
  *   `scaled_dot_product_attention(q, k, v, is_causal=True)` at prefill and without a mask when
  *   decoding, whatever `attn_implementation` says. `SelfAttention.forward` first copies the grouped
@@ -45,10 +48,11 @@
  *   grouped K and V out with `repeat_kv`, offers flash-attn 2 (`attn=flash`), no SDPA, and
  *   upcasts its logits with `.float()`.
  */
-import type { Attn, Message, ModelArch, WeightFormat } from '../types';
+import type { Attn, KvFormat, Message, ModelArch, WeightFormat } from '../types';
 import type { InferenceLogits } from '../logits-path';
 import type { Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
+import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
 
@@ -60,6 +64,8 @@ export interface RemoteRuntime {
   attn: RemoteAttn;
   /** the file runs this attention whatever the attn key says */
   attnFixed: boolean;
+  /** Qwen-1's own 8-bit K/V cache (`use_cache_quantization`, kv=int8): dequantized every layer */
+  cacheQuant: boolean;
   source: string;
 }
 
@@ -79,14 +85,20 @@ const SOURCE: Record<RemoteKind, string> = {
   internlm2: 'InternLM2 modeling_internlm2.py InternLM2Attention.forward (eager, repeat_kv, fp32 softmax) / InternLM2FlashAttention2',
 };
 
-/** The family's own runtime, or null for models transformers runs with its own code. */
-export function remoteRuntime(arch: ModelArch, attn: Attn): RemoteRuntime | null {
+/**
+ * The family's own runtime, or null for models transformers runs with its own code. Qwen-1 with
+ * kv=int8 is its `use_cache_quantization`: `QWenLMHeadModel.__init__` turns flash-attn off for it and
+ * `QWenAttention.forward` takes `_attn`, the eager path.
+ */
+export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat): RemoteRuntime | null {
   const kind = remoteKind(arch);
   if (!kind) return null;
-  const fixed = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: true, source: SOURCE[kind] });
-  const chosen = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: false, source: SOURCE[kind] });
+  const cacheQuant = kind === 'qwen' && kv === 'int8';
+  const fixed = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: true, cacheQuant, source: SOURCE[kind] });
+  const chosen = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: false, cacheQuant, source: SOURCE[kind] });
   switch (kind) {
     case 'qwen':
+      if (cacheQuant) return fixed('eager');
       return chosen(attn === 'flash' ? 'flash' : attn === 'eager' ? 'eager' : 'sdpa-masked');
     case 'chatglm2':
       return fixed('sdpa-expand');
@@ -100,6 +112,7 @@ export function remoteRuntime(arch: ModelArch, attn: Attn): RemoteRuntime | null
 }
 
 function remoteKind(arch: ModelArch): RemoteKind | null {
+  if (!REMOTE_FAMILIES.has(arch.family)) return null;
   switch (arch.family) {
     case 'qwen':
       return 'qwen';
@@ -191,7 +204,8 @@ export function remoteTransient(
   const expand = mul(2, B, K, heads, E);
   let attnExpr: Expr = 0;
   if (rt.attn === 'eager') {
-    const repeat = rt.kind === 'internlm2' && arch.kvHeads < arch.heads ? expand : 0;
+    // InternLM2's repeat_kv copies; Qwen-1's quantized cache: dequantize_cache_torch makes K and V in the model dtype
+    const repeat = (rt.kind === 'internlm2' && arch.kvHeads < arch.heads) || rt.cacheQuant ? expand : 0;
     attnExpr = add(rows(3), div(add(mul(B, A, S, K, scoreBytes(rt.kind, e)), repeat), T), held);
   } else if (rt.attn === 'sdpa-masked') {
     // Qwen-1 makes its mask in every layer, the ~causal_mask bool beside it until masked_fill returns
@@ -255,6 +269,15 @@ export function qwenRotaryLength(prompt: number, tokens: number): number {
 }
 
 /**
+ * Bytes per cached K or V element of Qwen-1's own 8-bit cache (`quantize_cache_v`: a uint8 value per
+ * element, a scale and a zero point per token and head in the model dtype): 1 + 2e/d. Null where the
+ * cache is not the model's own quantized one.
+ */
+export function remoteCacheElementBytes(rt: RemoteRuntime, e: number, headDim: number): number | null {
+  return rt.cacheQuant ? 1 + (2 * e) / headDim : null;
+}
+
+/**
  * Elements of the weight ChatGLM's int8 / int4 layers dequantize at every matmul: `W8A16Linear.forward`
  * calls `extract_weight_to_half(quant_w, scale_w, bits)`, the whole fp16 weight, in every forward,
  * decode steps included (the largest Linear, at the MLP). 0 for other models and formats.
@@ -278,3 +301,5 @@ export function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
     },
   ];
 }
+
+provideRemote({ remoteRuntime, remoteLogits, remoteTransient, remoteBuffers, remoteDequantElements, remoteAttnNote, remoteCacheElementBytes });

@@ -27,7 +27,7 @@ import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
 import { hfRopeDim, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
-import { remoteAttnNote, remoteBuffers, remoteDequantElements, remoteLogits, remoteRuntime, remoteTransient } from './remote-runtime';
+import { REMOTE_FAMILIES, remoteModule } from './remote-provider';
 import { fixedIn } from '../units';
 
 /**
@@ -264,7 +264,14 @@ export function buildTransformers(ctx: Ctx): Built {
   const B = sym('b', s.batch);
   const perT = (x: Expr): Expr => (tp === 1 ? x : div(x, sym('t', tp)));
   // kv int4 / int8: transformers QuantizedCache, most tokens quantized, a residual in the model dtype (quantized-cache.ts)
-  const qkv = encoder ? null : quantizedKv(s.kv, e, s.gen, s.kvResidual);
+  // models that run their own modeling file (remote-runtime.ts): its attention, masks, buffers, cache and logits
+  // (a chunk of its own: estimate.ts answers 'remote.loading' until it is in, remote-provider.ts)
+  const remote = !encoder && REMOTE_FAMILIES.has(arch.family) ? remoteModule() : null;
+  const rt = remote ? remote.remoteRuntime(arch, s.attn, s.kv) : null;
+  // Qwen-1's own 8-bit cache instead of transformers' QuantizedCache
+  const ownCache = remote && rt ? remote.remoteCacheElementBytes(rt, e, arch.headDim) : null;
+  const kvEl = ownCache ?? ctx.kvElementBytes;
+  const qkv = encoder || ownCache !== null ? null : quantizedKv(s.kv, e, s.gen, s.kvResidual);
   const { prefill: prefillPolicy, decode: policy } = cachePolicies(arch, qkv !== null, tp);
   const kvAllExpr = encoder
     ? 0
@@ -273,9 +280,9 @@ export function buildTransformers(ctx: Ctx): Built {
           kvCacheExpr(arch, sub(add(sym('s_in', s.prompt), sym('s_out', s.gen)), sym('r', qkv.residual)), B, sym('bytes_q', qkv.bytesQ), policy),
           kvCacheExpr(arch, sym('r', qkv.residual), B, sym('e', e), policy),
         )
-      : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', ctx.kvElementBytes), policy);
+      : kvCacheExpr(arch, add(sym('s_in', s.prompt), sym('s_out', s.gen)), B, sym('bytes_kv', kvEl), policy);
   const kvAll = evaluate(kvAllExpr);
-  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, qkv ? qkv.bytesQ : ctx.kvElementBytes, prefillPolicy);
+  const kvPromptAll = encoder ? 0 : kvCacheBytes(arch, s.prompt, s.batch, qkv ? qkv.bytesQ : kvEl, prefillPolicy);
   // sliding layers hold more at the end of the prefill than at the end of decoding: the bar shows that moment's cache
   const kvShownAtPrefill = !encoder && !qkv && kvPromptAll > kvAll;
   // hybrids: conv + SSM state of every mixer layer, allocated with the cache before prefill
@@ -283,20 +290,20 @@ export function buildTransformers(ctx: Ctx): Built {
   const stateAll = state ? state.bytes * s.batch : 0;
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
-  // models that run their own modeling file (remote-runtime.ts): its attention, masks, buffers and logits
-  const rt = encoder ? null : remoteRuntime(arch, s.attn);
-  const glmDequant = rt ? remoteDequantElements(rt, s.weights, ctx.params.largestLinear) : 0;
-  const head = rt && s.logitsPath === 'auto' ? remoteLogits(rt, s.prompt, e) : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  const glmDequant = remote && rt ? remote.remoteDequantElements(rt, s.weights, ctx.params.largestLinear) : 0;
+  const head = remote && rt && s.logitsPath === 'auto' ? remote.remoteLogits(rt, s.prompt, e) : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
   const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
-    rt ? remoteTransient(rt, arch, q, keys, s.batch, e, tp, rows, perLogit, first, glmDequant) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
-  const buffers = rt ? remoteBuffers(rt, arch, s.prompt, tokens, e) : null;
+    remote && rt
+      ? remote.remoteTransient(rt, arch, q, keys, s.batch, e, tp, rows, perLogit, first, glmDequant)
+      : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
+  const buffers = remote && rt ? remote.remoteBuffers(rt, arch, s.prompt, tokens, e) : null;
   const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
   const logitsExpr = encoder ? 0 : perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
   const ropeDim = encoder ? 0 : hfRopeDim(arch);
   // one stage on one GPU: the layers after the last sliding one have no K/V yet at its masked SDPA call
   const after = pp === 1 && !ctx.split && !qkv ? layersAfterLastSliding(arch) : 0;
-  const absentAtMask = after > 0 ? mul(sym('L_after', after), kvPerLayerExpr(arch, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy), sym('s', s.prompt), B) : 0;
+  const absentAtMask = after > 0 ? mul(sym('L_after', after), kvPerLayerExpr(arch, sym('bytes_kv', kvEl), prefillPolicy), sym('s', s.prompt), B) : 0;
   const prefill = forward(s.prompt, s.prompt, encoder ? 0 : head.rows, head.perLogit, true, ropeDim, absentAtMask);
   const encoderEnd = encoder ? encoderOutput(ctx, B, e) : null;
   const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
@@ -317,11 +324,7 @@ export function buildTransformers(ctx: Ctx): Built {
   // DynamicCache.update does torch.cat([old, new]): old and new K (or V) of one layer coexist.
   // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
   const catAll =
-    s.gen > 0 && !encoder
-      ? qkv
-        ? s.batch * (2 * tokens - qkv.residual) * kvBytesPerTokenPerLayer(arch, e, policy)
-        : (s.batch * tokens * kvBytesPerTokenPerLayer(arch, ctx.kvElementBytes, policy)) / 2
-      : 0;
+    s.gen > 0 && !encoder ? (qkv ? s.batch * (2 * tokens - qkv.residual) * kvBytesPerTokenPerLayer(arch, e, policy) : (s.batch * tokens * kvBytesPerTokenPerLayer(arch, kvEl, policy)) / 2) : 0;
   // cuBLAS creates its workspace at the first matmul, after loading has finished
   const loadCopyExpr = awqTiedHeadCopy(ctx);
   const loadCopyAll = evaluate(loadCopyExpr);
@@ -369,7 +372,7 @@ export function buildTransformers(ctx: Ctx): Built {
     encoder ? 0 : ctx.split ? mul(all, div(sym('L_gpu', blocksHere), sym(L === Math.max(1, arch.layers) ? 'L' : 'L_blocks', Math.max(1, arch.layers)))) : stageLayersExpr(ctx, pp, all);
   // the cache at the end of decoding (the timeline grows to it), and the one the bar shows
   const kvFull = evaluate(onThisGpu(kvAllExpr));
-  const kvExpr = onThisGpu(kvShownAtPrefill ? kvCacheExpr(arch, sym('s_in', s.prompt), B, sym('bytes_kv', ctx.kvElementBytes), prefillPolicy) : kvAllExpr);
+  const kvExpr = onThisGpu(kvShownAtPrefill ? kvCacheExpr(arch, sym('s_in', s.prompt), B, sym('bytes_kv', kvEl), prefillPolicy) : kvAllExpr);
   const frac = encoder ? 0 : share.frac;
   const dequant = share.layers ? dequantAll : 0;
   const kernelBytes = kernelOn(share);
@@ -404,7 +407,7 @@ export function buildTransformers(ctx: Ctx): Built {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },
       source: encoder
         ? 'formulas.md §3.2 with no LM head; HF modeling_bert.py BertModel.forward (encoder, then BertPooler dense + tanh)'
-        : 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)',
+        : (rt?.source ?? 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)'),
       confidence: 'derived',
       note: {
         code: 'inference.peak-not-sum',
@@ -497,7 +500,7 @@ export function buildTransformers(ctx: Ctx): Built {
     live,
     torchAllocator: true,
     trainable: 0,
-    notes: [...layerSplitOffloadNotes(ctx.split), ...(rt ? remoteAttnNote(rt, s.attn) : [])],
+    notes: [...layerSplitOffloadNotes(ctx.split), ...(remote && rt ? remote.remoteAttnNote(rt, s.attn) : [])],
     inference: phases,
     ...(perGpu ? { perGpu } : {}),
   };

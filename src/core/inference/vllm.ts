@@ -13,6 +13,7 @@ import { add, ceil, div, evaluate, floor, max, mul, sub, sym, type Expr } from '
 import { CUBLAS_WORKSPACE_BYTES, CUDA_CONTEXT_BYTES, DRIVER_RESERVED_BYTES } from '../runtime';
 import type { Message } from '../types';
 import { kvBytesPerToken, kvCacheExpr } from './kv';
+import { VLLM_DEFAULT_BATCHED_TOKENS } from './engine-provider';
 import { stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient } from './transient';
@@ -20,11 +21,6 @@ import { inferenceElementBytes, stageLayerFraction, stageLayersExpr, weightsExpr
 
 /** Tokens per KV block (`block_size` default). */
 export const VLLM_BLOCK_SIZE = 16;
-/**
- * `max_num_batched_tokens` when chunked prefill is on and the user sets none: 8192 (vLLM V1
- * `EngineArgs` default for the OpenAI server on large GPUs; heuristic across versions).
- */
-export const VLLM_DEFAULT_BATCHED_TOKENS = 8192;
 /** `max_num_seqs` default: the sampler's dummy run samples this many sequences at most. */
 export const VLLM_MAX_NUM_SEQS = 256;
 

@@ -137,11 +137,6 @@ export const ARCH_PREFIX: [string, string][] = [
   ['DeepseekV2', 'deepseek_v2'],
   ['OPT', 'opt'],
   ['QWen', 'qwen'],
-  ['Baichuan', 'baichuan'],
-  ['BaiChuan', 'baichuan'],
-  ['ChatGLM', 'chatglm'],
-  ['InternLM2', 'internlm2'],
-  ['InternLM', 'internlm'],
 ];
 
 /**

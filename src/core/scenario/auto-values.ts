@@ -9,7 +9,7 @@ import { DEFAULT_GROUP_SIZE } from '../formats/quantized';
 import { kvLayers } from '../inference/kv';
 import { LLAMACPP_DEFAULT_UBATCH } from '../inference/llamacpp-buffers';
 import { gpuLayerCount } from '../inference/llamacpp-split';
-import { VLLM_DEFAULT_BATCHED_TOKENS } from '../inference/vllm';
+import { VLLM_DEFAULT_BATCHED_TOKENS } from '../inference/engine-provider';
 import { nativeSide } from '../model/vision-tokens';
 import { meanLength } from '../timeline/mean-length';
 import { hfAutoBuckets } from '../training/ds-auto';

@@ -18,6 +18,8 @@ import { ADAPTER_QUANTIZED } from '../formats/quantized';
 import { DEFAULT_SCENARIO, KV_BY_ENGINE, LLAMA_MAX_DEVICES } from './schema';
 import { DIFFUSION_WEIGHTS } from '../diffusion/keys';
 import { isDiffusionModel } from '../diffusion/presets';
+import { isQuantizedCacheKv } from '../inference/quantized-cache';
+import { REMOTE_FAMILIES } from '../inference/remote-provider';
 
 /**
  * The shape a rule may look at: the preset merged with overrides, the Llama-style guess behind a
@@ -382,6 +384,22 @@ export const CONFLICTS: readonly ConflictRule[] = [
     fallback: () => ({ engine: 'transformers' }),
     message: (s, a) => `${a?.family} is an encoder-only (embedding) model, estimated as transformers runs it; engine=${s.engine} is not modelled for it`,
     words: () => 'Encoder-only (embedding) models are estimated for the transformers engine',
+  },
+  // the remote-code chat models' own files keep K and V themselves (tuples they torch.cat:
+  // modeling_qwen.py `layer_past`, modeling_chatglm.py `kv_cache`, modeling_baichuan.py
+  // `past_key_value`), so transformers' QuantizedCache never reaches them; Qwen-1 has its own
+  // 8-bit cache (`use_cache_quantization`, inference/remote-runtime.ts), no 4-bit one
+  {
+    id: 'remote-quantized-kv',
+    key: 'kv',
+    with: 'model',
+    arch: true,
+    when: (s, a) => inference(s) && s.engine === 'transformers' && isQuantizedCacheKv(s.kv) && REMOTE_FAMILIES.has(a?.family ?? '') && !(a?.family === 'qwen' && s.kv === 'int8'),
+    fallback: () => ({ kv: DEFAULT_SCENARIO.kv }),
+    message: (s, a) =>
+      `${a?.family}'s own modeling code keeps its K/V cache itself: transformers' quantized cache (kv=${s.kv}) does not apply${a?.family === 'qwen' ? "; Qwen-1's own 8-bit cache is kv=int8" : ''}`,
+    words: (s, a) => `This model's own code keeps its K/V cache itself: no ${s.kv} cache${a?.family === 'qwen' ? " (Qwen-1's own cache is int8)" : ''}`,
+    params: (s, a) => ({ family: a?.family ?? '', kv: s.kv }),
   },
   {
     id: 'split-layers',

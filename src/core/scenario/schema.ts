@@ -164,7 +164,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'weights',
     name: 'weights',
     kind: oneOf(WEIGHT_FORMATS),
-    help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte (ChatGLM: its own quantize(), block Linears only, fp16 scales); bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit',
+    help: 'Storage format of the model weights. int8 / int4 are plain integer storage, every parameter at 1 / 0.5 byte (ChatGLM: its own quantize()); bnb-int8 is bitsandbytes LLM.int8, which keeps the embeddings and LM head in 16-bit',
   },
   {
     prop: 'doubleQuant',
@@ -322,7 +322,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'logits-path',
     kind: oneOf(LOGITS_PATHS),
     models: 'generate',
-    help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map (Qwen-1, ChatGLM, Baichuan and InternLM follow their own files), else current",
+    help: "Code that computes the LM-head logits and the loss: 'current' (transformers ≥ 4.46: model-dtype logits, fp32 upcast in the loss, generate keeps the last position), 'upcast-in-model' (transformers < 4.45: logits.float() in forward over the whole sequence, a shifted fp32 copy), 'remote-code' (trust_remote_code files such as Qwen-1: 16-bit logits and loss over the whole prompt), 'torchtune' (training: fp32 decoder output, deleted before backward); 'auto' = remote-code for configs with an auto_map (known families: their own file), else current",
   },
   { prop: 'loraRank', name: 'lora-rank', slider: { max: 1024, log: true }, kind: int(1, 65536), help: 'LoRA rank r', modes: TRAINING },
   {

@@ -1,10 +1,14 @@
 /**
- * Two estimators arrive in chunks of their own, fetched when first needed: the image-generation one
- * (core/diffusion/build.ts with its parameter and activation models) when an image model is shown or
- * approached, the training one (core/training/builders.ts: activations, loss, optimizer states,
- * ZeRO buffers) when a scenario is in training mode or the training tab is approached. Until one is
- * in, estimate() answers its scenarios with a loading error ('diffusion.loading' / 'training.loading',
- * shown as a loading note, never a number); when it arrives, every scenario is replaced by an equal
+ * Four parts of the estimator arrive in chunks of their own, fetched when first needed: the
+ * image-generation one (core/diffusion/build.ts with its parameter and activation models) when an
+ * image model is shown or approached, the training one (core/training/builders.ts: activations,
+ * loss, optimizer states, ZeRO buffers) when a scenario is in training mode or the training tab is
+ * approached, the runtime of the remote-code chat models (core/inference/remote-runtime.ts) when
+ * one is estimated for inference on transformers, and the vLLM and llama.cpp estimators
+ * (core/inference/engines.ts) when a scenario runs on one. Until one is in, estimate() answers its
+ * scenarios with a loading error ('diffusion.loading' / 'training.loading' / 'remote.loading' /
+ * 'engines.loading', shown as a
+ * loading note, never a number); when it arrives, every scenario is replaced by an equal
  * copy so that everything memoised on a scenario object (estimateOf, the replay and settled caches)
  * computes again and re-renders.
  */
@@ -13,19 +17,26 @@ import { useApp } from '../../state/store';
 import { isDiffusionModel } from '../../core/diffusion/presets';
 import { diffusionEstimator } from '../../core/diffusion/provider';
 import { trainingBuilders } from '../../core/training/provider';
+import { followsOwnFile, remoteModule } from '../../core/inference/remote-provider';
+import { engineBuilders } from '../../core/inference/engine-provider';
+import { findPreset } from '../../core/model/presets';
 import type { MessageKey } from '../i18n/en';
 
-export type EstimatorPart = 'diffusion' | 'training';
+export type EstimatorPart = 'diffusion' | 'training' | 'remote' | 'engines';
 
 const CHUNK: Record<EstimatorPart, () => Promise<unknown>> = {
   diffusion: () => import('../../core/diffusion/build'),
   training: () => import('../../core/training/builders'),
+  remote: () => import('../../core/inference/remote-runtime'),
+  engines: () => import('../../core/inference/engines'),
 };
 
 /** The error code estimate() answers with while a part is on the way, and the note shown meanwhile. */
 const LOADING = new Map<string, { part: EstimatorPart; key: MessageKey }>([
   ['diffusion.loading', { part: 'diffusion', key: 'verdict.loading' }],
   ['training.loading', { part: 'training', key: 'verdict.loadingTraining' }],
+  ['remote.loading', { part: 'remote', key: 'verdict.loadingRemote' }],
+  ['engines.loading', { part: 'engines', key: 'verdict.loadingEngine' }],
 ]);
 
 const loadingOf = (r: Result<unknown>) => (!r.ok && r.errors.length === 1 ? LOADING.get(r.errors[0].code) : undefined);
@@ -52,18 +63,26 @@ export function loadEstimator(part: EstimatorPart): Promise<void> {
 export const preloadEstimator = (part: EstimatorPart): void => void loadEstimator(part).catch(() => undefined);
 
 /** The estimator a scenario needs beyond the entry's (inference of language models), if any. */
-const partOf = (s: Scenario): EstimatorPart | null => (isDiffusionModel(s.model) ? 'diffusion' : s.mode === 'training' ? 'training' : null);
+function partOf(s: Scenario): EstimatorPart | null {
+  if (isDiffusionModel(s.model)) return 'diffusion';
+  if (s.mode === 'training') return 'training';
+  if (s.engine !== 'transformers') return 'engines';
+  const family = s.arch?.family ?? findPreset(s.model)?.arch.family;
+  return followsOwnFile(s, family) ? 'remote' : null;
+}
+
+const READY: Record<EstimatorPart, () => unknown> = { diffusion: diffusionEstimator, training: trainingBuilders, remote: remoteModule, engines: engineBuilders };
 
 /** Whether the estimator `s` needs is in (core's slots, filled as a chunk loads, by whichever path). */
 export function estimatorReady(s: Scenario): boolean {
   const part = partOf(s);
-  return part === null || (part === 'training' ? trainingBuilders() : diffusionEstimator()) !== null;
+  return part === null || READY[part]() !== null;
 }
 
 /** The estimators the open scenarios need (main.tsx waits for them before the first render). */
 export function neededEstimators(): EstimatorPart[] {
   const parts = new Set(useApp.getState().scenarios.map(partOf));
-  return (['diffusion', 'training'] as const).filter((p) => parts.has(p));
+  return (['diffusion', 'training', 'remote', 'engines'] as const).filter((p) => parts.has(p));
 }
 
 /** A scenario's answer while its estimator is on the way: the note to show instead (not a failure), or null. */

@@ -76,8 +76,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
   params: '只给参数量做快速估算，例如 7b、350m、1.5e9',
   mode: '推理（部署 / 生成）或训练',
   method: '训练方法：全量微调、LoRA、QLoRA（量化底座上的 LoRA：bitsandbytes nf4/fp4/bnb-int8、GPTQ、AWQ）或冻结部分层',
-  weights:
-    '模型权重的存储格式。int8 / int4 为纯整数存储，每个参数占 1 / 0.5 字节（ChatGLM：其自带的 quantize()，只量化块内 Linear，fp16 缩放）；bnb-int8 是 bitsandbytes 的 LLM.int8，词嵌入和 LM 头保留为 16 位',
+  weights: '模型权重的存储格式。int8 / int4 为纯整数存储，每个参数占 1 / 0.5 字节（ChatGLM：其自带的 quantize()）；bnb-int8 是 bitsandbytes 的 LLM.int8，词嵌入和 LM 头保留为 16 位',
   kv: 'KV 缓存的元素类型（q8_0/q4_0 仅 llama.cpp）',
   kvResidual: 'transformers QuantizedCache（kv int4 / int8）的 residual_length：最新的这些 token 保持模型精度，攒满后一起量化',
   engine: '推理运行时',
@@ -97,7 +96,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
   actOffload: "训练：'cpu' 把保存的激活值移到 CPU 锁页内存（torchtune enable_activation_offloading；配合检查点时为各层输入），GPU 上只留正在使用的部分",
   lossChunks: '训练：交叉熵按块计算 LM 头输出（torchtune CEWithChunkedOutputLoss 默认 8 块），fp32 上转型每次只存在一块。1 = 不分块',
   logitsPath:
-    "计算 LM 头 logits 与损失的代码：'current'（transformers ≥ 4.46：logits 为模型精度，损失中上转 fp32，generate 只保留最后一个位置）、'upcast-in-model'（transformers < 4.45：forward 中对整段序列 logits.float()，另有一份移位的 fp32 副本）、'remote-code'（trust_remote_code 模型如 Qwen-1：整段提示词的 16 位 logits 与损失）、'torchtune'（训练：解码器输出 fp32，反向前删除）；'auto' = 配置含 auto_map 时为 remote-code（Qwen-1、ChatGLM、Baichuan、InternLM 按各自的建模文件），否则为 current",
+    "计算 LM 头 logits 与损失的代码：'current'（transformers ≥ 4.46：logits 为模型精度，损失中上转 fp32，generate 只保留最后一个位置）、'upcast-in-model'（transformers < 4.45：forward 中对整段序列 logits.float()，另有一份移位的 fp32 副本）、'remote-code'（trust_remote_code 模型如 Qwen-1：整段提示词的 16 位 logits 与损失）、'torchtune'（训练：解码器输出 fp32，反向前删除）；'auto' = 配置含 auto_map 时为 remote-code（已知模型族按其自带文件），否则为 current",
   lengths: "训练：'fixed' = 每个样本都填充或打包到 seq；'varied' = 样本长度不一，在 seq 处截断并按批填充（不打包）：保留显存由缓存分配器模型回放得到（一次 1,000 步的训练中每个比之前都长的步）",
   lenMean: "训练，lengths=varied：截断前的平均样本长度（token）；'auto' = seq/2（假设值）",
   lenSpread: '训练，lengths=varied：样本长度的离散度，即对数正态分布的 σ（默认 0.6，假设值）；大于 0 时，多于一个样本的批次带有填充，SDPA 因而会拿到注意力掩码',

@@ -107,9 +107,26 @@ describe('Qwen-1: registered_causal_mask, logn_tensor, the fp32 rotary table, wh
   });
 });
 
+describe("Qwen-1's own 8-bit cache (use_cache_quantization, kv=int8)", () => {
+  it('uint8 K and V with a scale and a zero point per token and head: 32 layers × 2 × (4096 + 2 × 32 × 2) B per token', () => {
+    const e = run({ arch: QWEN_7B, kv: 'int8', prompt: 2048, gen: 8192 });
+    // 8,448 B per layer and token × 32 layers × 10,240 tokens (transformers' QuantizedCache would keep a bf16 residual)
+    expect(termOf(e, 'kv-cache')).toBe(2_768_240_640);
+    expect(e.notes.some((n) => n.code === 'inference.remote-attn')).toBe(true);
+  });
+
+  it("a decode step dequantizes the layer's K and V into bf16: 2 × 32 × 10,240 × 128 × 2 B on the eager path", () => {
+    const rt = remoteRuntime(QWEN_7B, 'sdpa', 'int8')!;
+    expect(rt).toMatchObject({ attn: 'eager', cacheQuant: true });
+    const t = remoteTransient(rt, QWEN_7B, 1, 10240, 1, 2, 1, 1, 2, false);
+    // 3 hidden rows 24,576 + two score rows 32 × 10,240 × 4 = 1,310,720 + K and V 167,772,160
+    expect(t).toMatchObject({ kind: 'attention-scores', bytes: 169_107_456 });
+  });
+});
+
 describe('ChatGLM2 / ChatGLM3: SDPA after copying K and V to all heads, last-position logits', () => {
   it('a decode step at 8,192 keys holds the expanded K and V: 2 × 32 × 8192 × 128 × 2 B', () => {
-    const rt = remoteRuntime(CHATGLM3_6B, 'sdpa')!;
+    const rt = remoteRuntime(CHATGLM3_6B, 'sdpa', 'bf16')!;
     const t = remoteTransient(rt, CHATGLM3_6B, 1, 8192, 1, 2, 1, 1, 2, false);
     // 3 hidden rows 24,576 + expanded K/V 134,217,728 + q and output 16,384
     expect(t).toMatchObject({ kind: 'attention-scores', bytes: 134_258_688 });
@@ -142,7 +159,7 @@ describe("ChatGLM's own int8 / int4 (quantization.py QuantizedLinear, W8A16Linea
   });
 
   it("every forward, a decode step too, makes the largest layer's fp16 weight: 2 × 4096 × 27392", () => {
-    const rt = remoteRuntime(CHATGLM3_6B, 'sdpa')!;
+    const rt = remoteRuntime(CHATGLM3_6B, 'sdpa', 'bf16')!;
     const t = remoteTransient(rt, CHATGLM3_6B, 1, 8192, 1, 2, 1, 1, 2, false, 4096 * 27392);
     // 4 hidden rows 32,768 + SwiGLU 3 × 13696 × 2 = 82,176 + the weight 224,395,264 (above the K/V copy's 134,258,688)
     expect(t).toMatchObject({ kind: 'mlp', bytes: 224_510_208 });
@@ -151,7 +168,7 @@ describe("ChatGLM's own int8 / int4 (quantization.py QuantizedLinear, W8A16Linea
 
 describe('ChatGLM-6B: eager attention with fp16 scores and fp32 softmax, logits twice', () => {
   it('a 2,048-token prompt: 32 × 2048² scores at 2 + 4 + 4 + 2 bytes, beside 3 hidden rows and the bool mask', () => {
-    const rt = remoteRuntime(CHATGLM_6B, 'sdpa')!;
+    const rt = remoteRuntime(CHATGLM_6B, 'sdpa', 'bf16')!;
     const t = remoteTransient(rt, CHATGLM_6B, 2048, 2048, 1, 2, 1, 2048, 4, true);
     // 1,610,612,736 + 3 × 2048 × 4096 × 2 = 50,331,648 + 2048² = 4,194,304
     expect(t).toMatchObject({ kind: 'attention-scores', bytes: 1_665_138_688 });
@@ -166,7 +183,7 @@ describe('Baichuan2-13B: ALiBi future_mask, the per-forward [b, a, k, k] mask, N
   });
 
   it('the prompt pass peaks at the NormHead copy: 125,696 × 5,120 × 2 B', () => {
-    const rt = remoteRuntime(BAICHUAN2_13B, 'sdpa')!;
+    const rt = remoteRuntime(BAICHUAN2_13B, 'sdpa', 'bf16')!;
     const t = remoteTransient(rt, BAICHUAN2_13B, 2048, 2048, 1, 2, 1, 2048, 2, true);
     expect(t).toMatchObject({ kind: 'logits', bytes: 1_287_127_040 });
     // without NormHead the eager attention would be the peak: 3 hidden rows 62,914,560 + two score
@@ -176,7 +193,7 @@ describe('Baichuan2-13B: ALiBi future_mask, the per-forward [b, a, k, k] mask, N
   });
 
   it('a decode step at 2,304 keys still builds the whole [1, 40, 2304, 2304] mask', () => {
-    const rt = remoteRuntime(BAICHUAN2_13B, 'sdpa')!;
+    const rt = remoteRuntime(BAICHUAN2_13B, 'sdpa', 'bf16')!;
     const t = remoteTransient(rt, BAICHUAN2_13B, 1, 2304, 1, 2, 1, 1, 2, false);
     // held 42 × 2304² × 2 = 445,906,944 + 3 rows 30,720 + two score rows 40 × 2304 × 4 = 368,640
     expect(t.bytes).toBe(446_306_304);
