@@ -76,7 +76,7 @@ const QWEN_MAX_POSITIONS = 8192;
 const BAICHUAN_MAX_POSITIONS = 4096;
 
 const SOURCE: Record<RemoteKind, string> = {
-  qwen: 'Qwen-1 modeling_qwen.py QWenAttention.forward / _attn, QWenModel.__init__ (registered_causal_mask), RotaryEmbedding',
+  qwen: 'Qwen-1 modeling_qwen.py QWenAttention.forward / _attn, QWenModel.__init__ (registered_causal_mask), RotaryEmbedding, _qwen_quantize_cache_v',
   chatglm2: 'ChatGLM2/3 modeling_chatglm.py CoreAttention.forward (SDPA), SelfAttention.forward (K/V expand), return_last_logit',
   chatglm: 'ChatGLM-6B modeling_chatglm.py attention_fn (fp16 scores, fp32 softmax), ChatGLMForConditionalGeneration.forward',
   'baichuan-alibi': 'Baichuan-13B modeling_baichuan.py BaichuanModel.get_alibi_mask (future_mask), BaichuanModel.forward, BaichuanAttention.forward',

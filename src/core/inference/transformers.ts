@@ -157,8 +157,9 @@ export function layerSplitOffloadNotes(split: LayerSplit | null): Message[] {
  * The KV cache term: DynamicCache, or transformers' QuantizedCache (quantized-cache.ts).
  * `atPrefill`: the cache shown is the prompt's, held in full by the sliding layers' views (cachePolicies).
  */
-function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean, atPrefill: boolean): Term {
+function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean, atPrefill: boolean, ownSource?: string): Term {
   const window = ctx.arch.slidingWindow;
+  if (ownSource) return term(ctx, 'kv-cache', kvExpr, { values: {}, source: ownSource, confidence: 'derived' });
   return term(ctx, 'kv-cache', kvExpr, {
     ...(ctx.arch.mla
       ? { values: { cache: 'HF caches decompressed K/V' } }
@@ -401,7 +402,7 @@ export function buildTransformers(ctx: Ctx): Built {
           source: ctx.weights.derivation.source,
           confidence: ctx.weights.derivation.confidence,
         }),
-    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill)]),
+    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill, ownCache !== null ? rt?.source : undefined)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
     term(ctx, 'activations', preExpr, {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },
