@@ -209,8 +209,9 @@ function isDefault(field: string, v: unknown): boolean {
 
 /** Consecutive identical items become repN[...] so repeated blocks stay short. */
 function listText(ls: LayerSpec[]): string {
-  // an unnamed sequential walks exactly like its items inline
-  const items = ls.flatMap((l) => (l.kind === 'sequential' && l.name === undefined ? [listText(l.body)] : [itemText(l)])).filter((x) => x !== '');
+  // an unnamed sequential walks exactly like its items inline; an empty one stays `seq[]`, so a list
+  // of nothing but empty sequentials is not written as the empty text the parser refuses
+  const items = ls.flatMap((l) => (l.kind === 'sequential' && l.name === undefined && l.body.length > 0 ? [listText(l.body)] : [itemText(l)])).filter((x) => x !== '');
   const out: string[] = [];
   for (let i = 0; i < items.length;) {
     const item = items[i]!; // i < items.length

@@ -3,27 +3,12 @@
  * check (tests/ui/i18n/derivation-values.test.ts): inference on every engine and training in every
  * setup the estimator prices, so both cover the same terms.
  */
-import type { ModelArch, Scenario } from '../../../src/core/types';
-import { parseHfConfig } from '../../../src/core/model/config';
+import type { Scenario } from '../../../src/core/types';
+import { BAICHUAN2_13B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, archOf } from '../model/remote-configs';
 export const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
 
 /** A remote-code model typed in as its config.json (no preset). */
-function custom(config: Record<string, unknown>): Partial<Scenario> {
-  const r = parseHfConfig(config);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  const arch: ModelArch = r.value;
-  return { model: 'custom', arch };
-}
-const BAICHUAN2_13B = {
-  model_type: 'baichuan',
-  hidden_size: 5120,
-  intermediate_size: 13696,
-  model_max_length: 4096,
-  num_attention_heads: 40,
-  num_hidden_layers: 40,
-  rms_norm_eps: 1e-6,
-  vocab_size: 125696,
-};
+const custom = (config: Record<string, unknown>): Partial<Scenario> => ({ model: 'custom', arch: archOf(config) });
 
 export const INFERENCE: Partial<Scenario>[] = [
   { model: LLAMA2, weights: 'fp16', kv: 'fp16', prompt: 3000, gen: 1096, batch: 2 },
@@ -72,13 +57,10 @@ export const INFERENCE: Partial<Scenario>[] = [
   { model: 'Qwen/Qwen-7B', prompt: 2048, gen: 256 },
   { model: 'Qwen/Qwen-7B', attn: 'flash', prompt: 512 },
   { model: 'THUDM/chatglm3-6b', prompt: 1024, gen: 4096 },
-  { ...custom(BAICHUAN2_13B), prompt: 2048, gen: 256 },
-  { ...custom({ ...BAICHUAN2_13B, hidden_size: 4096, intermediate_size: 11008, max_position_embeddings: 4096, num_attention_heads: 32, num_hidden_layers: 32 }), prompt: 1024 },
-  { ...custom({ model_type: 'chatglm', hidden_size: 4096, inner_hidden_size: 16384, num_layers: 28, num_attention_heads: 32, vocab_size: 130528, layernorm_epsilon: 1e-5 }), prompt: 1024 },
-  {
-    ...custom({ model_type: 'internlm2', hidden_size: 4096, intermediate_size: 14336, num_attention_heads: 32, num_key_value_heads: 8, num_hidden_layers: 32, rms_norm_eps: 1e-5, vocab_size: 92544 }),
-    prompt: 1024,
-  },
+  { ...custom(BAICHUAN2_13B_CONFIG), prompt: 2048, gen: 256 },
+  { ...custom({ ...BAICHUAN2_13B_CONFIG, hidden_size: 4096, intermediate_size: 11008, max_position_embeddings: 4096, num_attention_heads: 32, num_hidden_layers: 32 }), prompt: 1024 },
+  { ...custom(CHATGLM_6B_CONFIG), prompt: 1024 },
+  { ...custom(INTERNLM2_7B_CONFIG), prompt: 1024 },
   // image generation (core/diffusion): CFG, the fp32 VAE upcast, eager scores, offload, Flux tokens
   { model: 'runwayml/stable-diffusion-v1-5', weights: 'fp16', attn: 'eager', batch: 3 },
   { model: 'stabilityai/stable-diffusion-xl-base-1.0', weights: 'fp16', resolution: 1024, batch: 2 },

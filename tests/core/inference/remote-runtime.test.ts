@@ -6,79 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario';
-import { parseHfConfig } from '../../../src/core/model/config';
+import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
 import { qwenRotaryLength, remoteRuntime, remoteTransient } from '../../../src/core/inference/remote-runtime';
 import { CUBLAS_WORKSPACE_BYTES } from '../../../src/core/runtime';
-import type { Estimate, ModelArch, Scenario } from '../../../src/core/types';
+import type { Estimate, Scenario } from '../../../src/core/types';
 
-function arch(json: Record<string, unknown>): ModelArch {
-  const r = parseHfConfig(json);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
-
-const QWEN_7B = arch({
-  model_type: 'qwen',
-  hidden_size: 4096,
-  intermediate_size: 22016,
-  kv_channels: 128,
-  max_position_embeddings: 8192,
-  no_bias: true,
-  num_attention_heads: 32,
-  num_hidden_layers: 32,
-  vocab_size: 151936,
-  layer_norm_epsilon: 1e-6,
-});
-const CHATGLM3_6B = arch({
-  model_type: 'chatglm',
-  add_bias_linear: false,
-  add_qkv_bias: true,
-  ffn_hidden_size: 13696,
-  hidden_size: 4096,
-  kv_channels: 128,
-  multi_query_attention: true,
-  multi_query_group_num: 2,
-  num_attention_heads: 32,
-  num_layers: 28,
-  padded_vocab_size: 65024,
-  rmsnorm: true,
-  seq_length: 8192,
-  tie_word_embeddings: false,
-});
-const CHATGLM_6B = arch({
-  model_type: 'chatglm',
-  hidden_size: 4096,
-  inner_hidden_size: 16384,
-  num_layers: 28,
-  num_attention_heads: 32,
-  vocab_size: 130528,
-  max_sequence_length: 2048,
-  layernorm_epsilon: 1e-5,
-});
-const BAICHUAN2_13B = arch({
-  model_type: 'baichuan',
-  hidden_act: 'silu',
-  hidden_size: 5120,
-  intermediate_size: 13696,
-  model_max_length: 4096,
-  num_attention_heads: 40,
-  num_hidden_layers: 40,
-  rms_norm_eps: 1e-6,
-  tie_word_embeddings: false,
-  vocab_size: 125696,
-});
-const INTERNLM2_7B = arch({
-  model_type: 'internlm2',
-  bias: false,
-  hidden_size: 4096,
-  intermediate_size: 14336,
-  num_attention_heads: 32,
-  num_key_value_heads: 8,
-  num_hidden_layers: 32,
-  rms_norm_eps: 1e-5,
-  vocab_size: 92544,
-  tie_word_embeddings: false,
-});
+const QWEN_7B = archOf(QWEN_7B_CONFIG);
+const CHATGLM3_6B = archOf(CHATGLM3_6B_CONFIG);
+const CHATGLM_6B = archOf(CHATGLM_6B_CONFIG);
+const BAICHUAN2_13B = archOf(BAICHUAN2_13B_CONFIG);
+const INTERNLM2_7B = archOf(INTERNLM2_7B_CONFIG);
 
 function run(p: Partial<Scenario>): Estimate {
   const r = estimate({ ...defaultScenario(), mode: 'inference', engine: 'transformers', model: 'custom', gpu: '', weights: 'bf16', kv: 'bf16', attn: 'sdpa', batch: 1, ...p });

@@ -22,6 +22,17 @@ describe('terse text form', () => {
     }
   });
 
+  test('an empty Sequential (nn.Sequential() is the identity) is written back as seq[], not as the empty text the parser refuses', () => {
+    // found by tests/fuzz/layers.test.ts: 'seq[]' parsed, was written '', and '' does not parse
+    for (const t of ['seq[]', 'seq[seq[]]', 'linear 8 4; seq[]']) {
+      const r = parseLayerText(t, [8]);
+      if (!r.ok) throw new Error(r.errors[0].message);
+      const again = parseLayerText(layerText(r.value.layers), [8]);
+      expect(again.ok && layerText(again.value.layers)).toBe(layerText(r.value.layers));
+    }
+    expect(parseLayerText('', [8]).ok).toBe(false);
+  });
+
   test('ResNet-50 without names fits in a URL (under 2,500 characters encoded)', () => {
     const t = layerText(findNetworkPreset('resnet-50')!.build().layers, false);
     expect(encodeURIComponent(t).length).toBeLessThan(2500);

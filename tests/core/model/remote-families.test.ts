@@ -3,54 +3,10 @@
  * from each repository's modeling file, with the config.json values the Hub repositories publish.
  */
 import { describe, expect, test } from 'vitest';
-import { parseHfConfig } from '../../../src/core/model/config';
 import { countParams } from '../../../src/core/model/params';
-import type { ModelArch } from '../../../src/core/types';
+import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, QWEN_7B_CONFIG as QWEN_7B, archOf as ok } from './remote-configs';
 
-function ok(json: unknown): ModelArch {
-  const r = parseHfConfig(json);
-  if (!r.ok) throw new Error(JSON.stringify(r.errors));
-  return r.value;
-}
-
-const QWEN_7B = {
-  architectures: ['QWenLMHeadModel'],
-  auto_map: { AutoConfig: 'configuration_qwen.QWenConfig', AutoModelForCausalLM: 'modeling_qwen.QWenLMHeadModel' },
-  model_type: 'qwen',
-  hidden_size: 4096,
-  intermediate_size: 22016,
-  kv_channels: 128,
-  layer_norm_epsilon: 1e-6,
-  max_position_embeddings: 8192,
-  no_bias: true,
-  num_attention_heads: 32,
-  num_hidden_layers: 32,
-  seq_length: 8192,
-  tie_word_embeddings: false,
-  use_flash_attn: 'auto',
-  vocab_size: 151936,
-};
-
-const CHATGLM3_6B = {
-  model_type: 'chatglm',
-  architectures: ['ChatGLMModel'],
-  auto_map: { AutoConfig: 'configuration_chatglm.ChatGLMConfig', AutoModelForCausalLM: 'modeling_chatglm.ChatGLMForConditionalGeneration' },
-  add_bias_linear: false,
-  add_qkv_bias: true,
-  ffn_hidden_size: 13696,
-  hidden_size: 4096,
-  kv_channels: 128,
-  layernorm_epsilon: 1e-5,
-  multi_query_attention: true,
-  multi_query_group_num: 2,
-  num_attention_heads: 32,
-  num_layers: 28,
-  padded_vocab_size: 65024,
-  post_layer_norm: true,
-  rmsnorm: true,
-  seq_length: 8192,
-  tie_word_embeddings: false,
-};
+const CHATGLM3_6B = CHATGLM3_6B_CONFIG;
 
 describe('Qwen-1 (modeling_qwen.py)', () => {
   test('Qwen-7B: w1 / w2 are intermediate_size // 2 wide, c_attn has a bias, 7,721,324,544 parameters', () => {
@@ -125,20 +81,7 @@ describe('ChatGLM (modeling_chatglm.py)', () => {
 
 describe('Baichuan and InternLM', () => {
   test('Baichuan2-13B: W_pack fused q/k/v without bias, Llama MLP: 13,896,668,160', () => {
-    const a = ok({
-      architectures: ['BaichuanForCausalLM'],
-      auto_map: { AutoConfig: 'configuration_baichuan.BaichuanConfig', AutoModelForCausalLM: 'modeling_baichuan.BaichuanForCausalLM' },
-      model_type: 'baichuan',
-      hidden_act: 'silu',
-      hidden_size: 5120,
-      intermediate_size: 13696,
-      model_max_length: 4096,
-      num_attention_heads: 40,
-      num_hidden_layers: 40,
-      rms_norm_eps: 1e-6,
-      tie_word_embeddings: false,
-      vocab_size: 125696,
-    });
+    const a = ok(BAICHUAN2_13B_CONFIG);
     expect(a).toMatchObject({ qkvBias: false, oBias: false, mlpBias: false, gatedMlp: true, maxContext: 4096 });
     // the 13B config class has no max_position_embeddings (ALiBi); Baichuan 2's 125,696-token vocabulary: NormHead
     expect(a.alibi).toBe(true);
@@ -149,51 +92,21 @@ describe('Baichuan and InternLM', () => {
   });
 
   test("Baichuan2-7B's config (rotary: max_position_embeddings; Baichuan2: z_loss_weight) has no ALiBi and a NormHead", () => {
-    const a = ok({
-      model_type: 'baichuan',
-      hidden_size: 4096,
-      intermediate_size: 11008,
-      max_position_embeddings: 4096,
-      model_max_length: 4096,
-      num_attention_heads: 32,
-      num_hidden_layers: 32,
-      rms_norm_eps: 1e-6,
-      tie_word_embeddings: false,
-      vocab_size: 125696,
-      z_loss_weight: 0,
-    });
+    const { architectures: _, auto_map: __, ...fields } = BAICHUAN2_13B_CONFIG;
+    const a = ok({ ...fields, hidden_size: 4096, intermediate_size: 11008, max_position_embeddings: 4096, num_attention_heads: 32, num_hidden_layers: 32, z_loss_weight: 0 });
     expect(a.alibi).toBeUndefined();
     expect(a.normHead).toBe(true);
   });
 
   test('Baichuan-13B (the first, 64,000 tokens) has ALiBi and a plain lm_head', () => {
-    const a = ok({
-      model_type: 'baichuan',
-      hidden_size: 5120,
-      intermediate_size: 13696,
-      model_max_length: 4096,
-      num_attention_heads: 40,
-      num_hidden_layers: 40,
-      rms_norm_eps: 1e-6,
-      vocab_size: 64000,
-    });
+    const a = ok({ ...BAICHUAN2_13B_CONFIG, vocab_size: 64000 });
     expect(a.alibi).toBe(true);
     expect(a.normHead).toBeUndefined();
   });
 
   test('ChatGLM-6B (the first): GELU GLM block, every bias, lm_head tied by default: 6,173,286,400', () => {
     // THUDM/chatglm-6b config.json shape fields; no tie_word_embeddings key
-    const a = ok({
-      model_type: 'chatglm',
-      hidden_size: 4096,
-      inner_hidden_size: 16384,
-      num_layers: 28,
-      num_attention_heads: 32,
-      vocab_size: 130528,
-      max_sequence_length: 2048,
-      position_encoding_2d: true,
-      layernorm_epsilon: 1e-5,
-    });
+    const a = ok(CHATGLM_6B_CONFIG);
     expect(a).toMatchObject({ gatedMlp: false, norm: 'layernorm', qkvBias: true, oBias: true, mlpBias: true, tiedEmbeddings: true, ffn: 16384 });
     // per layer: qkv 4096·12288 + 12288; dense 4096² + 4096; MLP 2·4096·16384 + 16384 + 4096; two LayerNorms 4·4096
     // = 201,379,840 × 28 = 5,638,635,520; word_embeddings 130528·4096 = 534,642,688; final LayerNorm 8,192
