@@ -51,3 +51,13 @@ export function sdpaRepeatsKv(arch: ModelArch, masked: boolean): boolean {
 export function hfExpandsKv(arch: ModelArch): boolean {
   return arch.family === 'falcon' && !arch.mla && arch.kvHeads > 1 && arch.kvHeads < arch.heads;
 }
+
+/**
+ * ChatGLM2 / ChatGLM3's own code (modeling_chatglm.py `SelfAttention.forward`) keeps the grouped K and
+ * V in its cache but copies them out to all heads for attention, in training as in inference
+ * (`key_layer.unsqueeze(-2).expand(...).contiguous()` when `multi_query_attention`), so the attention's
+ * backward saves K and V at a heads. The first ChatGLM (GELU MLP, `gatedMlp` false) is multi-head.
+ */
+export function glmExpandsKv(arch: ModelArch): boolean {
+  return arch.family === 'chatglm' && arch.gatedMlp && arch.kvHeads < arch.heads;
+}

@@ -18,7 +18,7 @@
 import type { Attn, GradCkpt, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth, moeLayerCount } from '../model/tensors';
-import { hfExpandsKv, sdpaRepeatsKv, windowMasked } from '../sdpa';
+import { glmExpandsKv, hfExpandsKv, sdpaRepeatsKv, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 import { fusedQkvViewWidth } from './fused-views';
 
@@ -164,8 +164,8 @@ export function sdpaMaskedShare(arch: ModelArch, s: number, attn: Attn, padded: 
  */
 export function savedKvWidth(arch: ModelArch, attn: Attn, maskedShare: number): number {
   const { heads: a, kvHeads: g, headDim: d } = arch;
-  // Falcon-40B-style grouped K/V expanded to all heads by the model's own code (sdpa.ts hfExpandsKv)
-  if (hfExpandsKv(arch)) return 2 * a * d;
+  // grouped K/V expanded to all heads by the model's own code: Falcon-40B in transformers, ChatGLM2/3 (sdpa.ts)
+  if (hfExpandsKv(arch) || glmExpandsKv(arch)) return 2 * a * d;
   // no grouped heads to repeat (g = a, or MLA)
   if (!sdpaRepeatsKv(arch, true)) return 2 * g * d;
   if (attn === 'eager' || (attn === 'sdpa' && sdpaRepeatsKv(arch, false))) return 2 * a * d;
