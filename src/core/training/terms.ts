@@ -429,6 +429,8 @@ export function buildTraining(ctx: Ctx): Built {
  * mask, some layers) is not laid out.
  */
 function attentionMask(s: Ctx['s'], arch: Ctx['arch'], maskedShare: number, eRes: number): { bool: number; float: number; count: number } | null {
+  // Qwen-1's own model hands its layers a [b, 1, 1, s] padding mask; each layer builds its own square one
+  if (arch.family === 'qwen') return null;
   const square = s.batch * s.seq * s.seq;
   const sw = arch.slidingWindow;
   const count = sw && sw.layers > 0 && sw.layers < arch.layers ? 2 : 1;

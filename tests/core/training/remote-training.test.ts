@@ -1,0 +1,38 @@
+/**
+ * Training the remote-code chat models: what their own files save that the common layer does not.
+ * ChatGLM2 / ChatGLM3 save K and V at all heads (src/core/sdpa.ts glmExpandsKv):
+ * modeling_chatglm.py `SelfAttention.forward` expands the two K/V groups with `.contiguous()` before
+ * `CoreAttention`, whose SDPA call saves the tensors it is given. Qwen-1 builds a mask in every layer.
+ */
+import { describe, expect, it } from 'vitest';
+import { layerActivation, savedKvWidth, savedMaskBytes, sdpaMaskedShare, uniform } from '../../../src/core/training/activations';
+import { CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
+
+const GLM3 = archOf(CHATGLM3_6B_CONFIG);
+
+describe('ChatGLM3-6B: K and V saved at 32 heads, not 2 groups', () => {
+  it('2 × 32 × 128 = 8,192 elements per token, under SDPA, flash and eager alike', () => {
+    for (const attn of ['sdpa', 'flash', 'eager'] as const) expect(savedKvWidth(GLM3, attn, 0)).toBe(8192);
+  });
+
+  it('a bf16 layer keeps 2 × (32 − 2) × 128 × 2 = 15,360 B per token more than grouped K/V would', () => {
+    const s = 1024;
+    const perToken = (family: string) => layerActivation({ ...GLM3, family }, s, 1, uniform(2), 'sdpa', 1).linear / s;
+    expect(perToken('chatglm') - perToken('llama')).toBe(15_360);
+  });
+
+  it('the first ChatGLM is multi-head: nothing to expand', () => {
+    const glm1 = archOf(CHATGLM_6B_CONFIG);
+    expect(savedKvWidth(glm1, 'sdpa', 0)).toBe(2 * 32 * 128);
+  });
+});
+
+describe('Qwen-1 under SDPA masks every layer itself (modeling_qwen.py QWenAttention.forward)', () => {
+  it('every layer saves its [b, 1, s, s] additive mask: share 1 under SDPA, none under flash-attn', () => {
+    const qwen = archOf(QWEN_7B_CONFIG);
+    expect(sdpaMaskedShare(qwen, 2048, 'sdpa', false)).toBe(1);
+    expect(sdpaMaskedShare(qwen, 2048, 'flash', false)).toBe(0);
+    // b · s · s · e per layer: 1 × 2048² × 2 = 8 MiB in bf16
+    expect(savedMaskBytes(2048, 1, 2, 1)).toBe(8 * 2 ** 20);
+  });
+});
