@@ -20,8 +20,7 @@ const KV_HEADS = ['num_key_value_heads', 'num_kv_heads', 'n_head_kv', 'multi_que
 const HEAD_DIM = ['head_dim', 'd_kv', 'kv_channels', 'attention_head_dim'] as const;
 const FFN = ['intermediate_size', 'n_inner', 'ffn_dim', 'd_ff', 'ffn_hidden_size', 'inner_hidden_size'] as const;
 const VOCAB = ['vocab_size', 'padded_vocab_size', 'n_vocab'] as const;
-// model_max_length: Baichuan-13B, whose ALiBi config has no max_position_embeddings
-const CONTEXT = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx', 'model_max_length'] as const;
+const CONTEXT = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx'] as const;
 const ACT = ['hidden_act', 'activation_function', 'hidden_activation'] as const;
 
 function fail(key: string, code: string, message: string): Result<ModelArch> {

@@ -61,7 +61,12 @@ export function remoteCodeShape(r: FieldReader, arch: ModelArch): void {
   } else if (arch.family === 'chatglm') {
     arch.tiedEmbeddings = r.bool('tie_word_embeddings') ?? true;
   } else if (arch.family === 'baichuan') {
-    if (r.cfg.max_position_embeddings === undefined) arch.alibi = true;
+    if (r.cfg.max_position_embeddings === undefined) {
+      arch.alibi = true;
+      // read here, not as a context spelling: tokenizer-style configs put 1e30 under this name
+      const max = r.optInt(['model_max_length']);
+      if (max !== undefined) arch.maxContext = max;
+    }
     if (r.cfg.z_loss_weight !== undefined || arch.vocab === BAICHUAN2_VOCAB) arch.normHead = true;
   } else if (arch.family === 'internlm') {
     const bias = r.bool('bias') ?? true;
