@@ -42,8 +42,9 @@
  * `QWenAttention.forward`: `query, key, value = mixed_x_layer.split(self.split_size, dim=2)`, then
  * `_split_heads` views; `apply_rotary_pos_emb` returns new q and k) passes v as the slice to its
  * flash-attn call (`rearrange` to (b·s, a, d), a view: b and s merge), to SDPA after a transpose,
- * or to `_attn`'s matmul: the Phi-3 case. Not modelled here: GPT-BigCode's multi-query eager
- * path (q reshaped to a copy while k and v stay views) and ChatGLM's remote code.
+ * or to `_attn`'s matmul: the Phi-3 case. ChatGLM2 / ChatGLM3 copy v out to every head
+ * (`expand(...).contiguous()`, sdpa.ts glmExpandsKv), so their fused output is freed. Not modelled
+ * here: GPT-BigCode's multi-query eager path (q reshaped to a copy while k and v stay views).
  */
 import type { Attn, ModelArch } from '../types';
 import { sdpaRepeatsKv } from '../sdpa';

@@ -7,10 +7,9 @@
  * one is estimated for inference on transformers, and the vLLM and llama.cpp estimators
  * (core/inference/engines.ts) when a scenario runs on one. Until one is in, estimate() answers its
  * scenarios with a loading error ('diffusion.loading' / 'training.loading' / 'remote.loading' /
- * 'engines.loading', shown as a
- * loading note, never a number); when it arrives, every scenario is replaced by an equal
- * copy so that everything memoised on a scenario object (estimateOf, the replay and settled caches)
- * computes again and re-renders.
+ * 'engines.loading', shown as a loading note, never a number); when it arrives, every scenario is
+ * replaced by an equal copy so that everything memoised on a scenario object (estimateOf, the replay
+ * and settled caches) computes again and re-renders.
  */
 import type { Result, Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
