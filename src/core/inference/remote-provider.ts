@@ -9,7 +9,7 @@ import type * as Remote from './remote-runtime';
 import type { ModelArch, Result, Scenario } from '../types';
 import { lazySlot } from '../lazy-slot';
 
-export type RemoteModule = Pick<typeof Remote, 'remoteRuntime' | 'remoteLogits' | 'remoteTransient' | 'remoteBuffers' | 'remoteDequantElements' | 'remoteAttnNote' | 'remoteCacheElementBytes'>;
+export type RemoteModule = Pick<typeof Remote, 'ownRuntime'>;
 
 const slot = lazySlot<RemoteModule>();
 

@@ -48,9 +48,9 @@
  *   grouped K and V out with `repeat_kv`, offers flash-attn 2 (`attn=flash`), no SDPA, and
  *   upcasts its logits with `.float()`.
  */
-import type { Attn, KvFormat, Message, ModelArch, WeightFormat } from '../types';
-import type { InferenceLogits } from '../logits-path';
-import type { Transient } from './transient';
+import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from '../types';
+import { inferenceLogits, type InferenceLogits } from '../logits-path';
+import { allHeads, forwardSymbols, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 
@@ -62,8 +62,6 @@ export type RemoteAttn = 'flash' | 'sdpa' | 'sdpa-masked' | 'sdpa-expand' | 'eag
 export interface RemoteRuntime {
   kind: RemoteKind;
   attn: RemoteAttn;
-  /** the file runs this attention whatever the attn key says */
-  attnFixed: boolean;
   /** Qwen-1's own 8-bit K/V cache (`use_cache_quantization`, kv=int8): dequantized every layer */
   cacheQuant: boolean;
   source: string;
@@ -94,20 +92,19 @@ export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat): Remote
   const kind = remoteKind(arch);
   if (!kind) return null;
   const cacheQuant = kind === 'qwen' && kv === 'int8';
-  const fixed = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: true, cacheQuant, source: SOURCE[kind] });
-  const chosen = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, attnFixed: false, cacheQuant, source: SOURCE[kind] });
+  const runs = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, cacheQuant, source: SOURCE[kind] });
   switch (kind) {
     case 'qwen':
-      if (cacheQuant) return fixed('eager');
-      return chosen(attn === 'flash' ? 'flash' : attn === 'eager' ? 'eager' : 'sdpa-masked');
+      if (cacheQuant) return runs('eager');
+      return runs(attn === 'flash' ? 'flash' : attn === 'eager' ? 'eager' : 'sdpa-masked');
     case 'chatglm2':
-      return fixed('sdpa-expand');
+      return runs('sdpa-expand');
     case 'baichuan-rope':
-      return fixed('sdpa-masked');
+      return runs('sdpa-masked');
     case 'internlm2':
-      return chosen(attn === 'flash' ? 'flash' : 'eager');
+      return runs(attn === 'flash' ? 'flash' : 'eager');
     default:
-      return fixed('eager');
+      return runs('eager');
   }
 }
 
@@ -154,19 +151,20 @@ function heldMask(rt: RemoteRuntime, arch: ModelArch, S: Expr, K: Expr, B: Expr,
   }
 }
 
-/** The logits the file's forward makes over a `prompt`-token pass (decode: prompt = 1). */
-export function remoteLogits(rt: RemoteRuntime, prompt: number, e: number): InferenceLogits {
+/**
+ * The logits the file's forward makes over a `prompt`-token pass: logits-path.ts's 'remote-code'
+ * pattern (every position, model dtype) or its 'upcast-in-model' one (InternLM2's `.float()`), with
+ * the file as their source; ChatGLM2/3's last position and the first ChatGLM's second copy are their own.
+ */
+function remoteLogits(rt: RemoteRuntime, prompt: number, e: number): InferenceLogits {
   const E = sym('e', e);
-  const whole = { rows: prompt, rowsExpr: sym('s', prompt) };
   switch (rt.kind) {
     case 'chatglm2':
       return { rows: 1, rowsExpr: 1, perLogit: e, perLogitExpr: E, what: 'last position (return_last_logit), model dtype', source: rt.source };
     case 'chatglm':
-      return { ...whole, perLogit: 2 * e, perLogitExpr: mul(2, E), what: 'whole prompt, lm_head output and its permute().contiguous() copy', source: rt.source };
-    case 'internlm2':
-      return { ...whole, perLogit: e + 4, perLogitExpr: add(E, 4), what: 'whole prompt, logits.float() in forward', source: rt.source };
+      return { rows: prompt, rowsExpr: sym('s', prompt), perLogit: 2 * e, perLogitExpr: mul(2, E), what: 'whole prompt, lm_head output and its permute().contiguous() copy', source: rt.source };
     default:
-      return { ...whole, perLogit: e, perLogitExpr: E, what: 'whole prompt, model dtype', source: rt.source };
+      return { ...inferenceLogits(rt.kind === 'internlm2' ? 'upcast-in-model' : 'remote-code', prompt, e), source: rt.source };
   }
 }
 
@@ -188,25 +186,19 @@ export function remoteTransient(
   firstCall: boolean,
   dequant = 0,
 ): Transient {
-  const S = sym('s', s);
+  const { S, B, E, T } = forwardSymbols(s, b, e, tp);
   const K = sym('s_kv', k);
-  const B = sym('b', b);
-  const E = sym('e', e);
-  const T = sym('t', Math.max(1, tp));
-  const H = sym('h', arch.hidden);
-  const A = sym('a', arch.heads);
-  const heads = mul(A, sym('d', arch.headDim));
-  const rows = (n: number): Expr => mul(n, S, B, H, E);
+  const rows = (n: number): Expr => hiddenRowsExpr(arch, n, S, B, E);
   const held = heldMask(rt, arch, S, K, B, E);
   const weightCopy = dequant > 0 ? [div(mul(2, sym('largest', dequant)), T)] : [];
-  const mlpExpr = add(rows(4), div(mul(arch.gatedMlp ? 3 : 2, S, B, sym('f', arch.ffn), E), T), held, ...weightCopy);
-  const qOut = mul(2, B, S, heads, E);
-  const expand = mul(2, B, K, heads, E);
+  const mlpExpr = add(rows(4), mlpTemporaries(arch, S, B, E, T), held, ...weightCopy);
+  const qOut = allHeads(arch, S, B, E);
+  const expand = allHeads(arch, K, B, E);
   let attnExpr: Expr = 0;
   if (rt.attn === 'eager') {
     // InternLM2's repeat_kv copies; Qwen-1's quantized cache: dequantize_cache_torch makes K and V in the model dtype
     const repeat = (rt.kind === 'internlm2' && arch.kvHeads < arch.heads) || rt.cacheQuant ? expand : 0;
-    attnExpr = add(rows(3), div(add(mul(B, A, S, K, scoreBytes(rt.kind, e)), repeat), T), held);
+    attnExpr = add(rows(3), div(add(mul(B, sym('a', arch.heads), S, K, scoreBytes(rt.kind, e)), repeat), T), held);
   } else if (rt.attn === 'sdpa-masked') {
     // Qwen-1 makes its mask in every layer, the ~causal_mask bool beside it until masked_fill returns
     // and q / the output beside it in the SDPA call; Baichuan2-7B's is the held one
@@ -214,9 +206,9 @@ export function remoteTransient(
   } else if (rt.attn === 'sdpa-expand') {
     attnExpr = add(rows(3), div(add(expand, qOut), T));
   }
-  const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
+  const logitsExpr = logitsSet(arch, B, logitRows, perLogit, T);
   // NormHead's first call: the normalised weight is made while the old one is still the parameter
-  const normCopy = firstCall && arch.normHead && logitRows > 0 ? div(mul(sym('V', arch.vocab), H, E), T) : 0;
+  const normCopy = firstCall && arch.normHead && logitRows > 0 ? div(mul(sym('V', arch.vocab), sym('h', arch.hidden), E), T) : 0;
   const sets: [Transient['kind'], Expr][] = [
     ['mlp', mlpExpr],
     ['attention-scores', attnExpr],
@@ -235,7 +227,7 @@ export function remoteTransient(
  * positions whose prompt is `prompt` long (Qwen's rotary table and Baichuan's ALiBi mask grow with
  * the sequence). Null where there are none worth a term.
  */
-export function remoteBuffers(rt: RemoteRuntime, arch: ModelArch, prompt: number, tokens: number, e: number): { expr: Expr; values: Record<string, string | number> } | null {
+function remoteBuffers(rt: RemoteRuntime, arch: ModelArch, prompt: number, tokens: number, e: number): { expr: Expr; values: Record<string, string | number> } | null {
   const E = sym('e', e);
   if (rt.kind === 'qwen') {
     const M = arch.maxContext ?? QWEN_MAX_POSITIONS;
@@ -273,7 +265,7 @@ export function qwenRotaryLength(prompt: number, tokens: number): number {
  * element, a scale and a zero point per token and head in the model dtype): 1 + 2e/d. Null where the
  * cache is not the model's own quantized one.
  */
-export function remoteCacheElementBytes(rt: RemoteRuntime, e: number, headDim: number): number | null {
+function remoteCacheElementBytes(rt: RemoteRuntime, e: number, headDim: number): number | null {
   return rt.cacheQuant ? 1 + (2 * e) / headDim : null;
 }
 
@@ -282,7 +274,7 @@ export function remoteCacheElementBytes(rt: RemoteRuntime, e: number, headDim: n
  * calls `extract_weight_to_half(quant_w, scale_w, bits)`, the whole fp16 weight, in every forward,
  * decode steps included (the largest Linear, at the MLP). 0 for other models and formats.
  */
-export function remoteDequantElements(rt: RemoteRuntime, weights: WeightFormat, largestLinear: number): number {
+function remoteDequantElements(rt: RemoteRuntime, weights: WeightFormat, largestLinear: number): number {
   return (rt.kind === 'chatglm' || rt.kind === 'chatglm2') && (weights === 'int8' || weights === 'int4') ? largestLinear : 0;
 }
 
@@ -290,7 +282,7 @@ export function remoteDequantElements(rt: RemoteRuntime, weights: WeightFormat, 
 const AS_KEY: Record<RemoteAttn, Attn> = { flash: 'flash', sdpa: 'sdpa', 'sdpa-masked': 'sdpa', 'sdpa-expand': 'sdpa', eager: 'eager' };
 
 /** A note where the attn key asks for an attention the model's own file does not run. */
-export function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
+function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
   const runs = AS_KEY[rt.attn];
   if (runs === attn) return [];
   return [
@@ -302,4 +294,33 @@ export function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
   ];
 }
 
-provideRemote({ remoteRuntime, remoteLogits, remoteTransient, remoteBuffers, remoteDequantElements, remoteAttnNote, remoteCacheElementBytes });
+/** What inference/transformers.ts reads of a model that runs its own file. */
+export interface OwnRuntime {
+  source: string;
+  /** bytes per cached K / V element of the file's own quantized cache (Qwen-1 kv=int8), else null */
+  cacheBytes: number | null;
+  /** the logits of the prompt pass */
+  logits: InferenceLogits;
+  /** the largest temporaries of a forward over q new tokens against `keys` keys */
+  forward: (q: number, keys: number, logitRows: number, perLogit: number, firstCall: boolean) => Transient;
+  /** buffers kept beside the parameters, at the end of the run */
+  buffers: { expr: Expr; values: Record<string, string | number> } | null;
+  notes: Message[];
+}
+
+/** The model's own runtime for scenario `s` (element size e), or null for models transformers runs with its own code. */
+export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number, largestLinear: number): OwnRuntime | null {
+  const rt = remoteRuntime(arch, s.attn, s.kv);
+  if (!rt) return null;
+  const dequant = remoteDequantElements(rt, s.weights, largestLinear);
+  return {
+    source: rt.source,
+    cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
+    logits: remoteLogits(rt, s.prompt, e),
+    forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
+    buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
+    notes: remoteAttnNote(rt, s.attn),
+  };
+}
+
+provideRemote({ ownRuntime });

@@ -267,10 +267,9 @@ export function buildTransformers(ctx: Ctx): Built {
   // kv int4 / int8: transformers QuantizedCache, most tokens quantized, a residual in the model dtype (quantized-cache.ts)
   // models that run their own modeling file (remote-runtime.ts): its attention, masks, buffers, cache and logits
   // (a chunk of its own: estimate.ts answers 'remote.loading' until it is in, remote-provider.ts)
-  const remote = !encoder && REMOTE_FAMILIES.has(arch.family) ? remoteModule() : null;
-  const rt = remote ? remote.remoteRuntime(arch, s.attn, s.kv) : null;
+  const own = !encoder && REMOTE_FAMILIES.has(arch.family) ? (remoteModule()?.ownRuntime(arch, s, e, ctx.params.largestLinear) ?? null) : null;
   // Qwen-1's own 8-bit cache instead of transformers' QuantizedCache
-  const ownCache = remote && rt ? remote.remoteCacheElementBytes(rt, e, arch.headDim) : null;
+  const ownCache = own?.cacheBytes ?? null;
   const kvEl = ownCache ?? ctx.kvElementBytes;
   const qkv = encoder || ownCache !== null ? null : quantizedKv(s.kv, e, s.gen, s.kvResidual);
   const { prefill: prefillPolicy, decode: policy } = cachePolicies(arch, qkv !== null, tp);
@@ -291,13 +290,10 @@ export function buildTransformers(ctx: Ctx): Built {
   const stateAll = state ? state.bytes * s.batch : 0;
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
-  const glmDequant = remote && rt ? remote.remoteDequantElements(rt, s.weights, ctx.params.largestLinear) : 0;
-  const head = remote && rt && s.logitsPath === 'auto' ? remote.remoteLogits(rt, s.prompt, e) : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  const head = own && s.logitsPath === 'auto' ? own.logits : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
   const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
-    remote && rt
-      ? remote.remoteTransient(rt, arch, q, keys, s.batch, e, tp, rows, perLogit, first, glmDequant)
-      : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
-  const buffers = remote && rt ? remote.remoteBuffers(rt, arch, s.prompt, tokens, e) : null;
+    own ? own.forward(q, keys, rows, perLogit, first) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
+  const buffers = own?.buffers ?? null;
   const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
   const logitsExpr = encoder ? 0 : perT(mul(B, head.rowsExpr, sym('V', arch.vocab), head.perLogitExpr));
@@ -402,13 +398,13 @@ export function buildTransformers(ctx: Ctx): Built {
           source: ctx.weights.derivation.source,
           confidence: ctx.weights.derivation.confidence,
         }),
-    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill, ownCache !== null ? rt?.source : undefined)]),
+    ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill, ownCache !== null ? own?.source : undefined)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
     term(ctx, 'activations', preExpr, {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },
       source: encoder
         ? 'formulas.md §3.2 with no LM head; HF modeling_bert.py BertModel.forward (encoder, then BertPooler dense + tanh)'
-        : (rt?.source ?? 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)'),
+        : (own?.source ?? 'formulas.md §3.2 (derived from HF modeling_llama/qwen2 forward)'),
       confidence: 'derived',
       note: {
         code: 'inference.peak-not-sum',
@@ -436,7 +432,7 @@ export function buildTransformers(ctx: Ctx): Built {
         ]
       : []),
     ...(kbuf && sizes && kernelBytes > 0 ? [gptqKernelTerm(ctx, kbuf, sizes, share.frac)] : []),
-    ...(rt && buffers && share.embedding && buffersAll > 0 ? [term(ctx, 'model-buffers', buffers.expr, { values: buffers.values, source: rt.source, confidence: 'derived' })] : []),
+    ...(own && buffers && share.embedding && buffersAll > 0 ? [term(ctx, 'model-buffers', buffers.expr, { values: buffers.values, source: own.source, confidence: 'derived' })] : []),
     ...(loadCopy > 0
       ? [
           term(ctx, 'load-copy', loadCopyExpr, {
@@ -486,7 +482,7 @@ export function buildTransformers(ctx: Ctx): Built {
       tp === 1 &&
       pp === 1 &&
       s.attn === 'sdpa' &&
-      !rt &&
+      !own &&
       !qkv &&
       ctx.kvElementBytes === e &&
       atVision === 0 &&
@@ -501,7 +497,7 @@ export function buildTransformers(ctx: Ctx): Built {
     live,
     torchAllocator: true,
     trainable: 0,
-    notes: [...layerSplitOffloadNotes(ctx.split), ...(remote && rt ? remote.remoteAttnNote(rt, s.attn) : [])],
+    notes: [...layerSplitOffloadNotes(ctx.split), ...(own?.notes ?? [])],
     inference: phases,
     ...(perGpu ? { perGpu } : {}),
   };

@@ -69,20 +69,15 @@ export function forwardTransient(
   ropeDim = 0,
   absentAtMask: Expr = 0,
 ): Transient {
-  const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
-  const S = sym('s', s);
-  const B = sym('b', b);
-  const E = sym('e', e);
-  const T = sym('t', Math.max(1, tp));
-  const rows = mul(hiddenRows, S, B, sym('h', arch.hidden), E);
+  const { S, B, E, T } = forwardSymbols(s, b, e, tp);
+  const rows = hiddenRowsExpr(arch, hiddenRows, S, B, E);
   const hiddenStates = ropeDim > 0 ? add(rows, mul(2, B, S, sym('d_rope', ropeDim), E)) : rows;
-  const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
   // SDPA with a sliding window no longer than the keys: transformers materialises the mask
   const masked = attn === 'sdpa' && s > 1 && windowMasked(arch, kvTokens);
   const windowMask = masked ? mul(B, S, sym('s_kv', kvTokens)) : 0;
-  const mlpExpr = add(hiddenStates, div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T), windowMask);
+  const mlpExpr = add(hiddenStates, mlpTemporaries(arch, S, B, E, T), windowMask);
   const mlp = evaluate(mlpExpr);
-  const logitsExpr = div(mul(B, sym('rows', logitRows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
+  const logitsExpr = logitsSet(arch, B, logitRows, perLogit, T);
   const logits = evaluate(logitsExpr);
   const maskSet = masked ? maskedSdpa(arch, S, sym('s_kv', kvTokens), B, E, T, hiddenRows - 1, windowMask, ropeDim) : 0;
   const maskExpr = masked && absentAtMask !== 0 ? sub(maskSet, absentAtMask) : maskSet;
@@ -104,9 +99,39 @@ export function forwardTransient(
  * repeated to every head (2·b·a·s_kv·d·e; without grouping SDPA reads the cache's own K and V).
  */
 function maskedSdpa(arch: ModelArch, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr, rows: number, boolMask: Expr, ropeDim: number): Expr {
-  const heads = mul(sym('a', arch.heads), sym('d', arch.headDim));
-  const qOut = mul(2, B, S, heads, E);
-  const repeated = sdpaRepeatsKv(arch, true) ? mul(2, B, Skv, heads, E) : 0;
+  const repeated = sdpaRepeatsKv(arch, true) ? allHeads(arch, Skv, B, E) : 0;
   const rope = ropeDim > 0 ? [mul(2, B, S, sym('d_rope', ropeDim), E)] : [];
-  return add(mul(rows, S, B, sym('h', arch.hidden), E), ...rope, boolMask, mul(B, S, Skv, E), div(add(qOut, repeated), T));
+  return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, boolMask, mul(B, S, Skv, E), div(add(allHeads(arch, S, B, E), repeated), T));
+}
+
+/*
+ * The pieces every forward's moments are built from, shared with the remote-code models' own
+ * forwards (remote-runtime.ts), so one formula holds each.
+ */
+
+/** The symbols of a forward over s new tokens at batch b, element size e, tensor parallel tp. */
+export function forwardSymbols(s: number, b: number, e: number, tp: number): { S: Expr; B: Expr; E: Expr; T: Expr } {
+  return { S: sym('s', s), B: sym('b', b), E: sym('e', e), T: sym('t', Math.max(1, tp)) };
+}
+
+/** `n` hidden-state tensors of the forward: n·s·b·h·e. */
+export function hiddenRowsExpr(arch: ModelArch, n: number, S: Expr, B: Expr, E: Expr): Expr {
+  return mul(n, S, B, sym('h', arch.hidden), E);
+}
+
+/** The MLP's temporaries: act(gate), up and their product (3·s·b·f·e), or fc1 and its activation (2·s·b·f·e), per GPU. */
+export function mlpTemporaries(arch: ModelArch, S: Expr, B: Expr, E: Expr, T: Expr): Expr {
+  const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
+  const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
+  return div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T);
+}
+
+/** The LM head's logits: b·rows·V·e_logit, per GPU. */
+export function logitsSet(arch: ModelArch, B: Expr, rows: number, perLogit: number, T: Expr): Expr {
+  return div(mul(B, sym('rows', rows), sym('V', arch.vocab), sym('e_logit', perLogit)), T);
+}
+
+/** A tensor at all a heads over `n` positions, twice (q and the output, or K and V): 2·b·n·a·d·e. */
+export function allHeads(arch: ModelArch, n: Expr, B: Expr, E: Expr): Expr {
+  return mul(2, B, n, mul(sym('a', arch.heads), sym('d', arch.headDim)), E);
 }
