@@ -30,6 +30,11 @@ export interface FamilyTraits {
   fusedGateUp?: boolean;
   /** Bias layout fixed in code; config `attention_bias` is not read (Qwen2). */
   biasFixed?: boolean;
+  /**
+   * Every attention layer builds its own square mask and hands it to SDPA; the model passes only a
+   * [b, 1, 1, s] padding mask (Qwen-1's modeling_qwen.py `QWenAttention.forward`, `SUPPORT_TORCH2`).
+   */
+  layerMasks?: boolean;
   /** Config keys holding the learned absolute position table length (GPT-2, BERT, OPT). */
   learnedPositions?: Spellings;
 }
@@ -86,7 +91,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
   chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true },
-  qwen: { ...LLAMA_LIKE, fusedQkv: true },
+  qwen: { ...LLAMA_LIKE, fusedQkv: true, layerMasks: true },
   baichuan: { ...LLAMA_LIKE, fusedQkv: true },
   internlm: LLAMA_LIKE,
   // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per

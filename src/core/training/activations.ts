@@ -146,13 +146,13 @@ export function softcapScores(arch: ModelArch, e: number): number {
  * causal pattern with no padding and no local window ≤ kv_length):
  * - padded batches (`padded`: lengths vary and b > 1, so the 2-D attention_mask has zeros): every layer;
  * - a sliding window no longer than the sequence: the sliding layers;
- * - Qwen-1's own file (modeling_qwen.py `QWenAttention.forward`, `SUPPORT_TORCH2`): every layer, which
- *   makes its own [b, 1, s, s] mask (`masked_fill(~causal_mask, finfo.min)`) and passes it to SDPA;
+ * - a family whose layers build their own square masks (families.ts `layerMasks`: Qwen-1's
+ *   `masked_fill(~causal_mask, finfo.min)` in every layer): every layer;
  * - otherwise none.
  */
 export function sdpaMaskedShare(arch: ModelArch, s: number, attn: Attn, padded: boolean): number {
   if (attn !== 'sdpa') return 0;
-  if (padded || arch.family === 'qwen') return 1;
+  if (padded || FAMILIES[arch.family]?.layerMasks) return 1;
   return windowMasked(arch, s) ? Math.min(1, arch.slidingWindow!.layers / Math.max(1, arch.layers)) : 0;
 }
 

@@ -25,6 +25,7 @@ import type { Built, Ctx, TrainingPhases } from '../estimate-context';
 import { term, workspaceTerm } from '../estimate-context';
 import { CUBLAS_WORKSPACE_BYTES, TRAINING_CUBLAS_HANDLES, type TensorGroup } from '../runtime';
 import { blockKinds, linearElements, mlpWidth } from '../model/tensors';
+import { FAMILIES } from '../model/families';
 import type { Message, Term } from '../types';
 import { activationBytes, ampCastCopies, inputSavedAsIs, qkNormPerToken, sdpaMaskedShare, type ActDtypes, type ActivationOptions, type ActivationTotal } from './activations';
 import { loraHeadPerToken, loraLayerActivation, type LoraSaves } from './lora-activations';
@@ -429,8 +430,8 @@ export function buildTraining(ctx: Ctx): Built {
  * mask, some layers) is not laid out.
  */
 function attentionMask(s: Ctx['s'], arch: Ctx['arch'], maskedShare: number, eRes: number): { bool: number; float: number; count: number } | null {
-  // Qwen-1's own model hands its layers a [b, 1, 1, s] padding mask; each layer builds its own square one
-  if (arch.family === 'qwen') return null;
+  // a family whose layers build their own square masks gets none from its model (families.ts layerMasks)
+  if (FAMILIES[arch.family]?.layerMasks) return null;
   const square = s.batch * s.seq * s.seq;
   const sw = arch.slidingWindow;
   const count = sw && sw.layers > 0 && sw.layers < arch.layers ? 2 : 1;
