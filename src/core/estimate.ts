@@ -34,6 +34,7 @@ import { followsOwnFile, remoteLoading, remoteModule } from './inference/remote-
 import { engineBuilders, enginesLoading, type EngineBuilders } from './inference/engine-provider';
 import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
 import { MiB } from './units';
+import { loadingAnswer } from './lazy-slot';
 
 export interface ResolvedModel {
   arch: ModelArch;
@@ -293,14 +294,14 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
 }
 
 /** A training scenario before the training estimator has been loaded (training/provider.ts). */
-const trainingLoading = (): Result<never> => ({ ok: false, errors: [{ key: 'mode', code: 'training.loading', message: 'the training estimator is still loading' }] });
+const trainingLoading = (): Result<never> => loadingAnswer('mode', 'training.loading', 'the training estimator is still loading');
 
 /** A diffusers text-to-image pipeline (core/diffusion): its phases instead of a language model's terms. */
 function diffusionDetail(s: Scenario, p: DiffusionPreset): Result<EstimateDetail> {
   const gpu = s.gpu ? resolveGpu(s.gpu) : undefined;
   if (s.gpu && !gpu) return unknownGpu(s);
   const run = diffusionEstimator();
-  if (!run) return { ok: false, errors: [{ key: 'model', code: 'diffusion.loading', message: `${p.name}: the image-generation estimator is still loading`, params: { name: p.name } }] };
+  if (!run) return loadingAnswer('model', 'diffusion.loading', `${p.name}: the image-generation estimator is still loading`, { name: p.name });
   const r = run(s, p);
   if (!r.ok) return r;
   const { built, params } = r.value;

@@ -7,7 +7,7 @@
  */
 import type { Built, Ctx } from '../estimate-context';
 import type { Result } from '../types';
-import { lazySlot } from '../lazy-slot';
+import { lazySlot, loadingAnswer } from '../lazy-slot';
 
 /**
  * vLLM's `max_num_batched_tokens` when chunked prefill is on and the user sets none: 8192 (vLLM V1
@@ -30,7 +30,4 @@ export const provideEngines = slot.provide;
 export const engineBuilders = slot.get;
 
 /** The answer while the chunk is on the way (never a number). */
-export const enginesLoading = (engine: string): Result<never> => ({
-  ok: false,
-  errors: [{ key: 'engine', code: 'engines.loading', message: `the ${engine} estimator is still loading`, params: { engine } }],
-});
+export const enginesLoading = (engine: string): Result<never> => loadingAnswer('engine', 'engines.loading', `the ${engine} estimator is still loading`, { engine });

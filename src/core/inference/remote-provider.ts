@@ -7,7 +7,7 @@
  */
 import type * as Remote from './remote-runtime';
 import type { ModelArch, Result, Scenario } from '../types';
-import { lazySlot } from '../lazy-slot';
+import { lazySlot, loadingAnswer } from '../lazy-slot';
 
 export type RemoteModule = Pick<typeof Remote, 'ownRuntime'>;
 
@@ -29,5 +29,5 @@ export function followsOwnFile(s: Pick<Scenario, 'mode' | 'engine'>, family: str
 
 /** The answer while the runtime is on the way (never a number). */
 export function remoteLoading(arch: ModelArch): Result<never> {
-  return { ok: false, errors: [{ key: 'model', code: 'remote.loading', message: `the ${arch.family} runtime is still loading`, params: { family: arch.family } }] };
+  return loadingAnswer('model', 'remote.loading', `the ${arch.family} runtime is still loading`, { family: arch.family });
 }

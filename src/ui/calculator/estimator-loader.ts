@@ -21,24 +21,30 @@ import { engineBuilders } from '../../core/inference/engine-provider';
 import { findPreset } from '../../core/model/presets';
 import type { MessageKey } from '../i18n/en';
 
-export type EstimatorPart = 'diffusion' | 'training' | 'remote' | 'engines';
+interface Part {
+  /** the chunk that fills core's slot */
+  chunk: () => Promise<unknown>;
+  /** core's slot: null until the chunk is in, by whichever path it arrived */
+  ready: () => unknown;
+  /** the error code estimate() answers with meanwhile, and the note shown instead */
+  code: string;
+  note: MessageKey;
+}
 
-const CHUNK: Record<EstimatorPart, () => Promise<unknown>> = {
-  diffusion: () => import('../../core/diffusion/build'),
-  training: () => import('../../core/training/builders'),
-  remote: () => import('../../core/inference/remote-runtime'),
-  engines: () => import('../../core/inference/engines'),
-};
+/** Every part, once: its chunk, its slot, its loading answer and note. */
+const PARTS = {
+  diffusion: { chunk: () => import('../../core/diffusion/build'), ready: diffusionEstimator, code: 'diffusion.loading', note: 'verdict.loading' },
+  training: { chunk: () => import('../../core/training/builders'), ready: trainingBuilders, code: 'training.loading', note: 'verdict.loadingTraining' },
+  remote: { chunk: () => import('../../core/inference/remote-runtime'), ready: remoteModule, code: 'remote.loading', note: 'verdict.loadingRemote' },
+  engines: { chunk: () => import('../../core/inference/engines'), ready: engineBuilders, code: 'engines.loading', note: 'verdict.loadingEngine' },
+} satisfies Record<string, Part>;
 
-/** The error code estimate() answers with while a part is on the way, and the note shown meanwhile. */
-const LOADING = new Map<string, { part: EstimatorPart; key: MessageKey }>([
-  ['diffusion.loading', { part: 'diffusion', key: 'verdict.loading' }],
-  ['training.loading', { part: 'training', key: 'verdict.loadingTraining' }],
-  ['remote.loading', { part: 'remote', key: 'verdict.loadingRemote' }],
-  ['engines.loading', { part: 'engines', key: 'verdict.loadingEngine' }],
-]);
+export type EstimatorPart = keyof typeof PARTS;
 
-const loadingOf = (r: Result<unknown>) => (!r.ok && r.errors.length === 1 ? LOADING.get(r.errors[0].code) : undefined);
+const PART_NAMES = Object.keys(PARTS) as EstimatorPart[];
+
+/** The part a loading answer waits for, or undefined for any other answer. */
+const loadingOf = (r: Result<unknown>): EstimatorPart | undefined => (!r.ok && r.errors.length === 1 ? PART_NAMES.find((p) => PARTS[p].code === r.errors[0].code) : undefined);
 
 const loading = new Map<EstimatorPart, Promise<void>>();
 
@@ -46,7 +52,7 @@ const loading = new Map<EstimatorPart, Promise<void>>();
 export function loadEstimator(part: EstimatorPart): Promise<void> {
   let p = loading.get(part);
   if (!p) {
-    p = CHUNK[part]().then(
+    p = PARTS[part].chunk().then(
       () => useApp.setState((st) => ({ scenarios: st.scenarios.map((s) => ({ ...s })) })),
       (e: unknown) => {
         loading.delete(part);
@@ -70,27 +76,26 @@ function partOf(s: Scenario): EstimatorPart | null {
   return followsOwnFile(s, family) ? 'remote' : null;
 }
 
-const READY: Record<EstimatorPart, () => unknown> = { diffusion: diffusionEstimator, training: trainingBuilders, remote: remoteModule, engines: engineBuilders };
-
 /** Whether the estimator `s` needs is in (core's slots, filled as a chunk loads, by whichever path). */
 export function estimatorReady(s: Scenario): boolean {
   const part = partOf(s);
-  return part === null || READY[part]() !== null;
+  return part === null || PARTS[part].ready() !== null;
 }
 
 /** The estimators the open scenarios need (main.tsx waits for them before the first render). */
 export function neededEstimators(): EstimatorPart[] {
   const parts = new Set(useApp.getState().scenarios.map(partOf));
-  return (['diffusion', 'training', 'remote', 'engines'] as const).filter((p) => parts.has(p));
+  return PART_NAMES.filter((p) => parts.has(p));
 }
 
 /** A scenario's answer while its estimator is on the way: the note to show instead (not a failure), or null. */
 export function estimatorLoading(r: Result<unknown>): MessageKey | null {
-  return loadingOf(r)?.key ?? null;
+  const part = loadingOf(r);
+  return part ? PARTS[part].note : null;
 }
 
 /** Fetch the estimator a loading answer waits for (the loader then renews the scenarios). */
 export function loadFor(r: Result<unknown>): void {
-  const l = loadingOf(r);
-  if (l) preloadEstimator(l.part);
+  const part = loadingOf(r);
+  if (part) preloadEstimator(part);
 }
