@@ -62,6 +62,11 @@ export function chatglmInt(bits: number): LinearBytes {
   return (din, dout) => dout * Math.ceil((din * bits) / 8) + 2 * dout;
 }
 
+/** Plain int8 / int4 on a ChatGLM model are its own quantize() (chatglmInt), not every parameter at its nominal width. */
+export function chatglmQuantized(family: string, weights: WeightFormat): boolean {
+  return family === 'chatglm' && (weights === 'int8' || weights === 'int4');
+}
+
 /** FP8 e4m3 weight + fp32 per-tensor scale. */
 export const fp8: LinearBytes = (din, dout) => din * dout + 4;
 

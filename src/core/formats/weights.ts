@@ -6,7 +6,7 @@
 import type { Derivation, KvFormat, ModelArch, ParamBreakdown, WeightFormat } from '../types';
 import { GGUF_AVG_BPW, ggufBytesFromArch, type WeightParts } from './gguf';
 import type { GgufMix } from './ggml';
-import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnbInt8, chatglmInt, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
+import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnbInt8, chatglmInt, chatglmQuantized, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
 
 export interface WeightOptions {
   /** bitsandbytes 4-bit double quantization (`bnb_4bit_use_double_quant`). Default: true for nf4 (QLoRA recipe), false for fp4 (HF default). */
@@ -178,7 +178,7 @@ export function weightBytes(arch: ModelArch | null, breakdown: ParamBreakdown, f
   }
   const plain = PLAIN_INT[format];
   // ChatGLM's own quantize() keeps the embedding, output layer, norms and biases in fp16 (quantized.ts chatglmInt)
-  const glm = plain !== undefined && arch?.family === 'chatglm';
+  const glm = plain !== undefined && chatglmQuantized(arch?.family ?? '', format);
   if (plain !== undefined && !glm) {
     const parts = uniform(breakdown, plain);
     return {

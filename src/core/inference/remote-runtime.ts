@@ -53,6 +53,7 @@ import { inferenceLogits, type InferenceLogits } from '../logits-path';
 import { allHeads, forwardSymbols, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
+import { chatglmQuantized } from '../formats/quantized';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
 
@@ -274,8 +275,8 @@ function remoteCacheElementBytes(rt: RemoteRuntime, e: number, headDim: number):
  * calls `extract_weight_to_half(quant_w, scale_w, bits)`, the whole fp16 weight, in every forward,
  * decode steps included (the largest Linear, at the MLP). 0 for other models and formats.
  */
-function remoteDequantElements(rt: RemoteRuntime, weights: WeightFormat, largestLinear: number): number {
-  return (rt.kind === 'chatglm' || rt.kind === 'chatglm2') && (weights === 'int8' || weights === 'int4') ? largestLinear : 0;
+function remoteDequantElements(arch: ModelArch, weights: WeightFormat, largestLinear: number): number {
+  return chatglmQuantized(arch.family, weights) ? largestLinear : 0;
 }
 
 /** The kernel family an attention path belongs to, as the attn key names them. */
@@ -312,7 +313,7 @@ export interface OwnRuntime {
 export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number, largestLinear: number): OwnRuntime | null {
   const rt = remoteRuntime(arch, s.attn, s.kv);
   if (!rt) return null;
-  const dequant = remoteDequantElements(rt, s.weights, largestLinear);
+  const dequant = remoteDequantElements(arch, s.weights, largestLinear);
   return {
     source: rt.source,
     cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
