@@ -32,17 +32,17 @@ PROMPTS = [1024, 8192, 32768]
 GEN = 64
 
 
-def run(preset: str, prompt: int) -> dict:
+def run(preset: str, prompt: int, attn: str = "sdpa", dtype: torch.dtype = torch.bfloat16, gen: int = GEN) -> dict:
     clean()
     context_used = nvml_used()
-    model, config = build(preset, torch.bfloat16, "sdpa")
+    model, config = build(preset, dtype, attn)
     model.config.use_cache = True
     model.eval()
     weights = torch.cuda.memory_allocated()
     ids = torch.randint(3, config.vocab_size, (1, prompt), device="cuda")
     try:
         with torch.no_grad():
-            out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=GEN, min_new_tokens=GEN, do_sample=False, pad_token_id=0, use_cache=True)
+            out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=gen, min_new_tokens=gen, do_sample=False, pad_token_id=0, use_cache=True)
         torch.cuda.synchronize()
         return {
             "allocated": torch.cuda.max_memory_allocated(),
