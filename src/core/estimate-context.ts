@@ -96,9 +96,15 @@ export interface InferencePhases {
   layers: number;
   kvPrompt: number;
   kvFull: number;
+  /** what a remote file's prompt-pass cache entries hold beyond their K and V, until the first decode step (remote-runtime.ts OwnCache) */
+  promptViews: number;
+  /** a remote file's tuple cache: each decode step's old cache is freed only when the step returns */
+  tupleCache: boolean;
   /** largest forward transient of the prompt pass / of one decode step */
   prefill: number;
   decode: number;
+  /** bytes per key² of a decode step's held mask, part of `decode` at the last step's keys (remote-runtime.ts `decodeMaskPerKey2`) */
+  decodeMaskPerKey2: number;
   /** bitsandbytes dequantized weight (prompt pass) */
   dequant: number;
   /** GPTQ kernel buffers allocated at load (formats/gptq-kernel.ts) */

@@ -53,6 +53,23 @@ export function hfExpandsKv(arch: ModelArch): boolean {
 }
 
 /**
+ * transformers' multi-query Falcon (Falcon-7B: one K/V head, the old decoder architecture) hands
+ * `scaled_dot_product_attention` K and V with one head beside a query of a heads, with no
+ * `repeat_kv` and no `enable_gqa` (modeling_falcon.py `FalconAttention.forward`). PyTorch's fused
+ * kernels need equal head counts (sdp_utils.cpp `check_batch_size_and_num_heads_dense`), so the call
+ * runs the math kernel (attention.cpp `_scaled_dot_product_attention_math`): scores in fp32 (q, k
+ * and v upcast), `_safe_softmax`'s fp32 result beside them and its `eq(-inf)` bool test,
+ * `SDPA_MATH_BYTES` per score element. Our H200 run n005 (Falcon-7B, bf16, a 2,048-token prompt)
+ * traced exactly these three, 2 × 1,191,182,336 + 297,795,584 bytes, at its peak.
+ */
+export function sdpaRunsMath(arch: ModelArch): boolean {
+  return arch.family === 'falcon' && !arch.mla && arch.kvHeads === 1 && arch.heads > 1;
+}
+
+/** Bytes per score element of SDPA's math kernel at its peak: fp32 scores, fp32 softmax, bool -inf test. */
+export const SDPA_MATH_BYTES = 4 + 4 + 1;
+
+/**
  * ChatGLM2 / ChatGLM3's own code (modeling_chatglm.py `SelfAttention.forward`) keeps the grouped K and
  * V in its cache but copies them out to all heads for attention, in training as in inference
  * (`key_layer.unsqueeze(-2).expand(...).contiguous()` when `multi_query_attention`), so the attention's

@@ -275,6 +275,7 @@ export type TermId =
   | 'weights'
   | 'lora-adapters'
   | 'kv-cache'
+  | 'kv-held'
   | 'recurrent-state'
   | 'activations'
   | 'vision-encoder'

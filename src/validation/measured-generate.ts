@@ -15,7 +15,7 @@ import fixture from './fixtures/measured-generate.json';
 import { defaultScenario } from '../core/scenario/schema';
 import { estimateWithReplay } from '../core/timeline';
 import { findPreset } from '../core/model/presets';
-import type { Scenario } from '../core/types';
+import type { Attn, Scenario } from '../core/types';
 import { signedErrPct } from './score';
 
 export interface GenerateRow {
@@ -30,7 +30,8 @@ export const GENERATE_ENV: Readonly<Record<string, string | number>> = fixture.e
 /** The scenario a row ran. */
 export function generateScenario(row: GenerateRow): Scenario {
   const st = row.settings;
-  return { ...defaultScenario(), model: st.preset, mode: 'inference', engine: 'transformers', weights: 'bf16', kv: 'bf16', attn: 'sdpa', batch: st.batch, prompt: st.prompt, gen: st.gen };
+  const half = st.dtype === 'fp16' ? 'fp16' : 'bf16';
+  return { ...defaultScenario(), model: st.preset, mode: 'inference', engine: 'transformers', weights: half, kv: half, attn: st.attn as Attn, batch: st.batch, prompt: st.prompt, gen: st.gen };
 }
 
 export interface GenerateScore {

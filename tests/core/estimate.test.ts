@@ -43,11 +43,15 @@ describe('estimate: inference (transformers)', () => {
       expect(['exact', 'derived', 'heuristic', 'guess']).toContain(t.derivation.confidence);
     }
   });
-  it('eager attention at s = 4096 materialises b·a·s² scores: 32·4096²·(2+2+4) B = 4 GiB + the 4-D mask', () => {
+  it('eager attention at s = 4096 materialises b·a·s² scores: 32·4096²·(2+4+4) B = 5 GiB + the 4-D mask', () => {
     const eager = run({ model: LLAMA2, prompt: 4096, gen: 0, attn: 'eager' });
+    // bf16 scores, their fp32 copy (SoftMax.cpp converts every input but Half first) and the fp32 softmax;
     // + 4 hidden rows, and the rotary cos and sin (b·s·d each) LlamaModel.forward holds through the layers
-    const scores = 32 * 4096 * 4096 * 8 + 4096 * 4096 * 2 + 4 * 4096 * 4096 * 2 + 2 * 4096 * 128 * 2;
+    const scores = 32 * 4096 * 4096 * 10 + 4096 * 4096 * 2 + 4 * 4096 * 4096 * 2 + 2 * 4096 * 128 * 2;
     expect(termBytes(eager, 'activations')).toBe(scores);
+    // fp16: softmax reads fp16 and writes fp32 in one kernel, then the fp16 copy: 2 + 4 + 2 B
+    const half = run({ model: LLAMA2, prompt: 4096, gen: 0, attn: 'eager', weights: 'fp16' });
+    expect(termBytes(half, 'activations')).toBe(scores - 32 * 4096 * 4096 * 2);
   });
 });
 

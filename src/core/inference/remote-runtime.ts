@@ -11,9 +11,11 @@
  *   in the model dtype, the `~causal_mask` bool [1, 1, q, k] beside it — and passes it to
  *   `scaled_dot_product_attention` (`attn=sdpa`); `attn=eager` is `_attn`: matmul, `/ full(√d)`,
  *   `torch.where`, `+ mask`, softmax in the model dtype (`softmax_in_fp32` off), `.type(dtype)`, each
- *   replacing the last, so two [b, a, q, k] tensors at a time. Buffers: `QWenModel.__init__`
- *   registers `registered_causal_mask`, a bool tril of max_position_embeddings² (None with flash);
- *   every `QWenAttention` registers `logn_tensor`, 32,767 values cast to the model dtype; the rotary
+ *   replacing the last, so two [b, a, q, k] tensors at a time. The Hub's last revision (December
+ *   2023, the file trust_remote_code loads) builds that bool causal mask in every layer
+ *   (`torch.tril(torch.ones((k, k)))`, freed with the layer), where the first ones registered a
+ *   max_position_embeddings² `registered_causal_mask` buffer: our H200 run of Qwen-7B held 2.1 MB of
+ *   buffers, the logn tables. Buffers: every `QWenAttention` registers `logn_tensor`, 32,767 values cast to the model dtype; the rotary
  *   table (`RotaryEmbedding.update_rotary_pos_emb_cache`) holds fp32 cos and sin of
  *   max(2·seqlen, 16) × d, rebuilt at twice the length whenever a longer sequence arrives.
  *   `QWenLMHeadModel.forward` projects every position, in the model dtype. With
@@ -70,12 +72,11 @@ export interface RemoteRuntime {
 
 /** Qwen-1's logn_tensor: `range(1, 32768)`, one value per position. */
 export const QWEN_LOGN_POSITIONS = 32_767;
-/** QWenConfig's and Baichuan's default max_position_embeddings / model_max_length. */
-const QWEN_MAX_POSITIONS = 8192;
+/** Baichuan's default model_max_length. */
 const BAICHUAN_MAX_POSITIONS = 4096;
 
 const SOURCE: Record<RemoteKind, string> = {
-  qwen: 'Qwen-1 modeling_qwen.py QWenAttention.forward / _attn, QWenModel.__init__ (registered_causal_mask), RotaryEmbedding, _qwen_quantize_cache_v',
+  qwen: 'Qwen-1 modeling_qwen.py QWenAttention.forward / _attn, RotaryEmbedding, _qwen_quantize_cache_v',
   chatglm2: 'ChatGLM2/3 modeling_chatglm.py CoreAttention.forward (SDPA), SelfAttention.forward (K/V expand), return_last_logit',
   chatglm: 'ChatGLM-6B modeling_chatglm.py attention_fn (fp16 scores, fp32 softmax), ChatGLMForConditionalGeneration.forward',
   'baichuan-alibi': 'Baichuan-13B modeling_baichuan.py BaichuanModel.get_alibi_mask (future_mask), BaichuanModel.forward, BaichuanAttention.forward',
@@ -231,11 +232,9 @@ export function remoteTransient(
 function remoteBuffers(rt: RemoteRuntime, arch: ModelArch, prompt: number, tokens: number, e: number): { expr: Expr; values: Record<string, string | number> } | null {
   const E = sym('e', e);
   if (rt.kind === 'qwen') {
-    const M = arch.maxContext ?? QWEN_MAX_POSITIONS;
-    const mask = rt.attn === 'flash' ? 0 : mul(sym('M', M), sym('M', M));
     const logn = mul(sym('L', arch.layers), QWEN_LOGN_POSITIONS, E);
     const rope = mul(2, 4, sym('d', arch.headDim), sym('L_rope', qwenRotaryLength(prompt, tokens)));
-    return { expr: add(mask, logn, rope), values: { mask: rt.attn === 'flash' ? 'none (flash-attn)' : 'registered_causal_mask, bool M²', logn: 'logn_tensor per layer', rotary: 'fp32 cos + sin' } };
+    return { expr: add(logn, rope), values: { logn: 'logn_tensor per layer', rotary: 'fp32 cos + sin' } };
   }
   if (rt.kind === 'baichuan-alibi') {
     const M = Math.max(arch.maxContext ?? BAICHUAN_MAX_POSITIONS, tokens);
@@ -295,13 +294,73 @@ function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
   ];
 }
 
+/**
+ * How the file's cache lives while `generate` runs. Every family here keeps K and V as a tuple per
+ * layer and grows it with `torch.cat((past, new))` (Qwen `QWenAttention.forward`, ChatGLM
+ * `SelfAttention.forward` / `attention_fn`, Baichuan `Attention.forward`), while `generate` still
+ * holds the last step's tuple in `model_kwargs["past_key_values"]` until the forward returns: during a
+ * decode step the old cache and the new one exist together, not one layer's K at a time as with
+ * transformers' DynamicCache. And the prompt pass's entries are views: V (and, without rotary, K)
+ * is a slice of the fused projection's output (Qwen `c_attn` [b, s, 3h]; ChatGLM2/3
+ * `query_key_value` [s, b, (a + 2g)·d]; the first ChatGLM's [s, b, 3h]; Baichuan `W_pack`
+ * [3, b, s, h]), so the whole output stays allocated until the first decode step's cat replaces the
+ * entry. Bytes per prompt token, layer and sequence beyond the entry's own K and V:
+ * - Qwen-1, the first ChatGLM, Baichuan-7B / Baichuan2-7B (K rotated into a new tensor, V a view of 3h): 3h + h − 2h = 2h·e;
+ * - ChatGLM2/3 (K rotated, V a view of (a + 2g)·d): (a + 2g)·d + g·d − 2g·d = (a + g)·d·e;
+ * - Baichuan-13B / Baichuan2-13B (ALiBi, K and V both views of 3h): h·e.
+ * Qwen-1's quantized cache stores new uint8 tensors: no views. Our H200 runs of Qwen-7B, ChatGLM3-6B
+ * and Baichuan2-13B (src/validation/fixtures/measured-remote.json) held 2.0×, 9.5× and 1.5× their
+ * cache's bytes after the prompt pass, and peaked at decode with the old and new cache together.
+ * InternLM's files are not among those read for this: left as transformers' cache.
+ */
+export interface OwnCache {
+  /** the old tuple is held while a decode step builds the new one */
+  tuple: boolean;
+  /** bytes per prompt token, layer and sequence the prompt pass's entries hold beyond their K and V */
+  viewsPerToken: Expr;
+  views: string;
+}
+
+function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | null {
+  const E = sym('e', e);
+  const h = sym('h', arch.hidden);
+  switch (rt.kind) {
+    case 'qwen':
+      return rt.cacheQuant
+        ? { tuple: true, viewsPerToken: 0, views: 'none: the 8-bit cache is stored in new tensors' }
+        : { tuple: true, viewsPerToken: mul(2, h, E), views: 'V a view of c_attn [b, s, 3h], K rotated: 2h·e' };
+    case 'chatglm':
+      return { tuple: true, viewsPerToken: mul(2, h, E), views: 'V a view of query_key_value [s, b, 3h], K rotated: 2h·e' };
+    case 'chatglm2':
+      return {
+        tuple: true,
+        viewsPerToken: mul(add(sym('a', arch.heads), sym('g', arch.kvHeads)), sym('d', arch.headDim), E),
+        views: 'V a view of query_key_value [s, b, (a + 2g)·d], K rotated: (a + g)·d·e',
+      };
+    case 'baichuan-rope':
+      return { tuple: true, viewsPerToken: mul(2, h, E), views: 'V a view of W_pack [3, b, s, h], K rotated: 2h·e' };
+    case 'baichuan-alibi':
+      return { tuple: true, viewsPerToken: mul(h, E), views: 'K and V views of W_pack [3, b, s, h]: h·e' };
+    default:
+      return null;
+  }
+}
+
 /** What inference/transformers.ts reads of a model that runs its own file. */
 export interface OwnRuntime {
   source: string;
+  /** the file's tuple cache and the prompt pass's views (null: transformers' DynamicCache behaviour) */
+  cache: OwnCache | null;
   /** bytes per cached K / V element of the file's own quantized cache (Qwen-1 kv=int8), else null */
   cacheBytes: number | null;
   /** the logits of the prompt pass */
   logits: InferenceLogits;
+  /**
+   * bytes per key² of the mask a decode step makes and holds through its layers (Baichuan-13B's
+   * [b, a, k, k] with its two [b, 1, k, k] parents, `heldMask`): it grows with every step, so the
+   * step timeline allocates it at each step's length. 0 where a step's mask does not grow as k².
+   */
+  decodeMaskPerKey2: number;
   /** the largest temporaries of a forward over q new tokens against `keys` keys */
   forward: (q: number, keys: number, logitRows: number, perLogit: number, firstCall: boolean) => Transient;
   /** buffers kept beside the parameters, at the end of the run */
@@ -316,6 +375,8 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
   const dequant = remoteDequantElements(arch, s.weights, largestLinear);
   return {
     source: rt.source,
+    cache: ownCache(rt, arch, e),
+    decodeMaskPerKey2: rt.kind === 'baichuan-alibi' ? s.batch * (arch.heads + 2) * e : 0,
     cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
     logits: remoteLogits(rt, s.prompt, e),
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),

@@ -24,7 +24,7 @@ import { layersAfterLastSliding } from '../sdpa';
 import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
-import { forwardTransient } from './transient';
+import { forwardTransient, fp16Activations } from './transient';
 import { hfRopeDim, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 import { REMOTE_FAMILIES, remoteModule } from './remote-provider';
@@ -178,6 +178,21 @@ function kvTerm(ctx: Ctx, kvExpr: Expr, quantized: boolean, atPrefill: boolean, 
 }
 
 /**
+ * What a remote file's tuple cache holds at the peak beside the cache itself (remote-runtime.ts
+ * OwnCache): during a decode step the old tuple; at the end of the prompt pass the fused
+ * projections its entries are views of.
+ */
+function heldCacheTerm(ctx: Ctx, expr: Expr, atDecode: boolean, views: string, source: string): Term {
+  return term(ctx, 'kv-held', expr, {
+    values: atDecode
+      ? { held: 'the last step’s cache tuple, until the step returns (first step: the prompt’s, with its views)', views }
+      : { held: 'the prompt pass’s cache entries are views of the fused projection', views },
+    source: `${source}; generation/utils.py _sample (model_kwargs["past_key_values"] held through the forward)`,
+    confidence: 'derived',
+  });
+}
+
+/**
  * An encoder's last moment (HF modeling_bert.py BertModel.forward): the encoder's output
  * (last_hidden_state, b·s·h) and the pooler's dense and tanh outputs (b·h each), which
  * sentence-transformers then pools into the embedding.
@@ -292,7 +307,9 @@ export function buildTransformers(ctx: Ctx): Built {
   const path = resolveLogitsPath(s.logitsPath, arch);
   const head = own && s.logitsPath === 'auto' ? own.logits : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
   const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
-    own ? own.forward(q, keys, rows, perLogit, first) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, 4, perLogit, ropeAt, absent);
+    own
+      ? own.forward(q, keys, rows, perLogit, first)
+      : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, { perLogit, ropeDim: ropeAt, absentAtMask: absent, fp16: fp16Activations(s.weights) });
   const buffers = own?.buffers ?? null;
   const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
@@ -306,7 +323,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
   const forwardBytes = evaluate(forwardExpr);
   // vision-language models: the tower encodes every image before the prefill, with the cache still empty
-  const vision = ctx.images && arch.vision ? visionForward(arch.vision, ctx.images.grid, s.batch, ctx.images.perSeq, e, s.attn) : null;
+  const vision = ctx.images && arch.vision ? visionForward(arch.vision, ctx.images.grid, s.batch, ctx.images.perSeq, e, s.attn, fp16Activations(s.weights)) : null;
   const visionAll = vision ? vision.bytes : 0;
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
@@ -322,6 +339,15 @@ export function buildTransformers(ctx: Ctx): Built {
   // QuantizedCache: the layer's dequantized K and V and the returned cat([...]) of both, in the model dtype.
   const catAll =
     s.gen > 0 && !encoder ? (qkv ? s.batch * (2 * tokens - qkv.residual) * kvBytesPerTokenPerLayer(arch, e, policy) : (s.batch * tokens * kvBytesPerTokenPerLayer(arch, kvEl, policy)) / 2) : 0;
+  // a remote file's tuple cache (remote-runtime.ts OwnCache): the prompt pass's entries hold the fused
+  // projection they are views of until the first decode step, and each decode step holds the old
+  // cache beside the new one until it returns: at the first step the prompt's cache and views, at the last the step before's
+  const tuple = !encoder && own?.cache?.tuple === true && s.gen > 0;
+  const viewsExpr = !encoder && own?.cache ? mul(B, sym('L', kvLayers(arch)), sym('s_in', s.prompt), own.cache.viewsPerToken) : 0;
+  const viewsAll = evaluate(viewsExpr);
+  const kvAt = (name: string, n: number): Expr => kvCacheExpr(arch, sym(name, n), B, sym('bytes_kv', kvEl), policy);
+  const heldOldExpr = tuple ? max(sub(add(kvAt('s_in', s.prompt), viewsExpr, kvAt('s_1', s.prompt + 1)), kvAllExpr), kvAt('s_prev', tokens - 1)) : 0;
+  const heldOldAll = evaluate(heldOldExpr);
   // cuBLAS creates its workspace at the first matmul, after loading has finished
   const loadCopyExpr = awqTiedHeadCopy(ctx);
   const loadCopyAll = evaluate(loadCopyExpr);
@@ -339,8 +365,8 @@ export function buildTransformers(ctx: Ctx): Built {
   const peakOn = (g: GpuShare) => {
     const pre = !layerOnly || (g.head && g.layers) ? forwardBytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
     const dec = !layerOnly || (g.head && g.layers) ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
-    const atPrefill = (kvPromptAll + stateAll) * g.frac + pre + (g.layers ? dequantAll : 0);
-    const atDecode = (kvAll + stateAll) * g.frac + dec + (g.layers ? catAll : 0);
+    const atPrefill = (kvPromptAll + stateAll + viewsAll) * g.frac + pre + (g.layers ? dequantAll : 0);
+    const atDecode = (kvAll + stateAll + heldOldAll) * g.frac + dec + (g.layers && !tuple ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
     // the model's own buffers sit with its first modules (accelerate places the root's buffers there)
     const own = g.embedding ? buffersAll : 0;
@@ -400,6 +426,7 @@ export function buildTransformers(ctx: Ctx): Built {
         }),
     ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill, ownCache !== null ? own?.source : undefined)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
+    ...(own?.cache && (viewsAll > 0 || heldOldAll > 0) ? [heldCacheTerm(ctx, onThisGpu(atDecode > atPrefill ? heldOldExpr : viewsExpr), atDecode > atPrefill, own.cache.views, own.source)] : []),
     term(ctx, 'activations', preExpr, {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },
       source: encoder
@@ -463,9 +490,12 @@ export function buildTransformers(ctx: Ctx): Built {
     workspace: CUBLAS_WORKSPACE_BYTES,
     layers: encoder ? 0 : Math.max(1, Math.ceil(L * frac)),
     kvPrompt: kvPromptAll * frac,
+    promptViews: viewsAll * frac,
+    tupleCache: tuple,
     kvFull,
     prefill: best.pre,
     decode: decode.bytes,
+    decodeMaskPerKey2: own?.decodeMaskPerKey2 ?? 0,
     dequant,
     kernel: kernelBytes,
     buffers: share.embedding ? buffersAll : 0,

@@ -9,8 +9,10 @@
  * - Hidden states alive at that moment (`hiddenRows`): HF keeps the model's `inputs_embeds`, the
  *   layer input held by the caller, the residual and the normed MLP input: 4·s·b·h·e. vLLM's fused
  *   add-RMSNorm keeps three (residual, normed input, attention output): see vllm.ts.
- * - Eager attention materialises the scores: 16-bit QKᵀ, the fp32 softmax and its 16-bit copy,
- *   plus HF's 4-D causal mask: b·a·s_q·s_kv·(2e + 4) + b·s_q·s_kv·e. Flash/SDPA kernels keep O(s),
+ * - Eager attention materialises the scores (`eagerScoreBytes`: bf16 QKᵀ with the fp32 copy and
+ *   result of the softmax, e + 8 bytes per element; fp16 2e + 4), plus HF's 4-D causal mask:
+ *   b·a·s_q·s_kv·(bytes per score) + b·s_q·s_kv·e. Flash/SDPA kernels keep O(s) (except where SDPA
+ *   falls back to its math kernel, sdpa.ts `sdpaRunsMath`: b·a·s_q·s_kv·9 bytes),
  *   but SDPA gets a mask tensor when the model has a sliding window shorter than the keys:
  *   transformers masking_utils.py `sdpa_mask` skips the mask (`is_causal`) only for a plain causal
  *   pattern (`_ignore_causal_mask_sdpa`: no padding and no `local_attention_size` below kv_length),
@@ -37,9 +39,10 @@
  *   `generate` on transformers ≥ 4.45 computes only the last position (logits_to_keep) plus its
  *   fp32 copy, b·V·(e + 4); older and remote-code models compute every prompt position.
  */
-import type { Attn, ModelArch } from '../types';
+import type { Attn, ModelArch, WeightFormat } from '../types';
 import { mlpWidth } from '../model/tensors';
-import { sdpaRepeatsKv, windowMasked } from '../sdpa';
+import { FAMILIES } from '../model/families';
+import { SDPA_MATH_BYTES, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
 import { add, div, evaluate, mul, sub, sym, type Expr } from '../formula';
 
 export interface Transient {
@@ -50,32 +53,35 @@ export interface Transient {
   expr: Expr;
 }
 
-/**
- * Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU.
- * `absentAtMask`: cache bytes the caller counts that do not exist yet at the last masked call (the
- * layers after the last sliding one, sdpa.ts `layersAfterLastSliding`), taken off that set.
- */
-export function forwardTransient(
-  arch: ModelArch,
-  s: number,
-  kvTokens: number,
-  b: number,
-  e: number,
-  attn: Attn,
-  tp: number,
-  logitRows: number,
-  hiddenRows = 4,
-  perLogit = e + 4,
-  ropeDim = 0,
-  absentAtMask: Expr = 0,
-): Transient {
+/** How a runtime's forward differs from HF transformers' Llama-like one. */
+export interface ForwardOptions {
+  /** hidden-state tensors alive at the MLP (4 in HF, `hiddenRowsExpr`) */
+  hiddenRows?: number;
+  /** bytes per logit of the logits set (default e + 4: the last position's fp32 copy) */
+  perLogit?: number;
+  /** rotary dims whose cos and sin the model holds through the layers (0: none) */
+  ropeDim?: number;
+  /**
+   * cache bytes the caller counts that do not exist yet at the last masked call (the layers after
+   * the last sliding one, sdpa.ts `layersAfterLastSliding`), taken off that set
+   */
+  absentAtMask?: Expr;
+  /** the activations are fp16 (`fp16Activations`): eager softmax upcasts in one kernel */
+  fp16?: boolean;
+  /** a fused gate-up projection's output stays referenced through act and product (`mlpTemporaries`); false for vLLM's SiluAndMul */
+  fusedMlpHeld?: boolean;
+}
+
+/** Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU. */
+export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b: number, e: number, attn: Attn, tp: number, logitRows: number, o: ForwardOptions = {}): Transient {
+  const { hiddenRows = 4, perLogit = e + 4, ropeDim = 0, absentAtMask = 0, fp16 = false, fusedMlpHeld = true } = o;
   const { S, B, E, T } = forwardSymbols(s, b, e, tp);
   const rows = hiddenRowsExpr(arch, hiddenRows, S, B, E);
   const hiddenStates = ropeDim > 0 ? add(rows, mul(2, B, S, sym('d_rope', ropeDim), E)) : rows;
   // SDPA with a sliding window no longer than the keys: transformers materialises the mask
   const masked = attn === 'sdpa' && s > 1 && windowMasked(arch, kvTokens);
   const windowMask = masked ? mul(B, S, sym('s_kv', kvTokens)) : 0;
-  const mlpExpr = add(hiddenStates, mlpTemporaries(arch, S, B, E, T), windowMask);
+  const mlpExpr = add(hiddenStates, mlpTemporaries(arch, S, B, E, T, fusedMlpHeld), windowMask);
   const mlp = evaluate(mlpExpr);
   const logitsExpr = logitsSet(arch, B, logitRows, perLogit, T);
   const logits = evaluate(logitsExpr);
@@ -83,14 +89,46 @@ export function forwardTransient(
   const maskExpr = masked && absentAtMask !== 0 ? sub(maskSet, absentAtMask) : maskSet;
   const maskBytes = evaluate(maskExpr);
   if (maskBytes > mlp && maskBytes > logits) return { bytes: maskBytes, kind: 'attention-mask', expr: maskExpr };
+  if (attn === 'sdpa' && sdpaRunsMath(arch)) {
+    const mathExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, sym('s_kv', kvTokens), SDPA_MATH_BYTES), T));
+    const math = evaluate(mathExpr);
+    if (math >= mlp && math >= logits) return { bytes: math, kind: 'attention-scores', expr: mathExpr };
+  }
   if (attn === 'eager') {
     const Skv = sym('s_kv', kvTokens);
-    const scoresExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, Skv, add(mul(2, E), 4)), T), mul(B, S, Skv, E));
+    const scoresExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, Skv, eagerScoreBytes(e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
     if (scores >= mlp && scores >= logits) return { bytes: scores, kind: 'attention-scores', expr: scoresExpr };
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
   return { bytes: mlp, kind: 'mlp', expr: mlpExpr };
+}
+
+/**
+ * Bytes per element of the [b, a, q, k] scores alive together at an eager attention's
+ * `softmax(scores, dim=-1, dtype=torch.float32).to(dtype)` (transformers `eager_attention_forward`,
+ * and the CLIP / remote-code files written the same way). ATen's `softmax(input, dim, dtype)`
+ * (aten/src/ATen/native/SoftMax.cpp) reads fp16 and writes fp32 in one kernel (`half_to_float`)
+ * only for Half on CUDA; any other input is first converted with `toType(dtype)`. So a bf16 score
+ * matrix has its fp32 copy and the fp32 result beside it, e + 8 bytes per element; fp16 scores hold
+ * the fp32 result and then its 16-bit copy, 2e + 4; fp32 converts nothing, 2e. Our H200 runs
+ * (src/validation/fixtures/measured-remote.json): Llama-3.2-1B eager at a 4,096-token prompt peaked
+ * 1.074 GB higher in bf16 than in fp16, one 2-byte copy of its 32 × 4,096² scores.
+ * `fp16`: the activations are fp16 (`fp16Activations`).
+ */
+export function eagerScoreBytes(e: number, fp16: boolean): Expr {
+  const E = sym('e', e);
+  if (e >= 4) return mul(2, E);
+  return fp16 ? add(mul(2, E), 4) : add(E, 8);
+}
+
+/**
+ * Whether a model in weight format `w` runs its activations in fp16: fp16 weights, and GPTQ / AWQ
+ * checkpoints, whose kernels take fp16 inputs (transformers' GPTQ and AWQ quantizers set
+ * torch_dtype=float16). Everything else 16-bit runs bf16, the dtype current configs store.
+ */
+export function fp16Activations(w: WeightFormat): boolean {
+  return w === 'fp16' || w.startsWith('gptq') || w.startsWith('awq');
 }
 
 /**
@@ -119,11 +157,21 @@ export function hiddenRowsExpr(arch: ModelArch, n: number, S: Expr, B: Expr, E: 
   return mul(n, S, B, sym('h', arch.hidden), E);
 }
 
-/** The MLP's temporaries: act(gate), up and their product (3·s·b·f·e), or fc1 and its activation (2·s·b·f·e), per GPU. */
-export function mlpTemporaries(arch: ModelArch, S: Expr, B: Expr, E: Expr, T: Expr): Expr {
+/**
+ * The MLP's temporaries, per GPU: act(gate), up and their product (3·s·b·f·e), or fc1 and its
+ * activation (2·s·b·f·e). A fused gate-up projection (FAMILIES `fusedGateUp`) whose halves are
+ * taken with `chunk` keeps its whole 2f-wide output referenced through the activation and the
+ * product (transformers modeling_phi3.py `Phi3MLP.forward`: `gate, up_states = up_states.chunk(2)`;
+ * ChatGLM2/3 modeling_chatglm.py `swiglu`): 2f + f + f = 4·s·b·f·e (`fusedHeld`). Our H200 runs:
+ * Phi-3-mini at a 2,048-token prompt and ChatGLM3-6B at 8,192 measured 33.5 MB and 224 MB, one
+ * s·f·e, above the three-tensor count. vLLM's SiluAndMul reads the fused output and writes one f:
+ * 3 (`fusedHeld` false).
+ */
+export function mlpTemporaries(arch: ModelArch, S: Expr, B: Expr, E: Expr, T: Expr, fusedHeld = true): Expr {
   const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
   const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
-  return div(mul(arch.gatedMlp ? 3 : 2, S, B, F, E), T);
+  const gated = fusedHeld && FAMILIES[arch.family]?.fusedGateUp ? 4 : 3;
+  return div(mul(arch.gatedMlp ? gated : 2, S, B, F, E), T);
 }
 
 /** The LM head's logits: b·rows·V·e_logit, per GPU. */

@@ -7,8 +7,8 @@
  *   output_hidden_states (modeling_llava.py get_image_features: vision_tower(pixel_values,
  *   output_hidden_states=True), then picks vision_feature_layer −2): L_v + 4 rows;
  * - the plain MLP's fc1 output and activation: 2·N·f_v·e (CLIPMLP, SiglipMLP, Qwen2-VL VisionMlp);
- * - eager attention's 16-bit scores, fp32 softmax and 16-bit copy, no mask (vision attention is
- *   not causal): a_v·P²·(2e + 4) per image, for all b·n_img images at once (CLIP, SigLIP batch
+ * - eager attention's scores and softmax, no mask (vision attention is not causal): a_v·P² score
+ *   elements per image (transient.ts `eagerScoreBytes` bytes each), for all b·n_img images at once (CLIP, SigLIP batch
  *   them) or one at a time (Qwen2-VL VisionAttention splits the packed patches by cu_seqlens).
  *   SDPA and FlashAttention keep O(P).
  * Not divided by tensor parallelism (the tower is replicated).
@@ -16,6 +16,7 @@
 import type { Attn, VisionTower } from '../types';
 import type { ImageGrid } from '../model/vision-tokens';
 import { add, evaluate, max, mul, sym, type Expr } from '../formula';
+import { eagerScoreBytes } from './transient';
 
 export interface VisionForward {
   bytes: number;
@@ -24,7 +25,7 @@ export interface VisionForward {
 }
 
 /** Peak bytes of the vision tower's forward over `batch` sequences of `images` images of `grid`, element size `e`. */
-export function visionForward(v: VisionTower, grid: ImageGrid, batch: number, images: number, e: number, attn: Attn): VisionForward {
+export function visionForward(v: VisionTower, grid: ImageGrid, batch: number, images: number, e: number, attn: Attn, fp16 = false): VisionForward {
   const n = mul(sym('b', batch), sym('n_img', images));
   const P = sym('P', grid.patches);
   const E = sym('e', e);
@@ -33,7 +34,7 @@ export function visionForward(v: VisionTower, grid: ImageGrid, batch: number, im
   const mlp = mul(2, n, P, sym('f_v', v.ffn), E);
   if (attn === 'eager') {
     const together = v.perImageAttention ? 1 : n;
-    const scores = mul(together, sym('a_v', v.heads), P, P, add(mul(2, E), 4));
+    const scores = mul(together, sym('a_v', v.heads), P, P, eagerScoreBytes(e, fp16));
     const expr = add(hidden, max(mlp, scores));
     return { bytes: evaluate(expr), expr, kind: evaluate(scores) > evaluate(mlp) ? 'attention-scores' : 'mlp' };
   }

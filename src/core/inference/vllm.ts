@@ -120,7 +120,7 @@ export function buildVllm(ctx: Ctx): Built {
   const frac = stageLayerFraction(ctx, s.pp);
   const perToken = kvBytesPerToken(arch, ctx.kvElementBytes, policy) * frac;
   const batched = s.ubatch ?? VLLM_DEFAULT_BATCHED_TOKENS;
-  const forward = forwardTransient(arch, batched, batched, 1, e, 'flash', s.tp, 0, VLLM_HIDDEN_ROWS);
+  const forward = forwardTransient(arch, batched, batched, 1, e, 'flash', s.tp, 0, { hiddenRows: VLLM_HIDDEN_ROWS, fusedMlpHeld: false });
   const sequences = Math.min(batched, VLLM_MAX_NUM_SEQS);
   const samplerExpr = vllmSamplerExpr(sequences, arch.vocab, e, batched, arch.hidden);
   const sampler = evaluate(samplerExpr);

@@ -44,36 +44,53 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
   const kvPerToken = tokens > 0 && L > 0 ? p.kvFull / tokens / L / 2 : 0;
   const k: (Handle | null)[] = [];
   const v: (Handle | null)[] = [];
+  const views: (Handle | null)[] = [];
   if (p.sequence && L > 0) prefillInOrder(r, p.sequence, L, k, v);
-  else prefillByBlocks(r, p, k, v);
+  else prefillByBlocks(r, p, k, v, views);
   if (p.gen <= 0 || L === 0) return;
   const steps = Math.min(p.gen, MAX_DECODE_STEPS);
   for (let t = 1; t <= steps && r.ok; t++) {
     const upto = p.prompt + Math.round((p.gen * t) / steps);
-    const trans = r.alloc('temporary', p.decode);
+    // a mask that grows as k² (Baichuan-13B's) is allocated at this step's length: a new size every
+    // few steps, which the smaller blocks freed by earlier steps cannot serve
+    const grown = p.decodeMaskPerKey2 * upto * upto;
+    const mask = r.alloc('temporary', grown);
+    const trans = r.alloc('temporary', p.decode - p.decodeMaskPerKey2 * tokens * tokens);
+    // a remote file's tuple cache: the old tuple (and the prompt's views) go only when the step returns
+    const old: (Handle | null)[] = [];
     for (let i = 0; i < L; i++) {
       // laid out: each layer its own length (a sliding layer's window); else the layers' mean
       const bytes = p.sequence ? layerKvBytes(p.sequence, i, upto) : kvPerToken * upto;
       const nk = r.alloc('kv', bytes);
-      r.free(k[i]);
+      if (p.tupleCache) old.push(k[i]);
+      else r.free(k[i]);
       k[i] = nk;
       const nv = r.alloc('kv', bytes);
-      r.free(v[i]);
+      if (p.tupleCache) old.push(v[i]);
+      else r.free(v[i]);
       v[i] = nv;
     }
+    for (const h of old) r.free(h);
+    for (const h of views.splice(0)) r.free(h);
     r.free(trans);
+    r.free(mask);
     r.mark('decode');
   }
 }
 
-/** The prompt pass as one block per layer: the layer's K and V, the bitsandbytes dequantized weight and the forward transient. */
-function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v: (Handle | null)[]): void {
+/**
+ * The prompt pass as one block per layer: the layer's K and V (and what a remote file's entries
+ * hold beyond them, `views`, kept until the first decode step), the bitsandbytes dequantized
+ * weight and the forward transient.
+ */
+function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v: (Handle | null)[], views: (Handle | null)[]): void {
   const L = p.layers;
   const promptK = L > 0 ? p.kvPrompt / L / 2 : 0;
   for (let i = 0; i < Math.max(1, L); i++) {
     if (L > 0) {
       k.push(r.alloc('kv', promptK));
       v.push(r.alloc('kv', promptK));
+      if (p.promptViews > 0) views.push(r.alloc('kv', p.promptViews / L));
     }
     const dq = r.alloc('temporary', p.dequant);
     r.free(r.alloc('temporary', p.prefill));

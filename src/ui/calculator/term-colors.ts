@@ -10,6 +10,7 @@ export const TERM_COLOR: Record<TermId, string> = {
   weights: '#0072b2', // Okabe–Ito blue
   'lora-adapters': '#117733', // Tol green
   'kv-cache': '#e69f00', // Okabe–Ito orange
+  'kv-held': '#eecc66', // Tol light yellow-orange
   'recurrent-state': '#aa3377', // Tol purple-red
   activations: '#d55e00', // Okabe–Ito vermillion
   'vision-encoder': '#ffaabb', // Tol light pink

@@ -27,8 +27,8 @@ describe("the remote-code models' runtime, loaded on demand (core/inference/remo
     await import('../../../src/core/inference/remote-runtime');
     const r = estimate(qwen);
     expect(r.ok).toBe(true);
-    // registered_causal_mask 8192² + logn_tensor 32 × 32,767 × 2 + fp32 rotary 2 × 4 × 128 × 4,096 (remote-runtime.test.ts)
-    if (r.ok) expect(r.value.terms.find((t) => t.id === 'model-buffers')?.bytes).toBe(73_400_256);
+    // logn_tensor 32 × 32,767 × 2 + fp32 rotary 2 × 4 × 128 × 4,096 (remote-runtime.test.ts)
+    if (r.ok) expect(r.value.terms.find((t) => t.id === 'model-buffers')?.bytes).toBe(6_291_392);
   });
 });
 

@@ -24,16 +24,16 @@ function run(p: Partial<Scenario>): Estimate {
 }
 const termOf = (e: Estimate, id: string) => e.terms.find((t) => t.id === id)?.bytes ?? 0;
 
-describe('Qwen-1: registered_causal_mask, logn_tensor, the fp32 rotary table, whole-prompt logits', () => {
-  it('without flash-attn: 8192² bool mask + 32 layers × 32,767 × 2 B logn + fp32 cos/sin of 4,096 × 128', () => {
+describe('Qwen-1: logn_tensor, the fp32 rotary table, whole-prompt logits', () => {
+  it('32 layers × 32,767 × 2 B logn + fp32 cos/sin of 4,096 × 128; the causal mask is made per layer, not registered', () => {
     const e = run({ arch: QWEN_7B, prompt: 2048, gen: 256 });
-    // 67,108,864 + 2,097,088 + 2·4·128·4096 = 4,194,304 (built at 2 × 2048 rows; 2,304 tokens never pass it)
-    expect(termOf(e, 'model-buffers')).toBe(73_400_256);
+    // 2,097,088 + 2·4·128·4096 = 4,194,304 (built at 2 × 2048 rows; 2,304 tokens never pass it)
+    expect(termOf(e, 'model-buffers')).toBe(6_291_392);
     // lm_head over all 2,048 positions in bf16, no upcast
     expect(termOf(e, 'logits')).toBe(2048 * 151_936 * 2);
   });
 
-  it('with flash-attn (attn=flash) the causal-mask buffer is None', () => {
+  it('with flash-attn (attn=flash) the same buffers', () => {
     expect(termOf(run({ arch: QWEN_7B, attn: 'flash', prompt: 2048, gen: 256 }), 'model-buffers')).toBe(2_097_088 + 4_194_304);
   });
 
@@ -41,6 +41,40 @@ describe('Qwen-1: registered_causal_mask, logn_tensor, the fp32 rotary table, wh
     expect(qwenRotaryLength(2048, 4096)).toBe(4096);
     expect(qwenRotaryLength(2048, 10240)).toBe(16390);
     expect(qwenRotaryLength(4, 8)).toBe(16);
+  });
+});
+
+describe('the files keep K and V as tuples grown by torch.cat, generate holding the last step’s tuple', () => {
+  // Qwen-7B: K + V per token and layer 2 × 4096 × 2 = 16,384 B; 32 layers: 524,288 B per token
+  it("Qwen-7B: the prompt's entries hold c_attn's [b, s, 3h] output (V a view, K rotated): 2h·e more per token and layer", () => {
+    const e = run({ arch: QWEN_7B, prompt: 2048, gen: 0 });
+    // 32 layers × 2,048 tokens × 2 × 4096 × 2 B = 1,073,741,824, as much again as the cache itself
+    expect(termOf(e, 'kv-held')).toBe(1_073_741_824);
+  });
+  it('Qwen-7B, 2,048 + 64: the first decode step holds the prompt tuple with its views beside the new 2,049-token cache', () => {
+    const e = run({ arch: QWEN_7B, prompt: 2048, gen: 64 });
+    // old: 2,048 × 524,288 + views 1,073,741,824 = 2,147,483,648; new: 2,049 × 524,288 = 1,074,266,112;
+    // the last step (2,111 + 2,112 tokens) holds less. Shown beside the cache bar (2,112 tokens,
+    // 1,107,296,256): 2,147,483,648 + 1,074,266,112 − 1,107,296,256 = 2,114,453,504
+    expect(termOf(e, 'kv-held')).toBe(2_114_453_504);
+    // our H200 run r001 (src/validation/fixtures/measured-remote.json): decode peak 18,708,387,328 B
+    expect(Math.abs(e.allocatedBytes / 18_708_387_328 - 1)).toBeLessThan(0.005);
+  });
+  it('ChatGLM3-6B: V a view of query_key_value [s, b, (32 + 2·2)·128]: (a + g)·d·e = 8,704 B per token and layer', () => {
+    // 28 layers × 2,048 × 8,704 = 499,122,176: nine and a half times the 2-group cache's 58,720,256
+    expect(termOf(run({ arch: CHATGLM3_6B, prompt: 2048, gen: 0 }), 'kv-held')).toBe(499_122_176);
+  });
+  it('Baichuan2-13B (ALiBi): K and V both views of W_pack [3, b, s, h]: h·e = 10,240 B per token and layer', () => {
+    // 40 layers × 2,048 × 10,240 = 838,860,800
+    expect(termOf(run({ arch: BAICHUAN2_13B, prompt: 2048, gen: 0 }), 'kv-held')).toBe(838_860_800);
+  });
+  it("Qwen-1's 8-bit cache is stored in new tensors: no views, only the old tuple at decode", () => {
+    const e = run({ arch: QWEN_7B, kv: 'int8', prompt: 2048, gen: 64 });
+    // 8,448 B per token and layer × 32: the last step's old tuple, 2,111 tokens = 570,679,296 B
+    expect(termOf(e, 'kv-held')).toBe(2111 * 8448 * 32);
+  });
+  it('InternLM2, whose file is not among those read for this, keeps the DynamicCache rule', () => {
+    expect(termOf(run({ arch: INTERNLM2_7B, prompt: 1024, gen: 64 }), 'kv-held')).toBe(0);
   });
 });
 
@@ -69,11 +103,12 @@ describe('ChatGLM2 / ChatGLM3: SDPA after copying K and V to all heads, last-pos
     expect(t).toMatchObject({ kind: 'attention-scores', bytes: 134_258_688 });
   });
 
-  it('whole estimate: weights + workspace + full cache + decode transient + the cache cat', () => {
+  it('whole estimate: weights + workspace + full cache + decode transient + the old cache tuple', () => {
     const e = run({ arch: CHATGLM3_6B, prompt: 16, gen: 8176 });
-    // weights 6,243,584,000 × 2; cache 28 × (2 × 2 × 128 × 2 B) × 8,192 = 234,881,024; cat of one layer's
-    // new K or V 8,192 × 1,024 / 2 = 4,194,304; decode 134,258,688
-    expect(e.allocatedBytes).toBe(12_487_168_000 + CUBLAS_WORKSPACE_BYTES + 234_881_024 + 134_258_688 + 4_194_304);
+    // weights 6,243,584,000 × 2; cache 28 × (2 × 2 × 128 × 2 B) × 8,192 = 234,881,024; decode 134,258,688;
+    // the last step's old tuple, 8,191 tokens × 28,672 B = 234,852,352, held until the forward returns
+    expect(e.allocatedBytes).toBe(12_487_168_000 + CUBLAS_WORKSPACE_BYTES + 234_881_024 + 134_258_688 + 234_852_352);
+    expect(termOf(e, 'kv-held')).toBe(234_852_352);
     expect(termOf(e, 'logits')).toBe(65024 * 2);
     expect(e.notes.some((n) => n.code === 'inference.remote-attn')).toBe(false);
   });
@@ -98,8 +133,9 @@ describe("ChatGLM's own int8 / int4 (quantization.py QuantizedLinear, W8A16Linea
   it("every forward, a decode step too, makes the largest layer's fp16 weight: 2 × 4096 × 27392", () => {
     const rt = remoteRuntime(CHATGLM3_6B, 'sdpa', 'bf16')!;
     const t = remoteTransient(rt, CHATGLM3_6B, 1, 8192, 1, 2, 1, 1, 2, false, 4096 * 27392);
-    // 4 hidden rows 32,768 + SwiGLU 3 × 13696 × 2 = 82,176 + the weight 224,395,264 (above the K/V copy's 134,258,688)
-    expect(t).toMatchObject({ kind: 'mlp', bytes: 224_510_208 });
+    // 4 hidden rows 32,768 + SwiGLU's 2f output held beside silu and the product 4 × 13696 × 2 = 109,568
+    // + the weight 224,395,264 (above the K/V copy's 134,258,688)
+    expect(t).toMatchObject({ kind: 'mlp', bytes: 224_537_600 });
   });
 });
 

@@ -29,9 +29,12 @@ describe('LLaVA-1.5-7b', () => {
     const hidden = 28 * 577 * 1024 * 2;
     const mlp = 2 * 577 * 4096 * 2;
     expect(term({ ...llava, batch: 2 }, 'vision-encoder')).toBe(2 * (hidden + mlp));
-    // eager: 16 heads · 577² scores at 2 + 4 + 2 B for both images at once (CLIP batches them)
-    const scores = 2 * 16 * 577 * 577 * 8;
-    expect(term({ ...llava, batch: 2, attn: 'eager' }, 'vision-encoder')).toBe(2 * hidden + Math.max(2 * mlp, scores));
+    // eager: 16 heads · 577² scores for both images at once (CLIP batches them). bf16: the scores,
+    // their fp32 copy and the fp32 softmax, 2 + 4 + 4 B (SoftMax.cpp fuses the upcast for Half only);
+    // fp16: the scores, the fp32 softmax and its fp16 copy, 2 + 4 + 2 B
+    const scores = (bytes: number) => 2 * 16 * 577 * 577 * bytes;
+    expect(term({ ...llava, batch: 2, attn: 'eager' }, 'vision-encoder')).toBe(2 * hidden + Math.max(2 * mlp, scores(10)));
+    expect(term({ ...llava, batch: 2, attn: 'eager', weights: 'fp16' }, 'vision-encoder')).toBe(2 * hidden + Math.max(2 * mlp, scores(8)));
   });
 });
 
@@ -47,7 +50,7 @@ describe('Qwen2-VL-7B', () => {
     // 448 px: P = 1,024 patches per image; 2 images: N = 2,048 rows of 1,280
     const hidden = 4 * 2048 * 1280 * 2;
     const mlp = 2 * 2048 * 5120 * 2;
-    const scores = 16 * 1024 * 1024 * 8;
+    const scores = 16 * 1024 * 1024 * 10; // bf16 scores + fp32 copy + fp32 softmax
     expect(term({ ...qwen, resolution: 448, images: 2, attn: 'eager' }, 'vision-encoder')).toBe(hidden + Math.max(mlp, scores));
     expect(term({ ...qwen, resolution: 448, images: 2, attn: 'sdpa' }, 'vision-encoder')).toBe(hidden + mlp);
   });

@@ -9,6 +9,7 @@ import { estimate, estimateDetail } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay, stepTimeline } from '../../../src/core/timeline';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
+import { REMOTE_ROWS, remoteScenario } from '../../../src/validation/measured-remote';
 import type { Scenario } from '../../../src/core/types';
 
 const s: Scenario = {
@@ -96,6 +97,21 @@ describe('estimateWithReplay for transformers generate', () => {
       expect(closed.value.built.inference?.sequence?.forward, id).toBe('gemma2');
       // the closed form takes the 32k prompt's masked SDPA call at layer 24, before layer 25's K and V exist
       expect(Math.abs(tl.value.peakRequested / closed.value.estimate.allocatedBytes - 1), id).toBeLessThan(1e-3);
+    }
+  });
+});
+
+describe("a remote-code file's tuple cache (inference/remote-runtime.ts OwnCache)", () => {
+  // our H200 runs (validation/fixtures/measured-remote.json): Qwen-7B, ChatGLM3-6B, Baichuan2-13B
+  const rows = REMOTE_ROWS.filter((r) => r.settings.gen > 0);
+  it('the replay holds the old tuple (and the prompt views) through each decode step: its peak is the closed form one', () => {
+    expect(rows.length).toBe(7);
+    for (const row of rows) {
+      const sc = remoteScenario(row)!;
+      const tl = stepTimeline(sc);
+      const closed = estimate(sc);
+      if (!tl.ok || !closed.ok) throw new Error('rejected');
+      expect(Math.abs(tl.value.peakRequested / closed.value.allocatedBytes - 1), row.id).toBeLessThan(1e-3);
     }
   });
 });

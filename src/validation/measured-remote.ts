@@ -1,0 +1,81 @@
+/**
+ * Our H200 runs of the 2023 chat models that ship their own modeling file (Qwen-7B, ChatGLM3-6B,
+ * Baichuan2-13B-Chat, built from their Hub code with random weights) and of transformers-native
+ * generate() scenarios the other runs lack (eager attention in bf16 and fp16, Phi-3-mini, Falcon-7B):
+ * fixtures/measured-remote.json, tools/measure/measure_remote.py. Pure: no DOM, no Node APIs.
+ *
+ * Remote rows decode greedily as generate does for these files (a prompt pass, then one token at a
+ * time with the files' own cache tuples); their peaks are taken after the model is built (the
+ * allocator's statistics reset, the cache emptied), so the estimate compares as it is. Native rows
+ * are generate() runs measured like measured-generate.json's, and mapped the same way.
+ */
+import fixture from './fixtures/measured-remote.json';
+import { defaultScenario } from '../core/scenario/schema';
+import { estimateWithReplay } from '../core/timeline';
+import { parseHfConfig } from '../core/model/config';
+import type { Scenario } from '../core/types';
+import { signedErrPct } from './score';
+import { scoreGenerateRows, type GenerateRow, type GenerateScore } from './measured-generate';
+
+interface Peak {
+  allocated: number;
+  reserved: number;
+}
+
+export interface RemoteRow {
+  id: string;
+  settings: { model: string; prompt: number; gen: number; batch: number; dtype: string; config: Record<string, unknown>; hf_config?: Record<string, unknown> };
+  measured: Peak & { prefill: Peak; decode: Peak; params_bytes: number; past_after_prefill: number; after_prefill: number; after_build: number };
+}
+
+type Row = (typeof fixture.rows)[number];
+const isRemote = (r: Row): boolean => r.id.startsWith('r');
+export const REMOTE_ROWS = fixture.rows.filter(isRemote) as unknown as RemoteRow[];
+/** generate() rows of transformers-native models, scored as measured-generate.ts scores its own */
+export const NATIVE_ROWS = fixture.rows.filter((r) => !isRemote(r)) as unknown as GenerateRow[];
+export const REMOTE_ENV: Readonly<Record<string, string>> = fixture.env;
+
+/** The scenario a remote row ran: its preset, or its config.json pasted; `use_cache_quantization` is kv=int8. */
+export function remoteScenario(row: RemoteRow): Scenario | null {
+  const st = row.settings;
+  const kv = st.config.use_cache_quantization === true ? 'int8' : 'bf16';
+  const base: Scenario = { ...defaultScenario(), mode: 'inference', engine: 'transformers', weights: 'bf16', kv, attn: 'sdpa', batch: st.batch, prompt: st.prompt, gen: st.gen, model: st.model };
+  if (!st.hf_config) return base;
+  const arch = parseHfConfig(st.hf_config);
+  return arch.ok ? { ...base, model: 'custom', arch: arch.value } : null;
+}
+
+export interface RemoteScore {
+  id: string;
+  row: RemoteRow;
+  predictedAllocated: number;
+  predictedReserved: number;
+  /** 100·(predicted − measured)/measured */
+  allocatedErrPct: number;
+  reservedErrPct: number;
+}
+
+/** Every remote row scored (rows the estimate refuses are left out). */
+export function scoreRemoteRows(rows: readonly RemoteRow[] = REMOTE_ROWS): RemoteScore[] {
+  const out: RemoteScore[] = [];
+  for (const row of rows) {
+    const s = remoteScenario(row);
+    const e = s ? estimateWithReplay(s) : null;
+    if (!e?.ok) continue;
+    const m = row.measured;
+    out.push({
+      id: row.id,
+      row,
+      predictedAllocated: e.value.allocatedBytes,
+      predictedReserved: e.value.reservedBytes,
+      allocatedErrPct: signedErrPct(e.value.allocatedBytes, m.allocated),
+      reservedErrPct: signedErrPct(e.value.reservedBytes, m.reserved),
+    });
+  }
+  return out;
+}
+
+/** The native rows, scored by measured-generate.ts. */
+export function scoreNativeRows(): GenerateScore[] {
+  return scoreGenerateRows(NATIVE_ROWS);
+}

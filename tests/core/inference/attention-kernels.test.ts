@@ -1,0 +1,65 @@
+/**
+ * What one prompt pass holds at its attention and MLP, by kernel and dtype, worked out by hand from
+ * the source each rule cites (src/core/inference/transient.ts, src/core/sdpa.ts), for published
+ * configs. bf16 unless said, batch 1, one GPU.
+ */
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import { eagerScoreBytes, forwardTransient, fp16Activations } from '../../../src/core/inference/transient';
+import { evaluate } from '../../../src/core/formula';
+import { sdpaRunsMath } from '../../../src/core/sdpa';
+import { findPreset } from '../../../src/core/model/presets';
+import type { Estimate, Scenario } from '../../../src/core/types';
+
+function run(p: Partial<Scenario>): Estimate {
+  const r = estimate({ ...defaultScenario(), mode: 'inference', engine: 'transformers', weights: 'bf16', kv: 'bf16', attn: 'sdpa', batch: 1, gen: 0, ...p });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+const activations = (e: Estimate) => e.terms.find((t) => t.id === 'activations')?.bytes;
+
+describe("eager softmax(scores, dtype=float32): ATen's SoftMax.cpp fuses the upcast for Half only", () => {
+  it('bytes per score element: bf16 2 + 4 (the toType copy) + 4 (the result); fp16 2 + 4 + 2 (the result and its copy back); fp32 4 + 4', () => {
+    expect(evaluate(eagerScoreBytes(2, false))).toBe(10);
+    expect(evaluate(eagerScoreBytes(2, true))).toBe(8);
+    expect(evaluate(eagerScoreBytes(4, false))).toBe(8);
+  });
+  it('fp16 activations: fp16 weights and the fp16-only GPTQ / AWQ kernels; bf16 and bitsandbytes formats are bf16', () => {
+    expect(['fp16', 'gptq-int4', 'awq-int4', 'bf16', 'nf4'].map((w) => fp16Activations(w as Scenario['weights']))).toEqual([true, true, true, false, false]);
+  });
+  it('Llama-3.2-1B eager at 4,096 tokens: bf16 holds one 2-byte copy of the 32 × 4,096² scores more than fp16', () => {
+    const bf16 = run({ model: 'meta-llama/Llama-3.2-1B', attn: 'eager', prompt: 4096 });
+    const fp16 = run({ model: 'meta-llama/Llama-3.2-1B', attn: 'eager', prompt: 4096, weights: 'fp16', kv: 'fp16' });
+    // our H200 runs n003 / n006 (src/validation/fixtures/measured-remote.json) peaked 1,074,061,312 B apart
+    expect(activations(bf16)! - activations(fp16)!).toBe(32 * 4096 * 4096 * 2);
+  });
+});
+
+describe("a fused gate-up projection's output stays referenced through act and product (4·s·f)", () => {
+  it('Phi-3-mini at 2,048 tokens: 4 hidden rows + 4·s·8192·2 + rotary cos/sin + the sliding-window bool mask', () => {
+    // h 3072, f 8192, head_dim 96: 4·2048·3072·2 = 50,331,648; 4·2048·8192·2 = 134,217,728; 2·2048·96·2 = 786,432;
+    // sliding_window 2,047 < 2,048 keys: SDPA gets a (1, 1, 2048, 2048) bool mask, 4,194,304
+    // (our H200 run n000 measured 8,670,897,152 B in all, the estimate's figure to 0.01 %)
+    expect(activations(run({ model: 'microsoft/Phi-3-mini-4k-instruct', prompt: 2048 }))).toBe(185_335_808 + 4_194_304);
+  });
+  it("vLLM's SiluAndMul reads the fused output and writes one f: 3·s·f there", () => {
+    const arch = findPreset('microsoft/Phi-3-mini-4k-instruct')!.arch;
+    const at = (fusedMlpHeld: boolean) => forwardTransient(arch, 1024, 1024, 1, 2, 'flash', 1, 0, { hiddenRows: 3, fusedMlpHeld });
+    expect(at(true).bytes - at(false).bytes).toBe(1024 * 8192 * 2);
+    expect(at(false).bytes).toBe(3 * 1024 * 3072 * 2 + 3 * 1024 * 8192 * 2);
+  });
+});
+
+describe("multi-query Falcon hands SDPA one K/V head: PyTorch's math kernel", () => {
+  it('Falcon-7B (g = 1) runs the math kernel; Falcon-40B (K/V expanded to every head by its own code) does not', () => {
+    expect(sdpaRunsMath(findPreset('tiiuae/falcon-7b')!.arch)).toBe(true);
+    expect(sdpaRunsMath(findPreset('tiiuae/falcon-40b')!.arch)).toBe(false);
+    expect(sdpaRunsMath(findPreset('meta-llama/Llama-3.1-8B')!.arch)).toBe(false);
+  });
+  it('Falcon-7B at 2,048 tokens: fp32 scores, fp32 softmax and the bool -inf test, 71 × 2,048² × 9 B, beside 4 hidden rows', () => {
+    // 71 · 2048² · 9 = 2,680,160,256 (our trace of run n005: 2 × 1,191,182,336 + 297,795,584);
+    // 4 · 2048 · 4544 · 2 = 74,448,896
+    expect(activations(run({ model: 'tiiuae/falcon-7b', prompt: 2048 }))).toBe(2_680_160_256 + 74_448_896);
+  });
+});
