@@ -24,8 +24,8 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
           )
           .join('\n'),
     );
-    expect([REMOTE_ROWS.length, NATIVE_ROWS.length]).toEqual([7, 8]);
-    expect([remote.length, native.length]).toEqual([7, 8]);
+    expect([REMOTE_ROWS.length, NATIVE_ROWS.length]).toEqual([10, 8]);
+    expect([remote.length, native.length]).toEqual([10, 8]);
   });
 
   it('allocated: median |error| ≤ 0.5 %, every row within 1 % but Falcon-7B eager (its own bf16 softmax, +3.2 %)', () => {
@@ -38,13 +38,14 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
   // Reserved: the remote rows replay their loop one block per layer (timeline/applies.ts); eager
   // and the Phi-3 / Falcon forwards keep the closed form's segment rounding, and under-count the
   // segments the eager score tensors leave cached (−13 % on Llama-3.2-1B eager at 4,096 tokens).
-  // Baichuan2-13B decoding after 4,000 tokens grows a [1, 42, k, k] mask every step; the real
-  // allocator cut 11.6 GB of new segments while decoding, which the replay does not.
-  it('reserved: median |error| ≤ 5 %, never above the measurement, every row within 25 %', () => {
+  // Baichuan2-13B decoding after 4,000 tokens makes a [1, 40, k, k] mask of a new size every step; the
+  // real allocator cut a new segment for it every ~3 steps (10 of 1,222–1,240 MiB in the recorded
+  // history), because the prompt pass's score tensors left segments of exactly their own size: the
+  // replay allocates them as such (Transient.piece) and lands at +4.8 %.
+  it('reserved: median |error| ≤ 3.5 %, every row within 7 % but Llama-3.2-1B eager (−13 %)', () => {
     const st = errorStats(all.map((s) => s.reservedErrPct))!;
     console.log(`reserved: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
-    expect(st.medianPct).toBeLessThanOrEqual(5);
-    for (const s of all) expect(s.reservedErrPct, s.id).toBeLessThanOrEqual(s.id === 'n007' ? 1 : 0);
-    for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(25);
+    expect(st.medianPct).toBeLessThanOrEqual(3.5);
+    for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(s.id === 'n003' ? 14 : 7);
   });
 });

@@ -41,7 +41,7 @@ import torch
 import transformers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure_trainer import MODELS, clean  # noqa: E402
+from measure_trainer import MODELS, clean, write_trace  # noqa: E402
 import measure_generate  # noqa: E402
 
 
@@ -130,7 +130,7 @@ def build_remote(key: str, remote: Path, extra: dict):
     return model, config
 
 
-def run_remote(key: str, remote: Path, prompt: int, gen: int, extra: dict) -> dict:
+def run_remote(key: str, remote: Path, prompt: int, gen: int, extra: dict, batch: int = 1) -> dict:
     clean()
     model, config = build_remote(key, remote, extra)
     torch.cuda.synchronize()
@@ -143,7 +143,7 @@ def run_remote(key: str, remote: Path, prompt: int, gen: int, extra: dict) -> di
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     vocab = getattr(config, "padded_vocab_size", None) or config.vocab_size
-    ids = torch.randint(3, min(vocab, 60000), (1, prompt), device="cuda")
+    ids = torch.randint(3, min(vocab, 60000), (batch, prompt), device="cuda")
     glm = "chatglm" in key
     past, generated = None, 0
     try:
@@ -151,10 +151,10 @@ def run_remote(key: str, remote: Path, prompt: int, gen: int, extra: dict) -> di
             for step in range(gen):
                 total = prompt + step
                 inp = ids if step == 0 else nxt[:, None]
-                kw = {"input_ids": inp, "past_key_values": past, "use_cache": True, "attention_mask": torch.ones((1, total), dtype=torch.long, device="cuda")}
+                kw = {"input_ids": inp, "past_key_values": past, "use_cache": True, "attention_mask": torch.ones((batch, total), dtype=torch.long, device="cuda")}
                 if glm:
                     start = 0 if step == 0 else total - 1
-                    kw["position_ids"] = torch.arange(start, total, device="cuda")[None, :]
+                    kw["position_ids"] = torch.arange(start, total, device="cuda")[None, :].expand(batch, -1)
                     kw["return_last_logit"] = True
                 out = model(**kw)
                 nxt = out.logits[:, -1, :].to(dtype=torch.float32, copy=True).argmax(-1)
@@ -180,15 +180,23 @@ def run_remote(key: str, remote: Path, prompt: int, gen: int, extra: dict) -> di
         clean()
 
 
-def traced(on: bool, fn) -> dict:
+# rows whose whole allocator history is written to OUT/ID.trace.json.gz (--trace), for
+# `npm run allocator` and the step timeline to be compared against
+TRACE_ROWS = {"ids": set(), "out": None}
+
+
+def traced(on: bool, fn, rid: str = "") -> dict:
     """fn()'s row; with `on`, also the blocks alive at the run's allocated peak (allocator history,
     Python stacks): the 12 largest, each with its size and innermost frames outside torch."""
-    if not on:
+    whole = rid in TRACE_ROWS["ids"]
+    if not on and not whole:
         return fn()
-    torch.cuda.memory._record_memory_history(enabled="all", context="alloc", stacks="python", max_entries=2_000_000)
+    torch.cuda.memory._record_memory_history(enabled="all", context="alloc", stacks="python", max_entries=3_000_000)
     try:
         m = fn()
         snap = torch.cuda.memory._snapshot()
+        if whole:
+            m["trace_events"] = write_trace(TRACE_ROWS["out"] / f"{rid}.trace.json.gz", [])
     finally:
         torch.cuda.memory._record_memory_history(enabled=None)
     live, total, best, at_peak = {}, 0, -1, {}
@@ -211,7 +219,7 @@ def traced(on: bool, fn) -> dict:
     return m
 
 
-# (key, prompt, gen, config overrides) — the remote-code scenarios
+# (key, prompt, gen, config overrides[, batch]) — the remote-code scenarios
 REMOTE_ROWS = [
     ("THUDM/chatglm3-6b", 2048, 64, {}),
     ("Qwen/Qwen-7B", 2048, 64, {}),
@@ -220,6 +228,9 @@ REMOTE_ROWS = [
     ("Qwen/Qwen-7B", 8192, 32, {}),
     ("Qwen/Qwen-7B", 2048, 64, {"use_cache_quantization": True, "use_cache_kernel": False}),
     ("baichuan-inc/Baichuan2-13B-Chat", 4000, 32, {}),
+    ("Qwen/Qwen-7B", 1024, 32, {}, 4),
+    ("THUDM/chatglm3-6b", 1024, 32, {}, 4),
+    ("baichuan-inc/Baichuan2-13B-Chat", 1024, 32, {}, 4),
 ]
 # (preset, prompt, attn[, dtype, gen, trace]) — transformers-native generate() rows (measure_generate.run)
 NATIVE_ROWS = [
@@ -240,6 +251,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--deadline", type=float, default=1e9)
     ap.add_argument("--only", default="", help="comma-separated row ids (r000, n002, ...)")
+    ap.add_argument("--trace", default="", help="comma-separated row ids whose allocator history is written to OUT/ID.trace.json.gz")
     a = ap.parse_args()
     t_start = time.time()
     out = Path(a.out)
@@ -264,19 +276,21 @@ def main():
         print(rid, json.dumps(settings), json.dumps(m), file=sys.stderr, flush=True)
 
     only = set(a.only.split(",")) if a.only else None
+    TRACE_ROWS["ids"], TRACE_ROWS["out"] = set(a.trace.split(",")) if a.trace else set(), out
     record_all = record
 
     def record(rid, settings, fn):  # noqa: F811 - the --only filter
         if only is None or rid in only:
             record_all(rid, settings, fn)
 
-    for i, (key, prompt, gen, extra) in enumerate(REMOTE_ROWS):
-        settings = {"model": key, "prompt": prompt, "gen": gen, "batch": 1, "dtype": "bf16", "config": extra}
-        record(f"r{i:03d}", settings, lambda: traced("chatglm" in key and prompt > 4096, lambda: run_remote(key, Path(a.remote), prompt, gen, extra)))
+    for i, (key, prompt, gen, extra, *more) in enumerate(REMOTE_ROWS):
+        batch = more[0] if more else 1
+        settings = {"model": key, "prompt": prompt, "gen": gen, "batch": batch, "dtype": "bf16", "config": extra}
+        record(f"r{i:03d}", settings, lambda: traced("chatglm" in key and prompt > 4096, lambda: run_remote(key, Path(a.remote), prompt, gen, extra, batch), f"r{i:03d}"))
     for i, (preset, prompt, attn, *more) in enumerate(NATIVE_ROWS):
         dtype, gen, trace = (more + [torch.bfloat16, measure_generate.GEN, False][len(more):])[:3]
         settings = {"preset": preset, "prompt": prompt, "gen": gen, "batch": 1, "dtype": str(dtype).split(".")[-1].replace("bfloat16", "bf16").replace("float16", "fp16"), "attn": attn}
-        record(f"n{i:03d}", settings, lambda: traced(trace, lambda: measure_generate.run(preset, prompt, attn, dtype, gen)))
+        record(f"n{i:03d}", settings, lambda: traced(trace, lambda: measure_generate.run(preset, prompt, attn, dtype, gen), f"n{i:03d}"))
 
 
 if __name__ == "__main__":

@@ -221,7 +221,8 @@ export function remoteTransient(
     const bytes = evaluate(expr);
     if (bytes > best.bytes) best = { bytes, kind, expr };
   }
-  return best;
+  // eager scores come as tensors of b·a·q·k elements in the model dtype each
+  return best.kind === 'attention-scores' && rt.attn === 'eager' ? { ...best, piece: (b * arch.heads * s * k * e) / Math.max(1, tp) } : best;
 }
 
 /**

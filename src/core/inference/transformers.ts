@@ -496,6 +496,7 @@ export function buildTransformers(ctx: Ctx): Built {
     prefill: best.pre,
     decode: decode.bytes,
     decodeMaskPerKey2: own?.decodeMaskPerKey2 ?? 0,
+    prefillPiece: best.pre === prefill.bytes ? (prefill.piece ?? 0) : 0,
     dequant,
     kernel: kernelBytes,
     buffers: share.embedding ? buffersAll : 0,

@@ -51,6 +51,12 @@ export interface Transient {
   kind: 'mlp' | 'attention-scores' | 'attention-mask' | 'logits';
   /** the largest set's bytes as an expression over s, s_kv, b, h, f, a, V, e, t */
   expr: Expr;
+  /**
+   * the size of the set's score tensors, where the set is several of them (eager attention): the
+   * step timeline allocates the set as tensors of this size, whose freed segments serve later
+   * requests as the real ones do. Absent: one block.
+   */
+  piece?: number;
 }
 
 /** How a runtime's forward differs from HF transformers' Llama-like one. */

@@ -18,9 +18,10 @@
  *   land within −0.2 % … +1.4 %, where segment rounding gave −7 % … −2 %; Gemma-2-2b's three rows
  *   within −1.0 % … 0 %, where segment rounding gave −7.4 % … −2.6 %. The remote-code chat models'
  *   own loop (inference/remote-runtime.ts: tuple caches, Baichuan-13B's per-step mask growing as k²)
- *   is replayed one block per layer; on our H200 runs of Qwen-7B, ChatGLM3-6B and Baichuan2-13B
- *   (validation/fixtures/measured-remote.json) that gives reserved −5.9 % … −0.3 % and −19.6 % for
- *   Baichuan2-13B decoding after 4,000 tokens (segment rounding: −6.8 % … −1.0 %, −24.6 %).
+ *   is replayed one block per layer (eager score tensors at their own size); on our H200 runs of
+ *   Qwen-7B, ChatGLM3-6B and Baichuan2-13B (validation/fixtures/measured-remote.json) that gives
+ *   reserved −6.0 … +4.8 %, where segment rounding gave −6.8 … −0.3 % and −24.6 % for Baichuan2-13B
+ *   decoding after 4,000 tokens.
  */
 import type { Scenario } from '../types';
 

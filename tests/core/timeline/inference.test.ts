@@ -102,10 +102,10 @@ describe('estimateWithReplay for transformers generate', () => {
 });
 
 describe("a remote-code file's tuple cache (inference/remote-runtime.ts OwnCache)", () => {
-  // our H200 runs (validation/fixtures/measured-remote.json): Qwen-7B, ChatGLM3-6B, Baichuan2-13B
+  // our H200 runs (validation/fixtures/measured-remote.json): Qwen-7B, ChatGLM3-6B, Baichuan2-13B, batch 1 and 4
   const rows = REMOTE_ROWS.filter((r) => r.settings.gen > 0);
   it('the replay holds the old tuple (and the prompt views) through each decode step: its peak is the closed form one', () => {
-    expect(rows.length).toBe(7);
+    expect(rows.length).toBe(10);
     for (const row of rows) {
       const sc = remoteScenario(row)!;
       const tl = stepTimeline(sc);
