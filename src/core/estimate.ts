@@ -22,6 +22,7 @@ import { buildTransformers } from './inference/transformers';
 import { findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
 import { diffusionEstimator } from './diffusion/provider';
 import { loaderNote, unknownFamilyNote } from './model/families';
+import { ownFileCheckpoints } from './model/remote-families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
@@ -269,8 +270,10 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   if (s.mode === 'inference' && s.engine !== 'transformers' && !engines) return enginesLoading(s.engine);
   const capacityBytes = gpu ? gpu.capacityBytes : null;
   const images = imageInput(s, arch);
+  // Baichuan's own file checkpoints every layer in training whatever the setting (remote-families.ts)
+  const forcedCkpt = s.mode === 'training' && s.gradCkpt !== 'full' && ownFileCheckpoints(arch);
   const ctx: Ctx = {
-    s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : s,
+    s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : forcedCkpt ? { ...s, gradCkpt: 'full' } : s,
     arch,
     params,
     guessed,
@@ -288,6 +291,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     ...notes,
     ...built.notes,
     ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []),
+    ...(forcedCkpt ? [OWN_CHECKPOINTING_NOTE] : []),
     ...(images ? imageNotes(s, images) : []),
   ]);
   return { ok: true, value: { ...detail, ctx } };
@@ -385,6 +389,12 @@ const VISION_ENGINE_NOTE: Message = {
 const HYBRID_TRAINING_NOTE: Message = {
   code: 'training.hybrid-activations',
   text: 'The saved activations of the Mamba / linear-attention layers are not modelled on their own: each such layer is counted as a transformer layer of the same width.',
+};
+
+/** Training a Baichuan model: its own file checkpoints every layer (model/remote-families.ts `ownFileCheckpoints`). */
+const OWN_CHECKPOINTING_NOTE: Message = {
+  code: 'training.own-checkpointing',
+  text: "This model's own modeling code checkpoints every layer in training (its config keeps gradient_checkpointing as a tuple, which is always true): estimated with grad-ckpt=full.",
 };
 
 /** A total as whole bytes (a fractional share rounds up); never NaN, Infinity or negative. */

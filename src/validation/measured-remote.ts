@@ -1,6 +1,6 @@
 /**
  * Our H200 runs of the 2023 chat models that ship their own modeling file (Qwen-7B, ChatGLM3-6B,
- * Baichuan2-13B-Chat, built from their Hub code with random weights) and of transformers-native
+ * Baichuan2-13B-Chat, built from their Hub code with random weights; generate and Trainer LoRA) and of transformers-native
  * generate() scenarios the other runs lack (eager attention in bf16 and fp16, Phi-3-mini, Falcon-7B):
  * fixtures/measured-remote.json, tools/measure/measure_remote.py. Pure: no DOM, no Node APIs.
  *
@@ -16,6 +16,7 @@ import { parseHfConfig } from '../core/model/config';
 import type { Scenario } from '../core/types';
 import { signedErrPct } from './score';
 import { scoreGenerateRows, type GenerateRow, type GenerateScore } from './measured-generate';
+import { gpuScenario, type GpuRow } from './measured-gpu';
 
 interface Peak {
   allocated: number;
@@ -29,10 +30,15 @@ export interface RemoteRow {
 }
 
 type Row = (typeof fixture.rows)[number];
-const isRemote = (r: Row): boolean => r.id.startsWith('r');
-export const REMOTE_ROWS = fixture.rows.filter(isRemote) as unknown as RemoteRow[];
+const kind =
+  (c: string) =>
+  (r: Row): boolean =>
+    r.id.startsWith(c);
+export const REMOTE_ROWS = fixture.rows.filter(kind('r')) as unknown as RemoteRow[];
 /** generate() rows of transformers-native models, scored as measured-generate.ts scores its own */
-export const NATIVE_ROWS = fixture.rows.filter((r) => !isRemote(r)) as unknown as GenerateRow[];
+export const NATIVE_ROWS = fixture.rows.filter(kind('n')) as unknown as GenerateRow[];
+/** Trainer LoRA runs of the remote models (measure_trainer.py's rows, the model built from its file), scored as measured-gpu.ts scores its own */
+export const TRAIN_ROWS = fixture.rows.filter(kind('l')) as unknown as (GpuRow & { settings: GpuRow['settings'] & { hf_config?: Record<string, unknown> } })[];
 export const REMOTE_ENV: Readonly<Record<string, string>> = fixture.env;
 
 /** The scenario a remote row ran: its preset, or its config.json pasted; `use_cache_quantization` is kv=int8. */
@@ -78,4 +84,35 @@ export function scoreRemoteRows(rows: readonly RemoteRow[] = REMOTE_ROWS): Remot
 /** The native rows, scored by measured-generate.ts. */
 export function scoreNativeRows(): GenerateScore[] {
   return scoreGenerateRows(NATIVE_ROWS);
+}
+
+export interface TrainScore {
+  id: string;
+  row: (typeof TRAIN_ROWS)[number];
+  predictedAllocated: number;
+  predictedReserved: number;
+  allocatedErrPct: number;
+  reservedErrPct: number;
+}
+
+/** The Trainer rows: measured-gpu.ts's mapping, the pasted config where the row has one. */
+export function scoreTrainRows(): TrainScore[] {
+  const out: TrainScore[] = [];
+  for (const row of TRAIN_ROWS) {
+    const base = gpuScenario(row);
+    const arch = row.settings.hf_config ? parseHfConfig(row.settings.hf_config) : null;
+    if (arch && !arch.ok) continue;
+    const e = estimateWithReplay(arch ? { ...base, model: 'custom', arch: arch.value } : base);
+    if (!e.ok) continue;
+    const m = row.measured;
+    out.push({
+      id: row.id,
+      row,
+      predictedAllocated: e.value.allocatedBytes,
+      predictedReserved: e.value.reservedBytes,
+      allocatedErrPct: signedErrPct(e.value.allocatedBytes, m.allocated),
+      reservedErrPct: signedErrPct(e.value.reservedBytes, m.reserved),
+    });
+  }
+  return out;
 }

@@ -245,6 +245,32 @@ NATIVE_ROWS = [
 ]
 
 
+# Trainer LoRA runs of the remote models (measure_trainer.run with the remote file's model):
+# all-linear adapters, bf16, fixed lengths, no checkpointing (their files predate transformers 5's
+# checkpointing hooks), use_cache off as fine-tuning recipes set it
+TRAIN_ROWS = [
+    ("THUDM/chatglm3-6b", 1024),
+    ("Qwen/Qwen-7B", 1024),
+    ("baichuan-inc/Baichuan2-13B-Chat", 1024),
+    ("THUDM/chatglm3-6b", 4096),
+]
+
+
+def train_remote(key: str, seq: int, remote: Path) -> dict:
+    import measure_trainer
+
+    def build(preset, dtype, attn):
+        model, config = build_remote(key, remote, {"use_cache": False})
+        if not hasattr(config, "vocab_size") or config.vocab_size is None:
+            config.vocab_size = config.padded_vocab_size
+        model.train()
+        return model, config
+
+    measure_trainer.build = build
+    s = measure_trainer.T(key, "lora", seq, 1, False)
+    return measure_trainer.run(s, "/tmp/measure-remote-tmp")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--remote", required=True)
@@ -287,6 +313,9 @@ def main():
         batch = more[0] if more else 1
         settings = {"model": key, "prompt": prompt, "gen": gen, "batch": batch, "dtype": "bf16", "config": extra}
         record(f"r{i:03d}", settings, lambda: traced("chatglm" in key and prompt > 4096, lambda: run_remote(key, Path(a.remote), prompt, gen, extra, batch), f"r{i:03d}"))
+    for i, (key, seq) in enumerate(TRAIN_ROWS):
+        settings = dict(__import__("measure_trainer").T(key, "lora", seq, 1, False))
+        record(f"l{i:03d}", settings, lambda: train_remote(key, seq, Path(a.remote)))
     for i, (preset, prompt, attn, *more) in enumerate(NATIVE_ROWS):
         dtype, gen, trace = (more + [torch.bfloat16, measure_generate.GEN, False][len(more):])[:3]
         settings = {"preset": preset, "prompt": prompt, "gen": gen, "batch": 1, "dtype": str(dtype).split(".")[-1].replace("bfloat16", "bf16").replace("float16", "fp16"), "attn": attn}

@@ -73,3 +73,15 @@ export function remoteCodeShape(r: FieldReader, arch: ModelArch): void {
     Object.assign(arch, { qkvBias: bias, oBias: bias, mlpBias: false });
   }
 }
+
+/**
+ * Baichuan's configuration_baichuan.py stores `self.gradient_checkpointing = (gradient_checkpointing,)`,
+ * a one-element tuple and so always true, and `BaichuanModel.forward` checkpoints every decoder
+ * layer (`torch.utils.checkpoint.checkpoint`) when `self.gradient_checkpointing and self.training`:
+ * under transformers the file trains with every layer checkpointed, whatever the trainer asks. Our
+ * H200 Trainer run of Baichuan2-13B LoRA at 1,024 tokens (src/validation/fixtures/measured-remote.json,
+ * l002) peaked 7.6 GB below the count without checkpointing. Read from Baichuan2-13B-Chat's files.
+ */
+export function ownFileCheckpoints(arch: Pick<ModelArch, 'family'>): boolean {
+  return arch.family === 'baichuan';
+}

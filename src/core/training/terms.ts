@@ -129,7 +129,8 @@ export function buildTraining(ctx: Ctx): Built {
   // the final norm and LM head's saved inputs, logits and loss live on the GPU holding the head
   const acts = stage.head ? actsAll : { ...actsAll, bytes: actsAll.bytes - actsAll.head, head: 0 };
   const encoder = trainable.encoderOnly;
-  const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !autocast ? 4 : e, autocast && (upcast || (saved?.head === true && saved.w === 4)));
+  const headCopy = arch.normHead ? 'norm-head' : autocast && (upcast || (saved?.head === true && saved.w === 4)) ? 'autocast' : null;
+  const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !autocast ? 4 : e, headCopy);
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
   const deq = adapters && arch.layers > 0 ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
@@ -538,21 +539,25 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
 
 /**
  * LM-head logits and loss. `eLogits`: the logits' element size (fp32 from an fp32 head without
- * autocast, kbit-prep.ts); `headCast`: autocast's 16-bit copy of an fp32 frozen head weight, saved
- * by mm for the gradient of the head's input, live from the logits to the head's backward.
+ * autocast, kbit-prep.ts); `headCopy`: a copy of the head's weight that its matmul saves for the
+ * gradient of its input, live from the logits to the head's backward — autocast's 16-bit copy of
+ * an fp32 frozen head, or Baichuan2's NormHead, whose training forward multiplies by
+ * `F.normalize(self.weight)`, a new V×h tensor every step (modeling_baichuan.py `NormHead.forward`).
  */
-function headLoss(ctx: Ctx, e: number, eLogits: number, headCast: boolean): LossBytes {
+function headLoss(ctx: Ctx, e: number, eLogits: number, headCopy: 'autocast' | 'norm-head' | null): LossBytes {
   const { s, arch } = ctx;
   const plain = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', resolveLogitsPath(s.logitsPath, arch), autocastActive(s));
   const loss = arch.logitSoftcap ? softcapped(plain, s.seq, s.batch, arch.vocab / s.tp, eLogits) : plain;
-  if (!headCast) return loss;
+  if (!headCopy) return loss;
   // the copy is saved for the head's backward: live through the loss and head backward too
   const copy = mul(sym('V', arch.vocab / s.tp), sym('h', arch.hidden), sym('e_cast', e));
   const x = loss.exprs;
   return lossOf(
     { peak: add(x.peak, copy), held: add(x.held, copy), backward: add(x.backward, copy), headBackward: add(x.headBackward, copy) },
-    `${loss.formula}; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)`,
-    `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear`,
+    headCopy === 'autocast'
+      ? `${loss.formula}; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)`
+      : `${loss.formula}; + V·h·e_cast (NormHead's normalised weight, saved for backward)`,
+    headCopy === 'autocast' ? `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear` : `${loss.source}; Baichuan2 modeling_baichuan.py NormHead.forward`,
   );
 }
 

@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { layerActivation, savedKvWidth, savedMaskBytes, sdpaMaskedShare, uniform } from '../../../src/core/training/activations';
-import { CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
+import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
+import { estimate } from '../../../src/core/estimate';
+import { defaultScenario } from '../../../src/core/scenario/schema';
+import type { Scenario } from '../../../src/core/types';
 
 const GLM3 = archOf(CHATGLM3_6B_CONFIG);
 
@@ -34,5 +37,28 @@ describe('Qwen-1 under SDPA masks every layer itself (modeling_qwen.py QWenAtten
     expect(sdpaMaskedShare(qwen, 2048, 'flash', false)).toBe(0);
     // b · s · s · e per layer: 1 × 2048² × 2 = 8 MiB in bf16
     expect(savedMaskBytes(2048, 1, 2, 1)).toBe(8 * 2 ** 20);
+  });
+});
+
+describe('Baichuan2-13B: what its own file does in training (modeling_baichuan.py, configuration_baichuan.py)', () => {
+  const arch = archOf(BAICHUAN2_13B_CONFIG);
+  const lora: Scenario = { ...defaultScenario(), model: 'custom', arch, mode: 'training', method: 'lora', weights: 'bf16', precision: 'bf16', seq: 1024, batch: 1, gpu: '' };
+  const run = (p: Partial<Scenario>) => {
+    const r = estimate({ ...lora, ...p });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return r.value;
+  };
+  it('BaichuanConfig keeps gradient_checkpointing as a one-element tuple, always true: every layer checkpointed, whatever the setting, and says so', () => {
+    const none = run({ gradCkpt: 'none' });
+    expect(none.allocatedBytes).toBe(run({ gradCkpt: 'full' }).allocatedBytes);
+    expect(none.notes.map((n) => n.code)).toContain('training.own-checkpointing');
+    expect(run({ gradCkpt: 'full' }).notes.map((n) => n.code)).not.toContain('training.own-checkpointing');
+  });
+  it("NormHead's training forward multiplies by F.normalize(weight), which the matmul saves: 125,696 × 5,120 × 2 B more on the logits", () => {
+    const logits = (normHead: boolean) => estimate({ ...lora, arch: { ...arch, normHead } });
+    const [withHead, without] = [logits(true), logits(false)];
+    if (!withHead.ok || !without.ok) throw new Error('refused');
+    const term = (e: typeof withHead) => (e.ok ? (e.value.terms.find((t) => t.id === 'logits')?.bytes ?? 0) : 0);
+    expect(term(withHead) - term(without)).toBe(1_287_127_040);
   });
 });
