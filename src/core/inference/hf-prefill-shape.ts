@@ -33,6 +33,8 @@ export interface PrefillShape {
   maskKv: number;
   /** SDPA gets K and V repeated to all heads in a layer with the mask / without one */
   repeatKv: { masked: boolean; causal: boolean };
+  /** eager attention (hf-prefill.ts `eagerCall`): the scores in fp16 (softmax upcasts in one kernel) or not; null under SDPA */
+  eager: { fp16: boolean } | null;
 }
 
 const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
@@ -41,10 +43,12 @@ const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
  * The detailed sequence covers the Llama-style dense decoder (RMSNorm, gated MLP, RoPE) and
  * Gemma-2 (hf-prefill-gemma2.ts) in 16-bit.
  */
-export function prefillShape(arch: ModelArch, b: number, s: number, e: number): PrefillShape | null {
+export function prefillShape(arch: ModelArch, b: number, s: number, e: number, eager: { fp16: boolean } | null = null): PrefillShape | null {
   const gemma2 = arch.family === 'gemma2';
   const llamaLike = LLAMA_FAMILIES.has(arch.family) && arch.normsPerLayer === 2;
   if (!(llamaLike || gemma2) || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings) return null;
+  // eager is laid out for the Llama-style forward (a sliding window's eager mask is not)
+  if (eager && (gemma2 || arch.slidingWindow)) return null;
   const masked = s > 1 && windowMasked(arch, s);
   return {
     forward: gemma2 ? 'gemma2' : 'llama',
@@ -62,6 +66,7 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number): 
     slideEvery: slideEvery(arch),
     maskKv: masked ? s : 0,
     repeatKv: { masked: sdpaRepeatsKv(arch, true), causal: sdpaRepeatsKv(arch, false) },
+    eager,
   };
 }
 

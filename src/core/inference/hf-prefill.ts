@@ -1,7 +1,7 @@
 /**
  * HF transformers' prompt pass (the prefill of `generate`) as the tensors its code allocates and
  * frees, in order, for the Llama-style decoder (Llama, Qwen2, Qwen3, Mistral) in 16-bit with SDPA
- * on one GPU; Gemma-2's forward (hf-prefill-gemma2.ts) reuses its attention, MLP and rotary steps. At inference there is no autograd: a temporary is freed when its last Python
+ * or eager attention (`eagerCall`) on one GPU; Gemma-2's forward (hf-prefill-gemma2.ts) reuses its attention, MLP and rotary steps. At inference there is no autograd: a temporary is freed when its last Python
  * reference goes, and in-place ops allocate nothing. Only tensors that scale with the prompt are
  * listed (ids and per-token scalars of s·4–8 B are left out). Sources, transformers 5.x:
  * - models/llama/modeling_llama.py `LlamaModel.forward`: `inputs_embeds = self.embed_tokens(ids)`
@@ -114,7 +114,51 @@ export function maskAndRotary(x: PrefillShape): PrefillOp[] {
 
 /** Before the first layer: `inputs_embeds` ('embeds', kept), then the mask and the rotary cos / sin. */
 export function prefillPrologue(x: PrefillShape): PrefillOp[] {
-  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }, ...maskAndRotary(x)];
+  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }, ...(x.eager ? eagerMask(x) : []), ...maskAndRotary(x)];
+}
+
+/**
+ * Eager's causal mask (masking_utils.py `eager_mask`): `sdpa_mask`'s b·s·s bool, then
+ * `torch.where(mask, 0, min)` in the model dtype ('mask', held through the layers); the bool goes.
+ */
+function eagerMask(x: PrefillShape): PrefillOp[] {
+  const m = x.b * x.s * x.s;
+  return [
+    { op: 'alloc', id: 'm-bool', bytes: m },
+    { op: 'alloc', id: 'mask', bytes: m * x.e },
+    { op: 'free', id: 'm-bool' },
+  ];
+}
+
+/**
+ * transformers `eager_attention_forward` (models/llama/modeling_llama.py) from the rotated query 'qe'
+ * and the cache's 'kc' / 'vc' to its output 'o': `repeat_kv` copies K and V to every head when
+ * g < a; `matmul(q, kᵀ) * scaling` (the matmul's output freed on reassignment); `+ causal_mask`;
+ * `softmax(·, dtype=float32)`, whose bf16 input ATen converts to fp32 first (SoftMax.cpp; fp16 takes
+ * `half_to_float`), then `.to(dtype)` — the sum and the fp32 result go on reassignment; `matmul(·, v)`
+ * and `transpose(1, 2).contiguous()`. The weights ('lo') are returned with the output and dropped
+ * when the attention module returns, after o_proj.
+ */
+function eagerCall(x: PrefillShape, Q: number): PrefillOp[] {
+  const { b, s, e } = x;
+  const S = b * x.heads * s * s;
+  const repeat = x.kvHeads < x.heads;
+  const repeated = b * x.heads * s * x.headDim * e;
+  const ops: PrefillOp[] = repeat
+    ? [
+        { op: 'alloc', id: 'kr', bytes: repeated },
+        { op: 'alloc', id: 'vr', bytes: repeated },
+      ]
+    : [];
+  ops.push({ op: 'alloc', id: 'sc', bytes: S * e }, { op: 'alloc', id: 'sc2', bytes: S * e }, { op: 'free', id: 'sc' });
+  ops.push({ op: 'alloc', id: 'sum', bytes: S * e }, { op: 'free', id: 'sc2' });
+  if (!x.eager?.fp16) ops.push({ op: 'alloc', id: 'up', bytes: S * FP32 });
+  ops.push({ op: 'alloc', id: 'sm', bytes: S * FP32 });
+  if (!x.eager?.fp16) ops.push({ op: 'free', id: 'up' });
+  ops.push({ op: 'alloc', id: 'lo', bytes: S * e }, { op: 'free', id: 'sm' }, { op: 'free', id: 'sum' });
+  ops.push({ op: 'alloc', id: 'pv', bytes: Q * e }, { op: 'alloc', id: 'o', bytes: Q * e }, { op: 'free', id: 'pv' });
+  if (repeat) ops.push({ op: 'free', id: 'kr' }, { op: 'free', id: 'vr' });
+  return ops;
 }
 
 /**
@@ -137,6 +181,10 @@ export function attention(x: PrefillShape, i: number): PrefillOp[] {
   ops.push(...rope(Q, e, 'qe', 'ropeq-'), ...rope(KV, e, 'ke', 'ropek-'), { op: 'free', id: 'q' }, { op: 'free', id: 'k' });
   // DynamicLayer / DynamicSlidingWindowLayer.update: torch.cat copies the prompt's K and V into the cache
   ops.push({ op: 'alloc', id: 'kc', bytes: KV * e }, { op: 'alloc', id: 'vc', bytes: KV * e }, { op: 'free', id: 'ke' }, { op: 'free', id: 'v' });
+  if (x.eager) {
+    ops.push(...eagerCall(x, Q), { op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, { op: 'free', id: 'o' }, { op: 'free', id: 'lo' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' });
+    return ops;
+  }
   const repeat = masked ? x.repeatKv.masked : x.repeatKv.causal;
   const repeated = b * x.heads * (masked ? x.maskKv : s) * x.headDim * e;
   if (repeat) ops.push({ op: 'alloc', id: 'kr', bytes: repeated }, { op: 'alloc', id: 'vr', bytes: repeated });
@@ -205,7 +253,7 @@ export function prefillEpilogue(x: PrefillShape): PrefillOp[] {
 
 /** The model's forward returns: the last layer's output, `inputs_embeds`, the mask and cos / sin go. */
 export function modelReturns(x: PrefillShape): PrefillOp[] {
-  return [{ op: 'free', id: 'x' }, { op: 'free', id: 'embeds' }, ...(x.maskKv > 0 ? [{ op: 'free', id: 'mask' } as const] : []), { op: 'free', id: 'cos' }, { op: 'free', id: 'sin' }];
+  return [{ op: 'free', id: 'x' }, { op: 'free', id: 'embeds' }, ...(x.maskKv > 0 || x.eager ? [{ op: 'free', id: 'mask' } as const] : []), { op: 'free', id: 'cos' }, { op: 'free', id: 'sin' }];
 }
 
 /** The causal-LM forward returns its 'logits' (freeing the normed states 'final'); `_sample` copies them to fp32 and drops both. */

@@ -512,14 +512,14 @@ export function buildTransformers(ctx: Ctx): Built {
       !ctx.split &&
       tp === 1 &&
       pp === 1 &&
-      s.attn === 'sdpa' &&
+      (s.attn === 'sdpa' || s.attn === 'eager') &&
       !own &&
       !qkv &&
       ctx.kvElementBytes === e &&
       atVision === 0 &&
       head.rows === 1 &&
       !state
-        ? prefillShape(arch, s.batch, s.prompt, e)
+        ? prefillShape(arch, s.batch, s.prompt, e, s.attn === 'eager' ? { fp16: fp16Activations(s.weights) } : null)
         : null,
   };
   return {

@@ -102,12 +102,30 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   }
   if (attn === 'eager') {
     const Skv = sym('s_kv', kvTokens);
-    const scoresExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, Skv, eagerScoreBytes(e, fp16)), T), mul(B, S, Skv, E));
+    const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, eagerScoreBytes(e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
     if (scores >= mlp && scores >= logits) return { bytes: scores, kind: 'attention-scores', expr: scoresExpr };
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
   return { bytes: mlp, kind: 'mlp', expr: mlpExpr };
+}
+
+/**
+ * What an eager attention call holds beside its scores (transformers `eager_attention_forward`,
+ * inside the decoder layer): the hidden rows less the residual sum not yet made, the rotary cos and
+ * sin, the rotated query, and K and V repeated to every head (`repeat_kv` copies when g < a; with
+ * g = a it returns the cache's own tensors); a fused q/k/v projection's output, of which V is a
+ * view (modeling_phi3.py `Phi3Attention.forward` slices `qkv`). Our H200 runs (eager, bf16):
+ * Llama-3.2-1B at 4,096 tokens and Qwen2.5-1.5B at 2,048 measured 33.5 MB and 14 MB above the
+ * four-row count — the query and the two repeated tensors less one row, 2·b·s·h·e for both —
+ * and Phi-3-mini at 2,048 38 MB, its qkv output of 2,048 × 9,216.
+ */
+function eagerHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr): Expr {
+  const rope = ropeDim > 0 ? [mul(2, B, S, sym('d_rope', ropeDim), E)] : [];
+  const q = mul(B, S, sym('a', arch.heads), sym('d', arch.headDim), E);
+  const repeated = !arch.mla && arch.kvHeads < arch.heads ? [allHeads(arch, Skv, B, E)] : [];
+  const fused = FAMILIES[arch.family]?.fusedQkv ? [mul(B, S, add(sym('a', arch.heads), mul(2, sym('g', arch.kvHeads))), sym('d', arch.headDim), E)] : [];
+  return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, div(add(q, ...repeated, ...fused), T));
 }
 
 /**

@@ -10,13 +10,16 @@
  *   16-bit logits' segment under the fp32 loss gradients). On our H200 runs
  *   (validation/fixtures/measured-gpu.json) it gives fixed-length reserved within −5 % … +5 %,
  *   where segment rounding alone was −17 % … +4 %.
- * - HF transformers `generate` on one GPU with SDPA and 16-bit weights and cache: the settings
+ * - HF transformers `generate` on one GPU with SDPA or eager attention and 16-bit weights and cache: the settings
  *   under which the replay lays the prompt pass out tensor by tensor (inference/hf-prefill.ts,
  *   hf-prefill-gemma2.ts; the replay keeps the closed form where the model's forward is neither
  *   the Llama one nor Gemma-2's). On our H200 generate runs
  *   (validation/fixtures/measured-generate.json) the 32k-token prompts of the untied 7–8B models
  *   land within −0.2 % … +1.4 %, where segment rounding gave −7 % … −2 %; Gemma-2-2b's three rows
- *   within −1.0 % … 0 %, where segment rounding gave −7.4 % … −2.6 %. The remote-code chat models'
+ *   within −1.0 % … 0 %, where segment rounding gave −7.4 % … −2.6 %. Eager prompt passes
+ *   (hf-prefill.ts `eagerCall`, validation/fixtures/measured-remote.json): Llama-3.2-1B at 4,096
+ *   tokens +0.4 % (bf16) and +0.6 % (fp16), Qwen2.5-1.5B at 2,048 −4.8 %, where segment rounding gave
+ *   −12.6 %, −1.5 % and −6.4 %. The remote-code chat models'
  *   own loop (inference/remote-runtime.ts: tuple caches, Baichuan-13B's per-step mask growing as k²)
  *   is replayed one block per layer (eager score tensors at their own size); on our H200 runs of
  *   Qwen-7B, ChatGLM3-6B and Baichuan2-13B (validation/fixtures/measured-remote.json) that gives
@@ -35,5 +38,5 @@ export function replayDecidesReserved(s: Scenario): boolean {
 /** The scenario settings inference/transformers.ts requires for the tensor-by-tensor prompt pass. */
 function generateInOrder(s: Scenario): boolean {
   const sixteen = (f: string) => f === 'bf16' || f === 'fp16';
-  return s.engine === 'transformers' && s.attn === 'sdpa' && sixteen(s.weights) && sixteen(s.kv) && s.tp === 1 && s.pp === 1 && s.split === 'none';
+  return s.engine === 'transformers' && (s.attn === 'sdpa' || s.attn === 'eager') && sixteen(s.weights) && sixteen(s.kv) && s.tp === 1 && s.pp === 1 && s.split === 'none';
 }

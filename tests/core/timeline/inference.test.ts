@@ -9,7 +9,7 @@ import { estimate, estimateDetail } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay, stepTimeline } from '../../../src/core/timeline';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
-import { REMOTE_ROWS, remoteScenario } from '../../../src/validation/measured-remote';
+import { NATIVE_ROWS, REMOTE_ROWS, remoteScenario } from '../../../src/validation/measured-remote';
 import type { Scenario } from '../../../src/core/types';
 
 const s: Scenario = {
@@ -114,4 +114,24 @@ describe("a remote-code file's tuple cache (inference/remote-runtime.ts OwnCache
       expect(Math.abs(tl.value.peakRequested / closed.value.allocatedBytes - 1), row.id).toBeLessThan(1e-3);
     }
   });
+});
+
+describe('an eager prompt pass laid out tensor by tensor (inference/hf-prefill.ts eagerCall)', () => {
+  // our H200 runs n003 / n006 (validation/fixtures/measured-remote.json): Llama-3.2-1B eager at 4,096
+  // tokens in bf16 and fp16: 9,447,669,760 and 7,300,186,112 B reserved
+  for (const [id, reserved] of [
+    ['n003', 9_447_669_760],
+    ['n006', 7_300_186_112],
+  ] as const) {
+    it(`${id}: the replay peaks at the closed form allocated, and its reserved is the run's within 1 %`, () => {
+      const sc = generateScenario(NATIVE_ROWS.find((r) => r.id === id)!);
+      const tl = stepTimeline(sc);
+      const closed = estimateDetail(sc);
+      const replayed = estimateWithReplay(sc, { loadTransient: 128_256 * 2048 * 2 });
+      if (!tl.ok || !closed.ok || !replayed.ok) throw new Error('rejected');
+      expect(closed.value.built.inference?.sequence?.eager).not.toBeNull();
+      expect(Math.abs(tl.value.peakRequested / closed.value.estimate.allocatedBytes - 1)).toBeLessThan(1e-3);
+      expect(Math.abs(replayed.value.reservedBytes / reserved - 1)).toBeLessThan(0.01);
+    });
+  }
 });

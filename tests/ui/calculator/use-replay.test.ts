@@ -8,13 +8,14 @@ describe('replayed estimate on the page', () => {
   const fixed = { ...defaultScenario(), model: 'meta-llama/Llama-2-7b-hf', mode: 'training' as const, method: 'lora' as const, seq: 1024 };
   const varied = { ...fixed, lengths: 'varied' as const };
 
-  it('replays training on one process (varied lengths, or fixed without ZeRO / tp / pp) and transformers generate with SDPA in 16-bit on one GPU', () => {
+  it('replays training on one process (varied lengths, or fixed without ZeRO / tp / pp) and transformers generate with SDPA or eager in 16-bit on one GPU', () => {
     expect(needsReplay(varied)).toBe(true);
     expect(needsReplay(fixed)).toBe(true);
     expect(needsReplay({ ...fixed, gpus: 2, zero: 2 })).toBe(false);
     const generate = { ...fixed, mode: 'inference' as const, engine: 'transformers' as const, attn: 'sdpa' as const, weights: 'bf16' as const, kv: 'bf16' as const };
     expect(needsReplay(generate)).toBe(true);
-    expect(needsReplay({ ...generate, attn: 'eager' })).toBe(false);
+    expect(needsReplay({ ...generate, attn: 'eager' })).toBe(true);
+    expect(needsReplay({ ...generate, attn: 'flash' })).toBe(false);
     expect(needsReplay({ ...generate, weights: 'nf4' })).toBe(false);
     // vLLM sizes its own pool: the memoised closed form itself, no replay
     const vllm = { ...generate, engine: 'vllm' as const };
