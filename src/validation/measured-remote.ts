@@ -38,22 +38,30 @@ export const REMOTE_ROWS = fixture.rows.filter(kind('r')) as unknown as RemoteRo
 /** generate() rows of transformers-native models, scored as measured-generate.ts scores its own */
 export const NATIVE_ROWS = fixture.rows.filter(kind('n')) as unknown as GenerateRow[];
 /** Trainer LoRA runs of the remote models (measure_trainer.py's rows, the model built from its file), scored as measured-gpu.ts scores its own */
-export const TRAIN_ROWS = fixture.rows.filter(kind('l')) as unknown as (GpuRow & { settings: GpuRow['settings'] & { hf_config?: Record<string, unknown> } })[];
+export type TrainRow = GpuRow & { settings: GpuRow['settings'] & { hf_config?: Record<string, unknown> } };
+export const TRAIN_ROWS = fixture.rows.filter(kind('l')) as unknown as TrainRow[];
 export const REMOTE_ENV: Readonly<Record<string, string>> = fixture.env;
+
+/** `base` with a row's pasted config.json as its model, where it has one (null: the config is refused). */
+function withConfig(base: Scenario, hfConfig: Record<string, unknown> | undefined): Scenario | null {
+  if (!hfConfig) return base;
+  const arch = parseHfConfig(hfConfig);
+  return arch.ok ? { ...base, model: 'custom', arch: arch.value } : null;
+}
 
 /** The scenario a remote row ran: its preset, or its config.json pasted; `use_cache_quantization` is kv=int8. */
 export function remoteScenario(row: RemoteRow): Scenario | null {
   const st = row.settings;
   const kv = st.config.use_cache_quantization === true ? 'int8' : 'bf16';
-  const base: Scenario = { ...defaultScenario(), mode: 'inference', engine: 'transformers', weights: 'bf16', kv, attn: 'sdpa', batch: st.batch, prompt: st.prompt, gen: st.gen, model: st.model };
-  if (!st.hf_config) return base;
-  const arch = parseHfConfig(st.hf_config);
-  return arch.ok ? { ...base, model: 'custom', arch: arch.value } : null;
+  return withConfig(
+    { ...defaultScenario(), mode: 'inference', engine: 'transformers', weights: 'bf16', kv, attn: 'sdpa', batch: st.batch, prompt: st.prompt, gen: st.gen, model: st.model },
+    st.hf_config,
+  );
 }
 
-export interface RemoteScore {
+export interface RowScore<R> {
   id: string;
-  row: RemoteRow;
+  row: R;
   predictedAllocated: number;
   predictedReserved: number;
   /** 100·(predicted − measured)/measured */
@@ -61,11 +69,11 @@ export interface RemoteScore {
   reservedErrPct: number;
 }
 
-/** Every remote row scored (rows the estimate refuses are left out). */
-export function scoreRemoteRows(rows: readonly RemoteRow[] = REMOTE_ROWS): RemoteScore[] {
-  const out: RemoteScore[] = [];
+/** Rows scored against estimateWithReplay of their scenario (rows the estimate refuses are left out). */
+function scoreRows<R extends { id: string; measured: { allocated: number; reserved: number } }>(rows: readonly R[], scenarioOf: (row: R) => Scenario | null): RowScore<R>[] {
+  const out: RowScore<R>[] = [];
   for (const row of rows) {
-    const s = remoteScenario(row);
+    const s = scenarioOf(row);
     const e = s ? estimateWithReplay(s) : null;
     if (!e?.ok) continue;
     const m = row.measured;
@@ -81,38 +89,17 @@ export function scoreRemoteRows(rows: readonly RemoteRow[] = REMOTE_ROWS): Remot
   return out;
 }
 
+/** Every remote generate row scored. */
+export function scoreRemoteRows(rows: readonly RemoteRow[] = REMOTE_ROWS): RowScore<RemoteRow>[] {
+  return scoreRows(rows, remoteScenario);
+}
+
 /** The native rows, scored by measured-generate.ts. */
 export function scoreNativeRows(): GenerateScore[] {
   return scoreGenerateRows(NATIVE_ROWS);
 }
 
-export interface TrainScore {
-  id: string;
-  row: (typeof TRAIN_ROWS)[number];
-  predictedAllocated: number;
-  predictedReserved: number;
-  allocatedErrPct: number;
-  reservedErrPct: number;
-}
-
 /** The Trainer rows: measured-gpu.ts's mapping, the pasted config where the row has one. */
-export function scoreTrainRows(): TrainScore[] {
-  const out: TrainScore[] = [];
-  for (const row of TRAIN_ROWS) {
-    const base = gpuScenario(row);
-    const arch = row.settings.hf_config ? parseHfConfig(row.settings.hf_config) : null;
-    if (arch && !arch.ok) continue;
-    const e = estimateWithReplay(arch ? { ...base, model: 'custom', arch: arch.value } : base);
-    if (!e.ok) continue;
-    const m = row.measured;
-    out.push({
-      id: row.id,
-      row,
-      predictedAllocated: e.value.allocatedBytes,
-      predictedReserved: e.value.reservedBytes,
-      allocatedErrPct: signedErrPct(e.value.allocatedBytes, m.allocated),
-      reservedErrPct: signedErrPct(e.value.reservedBytes, m.reserved),
-    });
-  }
-  return out;
+export function scoreTrainRows(): RowScore<TrainRow>[] {
+  return scoreRows(TRAIN_ROWS, (row) => withConfig(gpuScenario(row), row.settings.hf_config));
 }
