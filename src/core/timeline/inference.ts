@@ -62,11 +62,11 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
       // laid out: each layer its own length (a sliding layer's window); else the layers' mean
       const bytes = p.sequence ? layerKvBytes(p.sequence, i, upto) : kvPerToken * upto;
       const nk = r.alloc('kv', bytes);
-      if (p.tupleCache) old.push(k[i]);
+      if (p.tupleCache) old.push(k[i] ?? null);
       else r.free(k[i]);
       k[i] = nk;
       const nv = r.alloc('kv', bytes);
-      if (p.tupleCache) old.push(v[i]);
+      if (p.tupleCache) old.push(v[i] ?? null);
       else r.free(v[i]);
       v[i] = nv;
     }
