@@ -377,7 +377,8 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
   return {
     source: rt.source,
     cache: ownCache(rt, arch, e),
-    decodeMaskPerKey2: rt.kind === 'baichuan-alibi' ? s.batch * (arch.heads + 2) * e : 0,
+    // heldMask's [b, a + 2, k, k] at k = 1
+    decodeMaskPerKey2: rt.kind === 'baichuan-alibi' ? evaluate(heldMask(rt, arch, 1, 1, sym('b', s.batch), sym('e', e))) : 0,
     cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
     logits: remoteLogits(rt, s.prompt, e),
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),

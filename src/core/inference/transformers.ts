@@ -306,10 +306,10 @@ export function buildTransformers(ctx: Ctx): Built {
   // logits of the prompt (logits-path.ts): last position only, or every position (older / remote code)
   const path = resolveLogitsPath(s.logitsPath, arch);
   const head = own && s.logitsPath === 'auto' ? own.logits : inferenceLogits(path === 'torchtune' ? 'current' : path, s.prompt, e);
+  // fp16 activations: eager softmax upcasts in one kernel (transient.ts eagerScoreBytes)
+  const fp16 = fp16Activations(s.weights);
   const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
-    own
-      ? own.forward(q, keys, rows, perLogit, first)
-      : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, { perLogit, ropeDim: ropeAt, absentAtMask: absent, fp16: fp16Activations(s.weights) });
+    own ? own.forward(q, keys, rows, perLogit, first) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, { perLogit, ropeDim: ropeAt, absentAtMask: absent, fp16 });
   const buffers = own?.buffers ?? null;
   const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
@@ -323,7 +323,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const forwardExpr = encoderEnd ? max(prefill.expr, encoderEnd) : prefill.expr;
   const forwardBytes = evaluate(forwardExpr);
   // vision-language models: the tower encodes every image before the prefill, with the cache still empty
-  const vision = ctx.images && arch.vision ? visionForward(arch.vision, ctx.images.grid, s.batch, ctx.images.perSeq, e, s.attn, fp16Activations(s.weights)) : null;
+  const vision = ctx.images && arch.vision ? visionForward(arch.vision, ctx.images.grid, s.batch, ctx.images.perSeq, e, s.attn, fp16) : null;
   const visionAll = vision ? vision.bytes : 0;
   // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
   // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
@@ -341,7 +341,7 @@ export function buildTransformers(ctx: Ctx): Built {
     s.gen > 0 && !encoder ? (qkv ? s.batch * (2 * tokens - qkv.residual) * kvBytesPerTokenPerLayer(arch, e, policy) : (s.batch * tokens * kvBytesPerTokenPerLayer(arch, kvEl, policy)) / 2) : 0;
   // a remote file's tuple cache (remote-runtime.ts OwnCache): the prompt pass's entries hold the fused
   // projection they are views of until the first decode step, and each decode step holds the old
-  // cache beside the new one until it returns: at the first step the prompt's cache and views, at the last the step before's
+  // cache beside the new one until it returns: at the first step the prompt's cache and views, at the last the previous step's
   const tuple = !encoder && own?.cache?.tuple === true && s.gen > 0;
   const viewsExpr = !encoder && own?.cache ? mul(B, sym('L', kvLayers(arch)), sym('s_in', s.prompt), own.cache.viewsPerToken) : 0;
   const viewsAll = evaluate(viewsExpr);
@@ -519,7 +519,7 @@ export function buildTransformers(ctx: Ctx): Built {
       atVision === 0 &&
       head.rows === 1 &&
       !state
-        ? prefillShape(arch, s.batch, s.prompt, e, s.attn === 'eager' ? { fp16: fp16Activations(s.weights) } : null)
+        ? prefillShape(arch, s.batch, s.prompt, e, s.attn === 'eager' ? { fp16 } : null)
         : null,
   };
   return {
