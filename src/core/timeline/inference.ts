@@ -7,7 +7,9 @@
  * layer and frees the old ones, so every token leaves a hole one layer's K long — the pattern
  * that fragments the cache. Where the prompt pass is laid out, each layer's K and V take its own
  * length (inference/hf-prefill.ts `layerKvBytes`: a sliding layer's `DynamicSlidingWindowLayer`
- * cats its window); elsewhere every layer the layers' mean. Long generations are replayed in at most MAX_DECODE_STEPS steps of
+ * cats its window); elsewhere every layer the layers' mean. A remote-code file's tuple cache
+ * (inference/remote-runtime.ts `OwnCache`) frees the old K and V, and the prompt's views, only when
+ * the step returns. Long generations are replayed in at most MAX_DECODE_STEPS steps of
  * several tokens each (the same growth, fewer events).
  */
 import { kSmallSize } from '../allocator/constants';
