@@ -14,9 +14,9 @@
  *   replacing the last, so two [b, a, q, k] tensors at a time. The Hub's last revision (December
  *   2023, the file trust_remote_code loads) builds that bool causal mask in every layer
  *   (`torch.tril(torch.ones((k, k)))`, freed with the layer), where the first ones registered a
- *   max_position_embeddings² `registered_causal_mask` buffer: our H200 run of Qwen-7B held 2.1 MB of
- *   buffers, the logn tables. Buffers: every `QWenAttention` registers `logn_tensor`, 32,767 values cast to the model dtype; the rotary
- *   table (`RotaryEmbedding.update_rotary_pos_emb_cache`) holds fp32 cos and sin of
+ *   max_position_embeddings² `registered_causal_mask` buffer: our H200 run of Qwen-7B held 2.1 MB
+ *   of buffers, the logn tables. Buffers: every `QWenAttention` registers `logn_tensor`, 32,767
+ *   values cast to the model dtype; the rotary table (`RotaryEmbedding.update_rotary_pos_emb_cache`) holds fp32 cos and sin of
  *   max(2·seqlen, 16) × d, rebuilt at twice the length whenever a longer sequence arrives.
  *   `QWenLMHeadModel.forward` projects every position, in the model dtype. With
  *   `use_cache_quantization` (kv=int8) `_qwen_quantize_cache_v` stores K and V as uint8 with a scale
@@ -315,8 +315,6 @@ function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
  * InternLM's files are not among those read for this: left as transformers' cache.
  */
 export interface OwnCache {
-  /** the old tuple is held while a decode step builds the new one */
-  tuple: boolean;
   /** bytes per prompt token, layer and sequence the prompt pass's entries hold beyond their K and V */
   viewsPerToken: Expr;
   views: string;
@@ -327,21 +325,18 @@ function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | nul
   const h = sym('h', arch.hidden);
   switch (rt.kind) {
     case 'qwen':
-      return rt.cacheQuant
-        ? { tuple: true, viewsPerToken: 0, views: 'none: the 8-bit cache is stored in new tensors' }
-        : { tuple: true, viewsPerToken: mul(2, h, E), views: 'V a view of c_attn [b, s, 3h], K rotated: 2h·e' };
+      return rt.cacheQuant ? { viewsPerToken: 0, views: 'none: the 8-bit cache is stored in new tensors' } : { viewsPerToken: mul(2, h, E), views: 'V a view of c_attn [b, s, 3h], K rotated: 2h·e' };
     case 'chatglm':
-      return { tuple: true, viewsPerToken: mul(2, h, E), views: 'V a view of query_key_value [s, b, 3h], K rotated: 2h·e' };
+      return { viewsPerToken: mul(2, h, E), views: 'V a view of query_key_value [s, b, 3h], K rotated: 2h·e' };
     case 'chatglm2':
       return {
-        tuple: true,
         viewsPerToken: mul(add(sym('a', arch.heads), sym('g', arch.kvHeads)), sym('d', arch.headDim), E),
         views: 'V a view of query_key_value [s, b, (a + 2g)·d], K rotated: (a + g)·d·e',
       };
     case 'baichuan-rope':
-      return { tuple: true, viewsPerToken: mul(2, h, E), views: 'V a view of W_pack [3, b, s, h], K rotated: 2h·e' };
+      return { viewsPerToken: mul(2, h, E), views: 'V a view of W_pack [3, b, s, h], K rotated: 2h·e' };
     case 'baichuan-alibi':
-      return { tuple: true, viewsPerToken: mul(h, E), views: 'K and V views of W_pack [3, b, s, h]: h·e' };
+      return { viewsPerToken: mul(h, E), views: 'K and V views of W_pack [3, b, s, h]: h·e' };
     default:
       return null;
   }
@@ -350,7 +345,7 @@ function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | nul
 /** What inference/transformers.ts reads of a model that runs its own file. */
 export interface OwnRuntime {
   source: string;
-  /** the file's tuple cache and the prompt pass's views (null: transformers' DynamicCache behaviour) */
+  /** the file's tuple cache: the old tuple held through a decode step, and the prompt pass's views (null: transformers' DynamicCache) */
   cache: OwnCache | null;
   /** bytes per cached K / V element of the file's own quantized cache (Qwen-1 kv=int8), else null */
   cacheBytes: number | null;

@@ -342,7 +342,7 @@ export function buildTransformers(ctx: Ctx): Built {
   // a remote file's tuple cache (remote-runtime.ts OwnCache): the prompt pass's entries hold the fused
   // projection they are views of until the first decode step, and each decode step holds the old
   // cache beside the new one until it returns: at the first step the prompt's cache and views, at the last the previous step's
-  const tuple = !encoder && own?.cache?.tuple === true && s.gen > 0;
+  const tuple = !encoder && own?.cache != null && s.gen > 0;
   const viewsExpr = !encoder && own?.cache ? mul(B, sym('L', kvLayers(arch)), sym('s_in', s.prompt), own.cache.viewsPerToken) : 0;
   const viewsAll = evaluate(viewsExpr);
   const kvAt = (name: string, n: number): Expr => kvCacheExpr(arch, sym(name, n), B, sym('bytes_kv', kvEl), policy);

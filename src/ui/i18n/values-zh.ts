@@ -39,6 +39,7 @@ export const VALUE_ZH: Record<string, string> = {
   'V a view of query_key_value [s, b, 3h], K rotated: 2h·e': 'V 是 query_key_value [s, b, 3h] 的视图，K 经旋转另存：2h·e',
   'V a view of W_pack [3, b, s, h], K rotated: 2h·e': 'V 是 W_pack [3, b, s, h] 的视图，K 经旋转另存：2h·e',
   'K and V views of W_pack [3, b, s, h]: h·e': 'K 和 V 都是 W_pack [3, b, s, h] 的视图：h·e',
+  'none: the 8-bit cache is stored in new tensors': '无：8 位缓存存放在新张量中',
   'logn_tensor per layer': '每层一份 logn_tensor',
   'fp32 cos_cached + sin_cached per layer': '每层一份 fp32 cos_cached + sin_cached',
   'whole prompt, logits.float() in forward': '整段提示词，forward 中 logits.float()',

@@ -56,6 +56,7 @@ export const INFERENCE: Partial<Scenario>[] = [
   // models running their own modeling file (inference/remote-runtime.ts)
   { model: 'Qwen/Qwen-7B', prompt: 2048, gen: 256 },
   { model: 'Qwen/Qwen-7B', attn: 'flash', prompt: 512 },
+  { model: 'Qwen/Qwen-7B', kv: 'int8', prompt: 1024, gen: 64 },
   { model: 'THUDM/chatglm3-6b', prompt: 1024, gen: 4096 },
   { ...custom(BAICHUAN2_13B_CONFIG), prompt: 2048, gen: 256 },
   { ...custom({ ...BAICHUAN2_13B_CONFIG, hidden_size: 4096, intermediate_size: 11008, max_position_embeddings: 4096, num_attention_heads: 32, num_hidden_layers: 32 }), prompt: 1024 },
