@@ -20,13 +20,19 @@ after each forward the last position's logits are copied to fp32 and the output 
 prepare_inputs_for_generation passes them.
 
 Recorded per row: the weights' and buffers' bytes, memory_allocated after building, after the
-prompt pass (the past held) and at the end; the peak allocated / reserved of the prompt pass and of
+prompt pass (the past held) and at the end (`after_decode` also holds the last step's input tuple,
+still referenced by the loop's arguments); the peak allocated / reserved of the prompt pass and of
 the decode steps separately (the allocator's peak statistics are reset between phases, the cache is
 emptied once after building, as a checkpoint load leaves no cached blocks behind), and the cache's
 own bytes (sum over the past tensors).
 
-Usage (one CUDA GPU; torch, transformers, einops):
-  python3 tools/measure/measure_remote.py --remote DIR --out DIR [--deadline SECONDS]
+Rows: r… the remote models' generate loop; l… the same models fine-tuned by measure_trainer.run
+(PEFT LoRA, Trainer) with the file's model; n… transformers-native generate() (measure_generate.run).
+--trace ID,… also writes those rows' whole allocator history (OUT/ID.trace.json.gz, the format
+measure_trainer.py --trace writes).
+
+Usage (one CUDA GPU; torch, transformers, peft, einops):
+  python3 tools/measure/measure_remote.py --remote DIR --out DIR [--deadline SECONDS] [--only ID,…] [--trace ID,…]
 """
 import argparse
 import contextlib
