@@ -52,7 +52,7 @@
  */
 import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from '../types';
 import { inferenceLogits, type InferenceLogits } from '../logits-path';
-import { allHeads, forwardSymbols, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
+import { allHeads, eagerScoreBytes, forwardSymbols, fp16Activations, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 import { chatglmQuantized } from '../formats/quantized';
@@ -67,6 +67,8 @@ export interface RemoteRuntime {
   attn: RemoteAttn;
   /** Qwen-1's own 8-bit K/V cache (`use_cache_quantization`, kv=int8): dequantized every layer */
   cacheQuant: boolean;
+  /** the activations are fp16 (transient.ts `fp16Activations`): an fp32 softmax reads them in one kernel */
+  fp16: boolean;
   source: string;
 }
 
@@ -90,11 +92,11 @@ const SOURCE: Record<RemoteKind, string> = {
  * kv=int8 is its `use_cache_quantization`: `QWenLMHeadModel.__init__` turns flash-attn off for it and
  * `QWenAttention.forward` takes `_attn`, the eager path.
  */
-export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat): RemoteRuntime | null {
+export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat, fp16 = false): RemoteRuntime | null {
   const kind = remoteKind(arch);
   if (!kind) return null;
   const cacheQuant = kind === 'qwen' && kv === 'int8';
-  const runs = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, cacheQuant, source: SOURCE[kind] });
+  const runs = (a: RemoteAttn): RemoteRuntime => ({ kind, attn: a, cacheQuant, fp16, source: SOURCE[kind] });
   switch (kind) {
     case 'qwen':
       if (cacheQuant) return runs('eager');
@@ -127,11 +129,16 @@ function remoteKind(arch: ModelArch): RemoteKind | null {
   }
 }
 
-/** Bytes per element of the [b, a, q, k] tensors alive together on the eager path. */
-function scoreBytes(kind: RemoteKind, e: number): Expr {
+/**
+ * Bytes per element of the [b, a, q, k] tensors alive together on the eager path: the first
+ * ChatGLM's own chain (fp16 scores, `.float()`, `· coeff`, fp32 softmax, `.type(dtype)`);
+ * InternLM's `softmax(..., dtype=float32).to(dtype)`, transformers' eager pattern
+ * (transient.ts `eagerScoreBytes`); Qwen-1 and Baichuan, a softmax in the model dtype.
+ */
+function scoreBytes(rt: RemoteRuntime, e: number): Expr {
   const E = sym('e', e);
-  if (kind === 'chatglm') return add(mul(2, E), 8);
-  if (kind === 'internlm' || kind === 'internlm2') return add(mul(2, E), 4);
+  if (rt.kind === 'chatglm') return add(mul(2, E), 8);
+  if (rt.kind === 'internlm' || rt.kind === 'internlm2') return eagerScoreBytes(e, rt.fp16);
   return mul(2, E);
 }
 
@@ -200,7 +207,7 @@ export function remoteTransient(
   if (rt.attn === 'eager') {
     // InternLM2's repeat_kv copies; Qwen-1's quantized cache: dequantize_cache_torch makes K and V in the model dtype
     const repeat = (rt.kind === 'internlm2' && arch.kvHeads < arch.heads) || rt.cacheQuant ? expand : 0;
-    attnExpr = add(rows(3), div(add(mul(B, sym('a', arch.heads), S, K, scoreBytes(rt.kind, e)), repeat), T), held);
+    attnExpr = add(rows(3), div(add(mul(B, sym('a', arch.heads), S, K, scoreBytes(rt, e)), repeat), T), held);
   } else if (rt.attn === 'sdpa-masked') {
     // Qwen-1 makes its mask in every layer, the ~causal_mask bool beside it until masked_fill returns
     // and q / the output beside it in the SDPA call; Baichuan2-7B's is the held one
@@ -366,7 +373,7 @@ export interface OwnRuntime {
 
 /** The model's own runtime for scenario `s` (element size e), or null for models transformers runs with its own code. */
 export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number, largestLinear: number): OwnRuntime | null {
-  const rt = remoteRuntime(arch, s.attn, s.kv);
+  const rt = remoteRuntime(arch, s.attn, s.kv, fp16Activations(s.weights));
   if (!rt) return null;
   const dequant = remoteDequantElements(arch, s.weights, largestLinear);
   return {

@@ -179,4 +179,12 @@ describe('InternLM2: eager by default, logits.float()', () => {
     expect(termOf(e, 'logits')).toBe(1024 * 92544 * 6);
     expect(e.notes.some((n) => n.code === 'inference.remote-attn')).toBe(true);
   });
+
+  it("its softmax(..., dtype=float32).to(dtype) is transformers' eager pattern: bf16 scores with their fp32 copy and result, fp16 without the copy", () => {
+    // 3 hidden rows 3 × 1024 × 4096 × 2 = 25,165,824; K and V repeated from 8 to 32 heads 2 × 1024 × 32 × 128 × 2
+    // = 16,777,216; the held [1, 1, q, k] mask 1024² × 2 = 2,097,152; scores 32 × 1024² × (2 + 4 + 4) or (2 + 4 + 2)
+    const at = (fp16: boolean) => remoteTransient(remoteRuntime(INTERNLM2_7B, 'eager', 'bf16', fp16)!, INTERNLM2_7B, 1024, 1024, 1, 2, 1, 0, 2, true);
+    expect(at(false)).toMatchObject({ kind: 'attention-scores', bytes: 25_165_824 + 16_777_216 + 2_097_152 + 335_544_320 });
+    expect(at(true)).toMatchObject({ kind: 'attention-scores', bytes: 25_165_824 + 16_777_216 + 2_097_152 + 268_435_456 });
+  });
 });
