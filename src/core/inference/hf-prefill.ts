@@ -37,6 +37,7 @@
  *   b·s·s_kv bool, the previous result and the operand freed after each `&`.
  */
 import { FP32, layerSlides, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
+import { eagerScoreEvents } from '../eager-scores';
 
 /**
  * What every HF RMSNorm does first over `elems` elements: `x.to(float32)` ('x32'), `pow(2)` (freed by
@@ -133,11 +134,10 @@ function eagerMask(x: PrefillShape): PrefillOp[] {
 /**
  * transformers `eager_attention_forward` (models/llama/modeling_llama.py) from the rotated query 'qe'
  * and the cache's 'kc' / 'vc' to its output 'o': `repeat_kv` copies K and V to every head when
- * g < a; `matmul(q, kᵀ) * scaling` (the matmul's output freed on reassignment); `+ causal_mask`;
- * `softmax(·, dtype=float32)`, whose bf16 input ATen converts to fp32 first (SoftMax.cpp; fp16 takes
- * `half_to_float`), then `.to(dtype)` — the sum and the fp32 result go on reassignment; `matmul(·, v)`
- * and `transpose(1, 2).contiguous()`. The weights ('lo') are returned with the output and dropped
- * when the attention module returns, after o_proj.
+ * g < a; `matmul(q, kᵀ)`; then eager-scores.ts's events (`* scaling`, `+ causal_mask`, the
+ * softmax with bf16's fp32 copy, `.to(dtype)`, `matmul(·, v)` and `transpose(1, 2).contiguous()`).
+ * The weights ('lo') are returned with the output and dropped when the attention module returns,
+ * after o_proj; the repeated K and V when `eager_attention_forward` does.
  */
 function eagerCall(x: PrefillShape, Q: number): PrefillOp[] {
   const { b, s, e } = x;
@@ -150,13 +150,17 @@ function eagerCall(x: PrefillShape, Q: number): PrefillOp[] {
         { op: 'alloc', id: 'vr', bytes: repeated },
       ]
     : [];
-  ops.push({ op: 'alloc', id: 'sc', bytes: S * e }, { op: 'alloc', id: 'sc2', bytes: S * e }, { op: 'free', id: 'sc' });
-  ops.push({ op: 'alloc', id: 'sum', bytes: S * e }, { op: 'free', id: 'sc2' });
-  if (!x.eager?.fp16) ops.push({ op: 'alloc', id: 'up', bytes: S * FP32 });
-  ops.push({ op: 'alloc', id: 'sm', bytes: S * FP32 });
-  if (!x.eager?.fp16) ops.push({ op: 'free', id: 'up' });
-  ops.push({ op: 'alloc', id: 'lo', bytes: S * e }, { op: 'free', id: 'sm' }, { op: 'free', id: 'sum' });
-  ops.push({ op: 'alloc', id: 'pv', bytes: Q * e }, { op: 'alloc', id: 'o', bytes: Q * e }, { op: 'free', id: 'pv' });
+  let n = 0;
+  const temp = (bytes: number): number => {
+    ops.push({ op: 'alloc', id: `es${n}`, bytes });
+    return n++;
+  };
+  const free = (i: number | null): void => {
+    if (i !== null) ops.push({ op: 'free', id: `es${i}` });
+  };
+  const scores = temp(S * e);
+  const { out, held } = eagerScoreEvents({ temp, save: temp, free }, { elems: S, e, maskBytes: e, softcap: false, upcast: !x.eager?.fp16, weights: 'copy', output: Q * e, outputSaved: false }, scores);
+  ops.push({ op: 'rename', id: `es${out}`, to: 'o' }, { op: 'rename', id: `es${held}`, to: 'lo' });
   if (repeat) ops.push({ op: 'free', id: 'kr' }, { op: 'free', id: 'vr' });
   return ops;
 }

@@ -55,7 +55,7 @@ import { mlpWidth } from '../model/tensors';
 import { sdpaRepeatsKv } from '../sdpa';
 import { savedKvWidth, type ActDtypes, type ActivationTotal } from './activations';
 import { planCached, planSaved, type LayerPlans, type PlanEvent } from './layer-plan';
-import { eagerScoreEvents } from './eager-scores';
+import { eagerScoreEvents } from '../eager-scores';
 
 /** One layer's shapes (per tensor-parallel rank) and dtypes. */
 export interface FullLayerShape {

@@ -28,7 +28,7 @@ import type { LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
 import { planSaved, type PlanEvent } from './layer-plan';
-import { eagerScoreEvents } from './eager-scores';
+import { eagerScoreEvents } from '../eager-scores';
 
 /** What the forward of one adapted Linear needs to know. */
 export interface LoraLinearShape {

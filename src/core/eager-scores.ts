@@ -1,8 +1,9 @@
 /**
  * Eager attention's score-sized tensors after `matmul(q, kᵀ)`, in order — transformers 5.x
  * `eager_attention_forward` (models/llama/modeling_llama.py; Gemma-2's in modeling_gemma2.py adds
- * the softcap), one event list for the full fine-tune layer plan (full-forward.ts) and the LoRA
- * one (lora-forward.ts):
+ * the softcap), one event list for the full fine-tune layer plan (training/full-forward.ts), the
+ * LoRA one (training/lora-forward.ts) and generate's prompt pass (inference/hf-prefill.ts, where
+ * nothing is saved for a backward: a "saved" tensor lives until the caller frees it):
  * - `* scaling`: a new tensor, the scores freed on reassignment;
  * - Gemma-2 `attn_logit_softcapping`: `/ softcap`, `tanh` (saves its output), `* softcap`;
  * - `+ causal_mask`: in the mask's dtype (the embedding's, e_res: fp32 under AMP);
