@@ -292,7 +292,12 @@ def main():
     shim_transformers()
     rows = []
 
+    only = set(a.only.split(",")) if a.only else None
+    TRACE_ROWS["ids"], TRACE_ROWS["out"] = set(a.trace.split(",")) if a.trace else set(), out
+
     def record(rid, settings, fn):
+        if only is not None and rid not in only:
+            return
         if time.time() - t_start > a.deadline:
             print(rid, "skipped: deadline", file=sys.stderr, flush=True)
             return
@@ -307,13 +312,6 @@ def main():
         (out / "remote.json").write_text(json.dumps(rows, indent=1) + "\n")
         print(rid, json.dumps(settings), json.dumps(m), file=sys.stderr, flush=True)
 
-    only = set(a.only.split(",")) if a.only else None
-    TRACE_ROWS["ids"], TRACE_ROWS["out"] = set(a.trace.split(",")) if a.trace else set(), out
-    record_all = record
-
-    def record(rid, settings, fn):  # noqa: F811 - the --only filter
-        if only is None or rid in only:
-            record_all(rid, settings, fn)
 
     for i, (key, prompt, gen, extra, *more) in enumerate(REMOTE_ROWS):
         batch = more[0] if more else 1

@@ -401,6 +401,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const kernelBytes = kernelOn(share);
   const weights = share.weights;
   const { atPrefill, atDecode, atVision, loadCopy } = best;
+  const decodePeak = atDecode > atPrefill;
   const allocatedBytes = best.bytes;
   const perLayerKv = evaluate(kvExpr) / Math.max(1, Math.ceil(L * frac)) / 2;
   const preExpr = !layerOnly || (share.head && share.layers) ? forwardExpr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), 0);
@@ -426,7 +427,7 @@ export function buildTransformers(ctx: Ctx): Built {
         }),
     ...(encoder ? [] : [kvTerm(ctx, kvExpr, qkv !== null, kvShownAtPrefill, ownCache !== null ? own?.source : undefined)]),
     ...(state ? [stateTerm(ctx, arch.hybrid!, state, e, s.batch * frac, 'transformers')] : []),
-    ...(own?.cache && (viewsAll > 0 || heldOldAll > 0) ? [heldCacheTerm(ctx, onThisGpu(atDecode > atPrefill ? heldOldExpr : viewsExpr), atDecode > atPrefill, own.cache.views, own.source)] : []),
+    ...(own?.cache && (viewsAll > 0 || heldOldAll > 0) ? [heldCacheTerm(ctx, onThisGpu(decodePeak ? heldOldExpr : viewsExpr), decodePeak, own.cache.views, own.source)] : []),
     term(ctx, 'activations', preExpr, {
       values: encoder ? { peak: prefill.kind, output: 'last_hidden_state b·s·h + pooler dense and tanh 2·b·h' } : { peak: prefill.kind },
       source: encoder
