@@ -64,12 +64,13 @@ describe('our H200 Trainer LoRA runs of the remote-code models', () => {
     );
     expect([TRAIN_ROWS.length, train.length]).toEqual([4, 4]);
   });
-  // Under, each: PEFT's all-linear also adapts ChatGLM's output_layer (its file names no output
-  // embeddings for PEFT to leave out: 1,105,920 more trainable parameters than counted), whose LoRA
-  // path adds logits-sized tensors; Baichuan2-13B without xformers runs eager attention in the
-  // recomputed layer. Baichuan2-13B was +22.7 % before its file's always-on checkpointing was read.
-  it('allocated: every row within −5 % … +1 %', () => {
-    for (const s of train) expect(s.allocatedErrPct, s.id).toBeGreaterThanOrEqual(-5);
+  // ChatGLM3 was −3.1 % / −4.6 % until its RMSNorm was read (it keeps its 16-bit input for the
+  // rsqrt mul's backward: activations.ts normInputBytes). What is left under: PEFT's all-linear also
+  // adapts ChatGLM's output_layer (its file names no output embeddings for PEFT to leave out:
+  // 1,105,920 more trainable parameters than counted); Baichuan2-13B (−4.8 %) is not explained yet.
+  // Baichuan2-13B was +22.7 % before its file's always-on checkpointing was read.
+  it('allocated: every row within −1.5 % … +1 % but Baichuan2-13B (within −5 %)', () => {
+    for (const s of train) expect(s.allocatedErrPct, s.id).toBeGreaterThanOrEqual(s.row.settings.preset.startsWith('baichuan') ? -5 : -1.5);
     for (const s of train) expect(s.allocatedErrPct, s.id).toBeLessThanOrEqual(1);
   });
   it('reserved: every row within 8 %', () => {

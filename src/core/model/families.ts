@@ -21,10 +21,21 @@ export interface FamilyTraits {
   normsPerLayer?: number;
   qkNorm?: boolean;
   /**
-   * RMSNorm computed in fp32 and scaled by (1 + weight) before the cast back (GemmaRMSNorm:
-   * `output * (1.0 + self.weight.float())`, then `.type_as(x)`), not Llama's `weight * x.to(dtype)`.
+   * RMSNorm whose weight multiplies the fp32 normalised tensor before the cast back, not Llama's
+   * `weight * x.to(dtype)`: GemmaRMSNorm `output * (1.0 + self.weight.float())` then `.type_as(x)`;
+   * ChatGLM2/3's `RMSNorm.forward` `(self.weight * hidden_states).to(input_dtype)`, where
+   * `hidden_states` is the fp32 product of the 16-bit input and the fp32 rsqrt.
    */
   normScaledFp32?: boolean;
+  /**
+   * RMSNorm that multiplies its input as it arrives, not its fp32 copy, by the rsqrt:
+   * `variance = hidden_states.to(torch.float32).pow(2).mean(-1, keepdim=True)` then
+   * `hidden_states = hidden_states * torch.rsqrt(variance + eps)` (transformers ≤ 4.30's
+   * LlamaRMSNorm, kept by the remote files of ChatGLM2/3 `RMSNorm`, Baichuan `RMSNorm` and InternLM
+   * `InternLMRMSNorm`). The rsqrt needs a gradient, so that mul's autograd node saves the 16-bit
+   * input as well as `pow` the fp32 copy (activations.ts `normInputBytes`).
+   */
+  normSavesInput?: boolean;
   /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
   fusedQkv?: boolean;
   fusedGateUp?: boolean;
@@ -90,10 +101,11 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true },
   // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
-  chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true },
+  // (ChatGLM-6B's LayerNorm layers are GPT-style: the RMSNorm traits apply to ChatGLM2/3's)
+  chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true, normScaledFp32: true, normSavesInput: true },
   qwen: { ...LLAMA_LIKE, fusedQkv: true, layerMasks: true },
-  baichuan: { ...LLAMA_LIKE, fusedQkv: true },
-  internlm: LLAMA_LIKE,
+  baichuan: { ...LLAMA_LIKE, fusedQkv: true, normSavesInput: true },
+  internlm: { ...LLAMA_LIKE, normSavesInput: true },
   // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per
   // block and a plain relu² MLP (NemotronHBlock, NemotronHMLP up_proj / down_proj)
   jamba: LLAMA_LIKE,

@@ -65,6 +65,17 @@ export function normalisedBytes(arch: ModelArch, inputBytes: number): number {
 }
 
 /**
+ * Bytes per element of its input that an eager RMSNorm keeps besides its fp32 copy: a norm that
+ * multiplies the input itself by the rsqrt (families.ts `normSavesInput`: the old LlamaRMSNorm of
+ * ChatGLM2/3, Baichuan and InternLM's own files) keeps that 16-bit tensor — the residual stream,
+ * which nothing else saves — for the mul's backward. 0 where the input already is fp32 (`.to` then
+ * returns it: the one tensor is the copy), for compiled norms (recomputed), and for other norms.
+ */
+export function normInputBytes(arch: ModelArch, dt: ActDtypes, compiled: boolean): number {
+  return FAMILIES[arch.family]?.normSavesInput && layerStyle(arch) === 'llama' && !compiled && dt.eRes < 4 ? dt.eRes : 0;
+}
+
+/**
  * Bytes per token (before tensor parallelism) that the per-head q / k RMSNorms save: Qwen3 and
  * Gemma-3 normalise the projections over head_dim before RoPE (models/qwen3/modeling_qwen3.py
  * Qwen3Attention.forward: `self.q_norm(self.q_proj(hidden_states).view(hidden_shape))`, likewise k;
@@ -209,7 +220,8 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
     const n = normalisedBytes(arch, eRes);
-    const norms = 2 * (4 + n + e) * h + casts + extraNorms(arch) * (4 + n) * h;
+    const kept = normInputBytes(arch, dt, false);
+    const norms = 2 * (4 + kept + n + e) * h + casts + extraNorms(arch) * (4 + kept + n) * h;
     const qk = qkNormPerToken(arch, e, true, false);
     const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
@@ -219,7 +231,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       scores,
       style: 'llama',
       fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
-      formula: `s·b·(2·(4 + ${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
+      formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
@@ -367,7 +379,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
   // final norm + LM-head input: an eager RMSNorm keeps its fp32 copy and normalised tensor (as a
   // layer's norms do), a LayerNorm or compiled norm its input
-  const finalNorm = dense.style === 'llama' && !compiled ? 4 + normalisedBytes(arch, dt.eRes) : dt.eRes;
+  const finalNorm = dense.style === 'llama' && !compiled ? 4 + normInputBytes(arch, dt, false) + normalisedBytes(arch, dt.eRes) : dt.eRes;
   const head = s * b * (opts.headPerToken ?? arch.hidden * (finalNorm + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
   const S = sym('s', s);
@@ -383,7 +395,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   if (ckpt === 'full') {
     // the recomputed layer's first op saves the checkpoint's input itself where it saves its input
     // as it is: that tensor is already among the L checkpoint inputs
-    const again = inputSavedAsIs(dense.style, compiled, dt) ? s * b * arch.hidden * dt.eRes : 0;
+    const again = inputSavedAsIs(dense.style, compiled, dt) || normInputBytes(arch, dt, compiled) > 0 ? s * b * arch.hidden * dt.eRes : 0;
     recompute = maxLayer - again;
     const largest = moe > 0 && sparse.linear + sparse.scores > dense.linear + dense.scores ? layerSym('A_moe', sparse, 1) : layerSym('A_layer', dense, 1);
     const rerun = again > 0 ? sub(largest, mul(S, B, H, E_RES)) : largest;

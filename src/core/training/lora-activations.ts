@@ -43,7 +43,7 @@
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, fp32HiddenTensors, layerStyle, qkNormPerToken, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, fp32HiddenTensors, layerStyle, normInputBytes, qkNormPerToken, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 import { fusedQkvViewWidth } from './fused-views';
 
@@ -152,7 +152,8 @@ export function loraLayerActivation(
   const weights = lora.base?.weight16 && lora.savedWeights ? (moeLayer ? lora.savedWeights.moe : lora.savedWeights.dense) / t : 0;
   const llama = layerStyle(arch) === 'llama';
   // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
-  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * (llama && !compiled ? 4 : eRes) * h;
+  // (an old-style RMSNorm its 16-bit input too: normInputBytes)
+  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * ((llama && !compiled ? 4 : eRes) + normInputBytes(arch, dt, compiled)) * h;
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
@@ -166,7 +167,7 @@ export function loraLayerActivation(
   const bss = b * s * s;
   const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
-  const nNorm = llama && !compiled ? '4' : 'e_res';
+  const nNorm = llama && !compiled ? (normInputBytes(arch, dt, compiled) > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {
     linear,
     scores,
@@ -189,5 +190,5 @@ function baseNote(base: BaseSaves | undefined): string {
  * (fp32 copy in the eager RMSNorm, else the input); the LM-head input is not saved (rule 1).
  */
 export function loraHeadPerToken(arch: ModelArch, dt: ActDtypes, compiled: boolean): number {
-  return arch.hidden * (layerStyle(arch) === 'llama' && !compiled ? 4 : dt.eRes);
+  return arch.hidden * ((layerStyle(arch) === 'llama' && !compiled ? 4 : dt.eRes) + normInputBytes(arch, dt, compiled));
 }

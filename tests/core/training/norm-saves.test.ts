@@ -7,12 +7,16 @@
  * - GemmaRMSNorm (models/gemma2/modeling_gemma2.py Gemma2RMSNorm.forward:
  *   `output * (1.0 + self.weight.float())` before `.type_as(x)`): the normalised tensor it keeps for
  *   the weight is fp32, whatever the model dtype;
- * - the final norm before the LM head keeps what a layer's norm keeps.
+ * - the final norm before the LM head keeps what a layer's norm keeps;
+ * - the RMSNorm of transformers ≤ 4.30, kept by the remote files of ChatGLM2/3, Baichuan and InternLM
+ *   (`variance = x.to(float32).pow(2).mean(-1)`, then `x * torch.rsqrt(variance + eps)`): the rsqrt
+ *   needs a gradient, so that mul keeps its other operand, the 16-bit input x itself; ChatGLM2/3's
+ *   `(self.weight * x̂).to(input_dtype)` multiplies the fp32 x̂, which a trained weight keeps.
  * Shapes from the models' config.json: Qwen3-8B h 4096, 32 heads, 8 KV heads, head_dim 128, ffn
  * 12288; gemma-2-2b h 2304, 8 heads, 4 KV heads, head_dim 256, ffn 9216.
  */
 import { describe, expect, it } from 'vitest';
-import { activationBytes, layerActivation, qkNormPerToken, savedKvWidth, uniform } from '../../../src/core/training/activations';
+import { activationBytes, layerActivation, normInputBytes, qkNormPerToken, savedKvWidth, uniform } from '../../../src/core/training/activations';
 import { findPreset } from '../../../src/core/model/presets';
 import { fullLayerPlan, fullLayerPlans, fullLayerShape, type FullLayerShape } from '../../../src/core/training/full-forward';
 import { planSaved } from '../../../src/core/training/layer-plan';
@@ -97,5 +101,37 @@ describe('Falcon-40B’s K and V, expanded to all heads by its own code', () => 
     const falcon = findPreset('tiiuae/falcon-40b')!.arch;
     expect(savedKvWidth(falcon, 'sdpa', 0)).toBe(2 * 128 * 64);
     expect(savedKvWidth({ ...falcon, family: 'llama' }, 'sdpa', 0)).toBe(2 * 8 * 64);
+  });
+});
+
+describe('the old RMSNorm of the remote files keeps its 16-bit input (families.ts normSavesInput)', () => {
+  // InternLM v1 is Llama's block with this norm: the same shape under both names differs only there
+  const internlm: ModelArch = { ...LLAMA3_8B, family: 'internlm' };
+  const lora = { targets: ['q', 'v'], rank: 16, dropout: 0, adapterBytes: 2, autocast: false } as const;
+  const loraLayer = (arch: ModelArch, dt = bf16) => loraLayerActivation(arch, 1, 1, dt, 'sdpa', 1, false, false, { ...lora, targets: [...lora.targets] }).linear;
+  it('bf16: 2 B per hidden element per norm, two norms a layer: 2·2·4,096 = 16,384 B per token, frozen or trained', () => {
+    expect(normInputBytes(internlm, bf16, false)).toBe(2);
+    expect(loraLayer(internlm) - loraLayer(LLAMA3_8B)).toBe(16_384);
+    expect(layerActivation(internlm, 1, 1, bf16, 'sdpa', 1).linear - layerActivation(LLAMA3_8B, 1, 1, bf16, 'sdpa', 1).linear).toBe(16_384);
+  });
+  it('ChatGLM2/3 also keep the fp32 x̂ for a trained weight, not a bf16 cast: 2·(2 + 4 − 2)·4,096 = 32,768 B per token more', () => {
+    const glm: ModelArch = { ...LLAMA3_8B, family: 'chatglm' };
+    // ChatGLM also saves K and V at every head (sdpa.ts glmExpandsKv): that width is set aside
+    const kv = (arch: ModelArch) => 2 * savedKvWidth(arch, 'sdpa', 0);
+    const glmLayer = layerActivation(glm, 1, 1, bf16, 'sdpa', 1).linear - kv(glm);
+    expect(glmLayer - (layerActivation(LLAMA3_8B, 1, 1, bf16, 'sdpa', 1).linear - kv(LLAMA3_8B))).toBe(32_768);
+  });
+  it('an fp32 stream (AMP): `.to(float32)` returns x itself, the one tensor already counted; compiled norms are recomputed', () => {
+    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    expect(normInputBytes(internlm, amp, false)).toBe(0);
+    expect(normInputBytes(internlm, bf16, true)).toBe(0);
+    expect(loraLayer(internlm, amp)).toBe(loraLayer(LLAMA3_8B, amp));
+  });
+  it('the final norm too: the frozen head keeps (4 + 2)·h per token; under full checkpointing the recomputed layer’s first input is the checkpoint’s', () => {
+    const total = (arch: ModelArch, ckpt: 'none' | 'full') => activationBytes(arch, 1, 1, bf16, 'sdpa', ckpt, 1);
+    // 32 layers × 16,384 + the final norm's 8,192
+    expect(total(internlm, 'none').bytes - total(LLAMA3_8B, 'none').bytes).toBe(32 * 16_384 + 8_192);
+    // one recomputed layer: its second norm's input (8,192) and the final norm's; its first norm's input is the checkpoint input
+    expect(total(internlm, 'full').bytes - total(LLAMA3_8B, 'full').bytes).toBe(8_192 + 8_192);
   });
 });

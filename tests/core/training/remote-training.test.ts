@@ -18,10 +18,10 @@ describe('ChatGLM3-6B: K and V saved at 32 heads, not 2 groups', () => {
     for (const attn of ['sdpa', 'flash', 'eager'] as const) expect(savedKvWidth(GLM3, attn, 0)).toBe(8192);
   });
 
-  it('a bf16 layer keeps 2 × (32 − 2) × 128 × 2 = 15,360 B per token more than grouped K/V would', () => {
+  it('a bf16 layer keeps 2 × (32 − 2) × 128 × 2 = 15,360 B per token more than grouped K/V would (and its two old-style RMSNorms 2 × (2 + 2) × 4,096: norm-saves.test.ts)', () => {
     const s = 1024;
     const perToken = (family: string) => layerActivation({ ...GLM3, family }, s, 1, uniform(2), 'sdpa', 1).linear / s;
-    expect(perToken('chatglm') - perToken('llama')).toBe(15_360);
+    expect(perToken('chatglm') - perToken('llama')).toBe(15_360 + 32_768);
   });
 
   it('the first ChatGLM is multi-head: nothing to expand', () => {
