@@ -64,13 +64,14 @@ describe('our H200 Trainer LoRA runs of the remote-code models', () => {
     );
     expect([TRAIN_ROWS.length, train.length]).toEqual([4, 4]);
   });
-  // ChatGLM3 was −3.1 % / −4.6 % until its RMSNorm was read (it keeps its 16-bit input for the
-  // rsqrt mul's backward: activations.ts normInputBytes). What is left under: PEFT's all-linear also
-  // adapts ChatGLM's output_layer (its file names no output embeddings for PEFT to leave out:
-  // 1,105,920 more trainable parameters than counted); Baichuan2-13B (−4.8 %) is not explained yet.
-  // Baichuan2-13B was +22.7 % before its file's always-on checkpointing was read.
-  it('allocated: every row within −1.5 % … +1 % but Baichuan2-13B (within −5 %)', () => {
-    for (const s of train) expect(s.allocatedErrPct, s.id).toBeGreaterThanOrEqual(s.row.settings.preset.startsWith('baichuan') ? -5 : -1.5);
+  // Before → after the rules read from the files: ChatGLM3 −3.1 % / −4.6 % until its RMSNorm was read
+  // (it keeps its 16-bit input for the rsqrt mul's backward: activations.ts normInputBytes);
+  // Baichuan2-13B +22.7 % before its always-on checkpointing, then −4.8 % until NormHead's fp32
+  // normalised weight under autocast and its ALiBi mask were counted (terms.ts headLoss,
+  // attentionMask). PEFT's all-linear also adapts ChatGLM's output_layer (its file names no output
+  // embeddings for PEFT to leave out: 1,105,920 trainable parameters not counted).
+  it('allocated: every row within −1.5 % … +1 %', () => {
+    for (const s of train) expect(s.allocatedErrPct, s.id).toBeGreaterThanOrEqual(-1.5);
     for (const s of train) expect(s.allocatedErrPct, s.id).toBeLessThanOrEqual(1);
   });
   it('reserved: every row within 8 %', () => {

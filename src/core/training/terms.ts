@@ -428,12 +428,16 @@ export function buildTraining(ctx: Ctx): Built {
  * flash) no mask. A model with both full and sliding layers (Gemma-2 / 3: `layer_types`) builds
  * one of each (`causal_mask_mapping`, e.g. modeling_gemma2.py Gemma2Model.forward), both
  * materialised under eager and with padding; a window on only some layers without padding (one
- * mask, some layers) is not laid out.
+ * mask, some layers) is not laid out. Baichuan-13B's own file builds its mask whatever the attention
+ * (Baichuan2-13B-Chat modeling_baichuan.py `BaichuanModel.forward`): the inverted padding mask plus
+ * `get_alibi_mask`'s heads × s × s table, made in the embedding's dtype at every training forward
+ * (`_buffered_future_mask(...).to(tensor)`), one [b, a, s, s] tensor handed to every layer.
  */
 function attentionMask(s: Ctx['s'], arch: Ctx['arch'], maskedShare: number, eRes: number): { bool: number; float: number; count: number } | null {
   // a family whose layers build their own square masks gets none from its model (families.ts layerMasks)
   if (FAMILIES[arch.family]?.layerMasks) return null;
   const square = s.batch * s.seq * s.seq;
+  if (arch.family === 'baichuan' && arch.alibi) return { bool: 0, float: square * arch.heads * eRes, count: 1 };
   const sw = arch.slidingWindow;
   const count = sw && sw.layers > 0 && sw.layers < arch.layers ? 2 : 1;
   if (s.attn === 'eager') return { bool: square, float: square * eRes, count };
@@ -543,6 +547,12 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
  * gradient of its input, live from the logits to the head's backward — autocast's 16-bit copy of
  * an fp32 frozen head, or Baichuan2's NormHead, whose training forward multiplies by
  * `F.normalize(self.weight)`, a new V×h tensor every step (modeling_baichuan.py `NormHead.forward`).
+ * Under autocast that tensor is fp32: `F.normalize` is `input / input.norm(p, dim, keepdim=True)
+ * .clamp_min(eps).expand_as(input)` (torch/nn/functional.py), autocast runs `norm` with an fp32
+ * dtype appended (aten/src/ATen/autocast_mode.cpp, fp32_append_dtype), and the 16-bit weight divided
+ * by an fp32 tensor promotes to fp32; `F.linear` then casts it to 16-bit (not cached: no leaf), and
+ * that cast is what it saves. For the matmul's moment the fp32 tensor, the cast and the new logits
+ * are live together — above the loss's own peak when V·h is large against s·V.
  */
 function headLoss(ctx: Ctx, e: number, eLogits: number, headCopy: 'autocast' | 'norm-head' | null): LossBytes {
   const { s, arch } = ctx;
@@ -550,13 +560,17 @@ function headLoss(ctx: Ctx, e: number, eLogits: number, headCopy: 'autocast' | '
   const loss = arch.logitSoftcap ? softcapped(plain, s.seq, s.batch, arch.vocab / s.tp, eLogits) : plain;
   if (!headCopy) return loss;
   // the copy is saved for the head's backward: live through the loss and head backward too
-  const copy = mul(sym('V', arch.vocab / s.tp), sym('h', arch.hidden), sym('e_cast', e));
+  const V = sym('V', arch.vocab / s.tp);
+  const copy = mul(V, sym('h', arch.hidden), sym('e_cast', e));
   const x = loss.exprs;
+  // NormHead under autocast: the fp32 normalised weight and the new logits beside the cast, at the head's matmul
+  const fp32Norm = headCopy === 'norm-head' && autocastActive(s) && e < 4;
+  const atHead = fp32Norm ? add(copy, mul(V, sym('h', arch.hidden), 4), mul(sym('s', s.seq), sym('b', s.batch), V, sym('e_logits', eLogits))) : 0;
   return lossOf(
-    { peak: add(x.peak, copy), held: add(x.held, copy), backward: add(x.backward, copy), headBackward: add(x.headBackward, copy) },
+    { peak: fp32Norm ? max(add(x.peak, copy), atHead) : add(x.peak, copy), held: add(x.held, copy), backward: add(x.backward, copy), headBackward: add(x.headBackward, copy) },
     headCopy === 'autocast'
       ? `${loss.formula}; + V·h·e_cast (autocast copy of the fp32 LM head, saved for backward)`
-      : `${loss.formula}; + V·h·e_cast (NormHead's normalised weight, saved for backward)`,
+      : `${loss.formula}; + V·h·e_cast (NormHead's normalised weight, saved for backward)${fp32Norm ? '; at the head under autocast: max(that, V·h·(e_cast + 4) + s·b·V·e_logits) (the fp32 normalised weight its cast is made from)' : ''}`,
     headCopy === 'autocast' ? `${loss.source}; peft prepare_model_for_kbit_training (fp32 head), torch autocast linear` : `${loss.source}; Baichuan2 modeling_baichuan.py NormHead.forward`,
   );
 }

@@ -54,11 +54,23 @@ describe('Baichuan2-13B: what its own file does in training (modeling_baichuan.p
     expect(none.notes.map((n) => n.code)).toContain('training.own-checkpointing');
     expect(run({ gradCkpt: 'full' }).notes.map((n) => n.code)).not.toContain('training.own-checkpointing');
   });
-  it("NormHead's training forward multiplies by F.normalize(weight), which the matmul saves: 125,696 × 5,120 × 2 B more on the logits", () => {
-    const logits = (normHead: boolean) => estimate({ ...lora, arch: { ...arch, normHead } });
+  it("NormHead's training forward multiplies by F.normalize(weight), which the matmul saves: 125,696 × 5,120 × 2 B more on the logits without autocast", () => {
+    const logits = (normHead: boolean) => estimate({ ...lora, autocast: 'off', arch: { ...arch, normHead } });
     const [withHead, without] = [logits(true), logits(false)];
     if (!withHead.ok || !without.ok) throw new Error('refused');
     const term = (e: typeof withHead) => (e.ok ? (e.value.terms.find((t) => t.id === 'logits')?.bytes ?? 0) : 0);
     expect(term(withHead) - term(without)).toBe(1_287_127_040);
+  });
+  it('under the Trainer’s autocast the normalised weight is fp32 (autocast runs `norm` in fp32, the division promotes) and F.linear saves its bf16 cast: at the head 125,696 × 5,120 × (4 + 2) + 1,024 × 125,696 × 2 B', () => {
+    const r = run({ autocast: 'on' });
+    // 3,861,381,120 B of weight tensors and the 257,425,408 B logits, above the loss's own peak here
+    expect(r.terms.find((t) => t.id === 'logits')?.bytes).toBe(3_861_381_120 + 257_425_408);
+  });
+  it('its own [b, a, s, s] ALiBi mask, made at every training forward, is held by the checkpointed layers: 40 × 1,024² × 2 B', () => {
+    // the mask enters the moments, not a term: compare totals with and without ALiBi's heads
+    const withAlibi = run({ autocast: 'on' }).allocatedBytes;
+    const rope = estimate({ ...lora, autocast: 'on', arch: { ...arch, alibi: false } });
+    if (!rope.ok) throw new Error('refused');
+    expect(withAlibi - rope.value.allocatedBytes).toBe(40 * 1024 ** 2 * 2);
   });
 });
