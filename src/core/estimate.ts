@@ -22,7 +22,7 @@ import { buildTransformers } from './inference/transformers';
 import { findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
 import { diffusionEstimator } from './diffusion/provider';
 import { loaderNote, unknownFamilyNote } from './model/families';
-import { ownFileCheckpoints } from './model/remote-families';
+import { ownFileCheckpoints, ownFileTrainingAttn } from './model/remote-families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
@@ -33,7 +33,7 @@ import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { trainingBuilders, type TrainingBuilders } from './training/provider';
 import { followsOwnFile, remoteLoading, remoteModule } from './inference/remote-provider';
 import { engineBuilders, enginesLoading, type EngineBuilders } from './inference/engine-provider';
-import type { Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
+import type { Attn, Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
 import { MiB } from './units';
 import { loadingAnswer } from './lazy-slot';
 
@@ -272,8 +272,10 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   const images = imageInput(s, arch);
   // Baichuan's own file checkpoints every layer in training whatever the setting (remote-families.ts)
   const forcedCkpt = s.mode === 'training' && s.gradCkpt !== 'full' && ownFileCheckpoints(arch);
+  // InternLM's files have no SDPA path: they train eager (remote-families.ts)
+  const ownAttn = s.mode === 'training' ? ownFileTrainingAttn(arch, s.attn) : s.attn;
   const ctx: Ctx = {
-    s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : forcedCkpt ? { ...s, gradCkpt: 'full' } : s,
+    s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : forcedCkpt || ownAttn !== s.attn ? { ...s, attn: ownAttn, ...(forcedCkpt ? { gradCkpt: 'full' as const } : {}) } : s,
     arch,
     params,
     guessed,
@@ -292,6 +294,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     ...built.notes,
     ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []),
     ...(forcedCkpt ? [OWN_CHECKPOINTING_NOTE] : []),
+    ...(ownAttn !== s.attn ? [ownAttentionNote(ownAttn, s.attn)] : []),
     ...(images ? imageNotes(s, images) : []),
   ]);
   return { ok: true, value: { ...detail, ctx } };
@@ -396,6 +399,15 @@ const OWN_CHECKPOINTING_NOTE: Message = {
   code: 'training.own-checkpointing',
   text: "This model's own modeling code checkpoints every layer in training (its config keeps gradient_checkpointing as a tuple, which is always true): estimated with grad-ckpt=full.",
 };
+
+/** Training a model whose own file offers no attention of the kind asked for (model/remote-families.ts `ownFileTrainingAttn`). */
+function ownAttentionNote(runs: Attn, attn: Attn): Message {
+  return {
+    code: 'training.remote-attn',
+    params: { runs, attn },
+    text: `This model's own modeling code (trust_remote_code) has no ${attn} attention: it trains with ${runs} attention, and the estimate follows it.`,
+  };
+}
 
 /** A total as whole bytes (a fractional share rounds up); never NaN, Infinity or negative. */
 function finite(n: number): number {

@@ -46,9 +46,9 @@
  * - Baichuan2's `NormHead.forward` in eval replaces its weight by `F.normalize(weight)` at the first
  *   call: old and new weight together for a moment during the prompt pass (V·h·e).
  * - InternLM (v1) and InternLM2: eager attention, softmax in fp32 (`softmax(..., dtype=float32)
- *   .to(dtype)`), transformers 4.3x's [b, 1, q, k] mask held through the layers; InternLM2 copies
- *   grouped K and V out with `repeat_kv`, offers flash-attn 2 (`attn=flash`), no SDPA, and
- *   upcasts its logits with `.float()`.
+ *   .to(dtype)`), transformers 4.3x's [b, 1, q, k] mask held through the layers; both offer
+ *   flash-attn 2 (`attn=flash`: `INTERNLM_ATTENTION_CLASSES` / `INTERNLM2_ATTENTION_CLASSES`), no
+ *   SDPA; InternLM2 copies grouped K and V out with `repeat_kv` and upcasts its logits with `.float()`.
  */
 import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from '../types';
 import { inferenceLogits, type InferenceLogits } from '../logits-path';
@@ -83,7 +83,7 @@ const SOURCE: Record<RemoteKind, string> = {
   chatglm: 'ChatGLM-6B modeling_chatglm.py attention_fn (fp16 scores, fp32 softmax), ChatGLMForConditionalGeneration.forward',
   'baichuan-alibi': 'Baichuan-13B modeling_baichuan.py BaichuanModel.get_alibi_mask (future_mask), BaichuanModel.forward, BaichuanAttention.forward',
   'baichuan-rope': 'Baichuan2-7B modeling_baichuan.py Attention.forward (SDPA with mask), RotaryEmbedding (fp32 cos/sin cache)',
-  internlm: 'InternLM modeling_internlm.py InternLMAttention.forward (eager, fp32 softmax)',
+  internlm: 'InternLM modeling_internlm.py InternLMAttention.forward (eager, fp32 softmax) / InternLMFlashAttention2',
   internlm2: 'InternLM2 modeling_internlm2.py InternLM2Attention.forward (eager, repeat_kv, fp32 softmax) / InternLM2FlashAttention2',
 };
 
@@ -105,6 +105,7 @@ export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat, fp16 = 
       return runs('sdpa-expand');
     case 'baichuan-rope':
       return runs('sdpa-masked');
+    case 'internlm':
     case 'internlm2':
       return runs(attn === 'flash' ? 'flash' : 'eager');
     default:

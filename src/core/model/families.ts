@@ -36,6 +36,13 @@ export interface FamilyTraits {
    * input as well as `pow` the fp32 copy (activations.ts `normInputBytes`).
    */
   normSavesInput?: boolean;
+  /**
+   * Eager attention clamps the masked scores, `torch.max(attn_weights, torch.tensor(finfo.min))`
+   * (transformers ≤ 4.30's LlamaAttention, kept by InternLM's `InternLMAttention.forward`):
+   * `maximum`'s derivative reads both operands (tools/autograd/derivatives.yaml), so the masked
+   * scores are saved for backward beside the softmax output and its cast.
+   */
+  clampsScores?: boolean;
   /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
   fusedQkv?: boolean;
   fusedGateUp?: boolean;
@@ -105,7 +112,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true, normScaledFp32: true, normSavesInput: true },
   qwen: { ...LLAMA_LIKE, fusedQkv: true, layerMasks: true },
   baichuan: { ...LLAMA_LIKE, fusedQkv: true, normSavesInput: true },
-  internlm: { ...LLAMA_LIKE, normSavesInput: true },
+  internlm: { ...LLAMA_LIKE, normSavesInput: true, clampsScores: true },
   // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per
   // block and a plain relu² MLP (NemotronHBlock, NemotronHMLP up_proj / down_proj)
   jamba: LLAMA_LIKE,

@@ -29,7 +29,7 @@
  * - InternLM (v1, internlm/internlm-7b `modeling_internlm.py`): Llama's block where q/k/v/o take
  *   `bias=config.bias` (InternLMConfig default True) and the MLP none.
  */
-import type { ModelArch } from '../types';
+import type { Attn, ModelArch } from '../types';
 import type { FieldReader } from './fields';
 
 /** Baichuan 2's tokenizer (arXiv 2309.10305 §2.2). */
@@ -84,4 +84,16 @@ export function remoteCodeShape(r: FieldReader, arch: ModelArch): void {
  */
 export function ownFileCheckpoints(arch: Pick<ModelArch, 'family'>): boolean {
   return arch.family === 'baichuan';
+}
+
+/**
+ * The attention InternLM's files run in training: `INTERNLM_ATTENTION_CLASSES` (internlm-7b
+ * `modeling_internlm.py`) and `INTERNLM2_ATTENTION_CLASSES` (internlm2 `modeling_internlm2.py`, the
+ * tuple-cache revisions) hold "eager" and "flash_attention_2" only, picked by
+ * `config.attn_implementation` (default "eager"): SDPA is not among them, so attn=sdpa trains eager.
+ * Other families keep the attention asked for (ChatGLM2/3's SDPA, Qwen-1's per-layer masks and
+ * Baichuan's xformers-or-eager switch are modelled where they differ).
+ */
+export function ownFileTrainingAttn(arch: Pick<ModelArch, 'family'>, attn: Attn): Attn {
+  return (arch.family === 'internlm' || arch.family === 'internlm2') && attn === 'sdpa' ? 'eager' : attn;
 }

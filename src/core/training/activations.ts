@@ -144,11 +144,12 @@ export function extraNorms(arch: ModelArch): number {
 }
 
 /**
- * Bytes per eager score element that attention-logit softcapping adds: Gemma-2's eager attention
- * (modeling_gemma2.py eager_attention_forward) runs the scores through tanh, which saves its output.
+ * Bytes per eager score element saved beyond the softmax output and its cast: attention-logit
+ * softcapping's tanh output (Gemma-2's eager_attention_forward, modeling_gemma2.py), and the masked
+ * scores a clamp keeps (families.ts `clampsScores`: InternLM's `torch.max(attn_weights, …)`).
  */
-export function softcapScores(arch: ModelArch, e: number): number {
-  return arch.attnSoftcap ? e : 0;
+export function extraScoreBytes(arch: ModelArch, e: number): number {
+  return (arch.attnSoftcap ? e : 0) + (FAMILIES[arch.family]?.clampsScores ? e : 0);
 }
 
 /**
@@ -225,7 +226,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
     const qk = qkNormPerToken(arch, e, true, false);
     const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t);
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
-    const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + softcapScores(arch, e))) / t : 0) + mask;
+    const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + extraScoreBytes(arch, e))) / t : 0) + mask;
     return {
       linear,
       scores,

@@ -43,7 +43,7 @@
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, fp32HiddenTensors, layerStyle, normInputBytes, qkNormPerToken, savedKvWidth, savedMaskBytes, softcapScores, type ActDtypes, type LayerActivation } from './activations';
+import { extraNorms, extraScoreBytes, fp32HiddenTensors, layerStyle, normInputBytes, qkNormPerToken, savedKvWidth, savedMaskBytes, type ActDtypes, type LayerActivation } from './activations';
 import type { BaseSaves } from './quant-base';
 import { fusedQkvViewWidth } from './fused-views';
 
@@ -165,7 +165,7 @@ export function loraLayerActivation(
   const qk = qkNormPerToken(arch, e, false, compiled);
   const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk) / t + masks + adapters) + weights;
   const bss = b * s * s;
-  const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + softcapScores(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
+  const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
   const nNorm = llama && !compiled ? (normInputBytes(arch, dt, compiled) > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {

@@ -108,4 +108,7 @@ export const TRAINING: Partial<Scenario>[] = [
   // v saved as a slice of Phi-3's fused qkv output
   { model: 'microsoft/Phi-3-mini-4k-instruct', precision: 'bf16', seq: 1024 },
   { model: 'microsoft/Phi-3-mini-4k-instruct', method: 'lora', seq: 1024 },
+  // the remote files' old RMSNorm (16-bit input kept; ChatGLM's fp32 x̂), InternLM's eager-only training
+  { model: 'THUDM/chatglm3-6b', precision: 'bf16', seq: 1024 },
+  { model: 'THUDM/chatglm3-6b', method: 'lora', seq: 1024 },
 ];

@@ -187,4 +187,11 @@ describe('InternLM2: eager by default, logits.float()', () => {
     expect(at(false)).toMatchObject({ kind: 'attention-scores', bytes: 25_165_824 + 16_777_216 + 2_097_152 + 335_544_320 });
     expect(at(true)).toMatchObject({ kind: 'attention-scores', bytes: 25_165_824 + 16_777_216 + 2_097_152 + 268_435_456 });
   });
+
+  it('InternLM v1 and InternLM2 run flash-attn 2 when asked (their ATTENTION_CLASSES), eager otherwise: no SDPA', () => {
+    for (const family of ['internlm', 'internlm2']) {
+      expect(remoteRuntime({ ...INTERNLM2_7B, family }, 'flash', 'bf16')?.attn).toBe('flash');
+      expect(remoteRuntime({ ...INTERNLM2_7B, family }, 'sdpa', 'bf16')?.attn).toBe('eager');
+    }
+  });
 });

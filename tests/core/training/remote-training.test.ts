@@ -3,10 +3,12 @@
  * ChatGLM2 / ChatGLM3 save K and V at all heads (src/core/sdpa.ts glmExpandsKv):
  * modeling_chatglm.py `SelfAttention.forward` expands the two K/V groups with `.contiguous()` before
  * `CoreAttention`, whose SDPA call saves the tensors it is given. Qwen-1 builds a mask in every layer.
+ * InternLM's files offer eager and flash_attention_2 only, and InternLM v1 clamps its scores.
  */
 import { describe, expect, it } from 'vitest';
 import { layerActivation, savedKvWidth, savedMaskBytes, sdpaMaskedShare, uniform } from '../../../src/core/training/activations';
-import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
+import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
+import { ownFileTrainingAttn } from '../../../src/core/model/remote-families';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Scenario } from '../../../src/core/types';
@@ -72,5 +74,28 @@ describe('Baichuan2-13B: what its own file does in training (modeling_baichuan.p
     const rope = estimate({ ...lora, autocast: 'on', arch: { ...arch, alibi: false } });
     if (!rope.ok) throw new Error('refused');
     expect(withAlibi - rope.value.allocatedBytes).toBe(40 * 1024 ** 2 * 2);
+  });
+});
+
+describe('InternLM trains with the attention its own file offers (remote-families.ts ownFileTrainingAttn)', () => {
+  const arch = archOf(INTERNLM2_7B_CONFIG);
+  const lora: Scenario = { ...defaultScenario(), model: 'custom', arch, mode: 'training', method: 'lora', weights: 'bf16', precision: 'bf16', seq: 2048, batch: 1, gpu: '' };
+  it('INTERNLM(2)_ATTENTION_CLASSES hold eager and flash_attention_2: sdpa trains eager, the others as asked; other families as asked', () => {
+    expect(ownFileTrainingAttn({ family: 'internlm2' }, 'sdpa')).toBe('eager');
+    expect(ownFileTrainingAttn({ family: 'internlm' }, 'sdpa')).toBe('eager');
+    expect(ownFileTrainingAttn({ family: 'internlm2' }, 'flash')).toBe('flash');
+    expect(ownFileTrainingAttn({ family: 'chatglm' }, 'sdpa')).toBe('sdpa');
+  });
+  it('an sdpa estimate is the eager one, and says why', () => {
+    const [sdpa, eager] = [estimate({ ...lora, attn: 'sdpa' }), estimate({ ...lora, attn: 'eager' })];
+    if (!sdpa.ok || !eager.ok) throw new Error('refused');
+    expect(sdpa.value.allocatedBytes).toBe(eager.value.allocatedBytes);
+    expect(sdpa.value.notes.find((n) => n.code === 'training.remote-attn')?.params).toEqual({ runs: 'eager', attn: 'sdpa' });
+    expect(eager.value.notes.map((n) => n.code)).not.toContain('training.remote-attn');
+  });
+  it("InternLM v1's torch.max clamp keeps the masked scores too: b·a·s²·e more per eager layer, 32 × 1,024² × 2 B", () => {
+    const v1 = { ...arch, family: 'internlm' };
+    const scores = (family: string) => layerActivation({ ...v1, family }, 1024, 1, uniform(2), 'eager', 1).scores;
+    expect(scores('internlm') - scores('llama')).toBe(32 * 1024 ** 2 * 2);
   });
 });
