@@ -205,10 +205,15 @@ export function remoteTransient(
   const qOut = allHeads(arch, S, B, E);
   const expand = allHeads(arch, K, B, E);
   let attnExpr: Expr = 0;
+  // InternLM v1 caches K before RoPE and rotates the whole cache in every forward (`apply_rotary_pos_emb`
+  // after the cat): k·cos, the rotate_half cat, its ·sin beside the first product, then their sum
+  // (three K-sized tensors) with the gathered [b, k, d] cos and sin; the sum, k_embed, feeds attention
+  const kOne = rt.kind === 'internlm' ? mul(B, K, sym('a', arch.heads), sym('d', arch.headDim), E) : 0;
+  const rerotate = rt.kind === 'internlm' ? add(rows(3), div(mul(3, kOne), T), mul(2, B, K, sym('d', arch.headDim), E), held) : 0;
   if (rt.attn === 'eager') {
     // InternLM2's repeat_kv copies; Qwen-1's quantized cache: dequantize_cache_torch makes K and V in the model dtype
     const repeat = (rt.kind === 'internlm2' && arch.kvHeads < arch.heads) || rt.cacheQuant ? expand : 0;
-    attnExpr = add(rows(3), div(add(mul(B, sym('a', arch.heads), S, K, scoreBytes(rt, e)), repeat), T), held);
+    attnExpr = add(rows(3), div(add(mul(B, sym('a', arch.heads), S, K, scoreBytes(rt, e)), repeat, kOne), T), held);
   } else if (rt.attn === 'sdpa-masked') {
     // Qwen-1 makes its mask in every layer, the ~causal_mask bool beside it until masked_fill returns
     // and q / the output beside it in the SDPA call; Baichuan2-7B's is the held one
@@ -221,7 +226,7 @@ export function remoteTransient(
   const normCopy = firstCall && arch.normHead && logitRows > 0 ? div(mul(sym('V', arch.vocab), sym('h', arch.hidden), E), T) : 0;
   const sets: [Transient['kind'], Expr][] = [
     ['mlp', mlpExpr],
-    ['attention-scores', attnExpr],
+    ['attention-scores', rt.kind === 'internlm' ? max(attnExpr, rerotate) : attnExpr],
     ['logits', evaluate(normCopy) > evaluate(logitsExpr) ? normCopy : logitsExpr],
   ];
   let best: Transient = { bytes: evaluate(mlpExpr), kind: 'mlp', expr: mlpExpr };
@@ -306,7 +311,8 @@ function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
 /**
  * How the file's cache lives while `generate` runs. Every family here keeps K and V as a tuple per
  * layer and grows it with `torch.cat((past, new))` (Qwen `QWenAttention.forward`, ChatGLM
- * `SelfAttention.forward` / `attention_fn`, Baichuan `Attention.forward`), while `generate` still
+ * `SelfAttention.forward` / `attention_fn`, Baichuan `Attention.forward`, InternLM
+ * `InternLMAttention.forward`, InternLM2 `InternLM2Attention.forward`), while `generate` still
  * holds the last step's tuple in `model_kwargs["past_key_values"]` until the forward returns: during a
  * decode step the old cache and the new one exist together, not one layer's K at a time as with
  * transformers' DynamicCache. And the prompt pass's entries are views: V (and, without rotary, K)
@@ -316,11 +322,13 @@ function remoteAttnNote(rt: RemoteRuntime, attn: Attn): Message[] {
  * entry. Bytes per prompt token, layer and sequence beyond the entry's own K and V:
  * - Qwen-1, the first ChatGLM, Baichuan-7B / Baichuan2-7B (K rotated into a new tensor, V a view of 3h): 3h + h − 2h = 2h·e;
  * - ChatGLM2/3 (K rotated, V a view of (a + 2g)·d): (a + 2g)·d + g·d − 2g·d = (a + g)·d·e;
- * - Baichuan-13B / Baichuan2-13B (ALiBi, K and V both views of 3h): h·e.
+ * - Baichuan-13B / Baichuan2-13B (ALiBi, K and V both views of 3h): h·e;
+ * - InternLM2 (the tuple-cache revision: K rotated, V a view of wqkv [b, s, (a + 2g)·d]): (a + g)·d·e;
+ * - InternLM v1 (`InternLMAttention.forward` caches the k_proj / v_proj outputs before RoPE): none.
  * Qwen-1's quantized cache stores new uint8 tensors: no views. Our H200 runs of Qwen-7B, ChatGLM3-6B
  * and Baichuan2-13B (src/validation/fixtures/measured-remote.json) held 2.0×, 9.5× and 1.5× their
  * cache's bytes after the prompt pass, and peaked at decode with the old and new cache together.
- * InternLM's files are not among those read for this: left as transformers' cache.
+ * InternLM's were read, not run.
  */
 export interface OwnCache {
   /** bytes per prompt token, layer and sequence the prompt pass's entries hold beyond their K and V */
@@ -345,6 +353,13 @@ function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | nul
       return { viewsPerToken: mul(2, h, E), views: 'V a view of W_pack [3, b, s, h], K rotated: 2h·e' };
     case 'baichuan-alibi':
       return { viewsPerToken: mul(h, E), views: 'K and V views of W_pack [3, b, s, h]: h·e' };
+    case 'internlm2':
+      return {
+        viewsPerToken: mul(add(sym('a', arch.heads), sym('g', arch.kvHeads)), sym('d', arch.headDim), E),
+        views: 'V a view of wqkv [b, s, (a + 2g)·d], K rotated: (a + g)·d·e',
+      };
+    case 'internlm':
+      return { viewsPerToken: 0, views: 'none: K and V are the k_proj / v_proj outputs, cached before RoPE' };
     default:
       return null;
   }

@@ -4,7 +4,7 @@
  * setup the estimator prices, so both cover the same terms.
  */
 import type { Scenario } from '../../../src/core/types';
-import { BAICHUAN2_13B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, archOf } from '../model/remote-configs';
+import { BAICHUAN2_13B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, INTERNLM_7B_CONFIG, archOf } from '../model/remote-configs';
 export const LLAMA2 = 'meta-llama/Llama-2-7b-hf';
 
 /** A remote-code model typed in as its config.json (no preset). */
@@ -62,6 +62,7 @@ export const INFERENCE: Partial<Scenario>[] = [
   { ...custom({ ...BAICHUAN2_13B_CONFIG, hidden_size: 4096, intermediate_size: 11008, max_position_embeddings: 4096, num_attention_heads: 32, num_hidden_layers: 32 }), prompt: 1024 },
   { ...custom(CHATGLM_6B_CONFIG), prompt: 1024 },
   { ...custom(INTERNLM2_7B_CONFIG), prompt: 1024 },
+  { ...custom(INTERNLM_7B_CONFIG), prompt: 1024, gen: 64 },
   // image generation (core/diffusion): CFG, the fp32 VAE upcast, eager scores, offload, Flux tokens
   { model: 'runwayml/stable-diffusion-v1-5', weights: 'fp16', attn: 'eager', batch: 3 },
   { model: 'stabilityai/stable-diffusion-xl-base-1.0', weights: 'fp16', resolution: 1024, batch: 2 },

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario';
-import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
+import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, INTERNLM_7B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
 import { qwenRotaryLength, remoteRuntime, remoteTransient } from '../../../src/core/inference/remote-runtime';
 import { CUBLAS_WORKSPACE_BYTES } from '../../../src/core/runtime';
 import type { Estimate, Scenario } from '../../../src/core/types';
@@ -73,8 +73,22 @@ describe('the files keep K and V as tuples grown by torch.cat, generate holding 
     // 8,448 B per token and layer × 32: the last step's old tuple, 2,111 tokens = 570,679,296 B
     expect(termOf(e, 'kv-held')).toBe(2111 * 8448 * 32);
   });
-  it('InternLM2, whose file is not among those read for this, keeps the DynamicCache rule', () => {
-    expect(termOf(run({ arch: INTERNLM2_7B, prompt: 1024, gen: 64 }), 'kv-held')).toBe(0);
+  it('InternLM2-7B: V a view of wqkv [b, s, (32 + 2·8)·128], K rotated: (a + g)·d·e = 10,240 B per token and layer', () => {
+    // 32 layers × 1,024 × 10,240 = 335,544,320, shown at the prompt pass (its fp32 logits make it the peak)
+    expect(termOf(run({ arch: INTERNLM2_7B, prompt: 1024, gen: 0 }), 'kv-held')).toBe(335_544_320);
+    expect(termOf(run({ arch: INTERNLM2_7B, prompt: 1024, gen: 64 }), 'kv-held')).toBe(335_544_320);
+  });
+  it('InternLM v1 caches the k_proj / v_proj outputs before RoPE: no views, the last step’s old tuple at decode', () => {
+    // internlm-chat-7b, multi-head: 2 × 4096 × 2 × 32 = 524,288 B per token; 1,087 tokens = 569,901,056
+    const v1 = archOf(INTERNLM_7B_CONFIG);
+    expect(termOf(run({ arch: v1, prompt: 1024, gen: 64 }), 'kv-held')).toBe(1087 * 524_288);
+  });
+  it('InternLM v1 rotates its whole cached K in every forward: at a decode step three K-sized tensors and the gathered cos and sin', () => {
+    const v1 = archOf(INTERNLM_7B_CONFIG);
+    // 1 new token against 4,096 keys: K = 4,096 × 32 × 128 × 2 = 33,554,432; cos + sin 2 × 4,096 × 128 × 2 = 2,097,152;
+    // 3 hidden rows 3 × 4096 × 2 = 24,576; the held [1, 1, 1, 4096] mask 8,192
+    const at = remoteTransient(remoteRuntime(v1, 'eager', 'bf16')!, v1, 1, 4096, 1, 2, 1, 0, 2, false);
+    expect(at).toMatchObject({ kind: 'attention-scores', bytes: 3 * 33_554_432 + 2_097_152 + 24_576 + 8_192 });
   });
 });
 

@@ -74,6 +74,19 @@ export const BAICHUAN2_13B_CONFIG = {
   vocab_size: 125696,
 };
 
+/** internlm/internlm-chat-7b config.json (InternLMConfig: bias on q/k/v/o, multi-head) */
+export const INTERNLM_7B_CONFIG = {
+  model_type: 'internlm',
+  bias: true,
+  hidden_size: 4096,
+  intermediate_size: 11008,
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  rms_norm_eps: 1e-6,
+  vocab_size: 103168,
+  tie_word_embeddings: false,
+};
+
 export const INTERNLM2_7B_CONFIG = {
   model_type: 'internlm2',
   bias: false,
