@@ -74,7 +74,7 @@ export const BAICHUAN2_13B_CONFIG = {
   vocab_size: 125696,
 };
 
-/** internlm/internlm-chat-7b config.json (InternLMConfig: bias on q/k/v/o, multi-head) */
+/** internlm/internlm-chat-7b config.json (InternLMConfig: bias on q/k/v/o, multi-head; 7,321,948,160 parameters) */
 export const INTERNLM_7B_CONFIG = {
   model_type: 'internlm',
   bias: true,

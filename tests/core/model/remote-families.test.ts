@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { countParams } from '../../../src/core/model/params';
-import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, QWEN_7B_CONFIG as QWEN_7B, archOf as ok } from './remote-configs';
+import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM_7B_CONFIG, QWEN_7B_CONFIG as QWEN_7B, archOf as ok } from './remote-configs';
 
 const CHATGLM3_6B = CHATGLM3_6B_CONFIG;
 
@@ -114,17 +114,7 @@ describe('Baichuan and InternLM', () => {
   });
 
   test('InternLM-7B: bias on q/k/v/o (config bias), none on the MLP: 7,321,948,160', () => {
-    const a = ok({
-      model_type: 'internlm',
-      bias: true,
-      hidden_size: 4096,
-      intermediate_size: 11008,
-      num_attention_heads: 32,
-      num_hidden_layers: 32,
-      rms_norm_eps: 1e-6,
-      tie_word_embeddings: false,
-      vocab_size: 103168,
-    });
+    const a = ok(INTERNLM_7B_CONFIG);
     expect(a).toMatchObject({ qkvBias: true, oBias: true, mlpBias: false });
     // per layer: 4·4096² + 4·4096 bias = 67,125,248; MLP 135,266,304; norms 8,192 → 202,399,744 × 32
     // = 6,476,791,808; embeddings 2·103168·4096 = 845,152,256; norm 4,096
