@@ -27,7 +27,7 @@ emptied once after building, as a checkpoint load leaves no cached blocks behind
 own bytes (sum over the past tensors).
 
 Rows: r… the remote models' generate loop; l… the same models fine-tuned by measure_trainer.run
-(PEFT LoRA, Trainer) with the file's model; n… transformers-native generate() (measure_generate.run).
+(PEFT LoRA or full fine-tuning, Trainer) with the file's model; n… transformers-native generate() (measure_generate.run).
 --trace ID,… also writes those rows' whole allocator history (OUT/ID.trace.json.gz, the format
 measure_trainer.py --trace writes).
 
@@ -251,18 +251,20 @@ NATIVE_ROWS = [
 ]
 
 
-# Trainer LoRA runs of the remote models (measure_trainer.run with the remote file's model):
-# all-linear adapters, bf16, fixed lengths, no checkpointing (their files predate transformers 5's
-# checkpointing hooks), use_cache off as fine-tuning recipes set it
+# Trainer runs of the remote models (measure_trainer.run with the remote file's model): LoRA with
+# all-linear adapters, or full fine-tuning; bf16, fixed lengths, no checkpointing (their files
+# predate transformers 5's checkpointing hooks), use_cache off as fine-tuning recipes set it.
+# (key, seq[, method]); l004 trains ChatGLM3's RMSNorm weights, whose fp32 x̂ the rule says they keep
 TRAIN_ROWS = [
     ("THUDM/chatglm3-6b", 1024),
     ("Qwen/Qwen-7B", 1024),
     ("baichuan-inc/Baichuan2-13B-Chat", 1024),
     ("THUDM/chatglm3-6b", 4096),
+    ("THUDM/chatglm3-6b", 1024, "full"),
 ]
 
 
-def train_remote(key: str, seq: int, remote: Path) -> dict:
+def train_remote(key: str, seq: int, remote: Path, method: str = "lora") -> dict:
     import measure_trainer
 
     def build(preset, dtype, attn):
@@ -273,7 +275,7 @@ def train_remote(key: str, seq: int, remote: Path) -> dict:
         return model, config
 
     measure_trainer.build = build
-    s = measure_trainer.T(key, "lora", seq, 1, False)
+    s = measure_trainer.T(key, method, seq, 1, False)
     return measure_trainer.run(s, "/tmp/measure-remote-tmp")
 
 
@@ -317,9 +319,10 @@ def main():
         batch = more[0] if more else 1
         settings = {"model": key, "prompt": prompt, "gen": gen, "batch": batch, "dtype": "bf16", "config": extra}
         record(f"r{i:03d}", settings, lambda: traced("chatglm" in key and prompt > 4096, lambda: run_remote(key, Path(a.remote), prompt, gen, extra, batch), f"r{i:03d}"))
-    for i, (key, seq) in enumerate(TRAIN_ROWS):
-        settings = dict(__import__("measure_trainer").T(key, "lora", seq, 1, False))
-        record(f"l{i:03d}", settings, lambda: train_remote(key, seq, Path(a.remote)))
+    for i, (key, seq, *more) in enumerate(TRAIN_ROWS):
+        method = more[0] if more else "lora"
+        settings = dict(__import__("measure_trainer").T(key, method, seq, 1, False))
+        record(f"l{i:03d}", settings, lambda: train_remote(key, seq, Path(a.remote), method))
     for i, (preset, prompt, attn, *more) in enumerate(NATIVE_ROWS):
         dtype, gen, trace = (more + [torch.bfloat16, measure_generate.GEN, False][len(more):])[:3]
         settings = {"preset": preset, "prompt": prompt, "gen": gen, "batch": 1, "dtype": str(dtype).split(".")[-1].replace("bfloat16", "bf16").replace("float16", "fp16"), "attn": attn}
