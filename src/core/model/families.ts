@@ -74,7 +74,8 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   mistral: LLAMA_LIKE,
   mixtral: LLAMA_LIKE,
   olmo: LLAMA_LIKE,
-  internlm2: LLAMA_LIKE,
+  // InternLM2 (modeling_internlm2.py InternLM2Attention): one `wqkv` Linear, (a + 2g)·d wide
+  internlm2: { ...LLAMA_LIKE, fusedQkv: true },
   granite: LLAMA_LIKE,
   deepseek_v2: LLAMA_LIKE,
   deepseek_v3: LLAMA_LIKE,

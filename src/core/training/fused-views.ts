@@ -42,7 +42,10 @@
  * `QWenAttention.forward`: `query, key, value = mixed_x_layer.split(self.split_size, dim=2)`, then
  * `_split_heads` views; `apply_rotary_pos_emb` returns new q and k) passes v as the slice to its
  * flash-attn call (`rearrange` to (b·s, a, d), a view: b and s merge), to SDPA after a transpose,
- * or to `_attn`'s matmul: the Phi-3 case. ChatGLM2 / ChatGLM3 copy v out to every head
+ * or to `_attn`'s matmul: the Phi-3 case. InternLM2's own file (modeling_internlm2.py
+ * `InternLM2Attention.forward`: `rearrange(qkv_states, "b q (h gs d) -> b q h gs d")`, v =
+ * `qkv_states[..., -1, :]`, a view, k rotated into a new tensor) hands flash-attn the view and its
+ * eager path the `repeat_kv` copy: the Phi-3 case as well. ChatGLM2 / ChatGLM3 copy v out to every head
  * (`expand(...).contiguous()`, sdpa.ts glmExpandsKv), so their fused output is freed. Not modelled
  * here: GPT-BigCode's multi-query eager path (q reshaped to a copy while k and v stay views).
  */
@@ -50,7 +53,7 @@ import type { Attn, ModelArch } from '../types';
 import { sdpaRepeatsKv } from '../sdpa';
 
 /** Families whose RoPE'd q and k are new tensors while v stays a slice of the fused qkv output. */
-const V_VIEW_FAMILIES = new Set(['phi3', 'gpt_neox', 'qwen']);
+const V_VIEW_FAMILIES = new Set(['phi3', 'gpt_neox', 'qwen', 'internlm2']);
 
 /** Share of the layers (0–1) whose attention saves v as a view of the fused qkv output. */
 export function fusedQkvViewShare(arch: ModelArch, attn: Attn, b: number, maskedShare: number): number {

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { layerActivation, savedKvWidth, savedMaskBytes, sdpaMaskedShare, uniform } from '../../../src/core/training/activations';
 import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
 import { ownFileTrainingAttn } from '../../../src/core/model/remote-families';
+import { loraTrainableParams } from '../../../src/core/model/lora';
+import { fusedQkvViewWidth } from '../../../src/core/training/fused-views';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Scenario } from '../../../src/core/types';
@@ -97,5 +99,17 @@ describe('InternLM trains with the attention its own file offers (remote-familie
     const v1 = { ...arch, family: 'internlm' };
     const scores = (family: string) => layerActivation({ ...v1, family }, 1024, 1, uniform(2), 'eager', 1).scores;
     expect(scores('internlm') - scores('llama')).toBe(32 * 1024 ** 2 * 2);
+  });
+});
+
+describe("InternLM2's fused wqkv (modeling_internlm2.py InternLM2Attention)", () => {
+  const arch = archOf(INTERNLM2_7B_CONFIG);
+  it('PEFT adapts wqkv once: r = 16 on wqkv, wo, w1, w3, w2 of internlm2-chat-7b = 37,748,736 trainable parameters', () => {
+    // per layer 16·(4096 + 6144) + 16·(4096 + 4096) + 3 · 16·(4096 + 14336) = 1,179,648; × 32 layers
+    expect(loraTrainableParams(arch, 16, ['q', 'k', 'v', 'o', 'gate', 'up', 'down'])).toBe(37_748_736);
+  });
+  it('flash-attn saves v as the slice of the wqkv output: (a + g)·d·e = 10,240 B more per token and layer; eager saves repeat_kv’s copy', () => {
+    expect(fusedQkvViewWidth(arch, 'flash', 1, 0)).toBe((32 + 8) * 128);
+    expect(fusedQkvViewWidth(arch, 'eager', 1, 0)).toBe(0);
   });
 });
