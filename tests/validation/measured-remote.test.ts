@@ -68,13 +68,15 @@ describe('our H200 Trainer LoRA runs of the remote-code models', () => {
   // (it keeps its 16-bit input for the rsqrt mul's backward: activations.ts normInputBytes);
   // Baichuan2-13B +22.7 % before its always-on checkpointing, then −4.8 % until NormHead's fp32
   // normalised weight under autocast and its ALiBi mask were counted (terms.ts headLoss,
-  // attentionMask). PEFT's all-linear also adapts ChatGLM's output_layer (its file names no output
+  // attentionMask); ChatGLM's own loss (loss.ts chatglmLossBytes) moved l000 / l003 from −0.8 / −0.3 %
+  // to −0.1 / +0.9 %. PEFT's all-linear also adapts ChatGLM's output_layer (its file names no output
   // embeddings for PEFT to leave out: 1,105,920 trainable parameters not counted).
   it('allocated: every row within −1.5 % … +1 %', () => {
     for (const s of train) expect(s.allocatedErrPct, s.id).toBeGreaterThanOrEqual(-1.5);
     for (const s of train) expect(s.allocatedErrPct, s.id).toBeLessThanOrEqual(1);
   });
-  it('reserved: every row within 8 %', () => {
-    for (const s of train) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(8);
+  // reserved within −7.6 … +5.0 % until the loss was replayed tensor by tensor (loss.ts `sequence`)
+  it('reserved: every row within 3 %', () => {
+    for (const s of train) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(3);
   });
 });

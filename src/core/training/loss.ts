@@ -39,6 +39,12 @@
  *   fp32_set_opt_dtype; `log_softmax(x, dtype)` converts its input first): c = 4 and a c-sized
  *   cast of the shift copy. peak e·n + n'·(e + cast + c); held e·n + c·n';
  *   backward max(e·n + 3c·n', 2e·n + e·n'); head 2e·n.
+ * - ChatGLM's files (ChatGLM2/3 modeling_chatglm.py `ChatGLMForConditionalGeneration.forward`, the
+ *   first ChatGLM's alike; `chatglmLossBytes`): the [s, b, V] output, its `transpose(0, 1)
+ *   .contiguous()` (the first freed), `.to(torch.float32)` (the 16-bit copy freed), the fp32 shift
+ *   copy, the fp32 log-softmax, and `lm_logits.to(hidden_states.dtype)` for the model output before
+ *   the fp32 logits go. peak 4n + 8n' + e·n; held 4n'; backward max(12n', 4n' + 4n (SliceBackward's
+ *   fp32 zeros), 4n + e·n (ToCopyBackward)); head e·n.
  * - torchtune (modules/transformer.py `TransformerDecoder` unembed `self.output(h).float()`; the
  *   recipe's `_loss_step` shifts the labels with `torch.hstack` and runs `del logits` after the
  *   loss): peak max(n·(e + u), 8n); held 4n; backward 12n; head n·e.
@@ -195,6 +201,20 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
       // c: the loss's dtype, fp32 under autocast (log_softmax on the fp32 list), else the logits'
       const c = autocast ? 4 : e;
       const C = sym('c', c);
+      const [ne, n1e, n1c] = [evaluate(n(E)), evaluate(n1(E)), evaluate(n1(C))];
+      // allocs: 0 logits, 1 shift copy, [2 autocast's fp32 cast], log-softmax (saved); the model output
+      // and the shift copy go before backward. Backward: nll grad, log-softmax grad, [its 16-bit cast
+      // (ToCopyBackward)], SliceBackward's zero-filled logits-sized gradient for the LM head
+      const sequence: LossSequence =
+        c > e
+          ? {
+              forward: [{ alloc: ne }, { alloc: n1e }, { alloc: n1c }, { alloc: n1c }, { free: 2 }, { free: 1 }, { free: 0 }],
+              backward: [{ alloc: n1c }, { alloc: n1c }, { free: 4 }, { free: 3 }, { alloc: n1e }, { free: 5 }, { alloc: ne }, { free: 6 }],
+            }
+          : {
+              forward: [{ alloc: ne }, { alloc: n1e }, { alloc: n1c }, { free: 1 }, { free: 0 }],
+              backward: [{ alloc: n1c }, { alloc: n1c }, { free: 3 }, { free: 2 }, { alloc: ne }, { free: 4 }],
+            };
       return lossOf(
         {
           peak: add(n(E), n1(c > e ? add(E, C, C) : add(E, C))),
@@ -204,6 +224,7 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
         },
         'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax (the logits leave with the model output before backward); c = 4 under autocast, else e',
         'Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit lm_logits, shift_logits.contiguous(), CrossEntropyLoss); autocast_mode.cpp log_softmax fp32',
+        sequence,
       );
     }
     case 'torchtune':
@@ -228,4 +249,41 @@ function unchunked(path: ResolvedLogitsPath, n: Rows, n1: Rows, E: Expr, e: numb
       );
     }
   }
+}
+
+/**
+ * The loss of ChatGLM's own files (module docstring): `lm_logits = self.transformer.output_layer(h)`
+ * ([s, b, V], ChatGLM's sequence-first layout), `.transpose(0, 1).contiguous()`, then with labels
+ * `lm_logits.to(torch.float32)`, `shift_logits = lm_logits[..., :-1, :].contiguous()`,
+ * `CrossEntropyLoss` on fp32 (autocast changes nothing: the input already is fp32) and
+ * `lm_logits = lm_logits.to(hidden_states.dtype)` for the output, which the Trainer drops before
+ * backward. For b > 1 the gradient reaching the head is a transposed view, which the head's matmul
+ * copies to fold (aten `_matmul_impl` reshape); for b = 1 the transpose moves a size-1 dimension.
+ */
+export function chatglmLossBytes(s: number, b: number, vocab: number, e: number): LossBytes {
+  const S = sym('s', s);
+  const B = sym('b', b);
+  const V = sym('V', vocab);
+  const E = sym('e', e);
+  const n = (...xs: (Expr | number)[]) => mul(S, B, V, ...xs);
+  const n1 = (...xs: (Expr | number)[]) => mul(sub(S, 1), B, V, ...xs);
+  const [ne, n4, n14] = [evaluate(n(E)), evaluate(n(4)), evaluate(n1(4))];
+  // allocs: 0 output [s, b, V], 1 its transposed copy, 2 fp32 logits, 3 fp32 shift copy, 4 log-softmax
+  // (saved), 5 the 16-bit output; backward: 6 nll grad, 7 log-softmax grad, 8 SliceBackward's fp32
+  // zeros, 9 ToCopyBackward's 16-bit gradient, [10 its contiguous copy for the head's matmul, b > 1]
+  const sequence: LossSequence = {
+    forward: [{ alloc: ne }, { alloc: ne }, { free: 0 }, { alloc: n4 }, { free: 1 }, { alloc: n14 }, { alloc: n14 }, { alloc: ne }, { free: 2 }, { free: 3 }, { free: 5 }],
+    backward: [{ alloc: n14 }, { alloc: n14 }, { free: 6 }, { free: 4 }, { alloc: n4 }, { free: 7 }, { alloc: ne }, { free: 8 }, ...(b > 1 ? [{ alloc: ne }, { free: 9 }] : [])],
+  };
+  return lossOf(
+    {
+      peak: add(n(4), n1(8), n(E)),
+      held: n1(4),
+      backward: max(n1(12), add(n1(4), n(4)), add(n(4), n(E)), ...(b > 1 ? [n(2, E)] : [])),
+      headBackward: n(E),
+    },
+    'transposed copy of the [s, b, V] output, fp32 logits, fp32 shift copy, fp32 log-softmax and the 16-bit logits returned (dropped with the output before backward)',
+    'ChatGLM2/3 modeling_chatglm.py ChatGLMForConditionalGeneration.forward (transpose(0, 1).contiguous(), .to(torch.float32), shift_logits.contiguous(), CrossEntropyLoss, .to(hidden_states.dtype))',
+    sequence,
+  );
 }

@@ -37,7 +37,7 @@ import { layerBackward, perLayerGradient } from './layer-backward';
 import { ampWeightCopies } from './amp-cache';
 import { NO_TIED_GRAD, tiedGradient, tiedSumMoment, tiedWaiting } from './tied-grad';
 import { resolveLogitsPath } from '../logits-path';
-import { lossBytes, lossOf, type LossBytes, type LossEvent } from './loss';
+import { chatglmLossBytes, lossBytes, lossOf, type LossBytes, type LossEvent } from './loss';
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { kbitUpcasts, upcastBytes } from './kbit-prep';
 import { savedModules } from './modules-to-save';
@@ -556,7 +556,12 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
  */
 function headLoss(ctx: Ctx, e: number, eLogits: number, headCopy: 'autocast' | 'norm-head' | null): LossBytes {
   const { s, arch } = ctx;
-  const plain = lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', resolveLogitsPath(s.logitsPath, arch), autocastActive(s));
+  const path = resolveLogitsPath(s.logitsPath, arch);
+  // ChatGLM's own files write their loss their own way (loss.ts chatglmLossBytes)
+  const glm = arch.family === 'chatglm' && path === 'remote-code' && s.lossChunks <= 1;
+  const plain = glm
+    ? chatglmLossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits)
+    : lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', path, autocastActive(s));
   const loss = arch.logitSoftcap ? softcapped(plain, s.seq, s.batch, arch.vocab / s.tp, eLogits) : plain;
   if (!headCopy) return loss;
   // the copy is saved for the head's backward: live through the loss and head backward too

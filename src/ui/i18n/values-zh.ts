@@ -59,6 +59,8 @@ export const VALUE_ZH: Record<string, string> = {
     '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) + Σ_linears 2·d_in·d_out（GPTQ：matmul 为反向保存的反量化权重）；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
   's·b·(2·(4 + e_res + 4 + e)·h + n_post·(4 + e_res + 4)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer':
     's·b·(2·(4 + e_res + 4 + e)·h + n_post·(4 + e_res + 4)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
+  'transposed copy of the [s, b, V] output, fp32 logits, fp32 shift copy, fp32 log-softmax and the 16-bit logits returned (dropped with the output before backward)':
+    '[s, b, V] 输出的转置副本、fp32 logits、fp32 移位副本、fp32 log-softmax，以及返回的 16 位 logits（反向前随输出释放）',
   'model-dtype logits, shift copy, [autocast fp32 cast], log-softmax (the logits leave with the model output before backward); c = 4 under autocast, else e':
     '模型精度的 logits、移位副本、[autocast 的 fp32 转换]、log-softmax（logits 随模型输出在反向前释放）；autocast 下 c = 4，否则为 e',
   's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer':
@@ -73,6 +75,8 @@ export const VALUE_ZH: Record<string, string> = {
     '冻结的基座：s·b·(2·4·h + (e·(ad + kv + ad + 3f) + 4·(a + g)·d)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
   's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [+ b·a·s²·(4+e [+ e softcap])/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output], m = share of masked layers; c = AMP cast copies, n_post = norms beyond two per layer':
     's·b·(2·(4 + e_res + e)·h + n_post·(4 + e_res)·h + e·c·h + e·(2ad + kv + 4f)/t) [eager 时 + b·a·s²·(4+e [softcap 再 + e])/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]，m = 带掩码的层所占比例；c = AMP 转换副本数，n_post = 每层两个之外的归一化层数',
+  'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output]':
+    '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
   'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output]':
     '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
   's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies':

@@ -112,4 +112,6 @@ export const TRAINING: Partial<Scenario>[] = [
   // the remote files' old RMSNorm (16-bit input kept; ChatGLM's fp32 x̂), InternLM's eager-only training
   { model: 'THUDM/chatglm3-6b', precision: 'bf16', seq: 1024 },
   { model: 'THUDM/chatglm3-6b', method: 'lora', seq: 1024 },
+  // Qwen-1's own loss (remote-code: 16-bit logits and shift copy, autocast's fp32 log-softmax)
+  { model: 'Qwen/Qwen-7B', method: 'lora', seq: 1024 },
 ];

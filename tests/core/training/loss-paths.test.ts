@@ -3,7 +3,7 @@
  * tensors. n = s·b·V logits, n1 = (s − 1)·b·V after a `[..., :-1, :]` shift.
  */
 import { describe, expect, it } from 'vitest';
-import { lossBytes, sequenceMoments } from '../../../src/core/training/loss';
+import { chatglmLossBytes, lossBytes, sequenceMoments } from '../../../src/core/training/loss';
 
 // meta-llama/Llama-2-7b-hf: V = 32000; s = 4096, b = 1
 const LLAMA = { s: 4096, b: 1, V: 32000 };
@@ -83,10 +83,38 @@ describe('remote-code: Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (16-bit l
     expect(l.held).toBe(4 * n1Q);
     expect(l.backward).toBe(12 * n1Q);
   });
+  it('its tensors one by one replay to the same four moments, with autocast and without', () => {
+    for (const autocast of [true, false]) {
+      const l = lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'remote-code', autocast);
+      expect(sequenceMoments(l.sequence!)).toEqual({ peak: l.peak, held: l.held, backward: l.backward, headBackward: l.headBackward });
+    }
+  });
   it('pure bf16 needs less than the current path at the same shape (no fp32 buffers)', () => {
     const cur = lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'current');
     expect(cur.backward).toBe(nQ * 12);
     expect(lossBytes(QWEN.s, QWEN.b, QWEN.V, 2, 1, false, 'remote-code').backward).toBeLessThan(cur.backward);
+  });
+});
+
+describe("ChatGLM's own files: ChatGLMForConditionalGeneration.forward (transpose copy, .to(float32), fp32 shift copy, CE, .to(dtype))", () => {
+  // THUDM/chatglm3-6b: padded_vocab_size 65024; s = 1024, b = 1
+  const n = 1024 * 65024; // 66,584,576
+  const n1 = 1023 * 65024; // 66,519,552
+  const l = chatglmLossBytes(1024, 1, 65024, 2);
+  it('forward: fp32 logits + fp32 shift copy + fp32 log-softmax + the bf16 logits it returns = 4n + 8n′ + 2n', () => {
+    expect(l.peak).toBe(4 * n + 8 * n1 + 2 * n);
+    expect(l.peak).toBe(931_663_872);
+    expect(l.held).toBe(4 * n1);
+  });
+  it('backward: the log-softmax backward (12n′) above SliceBackward’s fp32 zeros and ToCopyBackward’s bf16 gradient; the head gets 2n', () => {
+    expect(l.backward).toBe(12 * n1);
+    expect(l.headBackward).toBe(2 * n);
+  });
+  it('its tensors one by one replay to the same moments; batch 2 adds the head’s contiguous copy of the transposed gradient', () => {
+    for (const b of [1, 2]) {
+      const x = chatglmLossBytes(1024, b, 65024, 2);
+      expect(sequenceMoments(x.sequence!)).toEqual({ peak: x.peak, held: x.held, backward: x.backward, headBackward: x.headBackward });
+    }
   });
 });
 
