@@ -113,3 +113,14 @@ describe("InternLM2's fused wqkv (modeling_internlm2.py InternLM2Attention)", ()
     expect(fusedQkvViewWidth(arch, 'eager', 1, 0)).toBe(0);
   });
 });
+
+describe("InternLM2's loss: InternLM2ForCausalLM.forward upcasts with logits.float() before its shift copy", () => {
+  it('its logits term is the upcast-in-model path’s peak: 4n + 8n′ for V = 92,544 at 1,024 tokens', () => {
+    // its config.json names the file's class in auto_map (trust_remote_code): logits-path auto is the file's
+    const arch = { ...archOf(INTERNLM2_7B_CONFIG), remoteCode: true };
+    const r = estimate({ ...defaultScenario(), model: 'custom', arch, mode: 'training', method: 'lora', weights: 'bf16', precision: 'bf16', seq: 1024, batch: 1, gpu: '' });
+    if (!r.ok) throw new Error('refused');
+    // n = 1,024 × 92,544 = 94,765,056; n′ = 1,023 × 92,544 = 94,672,512
+    expect(r.value.terms.find((t) => t.id === 'logits')?.bytes).toBe(4 * 94_765_056 + 8 * 94_672_512);
+  });
+});
