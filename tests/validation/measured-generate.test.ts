@@ -5,28 +5,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GENERATE_ROWS, scoreGenerateRows } from '../../src/validation/measured-generate';
-import { errorStats } from '../../src/validation/score';
+import { loggedStats, peakTable } from './peak-table';
 
-const GiB = 2 ** 30;
 const scores = scoreGenerateRows();
 describe('our H200 generate() runs', () => {
   it('maps every row and prints allocated / reserved, measured vs ours', () => {
     console.log(
-      'row | model | prompt | allocated measured / ours GiB | err % | reserved measured / ours GiB | err %\n' +
-        scores
-          .map(
-            (s) =>
-              `${s.id} | ${s.row.settings.preset} | ${s.row.settings.prompt} | ${(s.row.measured.allocated / GiB).toFixed(2)} / ${(s.predictedAllocated / GiB).toFixed(2)} | ${s.allocatedErrPct.toFixed(1)} | ${(s.row.measured.reserved / GiB).toFixed(2)} / ${(s.predictedReserved / GiB).toFixed(2)} | ${s.reservedErrPct.toFixed(1)}`,
-          )
-          .join('\n'),
+      peakTable(
+        'model | prompt',
+        scores.map((s) => ({ ...s, measured: s.row.measured, label: `${s.row.settings.preset} | ${s.row.settings.prompt}` })),
+      ),
     );
     expect(GENERATE_ROWS.length).toBe(21);
     expect(scores.length).toBe(GENERATE_ROWS.length);
   });
 
   it('allocated: median |error| ≤ 1 %, every row within 2 %', () => {
-    const st = errorStats(scores.map((s) => s.allocatedErrPct))!;
-    console.log(`allocated: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    const st = loggedStats(
+      'allocated',
+      scores.map((s) => s.allocatedErrPct),
+    );
     expect(st.medianPct).toBeLessThanOrEqual(1);
     for (const s of scores) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(2);
   });
@@ -42,8 +40,10 @@ describe('our H200 generate() runs', () => {
       ['Llama-style', llamaStyle],
       ['Gemma-2', gemma],
     ] as const) {
-      const st = errorStats(rows.map((s) => s.reservedErrPct))!;
-      console.log(`reserved (${name}): n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+      const st = loggedStats(
+        `reserved (${name})`,
+        rows.map((s) => s.reservedErrPct),
+      );
       expect(st.medianPct, name).toBeLessThanOrEqual(0.5);
     }
     for (const s of scores) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(2);

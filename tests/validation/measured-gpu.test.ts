@@ -9,7 +9,7 @@ import { estimateWithReplay, stepTimeline } from '../../src/core/timeline';
 import { bandsFor } from '../../src/validation/bands';
 import { GPU_ROWS, gpuScenario, scoreGpuRows, type GpuRow } from '../../src/validation/measured-gpu';
 import { VARIED_RESERVED_BAND, variedBandOf } from '../../src/validation/varied-band';
-import { errorStats } from '../../src/validation/score';
+import { loggedStats } from './peak-table';
 
 const GiB = 2 ** 30;
 const scores = scoreGpuRows();
@@ -30,8 +30,10 @@ describe('our H200 Trainer runs', () => {
   });
 
   it('allocated peak: median |error| ≤ 1.5 %, every run within 6 %', () => {
-    const st = errorStats(scores.map((s) => s.allocatedErrPct))!;
-    console.log(`allocated: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    const st = loggedStats(
+      'allocated',
+      scores.map((s) => s.allocatedErrPct),
+    );
     expect(st.medianPct).toBeLessThanOrEqual(1.5);
     for (const s of scores) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(6);
   });
@@ -39,8 +41,10 @@ describe('our H200 Trainer runs', () => {
   it('reserved, fixed lengths (two replayed steps, timeline/applies.ts): every run within 6 %, with gradient accumulation within 15 %', () => {
     const fixed = scores.filter((s) => !s.varied);
     expect(fixed.length).toBeGreaterThanOrEqual(15);
-    const st = errorStats(fixed.map((s) => s.reservedErrPct))!;
-    console.log(`reserved, fixed lengths: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    loggedStats(
+      'reserved, fixed lengths',
+      fixed.map((s) => s.reservedErrPct),
+    );
     // t028 / t029 accumulate over two micro-steps: the replay holds the gradients from the start,
     // PyTorch makes them in the first micro-step's backward and frees them at zero_grad, so its
     // segments are cut in another order (t029 measured 16.3 GiB reserved)

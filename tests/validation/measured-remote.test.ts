@@ -6,31 +6,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NATIVE_ROWS, REMOTE_ROWS, TRAIN_ROWS, scoreNativeRows, scoreRemoteRows, scoreTrainRows } from '../../src/validation/measured-remote';
-import { errorStats } from '../../src/validation/score';
+import { loggedStats, peakTable } from './peak-table';
 
-const GiB = 2 ** 30;
 const remote = scoreRemoteRows();
 const native = scoreNativeRows();
-const all = [...remote.map((s) => ({ ...s, what: s.row.settings.model })), ...native.map((s) => ({ ...s, what: `${s.row.settings.preset} ${s.row.settings.attn} ${s.row.settings.dtype}` }))];
+const all = [
+  ...remote.map((s) => ({ ...s, measured: s.row.measured, label: `${s.row.settings.model} | ${s.row.settings.prompt} + ${s.row.settings.gen}` })),
+  ...native.map((s) => ({ ...s, measured: s.row.measured, label: `${s.row.settings.preset} ${s.row.settings.attn} ${s.row.settings.dtype} | ${s.row.settings.prompt} + ${s.row.settings.gen}` })),
+];
 
 describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon generate()', () => {
   it('maps every row and prints allocated / reserved, measured vs ours', () => {
-    console.log(
-      'row | model | prompt + gen | allocated measured / ours GiB | err % | reserved measured / ours GiB | err %\n' +
-        all
-          .map(
-            (s) =>
-              `${s.id} | ${s.what} | ${s.row.settings.prompt} + ${s.row.settings.gen} | ${(s.row.measured.allocated / GiB).toFixed(2)} / ${(s.predictedAllocated / GiB).toFixed(2)} | ${s.allocatedErrPct.toFixed(1)} | ${(s.row.measured.reserved / GiB).toFixed(2)} / ${(s.predictedReserved / GiB).toFixed(2)} | ${s.reservedErrPct.toFixed(1)}`,
-          )
-          .join('\n'),
-    );
+    console.log(peakTable('model | prompt + gen', all));
     expect([REMOTE_ROWS.length, NATIVE_ROWS.length]).toEqual([10, 8]);
     expect([remote.length, native.length]).toEqual([10, 8]);
   });
 
   it('allocated: median |error| ≤ 0.5 %, every row within 1 % but Falcon-7B eager (its own bf16 softmax, +3.5 %)', () => {
-    const st = errorStats(all.map((s) => s.allocatedErrPct))!;
-    console.log(`allocated: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    const st = loggedStats(
+      'allocated',
+      all.map((s) => s.allocatedErrPct),
+    );
     expect(st.medianPct).toBeLessThanOrEqual(0.5);
     for (const s of all) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(s.id === 'n007' ? 4 : 1);
   });
@@ -43,8 +39,10 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
   // ~3 steps (10 of 1,222–1,240 MiB in the recorded history), because the prompt pass's score
   // tensors left segments of exactly their own size (+4.8 %; one block per layer gave −19.6 %).
   it('reserved: median |error| ≤ 3 %, every row within 6 %', () => {
-    const st = errorStats(all.map((s) => s.reservedErrPct))!;
-    console.log(`reserved: n ${st.n}, median ${st.medianPct.toFixed(2)} %, p90 ${st.p90Pct.toFixed(2)} %`);
+    const st = loggedStats(
+      'reserved',
+      all.map((s) => s.reservedErrPct),
+    );
     expect(st.medianPct).toBeLessThanOrEqual(3);
     for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(6);
   });
@@ -54,13 +52,10 @@ describe('our H200 Trainer LoRA runs of the remote-code models', () => {
   const train = scoreTrainRows();
   it('maps every row and prints allocated / reserved, measured vs ours', () => {
     console.log(
-      'row | model | seq | allocated measured / ours GiB | err % | reserved measured / ours GiB | err %\n' +
-        train
-          .map(
-            (s) =>
-              `${s.id} | ${s.row.settings.preset} | ${s.row.settings.seq} | ${(s.row.measured.allocated / GiB).toFixed(2)} / ${(s.predictedAllocated / GiB).toFixed(2)} | ${s.allocatedErrPct.toFixed(1)} | ${(s.row.measured.reserved / GiB).toFixed(2)} / ${(s.predictedReserved / GiB).toFixed(2)} | ${s.reservedErrPct.toFixed(1)}`,
-          )
-          .join('\n'),
+      peakTable(
+        'model | seq',
+        train.map((s) => ({ ...s, measured: s.row.measured, label: `${s.row.settings.preset} | ${s.row.settings.seq}` })),
+      ),
     );
     expect([TRAIN_ROWS.length, train.length]).toEqual([4, 4]);
   });
