@@ -16,9 +16,9 @@
  *   reads `outputs.logits[:, -1, :]`, b·V-sized tensors: left out.)
  * - 'torchtune': training only (TransformerDecoder.unembed `self.output(h).float()`); at inference
  *   the estimate is of HF `generate`, so it counts as 'current'.
- * - 'auto': 'remote-code' when the config names its own modeling code (`auto_map` with
- *   AutoModelForCausalLM: transformers' auto_factory loads that class under trust_remote_code),
- *   else 'current'.
+ * - 'auto': the file's own path when the config names its own modeling code (`auto_map` with
+ *   AutoModelForCausalLM: transformers' auto_factory loads that class under trust_remote_code) —
+ *   'remote-code', or InternLM2's 'upcast-in-model' (`ownFileLogitsPath`) — else 'current'.
  */
 import type { LogitsPath, ModelArch } from './types';
 import { add, sym, type Expr } from './formula';
@@ -27,7 +27,16 @@ export type ResolvedLogitsPath = Exclude<LogitsPath, 'auto'>;
 
 export function resolveLogitsPath(path: LogitsPath, arch: ModelArch): ResolvedLogitsPath {
   if (path !== 'auto') return path;
-  return arch.remoteCode ? 'remote-code' : 'current';
+  return arch.remoteCode ? ownFileLogitsPath(arch) : 'current';
+}
+
+/**
+ * The path a model's own file takes: InternLM2's `InternLM2ForCausalLM.forward` (modeling_internlm2.py)
+ * runs `logits = logits.float()` after its head, as transformers 4.36–4.45's Llama does
+ * ('upcast-in-model'); the other 2023–24 files keep the model dtype (Qwen-1's 'remote-code').
+ */
+export function ownFileLogitsPath(arch: Pick<ModelArch, 'family'>): 'remote-code' | 'upcast-in-model' {
+  return arch.family === 'internlm2' ? 'upcast-in-model' : 'remote-code';
 }
 
 export interface InferenceLogits {

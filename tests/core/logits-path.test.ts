@@ -97,6 +97,11 @@ describe('auto: remote-code when the config names its own AutoModelForCausalLM c
     expect(resolveLogitsPath('auto', { ...q.value, remoteCode: undefined })).toBe('current');
     expect(resolveLogitsPath('upcast-in-model', q.value)).toBe('upcast-in-model');
   });
+  it("InternLM2's file upcasts with logits.float() (InternLM2ForCausalLM.forward): auto takes upcast-in-model; an explicit path stays", () => {
+    const internlm2 = { ...(QWEN1_7B as ModelArch), family: 'internlm2', remoteCode: true };
+    expect(resolveLogitsPath('auto', internlm2)).toBe('upcast-in-model');
+    expect(resolveLogitsPath('remote-code', internlm2)).toBe('remote-code');
+  });
 });
 
 describe('remote-code architecture key (a pasted config.json keeps it in the link)', () => {

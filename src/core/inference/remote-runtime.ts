@@ -51,7 +51,7 @@
  *   SDPA; InternLM2 copies grouped K and V out with `repeat_kv` and upcasts its logits with `.float()`.
  */
 import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from '../types';
-import { inferenceLogits, type InferenceLogits } from '../logits-path';
+import { inferenceLogits, ownFileLogitsPath, type InferenceLogits } from '../logits-path';
 import { allHeads, eagerScoreBytes, forwardSymbols, fp16Activations, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
@@ -166,7 +166,7 @@ function heldMask(rt: RemoteRuntime, arch: ModelArch, S: Expr, K: Expr, B: Expr,
  * pattern (every position, model dtype) or its 'upcast-in-model' one (InternLM2's `.float()`), with
  * the file as their source; ChatGLM2/3's last position and the first ChatGLM's second copy are their own.
  */
-function remoteLogits(rt: RemoteRuntime, prompt: number, e: number): InferenceLogits {
+function remoteLogits(rt: RemoteRuntime, arch: ModelArch, prompt: number, e: number): InferenceLogits {
   const E = sym('e', e);
   switch (rt.kind) {
     case 'chatglm2':
@@ -174,7 +174,7 @@ function remoteLogits(rt: RemoteRuntime, prompt: number, e: number): InferenceLo
     case 'chatglm':
       return { rows: prompt, rowsExpr: sym('s', prompt), perLogit: 2 * e, perLogitExpr: mul(2, E), what: 'whole prompt, lm_head output and its permute().contiguous() copy', source: rt.source };
     default:
-      return { ...inferenceLogits(rt.kind === 'internlm2' ? 'upcast-in-model' : 'remote-code', prompt, e), source: rt.source };
+      return { ...inferenceLogits(ownFileLogitsPath(arch), prompt, e), source: rt.source };
   }
 }
 
@@ -398,7 +398,7 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     // heldMask's [b, a + 2, k, k] at k = 1
     decodeMaskPerKey2: rt.kind === 'baichuan-alibi' ? evaluate(heldMask(rt, arch, 1, 1, sym('b', s.batch), sym('e', e))) : 0,
     cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
-    logits: remoteLogits(rt, s.prompt, e),
+    logits: remoteLogits(rt, arch, s.prompt, e),
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
     notes: remoteAttnNote(rt, s.attn),

@@ -556,12 +556,9 @@ function savedWeights16(ctx: Ctx): { dense: number; moe: number } {
  */
 function headLoss(ctx: Ctx, e: number, eLogits: number, headCopy: 'autocast' | 'norm-head' | null): LossBytes {
   const { s, arch } = ctx;
-  const resolved = resolveLogitsPath(s.logitsPath, arch);
-  // ChatGLM's own files write their loss their own way (loss.ts chatglmLossBytes); InternLM2's
-  // `InternLM2ForCausalLM.forward` upcasts with `logits.float()` before its shift copy, as
-  // transformers 4.36–4.45's Llama does
-  const glm = arch.family === 'chatglm' && resolved === 'remote-code' && s.lossChunks <= 1;
-  const path = arch.family === 'internlm2' && resolved === 'remote-code' ? 'upcast-in-model' : resolved;
+  const path = resolveLogitsPath(s.logitsPath, arch);
+  // ChatGLM's own files write their loss their own way (loss.ts chatglmLossBytes)
+  const glm = arch.family === 'chatglm' && path === 'remote-code' && s.lossChunks <= 1;
   const plain = glm
     ? chatglmLossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits)
     : lossBytes(s.seq, s.batch, arch.vocab / s.tp, eLogits, s.lossChunks, s.compile === 'inductor', path, autocastActive(s));
