@@ -22,7 +22,7 @@ import { buildTransformers } from './inference/transformers';
 import { findDiffusionPreset, isDiffusionModel, type DiffusionPreset } from './diffusion/presets';
 import { diffusionEstimator } from './diffusion/provider';
 import { loaderNote, unknownFamilyNote } from './model/families';
-import { ownFileCheckpoints, ownFileTrainingAttn } from './model/remote-families';
+import { ownFileAttn, ownFileCheckpoints } from './model/remote-families';
 import { countParams } from './model/params';
 import { blockKinds } from './model/tensors';
 import { findPreset } from './model/presets';
@@ -273,7 +273,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   // Baichuan's own file checkpoints every layer in training whatever the setting (remote-families.ts)
   const forcedCkpt = s.mode === 'training' && s.gradCkpt !== 'full' && ownFileCheckpoints(arch);
   // InternLM's files have no SDPA path: they train eager (remote-families.ts)
-  const ownAttn = s.mode === 'training' ? ownFileTrainingAttn(arch, s.attn) : s.attn;
+  const ownAttn = s.mode === 'training' ? ownFileAttn(arch, s.attn) : s.attn;
   const ctx: Ctx = {
     s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : forcedCkpt || ownAttn !== s.attn ? { ...s, attn: ownAttn, ...(forcedCkpt ? { gradCkpt: 'full' as const } : {}) } : s,
     arch,
@@ -400,7 +400,7 @@ const OWN_CHECKPOINTING_NOTE: Message = {
   text: "This model's own modeling code checkpoints every layer in training (its config keeps gradient_checkpointing as a tuple, which is always true): estimated with grad-ckpt=full.",
 };
 
-/** Training a model whose own file offers no attention of the kind asked for (model/remote-families.ts `ownFileTrainingAttn`). */
+/** Training a model whose own file offers no attention of the kind asked for (model/remote-families.ts `ownFileAttn`). */
 function ownAttentionNote(runs: Attn, attn: Attn): Message {
   return {
     code: 'training.remote-attn',

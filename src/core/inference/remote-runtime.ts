@@ -56,6 +56,7 @@ import { allHeads, eagerScoreBytes, forwardSymbols, fp16Activations, hiddenRowsE
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 import { chatglmQuantized } from '../formats/quantized';
+import { ownFileAttn } from '../model/remote-families';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
 
@@ -107,7 +108,7 @@ export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat, fp16 = 
       return runs('sdpa-masked');
     case 'internlm':
     case 'internlm2':
-      return runs(attn === 'flash' ? 'flash' : 'eager');
+      return runs(ownFileAttn(arch, attn) === 'flash' ? 'flash' : 'eager');
     default:
       return runs('eager');
   }

@@ -87,13 +87,13 @@ export function ownFileCheckpoints(arch: Pick<ModelArch, 'family'>): boolean {
 }
 
 /**
- * The attention InternLM's files run in training: `INTERNLM_ATTENTION_CLASSES` (internlm-7b
- * `modeling_internlm.py`) and `INTERNLM2_ATTENTION_CLASSES` (internlm2 `modeling_internlm2.py`, the
- * tuple-cache revisions) hold "eager" and "flash_attention_2" only, picked by
- * `config.attn_implementation` (default "eager"): SDPA is not among them, so attn=sdpa trains eager.
- * Other families keep the attention asked for (ChatGLM2/3's SDPA, Qwen-1's per-layer masks and
- * Baichuan's xformers-or-eager switch are modelled where they differ).
+ * The attention kind InternLM's files run, in training and in generate: `INTERNLM_ATTENTION_CLASSES`
+ * (internlm-7b `modeling_internlm.py`) and `INTERNLM2_ATTENTION_CLASSES` (internlm2
+ * `modeling_internlm2.py`, the tuple-cache revisions) hold "eager" and "flash_attention_2" only,
+ * picked by `config.attn_implementation` (default "eager"): SDPA is not among them, so attn=sdpa
+ * runs eager. Other families keep the attention asked for here (ChatGLM2/3's SDPA, Qwen-1's
+ * per-layer masks and Baichuan's xformers-or-eager switch are modelled where they differ).
  */
-export function ownFileTrainingAttn(arch: Pick<ModelArch, 'family'>, attn: Attn): Attn {
+export function ownFileAttn(arch: Pick<ModelArch, 'family'>, attn: Attn): Attn {
   return (arch.family === 'internlm' || arch.family === 'internlm2') && attn === 'sdpa' ? 'eager' : attn;
 }

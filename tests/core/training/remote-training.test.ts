@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { layerActivation, savedKvWidth, savedMaskBytes, sdpaMaskedShare, uniform } from '../../../src/core/training/activations';
 import { BAICHUAN2_13B_CONFIG, CHATGLM3_6B_CONFIG, CHATGLM_6B_CONFIG, INTERNLM2_7B_CONFIG, QWEN_7B_CONFIG, archOf } from '../model/remote-configs';
-import { ownFileTrainingAttn } from '../../../src/core/model/remote-families';
+import { ownFileAttn } from '../../../src/core/model/remote-families';
 import { loraTrainableParams } from '../../../src/core/model/lora';
 import { fusedQkvViewWidth } from '../../../src/core/training/fused-views';
 import { estimate } from '../../../src/core/estimate';
@@ -79,14 +79,14 @@ describe('Baichuan2-13B: what its own file does in training (modeling_baichuan.p
   });
 });
 
-describe('InternLM trains with the attention its own file offers (remote-families.ts ownFileTrainingAttn)', () => {
+describe('InternLM trains with the attention its own file offers (remote-families.ts ownFileAttn)', () => {
   const arch = archOf(INTERNLM2_7B_CONFIG);
   const lora: Scenario = { ...defaultScenario(), model: 'custom', arch, mode: 'training', method: 'lora', weights: 'bf16', precision: 'bf16', seq: 2048, batch: 1, gpu: '' };
   it('INTERNLM(2)_ATTENTION_CLASSES hold eager and flash_attention_2: sdpa trains eager, the others as asked; other families as asked', () => {
-    expect(ownFileTrainingAttn({ family: 'internlm2' }, 'sdpa')).toBe('eager');
-    expect(ownFileTrainingAttn({ family: 'internlm' }, 'sdpa')).toBe('eager');
-    expect(ownFileTrainingAttn({ family: 'internlm2' }, 'flash')).toBe('flash');
-    expect(ownFileTrainingAttn({ family: 'chatglm' }, 'sdpa')).toBe('sdpa');
+    expect(ownFileAttn({ family: 'internlm2' }, 'sdpa')).toBe('eager');
+    expect(ownFileAttn({ family: 'internlm' }, 'sdpa')).toBe('eager');
+    expect(ownFileAttn({ family: 'internlm2' }, 'flash')).toBe('flash');
+    expect(ownFileAttn({ family: 'chatglm' }, 'sdpa')).toBe('sdpa');
   });
   it('an sdpa estimate is the eager one, and says why', () => {
     const [sdpa, eager] = [estimate({ ...lora, attn: 'sdpa' }), estimate({ ...lora, attn: 'eager' })];
