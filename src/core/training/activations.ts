@@ -72,7 +72,8 @@ export function normalisedBytes(arch: ModelArch, inputBytes: number): number {
  * returns it: the one tensor is the copy), for compiled norms (recomputed), and for other norms.
  */
 export function normInputBytes(arch: ModelArch, dt: ActDtypes, compiled: boolean): number {
-  return FAMILIES[arch.family]?.normSavesInput && layerStyle(arch) === 'llama' && !compiled && dt.eRes < 4 ? dt.eRes : 0;
+  // the cheap tests first: this runs several times per estimate
+  return dt.eRes < 4 && !compiled && FAMILIES[arch.family]?.normSavesInput === true && layerStyle(arch) === 'llama' ? dt.eRes : 0;
 }
 
 /**
@@ -380,7 +381,8 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   const maxLayer = Math.max(dense.linear + dense.scores, sparse.linear + sparse.scores);
   // final norm + LM-head input: an eager RMSNorm keeps its fp32 copy and normalised tensor (as a
   // layer's norms do), a LayerNorm or compiled norm its input
-  const finalNorm = dense.style === 'llama' && !compiled ? 4 + normInputBytes(arch, dt, false) + normalisedBytes(arch, dt.eRes) : dt.eRes;
+  const kept = normInputBytes(arch, dt, compiled);
+  const finalNorm = dense.style === 'llama' && !compiled ? 4 + kept + normalisedBytes(arch, dt.eRes) : dt.eRes;
   const head = s * b * (opts.headPerToken ?? arch.hidden * (finalNorm + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
   const S = sym('s', s);
@@ -396,7 +398,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   if (ckpt === 'full') {
     // the recomputed layer's first op saves the checkpoint's input itself where it saves its input
     // as it is: that tensor is already among the L checkpoint inputs
-    const again = inputSavedAsIs(dense.style, compiled, dt) || normInputBytes(arch, dt, compiled) > 0 ? s * b * arch.hidden * dt.eRes : 0;
+    const again = inputSavedAsIs(dense.style, compiled, dt) || kept > 0 ? s * b * arch.hidden * dt.eRes : 0;
     recompute = maxLayer - again;
     const largest = moe > 0 && sparse.linear + sparse.scores > dense.linear + dense.scores ? layerSym('A_moe', sparse, 1) : layerSym('A_layer', dense, 1);
     const rerun = again > 0 ? sub(largest, mul(S, B, H, E_RES)) : largest;

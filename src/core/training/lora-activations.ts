@@ -153,7 +153,8 @@ export function loraLayerActivation(
   const llama = layerStyle(arch) === 'llama';
   // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
   // (an old-style RMSNorm its 16-bit input too: normInputBytes)
-  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * ((llama && !compiled ? 4 : eRes) + normInputBytes(arch, dt, compiled)) * h;
+  const kept = normInputBytes(arch, dt, compiled);
+  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * ((llama && !compiled ? 4 : eRes) + kept) * h;
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
@@ -167,7 +168,7 @@ export function loraLayerActivation(
   const bss = b * s * s;
   const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
-  const nNorm = llama && !compiled ? (normInputBytes(arch, dt, compiled) > 0 ? '(4 + e_res)' : '4') : 'e_res';
+  const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {
     linear,
     scores,
