@@ -22,19 +22,22 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
     expect([remote.length, native.length]).toEqual([10, 8]);
   });
 
-  it('allocated: median |error| ≤ 0.5 %, every row within 1 % but Falcon-7B eager (its own bf16 softmax, +3.5 %)', () => {
+  // Falcon-7B eager was +3.5 % under the common eager rule (an fp32 softmax) until its own path was
+  // read: softmax in bf16, and FalconModel.forward's `outputs` holding the previous block's probabilities
+  it('allocated: median |error| ≤ 0.5 %, every row within 1 %', () => {
     const st = loggedStats(
       'allocated',
       all.map((s) => s.allocatedErrPct),
     );
     expect(st.medianPct).toBeLessThanOrEqual(0.5);
-    for (const s of all) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(s.id === 'n007' ? 4 : 1);
+    for (const s of all) expect(Math.abs(s.allocatedErrPct), s.id).toBeLessThanOrEqual(1);
   });
 
   // Reserved: the remote rows replay their loop one block per layer (timeline/applies.ts), eager
   // score tensors at their own size; the Llama-style eager prompt passes are laid out tensor by tensor
-  // (hf-prefill.ts eagerCall: Llama-3.2-1B at 4,096 tokens was −13 % under segment rounding); Phi-3
-  // and Falcon keep the closed form's rounding. Baichuan2-13B decoding after 4,000 tokens makes a
+  // (hf-prefill.ts eagerCall: Llama-3.2-1B at 4,096 tokens was −13 % under segment rounding);
+  // Falcon's eager prompt pass is replayed one block per layer with its four score tensors at their
+  // own size (+1.0 % under segment rounding, −0.0 % replayed); Phi-3 keeps the closed form's rounding. Baichuan2-13B decoding after 4,000 tokens makes a
   // [1, 40, k, k] mask of a new size every step: the real allocator cut a new segment for it every
   // ~3 steps (10 of 1,222–1,240 MiB in the recorded history), because the prompt pass's score
   // tensors left segments of exactly their own size (+4.8 %; one block per layer gave −19.6 %).
@@ -45,6 +48,10 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
     );
     expect(st.medianPct).toBeLessThanOrEqual(3);
     for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(6);
+  });
+  it("Falcon-7B eager (n007): reserved within 1 % once its prompt pass is replayed with the score tensors' own size", () => {
+    const n007 = native.find((s) => s.id === 'n007')!;
+    expect(Math.abs(n007.reservedErrPct)).toBeLessThanOrEqual(1);
   });
 });
 

@@ -87,8 +87,12 @@ export function layerKvBytes(x: PrefillShape, i: number, tokens: number): number
 
 export const FP32 = 4;
 
-/** Families whose HF model computes one rotary cos / sin pair of the full head_dim before its layers (`LlamaRotaryEmbedding`). */
-const ROPE_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral', 'mixtral', 'qwen3_moe', 'phi3', 'gemma2']);
+/**
+ * Families whose HF model computes one rotary cos / sin pair of the full head_dim before its layers
+ * (`LlamaRotaryEmbedding`); `FalconModel.forward` calls its `FalconRotaryEmbedding` the same way,
+ * ALiBi models included (modeling_falcon.py).
+ */
+const ROPE_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral', 'mixtral', 'qwen3_moe', 'phi3', 'gemma2', 'falcon']);
 
 /** Width of HF's rotary cos and sin (b·s·width each, held through the layers); 0 where not read from source. */
 export function hfRopeDim(arch: ModelArch): number {

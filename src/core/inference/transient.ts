@@ -102,9 +102,11 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   }
   if (attn === 'eager') {
     const Skv = sym('s_kv', kvTokens);
-    const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, eagerScoreBytes(e, fp16)), T), mul(B, S, Skv, E));
+    const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, familyEagerScoreBytes(arch, e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
-    if (scores >= mlp && scores >= logits) return { bytes: scores, kind: 'attention-scores', expr: scoresExpr };
+    // a file's own in-dtype scores are tensors of one size: the replay allocates them as such
+    const piece = FAMILIES[arch.family]?.eagerInDtype ? (b * arch.heads * s * kvTokens * e) / Math.max(1, tp) : undefined;
+    if (scores >= mlp && scores >= logits) return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, ...(piece ? { piece } : {}) };
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
   return { bytes: mlp, kind: 'mlp', expr: mlpExpr };
@@ -123,7 +125,7 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
 function eagerHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr): Expr {
   const rope = ropeDim > 0 ? [mul(2, B, S, sym('d_rope', ropeDim), E)] : [];
   const q = mul(B, S, sym('a', arch.heads), sym('d', arch.headDim), E);
-  const repeated = !arch.mla && arch.kvHeads < arch.heads ? [allHeads(arch, Skv, B, E)] : [];
+  const repeated = !arch.mla && arch.kvHeads < arch.heads && !FAMILIES[arch.family]?.eagerInDtype ? [allHeads(arch, Skv, B, E)] : [];
   const fused = FAMILIES[arch.family]?.fusedQkv ? [mul(B, S, add(sym('a', arch.heads), mul(2, sym('g', arch.kvHeads))), sym('d', arch.headDim), E)] : [];
   return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, div(add(q, ...repeated, ...fused), T));
 }
@@ -144,6 +146,16 @@ export function eagerScoreBytes(e: number, fp16: boolean): Expr {
   const E = sym('e', e);
   if (e >= 4) return mul(2, E);
   return fp16 ? add(mul(2, E), 4) : add(E, 8);
+}
+
+/**
+ * Bytes per score element at an eager softmax for `arch`: a file with its own in-dtype softmax
+ * (families.ts `eagerInDtype`: Falcon, 4 tensors) holds that many copies of the model dtype, e each;
+ * every other model follows transformers' `eager_attention_forward` (`eagerScoreBytes`).
+ */
+export function familyEagerScoreBytes(arch: ModelArch, e: number, fp16: boolean): Expr {
+  const own = FAMILIES[arch.family]?.eagerInDtype;
+  return own ? mul(own, sym('e', e)) : eagerScoreBytes(e, fp16);
 }
 
 /**

@@ -43,6 +43,14 @@ export interface FamilyTraits {
    * scores are saved for backward beside the softmax output and its cast.
    */
   clampsScores?: boolean;
+  /**
+   * The file writes its own eager attention with the softmax in the model dtype, not transformers'
+   * `eager_attention_forward` (`softmax(..., dtype=float32)`): the number of [b, a, q, k] tensors of
+   * the model dtype alive at its softmax, the previous layer's probabilities its model loop still
+   * holds included (inference/transient.ts `familyEagerScoreBytes`). It broadcasts K and V in its
+   * matmuls instead of copying them with `repeat_kv`.
+   */
+  eagerInDtype?: number;
   /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
   fusedQkv?: boolean;
   fusedGateUp?: boolean;
@@ -105,8 +113,13 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // XLM-RoBERTa (bge-m3, multilingual-e5): RoBERTa's layers; max_position_embeddings already holds
   // the padding offset of 2 (XLMRobertaEmbeddings padding_idx + 1)
   'xlm-roberta': { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
-  // Falcon: `bias` field (default False) decides all biases; fused query_key_value.
-  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true },
+  // Falcon: `bias` field (default False) decides all biases; fused query_key_value. Its eager path
+  // (modeling_falcon.py `FalconAttention.forward`, rotary branch): `attention_scores = query_layer @
+  // key_layer.transpose(-1, -2)`, `/=` in place, `F.softmax(attention_scores + attention_mask,
+  // dtype=hidden_states.dtype)`: the scores, the masked sum and the probabilities, all in the model
+  // dtype; the attention returns the probabilities and `FalconModel.forward` keeps the block's
+  // returned tuple in `outputs` until the next block returns: a fourth tensor at the next softmax.
+  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eagerInDtype: 4 },
   // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
   // (ChatGLM-6B's LayerNorm layers are GPT-style: the RMSNorm traits apply to ChatGLM2/3's)

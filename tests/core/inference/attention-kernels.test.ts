@@ -72,9 +72,32 @@ describe("multi-query Falcon hands SDPA one K/V head: PyTorch's math kernel", ()
     expect(sdpaRunsMath(findPreset('tiiuae/falcon-40b')!.arch)).toBe(false);
     expect(sdpaRunsMath(findPreset('meta-llama/Llama-3.1-8B')!.arch)).toBe(false);
   });
-  it('Falcon-7B at 2,048 tokens: fp32 scores, fp32 softmax and the bool -inf test, 71 × 2,048² × 9 B, beside 4 hidden rows', () => {
+  it('Falcon-7B at 2,048 tokens: fp32 scores, fp32 softmax and the bool -inf test, 71 × 2,048² × 9 B, beside 4 hidden rows and cos / sin', () => {
     // 71 · 2048² · 9 = 2,680,160,256 (our trace of run n005: 2 × 1,191,182,336 + 297,795,584);
-    // 4 · 2048 · 4544 · 2 = 74,448,896
-    expect(activations(run({ model: 'tiiuae/falcon-7b', prompt: 2048 }))).toBe(2_680_160_256 + 74_448_896);
+    // 4 · 2048 · 4544 · 2 = 74,448,896; FalconModel.forward's rotary cos and sin, 2 · 2048 · 64 · 2 = 524,288
+    expect(activations(run({ model: 'tiiuae/falcon-7b', prompt: 2048 }))).toBe(2_680_160_256 + 74_448_896 + 524_288);
+  });
+});
+
+describe("Falcon's own eager path (modeling_falcon.py): softmax in the model dtype, the previous block's probabilities held", () => {
+  it('Falcon-7B eager at 2,048 tokens: 4 score tensors of 71 × 2,048² bf16, no repeat_kv copies, cos / sin held', () => {
+    const parts = [
+      3 * 2048 * 4544 * 2, // inputs_embeds, the block input, the normed input: 55,836,672
+      2 * 2048 * 64 * 2, // FalconRotaryEmbedding's cos and sin: 524,288
+      2048 * 71 * 64 * 2, // q after RoPE: 18,612,224
+      2048 * (71 + 2) * 64 * 2, // the fused query_key_value output, held by its local: 19,136,512
+      // QKᵀ, `+ attention_mask`, softmax(dtype=hidden_states.dtype), and the previous block's
+      // probabilities in FalconModel.forward's `outputs`: 4 · 595,591,168
+      4 * 71 * 2048 * 2048 * 2,
+      2048 * 2048 * 2, // the additive causal mask: 8,388,608
+    ];
+    // our H200 run n007 (measured-remote.json) traced four blocks of 595,591,168 B at its peak
+    expect(activations(run({ model: 'tiiuae/falcon-7b', attn: 'eager', prompt: 2048 }))).toBe(parts.reduce((a, b) => a + b, 0));
+  });
+  it('the replay allocates those scores as the tensors they are (Transient.piece)', () => {
+    const arch = findPreset('tiiuae/falcon-7b')!.arch;
+    const t = forwardTransient(arch, 2048, 2048, 1, 2, 'eager', 1, 1);
+    expect([t.kind, t.piece]).toEqual(['attention-scores', 71 * 2048 * 2048 * 2]);
+    expect(forwardTransient(findPreset('meta-llama/Llama-3.2-1B')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1).piece).toBeUndefined();
   });
 });
