@@ -103,8 +103,8 @@ export interface InferencePhases {
   /** largest forward transient of the prompt pass / of one decode step */
   prefill: number;
   decode: number;
-  /** the prompt pass's largest transient is tensors of this size (Transient.piece); 0: one block */
-  prefillPiece: number;
+  /** the prompt pass's largest transient as its tensors (Transient.pieces), the rest one block; empty: one block */
+  prefillPieces: readonly { size: number; max: number }[];
   /** bytes per key² of a decode step's held mask, part of `decode` at the last step's keys (remote-runtime.ts `decodeMaskPerKey2`) */
   decodeMaskPerKey2: number;
   /** bitsandbytes dequantized weight (prompt pass) */

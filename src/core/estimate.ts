@@ -272,8 +272,9 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   const images = imageInput(s, arch);
   // Baichuan's own file checkpoints every layer in training whatever the setting (remote-families.ts)
   const forcedCkpt = s.mode === 'training' && s.gradCkpt !== 'full' && ownFileCheckpoints(arch);
-  // InternLM's files have no SDPA path: they train eager (remote-families.ts)
-  const ownAttn = s.mode === 'training' ? ownFileAttn(arch, s.attn) : s.attn;
+  // files with no SDPA path (InternLM's, transformers' Bloom and GPT-J) run eager (remote-families.ts);
+  // the remote-code runtime decides its own attention in generate
+  const ownAttn = s.mode === 'training' || (s.engine === 'transformers' && !followsOwnFile(s, arch.family)) ? ownFileAttn(arch, s.attn) : s.attn;
   const ctx: Ctx = {
     s: images ? { ...s, prompt: s.prompt + s.images * images.grid.tokens } : forcedCkpt || ownAttn !== s.attn ? { ...s, attn: ownAttn, ...(forcedCkpt ? { gradCkpt: 'full' as const } : {}) } : s,
     arch,
@@ -400,12 +401,12 @@ const OWN_CHECKPOINTING_NOTE: Message = {
   text: "This model's own modeling code checkpoints every layer in training (its config keeps gradient_checkpointing as a tuple, which is always true): estimated with grad-ckpt=full.",
 };
 
-/** Training a model whose own file offers no attention of the kind asked for (model/remote-families.ts `ownFileAttn`). */
+/** A model whose modeling file offers no attention of the kind asked for (model/remote-families.ts `ownFileAttn`). */
 function ownAttentionNote(runs: Attn, attn: Attn): Message {
   return {
-    code: 'training.remote-attn',
+    code: 'model.own-attn',
     params: { runs, attn },
-    text: `This model's own modeling code (trust_remote_code) has no ${attn} attention: it trains with ${runs} attention, and the estimate follows it.`,
+    text: `This model's modeling code has no ${attn} attention: it runs ${runs} attention, and the estimate follows it.`,
   };
 }
 

@@ -52,11 +52,12 @@ export interface Transient {
   /** the largest set's bytes as an expression over s, s_kv, b, h, f, a, V, e, t */
   expr: Expr;
   /**
-   * the size of the set's score tensors, where the set is several of them (eager attention): the
-   * step timeline allocates the set as tensors of this size, whose freed segments serve later
-   * requests as the real ones do. Absent: one block.
+   * the set's score tensors, where the set is several of them (eager attention): `max` tensors of
+   * `size` bytes for each entry, in order. The step timeline allocates them as such, whose freed
+   * segments serve later requests as the real ones do, and the rest of the set as one block.
+   * Absent: one block.
    */
-  piece?: number;
+  pieces?: readonly { size: number; max: number }[];
 }
 
 /** How a runtime's forward differs from HF transformers' Llama-like one. */
@@ -104,9 +105,10 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
     const Skv = sym('s_kv', kvTokens);
     const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, familyEagerScoreBytes(arch, e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
-    // a file's own in-dtype scores are tensors of one size: the replay allocates them as such
-    const piece = FAMILIES[arch.family]?.eagerInDtype ? (b * arch.heads * s * kvTokens * e) / Math.max(1, tp) : undefined;
-    if (scores >= mlp && scores >= logits) return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, ...(piece ? { piece } : {}) };
+    if (scores >= mlp && scores >= logits) {
+      const elems = (b * arch.heads * s * kvTokens) / Math.max(1, tp);
+      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, pieces: eagerScorePieces(arch, e, fp16).map((p) => ({ size: elems * p.bytes, max: p.count })) };
+    }
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
   return { bytes: mlp, kind: 'mlp', expr: mlpExpr };
@@ -125,7 +127,7 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
 function eagerHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr): Expr {
   const rope = ropeDim > 0 ? [mul(2, B, S, sym('d_rope', ropeDim), E)] : [];
   const q = mul(B, S, sym('a', arch.heads), sym('d', arch.headDim), E);
-  const repeated = !arch.mla && arch.kvHeads < arch.heads && !FAMILIES[arch.family]?.eagerInDtype ? [allHeads(arch, Skv, B, E)] : [];
+  const repeated = !arch.mla && arch.kvHeads < arch.heads && !FAMILIES[arch.family]?.eager ? [allHeads(arch, Skv, B, E)] : [];
   const fused = FAMILIES[arch.family]?.fusedQkv ? [mul(B, S, add(sym('a', arch.heads), mul(2, sym('g', arch.kvHeads))), sym('d', arch.headDim), E)] : [];
   return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, div(add(q, ...repeated, ...fused), T));
 }
@@ -149,13 +151,51 @@ export function eagerScoreBytes(e: number, fp16: boolean): Expr {
 }
 
 /**
- * Bytes per score element at an eager softmax for `arch`: a file with its own in-dtype softmax
- * (families.ts `eagerInDtype`: Falcon, 4 tensors) holds that many copies of the model dtype, e each;
- * every other model follows transformers' `eager_attention_forward` (`eagerScoreBytes`).
+ * Bytes per score element at an eager softmax for `arch`: transformers' `eager_attention_forward`
+ * (`eagerScoreBytes`), or the family's own path (families.ts `eager`): a softmax in the model dtype
+ * holds its input and output, 2e; GPT-J's fp32 scores their input and output, 8; then the tensors
+ * of the model dtype the file keeps beside them, e each. Falcon-7B in bf16: 2·2 + 2·2 = 8 (its raw
+ * scores and the previous block's probabilities); Bloom: 2 + 8 + 2·2 = 14; GPT-2: 4; GPT-J: 8 + 2.
  */
 export function familyEagerScoreBytes(arch: ModelArch, e: number, fp16: boolean): Expr {
-  const own = FAMILIES[arch.family]?.eagerInDtype;
-  return own ? mul(own, sym('e', e)) : eagerScoreBytes(e, fp16);
+  const own = FAMILIES[arch.family]?.eager;
+  if (!own) return eagerScoreBytes(e, fp16);
+  const E = sym('e', e);
+  const base = own.softmax === 'fp32' ? eagerScoreBytes(e, fp16) : own.softmax === 'model-dtype' ? mul(2, E) : 8;
+  return own.held > 0 ? add(base, mul(own.held, E)) : base;
+}
+
+/**
+ * The same score tensors one by one, in the order the code makes them: bytes per score element of
+ * each size and how many of that size (the tensors the file holds, the masked sum, then the fp32
+ * copy and result). The step timeline allocates them as such, so their freed segments serve later
+ * requests as the real ones do. The sum of bytes × count is `familyEagerScoreBytes`.
+ */
+export function eagerScorePieces(arch: ModelArch, e: number, fp16: boolean): { bytes: number; count: number }[] {
+  const own = FAMILIES[arch.family]?.eager;
+  const held = own?.held ?? 0;
+  switch (own?.softmax ?? 'fp32') {
+    case 'model-dtype':
+      return [{ bytes: e, count: held + 2 }];
+    case 'fp32-scores':
+      return [
+        { bytes: e, count: held },
+        { bytes: 4, count: 2 },
+      ];
+    default:
+      if (e >= 4) return [{ bytes: e, count: held + 2 }];
+      // fp16: the fused upcast writes the fp32 result, then its 16-bit copy; bf16: the fp32 copy, then the fp32 result
+      return fp16
+        ? [
+            { bytes: e, count: held + 1 },
+            { bytes: 4, count: 1 },
+            { bytes: e, count: 1 },
+          ]
+        : [
+            { bytes: e, count: held + 1 },
+            { bytes: 4, count: 2 },
+          ];
+  }
 }
 
 /**

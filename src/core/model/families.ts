@@ -5,7 +5,7 @@
  * (class defaults of `tie_word_embeddings`, Linear `bias=` arguments, norm classes, MLP shape);
  * docs/reference/formulas.md §1.1 and §1.4.
  */
-import type { Message } from '../types';
+import type { Attn, Message } from '../types';
 import type { Spellings } from './fields';
 
 export interface FamilyTraits {
@@ -44,14 +44,18 @@ export interface FamilyTraits {
    */
   clampsScores?: boolean;
   /**
-   * The file writes its own eager attention with the softmax in the model dtype, not transformers'
-   * `eager_attention_forward` (`softmax(..., dtype=float32)`): the number of [b, a, q, k] tensors of
-   * the model dtype alive at its softmax, the previous layer's probabilities its model loop still
-   * holds included (inference/transient.ts `familyEagerScoreBytes`). It broadcasts K and V in its
-   * matmuls instead of copying them with `repeat_kv`.
+   * The modeling file writes its own eager attention instead of transformers'
+   * `eager_attention_forward` (`softmax(..., dtype=float32).to(dtype)`): inference/transient.ts
+   * `eagerScorePieces` counts its [b, a, q, k] tensors. None of these files copies K / V with
+   * `repeat_kv`.
    */
-  eagerInDtype?: number;
-  /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
+  eager?: OwnEager;
+  /**
+   * The attention kinds the modeling file offers, where it lacks some (its attention classes, or no
+   * `_supports_sdpa`): any other kind runs eager (model/remote-families.ts `ownFileAttn`).
+   */
+  attnClasses?: readonly Attn[];
+  /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */ /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
   fusedQkv?: boolean;
   fusedGateUp?: boolean;
   /** Bias layout fixed in code; config `attention_bias` is not read (Qwen2). */
@@ -63,6 +67,22 @@ export interface FamilyTraits {
   layerMasks?: boolean;
   /** Config keys holding the learned absolute position table length (GPT-2, BERT, OPT). */
   learnedPositions?: Spellings;
+}
+
+/** A family's own eager attention, at its softmax (transformers 5.x modeling files). */
+export interface OwnEager {
+  /**
+   * 'fp32': `softmax(scores, dtype=float32)` then a cast back, as `eager_attention_forward`;
+   * 'model-dtype': a softmax in the model dtype (input and output); 'fp32-scores': q and k cast to
+   * fp32 before the matmul, so the scores and the softmax are fp32 (input and output).
+   */
+  softmax: 'fp32' | 'model-dtype' | 'fp32-scores';
+  /**
+   * further tensors of the model dtype alive at the softmax: raw scores still bound to a name, and
+   * the previous block's probabilities that the model's loop keeps in `outputs = block(...)` until
+   * the next block returns (the attention returns them whatever `output_attentions` says)
+   */
+  held: number;
 }
 
 const GPT_POS = ['n_positions', 'n_ctx'] as const;
@@ -83,7 +103,8 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   mixtral: LLAMA_LIKE,
   olmo: LLAMA_LIKE,
   // InternLM2 (modeling_internlm2.py InternLM2Attention): one `wqkv` Linear, (a + 2g)·d wide
-  internlm2: { ...LLAMA_LIKE, fusedQkv: true },
+  // INTERNLM2_ATTENTION_CLASSES: eager and flash_attention_2
+  internlm2: { ...LLAMA_LIKE, fusedQkv: true, attnClasses: ['eager', 'flash'] },
   granite: LLAMA_LIKE,
   deepseek_v2: LLAMA_LIKE,
   deepseek_v3: LLAMA_LIKE,
@@ -100,11 +121,18 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma2: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, normScaledFp32: true },
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
+  // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'model-dtype', held: 0 } },
   gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
   gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },
-  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1 },
-  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true },
+  // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
+  // `outputs = block(...)` holds the previous block's probabilities
+  // (GPTJ_ATTENTION_CLASSES: eager and flash_attention_2, no SDPA)
+  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', held: 1 }, attnClasses: ['eager', 'flash'] },
+  // BloomAttention.forward: `attention_scores = alibi.baddbmm(...)` stays bound while `attn_weights + attention_mask`
+  // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
+  // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
+  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', held: 2 }, attnClasses: ['eager'] },
   opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
   phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1 },
   starcoder2: { ...GPT_LIKE, tied: true },
@@ -119,14 +147,15 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // dtype=hidden_states.dtype)`: the scores, the masked sum and the probabilities, all in the model
   // dtype; the attention returns the probabilities and `FalconModel.forward` keeps the block's
   // returned tuple in `outputs` until the next block returns: a fourth tensor at the next softmax.
-  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eagerInDtype: 4 },
+  // (The ALiBi branch, falcon-rw, upcasts its scores and folds ALiBi into a [b, a, s, s] mask: not read.)
+  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eager: { softmax: 'model-dtype', held: 2 } },
   // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
   // (ChatGLM-6B's LayerNorm layers are GPT-style: the RMSNorm traits apply to ChatGLM2/3's)
   chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true, normScaledFp32: true, normSavesInput: true },
   qwen: { ...LLAMA_LIKE, fusedQkv: true, layerMasks: true },
   baichuan: { ...LLAMA_LIKE, fusedQkv: true, normSavesInput: true },
-  internlm: { ...LLAMA_LIKE, normSavesInput: true, clampsScores: true },
+  internlm: { ...LLAMA_LIKE, normSavesInput: true, clampsScores: true, attnClasses: ['eager', 'flash'] },
   // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per
   // block and a plain relu² MLP (NemotronHBlock, NemotronHMLP up_proj / down_proj)
   jamba: LLAMA_LIKE,

@@ -31,6 +31,7 @@
  */
 import type { Attn, ModelArch } from '../types';
 import type { FieldReader } from './fields';
+import { FAMILIES } from './families';
 
 /** Baichuan 2's tokenizer (arXiv 2309.10305 §2.2). */
 const BAICHUAN2_VOCAB = 125_696;
@@ -87,13 +88,18 @@ export function ownFileCheckpoints(arch: Pick<ModelArch, 'family'>): boolean {
 }
 
 /**
- * The attention kind InternLM's files run, in training and in generate: `INTERNLM_ATTENTION_CLASSES`
- * (internlm-7b `modeling_internlm.py`) and `INTERNLM2_ATTENTION_CLASSES` (internlm2
- * `modeling_internlm2.py`, the tuple-cache revisions) hold "eager" and "flash_attention_2" only,
- * picked by `config.attn_implementation` (default "eager"): SDPA is not among them, so attn=sdpa
- * runs eager. Other families keep the attention asked for here (ChatGLM2/3's SDPA, Qwen-1's
- * per-layer masks and Baichuan's xformers-or-eager switch are modelled where they differ).
+ * The attention kind a model's modeling file runs, in training and in generate, where it offers
+ * fewer kinds than the attn key names (families.ts `attnClasses`): any kind it lacks runs eager.
+ * - InternLM's `INTERNLM_ATTENTION_CLASSES` (internlm-7b `modeling_internlm.py`) and
+ *   `INTERNLM2_ATTENTION_CLASSES` (internlm2 `modeling_internlm2.py`, the tuple-cache revisions)
+ *   hold "eager" and "flash_attention_2", picked by `config.attn_implementation` (default "eager").
+ * - transformers' GPT-J (`GPTJ_ATTENTION_CLASSES`: eager, flash_attention_2) and Bloom (no
+ *   `_supports_sdpa` or `_supports_flash_attn`: `BloomAttention` only) have no SDPA path, so
+ *   transformers loads them eager (modeling_utils.py `get_correct_attn_implementation`).
+ * Other families keep the attention asked for here (ChatGLM2/3's SDPA, Qwen-1's per-layer masks and
+ * Baichuan's xformers-or-eager switch are modelled where they differ).
  */
 export function ownFileAttn(arch: Pick<ModelArch, 'family'>, attn: Attn): Attn {
-  return (arch.family === 'internlm' || arch.family === 'internlm2') && attn === 'sdpa' ? 'eager' : attn;
+  const offered = FAMILIES[arch.family]?.attnClasses;
+  return offered && !offered.includes(attn) ? 'eager' : attn;
 }

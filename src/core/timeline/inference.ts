@@ -95,11 +95,8 @@ function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v:
       if (p.promptViews > 0) views.push(r.alloc('kv', p.promptViews / L));
     }
     const dq = r.alloc('temporary', p.dequant);
-    // eager scores as the tensors they are (Transient.piece), else one block
-    const n = p.prefillPiece > 0 ? Math.floor(p.prefill / p.prefillPiece) : 0;
-    const parts = Array.from({ length: n }, () => r.alloc('temporary', p.prefillPiece));
-    r.free(r.alloc('temporary', p.prefill - n * p.prefillPiece));
-    for (const h of parts) r.free(h);
+    // eager scores as the tensors they are (Transient.pieces), the rest of the set one block
+    for (const h of r.allocSplit('temporary', p.prefill, p.prefillPieces)) r.free(h);
     r.free(dq);
     r.mark('prefill');
   }

@@ -146,7 +146,7 @@ export const CORE_ZH: Record<string, string> = {
   'diffusion.at.t5-ff': '峰值在 T5 门控前馈（{tokens} 个 token）',
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
-  'training.remote-attn': '该模型自带的建模代码（trust_remote_code）没有 {attn} 注意力：训练时实际运行的是 {runs}，估算按它计算。',
+  'model.own-attn': '该模型的建模代码没有 {attn} 注意力：实际运行的是 {runs} 注意力，估算按它计算。',
   'training.own-checkpointing': '该模型自带的建模代码在训练时对每一层都做检查点（其配置把 gradient_checkpointing 存成元组，恒为真）：按 grad-ckpt=full 估算。',
   'training.hybrid-activations': 'Mamba / 线性注意力层在训练时保存的激活值尚未单独建模：每个这样的层按同宽度的 Transformer 层计算。',
   'model.rwkv7-loader':

@@ -6,11 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import { eagerScoreBytes, forwardTransient, fp16Activations } from '../../../src/core/inference/transient';
+import { eagerScoreBytes, eagerScorePieces, familyEagerScoreBytes, forwardTransient, fp16Activations } from '../../../src/core/inference/transient';
+import { archOf } from '../model/remote-configs';
 import { evaluate } from '../../../src/core/formula';
 import { sdpaRunsMath } from '../../../src/core/sdpa';
 import { findPreset } from '../../../src/core/model/presets';
-import type { Estimate, Scenario } from '../../../src/core/types';
+import type { Estimate, ModelArch, Scenario } from '../../../src/core/types';
 
 function run(p: Partial<Scenario>): Estimate {
   const r = estimate({ ...defaultScenario(), mode: 'inference', engine: 'transformers', weights: 'bf16', kv: 'bf16', attn: 'sdpa', batch: 1, gen: 0, ...p });
@@ -94,10 +95,83 @@ describe("Falcon's own eager path (modeling_falcon.py): softmax in the model dty
     // our H200 run n007 (measured-remote.json) traced four blocks of 595,591,168 B at its peak
     expect(activations(run({ model: 'tiiuae/falcon-7b', attn: 'eager', prompt: 2048 }))).toBe(parts.reduce((a, b) => a + b, 0));
   });
-  it('the replay allocates those scores as the tensors they are (Transient.piece)', () => {
-    const arch = findPreset('tiiuae/falcon-7b')!.arch;
-    const t = forwardTransient(arch, 2048, 2048, 1, 2, 'eager', 1, 1);
-    expect([t.kind, t.piece]).toEqual(['attention-scores', 71 * 2048 * 2048 * 2]);
-    expect(forwardTransient(findPreset('meta-llama/Llama-3.2-1B')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1).piece).toBeUndefined();
+  it('the replay allocates those scores as the tensors they are (Transient.pieces), in the order the code makes them', () => {
+    const t = forwardTransient(findPreset('tiiuae/falcon-7b')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1);
+    expect([t.kind, t.pieces]).toEqual(['attention-scores', [{ size: 71 * 2048 * 2048 * 2, max: 4 }]]);
+    // eager_attention_forward in bf16: the masked sum, then softmax's fp32 copy and fp32 result (32 heads, 2,048²)
+    const llama = forwardTransient(findPreset('meta-llama/Llama-3.2-1B')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1);
+    expect(llama.pieces).toEqual([
+      { size: 32 * 2048 * 2048 * 2, max: 1 },
+      { size: 32 * 2048 * 2048 * 4, max: 2 },
+    ]);
+  });
+});
+
+describe('the other files with their own eager attention (transformers 5.x modeling_<family>.py)', () => {
+  const scoreBytesPerElement = (arch: ModelArch, e: number, fp16 = false) => evaluate(familyEagerScoreBytes(arch, e, fp16));
+  it("GPT-2's eager_attention_forward: softmax(attn_weights, dim=-1) without a dtype holds its bf16 input and output, 4 B per element", () => {
+    expect(scoreBytesPerElement(findPreset('openai-community/gpt2')!.arch, 2)).toBe(2 * 2);
+  });
+  // EleutherAI/gpt-j-6b config.json: n_embd 4096, n_head 16, n_layer 28, rotary_dim 64
+  const gptj = archOf({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400, activation_function: 'gelu_new', layer_norm_epsilon: 1e-5 });
+  it("GPT-J's _attn: q and k cast to fp32, fp32 scores and softmax (8 B), and the previous block's bf16 probabilities GPTJModel's `outputs` holds (2 B)", () => {
+    expect(scoreBytesPerElement(gptj, 2)).toBe(4 + 4 + 2);
+    expect(eagerScorePieces(gptj, 2, false)).toEqual([
+      { bytes: 2, count: 1 },
+      { bytes: 4, count: 2 },
+    ]);
+  });
+  // bigscience/bloom-7b1 config.json: hidden_size 4096, n_head 32, n_layer 30
+  const bloom = archOf({ model_type: 'bloom', hidden_size: 4096, n_head: 32, n_layer: 30, vocab_size: 250880, layer_norm_epsilon: 1e-5 });
+  it("Bloom: the baddbmm scores still bound to `attention_scores`, the masked sum, softmax's fp32 copy and result, the previous block's probabilities: 14 B in bf16", () => {
+    expect(scoreBytesPerElement(bloom, 2)).toBe(2 + 2 + 4 + 4 + 2);
+    // fp16: the fused upcast writes the fp32 result and its 16-bit copy (no fp32 copy of the input)
+    expect(scoreBytesPerElement(bloom, 2, true)).toBe(2 + 2 + 4 + 2 + 2);
+  });
+  it('every family: the pieces add up to the bytes per element', () => {
+    for (const arch of [gptj, bloom, findPreset('tiiuae/falcon-7b')!.arch, findPreset('openai-community/gpt2')!.arch, findPreset('meta-llama/Llama-3.2-1B')!.arch])
+      for (const [e, fp16] of [
+        [2, false],
+        [2, true],
+        [4, false],
+      ] as const) {
+        const sum = eagerScorePieces(arch, e, fp16).reduce((a, p) => a + p.bytes * p.count, 0);
+        expect(sum, `${arch.family} e=${e} fp16=${fp16}`).toBe(scoreBytesPerElement(arch, e, fp16));
+      }
+  });
+  it('Bloom-7b1 eager at 2,048 tokens: 32 heads × 2,048² × 14 B beside 3 hidden rows, its fused qkv output and q, and the [1, 1, s, s] mask', () => {
+    const t = forwardTransient(bloom, 2048, 2048, 1, 2, 'eager', 1, 1);
+    const parts = [
+      3 * 2048 * 4096 * 2, // hidden rows: 50,331,648
+      2048 * 4096 * 2, // q: 16,777,216
+      2048 * 3 * 4096 * 2, // the fused query_key_value output: 50,331,648
+      32 * 2048 * 2048 * 14, // the score tensors: 1,879,048,192
+      2048 * 2048 * 2, // the additive causal mask: 8,388,608
+    ];
+    expect([t.kind, t.bytes]).toEqual(['attention-scores', parts.reduce((a, b) => a + b, 0)]);
+  });
+});
+
+describe('files with no SDPA path run eager (families.ts attnClasses, remote-families.ts ownFileAttn)', () => {
+  const bloom = archOf({ model_type: 'bloom', hidden_size: 4096, n_head: 32, n_layer: 30, vocab_size: 250880, layer_norm_epsilon: 1e-5 });
+  const gptj = archOf({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400 });
+  const custom = (arch: ModelArch, p: Partial<Scenario>) => run({ model: 'custom', arch, gpu: '', ...p });
+  it('Bloom generate with attn=sdpa counts the eager scores and says why; attn=eager says nothing', () => {
+    const sdpa = custom(bloom, { prompt: 2048 });
+    const eager = custom(bloom, { prompt: 2048, attn: 'eager' });
+    expect(activations(sdpa)).toBe(activations(eager));
+    // 32 × 2,048² × 14 B of scores: the set is the attention's, not the MLP's
+    expect(activations(sdpa)!).toBeGreaterThan(32 * 2048 * 2048 * 14);
+    expect(sdpa.notes.find((n) => n.code === 'model.own-attn')?.params).toEqual({ runs: 'eager', attn: 'sdpa' });
+    expect(eager.notes.map((n) => n.code)).not.toContain('model.own-attn');
+  });
+  it('GPT-J keeps flash-attention-2 (GPTJ_ATTENTION_CLASSES) and trains eager when SDPA is asked for', () => {
+    expect(custom(gptj, { prompt: 2048, attn: 'flash' }).notes.map((n) => n.code)).not.toContain('model.own-attn');
+    const r = estimate({ ...defaultScenario(), mode: 'training', method: 'lora', model: 'custom', arch: gptj, gpu: '', attn: 'sdpa', seq: 1024, batch: 1 });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.value.notes.find((n) => n.code === 'model.own-attn')?.params).toEqual({ runs: 'eager', attn: 'sdpa' });
+  });
+  it('Llama keeps SDPA', () => {
+    expect(run({ model: 'meta-llama/Llama-3.2-1B', prompt: 2048 }).notes.map((n) => n.code)).not.toContain('model.own-attn');
   });
 });

@@ -92,8 +92,8 @@ describe('InternLM trains with the attention its own file offers (remote-familie
     const [sdpa, eager] = [estimate({ ...lora, attn: 'sdpa' }), estimate({ ...lora, attn: 'eager' })];
     if (!sdpa.ok || !eager.ok) throw new Error('refused');
     expect(sdpa.value.allocatedBytes).toBe(eager.value.allocatedBytes);
-    expect(sdpa.value.notes.find((n) => n.code === 'training.remote-attn')?.params).toEqual({ runs: 'eager', attn: 'sdpa' });
-    expect(eager.value.notes.map((n) => n.code)).not.toContain('training.remote-attn');
+    expect(sdpa.value.notes.find((n) => n.code === 'model.own-attn')?.params).toEqual({ runs: 'eager', attn: 'sdpa' });
+    expect(eager.value.notes.map((n) => n.code)).not.toContain('model.own-attn');
   });
   it("InternLM v1's torch.max clamp keeps the masked scores too: b·a·s²·e more per eager layer, 32 × 1,024² × 2 B", () => {
     const v1 = { ...arch, family: 'internlm' };
