@@ -32,6 +32,7 @@ import { imageGrid } from './model/vision-tokens';
 import { CUDA_CONTEXT_BYTES, segmentWaste, type TensorGroup } from './runtime';
 import { trainingBuilders, type TrainingBuilders } from './training/provider';
 import { followsOwnFile, remoteLoading, remoteModule } from './inference/remote-provider';
+import { sdpaRunsMath } from './sdpa';
 import { engineBuilders, enginesLoading, type EngineBuilders } from './inference/engine-provider';
 import type { Attn, Estimate, Message, ModelArch, ParamBreakdown, Result, Scenario, Term } from './types';
 import { MiB } from './units';
@@ -296,6 +297,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
     ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []),
     ...(forcedCkpt ? [OWN_CHECKPOINTING_NOTE] : []),
     ...(ownAttn !== s.attn ? [ownAttentionNote(ownAttn, s.attn)] : []),
+    ...(ownAttn === 'sdpa' && (s.mode === 'training' || s.engine === 'transformers') && sdpaRunsMath(arch) ? [SDPA_MATH_NOTE] : []),
     ...(images ? imageNotes(s, images) : []),
   ]);
   return { ok: true, value: { ...detail, ctx } };
@@ -399,6 +401,12 @@ const HYBRID_TRAINING_NOTE: Message = {
 const OWN_CHECKPOINTING_NOTE: Message = {
   code: 'training.own-checkpointing',
   text: "This model's own modeling code checkpoints every layer in training (its config keeps gradient_checkpointing as a tuple, which is always true): estimated with grad-ckpt=full.",
+};
+
+/** SDPA falls back to its math kernel (core/sdpa.ts `sdpaRunsMath`), which materialises the scores. */
+const SDPA_MATH_NOTE: Message = {
+  code: 'model.sdpa-math',
+  text: "This model hands SDPA a single K/V head without enable_gqa, so PyTorch runs SDPA's math kernel: it materialises the fp32 attention scores (in training, every layer saves them). attn=flash avoids them.",
 };
 
 /** A model whose modeling file offers no attention of the kind asked for (model/remote-families.ts `ownFileAttn`). */

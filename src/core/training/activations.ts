@@ -18,7 +18,7 @@
 import type { Attn, GradCkpt, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth, moeLayerCount } from '../model/tensors';
-import { glmExpandsKv, hfExpandsKv, sdpaRepeatsKv, windowMasked } from '../sdpa';
+import { glmExpandsKv, hfExpandsKv, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 import { fusedQkvViewWidth } from './fused-views';
 
@@ -188,6 +188,28 @@ export function savedKvWidth(arch: ModelArch, attn: Attn, maskedShare: number): 
 }
 
 /**
+ * What SDPA's math kernel saves for backward where the model hands it K and V of fewer heads
+ * without `enable_gqa` (core/sdpa.ts `sdpaRunsMath`: transformers' multi-query Falcon). PyTorch's
+ * `_scaled_dot_product_attention_math` (aten/src/ATen/native/transformers/attention.cpp) is a
+ * composite op, so autograd records the ops it runs: 16-bit q, k and v are copied to fp32 (the
+ * default `allow_fp16_bf16_reduction_math_sdp(False)`), q and kᵀ are multiplied by the scale (new
+ * fp32 tensors, which the QKᵀ matmul saves), `_safe_softmax` saves its fp32 output, and the PV
+ * matmul saves that output and the fp32 v. Per token 4·(a + 2g)·d bytes in place of the q, K and V
+ * a fused kernel saves; per layer b·a·s²·4 of probabilities (Falcon-7B at 1,024 tokens: 71 × 1,024²
+ * × 4 = 298 MB a layer). Our H200 run n005 traced the same fp32 scores and softmax at generate's peak.
+ * Null where SDPA runs a fused kernel. (PyTorch before 2.5 ran the math kernel in the input dtype.)
+ */
+export function sdpaMathSaves(arch: ModelArch, attn: Attn, s: number, b: number, tp: number): { perToken: number; scores: number } | null {
+  if (attn !== 'sdpa' || !sdpaRunsMath(arch)) return null;
+  const t = Math.max(1, tp);
+  const { heads: a, kvHeads: g, headDim: d } = arch;
+  return { perToken: (4 * (a + 2 * g) * d) / t, scores: (b * a * s * s * 4) / t };
+}
+
+/** The per-layer formulas' note for the math kernel's saves (sdpaMathSaves). */
+export const MATH_FORMULA = ' [+ b·a·s²·4/t and 4·(a + 2g)·d/t per token for the fp32 q, K, V copies: SDPA math kernel]';
+
+/**
  * Bytes per layer (averaged over the layers) of the additive masks that masked SDPA calls save:
  * PyTorch's `scaled_dot_product_attention` (aten/src/ATen/native/transformers/attention.cpp,
  * `convert_boolean_attn_mask`) turns transformers' bool mask into one of the query's dtype in every
@@ -217,6 +239,11 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const kv = savedKvWidth(arch, attn, maskedShare) + viewed;
   const mask = savedMaskBytes(s, b, e, maskedShare);
   if (compiled) return compiledLayer(arch, sb, b * s * s, dt, f, t, materialised, kv, mask, viewed > 0);
+  // the math kernel keeps fp32 q, K, V in place of the 16-bit q, K, V (o_proj's input stays) and its probabilities
+  const math = sdpaMathSaves(arch, attn, s, b, t);
+  const mathLinear = math ? sb * (math.perToken - (e * (a * d + kv)) / t) : 0;
+  const mathScores = math ? math.scores : 0;
+  const mathNote = math ? MATH_FORMULA : '';
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
   if (layerStyle(arch) === 'llama') {
@@ -225,26 +252,26 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
     const kept = normInputBytes(arch, dt, false);
     const norms = 2 * (4 + kept + n + e) * h + casts + extraNorms(arch) * (4 + kept + n) * h;
     const qk = qkNormPerToken(arch, e, true, false);
-    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t);
+    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t) + mathLinear;
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
-    const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + extraScoreBytes(arch, e))) / t : 0) + mask;
+    const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + extraScoreBytes(arch, e))) / t : 0) + mask + mathScores;
     return {
       linear,
       scores,
       style: 'llama',
       fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
-      formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
+      formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
-  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
+  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h) + mathLinear;
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
-  const scores = (materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0) + mask;
+  const scores = (materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0) + mask + mathScores;
   return {
     linear,
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed > 0)}; c = AMP cast copies`,
+    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies`,
   };
 }
 

@@ -43,7 +43,20 @@
 import type { Attn, LoraTarget, ModelArch } from '../types';
 import { FAMILIES } from '../model/families';
 import { mlpWidth } from '../model/tensors';
-import { extraNorms, extraScoreBytes, fp32HiddenTensors, layerStyle, normInputBytes, qkNormPerToken, savedKvWidth, savedMaskBytes, type ActDtypes, type LayerActivation } from './activations';
+import {
+  MATH_FORMULA,
+  extraNorms,
+  extraScoreBytes,
+  fp32HiddenTensors,
+  layerStyle,
+  normInputBytes,
+  qkNormPerToken,
+  savedKvWidth,
+  savedMaskBytes,
+  sdpaMathSaves,
+  type ActDtypes,
+  type LayerActivation,
+} from './activations';
 import type { BaseSaves } from './quant-base';
 import { fusedQkvViewWidth } from './fused-views';
 
@@ -164,10 +177,13 @@ export function loraLayerActivation(
   const masks = llama ? 0 : 2 * h;
   // Qwen3 / Gemma-3 q and k norms: their fp32 input copies (frozen norm weights)
   const qk = qkNormPerToken(arch, e, false, compiled);
-  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk) / t + masks + adapters) + weights;
+  // SDPA's math kernel keeps fp32 q, K, V (and not its output) in place of what a fused kernel saves, and its probabilities
+  const math = compiled ? null : sdpaMathSaves(arch, attn, s, b, t);
+  const mathLinear = math ? s * b * (math.perToken - (eAttn * attnKept) / t) : 0;
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;
   const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
-  const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare);
+  const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare) + (math ? math.scores : 0);
   const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {
     linear,
@@ -175,7 +191,7 @@ export function loraLayerActivation(
     style: llama ? 'llama' : 'gpt',
     // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
     fp32Hidden: fp32HiddenTensors(dt, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}${math ? MATH_FORMULA : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}`,
   };
 }
 

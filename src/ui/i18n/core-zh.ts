@@ -147,6 +147,7 @@ export const CORE_ZH: Record<string, string> = {
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
   'model.own-attn': '该模型的建模代码没有 {attn} 注意力：实际运行的是 {runs} 注意力，估算按它计算。',
+  'model.sdpa-math': '该模型传给 SDPA 的 K/V 只有一个头且未开启 enable_gqa，PyTorch 因此退回 SDPA 的 math 内核：它会生成 fp32 注意力分数矩阵（训练时每层都要为反向保存它）。改用 attn=flash 可避免。',
   'training.own-checkpointing': '该模型自带的建模代码在训练时对每一层都做检查点（其配置把 gradient_checkpointing 存成元组，恒为真）：按 grad-ckpt=full 估算。',
   'training.hybrid-activations': 'Mamba / 线性注意力层在训练时保存的激活值尚未单独建模：每个这样的层按同宽度的 Transformer 层计算。',
   'model.rwkv7-loader':

@@ -3,6 +3,7 @@ import { layerActivation, sdpaMaskedShare, uniform } from '../../../src/core/tra
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import type { Scenario } from '../../../src/core/types';
+import { findPreset } from '../../../src/core/model/presets';
 import { GEMMA2_2B, LLAMA3_8B } from '../inference/archs';
 
 /**
@@ -66,5 +67,46 @@ describe('grouped K/V and masks in training attention', () => {
     const perLayer = 4 * 2048 * 2048 * 2 + 2048 * 4 * 2 * 2 * (32 - 8) * 64;
     expect(run(0.6) - run(0)).toBe(16 * perLayer);
     expect(16 * perLayer).toBe(1_342_177_280);
+  });
+});
+
+/**
+ * Multi-query Falcon hands SDPA one K/V head without enable_gqa, so the math kernel runs in training
+ * too (core/sdpa.ts sdpaRunsMath) and autograd saves what its composite ops save
+ * (attention.cpp `_scaled_dot_product_attention_math`): fp32 q·scale, kᵀ·scale and v, and the fp32
+ * `_safe_softmax` output. Falcon-7B: a 71, g 1, d 64, 32 layers.
+ */
+describe("SDPA's math kernel in training (multi-query Falcon)", () => {
+  const falcon = findPreset('tiiuae/falcon-7b')!.arch;
+  it('one layer at 1,024 tokens: 71 × 1,024² × 4 B of fp32 probabilities, and fp32 q, K, V in place of the 16-bit q, K, V', () => {
+    const sdpa = layerActivation(falcon, 1024, 1, uniform(2), 'sdpa', 1);
+    const flash = layerActivation(falcon, 1024, 1, uniform(2), 'flash', 1);
+    expect(sdpa.scores - flash.scores).toBe(297_795_584);
+    // 4·(71 + 2)·64 = 18,688 B per token, where the fused kernel's q and K, V took 2·(4,544 + 128) = 9,344
+    expect(sdpa.linear - flash.linear).toBe(1024 * (18_688 - 9_344));
+  });
+  it('LoRA, 1,024 tokens, no checkpointing: 32 layers of it (the frozen o_proj saves no kernel output)', () => {
+    const act = (attn: Scenario['attn']) => {
+      const r = estimate({ ...defaultScenario(), mode: 'training', method: 'lora', model: 'tiiuae/falcon-7b', gpu: '', attn, seq: 1024, batch: 1, gradCkpt: 'none' });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      return r.value.terms.find((t) => t.id === 'activations')!.bytes;
+    };
+    // per layer 297,795,584 + 1,024 · (18,688 − 2·(4,544 + 128 + 4,544)) = 298,057,728
+    expect(act('sdpa') - act('flash')).toBe(32 * 298_057_728);
+  });
+  it('the estimate says so, in training and in generate, and not under flash attention', () => {
+    const notes = (p: Partial<Scenario>) => {
+      const r = estimate({ ...defaultScenario(), model: 'tiiuae/falcon-7b', gpu: '', seq: 1024, prompt: 1024, batch: 1, ...p });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      return r.value.notes.map((n) => n.code);
+    };
+    expect(notes({ mode: 'training', method: 'lora', attn: 'sdpa' })).toContain('model.sdpa-math');
+    expect(notes({ mode: 'inference', engine: 'transformers', weights: 'bf16', attn: 'sdpa' })).toContain('model.sdpa-math');
+    expect(notes({ mode: 'training', method: 'lora', attn: 'flash' })).not.toContain('model.sdpa-math');
+  });
+  it('models with the heads SDPA fuses (Falcon-40B expands K/V itself; Llama) keep the fused kernel', () => {
+    const f40 = findPreset('tiiuae/falcon-40b')!.arch;
+    expect(layerActivation(f40, 1024, 1, uniform(2), 'sdpa', 1).scores).toBe(layerActivation(f40, 1024, 1, uniform(2), 'flash', 1).scores);
+    expect(layerActivation(LLAMA3_8B, 1024, 1, uniform(2), 'sdpa', 1).scores).toBe(0);
   });
 });
