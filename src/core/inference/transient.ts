@@ -161,7 +161,7 @@ export function familyEagerScoreBytes(arch: ModelArch, e: number, fp16: boolean)
   const own = FAMILIES[arch.family]?.eager;
   if (!own) return eagerScoreBytes(e, fp16);
   const E = sym('e', e);
-  const base = own.softmax === 'fp32' ? eagerScoreBytes(e, fp16) : own.softmax === 'model-dtype' ? mul(2, E) : 8;
+  const base = own.softmax === 'fp32' ? eagerScoreBytes(e, fp16) : own.softmax === 'fp32-scores' ? 8 : mul(2, E);
   return own.held > 0 ? add(base, mul(own.held, E)) : base;
 }
 
@@ -176,6 +176,7 @@ export function eagerScorePieces(arch: ModelArch, e: number, fp16: boolean): { b
   const held = own?.held ?? 0;
   switch (own?.softmax ?? 'fp32') {
     case 'model-dtype':
+    case 'input-dtype':
       return [{ bytes: e, count: held + 2 }];
     case 'fp32-scores':
       return [

@@ -73,10 +73,14 @@ export interface FamilyTraits {
 export interface OwnEager {
   /**
    * 'fp32': `softmax(scores, dtype=float32)` then a cast back, as `eager_attention_forward`;
-   * 'model-dtype': a softmax in the model dtype (input and output); 'fp32-scores': q and k cast to
-   * fp32 before the matmul, so the scores and the softmax are fp32 (input and output).
+   * 'model-dtype': `softmax(..., dtype=hidden_states.dtype)`, in the model dtype (input and output),
+   * under autocast too (autocast_mode.cpp `fp32_set_opt_dtype` keeps a dtype given);
+   * 'input-dtype': `softmax(scores)` with no dtype, in the model dtype without autocast, in fp32
+   * under it (that policy sets float32 when none is given);
+   * 'fp32-scores': q and k cast to fp32 before the matmul, so the scores and the softmax are fp32
+   * (input and output), and the QKᵀ matmul saves the fp32 copies.
    */
-  softmax: 'fp32' | 'model-dtype' | 'fp32-scores';
+  softmax: 'fp32' | 'model-dtype' | 'input-dtype' | 'fp32-scores';
   /**
    * further tensors of the model dtype alive at the softmax: raw scores still bound to a name, and
    * the previous block's probabilities that the model's loop keeps in `outputs = block(...)` until
@@ -122,7 +126,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'model-dtype', held: 0 } },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype', held: 0 } },
   gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
   gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's

@@ -206,6 +206,23 @@ export function sdpaMathSaves(arch: ModelArch, attn: Attn, s: number, b: number,
   return { perToken: (4 * (a + 2 * g) * d) / t, scores: (b * a * s * s * 4) / t };
 }
 
+/**
+ * What a family's own eager attention saves in training where it differs from the GPT-style rule
+ * (families.ts `eager`), at matmul dtype `e` (2 under AMP): bytes per score element, or null for the
+ * rule's softmax output + dropout mask + 16-bit cast; and bytes per token beyond the 16-bit q and K.
+ * - Falcon (`softmax(..., dtype=hidden_states.dtype)`): autocast keeps the dtype given
+ *   (autocast_mode.cpp `fp32_set_opt_dtype`), so the softmax runs in e and saves its output, which
+ *   the PV matmul reads as it is; its rotary path applies no dropout: e per element.
+ * - GPT-J (`GPTJAttention._attn`: `query.to(torch.float32)`, `key.to(torch.float32)`): the QKᵀ
+ *   matmul saves the fp32 copies, (4 − e)·(a + g)·d more per token than 16-bit q and K.
+ */
+export function ownEagerSaves(arch: ModelArch, e: number): { perScore: number | null; perToken: number } {
+  const own = FAMILIES[arch.family]?.eager;
+  if (own?.softmax === 'model-dtype') return { perScore: e, perToken: 0 };
+  if (own?.softmax === 'fp32-scores') return { perScore: null, perToken: Math.max(0, 4 - e) * (arch.heads + arch.kvHeads) * arch.headDim };
+  return { perScore: null, perToken: 0 };
+}
+
 /** The per-layer formulas' note for the math kernel's saves (sdpaMathSaves). */
 export const MATH_FORMULA = ' [+ b·a·s²·4/t and 4·(a + 2g)·d/t per token for the fp32 q, K, V copies: SDPA math kernel]';
 
@@ -263,9 +280,10 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
-  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h) + mathLinear;
+  const own = materialised ? ownEagerSaves(arch, e) : { perScore: null, perToken: 0 };
+  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + own.perToken) / t + 2 * h) + mathLinear;
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
-  const scores = (materialised ? (b * a * s * s * (eSoftmax + 1 + e)) / t : 0) + mask + mathScores;
+  const scores = (materialised ? (b * a * s * s * (own.perScore ?? eSoftmax + 1 + e)) / t : 0) + mask + mathScores;
   return {
     linear,
     scores,

@@ -46,6 +46,7 @@ import { mlpWidth } from '../model/tensors';
 import {
   MATH_FORMULA,
   extraNorms,
+  ownEagerSaves,
   extraScoreBytes,
   fp32HiddenTensors,
   layerStyle,
@@ -180,9 +181,11 @@ export function loraLayerActivation(
   // SDPA's math kernel keeps fp32 q, K, V (and not its output) in place of what a fused kernel saves, and its probabilities
   const math = compiled ? null : sdpaMathSaves(arch, attn, s, b, t);
   const mathLinear = math ? s * b * (math.perToken - (eAttn * attnKept) / t) : 0;
-  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk) / t + masks + adapters) + weights + mathLinear;
+  const own = attn === 'eager' ? ownEagerSaves(arch, eAttn) : { perScore: null, perToken: 0 };
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + own.perToken) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;
-  const eagerScores = attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t : (bss * a * (Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
+  const eagerScores =
+    attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t : (bss * a * (own.perScore ?? Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare) + (math ? math.scores : 0);
   const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {

@@ -1,0 +1,35 @@
+/**
+ * What the files with their own eager attention save for backward (training/activations.ts
+ * `ownEagerSaves`), worked out by hand from transformers 5.x: modeling_falcon.py
+ * `FalconAttention.forward` (softmax with dtype=hidden_states.dtype, which autocast keeps:
+ * autocast_mode.cpp `fp32_set_opt_dtype`), modeling_gptj.py `GPTJAttention._attn` (q and k cast to
+ * fp32 before the matmul), modeling_gpt2.py `eager_attention_forward` (softmax with no dtype, which
+ * autocast runs in fp32). AMP dtypes: 16-bit matmuls, fp32 residual stream and softmax.
+ */
+import { describe, expect, it } from 'vitest';
+import { layerActivation, type ActDtypes } from '../../../src/core/training/activations';
+import { findPreset } from '../../../src/core/model/presets';
+import { archOf } from '../model/remote-configs';
+
+const AMP: ActDtypes = { e: 2, eRes: 4, eSoftmax: 4 };
+
+describe('own eager attention in training', () => {
+  it('Falcon-7B: its 16-bit probabilities, saved once (71 × 1,024² × 2 B a layer), not the fp32 softmax, mask and cast', () => {
+    const falcon = findPreset('tiiuae/falcon-7b')!.arch;
+    const eager = layerActivation(falcon, 1024, 1, AMP, 'eager', 1);
+    const flash = layerActivation(falcon, 1024, 1, AMP, 'flash', 1);
+    expect(eager.scores - flash.scores).toBe(148_897_792);
+  });
+  it("GPT-2: no dtype, so autocast's fp32 softmax output, the dropout mask and the 16-bit dropout output (12 heads: 12 × 1,024² × 7 B)", () => {
+    const gpt2 = findPreset('openai-community/gpt2')!.arch;
+    expect(layerActivation(gpt2, 1024, 1, AMP, 'eager', 1).scores).toBe(12 * 1024 * 1024 * 7);
+  });
+  it('GPT-J-6B: the fp32 q and k copies its QKᵀ matmul saves, (4 − 2)·(16 + 16)·256 = 16,384 B more per token', () => {
+    // EleutherAI/gpt-j-6b config.json: n_embd 4096, n_head 16, n_layer 28, rotary_dim 64
+    const gptj = archOf({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400 });
+    const own = layerActivation(gptj, 1024, 1, AMP, 'eager', 1);
+    const common = layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, AMP, 'eager', 1);
+    expect(own.linear - common.linear).toBe(1024 * 16_384);
+    expect(own.scores).toBe(common.scores);
+  });
+});
