@@ -173,8 +173,10 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   zamba2: { gated: true, norm: 'rmsnorm', tied: true, fusedGateUp: true, normsPerLayer: 1 },
   // fla RWKV7Block: attn_norm and ffn_norm LayerNorms with bias; plain key/value FFN (rwkv7-config.ts)
   rwkv7: { gated: false, norm: 'layernorm', tied: false, normsPerLayer: 2 },
-  t5: { norm: 'rmsnorm', tied: true },
-  mt5: { norm: 'rmsnorm', tied: false },
+  // T5Attention (modeling_t5.py) is the only path: no `_supports_sdpa` or `_supports_flash_attn`;
+  // `softmax(scores.float(), dim=-1).type_as(scores)`, the common eager rule's tensors
+  t5: { norm: 'rmsnorm', tied: true, attnClasses: ['eager'] },
+  mt5: { norm: 'rmsnorm', tied: false, attnClasses: ['eager'] },
 };
 
 /** Families without an LM head (encoder models counted as the base model: no KV cache, no generation). */

@@ -93,9 +93,9 @@ export function ownFileCheckpoints(arch: Pick<ModelArch, 'family'>): boolean {
  * - InternLM's `INTERNLM_ATTENTION_CLASSES` (internlm-7b `modeling_internlm.py`) and
  *   `INTERNLM2_ATTENTION_CLASSES` (internlm2 `modeling_internlm2.py`, the tuple-cache revisions)
  *   hold "eager" and "flash_attention_2", picked by `config.attn_implementation` (default "eager").
- * - transformers' GPT-J (`GPTJ_ATTENTION_CLASSES`: eager, flash_attention_2) and Bloom (no
- *   `_supports_sdpa` or `_supports_flash_attn`: `BloomAttention` only) have no SDPA path, so
- *   transformers loads them eager (modeling_utils.py `get_correct_attn_implementation`).
+ * - transformers' GPT-J (`GPTJ_ATTENTION_CLASSES`: eager, flash_attention_2), Bloom and T5 / mT5
+ *   (no `_supports_sdpa` or `_supports_flash_attn`: `BloomAttention`, `T5Attention` only) have no
+ *   SDPA path, so transformers loads them eager (modeling_utils.py `get_correct_attn_implementation`).
  * Other families keep the attention asked for here (ChatGLM2/3's SDPA, Qwen-1's per-layer masks and
  * Baichuan's xformers-or-eager switch are modelled where they differ).
  */
