@@ -122,14 +122,18 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
  * view (modeling_phi3.py `Phi3Attention.forward` slices `qkv`). Our H200 runs (eager, bf16):
  * Llama-3.2-1B at 4,096 tokens and Qwen2.5-1.5B at 2,048 measured 33.5 MB and 14 MB above the
  * four-row count — the query and the two repeated tensors less one row, 2·b·s·h·e for both —
- * and Phi-3-mini at 2,048 38 MB, its qkv output of 2,048 × 9,216.
+ * and Phi-3-mini at 2,048 38 MB, its qkv output of 2,048 × 9,216. The files with their own eager
+ * path (families.ts `eager`) never call `repeat_kv`; GPT-J's `_attn` holds fp32 copies of q and of
+ * the whole K (`query.to(torch.float32)`, `key.to(torch.float32)`).
  */
 function eagerHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr): Expr {
   const rope = ropeDim > 0 ? [mul(2, B, S, sym('d_rope', ropeDim), E)] : [];
   const q = mul(B, S, sym('a', arch.heads), sym('d', arch.headDim), E);
   const repeated = !arch.mla && arch.kvHeads < arch.heads && !FAMILIES[arch.family]?.eager ? [allHeads(arch, Skv, B, E)] : [];
   const fused = FAMILIES[arch.family]?.fusedQkv ? [mul(B, S, add(sym('a', arch.heads), mul(2, sym('g', arch.kvHeads))), sym('d', arch.headDim), E)] : [];
-  return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, div(add(q, ...repeated, ...fused), T));
+  // GPT-J's _attn holds the fp32 copies of q and of the whole K beside its fp32 scores
+  const upcast = FAMILIES[arch.family]?.eager?.softmax === 'fp32-scores' ? [mul(B, sym('a', arch.heads), add(S, Skv), sym('d', arch.headDim), 4)] : [];
+  return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, div(add(q, ...repeated, ...fused, ...upcast), T));
 }
 
 /**

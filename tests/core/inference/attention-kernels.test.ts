@@ -128,6 +128,17 @@ describe('the other files with their own eager attention (transformers 5.x model
     // fp16: the fused upcast writes the fp32 result and its 16-bit copy (no fp32 copy of the input)
     expect(scoreBytesPerElement(bloom, 2, true)).toBe(2 + 2 + 4 + 2 + 2);
   });
+  it("GPT-J-6B eager at 2,048 tokens: 16 heads × 2,048² × 10 B beside 3 hidden rows, q, and _attn's fp32 q and K copies", () => {
+    const t = forwardTransient(gptj, 2048, 2048, 1, 2, 'eager', 1, 1);
+    const parts = [
+      3 * 2048 * 4096 * 2, // hidden rows: 50,331,648
+      2048 * 4096 * 2, // the caller's 16-bit q: 16,777,216
+      2 * 2048 * 4096 * 4, // query.to(torch.float32), key.to(torch.float32): 67,108,864
+      16 * 2048 * 2048 * 10, // fp32 scores and softmax, the previous block's bf16 probabilities: 671,088,640
+      2048 * 2048 * 2, // the additive causal mask: 8,388,608
+    ];
+    expect([t.kind, t.bytes]).toEqual(['attention-scores', parts.reduce((a, b) => a + b, 0)]);
+  });
   it('every family: the pieces add up to the bytes per element', () => {
     for (const arch of [gptj, bloom, findPreset('tiiuae/falcon-7b')!.arch, findPreset('openai-community/gpt2')!.arch, findPreset('meta-llama/Llama-3.2-1B')!.arch])
       for (const [e, fp16] of [
