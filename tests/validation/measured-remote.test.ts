@@ -49,9 +49,10 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
     expect(st.medianPct).toBeLessThanOrEqual(3);
     for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(6);
   });
-  it("Falcon-7B eager (n007): reserved within 1 % once its prompt pass is replayed with the score tensors' own size", () => {
-    const n007 = native.find((s) => s.id === 'n007')!;
-    expect(Math.abs(n007.reservedErrPct)).toBeLessThanOrEqual(1);
+  // n007 (Falcon-7B eager) was +1.0 % under segment rounding; n004 (Qwen2.5-1.5B eager) −4.8 % until the
+  // replayed layer kept its probabilities, bound to `_`, through the MLP
+  it('eager prompt passes replayed as the code holds their tensors: Falcon-7B (n007) and Qwen2.5-1.5B (n004) reserved within 1 %', () => {
+    for (const id of ['n007', 'n004']) expect(Math.abs(native.find((s) => s.id === id)!.reservedErrPct), id).toBeLessThanOrEqual(1);
   });
 });
 

@@ -56,7 +56,7 @@ export function gemma2Layer(x: PrefillShape, i: number): PrefillOp[] {
     { op: 'free', id: 'm' },
     { op: 'alloc', id: 'r2', bytes: H },
     { op: 'free', id: 'p2' },
-    ...layerEnd(i),
+    ...layerEnd(x, i),
   ];
 }
 

@@ -186,7 +186,8 @@ export function attention(x: PrefillShape, i: number): PrefillOp[] {
   // DynamicLayer / DynamicSlidingWindowLayer.update: torch.cat copies the prompt's K and V into the cache
   ops.push({ op: 'alloc', id: 'kc', bytes: KV * e }, { op: 'alloc', id: 'vc', bytes: KV * e }, { op: 'free', id: 'ke' }, { op: 'free', id: 'v' });
   if (x.eager) {
-    ops.push(...eagerCall(x, Q), { op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, { op: 'free', id: 'o' }, { op: 'free', id: 'lo' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' });
+    // the probabilities ('lo') stay with the decoder layer's `_` until it returns (layerEnd)
+    ops.push(...eagerCall(x, Q), { op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, { op: 'free', id: 'o' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' });
     return ops;
   }
   const repeat = masked ? x.repeatKv.masked : x.repeatKv.causal;
@@ -235,13 +236,17 @@ export function prefillLayer(x: PrefillShape, i: number): PrefillOp[] {
     ...gatedMlp(x),
     { op: 'alloc', id: 'r2', bytes: H },
     { op: 'free', id: 'm' },
-    ...layerEnd(i),
+    ...layerEnd(x, i),
   ];
 }
 
-/** The decoder layer returns: its residual 'r1' goes, the model's loop drops the layer's input (not 'embeds') and holds 'r2' as 'x'. */
-export function layerEnd(i: number): PrefillOp[] {
-  return [{ op: 'free', id: 'r1' }, ...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
+/**
+ * The decoder layer returns: its residual 'r1' and, eager, the attention's probabilities 'lo' (bound
+ * to `_` in `hidden_states, _ = self.self_attn(...)`) go; the model's loop drops the layer's input
+ * (not 'embeds') and holds 'r2' as 'x'.
+ */
+export function layerEnd(x: PrefillShape, i: number): PrefillOp[] {
+  return [{ op: 'free', id: 'r1' }, ...(x.eager ? [{ op: 'free', id: 'lo' } as const] : []), ...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
 }
 
 /**

@@ -41,7 +41,7 @@
  */
 import type { Attn, ModelArch, WeightFormat } from '../types';
 import { mlpWidth } from '../model/tensors';
-import { FAMILIES } from '../model/families';
+import { FAMILIES, ownEagerHeld } from '../model/families';
 import { SDPA_MATH_BYTES, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
 import { add, div, evaluate, mul, sub, sym, type Expr } from '../formula';
 
@@ -88,7 +88,11 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   // SDPA with a sliding window no longer than the keys: transformers materialises the mask
   const masked = attn === 'sdpa' && s > 1 && windowMasked(arch, kvTokens);
   const windowMask = masked ? mul(B, S, sym('s_kv', kvTokens)) : 0;
-  const mlpExpr = add(hiddenStates, mlpTemporaries(arch, S, B, E, T, fusedMlpHeld), windowMask);
+  // eager: the decoder layer keeps the attention's probabilities (`hidden_states, _ = self.self_attn(...)`)
+  // until it returns, and a loop that keeps the previous block's tuple holds that block's as well;
+  // the 4-D causal mask lives through every layer
+  const probs = attn === 'eager' ? add(div(mul(B, sym('a', arch.heads), S, sym('s_kv', kvTokens), E, FAMILIES[arch.family]?.eager?.previous ? 2 : 1), T), mul(B, S, sym('s_kv', kvTokens), E)) : 0;
+  const mlpExpr = add(hiddenStates, mlpTemporaries(arch, S, B, E, T, fusedMlpHeld), windowMask, probs);
   const mlp = evaluate(mlpExpr);
   const logitsExpr = logitsSet(arch, B, logitRows, perLogit, T);
   const logits = evaluate(logitsExpr);
@@ -166,7 +170,8 @@ export function familyEagerScoreBytes(arch: ModelArch, e: number, fp16: boolean)
   if (!own) return eagerScoreBytes(e, fp16);
   const E = sym('e', e);
   const base = own.softmax === 'fp32' ? eagerScoreBytes(e, fp16) : own.softmax === 'fp32-scores' ? 8 : mul(2, E);
-  return own.held > 0 ? add(base, mul(own.held, E)) : base;
+  const held = ownEagerHeld(own);
+  return held > 0 ? add(base, mul(held, E)) : base;
 }
 
 /**
@@ -177,7 +182,7 @@ export function familyEagerScoreBytes(arch: ModelArch, e: number, fp16: boolean)
  */
 export function eagerScorePieces(arch: ModelArch, e: number, fp16: boolean): { bytes: number; count: number }[] {
   const own = FAMILIES[arch.family]?.eager;
-  const held = own?.held ?? 0;
+  const held = own ? ownEagerHeld(own) : 0;
   switch (own?.softmax ?? 'fp32') {
     case 'model-dtype':
     case 'input-dtype':

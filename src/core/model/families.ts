@@ -81,13 +81,18 @@ export interface OwnEager {
    * (input and output), and the QKᵀ matmul saves the fp32 copies.
    */
   softmax: 'fp32' | 'model-dtype' | 'input-dtype' | 'fp32-scores';
+  /** raw score tensors of the model dtype still bound to a name at the softmax (Falcon's, Bloom's) */
+  bound: number;
   /**
-   * further tensors of the model dtype alive at the softmax: raw scores still bound to a name, and
-   * the previous block's probabilities that the model's loop keeps in `outputs = block(...)` until
-   * the next block returns (the attention returns them whatever `output_attentions` says)
+   * the model's loop keeps the previous block's probabilities in `outputs = block(...)` until the
+   * next block returns (the attention returns them whatever `output_attentions` says): one more
+   * tensor of the model dtype at the next block's softmax and MLP
    */
-  held: number;
+  previous: boolean;
 }
+
+/** Tensors of the model dtype a family's own eager path holds at its softmax beside the softmax's own. */
+export const ownEagerHeld = (own: OwnEager): number => own.bound + (own.previous ? 1 : 0);
 
 const GPT_POS = ['n_positions', 'n_ctx'] as const;
 const BERT_POS = ['max_position_embeddings'] as const;
@@ -126,17 +131,17 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype', held: 0 } },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype', bound: 0, previous: false } },
   gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
   gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
   // `outputs = block(...)` holds the previous block's probabilities
   // (GPTJ_ATTENTION_CLASSES: eager and flash_attention_2, no SDPA)
-  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', held: 1 }, attnClasses: ['eager', 'flash'] },
+  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', bound: 0, previous: true }, attnClasses: ['eager', 'flash'] },
   // BloomAttention.forward: `attention_scores = alibi.baddbmm(...)` stays bound while `attn_weights + attention_mask`
   // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
   // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
-  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', held: 2 }, attnClasses: ['eager'] },
+  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', bound: 1, previous: true }, attnClasses: ['eager'] },
   opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
   phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1 },
   starcoder2: { ...GPT_LIKE, tied: true },
@@ -152,7 +157,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // dtype; the attention returns the probabilities and `FalconModel.forward` keeps the block's
   // returned tuple in `outputs` until the next block returns: a fourth tensor at the next softmax.
   // (The ALiBi branch, falcon-rw, upcasts its scores and folds ALiBi into a [b, a, s, s] mask: not read.)
-  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eager: { softmax: 'model-dtype', held: 2 } },
+  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eager: { softmax: 'model-dtype', bound: 1, previous: true } },
   // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
   // (ChatGLM-6B's LayerNorm layers are GPT-style: the RMSNorm traits apply to ChatGLM2/3's)

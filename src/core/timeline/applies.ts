@@ -19,7 +19,7 @@
  *   land within −0.2 % … +1.4 %, where segment rounding gave −7 % … −2 %; Gemma-2-2b's three rows
  *   within −1.0 % … 0 %, where segment rounding gave −7.4 % … −2.6 %. Eager prompt passes
  *   (hf-prefill.ts `eagerCall`, validation/fixtures/measured-remote.json): Llama-3.2-1B at 4,096
- *   tokens +0.4 % (bf16) and +0.6 % (fp16), Qwen2.5-1.5B at 2,048 −4.8 %, where segment rounding gave
+ *   tokens +0.4 % (bf16) and +0.6 % (fp16), Qwen2.5-1.5B at 2,048 0.0 % (−4.8 % until the probabilities were held through the MLP), where segment rounding gave
  *   −12.6 %, −1.5 % and −6.4 %. The remote-code chat models'
  *   own loop (inference/remote-runtime.ts: tuple caches, Baichuan-13B's per-step mask growing as k²)
  *   is replayed one block per layer (eager score tensors at their own size); on our H200 runs of

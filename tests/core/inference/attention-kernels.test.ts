@@ -37,6 +37,19 @@ describe("eager softmax(scores, dtype=float32): ATen's SoftMax.cpp fuses the upc
   });
 });
 
+describe("eager attention's probabilities at the MLP (the decoder layer's `hidden_states, _ = self.self_attn(...)`)", () => {
+  it('Llama-3.2-1B at 128 tokens peaks at the MLP, where eager also holds 32 × 128² bf16 probabilities and the 128² causal mask', () => {
+    const at = (attn: Scenario['attn']) => forwardTransient(findPreset('meta-llama/Llama-3.2-1B')!.arch, 128, 128, 1, 2, attn, 1, 1);
+    expect([at('eager').kind, at('sdpa').kind]).toEqual(['mlp', 'mlp']);
+    expect(at('eager').bytes - at('sdpa').bytes).toBe(32 * 128 * 128 * 2 + 128 * 128 * 2);
+  });
+  it("Falcon-7B: FalconModel's `outputs` holds the previous block's probabilities there too", () => {
+    const at = (attn: Scenario['attn']) => forwardTransient(findPreset('tiiuae/falcon-7b')!.arch, 64, 64, 1, 2, attn, 1, 1);
+    expect([at('eager').kind, at('flash').kind]).toEqual(['mlp', 'mlp']);
+    expect(at('eager').bytes - at('flash').bytes).toBe(2 * 71 * 64 * 64 * 2 + 64 * 64 * 2);
+  });
+});
+
 describe('what an eager call holds beside its scores (transformers eager_attention_forward)', () => {
   it('Qwen2.5-1.5B at 2,048 tokens: 3 hidden rows, cos/sin, the rotated q, K and V repeated from 2 to 12 heads, scores, the mask', () => {
     const parts = [

@@ -59,6 +59,16 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
     expect(peak).toBe(4 * 1024 + 3 * 2048 + 2 * 256 + 4 * 512);
   });
 
+  it("eager: the probabilities stay bound to the decoder layer's `_` through its MLP, freed when the layer returns", () => {
+    const ops = prefillLayer(prefillShape(tiny, 1, 8, 2, { fp16: false })!, 1);
+    const at = (op: string, id: string) => ops.findIndex((o) => o.op === op && o.id === id);
+    expect(at('free', 'lo')).toBeGreaterThan(at('alloc', 'prod'));
+    expect(at('free', 'lo')).toBeGreaterThan(at('free', 'r1'));
+    // 4 heads × 8² bf16 probabilities: 512 B
+    const probs = ops.find((o) => o.op === 'rename' && o.to === 'lo');
+    expect(probs && sizes(ops)[probs.id]).toBe(512);
+  });
+
   it('Qwen3: q_norm and k_norm over head_dim add their fp32 copies', () => {
     const q3 = sizes(prefillLayer(prefillShape({ ...tiny, family: 'qwen3', qkNorm: true }, 1, 8, 2)!, 1));
     expect([q3['qnorm-x32'], q3['knorm-x32']]).toEqual([8 * 4 * 16 * 4, 8 * 2 * 16 * 4]);
