@@ -12,8 +12,11 @@ export type PrefillOp = { op: 'alloc'; id: string; bytes: number } | { op: 'free
 
 /** The shapes the sequence needs (one GPU, batch b, a prompt of s tokens). */
 export interface PrefillShape {
-  /** whose forward: LlamaModel's (hf-prefill.ts) or Gemma2Model's (hf-prefill-gemma2.ts) */
-  forward: 'llama' | 'gemma2';
+  /**
+   * whose forward: LlamaModel's (hf-prefill.ts), Phi3Model's (hf-prefill.ts with the fused qkv and
+   * gate_up projections) or Gemma2Model's (hf-prefill-gemma2.ts)
+   */
+  forward: 'llama' | 'phi3' | 'gemma2';
   b: number;
   s: number;
   /** bytes per activation element (2: bf16 / fp16) */
@@ -40,18 +43,20 @@ export interface PrefillShape {
 const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
 
 /**
- * The detailed sequence covers the Llama-style dense decoder (RMSNorm, gated MLP, RoPE) and
- * Gemma-2 (hf-prefill-gemma2.ts) in 16-bit.
+ * The detailed sequence covers the Llama-style dense decoder (RMSNorm, gated MLP, RoPE), Phi-3's
+ * (the same with fused projections; laid out as full rotary) and Gemma-2 (hf-prefill-gemma2.ts) in
+ * 16-bit.
  */
 export function prefillShape(arch: ModelArch, b: number, s: number, e: number, eager: { fp16: boolean } | null = null): PrefillShape | null {
   const gemma2 = arch.family === 'gemma2';
-  const llamaLike = LLAMA_FAMILIES.has(arch.family) && arch.normsPerLayer === 2;
+  const phi3 = arch.family === 'phi3';
+  const llamaLike = (LLAMA_FAMILIES.has(arch.family) || phi3) && arch.normsPerLayer === 2;
   if (!(llamaLike || gemma2) || e !== 2 || !arch.gatedMlp || arch.norm !== 'rmsnorm' || arch.moe || arch.mla || arch.hybrid || arch.encoderDecoder || arch.positionEmbeddings) return null;
-  // eager is laid out for the Llama-style forward (a sliding window's eager mask is not)
-  if (eager && (gemma2 || arch.slidingWindow)) return null;
+  // eager is laid out for the Llama-style forward (Gemma-2's softcapped eager path is not)
+  if (eager && gemma2) return null;
   const masked = s > 1 && windowMasked(arch, s);
   return {
-    forward: gemma2 ? 'gemma2' : 'llama',
+    forward: gemma2 ? 'gemma2' : phi3 ? 'phi3' : 'llama',
     b,
     s,
     e,

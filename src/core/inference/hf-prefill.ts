@@ -89,9 +89,10 @@ export function maskAndRotary(x: PrefillShape): PrefillOp[] {
       { op: 'free', id: 'm-r1' },
       { op: 'alloc', id: 'm-r3', bytes: m },
       { op: 'free', id: 'm-r2' },
-      { op: 'alloc', id: 'mask', bytes: b * m },
-      { op: 'free', id: 'm-r3' },
     );
+    // eager: `eager_mask` turns the expanded bool into the model dtype with `torch.where` (the bool goes)
+    if (x.eager) ops.push({ op: 'alloc', id: 'm-bool', bytes: b * m }, { op: 'free', id: 'm-r3' }, { op: 'alloc', id: 'mask', bytes: b * m * e }, { op: 'free', id: 'm-bool' });
+    else ops.push({ op: 'alloc', id: 'mask', bytes: b * m }, { op: 'free', id: 'm-r3' });
   }
   const d = x.headDim;
   ops.push(
@@ -115,7 +116,7 @@ export function maskAndRotary(x: PrefillShape): PrefillOp[] {
 
 /** Before the first layer: `inputs_embeds` ('embeds', kept), then the mask and the rotary cos / sin. */
 export function prefillPrologue(x: PrefillShape): PrefillOp[] {
-  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }, ...(x.eager ? eagerMask(x) : []), ...maskAndRotary(x)];
+  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }, ...(x.eager && x.maskKv === 0 ? eagerMask(x) : []), ...maskAndRotary(x)];
 }
 
 /**
@@ -176,18 +177,12 @@ export function attention(x: PrefillShape, i: number): PrefillOp[] {
   const Q = rows * x.heads * x.headDim;
   const KV = rows * x.kvHeads * x.headDim;
   const masked = x.maskKv > 0 && layerSlides(x, i);
-  // projections (Qwen3: q_norm / k_norm over head_dim; the raw projection freed after the norm)
-  const ops: PrefillOp[] = [{ op: 'alloc', id: 'q', bytes: Q * e }];
-  if (x.qkNorm) ops.push(...rmsNorm(Q, e, 'qn', 'qnorm-'), { op: 'free', id: 'q' }, { op: 'rename', id: 'qn', to: 'q' });
-  ops.push({ op: 'alloc', id: 'k', bytes: KV * e });
-  if (x.qkNorm) ops.push(...rmsNorm(KV, e, 'kn', 'knorm-'), { op: 'free', id: 'k' }, { op: 'rename', id: 'kn', to: 'k' });
-  ops.push({ op: 'alloc', id: 'v', bytes: KV * e });
-  ops.push(...rope(Q, e, 'qe', 'ropeq-'), ...rope(KV, e, 'ke', 'ropek-'), { op: 'free', id: 'q' }, { op: 'free', id: 'k' });
-  // DynamicLayer / DynamicSlidingWindowLayer.update: torch.cat copies the prompt's K and V into the cache
-  ops.push({ op: 'alloc', id: 'kc', bytes: KV * e }, { op: 'alloc', id: 'vc', bytes: KV * e }, { op: 'free', id: 'ke' }, { op: 'free', id: 'v' });
+  const ops: PrefillOp[] = x.forward === 'phi3' ? fusedProjections(x, Q, KV) : projections(x, Q, KV);
+  // the attention forward's locals go when it returns: the rotated q, its input, Phi-3's fused qkv output
+  const returns: PrefillOp[] = [{ op: 'free', id: 'o' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' }, ...(x.forward === 'phi3' ? [{ op: 'free', id: 'qkv' } as const] : [])];
   if (x.eager) {
     // the probabilities ('lo') stay with the decoder layer's `_` until it returns (layerEnd)
-    ops.push(...eagerCall(x, Q), { op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, { op: 'free', id: 'o' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' });
+    ops.push(...eagerCall(x, Q), { op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, ...returns);
     return ops;
   }
   const repeat = masked ? x.repeatKv.masked : x.repeatKv.causal;
@@ -199,14 +194,66 @@ export function attention(x: PrefillShape, i: number): PrefillOp[] {
     ops.push({ op: 'alloc', id: 'o', bytes: Q * e }, { op: 'alloc', id: 'lse', bytes: b * x.heads * s * FP32 }, { op: 'free', id: 'lse' });
   }
   if (repeat) ops.push({ op: 'free', id: 'kr' }, { op: 'free', id: 'vr' });
-  ops.push({ op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, { op: 'free', id: 'o' }, { op: 'free', id: 'qe' }, { op: 'free', id: 'n1' });
+  ops.push({ op: 'alloc', id: 'a', bytes: rows * x.hidden * e }, ...returns);
   return ops;
 }
 
-/** The gated MLP from its normed input 'n2' to down_proj's output 'm' (the input freed on reassignment). */
+/**
+ * Separate q / k / v projections to the rotated q ('qe') and the cache's copies ('kc', 'vc'); Qwen3's
+ * q_norm / k_norm over head_dim (the raw projection freed after the norm). DynamicLayer /
+ * DynamicSlidingWindowLayer.update: torch.cat copies the prompt's K and V into the cache.
+ */
+function projections(x: PrefillShape, Q: number, KV: number): PrefillOp[] {
+  const { e } = x;
+  const ops: PrefillOp[] = [{ op: 'alloc', id: 'q', bytes: Q * e }];
+  if (x.qkNorm) ops.push(...rmsNorm(Q, e, 'qn', 'qnorm-'), { op: 'free', id: 'q' }, { op: 'rename', id: 'qn', to: 'q' });
+  ops.push({ op: 'alloc', id: 'k', bytes: KV * e });
+  if (x.qkNorm) ops.push(...rmsNorm(KV, e, 'kn', 'knorm-'), { op: 'free', id: 'k' }, { op: 'rename', id: 'kn', to: 'k' });
+  ops.push({ op: 'alloc', id: 'v', bytes: KV * e });
+  ops.push(...rope(Q, e, 'qe', 'ropeq-'), ...rope(KV, e, 'ke', 'ropek-'), { op: 'free', id: 'q' }, { op: 'free', id: 'k' });
+  ops.push({ op: 'alloc', id: 'kc', bytes: KV * e }, { op: 'alloc', id: 'vc', bytes: KV * e }, { op: 'free', id: 'ke' }, { op: 'free', id: 'v' });
+  return ops;
+}
+
+/**
+ * Phi-3's attention (modeling_phi3.py `Phi3Attention.forward`): one `qkv_proj` output ('qkv',
+ * (a + 2g)·d wide) of which q, k and v are slices, held by its local until the forward returns;
+ * its `apply_rotary_pos_emb` ends in `torch.cat([rotated, x_pass])`, a copy of the rotated tensor
+ * (the sum freed after it); the cache copies the rotated k and the v slice.
+ */
+function fusedProjections(x: PrefillShape, Q: number, KV: number): PrefillOp[] {
+  const { e } = x;
+  const cat = (elems: number, out: string, p: string): PrefillOp[] => [...rope(elems, e, `${out}-sum`, p), { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${out}-sum` }];
+  return [
+    { op: 'alloc', id: 'qkv', bytes: (Q + 2 * KV) * e },
+    ...cat(Q, 'qe', 'ropeq-'),
+    ...cat(KV, 'ke', 'ropek-'),
+    { op: 'alloc', id: 'kc', bytes: KV * e },
+    { op: 'alloc', id: 'vc', bytes: KV * e },
+    { op: 'free', id: 'ke' },
+  ];
+}
+
+/**
+ * The gated MLP from its normed input 'n2' to down_proj's output 'm' (the input freed on
+ * reassignment). Phi-3's `Phi3MLP.forward`: one `gate_up_proj` output, chunked into views; `gate`
+ * keeps it alive through `up_states * act(gate)` and down_proj, which frees it on return.
+ */
 export function gatedMlp(x: PrefillShape): PrefillOp[] {
   const rows = x.b * x.s;
   const F = rows * x.ffn * x.e;
+  if (x.forward === 'phi3') {
+    return [
+      { op: 'alloc', id: 'gate_up', bytes: 2 * F },
+      { op: 'alloc', id: 'act', bytes: F },
+      { op: 'alloc', id: 'prod', bytes: F },
+      { op: 'free', id: 'act' },
+      { op: 'alloc', id: 'm', bytes: rows * x.hidden * x.e },
+      { op: 'free', id: 'prod' },
+      { op: 'free', id: 'gate_up' },
+      { op: 'free', id: 'n2' },
+    ];
+  }
   return [
     { op: 'alloc', id: 'gate', bytes: F },
     { op: 'alloc', id: 'act', bytes: F },

@@ -69,6 +69,20 @@ describe('HF prefill sequence (Llama-style decoder, SDPA, bf16)', () => {
     expect(probs && sizes(ops)[probs.id]).toBe(512);
   });
 
+  it("Phi-3: one qkv output held through the attention, the rotary cat's copy, one gate_up output held through the MLP", () => {
+    const phi = prefillShape({ ...tiny, family: 'phi3' }, 1, 8, 2)!;
+    expect(phi.forward).toBe('phi3');
+    const layer = sizes(prefillLayer(phi, 1));
+    // 8 rows × (4 + 2·2) heads × 16 × 2 B; the rotated q before and after `torch.cat([rotated, x_pass])`
+    expect([layer['qkv'], layer['qe-sum'], layer['qe'], layer['ke']]).toEqual([2048, 1024, 1024, 512]);
+    expect([layer['q'], layer['k'], layer['v']]).toEqual([undefined, undefined, undefined]);
+    expect([layer['gate_up'], layer['act'], layer['prod'], layer['gate']]).toEqual([4096, 2048, 2048, undefined]);
+    // the MLP's moment: gate_up, act and their product (4 × 2,048) beside embeds, input, residual, normed input, cos / sin and the cache
+    const { peak, left } = simulate(PARTS, phi, 2);
+    expect([...left.keys()].sort()).toEqual(['kc0', 'kc1', 'vc0', 'vc1']);
+    expect(peak).toBe(4 * 1024 + 4 * 2048 + 2 * 256 + 4 * 512);
+  });
+
   it('Qwen3: q_norm and k_norm over head_dim add their fp32 copies', () => {
     const q3 = sizes(prefillLayer(prefillShape({ ...tiny, family: 'qwen3', qkNorm: true }, 1, 8, 2)!, 1));
     expect([q3['qnorm-x32'], q3['knorm-x32']]).toEqual([8 * 4 * 16 * 4, 8 * 2 * 16 * 4]);
