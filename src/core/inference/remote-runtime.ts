@@ -236,7 +236,7 @@ export function remoteTransient(
     if (bytes > best.bytes) best = { bytes, kind, expr };
   }
   // eager scores come as tensors of b·a·q·k elements in the model dtype each
-  return best.kind === 'attention-scores' && rt.attn === 'eager' ? { ...best, pieces: [{ size: (b * arch.heads * s * k * e) / Math.max(1, tp), max: Infinity }] } : best;
+  return best.kind === 'attention-scores' && rt.attn === 'eager' ? { ...best, scores: { elems: (b * arch.heads * s * k) / Math.max(1, tp), e, fp16: false, family: null } } : best;
 }
 
 /**

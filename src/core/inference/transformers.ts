@@ -497,7 +497,7 @@ export function buildTransformers(ctx: Ctx): Built {
     prefill: best.pre,
     decode: decode.bytes,
     decodeMaskPerKey2: own?.decodeMaskPerKey2 ?? 0,
-    prefillPieces: best.pre === prefill.bytes ? (prefill.pieces ?? []) : [],
+    prefillScores: best.pre === prefill.bytes ? (prefill.scores ?? null) : null,
     dequant,
     kernel: kernelBytes,
     buffers: share.embedding ? buffersAll : 0,

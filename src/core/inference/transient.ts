@@ -52,12 +52,23 @@ export interface Transient {
   /** the largest set's bytes as an expression over s, s_kv, b, h, f, a, V, e, t */
   expr: Expr;
   /**
-   * the set's score tensors, where the set is several of them (eager attention): `max` tensors of
-   * `size` bytes for each entry, in order. The step timeline allocates them as such, whose freed
-   * segments serve later requests as the real ones do, and the rest of the set as one block.
-   * Absent: one block.
+   * the set's score tensors, where the set is several of them (eager attention): the step timeline
+   * allocates them as the tensors they are (eager-pieces.ts `scorePieces`), whose freed segments
+   * serve later requests as the real ones do, and the rest of the set as one block. Absent: one block.
    */
-  pieces?: readonly { size: number; max: number }[];
+  scores?: EagerScores;
+}
+
+/**
+ * An eager attention's [b, a, q, k] tensors: `elems` elements each (per GPU), in dtype `e` with fp16
+ * activations or not; `family` names whose code makes them (families.ts `eager`), null for a file
+ * whose scores are all tensors of the model dtype (remote-runtime.ts).
+ */
+export interface EagerScores {
+  elems: number;
+  e: number;
+  fp16: boolean;
+  family: string | null;
 }
 
 /** How a runtime's forward differs from HF transformers' Llama-like one. */
@@ -110,8 +121,7 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
     const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, familyEagerScoreBytes(arch, e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
     if (scores >= mlp && scores >= logits) {
-      const elems = (b * arch.heads * s * kvTokens) / Math.max(1, tp);
-      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, pieces: eagerScorePieces(arch, e, fp16).map((p) => ({ size: elems * p.bytes, max: p.count })) };
+      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, scores: { elems: (b * arch.heads * s * kvTokens) / Math.max(1, tp), e, fp16, family: arch.family } };
     }
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
@@ -172,40 +182,6 @@ export function familyEagerScoreBytes(arch: ModelArch, e: number, fp16: boolean)
   const base = own.softmax === 'fp32' ? eagerScoreBytes(e, fp16) : own.softmax === 'fp32-scores' ? 8 : mul(2, E);
   const held = ownEagerHeld(own);
   return held > 0 ? add(base, mul(held, E)) : base;
-}
-
-/**
- * The same score tensors one by one, in the order the code makes them: bytes per score element of
- * each size and how many of that size (the tensors the file holds, the masked sum, then the fp32
- * copy and result). The step timeline allocates them as such, so their freed segments serve later
- * requests as the real ones do. The sum of bytes × count is `familyEagerScoreBytes`.
- */
-export function eagerScorePieces(arch: ModelArch, e: number, fp16: boolean): { bytes: number; count: number }[] {
-  const own = FAMILIES[arch.family]?.eager;
-  const held = own ? ownEagerHeld(own) : 0;
-  switch (own?.softmax ?? 'fp32') {
-    case 'model-dtype':
-    case 'input-dtype':
-      return [{ bytes: e, count: held + 2 }];
-    case 'fp32-scores':
-      return [
-        { bytes: e, count: held },
-        { bytes: 4, count: 2 },
-      ];
-    default:
-      if (e >= 4) return [{ bytes: e, count: held + 2 }];
-      // fp16: the fused upcast writes the fp32 result, then its 16-bit copy; bf16: the fp32 copy, then the fp32 result
-      return fp16
-        ? [
-            { bytes: e, count: held + 1 },
-            { bytes: 4, count: 1 },
-            { bytes: e, count: 1 },
-          ]
-        : [
-            { bytes: e, count: held + 1 },
-            { bytes: 4, count: 2 },
-          ];
-  }
 }
 
 /**

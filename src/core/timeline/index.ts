@@ -176,7 +176,7 @@ export function estimateWithReplay(s: Scenario, o: Pick<TimelineOptions, 'loadTr
   const est = d.value.estimate;
   if (!replayDecidesReserved(s) || !d.value.built.torchAllocator) return { ok: true, value: est };
   if (s.mode === 'inference')
-    return { ok: true, value: d.value.built.inference?.sequence || d.value.built.inference?.tupleCache || d.value.built.inference?.prefillPieces.length ? fixedReplay(s, d.value, o) : est };
+    return { ok: true, value: d.value.built.inference?.sequence || d.value.built.inference?.tupleCache || d.value.built.inference?.prefillScores ? fixedReplay(s, d.value, o) : est };
   if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // several orders of the same length distribution (lengths.ts VARIED_DRAWS): the median draw
   const draws = orders(s, d.value, {}, UNLIMITED);

@@ -18,6 +18,7 @@ import type { InferencePhases } from '../estimate-context';
 import { prefillEpilogue, prefillLayer, prefillPrologue } from '../inference/hf-prefill';
 import { layerKvBytes, type PrefillOp, type PrefillShape } from '../inference/hf-prefill-shape';
 import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../inference/hf-prefill-gemma2';
+import { scorePieces } from '../inference/eager-pieces';
 import type { Handle, Replay } from './replay';
 
 export const MAX_DECODE_STEPS = 256;
@@ -95,8 +96,8 @@ function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v:
       if (p.promptViews > 0) views.push(r.alloc('kv', p.promptViews / L));
     }
     const dq = r.alloc('temporary', p.dequant);
-    // eager scores as the tensors they are (Transient.pieces), the rest of the set one block
-    for (const h of r.allocSplit('temporary', p.prefill, p.prefillPieces)) r.free(h);
+    // eager scores as the tensors they are (Transient.scores), the rest of the set one block
+    for (const h of r.allocSplit('temporary', p.prefill, p.prefillScores ? scorePieces(p.prefillScores) : [])) r.free(h);
     r.free(dq);
     r.mark('prefill');
   }

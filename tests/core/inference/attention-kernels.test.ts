@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
-import { eagerScoreBytes, eagerScorePieces, familyEagerScoreBytes, forwardTransient, fp16Activations } from '../../../src/core/inference/transient';
+import { eagerScoreBytes, familyEagerScoreBytes, forwardTransient, fp16Activations } from '../../../src/core/inference/transient';
+import { eagerScorePieces, scorePieces } from '../../../src/core/inference/eager-pieces';
 import { archOf } from '../model/remote-configs';
 import { evaluate } from '../../../src/core/formula';
 import { sdpaRunsMath } from '../../../src/core/sdpa';
@@ -108,12 +109,13 @@ describe("Falcon's own eager path (modeling_falcon.py): softmax in the model dty
     // our H200 run n007 (measured-remote.json) traced four blocks of 595,591,168 B at its peak
     expect(activations(run({ model: 'tiiuae/falcon-7b', attn: 'eager', prompt: 2048 }))).toBe(parts.reduce((a, b) => a + b, 0));
   });
-  it('the replay allocates those scores as the tensors they are (Transient.pieces), in the order the code makes them', () => {
+  it('the replay allocates those scores as the tensors they are (Transient.scores, eager-pieces.ts), in the order the code makes them', () => {
     const t = forwardTransient(findPreset('tiiuae/falcon-7b')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1);
-    expect([t.kind, t.pieces]).toEqual(['attention-scores', [{ size: 71 * 2048 * 2048 * 2, max: 4 }]]);
+    expect(t.kind).toBe('attention-scores');
+    expect(scorePieces(t.scores!)).toEqual([{ size: 71 * 2048 * 2048 * 2, max: 4 }]);
     // eager_attention_forward in bf16: the masked sum, then softmax's fp32 copy and fp32 result (32 heads, 2,048²)
     const llama = forwardTransient(findPreset('meta-llama/Llama-3.2-1B')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1);
-    expect(llama.pieces).toEqual([
+    expect(scorePieces(llama.scores!)).toEqual([
       { size: 32 * 2048 * 2048 * 2, max: 1 },
       { size: 32 * 2048 * 2048 * 4, max: 2 },
     ]);
@@ -129,7 +131,7 @@ describe('the other files with their own eager attention (transformers 5.x model
   const gptj = archOf({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400, activation_function: 'gelu_new', layer_norm_epsilon: 1e-5 });
   it("GPT-J's _attn: q and k cast to fp32, fp32 scores and softmax (8 B), and the previous block's bf16 probabilities GPTJModel's `outputs` holds (2 B)", () => {
     expect(scoreBytesPerElement(gptj, 2)).toBe(4 + 4 + 2);
-    expect(eagerScorePieces(gptj, 2, false)).toEqual([
+    expect(eagerScorePieces('gptj', 2, false)).toEqual([
       { bytes: 2, count: 1 },
       { bytes: 4, count: 2 },
     ]);
@@ -159,7 +161,7 @@ describe('the other files with their own eager attention (transformers 5.x model
         [2, true],
         [4, false],
       ] as const) {
-        const sum = eagerScorePieces(arch, e, fp16).reduce((a, p) => a + p.bytes * p.count, 0);
+        const sum = eagerScorePieces(arch.family, e, fp16).reduce((a, p) => a + p.bytes * p.count, 0);
         expect(sum, `${arch.family} e=${e} fp16=${fp16}`).toBe(scoreBytesPerElement(arch, e, fp16));
       }
   });

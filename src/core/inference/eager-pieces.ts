@@ -1,0 +1,50 @@
+/**
+ * An eager attention's score tensors one by one, for the step timeline (core/timeline/inference.ts):
+ * kept out of the closed form, which needs only their total (transient.ts `familyEagerScoreBytes`).
+ */
+import { FAMILIES, ownEagerHeld } from '../model/families';
+import type { EagerScores } from './transient';
+
+/**
+ * The same score tensors one by one, in the order the code makes them: bytes per score element of
+ * each size and how many of that size (the tensors the file holds, the masked sum, then the fp32
+ * copy and result). The step timeline allocates them as such, so their freed segments serve later
+ * requests as the real ones do. The sum of bytes × count is transient.ts `familyEagerScoreBytes`.
+ */
+export function eagerScorePieces(family: string, e: number, fp16: boolean): { bytes: number; count: number }[] {
+  const own = FAMILIES[family]?.eager;
+  const held = own ? ownEagerHeld(own) : 0;
+  switch (own?.softmax ?? 'fp32') {
+    case 'model-dtype':
+    case 'input-dtype':
+      return [{ bytes: e, count: held + 2 }];
+    case 'fp32-scores':
+      return [
+        { bytes: e, count: held },
+        { bytes: 4, count: 2 },
+      ];
+    default:
+      if (e >= 4) return [{ bytes: e, count: held + 2 }];
+      // fp16: the fused upcast writes the fp32 result, then its 16-bit copy; bf16: the fp32 copy, then the fp32 result
+      return fp16
+        ? [
+            { bytes: e, count: held + 1 },
+            { bytes: 4, count: 1 },
+            { bytes: e, count: 1 },
+          ]
+        : [
+            { bytes: e, count: held + 1 },
+            { bytes: 4, count: 2 },
+          ];
+  }
+}
+
+/**
+ * The tensors to allocate for `scores`: `max` tensors of `size` bytes for each entry, in order; a
+ * remote file's (family null) as many model-dtype tensors as the set holds.
+ */
+export function scorePieces(scores: EagerScores): { size: number; max: number }[] {
+  const { elems, e, fp16, family } = scores;
+  if (family === null) return [{ size: elems * e, max: Infinity }];
+  return eagerScorePieces(family, e, fp16).map((p) => ({ size: elems * p.bytes, max: p.count }));
+}
