@@ -289,7 +289,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies`,
+    formula: `s·b·(2·(e_res + e)·h + e·c·h + ${own.perToken > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t + 2h) [+ a·s²·b·${own.perScore === null ? '(e_sm + 1 + e)' : 'e'}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${own.perToken > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}${own.perScore === null ? '' : ', e: the 16-bit softmax output, saved once'}`,
   };
 }
 

@@ -79,6 +79,12 @@ export const VALUE_ZH: Record<string, string> = {
     '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
   'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output]':
     '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
+  's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·e/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, e: the 16-bit softmax output, saved once':
+    's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·e/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，e：16 位 softmax 输出，只保存一份',
+  's·b·(2·(e_res + e)·h + e·c·h + (e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves':
+    's·b·(2·(e_res + e)·h + e·c·h + (e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，(4 − e)·(a + g)·d：QKᵀ 矩阵乘为反向保存的 fp32 q、k 副本',
+  'frozen base: s·b·(2·e_res·h + e·(ad + kv + ad + 1f)/t + 2h + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) [+ b·a·s²·4/t and 4·(a + 2g)·d/t per token for the fp32 q, K, V copies: SDPA math kernel]; kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·e_res·h + e·(ad + kv + ad + 1f)/t + 2h + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) [SDPA math 内核：+ b·a·s²·4/t，以及每 token 4·(a + 2g)·d/t 的 fp32 q、K、V 副本]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
   's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies':
     's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数',
   'off: k = 1': '关：k = 1',

@@ -63,6 +63,9 @@ export const INFERENCE: Partial<Scenario>[] = [
   { ...custom(CHATGLM_6B_CONFIG), prompt: 1024 },
   { ...custom(INTERNLM2_7B_CONFIG), prompt: 1024 },
   { ...custom(INTERNLM_7B_CONFIG), prompt: 1024, gen: 64 },
+  // Falcon's own eager path and SDPA's math kernel (multi-query K/V)
+  { model: 'tiiuae/falcon-7b', attn: 'eager', prompt: 2048 },
+  { model: 'tiiuae/falcon-7b', prompt: 2048 },
   // image generation (core/diffusion): CFG, the fp32 VAE upcast, eager scores, offload, Flux tokens
   { model: 'runwayml/stable-diffusion-v1-5', weights: 'fp16', attn: 'eager', batch: 3 },
   { model: 'stabilityai/stable-diffusion-xl-base-1.0', weights: 'fp16', resolution: 1024, batch: 2 },
@@ -114,4 +117,9 @@ export const TRAINING: Partial<Scenario>[] = [
   { model: 'THUDM/chatglm3-6b', method: 'lora', seq: 1024 },
   // Qwen-1's own loss (remote-code: 16-bit logits and shift copy, autocast's fp32 log-softmax)
   { model: 'Qwen/Qwen-7B', method: 'lora', seq: 1024 },
+  // SDPA's math kernel (multi-query Falcon) and Falcon's own 16-bit eager softmax
+  { model: 'tiiuae/falcon-7b', method: 'lora', seq: 1024 },
+  { model: 'tiiuae/falcon-7b', precision: 'bf16', attn: 'eager', seq: 1024 },
+  // GPT-J's fp32 q and k (EleutherAI/gpt-j-6b config.json; no SDPA path: attn=sdpa runs eager)
+  { ...custom({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400 }), seq: 1024 },
 ];
