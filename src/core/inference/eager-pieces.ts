@@ -41,10 +41,16 @@ export function eagerScorePieces(family: string, e: number, fp16: boolean): { by
 
 /**
  * The tensors to allocate for `scores`: `max` tensors of `size` bytes for each entry, in order; a
- * remote file's (family null) as many model-dtype tensors as the set holds.
+ * remote file's as many model-dtype tensors as the set holds; SDPA's math kernel its fp32 scores,
+ * its fp32 `_safe_softmax` result and that one's `eq(-inf)` bool (core/sdpa.ts `SDPA_MATH_BYTES`).
  */
 export function scorePieces(scores: EagerScores): { size: number; max: number }[] {
-  const { elems, e, fp16, family } = scores;
-  if (family === null) return [{ size: elems * e, max: Infinity }];
-  return eagerScorePieces(family, e, fp16).map((p) => ({ size: elems * p.bytes, max: p.count }));
+  const { elems, e, fp16, by } = scores;
+  if (by === 'remote') return [{ size: elems * e, max: Infinity }];
+  if (by === 'sdpa-math')
+    return [
+      { size: elems * 4, max: 2 },
+      { size: elems, max: 1 },
+    ];
+  return eagerScorePieces(by.family, e, fp16).map((p) => ({ size: elems * p.bytes, max: p.count }));
 }

@@ -236,7 +236,7 @@ export function remoteTransient(
     if (bytes > best.bytes) best = { bytes, kind, expr };
   }
   // eager scores come as tensors of b·a·q·k elements in the model dtype each
-  return best.kind === 'attention-scores' && rt.attn === 'eager' ? { ...best, scores: { elems: (b * arch.heads * s * k) / Math.max(1, tp), e, fp16: false, family: null } } : best;
+  return best.kind === 'attention-scores' && rt.attn === 'eager' ? { ...best, scores: { elems: (b * arch.heads * s * k) / Math.max(1, tp), e, fp16: false, by: 'remote' } } : best;
 }
 
 /**

@@ -60,15 +60,16 @@ export interface Transient {
 }
 
 /**
- * An eager attention's [b, a, q, k] tensors: `elems` elements each (per GPU), in dtype `e` with fp16
- * activations or not; `family` names whose code makes them (families.ts `eager`), null for a file
- * whose scores are all tensors of the model dtype (remote-runtime.ts).
+ * An attention's materialised [b, a, q, k] tensors: `elems` elements each (per GPU), in dtype `e`
+ * with fp16 activations or not; `by` names whose code makes them: a family's eager path (families.ts
+ * `eager`, else transformers' `eager_attention_forward`), a remote file whose scores are all tensors
+ * of the model dtype (remote-runtime.ts), or SDPA's math kernel.
  */
 export interface EagerScores {
   elems: number;
   e: number;
   fp16: boolean;
-  family: string | null;
+  by: { family: string } | 'remote' | 'sdpa-math';
 }
 
 /** How a runtime's forward differs from HF transformers' Llama-like one. */
@@ -112,16 +113,17 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   const maskBytes = evaluate(maskExpr);
   if (maskBytes > mlp && maskBytes > logits) return { bytes: maskBytes, kind: 'attention-mask', expr: maskExpr };
   if (attn === 'sdpa' && sdpaRunsMath(arch)) {
-    const mathExpr = add(hiddenStates, div(mul(B, sym('a', arch.heads), S, sym('s_kv', kvTokens), SDPA_MATH_BYTES), T));
+    const Skv = sym('s_kv', kvTokens);
+    const mathExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, SDPA_MATH_BYTES), T), mathInputs(arch, S, Skv, B, T));
     const math = evaluate(mathExpr);
-    if (math >= mlp && math >= logits) return { bytes: math, kind: 'attention-scores', expr: mathExpr };
+    if (math >= mlp && math >= logits) return { bytes: math, kind: 'attention-scores', expr: mathExpr, scores: { elems: (b * arch.heads * s * kvTokens) / Math.max(1, tp), e, fp16, by: 'sdpa-math' } };
   }
   if (attn === 'eager') {
     const Skv = sym('s_kv', kvTokens);
     const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, familyEagerScoreBytes(arch, e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
     if (scores >= mlp && scores >= logits) {
-      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, scores: { elems: (b * arch.heads * s * kvTokens) / Math.max(1, tp), e, fp16, family: arch.family } };
+      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, scores: { elems: (b * arch.heads * s * kvTokens) / Math.max(1, tp), e, fp16, by: { family: arch.family } } };
     }
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
@@ -148,6 +150,21 @@ function eagerHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv:
   // GPT-J's _attn holds the fp32 copies of q and of the whole K beside its fp32 scores
   const upcast = FAMILIES[arch.family]?.eager?.softmax === 'fp32-scores' ? [mul(B, sym('a', arch.heads), add(S, Skv), sym('d', arch.headDim), 4)] : [];
   return add(hiddenRowsExpr(arch, rows, S, B, E), ...rope, div(add(q, ...repeated, ...fused, ...upcast), T));
+}
+
+/**
+ * What SDPA's math kernel (attention.cpp `_scaled_dot_product_attention_math`, core/sdpa.ts
+ * `sdpaRunsMath`) holds beside its scores, as C++ locals until it returns: the fp32 copies of q, k
+ * and v (`query_.to(at::kFloat)`: `allow_fp16_bf16_reduction_math_sdp` is off by default), q and kᵀ
+ * times the scale, and under `is_causal` the [s, s_kv] bool `tril` turned into an fp32 additive
+ * mask (`convert_boolean_attn_mask`). Falcon-7B at 2,048 tokens: 2 · 2,048 · 4,544 · 4 + 3 · 2,048 ·
+ * 64 · 4 + 2,048² · 4 = 92.7 MB.
+ */
+function mathInputs(arch: ModelArch, S: Expr, Skv: Expr, B: Expr, T: Expr): Expr {
+  const d = sym('d', arch.headDim);
+  const q = mul(2, B, S, sym('a', arch.heads), d, 4);
+  const kv = mul(3, B, Skv, sym('g', arch.kvHeads), d, 4);
+  return add(div(add(q, kv), T), mul(S, Skv, 4));
 }
 
 /**

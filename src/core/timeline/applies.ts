@@ -13,9 +13,9 @@
  * - HF transformers `generate` on one GPU with SDPA or eager attention and 16-bit weights and cache: the settings
  *   under which the replay lays the prompt pass out tensor by tensor (inference/hf-prefill.ts,
  *   hf-prefill-gemma2.ts; the replay keeps the closed form where the model's forward is neither
- *   the Llama one, Phi-3's nor Gemma-2's, except eager passes, replayed one block per layer with
- *   their score tensors at their own size: our run n007, Falcon-7B, −0.0 %, where segment rounding
- *   gave +1.0 %; Phi-3-mini at 2,048 tokens, SDPA and eager (n000, n001), 0.0 %, where segment
+ *   the Llama one, Phi-3's nor Gemma-2's, except passes that materialise their scores (eager, SDPA's
+ *   math kernel), replayed one block per layer with the score tensors at their own size: our runs
+ *   of Falcon-7B, eager n007 −0.0 % and SDPA n002 −0.0 %, where segment rounding gave +1.0 % and −1.1 %; Phi-3-mini at 2,048 tokens, SDPA and eager (n000, n001), 0.0 %, where segment
  *   rounding gave −3.2 % and −5.5 %). On our H200 generate runs
  *   (validation/fixtures/measured-generate.json) the 32k-token prompts of the untied 7–8B models
  *   land within −0.2 % … +1.4 %, where segment rounding gave −7 % … −2 %; Gemma-2-2b's three rows

@@ -87,10 +87,18 @@ describe("multi-query Falcon hands SDPA one K/V head: PyTorch's math kernel", ()
     expect(sdpaRunsMath(findPreset('tiiuae/falcon-40b')!.arch)).toBe(false);
     expect(sdpaRunsMath(findPreset('meta-llama/Llama-3.1-8B')!.arch)).toBe(false);
   });
-  it('Falcon-7B at 2,048 tokens: fp32 scores, fp32 softmax and the bool -inf test, 71 × 2,048² × 9 B, beside 4 hidden rows and cos / sin', () => {
-    // 71 · 2048² · 9 = 2,680,160,256 (our trace of run n005: 2 × 1,191,182,336 + 297,795,584);
-    // 4 · 2048 · 4544 · 2 = 74,448,896; FalconModel.forward's rotary cos and sin, 2 · 2048 · 64 · 2 = 524,288
-    expect(activations(run({ model: 'tiiuae/falcon-7b', prompt: 2048 }))).toBe(2_680_160_256 + 74_448_896 + 524_288);
+  it("Falcon-7B at 2,048 tokens: fp32 scores, fp32 softmax and the bool -inf test, 71 × 2,048² × 9 B, beside what the attention and the kernel's C++ locals hold", () => {
+    const parts = [
+      71 * 2048 * 2048 * 9, // our trace of run n005: 2 × 1,191,182,336 + 297,795,584
+      3 * 2048 * 4544 * 2, // inputs_embeds, the block input, the normed input: 55,836,672
+      2 * 2048 * 64 * 2, // FalconModel.forward's rotary cos and sin: 524,288
+      2048 * 71 * 64 * 2, // the rotated q: 18,612,224
+      2048 * 73 * 64 * 2, // the fused query_key_value output: 19,136,512
+      2 * 2048 * 4544 * 4, // the kernel's fp32 q and q · scale: 74,448,896
+      3 * 2048 * 64 * 4, // its fp32 k, kᵀ · scale and v (one head): 1,572,864
+      2048 * 2048 * 4, // is_causal's tril turned into an fp32 additive mask: 16,777,216
+    ];
+    expect(activations(run({ model: 'tiiuae/falcon-7b', prompt: 2048 }))).toBe(parts.reduce((a, b) => a + b, 0));
   });
 });
 

@@ -81,12 +81,23 @@ describe('estimateWithReplay for transformers generate', () => {
     expect(r.value.reservedBytes).toBe(Math.max(closed.value.allocatedBytes, tl.value.peakReserved));
     expect(r.value.allocatedBytes).toBe(closed.value.allocatedBytes);
   });
-  it("keeps the closed form for a forward it does not lay out (Falcon-7B under SDPA's math kernel)", () => {
-    const falcon = { ...generate, model: 'tiiuae/falcon-7b' };
-    const r = estimateWithReplay(falcon);
-    const closed = estimate(falcon);
+  it('keeps the closed form for a forward it does not lay out and whose attention materialises nothing (GPT-2 under SDPA)', () => {
+    const gpt2 = { ...generate, model: 'openai-community/gpt2-xl' };
+    const r = estimateWithReplay(gpt2);
+    const closed = estimate(gpt2);
     if (!r.ok || !closed.ok) throw new Error('rejected');
     expect(r.value.reservedBytes).toBe(closed.value.reservedBytes);
+  });
+  it("Falcon-7B under SDPA's math kernel (our runs n002, n005: 2,048 tokens) replays its fp32 scores, softmax and bool at their own sizes", () => {
+    const falcon = generateScenario(NATIVE_ROWS.find((r) => r.id === 'n002')!);
+    const closed = estimateDetail(falcon);
+    if (!closed.ok) throw new Error('rejected');
+    expect(closed.value.built.inference?.prefillScores?.by).toBe('sdpa-math');
+    // loading the tied embedding's copy first, as the run did (65,024 × 4,544 × 2 B)
+    const replayed = estimateWithReplay(falcon, { loadTransient: 65_024 * 4544 * 2 });
+    if (!replayed.ok) throw new Error('rejected');
+    // the run reserved 16,949,182,464 B
+    expect(Math.abs(replayed.value.reservedBytes / 16_949_182_464 - 1)).toBeLessThan(0.01);
   });
   it('Gemma-2 (our runs g006–g008): the replayed prompt pass peaks at the closed form allocated', () => {
     for (const id of ['g006', 'g007', 'g008']) {
