@@ -406,7 +406,7 @@ const OWN_CHECKPOINTING_NOTE: Message = {
 /** SDPA falls back to its math kernel (core/sdpa.ts `sdpaRunsMath`), which materialises the scores. */
 const SDPA_MATH_NOTE: Message = {
   code: 'model.sdpa-math',
-  text: 'SDPA gets one K/V head here, so PyTorch runs its math kernel: fp32 attention scores, saved by every layer in training. attn=flash avoids them.',
+  text: 'SDPA gets one K/V head here, so PyTorch runs its math kernel: fp32 attention scores (in training, in every layer). attn=flash avoids them.',
 };
 
 /** A model whose modeling file offers no attention of the kind asked for (model/remote-families.ts `ownFileAttn`). */

@@ -16,6 +16,9 @@ import { lazySlot, loadingAnswer } from '../lazy-slot';
  */
 export const VLLM_DEFAULT_BATCHED_TOKENS = 8192;
 
+/** llama.cpp's default n_ubatch (common/common.h); here for the same reason. */
+export const LLAMACPP_DEFAULT_UBATCH = 512;
+
 export interface EngineBuilders {
   vllm: (ctx: Ctx) => Built;
   llamacpp: (ctx: Ctx) => Built;

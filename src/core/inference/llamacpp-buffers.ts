@@ -18,8 +18,6 @@ import { add, ceil, div, evaluate, mul, sym, type Expr } from '../formula';
 
 /** Graphs pad n_kv (cells attended) to this many cells (llama-kv-cache.cpp, PR #16812). */
 const LLAMACPP_KV_PAD = 256;
-/** default n_ubatch (common/common.h) */
-export const LLAMACPP_DEFAULT_UBATCH = 512;
 /** GGML_KQ_MASK_PAD (ggml.h): mask rows are padded to a multiple of this. */
 const KQ_MASK_PAD = 64;
 

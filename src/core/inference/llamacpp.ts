@@ -24,7 +24,8 @@ import { add, div, evaluate, mul, sym, type Expr } from '../formula';
 import type { HostMemory, Message } from '../types';
 import { fixedIn } from '../units';
 import { kvCacheExpr, kvLayers } from './kv';
-import { computeBuffer, computeBufferExpr, graphKvCells, hostComputeBuffer, kqMaskBytes, LLAMACPP_DEFAULT_UBATCH, outputBuffer, type ComputeBufferInput } from './llamacpp-buffers';
+import { computeBuffer, computeBufferExpr, graphKvCells, hostComputeBuffer, kqMaskBytes, outputBuffer, type ComputeBufferInput } from './llamacpp-buffers';
+import { LLAMACPP_DEFAULT_UBATCH } from './engine-provider';
 import { gpuLayerCount, layerRangeBytes, llamaCppPlacement, SCHED_MAX_COPIES } from './llamacpp-split';
 
 /**

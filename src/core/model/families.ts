@@ -81,18 +81,18 @@ export interface OwnEager {
    * (input and output), and the QKᵀ matmul saves the fp32 copies.
    */
   softmax: 'fp32' | 'model-dtype' | 'input-dtype' | 'fp32-scores';
-  /** raw score tensors of the model dtype still bound to a name at the softmax (Falcon's, Bloom's) */
-  bound: number;
+  /** raw score tensors of the model dtype still bound to a name at the softmax (Falcon's, Bloom's; default 0) */
+  bound?: number;
   /**
    * the model's loop keeps the previous block's probabilities in `outputs = block(...)` until the
    * next block returns (the attention returns them whatever `output_attentions` says): one more
    * tensor of the model dtype at the next block's softmax and MLP
    */
-  previous: boolean;
+  previous?: boolean;
 }
 
 /** Tensors of the model dtype a family's own eager path holds at its softmax beside the softmax's own. */
-export const ownEagerHeld = (own: OwnEager): number => own.bound + (own.previous ? 1 : 0);
+export const ownEagerHeld = (own: OwnEager): number => (own.bound ?? 0) + (own.previous ? 1 : 0);
 
 const GPT_POS = ['n_positions', 'n_ctx'] as const;
 const BERT_POS = ['max_position_embeddings'] as const;
@@ -131,13 +131,13 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype', bound: 0, previous: false } },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' } },
   gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
   gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
   // `outputs = block(...)` holds the previous block's probabilities
   // (GPTJ_ATTENTION_CLASSES: eager and flash_attention_2, no SDPA)
-  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', bound: 0, previous: true }, attnClasses: ['eager', 'flash'] },
+  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', previous: true }, attnClasses: ['eager', 'flash'] },
   // BloomAttention.forward: `attention_scores = alibi.baddbmm(...)` stays bound while `attn_weights + attention_mask`
   // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
   // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
