@@ -51,6 +51,13 @@ export interface FamilyTraits {
    */
   eager?: OwnEager;
   /**
+   * Whether the config class's default attention dropout is above 0 (GPT-2's and GPT-BigCode's
+   * `attn_pdrop` 0.1, BERT's `attention_probs_dropout_prob` 0.1) or 0 (GPT-J's `attn_pdrop`, Bloom's,
+   * OPT's, GPT-NeoX's, Phi's, StarCoder2's and Falcon's `attention_dropout`); unset: taken as above 0.
+   * At 0 `nn.functional.dropout` returns its input: no mask and no copy to save (training/activations.ts).
+   */
+  attnDropout?: boolean;
+  /**
    * The attention kinds the modeling file offers, where it lacks some (its attention classes, or no
    * `_supports_sdpa`): any other kind runs eager (model/remote-families.ts `ownFileAttn`).
    */
@@ -131,25 +138,25 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' } },
-  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS },
-  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' }, attnDropout: true },
+  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, attnDropout: true },
+  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true, attnDropout: false },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
   // `outputs = block(...)` holds the previous block's probabilities
   // (GPTJ_ATTENTION_CLASSES: eager and flash_attention_2, no SDPA)
-  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', previous: true }, attnClasses: ['eager', 'flash'] },
+  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', previous: true }, attnClasses: ['eager', 'flash'], attnDropout: false },
   // BloomAttention.forward: `attention_scores = alibi.baddbmm(...)` stays bound while `attn_weights + attention_mask`
   // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
   // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
-  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', bound: 1, previous: true }, attnClasses: ['eager'] },
-  opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
-  phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1 },
-  starcoder2: { ...GPT_LIKE, tied: true },
-  bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
-  roberta: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
+  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', bound: 1, previous: true }, attnClasses: ['eager'], attnDropout: false },
+  opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: false },
+  phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1, attnDropout: false },
+  starcoder2: { ...GPT_LIKE, tied: true, attnDropout: false },
+  bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
+  roberta: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
   // XLM-RoBERTa (bge-m3, multilingual-e5): RoBERTa's layers; max_position_embeddings already holds
   // the padding offset of 2 (XLMRobertaEmbeddings padding_idx + 1)
-  'xlm-roberta': { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS },
+  'xlm-roberta': { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
   // Falcon: `bias` field (default False) decides all biases; fused query_key_value. Its eager path
   // (modeling_falcon.py `FalconAttention.forward`, rotary branch): `attention_scores = query_layer @
   // key_layer.transpose(-1, -2)`, `/=` in place, `F.softmax(attention_scores + attention_mask,

@@ -223,6 +223,16 @@ export function ownEagerSaves(arch: ModelArch, e: number): { perScore: number | 
   return { perScore: null, perToken: 0 };
 }
 
+/**
+ * Bytes per score element that the GPT-style eager path saves: the softmax output (`eSoftmax`: fp32
+ * under autocast) and, with attention dropout (families.ts `attnDropout`), the 1-byte mask and the
+ * 16-bit dropout output the PV matmul reads; without, the 16-bit cast it reads, if the softmax ran
+ * wider than `e` (`nn.functional.dropout` with p = 0 returns its input).
+ */
+export function gptScoreBytes(arch: ModelArch, eSoftmax: number, e: number): number {
+  return FAMILIES[arch.family]?.attnDropout === false ? eSoftmax + (eSoftmax > e ? e : 0) : eSoftmax + 1 + e;
+}
+
 /** The per-layer formulas' note for the math kernel's saves (sdpaMathSaves). */
 export const MATH_FORMULA = ' [+ b·a·s²·4/t and 4·(a + 2g)·d/t per token for the fp32 q, K, V copies: SDPA math kernel]';
 
@@ -283,7 +293,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const own = materialised ? ownEagerSaves(arch, e) : { perScore: null, perToken: 0 };
   const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + own.perToken) / t + 2 * h) + mathLinear;
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
-  const scores = (materialised ? (b * a * s * s * (own.perScore ?? eSoftmax + 1 + e)) / t : 0) + mask + mathScores;
+  const scores = (materialised ? (b * a * s * s * (own.perScore ?? gptScoreBytes(arch, eSoftmax, e))) / t : 0) + mask + mathScores;
   return {
     linear,
     scores,
@@ -336,7 +346,7 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
-  const scores = (materialised ? (bss * a * (eSoftmax + 1 + e)) / t : 0) + mask;
+  const scores = (materialised ? (bss * a * gptScoreBytes(arch, eSoftmax, e)) / t : 0) + mask;
   return {
     linear,
     scores,

@@ -46,6 +46,7 @@ import { mlpWidth } from '../model/tensors';
 import {
   MATH_FORMULA,
   extraNorms,
+  gptScoreBytes,
   ownEagerSaves,
   extraScoreBytes,
   fp32HiddenTensors,
@@ -185,7 +186,11 @@ export function loraLayerActivation(
   const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + own.perToken) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;
   const eagerScores =
-    attn !== 'eager' ? 0 : llama ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t : (bss * a * (own.perScore ?? Math.max(dt.eSoftmax, eAttn) + 1 + eAttn)) / t;
+    attn !== 'eager'
+      ? 0
+      : llama
+        ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t
+        : (bss * a * (own.perScore ?? gptScoreBytes(arch, Math.max(dt.eSoftmax, eAttn), eAttn))) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare) + (math ? math.scores : 0);
   const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {

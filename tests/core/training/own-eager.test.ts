@@ -4,7 +4,8 @@
  * `FalconAttention.forward` (softmax with dtype=hidden_states.dtype, which autocast keeps:
  * autocast_mode.cpp `fp32_set_opt_dtype`), modeling_gptj.py `GPTJAttention._attn` (q and k cast to
  * fp32 before the matmul), modeling_gpt2.py `eager_attention_forward` (softmax with no dtype, which
- * autocast runs in fp32). AMP dtypes: 16-bit matmuls, fp32 residual stream and softmax.
+ * autocast runs in fp32), modeling_bloom.py `BloomAttention.forward`; attention dropout from the config
+ * classes' defaults. AMP dtypes: 16-bit matmuls, fp32 residual stream and softmax.
  */
 import { describe, expect, it } from 'vitest';
 import { layerActivation, type ActDtypes } from '../../../src/core/training/activations';
@@ -30,6 +31,14 @@ describe('own eager attention in training', () => {
     const own = layerActivation(gptj, 1024, 1, AMP, 'eager', 1);
     const common = layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, AMP, 'eager', 1);
     expect(own.linear - common.linear).toBe(1024 * 16_384);
-    expect(own.scores).toBe(common.scores);
+    // GPT-J's attn_pdrop is 0.0: the fp32 softmax output and its 16-bit cast, no dropout mask
+    expect(own.scores).toBe(16 * 1024 * 1024 * (4 + 2));
+  });
+  it("Bloom-7b1 (attention_dropout 0.0): softmax(dtype=float32)'s output and the 16-bit cast bmm reads, 32 × 1,024² × 6 B; no dropout mask", () => {
+    // bigscience/bloom-7b1 config.json: hidden_size 4096, n_head 32, n_layer 30
+    const bloom = archOf({ model_type: 'bloom', hidden_size: 4096, n_head: 32, n_layer: 30, vocab_size: 250880 });
+    expect(layerActivation(bloom, 1024, 1, AMP, 'eager', 1).scores).toBe(32 * 1024 * 1024 * 6);
+    // in pure bf16 the softmax output is the tensor bmm reads: 2 B
+    expect(layerActivation(bloom, 1024, 1, { e: 2, eRes: 2, eSoftmax: 2 }, 'eager', 1).scores).toBe(32 * 1024 * 1024 * 2);
   });
 });
