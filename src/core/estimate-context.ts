@@ -12,7 +12,7 @@ import type { AmpCopies } from './training/amp-cache';
 import type { LayerPlans } from './training/layer-plan';
 import type { LayerSplit } from './inference/device-map';
 import type { PrefillShape } from './inference/hf-prefill-shape';
-import type { EagerScores } from './inference/transient';
+import type { ScoreTensors } from './inference/transient';
 import type { ImageGrid } from './model/vision-tokens';
 
 /** Weight bytes of the whole model in the scenario's storage format, split by placement. */
@@ -105,7 +105,7 @@ export interface InferencePhases {
   prefill: number;
   decode: number;
   /** the prompt pass's largest transient's eager score tensors (Transient.scores), the rest one block; null: one block */
-  prefillScores: EagerScores | null;
+  prefillScores: ScoreTensors | null;
   /** bytes per key² of a decode step's held mask, part of `decode` at the last step's keys (remote-runtime.ts `decodeMaskPerKey2`) */
   decodeMaskPerKey2: number;
   /** bitsandbytes dequantized weight (prompt pass) */

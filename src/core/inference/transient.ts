@@ -53,10 +53,10 @@ export interface Transient {
   expr: Expr;
   /**
    * the set's score tensors, where the set is several of them (eager attention): the step timeline
-   * allocates them as the tensors they are (eager-pieces.ts `scorePieces`), whose freed segments
+   * allocates them as the tensors they are (score-pieces.ts `scorePieces`), whose freed segments
    * serve later requests as the real ones do, and the rest of the set as one block. Absent: one block.
    */
-  scores?: EagerScores;
+  scores?: ScoreTensors;
 }
 
 /**
@@ -65,7 +65,7 @@ export interface Transient {
  * `eager`, else transformers' `eager_attention_forward`), a remote file whose scores are all tensors
  * of the model dtype (remote-runtime.ts), or SDPA's math kernel.
  */
-export interface EagerScores {
+export interface ScoreTensors {
   elems: number;
   e: number;
   fp16: boolean;
@@ -112,18 +112,20 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   const maskExpr = masked && absentAtMask !== 0 ? sub(maskSet, absentAtMask) : maskSet;
   const maskBytes = evaluate(maskExpr);
   if (maskBytes > mlp && maskBytes > logits) return { bytes: maskBytes, kind: 'attention-mask', expr: maskExpr };
+  // the [b, a, q, k] tensors an eager call or SDPA's math kernel materialises, elements each per GPU
+  const scoreElems = (b * arch.heads * s * kvTokens) / Math.max(1, tp);
   if (attn === 'sdpa' && sdpaRunsMath(arch)) {
     const Skv = sym('s_kv', kvTokens);
-    const mathExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, SDPA_MATH_BYTES), T), mathInputs(arch, S, Skv, B, T));
+    const mathExpr = add(attentionHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, SDPA_MATH_BYTES), T), mathInputs(arch, S, Skv, B, T));
     const math = evaluate(mathExpr);
-    if (math >= mlp && math >= logits) return { bytes: math, kind: 'attention-scores', expr: mathExpr, scores: { elems: (b * arch.heads * s * kvTokens) / Math.max(1, tp), e, fp16, by: 'sdpa-math' } };
+    if (math >= mlp && math >= logits) return { bytes: math, kind: 'attention-scores', expr: mathExpr, scores: { elems: scoreElems, e, fp16, by: 'sdpa-math' } };
   }
   if (attn === 'eager') {
     const Skv = sym('s_kv', kvTokens);
-    const scoresExpr = add(eagerHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, familyEagerScoreBytes(arch, e, fp16)), T), mul(B, S, Skv, E));
+    const scoresExpr = add(attentionHeld(arch, hiddenRows - 1, ropeDim, S, Skv, B, E, T), div(mul(B, sym('a', arch.heads), S, Skv, familyEagerScoreBytes(arch, e, fp16)), T), mul(B, S, Skv, E));
     const scores = evaluate(scoresExpr);
     if (scores >= mlp && scores >= logits) {
-      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, scores: { elems: (b * arch.heads * s * kvTokens) / Math.max(1, tp), e, fp16, by: { family: arch.family } } };
+      return { bytes: scores, kind: 'attention-scores', expr: scoresExpr, scores: { elems: scoreElems, e, fp16, by: { family: arch.family } } };
     }
   }
   if (logits > mlp) return { bytes: logits, kind: 'logits', expr: logitsExpr };
@@ -131,8 +133,8 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
 }
 
 /**
- * What an eager attention call holds beside its scores (transformers `eager_attention_forward`,
- * inside the decoder layer): the hidden rows less the residual sum not yet made, the rotary cos and
+ * What an attention call that materialises its scores (eager, or SDPA's math kernel) holds beside
+ * them (transformers `eager_attention_forward`, inside the decoder layer): the hidden rows less the residual sum not yet made, the rotary cos and
  * sin, the rotated query, and K and V repeated to every head (`repeat_kv` copies when g < a; with
  * g = a it returns the cache's own tensors); a fused q/k/v projection's output, of which V is a
  * view (modeling_phi3.py `Phi3Attention.forward` slices `qkv`). Our H200 runs (eager, bf16):
@@ -142,7 +144,7 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
  * path (families.ts `eager`) never call `repeat_kv`; GPT-J's `_attn` holds fp32 copies of q and of
  * the whole K (`query.to(torch.float32)`, `key.to(torch.float32)`).
  */
-function eagerHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr): Expr {
+function attentionHeld(arch: ModelArch, rows: number, ropeDim: number, S: Expr, Skv: Expr, B: Expr, E: Expr, T: Expr): Expr {
   const rope = ropeDim > 0 ? [mul(2, B, S, sym('d_rope', ropeDim), E)] : [];
   const q = mul(B, S, sym('a', arch.heads), sym('d', arch.headDim), E);
   const repeated = !arch.mla && arch.kvHeads < arch.heads && !FAMILIES[arch.family]?.eager ? [allHeads(arch, Skv, B, E)] : [];

@@ -18,7 +18,7 @@ import type { InferencePhases } from '../estimate-context';
 import { prefillEpilogue, prefillLayer, prefillPrologue } from '../inference/hf-prefill';
 import { layerKvBytes, type PrefillOp, type PrefillShape } from '../inference/hf-prefill-shape';
 import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../inference/hf-prefill-gemma2';
-import { scorePieces } from '../inference/eager-pieces';
+import { scorePieces } from '../inference/score-pieces';
 import type { Handle, Replay } from './replay';
 
 export const MAX_DECODE_STEPS = 256;

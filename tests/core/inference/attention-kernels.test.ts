@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { estimate } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { eagerScoreBytes, familyEagerScoreBytes, forwardTransient, fp16Activations } from '../../../src/core/inference/transient';
-import { eagerScorePieces, scorePieces } from '../../../src/core/inference/eager-pieces';
+import { eagerScorePieces, scorePieces } from '../../../src/core/inference/score-pieces';
 import { archOf } from '../model/remote-configs';
 import { evaluate } from '../../../src/core/formula';
 import { sdpaRunsMath } from '../../../src/core/sdpa';
@@ -117,7 +117,7 @@ describe("Falcon's own eager path (modeling_falcon.py): softmax in the model dty
     // our H200 run n007 (measured-remote.json) traced four blocks of 595,591,168 B at its peak
     expect(activations(run({ model: 'tiiuae/falcon-7b', attn: 'eager', prompt: 2048 }))).toBe(parts.reduce((a, b) => a + b, 0));
   });
-  it('the replay allocates those scores as the tensors they are (Transient.scores, eager-pieces.ts), in the order the code makes them', () => {
+  it('the replay allocates those scores as the tensors they are (Transient.scores, score-pieces.ts), in the order the code makes them', () => {
     const t = forwardTransient(findPreset('tiiuae/falcon-7b')!.arch, 2048, 2048, 1, 2, 'eager', 1, 1);
     expect(t.kind).toBe('attention-scores');
     expect(scorePieces(t.scores!)).toEqual([{ size: 71 * 2048 * 2048 * 2, max: 4 }]);

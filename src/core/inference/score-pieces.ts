@@ -3,7 +3,7 @@
  * kept out of the closed form, which needs only their total (transient.ts `familyEagerScoreBytes`).
  */
 import { FAMILIES, ownEagerHeld } from '../model/families';
-import type { EagerScores } from './transient';
+import type { ScoreTensors } from './transient';
 
 /**
  * The same score tensors one by one, in the order the code makes them: bytes per score element of
@@ -44,7 +44,7 @@ export function eagerScorePieces(family: string, e: number, fp16: boolean): { by
  * remote file's as many model-dtype tensors as the set holds; SDPA's math kernel its fp32 scores,
  * its fp32 `_safe_softmax` result and that one's `eq(-inf)` bool (core/sdpa.ts `SDPA_MATH_BYTES`).
  */
-export function scorePieces(scores: EagerScores): { size: number; max: number }[] {
+export function scorePieces(scores: ScoreTensors): { size: number; max: number }[] {
   const { elems, e, fp16, by } = scores;
   if (by === 'remote') return [{ size: elems * e, max: Infinity }];
   if (by === 'sdpa-math')
