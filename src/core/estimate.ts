@@ -273,7 +273,7 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   const images = imageInput(s, arch);
   // Baichuan's own file checkpoints every layer in training whatever the setting (remote-families.ts)
   const forcedCkpt = s.mode === 'training' && s.gradCkpt !== 'full' && ownFileCheckpoints(arch);
-  // files with no SDPA path (InternLM's, transformers' Bloom and GPT-J) run eager (remote-families.ts);
+  // files with no SDPA path (InternLM's, transformers' Bloom, GPT-J and T5) run eager (remote-families.ts);
   // the remote-code runtime decides its own attention in generate
   const ownAttn = s.mode === 'training' || (s.engine === 'transformers' && !followsOwnFile(s, arch.family)) ? ownFileAttn(arch, s.attn) : s.attn;
   const ctx: Ctx = {
