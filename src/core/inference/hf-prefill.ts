@@ -1,7 +1,7 @@
 /**
  * HF transformers' prompt pass (the prefill of `generate`) as the tensors its code allocates and
- * frees, in order, for the Llama-style decoder (Llama, Qwen2, Qwen3, Mistral) in 16-bit with SDPA
- * or eager attention (`eagerCall`) on one GPU; Gemma-2's forward (hf-prefill-gemma2.ts) reuses its attention, MLP and rotary steps. At inference there is no autograd: a temporary is freed when its last Python
+ * frees, in order, for the Llama-style decoder (Llama, Qwen2, Qwen3, Mistral; Phi-3 with its fused
+ * projections, `fusedProjections`) in 16-bit with SDPA or eager attention (`eagerCall`) on one GPU; Gemma-2's forward (hf-prefill-gemma2.ts) reuses its attention, MLP and rotary steps. At inference there is no autograd: a temporary is freed when its last Python
  * reference goes, and in-place ops allocate nothing. Only tensors that scale with the prompt are
  * listed (ids and per-token scalars of s·4–8 B are left out). Sources, transformers 5.x:
  * - models/llama/modeling_llama.py `LlamaModel.forward`: `inputs_embeds = self.embed_tokens(ids)`
@@ -137,8 +137,8 @@ function eagerMask(x: PrefillShape): PrefillOp[] {
  * and the cache's 'kc' / 'vc' to its output 'o': `repeat_kv` copies K and V to every head when
  * g < a; `matmul(q, kᵀ)`; then eager-scores.ts's events (`* scaling`, `+ causal_mask`, the
  * softmax with bf16's fp32 copy, `.to(dtype)`, `matmul(·, v)` and `transpose(1, 2).contiguous()`).
- * The weights ('lo') are returned with the output and dropped when the attention module returns,
- * after o_proj; the repeated K and V when `eager_attention_forward` does.
+ * The weights ('lo') are returned with the output and stay bound to the decoder layer's `_` until
+ * the layer returns (`layerEnd`); the repeated K and V go when `eager_attention_forward` returns.
  */
 function eagerCall(x: PrefillShape, Q: number): PrefillOp[] {
   const { b, s, e } = x;

@@ -1,6 +1,7 @@
 /**
- * An eager attention's score tensors one by one, for the step timeline (core/timeline/inference.ts):
- * kept out of the closed form, which needs only their total (transient.ts `familyEagerScoreBytes`).
+ * The score tensors an eager attention or SDPA's math kernel materialises, one by one, for the step
+ * timeline (core/timeline/inference.ts): kept out of the closed form, which needs only their total
+ * (transient.ts `familyEagerScoreBytes`, core/sdpa.ts `SDPA_MATH_BYTES`).
  */
 import { FAMILIES, ownEagerHeld } from '../model/families';
 import type { ScoreTensors } from './transient';
