@@ -207,30 +207,25 @@ export function sdpaMathSaves(arch: ModelArch, attn: Attn, s: number, b: number,
 }
 
 /**
- * What a family's own eager attention saves in training where it differs from the GPT-style rule
- * (families.ts `eager`), at matmul dtype `e` (2 under AMP): bytes per score element, or null for the
- * rule's softmax output + dropout mask + 16-bit cast; and bytes per token beyond the 16-bit q and K.
- * - Falcon (`softmax(..., dtype=hidden_states.dtype)`): autocast keeps the dtype given
- *   (autocast_mode.cpp `fp32_set_opt_dtype`), so the softmax runs in e and saves its output, which
- *   the PV matmul reads as it is; its rotary path applies no dropout: e per element.
+ * What a GPT-style eager layer saves, at matmul dtype `e` (2 under AMP) and softmax dtype
+ * `eSoftmax` (fp32 under autocast): bytes per score element (`perScore`, in the formula's words
+ * `text`) and bytes per token beyond the 16-bit q and K (`perToken`).
+ * - The rule: the softmax output and, with attention dropout (families.ts `attnDropout`), the 1-byte
+ *   mask and the 16-bit dropout output the PV matmul reads; without, the 16-bit cast it reads if the
+ *   softmax ran wider than `e` (`nn.functional.dropout` with p = 0 returns its input, ATen
+ *   `_dropout_impl`).
+ * - Falcon (`softmax(..., dtype=hidden_states.dtype)`, families.ts `eager`): autocast keeps the dtype
+ *   given (autocast_mode.cpp `fp32_set_opt_dtype`), so the softmax runs in e and saves its output,
+ *   which the PV matmul reads as it is; its rotary path applies no dropout: e per element.
  * - GPT-J (`GPTJAttention._attn`: `query.to(torch.float32)`, `key.to(torch.float32)`): the QKᵀ
  *   matmul saves the fp32 copies, (4 − e)·(a + g)·d more per token than 16-bit q and K.
  */
-export function ownEagerSaves(arch: ModelArch, e: number): { perScore: number | null; perToken: number } {
-  const own = FAMILIES[arch.family]?.eager;
-  if (own?.softmax === 'model-dtype') return { perScore: e, perToken: 0 };
-  if (own?.softmax === 'fp32-scores') return { perScore: null, perToken: Math.max(0, 4 - e) * (arch.heads + arch.kvHeads) * arch.headDim };
-  return { perScore: null, perToken: 0 };
-}
-
-/**
- * Bytes per score element that the GPT-style eager path saves: the softmax output (`eSoftmax`: fp32
- * under autocast) and, with attention dropout (families.ts `attnDropout`), the 1-byte mask and the
- * 16-bit dropout output the PV matmul reads; without, the 16-bit cast it reads, if the softmax ran
- * wider than `e` (`nn.functional.dropout` with p = 0 returns its input).
- */
-export function gptScoreBytes(arch: ModelArch, eSoftmax: number, e: number): number {
-  return FAMILIES[arch.family]?.attnDropout === false ? eSoftmax + (eSoftmax > e ? e : 0) : eSoftmax + 1 + e;
+export function gptEagerSaves(arch: ModelArch, eSoftmax: number, e: number): { perScore: number; text: string; perToken: number } {
+  const traits = FAMILIES[arch.family];
+  const perToken = traits?.eager?.softmax === 'fp32-scores' ? Math.max(0, 4 - e) * (arch.heads + arch.kvHeads) * arch.headDim : 0;
+  if (traits?.eager?.softmax === 'model-dtype') return { perScore: e, text: 'e', perToken };
+  if (traits?.attnDropout !== false) return { perScore: eSoftmax + 1 + e, text: '(e_sm + 1 + e)', perToken };
+  return eSoftmax > e ? { perScore: eSoftmax + e, text: '(e_sm + e)', perToken } : { perScore: eSoftmax, text: 'e_sm', perToken };
 }
 
 /** The per-layer formulas' note for the math kernel's saves (sdpaMathSaves). */
@@ -290,16 +285,17 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
     };
   }
-  const own = materialised ? ownEagerSaves(arch, e) : { perScore: null, perToken: 0 };
-  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + own.perToken) / t + 2 * h) + mathLinear;
+  const eager = gptEagerSaves(arch, eSoftmax, e);
+  const upcast = materialised ? eager.perToken : 0;
+  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + upcast) / t + 2 * h) + mathLinear;
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
-  const scores = (materialised ? (b * a * s * s * (own.perScore ?? gptScoreBytes(arch, eSoftmax, e))) / t : 0) + mask + mathScores;
+  const scores = (materialised ? (b * a * s * s * eager.perScore) / t : 0) + mask + mathScores;
   return {
     linear,
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `s·b·(2·(e_res + e)·h + e·c·h + ${own.perToken > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t + 2h) [+ a·s²·b·${own.perScore === null ? '(e_sm + 1 + e)' : 'e'}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${own.perToken > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}${own.perScore === null ? '' : ', e: the 16-bit softmax output, saved once'}`,
+    formula: `s·b·(2·(e_res + e)·h + e·c·h + ${upcast > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t + 2h) [+ a·s²·b·${eager.text}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${upcast > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}`,
   };
 }
 
@@ -346,7 +342,7 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
     };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
-  const scores = (materialised ? (bss * a * gptScoreBytes(arch, eSoftmax, e)) / t : 0) + mask;
+  const scores = (materialised ? (bss * a * gptEagerSaves(arch, eSoftmax, e).perScore) / t : 0) + mask;
   return {
     linear,
     scores,

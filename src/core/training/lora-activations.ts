@@ -46,8 +46,7 @@ import { mlpWidth } from '../model/tensors';
 import {
   MATH_FORMULA,
   extraNorms,
-  gptScoreBytes,
-  ownEagerSaves,
+  gptEagerSaves,
   extraScoreBytes,
   fp32HiddenTensors,
   layerStyle,
@@ -182,15 +181,10 @@ export function loraLayerActivation(
   // SDPA's math kernel keeps fp32 q, K, V (and not its output) in place of what a fused kernel saves, and its probabilities
   const math = compiled ? null : sdpaMathSaves(arch, attn, s, b, t);
   const mathLinear = math ? s * b * (math.perToken - (eAttn * attnKept) / t) : 0;
-  const own = attn === 'eager' ? ownEagerSaves(arch, eAttn) : { perScore: null, perToken: 0 };
-  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + own.perToken) / t + masks + adapters) + weights + mathLinear;
+  const gptEager = attn === 'eager' && !llama ? gptEagerSaves(arch, Math.max(dt.eSoftmax, eAttn), eAttn) : null;
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + (gptEager?.perToken ?? 0)) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;
-  const eagerScores =
-    attn !== 'eager'
-      ? 0
-      : llama
-        ? (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t
-        : (bss * a * (own.perScore ?? gptScoreBytes(arch, Math.max(dt.eSoftmax, eAttn), eAttn))) / t;
+  const eagerScores = attn !== 'eager' ? 0 : gptEager ? (bss * a * gptEager.perScore) / t : (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare) + (math ? math.scores : 0);
   const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : 'e_res';
   return {

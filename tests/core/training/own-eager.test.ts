@@ -1,6 +1,6 @@
 /**
  * What the files with their own eager attention save for backward (training/activations.ts
- * `ownEagerSaves`), worked out by hand from transformers 5.x: modeling_falcon.py
+ * `gptEagerSaves`), worked out by hand from transformers 5.x: modeling_falcon.py
  * `FalconAttention.forward` (softmax with dtype=hidden_states.dtype, which autocast keeps:
  * autocast_mode.cpp `fp32_set_opt_dtype`), modeling_gptj.py `GPTJAttention._attn` (q and k cast to
  * fp32 before the matmul), modeling_gpt2.py `eager_attention_forward` (softmax with no dtype, which
