@@ -50,7 +50,8 @@ describe('inference logits per path (b = 1, s = 8192, V = 151936, bf16)', () => 
   it('remote-code (Qwen-1 QWenLMHeadModel.forward: lm_head over every prompt position, no upcast): b·s·V·2', () => {
     const e = infer({});
     expect(termOf(e, 'logits')).toBe(8192 * 151936 * 2); // 2,489,319,424 B = 2.32 GiB
-    expect(termOf(e, 'activations')).toBe(8192 * 151936 * 2);
+    // beside them ln_f's output, still bound to the forward's `hidden_states`: s·h·2
+    expect(termOf(e, 'activations')).toBe(8192 * 151936 * 2 + 8192 * 4096 * 2);
   });
   it('current (generate passes logits_to_keep = 1; _sample copies the row to fp32): b·V·(2 + 4)', () => {
     expect(termOf(infer({ logitsPath: 'current' }), 'logits')).toBe(151936 * 6);
@@ -59,11 +60,12 @@ describe('inference logits per path (b = 1, s = 8192, V = 151936, bf16)', () => 
     expect(termOf(infer({ logitsPath: 'upcast-in-model' }), 'logits')).toBe(8192 * 151936 * 6);
   });
   it('remote-code prefill peak exceeds current by the prompt logits less the MLP transient they replace as the largest', () => {
-    // HF gated MLP transient: 4·s·h·e + 3·s·f·e (transient.ts)
-    const mlp = 4 * 8192 * 4096 * 2 + 3 * 8192 * 11008 * 2; // 809,500,672
+    // QWenBlock's MLP moment: five s·h rows (the embeddings, the block's input, attn_output, the
+    // residual sum, ln_2's output) and QWenMLP's a1, a2, silu(a2) and their product (4·s·f)
+    const mlp = 5 * 8192 * 4096 * 2 + 4 * 8192 * 11008 * 2; // 1,056,964,608
     expect(termOf(infer({ logitsPath: 'current' }), 'activations')).toBe(mlp);
     // the prompt pass alone (gen 0): with decoding, Qwen-1's old and new cache tuples make the peak
-    expect(infer({ gen: 0 }).allocatedBytes - infer({ gen: 0, logitsPath: 'current' }).allocatedBytes).toBe(8192 * 151936 * 2 - mlp);
+    expect(infer({ gen: 0 }).allocatedBytes - infer({ gen: 0, logitsPath: 'current' }).allocatedBytes).toBe(8192 * 151936 * 2 + 8192 * 4096 * 2 - mlp);
   });
   it("torchtune at inference is estimated as HF generate's current path", () => {
     expect(inferenceLogits('torchtune', 8192, 2)).toEqual(inferenceLogits('current', 8192, 2));

@@ -202,7 +202,12 @@ export function remoteTransient(
   const rows = (n: number): Expr => hiddenRowsExpr(arch, n, S, B, E);
   const held = heldMask(rt, arch, S, K, B, E);
   const weightCopy = dequant > 0 ? [div(mul(2, sym('largest', dequant)), T)] : [];
-  const mlpExpr = add(rows(4), mlpTemporaries(arch, S, B, E, T), held, ...weightCopy);
+  // ChatGLM2/3's GLMBlock and Qwen-1's QWenBlock keep the attention's output bound to a local
+  // (`attention_output`, `attn_output`) until the block returns: a fifth row beside the MLP
+  const mlpRows = rt.kind === 'chatglm2' || rt.kind === 'qwen' ? 5 : 4;
+  // QWenMLP.forward binds w1's and w2's outputs to locals (a1, a2) through `a1 * F.silu(a2)`: four f-wide tensors at the product
+  const mlpT = rt.kind === 'qwen' && arch.gatedMlp ? div(mul(4, S, B, sym('f', arch.ffn), E), T) : mlpTemporaries(arch, S, B, E, T);
+  const mlpExpr = add(rows(mlpRows), mlpT, held, ...weightCopy);
   const qOut = allHeads(arch, S, B, E);
   const expand = allHeads(arch, K, B, E);
   let attnExpr: Expr = 0;
@@ -228,7 +233,8 @@ export function remoteTransient(
   const sets: [Transient['kind'], Expr][] = [
     ['mlp', mlpExpr],
     ['attention-scores', rt.kind === 'internlm' ? max(attnExpr, rerotate) : attnExpr],
-    ['logits', evaluate(normCopy) > evaluate(logitsExpr) ? normCopy : logitsExpr],
+    // the final norm's output stays bound to the causal-LM forward's `hidden_states` while the head runs
+    ['logits', add(rows(1), evaluate(normCopy) > evaluate(logitsExpr) ? normCopy : logitsExpr)],
   ];
   let best: Transient = { bytes: evaluate(mlpExpr), kind: 'mlp', expr: mlpExpr };
   for (const [kind, expr] of sets) {
