@@ -14,9 +14,11 @@ export type PrefillOp = { op: 'alloc'; id: string; bytes: number } | { op: 'free
 export interface PrefillShape {
   /**
    * whose forward: LlamaModel's (hf-prefill.ts), Phi3Model's (hf-prefill.ts with the fused qkv and
-   * gate_up projections) or Gemma2Model's (hf-prefill-gemma2.ts)
+   * gate_up projections), Gemma2Model's (hf-prefill-gemma2.ts), or a model's own file
+   * (remote-prefill.ts: ChatGLM2/3's `ChatGLMModel`, Baichuan-13B's ALiBi `BaichuanModel`, Qwen-1's
+   * `QWenModel` under SDPA)
    */
-  forward: 'llama' | 'phi3' | 'gemma2';
+  forward: 'llama' | 'phi3' | 'gemma2' | OwnForward;
   b: number;
   s: number;
   /** bytes per activation element (2: bf16 / fp16) */
@@ -38,7 +40,12 @@ export interface PrefillShape {
   repeatKv: { masked: boolean; causal: boolean };
   /** eager attention (hf-prefill.ts `eagerCall`): the scores in fp16 (softmax upcasts in one kernel) or not; null under SDPA */
   eager: { fp16: boolean } | null;
+  /** Baichuan2's `NormHead`: its first call replaces the head's weight by a normalised copy */
+  normHead: boolean;
 }
+
+/** The remote-code files whose prompt pass remote-prefill.ts lays out (inference/remote-runtime.ts names them). */
+export type OwnForward = 'chatglm2' | 'baichuan-alibi' | 'qwen';
 
 const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
 
@@ -72,6 +79,34 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
     maskKv: masked ? s : 0,
     repeatKv: { masked: sdpaRepeatsKv(arch, true), causal: sdpaRepeatsKv(arch, false) },
     eager,
+    normHead: false,
+  };
+}
+
+/**
+ * The shape of a remote-code file's prompt pass (remote-prefill.ts), in 16-bit: the file decides
+ * its attention, so neither the attn key nor a window enters.
+ */
+export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number, s: number, e: number): PrefillShape | null {
+  if (e !== 2) return null;
+  return {
+    forward,
+    b,
+    s,
+    e,
+    hidden: arch.hidden,
+    heads: arch.heads,
+    kvHeads: arch.kvHeads,
+    headDim: arch.headDim,
+    ffn: arch.ffn,
+    vocab: arch.vocab,
+    qkNorm: false,
+    window: 0,
+    slideEvery: 1,
+    maskKv: 0,
+    repeatKv: { masked: false, causal: false },
+    eager: null,
+    normHead: arch.normHead === true,
   };
 }
 

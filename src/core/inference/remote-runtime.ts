@@ -57,6 +57,7 @@ import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 import { chatglmQuantized } from '../formats/quantized';
 import { ownFileAttn } from '../model/remote-families';
+import type { OwnForward } from './hf-prefill-shape';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
 
@@ -372,6 +373,12 @@ function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | nul
   }
 }
 
+/** The files whose prompt pass remote-prefill.ts lays out: ChatGLM2/3, Baichuan-13B (ALiBi), Qwen-1 under SDPA with its 16-bit cache. */
+function laidOut(rt: RemoteRuntime): OwnForward | null {
+  if (rt.kind === 'chatglm2' || rt.kind === 'baichuan-alibi') return rt.kind;
+  return rt.kind === 'qwen' && rt.attn === 'sdpa-masked' ? 'qwen' : null;
+}
+
 /** What inference/transformers.ts reads of a model that runs its own file. */
 export interface OwnRuntime {
   source: string;
@@ -389,6 +396,8 @@ export interface OwnRuntime {
   decodeMaskPerKey2: number;
   /** the largest temporaries of a forward over q new tokens against `keys` keys */
   forward: (q: number, keys: number, logitRows: number, perLogit: number, firstCall: boolean) => Transient;
+  /** the file's prompt pass as remote-prefill.ts lays it out tensor by tensor (null: replayed as one block per layer) */
+  laidOut: OwnForward | null;
   /** buffers kept beside the parameters, at the end of the run */
   buffers: { expr: Expr; values: Record<string, string | number> } | null;
   notes: Message[];
@@ -408,6 +417,7 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     logits: remoteLogits(rt, arch, s.prompt, e),
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
+    laidOut: laidOut(rt),
     notes: remoteAttnNote(rt, s.attn),
   };
 }

@@ -25,7 +25,7 @@ import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient, fp16Activations } from './transient';
-import { hfRopeDim, prefillShape } from './hf-prefill-shape';
+import { hfRopeDim, ownPrefillShape, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 import { REMOTE_FAMILIES, remoteModule } from './remote-provider';
 import { fixedIn } from '../units';
@@ -506,21 +506,22 @@ export function buildTransformers(ctx: Ctx): Built {
     atPrefill,
     atDecode,
     vision: atVision,
-    // the tensor-by-tensor prompt pass: one GPU, SDPA, 16-bit weights, cache and logits of the last position
+    // the tensor-by-tensor prompt pass: one GPU, 16-bit weights and cache; transformers' own code
+    // under SDPA or eager with the last position's logits, or a laid-out file with its own logits
     sequence:
       (s.weights === 'bf16' || s.weights === 'fp16') &&
       !encoder &&
       !ctx.split &&
       tp === 1 &&
       pp === 1 &&
-      (s.attn === 'sdpa' || s.attn === 'eager') &&
-      !own &&
+      (own ? own.laidOut !== null && s.logitsPath === 'auto' : (s.attn === 'sdpa' || s.attn === 'eager') && head.rows === 1) &&
       !qkv &&
       ctx.kvElementBytes === e &&
       atVision === 0 &&
-      head.rows === 1 &&
       !state
-        ? prefillShape(arch, s.batch, s.prompt, e, s.attn === 'eager' ? { fp16 } : null)
+        ? own?.laidOut
+          ? ownPrefillShape(arch, own.laidOut, s.batch, s.prompt, e)
+          : prefillShape(arch, s.batch, s.prompt, e, s.attn === 'eager' ? { fp16 } : null)
         : null,
   };
   return {

@@ -18,6 +18,18 @@ import type { InferencePhases } from '../estimate-context';
 import { prefillEpilogue, prefillLayer, prefillPrologue } from '../inference/hf-prefill';
 import { layerKvBytes, type PrefillOp, type PrefillShape } from '../inference/hf-prefill-shape';
 import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../inference/hf-prefill-gemma2';
+import {
+  baichuanAlibiEpilogue,
+  baichuanAlibiLayer,
+  baichuanAlibiMask,
+  baichuanAlibiPrologue,
+  chatglm2Epilogue,
+  chatglm2Layer,
+  chatglm2Prologue,
+  qwenEpilogue,
+  qwenLayer,
+  qwenPrologue,
+} from '../inference/remote-prefill';
 import { scorePieces } from '../inference/score-pieces';
 import type { Handle, Replay } from './replay';
 
@@ -56,8 +68,11 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
     const upto = p.prompt + Math.round((p.gen * t) / steps);
     // a mask that grows as k² (Baichuan-13B's) is allocated at this step's length: a new size every
     // few steps, which the smaller blocks freed by earlier steps cannot serve
+    // (laid out as the file makes it where its prompt pass is, remote-prefill.ts `baichuanAlibiMask`)
     const grown = p.decodeMaskPerKey2 * upto * upto;
-    const mask = r.alloc('temporary', grown);
+    const chain = p.sequence?.forward === 'baichuan-alibi' ? new Map<string, Handle | null>() : null;
+    if (chain) runOps(r, baichuanAlibiMask(p.sequence!, upto), chain);
+    const mask = chain ? null : r.alloc('temporary', grown);
     const trans = r.alloc('temporary', p.decode - p.decodeMaskPerKey2 * tokens * tokens);
     // a remote file's tuple cache: the old tuple (and the prompt's views) go only when the step returns
     const old: (Handle | null)[] = [];
@@ -77,6 +92,7 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
     for (const h of views.splice(0)) r.free(h);
     r.free(trans);
     r.free(mask);
+    for (const h of chain?.values() ?? []) r.free(h);
     r.mark('decode');
   }
 }
@@ -103,22 +119,27 @@ function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v:
   }
 }
 
-/** The prompt pass tensor by tensor in the order transformers' code allocates and frees them (inference/hf-prefill.ts, hf-prefill-gemma2.ts). */
+interface Pass {
+  prologue: (x: PrefillShape) => PrefillOp[];
+  layer: (x: PrefillShape, i: number) => PrefillOp[];
+  epilogue: (x: PrefillShape) => PrefillOp[];
+}
+
+const LLAMA: Pass = { prologue: prefillPrologue, layer: prefillLayer, epilogue: prefillEpilogue };
+const PASSES: Record<PrefillShape['forward'], Pass> = {
+  llama: LLAMA,
+  phi3: LLAMA,
+  gemma2: { prologue: gemma2Prologue, layer: gemma2Layer, epilogue: gemma2Epilogue },
+  chatglm2: { prologue: chatglm2Prologue, layer: chatglm2Layer, epilogue: chatglm2Epilogue },
+  'baichuan-alibi': { prologue: baichuanAlibiPrologue, layer: baichuanAlibiLayer, epilogue: baichuanAlibiEpilogue },
+  qwen: { prologue: qwenPrologue, layer: qwenLayer, epilogue: qwenEpilogue },
+};
+
+/** The prompt pass tensor by tensor in the order the model's code allocates and frees them (inference/hf-prefill.ts, hf-prefill-gemma2.ts, remote-prefill.ts). */
 function prefillInOrder(r: Replay, shape: PrefillShape, L: number, k: (Handle | null)[], v: (Handle | null)[]): void {
   const live = new Map<string, Handle | null>();
-  const run = (ops: readonly PrefillOp[]): void => {
-    for (const o of ops) {
-      if (o.op === 'alloc') live.set(o.id, r.alloc(o.id === 'kc' || o.id === 'vc' ? 'kv' : 'temporary', o.bytes));
-      else if (o.op === 'free') {
-        r.free(live.get(o.id));
-        live.delete(o.id);
-      } else {
-        live.set(o.to, live.get(o.id) ?? null);
-        live.delete(o.id);
-      }
-    }
-  };
-  const pass = shape.forward === 'gemma2' ? { prologue: gemma2Prologue, layer: gemma2Layer, epilogue: gemma2Epilogue } : { prologue: prefillPrologue, layer: prefillLayer, epilogue: prefillEpilogue };
+  const run = (ops: readonly PrefillOp[]): void => runOps(r, ops, live);
+  const pass = PASSES[shape.forward];
   run(pass.prologue(shape));
   for (let i = 0; i < L; i++) {
     run(pass.layer(shape, i));
@@ -129,4 +150,19 @@ function prefillInOrder(r: Replay, shape: PrefillShape, L: number, k: (Handle | 
     r.mark('prefill');
   }
   run(pass.epilogue(shape));
+  r.mark('prefill');
+}
+
+/** Replays `ops`, keeping the live tensors by id in `live` (the cache's 'kc' / 'vc' as kv, the rest temporary). */
+function runOps(r: Replay, ops: readonly PrefillOp[], live: Map<string, Handle | null>): void {
+  for (const o of ops) {
+    if (o.op === 'alloc') live.set(o.id, r.alloc(o.id === 'kc' || o.id === 'vc' ? 'kv' : 'temporary', o.bytes));
+    else if (o.op === 'free') {
+      r.free(live.get(o.id));
+      live.delete(o.id);
+    } else {
+      live.set(o.to, live.get(o.id) ?? null);
+      live.delete(o.id);
+    }
+  }
 }

@@ -34,7 +34,8 @@ describe('inference timeline (DynamicCache)', () => {
 
   it('prefill: the prompt K and V of each layer, 100 tokens × 1,024 B, held by the cache', () => {
     const prefill = tl.points.filter((p) => p.phase === 'prefill');
-    expect(prefill.length).toBe(1 + 2);
+    // the weights, each layer, and the model's end (final norm, the last row's logits)
+    expect(prefill.length).toBe(1 + 2 + 1);
     // after layer 1: its K and V; after layer 2: both layers' (102,400 B is a whole number of 512 B blocks)
     expect(prefill[1].byCategory.kv).toBe(2 * 100 * PER_TOKEN);
     expect(prefill[2].byCategory.kv).toBe(2 * 2 * 100 * PER_TOKEN);

@@ -1,0 +1,371 @@
+/**
+ * The prompt pass of three remote-code files (trust_remote_code) as the tensors their code allocates
+ * and frees, in order, as hf-prefill.ts lays out transformers' own models: inference has no
+ * autograd, so a temporary goes when its last Python reference does, and in-place ops allocate
+ * nothing. Only tensors that scale with the prompt are listed. The entries of the file's tuple
+ * cache are left as 'kc' / 'vc': a view keeps its whole base, so 'vc' is the fused projection's
+ * output (inference/remote-runtime.ts `OwnCache`). Read from the Hub's modeling files (late-2023
+ * revisions):
+ *
+ * ChatGLM2 / ChatGLM3, `modeling_chatglm.py`:
+ * - `Embedding.forward`: `word_embeddings(ids).transpose(0, 1).contiguous()`, a copy only when b > 1
+ *   (a [s, 1, h] transpose is already contiguous); `ChatGLMModel.forward` gathers the rotary cache at
+ *   the position ids, [b, s, d/4, 2], and transposes it the same way; both held to the end.
+ * - `RMSNorm.forward`: `x.to(float32).pow(2).mean(...)` (both temporaries gone before the product),
+ *   `x * rsqrt(·)` in fp32, `weight * ·` in fp32, `.to(input_dtype)`.
+ * - `SelfAttention.forward`: `query_key_value` ([s, b, (a + 2g)·d]) split into views;
+ *   `apply_rotary_pos_emb` (TorchScript) on q and k: the rotated halves' two products, their
+ *   `stack`, and `cat((x_out2, x_pass))` (the elementwise products taken as fused into one kernel
+ *   each, as the script's fuser does after its profiling run); the cache keeps the rotated k and
+ *   v, a view of the projection; `unsqueeze(-2).expand(...).contiguous()` copies K and V to all a
+ *   heads; `scaled_dot_product_attention(is_causal=True)` (flash: its output takes q's layout, so
+ *   the `permute` and `reshape` after it are views, and a b·a·s fp32 log-sum-exp is dropped);
+ *   `dense`. Returning frees the rotated q, the copies and the attention output.
+ * - `GLMBlock.forward`: `attention_output` and the first residual sum stay bound to locals until the
+ *   block returns; the first norm's output is freed when the second is bound to the same name;
+ *   `MLP.forward`: `dense_h_to_4h` (2f wide), `swiglu` (`silu(x[0]) * x[1]`, the 2f output held
+ *   through it), `dense_4h_to_h`.
+ * - `ChatGLMForConditionalGeneration.forward` with `return_last_logit`: the last row's logits, b·V
+ *   in the model dtype (their `transpose(0, 1).contiguous()` of [1, b, V] is a view).
+ *
+ * Baichuan-13B / Baichuan2-13B (ALiBi), `modeling_baichuan.py`:
+ * - `BaichuanModel.forward` with the 2-D attention mask `generate` passes: `m[:, :, None] *
+ *   m[:, None, :]`, `torch.gt`, `torch.tril`, the difference and `torch.eq`, their product (b·s² bools
+ *   and 16-bit products, each freed when the next is made), `.to(dtype)` of its expansion
+ *   (`expanded_mask`), `1.0 − ·`, `.to(bool)` and `masked_fill` (`inverted_mask`), and `inverted_mask
+ *   + alibi_mask`: a [b, a, s, s] mask; the three stay bound to locals through every layer.
+ * - `RMSNorm.forward`: fp32 square and mean, `x * rsqrt(·)` in fp32, `.to(weight.dtype)`, `weight * ·`.
+ * - `BaichuanAttention.forward`: `W_pack` ([b, s, 3h]) unflattened into q, k and v views (the cache
+ *   keeps k and v, so the whole output); eager always: `matmul(q, kᵀ)` (with b > 1 the views do not
+ *   fold into bmm's batch, so `matmul` copies q and k first, and v for the second product),
+ *   `/ √d`, `+ mask`, `torch.max(·, finfo.min)`, softmax, each in the model dtype and made while the
+ *   last still exists; `matmul(·, v)`, `transpose(1, 2).reshape(...)` (a copy), `o_proj`; the
+ *   probabilities stay bound to `attn_weights` until after `o_proj`.
+ * - `BaichuanLayer.forward`: residual sums and the llama-style MLP; `NormHead.forward`'s first call
+ *   (Baichuan2) sets `weight.data = normalize(weight)`: old and new weight together for a moment;
+ *   then every position's logits in the model dtype.
+ *
+ * Qwen-1 (without the flash-attn package), `modeling_qwen.py`:
+ * - `QWenModel.forward`: `wte(ids)` kept to the end (the embedding dropout is the identity in eval).
+ * - `RMSNorm.forward` (no fused `rms_norm`): `_norm(x.float())` — the fp32 copy, its square (gone
+ *   after the mean), `x * rsqrt(·)`; the copy goes when `_norm` returns; `.type_as(x)`, `· weight`.
+ * - `QWenAttention.forward`: `c_attn` ([b, s, 3h]) split into views; `apply_rotary_pos_emb` (no
+ *   fused kernel) on q and k: `t.float()`, `t_rot * cos`, `_rotate_half` (`-x2` and the cat), `· sin`,
+ *   the sum, `cat((t_rot, t_pass))` and `.type_as(t)`, all in fp32 but the last; the cache keeps the
+ *   rotated k and v, a view of `c_attn`; a `torch.tril(ones(k, k))` bool causal mask, `~` of it, and
+ *   `attention_mask.expand(...).masked_fill(...)`, a [b, 1, s, k] additive mask in the model dtype;
+ *   `scaled_dot_product_attention` (the memory-efficient kernel: a mask; its output [b, s, a, d] makes
+ *   the `transpose` and `_merge_heads` views); `c_proj`. Returning frees the rotated q, both masks
+ *   and the attention output.
+ * - `QWenBlock.forward`: `attn_output` and the first residual sum bound to locals until it returns;
+ *   `QWenMLP.forward`: `a1 = w1(x)`, `a2 = w2(x)` (locals), `a1 * F.silu(a2)`, `c_proj`.
+ * - `QWenLMHeadModel.forward`: every position's logits in the model dtype.
+ *
+ * All three end as `generate`'s `_sample` does: the last position's logits copied to fp32, the output dropped.
+ */
+import { FP32, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
+import { gatedMlp, sampleLogits } from './hf-prefill';
+
+/**
+ * The files' RMSNorm over `elems` elements into `out` (16-bit): ChatGLM multiplies by the weight in
+ * fp32 and casts last (`fp32Weight`), Baichuan casts first and multiplies in 16-bit.
+ */
+function ownRmsNorm(elems: number, e: number, out: string, p: string, fp32Weight: boolean): PrefillOp[] {
+  const ops: PrefillOp[] = [
+    { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
+    { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
+    { op: 'free', id: `${p}x32` },
+    { op: 'free', id: `${p}sq` },
+    { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
+  ];
+  if (fp32Weight) return [...ops, { op: 'alloc', id: `${p}w32`, bytes: elems * FP32 }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}w32` }, { op: 'free', id: `${p}y32` }];
+  return [...ops, { op: 'alloc', id: `${p}y16`, bytes: elems * e }, { op: 'free', id: `${p}y32` }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}y16` }];
+}
+
+/** A local renamed for the next layer, or the prompt's first input kept: layer i's end (hf-prefill.ts `layerEnd`). */
+function nextInput(i: number): PrefillOp[] {
+  return [...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
+}
+
+/** ChatGLM's `apply_rotary_pos_emb` on `elems` elements whose first half of each head rotates: the two products, their stack, the cat. */
+function glmRotary(elems: number, e: number, out: string, p: string): PrefillOp[] {
+  return [
+    { op: 'alloc', id: `${p}re`, bytes: (elems / 4) * e },
+    { op: 'alloc', id: `${p}im`, bytes: (elems / 4) * e },
+    { op: 'alloc', id: `${p}st`, bytes: (elems / 2) * e },
+    { op: 'free', id: `${p}re` },
+    { op: 'free', id: `${p}im` },
+    { op: 'alloc', id: out, bytes: elems * e },
+    { op: 'free', id: `${p}st` },
+  ];
+}
+
+/** Before ChatGLM2/3's first layer: the embeddings ('embeds') and the rotary table at the positions ('rope'), both kept. */
+export function chatglm2Prologue(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  const copied = (id: string, bytes: number): PrefillOp[] =>
+    b > 1
+      ? [
+          { op: 'alloc', id: `${id}-bsh`, bytes },
+          { op: 'alloc', id, bytes },
+          { op: 'free', id: `${id}-bsh` },
+        ]
+      : [{ op: 'alloc', id, bytes }];
+  return [...copied('embeds', b * s * x.hidden * e), ...copied('rope', (b * s * x.headDim * e) / 2)];
+}
+
+/** ChatGLM2/3's `GLMBlock` i over the prompt: input 'x' ('embeds' first), output 'x', the cache's rotated K 'kc' and the projection 'vc'. */
+export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
+  const { b, s, e } = x;
+  const H = b * s * x.hidden * e;
+  const Q = b * s * x.heads * x.headDim;
+  const G = b * s * x.kvHeads * x.headDim;
+  const F = b * s * x.ffn * e;
+  const expand = x.kvHeads < x.heads;
+  return [
+    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', true),
+    { op: 'alloc', id: 'qkv', bytes: (Q + 2 * G) * e },
+    ...glmRotary(Q, e, 'qe', 'ropeq-'),
+    ...glmRotary(G, e, 'kc', 'ropek-'),
+    ...(expand
+      ? ([
+          { op: 'alloc', id: 'kx', bytes: Q * e },
+          { op: 'alloc', id: 'vx', bytes: Q * e },
+        ] as const)
+      : []),
+    { op: 'alloc', id: 'o', bytes: Q * e },
+    { op: 'alloc', id: 'lse', bytes: b * x.heads * s * FP32 },
+    { op: 'free', id: 'lse' },
+    { op: 'alloc', id: 'a', bytes: H },
+    { op: 'free', id: 'qe' },
+    ...(expand
+      ? ([
+          { op: 'free', id: 'kx' },
+          { op: 'free', id: 'vx' },
+        ] as const)
+      : []),
+    { op: 'free', id: 'o' },
+    { op: 'rename', id: 'qkv', to: 'vc' },
+    { op: 'alloc', id: 'r1', bytes: H },
+    ...ownRmsNorm(H / e, e, 'n2', 'norm2-', true),
+    { op: 'free', id: 'n1' },
+    { op: 'alloc', id: 'h4', bytes: 2 * F },
+    { op: 'alloc', id: 'act', bytes: F },
+    { op: 'alloc', id: 'prod', bytes: F },
+    { op: 'free', id: 'act' },
+    { op: 'free', id: 'h4' },
+    { op: 'alloc', id: 'm', bytes: H },
+    { op: 'free', id: 'prod' },
+    { op: 'alloc', id: 'r2', bytes: H },
+    { op: 'free', id: 'n2' },
+    { op: 'free', id: 'm' },
+    { op: 'free', id: 'r1' },
+    { op: 'free', id: 'a' },
+    ...nextInput(i),
+  ];
+}
+
+/** After ChatGLM2/3's last layer: the final norm, the model's return, the last row's logits and their fp32 copy. */
+export function chatglm2Epilogue(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  return [
+    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', true),
+    { op: 'free', id: 'x' },
+    { op: 'free', id: 'embeds' },
+    { op: 'free', id: 'rope' },
+    { op: 'alloc', id: 'logits', bytes: b * x.vocab * e },
+    ...sampleLogits(x),
+  ];
+}
+
+/** Before Baichuan-13B's first layer: the embeddings ('embeds'), then the mask over the prompt (`baichuanAlibiMask`). */
+export function baichuanAlibiPrologue(x: PrefillShape): PrefillOp[] {
+  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }, ...baichuanAlibiMask(x, x.s)];
+}
+
+/**
+ * `BaichuanModel.forward`'s mask chain over `k` keys, made in every forward (decode steps too):
+ * from the 2-D attention mask to the [b, a, k, k] 'mask', with 'em16' and 'inv' (its parents) kept
+ * beside it until the forward returns.
+ */
+export function baichuanAlibiMask(x: PrefillShape, k: number): PrefillOp[] {
+  const { b, e } = x;
+  const M = b * k * k;
+  return [
+    { op: 'alloc', id: 'm-prod', bytes: M * e },
+    { op: 'alloc', id: 'm-gt', bytes: M },
+    { op: 'free', id: 'm-prod' },
+    { op: 'alloc', id: 'm-tril', bytes: M },
+    { op: 'free', id: 'm-gt' },
+    { op: 'alloc', id: 'm-diff', bytes: M * e },
+    { op: 'alloc', id: 'm-eq', bytes: M },
+    { op: 'free', id: 'm-diff' },
+    { op: 'alloc', id: 'm-and', bytes: M },
+    { op: 'free', id: 'm-tril' },
+    { op: 'free', id: 'm-eq' },
+    { op: 'alloc', id: 'em16', bytes: M * e },
+    { op: 'free', id: 'm-and' },
+    { op: 'alloc', id: 'm-inv', bytes: M * e },
+    { op: 'alloc', id: 'm-bool', bytes: M },
+    { op: 'alloc', id: 'inv', bytes: M * e },
+    { op: 'free', id: 'm-bool' },
+    { op: 'free', id: 'm-inv' },
+    { op: 'alloc', id: 'mask', bytes: M * x.heads * e },
+  ];
+}
+
+/** Baichuan-13B's `BaichuanLayer` i over the prompt: input 'x', output 'x', the cache's K and V as views of 'kc' (W_pack's output). */
+export function baichuanAlibiLayer(x: PrefillShape, i: number): PrefillOp[] {
+  const { b, s, e } = x;
+  const H = b * s * x.hidden * e;
+  const S = b * x.heads * s * s * e;
+  // with b > 1 matmul's reshape of a strided view into bmm's batch copies it
+  const copy = (id: string): PrefillOp[] => (b > 1 ? [{ op: 'alloc', id, bytes: H }] : []);
+  const drop = (...ids: string[]): PrefillOp[] => (b > 1 ? ids.map((id) => ({ op: 'free', id }) as const) : []);
+  const step = (made: string, gone: string): PrefillOp[] => [
+    { op: 'alloc', id: made, bytes: S },
+    { op: 'free', id: gone },
+  ];
+  return [
+    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', false),
+    { op: 'alloc', id: 'kc', bytes: 3 * H },
+    ...copy('qb'),
+    ...copy('kb'),
+    { op: 'alloc', id: 'sc', bytes: S },
+    ...drop('qb', 'kb'),
+    ...step('sc2', 'sc'),
+    ...step('sc3', 'sc2'),
+    ...step('sc4', 'sc3'),
+    ...step('p', 'sc4'),
+    ...copy('vb'),
+    { op: 'alloc', id: 'o', bytes: H },
+    ...drop('vb'),
+    { op: 'alloc', id: 'ctx', bytes: H },
+    { op: 'free', id: 'o' },
+    { op: 'alloc', id: 'a', bytes: H },
+    { op: 'free', id: 'ctx' },
+    { op: 'free', id: 'p' },
+    { op: 'free', id: 'n1' },
+    { op: 'alloc', id: 'r1', bytes: H },
+    { op: 'free', id: 'a' },
+    ...ownRmsNorm(H / e, e, 'n2', 'norm2-', false),
+    ...gatedMlp(x),
+    { op: 'alloc', id: 'r2', bytes: H },
+    { op: 'free', id: 'm' },
+    { op: 'free', id: 'r1' },
+    ...nextInput(i),
+  ];
+}
+
+/** After Baichuan-13B's last layer: the final norm, the model's return (the masks go), NormHead's first call, every position's logits, the fp32 copy. */
+export function baichuanAlibiEpilogue(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  const head = x.vocab * x.hidden * e;
+  return [
+    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', false),
+    { op: 'free', id: 'x' },
+    ...['embeds', 'mask', 'em16', 'inv'].map((id) => ({ op: 'free', id }) as const),
+    // the normalised weight replaces the old one, which is freed: the same size, so the same hole
+    ...(x.normHead
+      ? ([
+          { op: 'alloc', id: 'head', bytes: head },
+          { op: 'free', id: 'head' },
+        ] as const)
+      : []),
+    { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e },
+    ...sampleLogits(x),
+  ];
+}
+
+/** Qwen-1's RMSNorm (no fused kernel) over `elems` elements into `out`. */
+function qwenRmsNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {
+  return [
+    { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
+    { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
+    { op: 'free', id: `${p}sq` },
+    { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
+    { op: 'free', id: `${p}x32` },
+    { op: 'alloc', id: `${p}y16`, bytes: elems * e },
+    { op: 'free', id: `${p}y32` },
+    { op: 'alloc', id: out, bytes: elems * e },
+    { op: 'free', id: `${p}y16` },
+  ];
+}
+
+/** Qwen-1's `apply_rotary_pos_emb` (no fused kernel) on `elems` elements (the whole head rotates) into `out`. */
+function qwenRotary(elems: number, e: number, out: string, p: string): PrefillOp[] {
+  const f = elems * FP32;
+  return [
+    { op: 'alloc', id: `${p}tf`, bytes: f },
+    { op: 'alloc', id: `${p}c`, bytes: f },
+    { op: 'alloc', id: `${p}neg`, bytes: f / 2 },
+    { op: 'alloc', id: `${p}rh`, bytes: f },
+    { op: 'free', id: `${p}neg` },
+    { op: 'alloc', id: `${p}rs`, bytes: f },
+    { op: 'free', id: `${p}rh` },
+    { op: 'alloc', id: `${p}sum`, bytes: f },
+    { op: 'free', id: `${p}c` },
+    { op: 'free', id: `${p}rs` },
+    { op: 'alloc', id: `${p}cat`, bytes: f },
+    { op: 'alloc', id: out, bytes: elems * e },
+    { op: 'free', id: `${p}cat` },
+    { op: 'free', id: `${p}sum` },
+    { op: 'free', id: `${p}tf` },
+  ];
+}
+
+/** Before Qwen-1's first layer: the embeddings ('embeds'), kept. */
+export function qwenPrologue(x: PrefillShape): PrefillOp[] {
+  return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }];
+}
+
+/** Qwen-1's `QWenBlock` i over the prompt (SDPA): input 'x', output 'x', the cache's rotated K 'kc' and `c_attn`'s output 'vc'. */
+export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
+  const { b, s, e } = x;
+  const H = b * s * x.hidden * e;
+  const Q = b * s * x.heads * x.headDim;
+  const F = b * s * x.ffn * e;
+  return [
+    ...qwenRmsNorm(H / e, e, 'n1', 'norm1-'),
+    { op: 'alloc', id: 'qkv', bytes: 3 * H },
+    ...qwenRotary(Q, e, 'qe', 'ropeq-'),
+    ...qwenRotary(Q, e, 'kc', 'ropek-'),
+    { op: 'alloc', id: 'tril1', bytes: s * s },
+    { op: 'alloc', id: 'causal', bytes: s * s },
+    { op: 'free', id: 'tril1' },
+    { op: 'alloc', id: 'not', bytes: s * s },
+    { op: 'alloc', id: 'am', bytes: b * s * s * e },
+    { op: 'free', id: 'not' },
+    { op: 'alloc', id: 'o', bytes: Q * e },
+    { op: 'alloc', id: 'a', bytes: H },
+    { op: 'free', id: 'qe' },
+    { op: 'free', id: 'causal' },
+    { op: 'free', id: 'am' },
+    { op: 'free', id: 'o' },
+    { op: 'rename', id: 'qkv', to: 'vc' },
+    { op: 'alloc', id: 'r1', bytes: H },
+    ...qwenRmsNorm(H / e, e, 'n2', 'norm2-'),
+    { op: 'free', id: 'n1' },
+    { op: 'alloc', id: 'a1', bytes: F },
+    { op: 'alloc', id: 'a2', bytes: F },
+    { op: 'alloc', id: 'act', bytes: F },
+    { op: 'alloc', id: 'prod', bytes: F },
+    { op: 'free', id: 'act' },
+    { op: 'alloc', id: 'm', bytes: H },
+    { op: 'free', id: 'a1' },
+    { op: 'free', id: 'a2' },
+    { op: 'free', id: 'prod' },
+    { op: 'alloc', id: 'r2', bytes: H },
+    { op: 'free', id: 'n2' },
+    { op: 'free', id: 'm' },
+    { op: 'free', id: 'r1' },
+    { op: 'free', id: 'a' },
+    ...nextInput(i),
+  ];
+}
+
+/** After Qwen-1's last layer: `ln_f`, the model's return, every position's logits, the fp32 copy. */
+export function qwenEpilogue(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  return [...qwenRmsNorm(b * s * x.hidden, e, 'final', 'norm-'), { op: 'free', id: 'x' }, { op: 'free', id: 'embeds' }, { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e }, ...sampleLogits(x)];
+}
