@@ -235,7 +235,7 @@ function fixedReplay(s: Scenario, d: EstimateDetail, o: Pick<TimelineOptions, 'l
               ? { replay: 'generate through the caching-allocator model: the prompt pass tensor by tensor, then every decoded token', prompt: s.prompt, new_tokens: s.gen }
               : { replay: 'two steps through the caching-allocator model', steps: tl.lengths.length, length: s.seq },
             source: generate
-              ? 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the prompt pass in the order transformers allocates and frees it, inference/hf-prefill.ts; DynamicCache torch.cat per token); timeline/applies.ts'
+              ? 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the prompt pass in the order the model code allocates and frees it, inference/hf-prefill.ts and remote-prefill.ts; DynamicCache torch.cat per token, or a remote-code file’s own tuples); timeline/applies.ts'
               : 'core/timeline (allocator.md §3–§4: CUDACachingAllocator best fit, split, no release while memory lasts; the loss tensors in their real order, training/loss.ts); timeline/applies.ts',
             confidence: 'derived',
           },
