@@ -83,33 +83,6 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
   };
 }
 
-/**
- * The shape of a remote-code file's prompt pass (remote-prefill.ts), in 16-bit: the file decides
- * its attention, so neither the attn key nor a window enters.
- */
-export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number, s: number, e: number): PrefillShape | null {
-  if (e !== 2) return null;
-  return {
-    forward,
-    b,
-    s,
-    e,
-    hidden: arch.hidden,
-    heads: arch.heads,
-    kvHeads: arch.kvHeads,
-    headDim: arch.headDim,
-    ffn: arch.ffn,
-    vocab: arch.vocab,
-    qkNorm: false,
-    window: 0,
-    slideEvery: 1,
-    maskKv: 0,
-    repeatKv: { masked: false, causal: false },
-    eager: null,
-    normHead: arch.normHead === true,
-  };
-}
-
 /** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */
 export function layerSlides(x: PrefillShape, i: number): boolean {
   return x.window > 0 && i % x.slideEvery === 0;

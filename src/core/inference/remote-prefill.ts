@@ -63,8 +63,36 @@
  *
  * All three end as `generate`'s `_sample` does: the last position's logits copied to fp32, the output dropped.
  */
-import { FP32, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
+import { FP32, type OwnForward, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
+import type { ModelArch } from '../types';
 import { gatedMlp, sampleLogits } from './hf-prefill';
+
+/**
+ * The shape of a remote-code file's prompt pass (remote-prefill.ts), in 16-bit: the file decides
+ * its attention, so neither the attn key nor a window enters.
+ */
+export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number, s: number, e: number): PrefillShape | null {
+  if (e !== 2) return null;
+  return {
+    forward,
+    b,
+    s,
+    e,
+    hidden: arch.hidden,
+    heads: arch.heads,
+    kvHeads: arch.kvHeads,
+    headDim: arch.headDim,
+    ffn: arch.ffn,
+    vocab: arch.vocab,
+    qkNorm: false,
+    window: 0,
+    slideEvery: 1,
+    maskKv: 0,
+    repeatKv: { masked: false, causal: false },
+    eager: null,
+    normHead: arch.normHead === true,
+  };
+}
 
 /**
  * The files' RMSNorm over `elems` elements into `out` (16-bit): ChatGLM multiplies by the weight in

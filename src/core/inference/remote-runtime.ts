@@ -57,7 +57,8 @@ import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
 import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 import { chatglmQuantized } from '../formats/quantized';
 import { ownFileAttn } from '../model/remote-families';
-import type { OwnForward } from './hf-prefill-shape';
+import type { OwnForward, PrefillShape } from './hf-prefill-shape';
+import { ownPrefillShape } from './remote-prefill';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
 
@@ -396,8 +397,8 @@ export interface OwnRuntime {
   decodeMaskPerKey2: number;
   /** the largest temporaries of a forward over q new tokens against `keys` keys */
   forward: (q: number, keys: number, logitRows: number, perLogit: number, firstCall: boolean) => Transient;
-  /** the file's prompt pass as remote-prefill.ts lays it out tensor by tensor (null: replayed as one block per layer) */
-  laidOut: OwnForward | null;
+  /** the shape of the file's prompt pass over `b` × `s` tokens as remote-prefill.ts lays it out tensor by tensor (null: replayed as one block per layer) */
+  prefillShape: (b: number, s: number) => PrefillShape | null;
   /** buffers kept beside the parameters, at the end of the run */
   buffers: { expr: Expr; values: Record<string, string | number> } | null;
   notes: Message[];
@@ -417,7 +418,10 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     logits: remoteLogits(rt, arch, s.prompt, e),
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
-    laidOut: laidOut(rt),
+    prefillShape: (b, s) => {
+      const forward = laidOut(rt);
+      return forward ? ownPrefillShape(arch, forward, b, s, e) : null;
+    },
     notes: remoteAttnNote(rt, s.attn),
   };
 }

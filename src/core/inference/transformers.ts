@@ -25,7 +25,7 @@ import { KV_QUANT_GROUP, quantizedKv } from './quantized-cache';
 import { stateTensors, stateTerm } from './state';
 import { recurrentState } from '../model/hybrid';
 import { forwardTransient, fp16Activations } from './transient';
-import { hfRopeDim, ownPrefillShape, prefillShape } from './hf-prefill-shape';
+import { hfRopeDim, prefillShape } from './hf-prefill-shape';
 import { inferenceLogits, resolveLogitsPath } from '../logits-path';
 import { REMOTE_FAMILIES, remoteModule } from './remote-provider';
 import { fixedIn } from '../units';
@@ -514,13 +514,13 @@ export function buildTransformers(ctx: Ctx): Built {
       !ctx.split &&
       tp === 1 &&
       pp === 1 &&
-      (own ? own.laidOut !== null && s.logitsPath === 'auto' : (s.attn === 'sdpa' || s.attn === 'eager') && head.rows === 1) &&
+      (own ? s.logitsPath === 'auto' : (s.attn === 'sdpa' || s.attn === 'eager') && head.rows === 1) &&
       !qkv &&
       ctx.kvElementBytes === e &&
       atVision === 0 &&
       !state
-        ? own?.laidOut
-          ? ownPrefillShape(arch, own.laidOut, s.batch, s.prompt, e)
+        ? own
+          ? own.prefillShape(s.batch, s.prompt)
           : prefillShape(arch, s.batch, s.prompt, e, s.attn === 'eager' ? { fp16 } : null)
         : null,
   };

@@ -5,7 +5,6 @@
  * and Qwen-7B (h 4,096, 32 heads, f 11,008, V 151,936), all in bf16.
  */
 import { describe, expect, it } from 'vitest';
-import { ownPrefillShape } from '../../../src/core/inference/hf-prefill-shape';
 import {
   baichuanAlibiEpilogue,
   baichuanAlibiLayer,
@@ -13,6 +12,7 @@ import {
   chatglm2Epilogue,
   chatglm2Layer,
   chatglm2Prologue,
+  ownPrefillShape,
   qwenEpilogue,
   qwenLayer,
   qwenPrologue,
