@@ -3,8 +3,9 @@
  * and frees, in order, as hf-prefill.ts lays out transformers' own models: inference has no
  * autograd, so a temporary goes when its last Python reference does, and in-place ops allocate
  * nothing. Only tensors that scale with the prompt are listed. The entries of the file's tuple
- * cache are left as 'kc' / 'vc': a view keeps its whole base, so 'vc' is the fused projection's
- * output (inference/remote-runtime.ts `OwnCache`). Read from the Hub's modeling files (late-2023
+ * cache are left as 'kc' / 'vc': a view keeps its whole base, so the fused projection's output is
+ * 'vc' (Baichuan's, whose K and V are both views, 'kc') from the moment it is made
+ * (inference/remote-runtime.ts `OwnCache`). Read from the Hub's modeling files (late-2023
  * revisions):
  *
  * ChatGLM2 / ChatGLM3, `modeling_chatglm.py`:
@@ -152,7 +153,7 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
   const expand = x.kvHeads < x.heads;
   return [
     ...ownRmsNorm(H / e, e, 'n1', 'norm1-', true),
-    { op: 'alloc', id: 'qkv', bytes: (Q + 2 * G) * e },
+    { op: 'alloc', id: 'vc', bytes: (Q + 2 * G) * e },
     ...glmRotary(Q, e, 'qe', 'ropeq-'),
     ...glmRotary(G, e, 'kc', 'ropek-'),
     ...(expand
@@ -173,7 +174,6 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
         ] as const)
       : []),
     { op: 'free', id: 'o' },
-    { op: 'rename', id: 'qkv', to: 'vc' },
     { op: 'alloc', id: 'r1', bytes: H },
     ...ownRmsNorm(H / e, e, 'n2', 'norm2-', true),
     { op: 'free', id: 'n1' },
@@ -355,7 +355,7 @@ export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
   const F = b * s * x.ffn * e;
   return [
     ...qwenRmsNorm(H / e, e, 'n1', 'norm1-'),
-    { op: 'alloc', id: 'qkv', bytes: 3 * H },
+    { op: 'alloc', id: 'vc', bytes: 3 * H },
     ...qwenRotary(Q, e, 'qe', 'ropeq-'),
     ...qwenRotary(Q, e, 'kc', 'ropek-'),
     { op: 'alloc', id: 'tril1', bytes: s * s },
@@ -370,7 +370,6 @@ export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
     { op: 'free', id: 'causal' },
     { op: 'free', id: 'am' },
     { op: 'free', id: 'o' },
-    { op: 'rename', id: 'qkv', to: 'vc' },
     { op: 'alloc', id: 'r1', bytes: H },
     ...qwenRmsNorm(H / e, e, 'n2', 'norm2-'),
     { op: 'free', id: 'n1' },
