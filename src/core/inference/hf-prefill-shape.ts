@@ -63,16 +63,8 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
   if (eager && gemma2) return null;
   const masked = s > 1 && windowMasked(arch, s);
   return {
+    ...dims(arch, b, s, e),
     forward: gemma2 ? 'gemma2' : phi3 ? 'phi3' : 'llama',
-    b,
-    s,
-    e,
-    hidden: arch.hidden,
-    heads: arch.heads,
-    kvHeads: arch.kvHeads,
-    headDim: arch.headDim,
-    ffn: arch.ffn,
-    vocab: arch.vocab,
     qkNorm: arch.qkNorm === true,
     window: arch.slidingWindow?.window ?? 0,
     slideEvery: slideEvery(arch),
@@ -81,6 +73,11 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
     eager,
     normHead: false,
   };
+}
+
+/** The sizes every laid-out pass reads: batch, prompt, element bytes and the model's widths (no q/k norm). */
+export function dims(arch: ModelArch, b: number, s: number, e: number): Pick<PrefillShape, 'b' | 's' | 'e' | 'hidden' | 'heads' | 'kvHeads' | 'headDim' | 'ffn' | 'vocab' | 'qkNorm'> {
+  return { b, s, e, hidden: arch.hidden, heads: arch.heads, kvHeads: arch.kvHeads, headDim: arch.headDim, ffn: arch.ffn, vocab: arch.vocab, qkNorm: false };
 }
 
 /** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */

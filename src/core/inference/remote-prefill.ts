@@ -64,7 +64,7 @@
  *
  * All three end as `generate`'s `_sample` does: the last position's logits copied to fp32, the output dropped.
  */
-import { FP32, type OwnForward, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
+import { dims, FP32, type OwnForward, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
 import type { ModelArch } from '../types';
 import { gatedMlp, sampleLogits } from './hf-prefill';
 
@@ -73,26 +73,7 @@ import { gatedMlp, sampleLogits } from './hf-prefill';
  * its attention, so neither the attn key nor a window enters.
  */
 export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number, s: number, e: number): PrefillShape | null {
-  if (e !== 2) return null;
-  return {
-    forward,
-    b,
-    s,
-    e,
-    hidden: arch.hidden,
-    heads: arch.heads,
-    kvHeads: arch.kvHeads,
-    headDim: arch.headDim,
-    ffn: arch.ffn,
-    vocab: arch.vocab,
-    qkNorm: false,
-    window: 0,
-    slideEvery: 1,
-    maskKv: 0,
-    repeatKv: { masked: false, causal: false },
-    eager: null,
-    normHead: arch.normHead === true,
-  };
+  return e === 2 ? { ...dims(arch, b, s, e), forward, window: 0, slideEvery: 1, maskKv: 0, repeatKv: { masked: false, causal: false }, eager: null, normHead: arch.normHead === true } : null;
 }
 
 /**
@@ -114,6 +95,24 @@ function ownRmsNorm(elems: number, e: number, out: string, p: string, fp32Weight
 /** A local renamed for the next layer, or the prompt's first input kept: layer i's end (hf-prefill.ts `layerEnd`). */
 function nextInput(i: number): PrefillOp[] {
   return [...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
+}
+
+/**
+ * The end of a block that keeps its attention's output 'a' bound to a local until it returns
+ * (ChatGLM2/3's `GLMBlock`, Qwen-1's `QWenBlock`): the residual sum 'r1', the second norm (`norm`,
+ * into 'n2'; the first norm's output 'n1' is freed as its name is rebound), the MLP (`mlp`, into
+ * 'm'), the second sum 'r2'; returning frees the block's locals and the model takes 'r2' as 'x'.
+ */
+function blockEnd(H: number, i: number, norm: readonly PrefillOp[], mlp: readonly PrefillOp[]): PrefillOp[] {
+  return [
+    { op: 'alloc', id: 'r1', bytes: H },
+    ...norm,
+    { op: 'free', id: 'n1' },
+    ...mlp,
+    { op: 'alloc', id: 'r2', bytes: H },
+    ...['n2', 'm', 'r1', 'a'].map((id) => ({ op: 'free', id }) as const),
+    ...nextInput(i),
+  ];
 }
 
 /** ChatGLM's `apply_rotary_pos_emb` on `elems` elements whose first half of each head rotates: the two products, their stack, the cat. */
@@ -174,22 +173,15 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
         ] as const)
       : []),
     { op: 'free', id: 'o' },
-    { op: 'alloc', id: 'r1', bytes: H },
-    ...ownRmsNorm(H / e, e, 'n2', 'norm2-', true),
-    { op: 'free', id: 'n1' },
-    { op: 'alloc', id: 'h4', bytes: 2 * F },
-    { op: 'alloc', id: 'act', bytes: F },
-    { op: 'alloc', id: 'prod', bytes: F },
-    { op: 'free', id: 'act' },
-    { op: 'free', id: 'h4' },
-    { op: 'alloc', id: 'm', bytes: H },
-    { op: 'free', id: 'prod' },
-    { op: 'alloc', id: 'r2', bytes: H },
-    { op: 'free', id: 'n2' },
-    { op: 'free', id: 'm' },
-    { op: 'free', id: 'r1' },
-    { op: 'free', id: 'a' },
-    ...nextInput(i),
+    ...blockEnd(H, i, ownRmsNorm(H / e, e, 'n2', 'norm2-', true), [
+      { op: 'alloc', id: 'h4', bytes: 2 * F },
+      { op: 'alloc', id: 'act', bytes: F },
+      { op: 'alloc', id: 'prod', bytes: F },
+      { op: 'free', id: 'act' },
+      { op: 'free', id: 'h4' },
+      { op: 'alloc', id: 'm', bytes: H },
+      { op: 'free', id: 'prod' },
+    ]),
   ];
 }
 
@@ -370,24 +362,17 @@ export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
     { op: 'free', id: 'causal' },
     { op: 'free', id: 'am' },
     { op: 'free', id: 'o' },
-    { op: 'alloc', id: 'r1', bytes: H },
-    ...qwenRmsNorm(H / e, e, 'n2', 'norm2-'),
-    { op: 'free', id: 'n1' },
-    { op: 'alloc', id: 'a1', bytes: F },
-    { op: 'alloc', id: 'a2', bytes: F },
-    { op: 'alloc', id: 'act', bytes: F },
-    { op: 'alloc', id: 'prod', bytes: F },
-    { op: 'free', id: 'act' },
-    { op: 'alloc', id: 'm', bytes: H },
-    { op: 'free', id: 'a1' },
-    { op: 'free', id: 'a2' },
-    { op: 'free', id: 'prod' },
-    { op: 'alloc', id: 'r2', bytes: H },
-    { op: 'free', id: 'n2' },
-    { op: 'free', id: 'm' },
-    { op: 'free', id: 'r1' },
-    { op: 'free', id: 'a' },
-    ...nextInput(i),
+    ...blockEnd(H, i, qwenRmsNorm(H / e, e, 'n2', 'norm2-'), [
+      { op: 'alloc', id: 'a1', bytes: F },
+      { op: 'alloc', id: 'a2', bytes: F },
+      { op: 'alloc', id: 'act', bytes: F },
+      { op: 'alloc', id: 'prod', bytes: F },
+      { op: 'free', id: 'act' },
+      { op: 'alloc', id: 'm', bytes: H },
+      { op: 'free', id: 'a1' },
+      { op: 'free', id: 'a2' },
+      { op: 'free', id: 'prod' },
+    ]),
   ];
 }
 
