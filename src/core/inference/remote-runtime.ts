@@ -397,7 +397,7 @@ export interface OwnRuntime {
   decodeMaskPerKey2: number;
   /** the largest temporaries of a forward over q new tokens against `keys` keys */
   forward: (q: number, keys: number, logitRows: number, perLogit: number, firstCall: boolean) => Transient;
-  /** the shape of the file's prompt pass over `b` × `s` tokens as remote-prefill.ts lays it out tensor by tensor (null: replayed as one block per layer) */
+  /** the shape of the file's prompt pass over `b` × `tokens` as remote-prefill.ts lays it out tensor by tensor (null: replayed as one block per layer) */
   prefillShape: (b: number, s: number) => PrefillShape | null;
   /** buffers kept beside the parameters, at the end of the run */
   buffers: { expr: Expr; values: Record<string, string | number> } | null;
@@ -418,9 +418,9 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     logits: remoteLogits(rt, arch, s.prompt, e),
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
-    prefillShape: (b, s) => {
+    prefillShape: (b, tokens) => {
       const forward = laidOut(rt);
-      return forward ? ownPrefillShape(arch, forward, b, s, e) : null;
+      return forward ? ownPrefillShape(arch, forward, b, tokens, e) : null;
     },
     notes: remoteAttnNote(rt, s.attn),
   };
