@@ -35,8 +35,8 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
 
   // Reserved: the prompt passes of ChatGLM3, Baichuan2-13B and Qwen-7B under SDPA are laid out tensor
   // by tensor as their files make them (inference/remote-prefill.ts; one block per layer left them at
-  // −6.0 … −0.3 %, r003 −5.95 %); Qwen-7B's 8-bit cache (r005, eager) is still one block per layer,
-  // eager score tensors at their own size; the Llama-style eager prompt passes are laid out tensor by tensor
+  // −6.0 … −0.3 %, r003 −5.95 %; Qwen-7B's 8-bit cache, r005, −4.0 % where its eager `_attn` took the
+  // closed form's segment rounding); the Llama-style eager prompt passes are laid out tensor by tensor
   // (hf-prefill.ts eagerCall: Llama-3.2-1B at 4,096 tokens was −13 % under segment rounding);
   // Falcon's eager prompt pass is replayed one block per layer with its four score tensors at their
   // own size (+1.0 % under segment rounding, −0.0 % replayed); Phi-3's is laid out too (fused qkv and
@@ -45,17 +45,17 @@ describe('our H200 runs of remote-code models and of eager / Phi-3 / Falcon gene
   // ~3 steps (10 of 1,222–1,240 MiB in the recorded history), because the prompt pass's score
   // tensors left segments of exactly their own size (+4.8 %; one block per layer gave −19.6 %; its
   // mask chain laid out at each step's length, +2.6 %).
-  it('reserved: median |error| ≤ 1 %, every row within 5 %', () => {
+  it('reserved: median |error| ≤ 1 %, every row within 3 %', () => {
     const st = loggedStats(
       'reserved',
       all.map((s) => s.reservedErrPct),
     );
     expect(st.medianPct).toBeLessThanOrEqual(1);
-    for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(5);
+    for (const s of all) expect(Math.abs(s.reservedErrPct), s.id).toBeLessThanOrEqual(3);
   });
-  it('remote prompt passes laid out (ChatGLM3, Baichuan2-13B, Qwen-7B with its 16-bit cache): reserved within 1 %, the decode rows of Baichuan’s growing mask within 3 %', () => {
+  it('remote prompt passes laid out (ChatGLM3, Baichuan2-13B, Qwen-7B with its 16-bit and its 8-bit cache): reserved within 1 %, Qwen’s 8-bit cache and the decode rows of Baichuan’s growing mask within 3 %', () => {
     for (const id of ['r000', 'r001', 'r002', 'r003', 'r004', 'r007', 'r008', 'r009']) expect(Math.abs(remote.find((s) => s.id === id)!.reservedErrPct), id).toBeLessThanOrEqual(1);
-    expect(Math.abs(remote.find((s) => s.id === 'r006')!.reservedErrPct)).toBeLessThanOrEqual(3);
+    for (const id of ['r005', 'r006']) expect(Math.abs(remote.find((s) => s.id === id)!.reservedErrPct), id).toBeLessThanOrEqual(3);
   });
   // n007 (Falcon-7B eager) was +1.0 % under segment rounding; n004 (Qwen2.5-1.5B eager) −4.8 % until the
   // replayed layer kept its probabilities, bound to `_`, through the MLP

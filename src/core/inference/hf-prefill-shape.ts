@@ -16,13 +16,15 @@ export interface PrefillShape {
    * whose forward: LlamaModel's (hf-prefill.ts), Phi3Model's (hf-prefill.ts with the fused qkv and
    * gate_up projections), Gemma2Model's (hf-prefill-gemma2.ts), or a model's own file
    * (remote-prefill.ts: ChatGLM2/3's `ChatGLMModel`, Baichuan-13B's ALiBi `BaichuanModel`, Qwen-1's
-   * `QWenModel` under SDPA)
+   * `QWenModel` under SDPA, or with its own 8-bit cache and eager `_attn`)
    */
   forward: 'llama' | 'phi3' | 'gemma2' | OwnForward;
   b: number;
   s: number;
   /** bytes per activation element (2: bf16 / fp16) */
   e: number;
+  /** bytes per cached K / V element: e, or Qwen-1's 8-bit cache with its scale and zero point, 1 + 2e/d */
+  kvBytes: number;
   hidden: number;
   heads: number;
   kvHeads: number;
@@ -45,7 +47,7 @@ export interface PrefillShape {
 }
 
 /** The remote-code files whose prompt pass remote-prefill.ts lays out (inference/remote-runtime.ts names them). */
-export type OwnForward = 'chatglm2' | 'baichuan-alibi' | 'qwen';
+export type OwnForward = 'chatglm2' | 'baichuan-alibi' | 'qwen' | 'qwen-kv8';
 
 const LLAMA_FAMILIES = new Set(['llama', 'qwen2', 'qwen3', 'mistral']);
 
@@ -75,9 +77,9 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
   };
 }
 
-/** The sizes every laid-out pass reads: batch, prompt, element bytes and the model's widths (no q/k norm). */
-export function dims(arch: ModelArch, b: number, s: number, e: number): Pick<PrefillShape, 'b' | 's' | 'e' | 'hidden' | 'heads' | 'kvHeads' | 'headDim' | 'ffn' | 'vocab' | 'qkNorm'> {
-  return { b, s, e, hidden: arch.hidden, heads: arch.heads, kvHeads: arch.kvHeads, headDim: arch.headDim, ffn: arch.ffn, vocab: arch.vocab, qkNorm: false };
+/** The sizes every laid-out pass reads: batch, prompt, element bytes (a 16-bit cache) and the model's widths (no q/k norm). */
+export function dims(arch: ModelArch, b: number, s: number, e: number): Pick<PrefillShape, 'b' | 's' | 'e' | 'kvBytes' | 'hidden' | 'heads' | 'kvHeads' | 'headDim' | 'ffn' | 'vocab' | 'qkNorm'> {
+  return { b, s, e, kvBytes: e, hidden: arch.hidden, heads: arch.heads, kvHeads: arch.kvHeads, headDim: arch.headDim, ffn: arch.ffn, vocab: arch.vocab, qkNorm: false };
 }
 
 /** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */
@@ -92,7 +94,7 @@ export function layerSlides(x: PrefillShape, i: number): boolean {
  * min(tokens, window) (the prompt pass, from an empty cache, the whole prompt).
  */
 export function layerKvBytes(x: PrefillShape, i: number, tokens: number): number {
-  return x.b * x.kvHeads * x.headDim * x.e * (layerSlides(x, i) ? Math.min(tokens, x.window) : tokens);
+  return x.b * x.kvHeads * x.headDim * x.kvBytes * (layerSlides(x, i) ? Math.min(tokens, x.window) : tokens);
 }
 
 export const FP32 = 4;

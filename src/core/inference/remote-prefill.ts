@@ -73,7 +73,8 @@ import { gatedMlp, sampleLogits } from './hf-prefill';
  * its attention, so neither the attn key nor a window enters.
  */
 export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number, s: number, e: number): PrefillShape | null {
-  return e === 2 ? { ...dims(arch, b, s, e), forward, window: 0, slideEvery: 1, maskKv: 0, repeatKv: { masked: false, causal: false }, eager: null, normHead: arch.normHead === true } : null;
+  const kvBytes = forward === 'qwen-kv8' ? 1 + (2 * e) / arch.headDim : e;
+  return e === 2 ? { ...dims(arch, b, s, e), kvBytes, forward, window: 0, slideEvery: 1, maskKv: 0, repeatKv: { masked: false, causal: false }, eager: null, normHead: arch.normHead === true } : null;
 }
 
 /**
@@ -339,29 +340,28 @@ export function qwenPrologue(x: PrefillShape): PrefillOp[] {
   return [{ op: 'alloc', id: 'embeds', bytes: x.b * x.s * x.hidden * x.e }];
 }
 
-/** Qwen-1's `QWenBlock` i over the prompt (SDPA): input 'x', output 'x', the cache's rotated K 'kc' and `c_attn`'s output 'vc'. */
+/**
+ * Qwen-1's `QWenBlock` i over the prompt: input 'x', output 'x', the cache's entries 'kc' / 'vc'. With
+ * its 16-bit cache (SDPA) they are the rotated K and `c_attn`'s output, which V is a view of; with its
+ * 8-bit cache (`qwen-kv8`, eager `_attn`) they are the new uint8 tensors with their scales and zero
+ * points, and `c_attn`'s output is a local until the attention returns.
+ */
 export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
   const { b, s, e } = x;
   const H = b * s * x.hidden * e;
   const Q = b * s * x.heads * x.headDim;
   const F = b * s * x.ffn * e;
+  const kv8 = x.forward === 'qwen-kv8';
   return [
     ...qwenRmsNorm(H / e, e, 'n1', 'norm1-'),
-    { op: 'alloc', id: 'vc', bytes: 3 * H },
+    { op: 'alloc', id: kv8 ? 'qkv' : 'vc', bytes: 3 * H },
     ...qwenRotary(Q, e, 'qe', 'ropeq-'),
-    ...qwenRotary(Q, e, 'kc', 'ropek-'),
+    ...qwenRotary(Q, e, kv8 ? 'ke' : 'kc', 'ropek-'),
+    ...(kv8 ? [...quantizeCache(x, 'kc'), { op: 'free', id: 'ke' } as const, ...quantizeCache(x, 'vc')] : []),
     { op: 'alloc', id: 'tril1', bytes: s * s },
     { op: 'alloc', id: 'causal', bytes: s * s },
     { op: 'free', id: 'tril1' },
-    { op: 'alloc', id: 'not', bytes: s * s },
-    { op: 'alloc', id: 'am', bytes: b * s * s * e },
-    { op: 'free', id: 'not' },
-    { op: 'alloc', id: 'o', bytes: Q * e },
-    { op: 'alloc', id: 'a', bytes: H },
-    { op: 'free', id: 'qe' },
-    { op: 'free', id: 'causal' },
-    { op: 'free', id: 'am' },
-    { op: 'free', id: 'o' },
+    ...(kv8 ? qwenEagerAttention(x) : qwenSdpa(x)),
     ...blockEnd(H, i, qwenRmsNorm(H / e, e, 'n2', 'norm2-'), [
       { op: 'alloc', id: 'a1', bytes: F },
       { op: 'alloc', id: 'a2', bytes: F },
@@ -373,6 +373,80 @@ export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
       { op: 'free', id: 'a2' },
       { op: 'free', id: 'prod' },
     ]),
+  ];
+}
+
+/** `attention_mask.expand(...).masked_fill(~causal_mask, min)`, SDPA's output, `c_proj` ('a'); the forward's return frees the rest. */
+function qwenSdpa(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  const H = b * s * x.hidden * e;
+  return [
+    { op: 'alloc', id: 'not', bytes: s * s },
+    { op: 'alloc', id: 'am', bytes: b * s * s * e },
+    { op: 'free', id: 'not' },
+    { op: 'alloc', id: 'o', bytes: H },
+    { op: 'alloc', id: 'a', bytes: H },
+    ...['qe', 'causal', 'am', 'o'].map((id) => ({ op: 'free', id }) as const),
+  ];
+}
+
+/**
+ * `quantize_cache_v` on one of K / V into the cache entry `out`: `flatten` of the permuted view (a
+ * copy), `fdata / scale + zero` and `clamp` in the model dtype, `.to(uint8)` (laid out like its
+ * strided input, so `.contiguous()` copies it); the entry's scale and zero point are counted with it.
+ */
+function quantizeCache(x: PrefillShape, out: string): PrefillOp[] {
+  const n = x.b * x.s * x.heads * x.headDim;
+  const H = n * x.e;
+  const p = `${out}-q`;
+  return [
+    { op: 'alloc', id: `${p}flat`, bytes: H },
+    { op: 'alloc', id: `${p}div`, bytes: H },
+    { op: 'alloc', id: `${p}res`, bytes: H },
+    { op: 'free', id: `${p}div` },
+    { op: 'alloc', id: `${p}cl`, bytes: H },
+    { op: 'alloc', id: `${p}u8`, bytes: n },
+    { op: 'free', id: `${p}cl` },
+    { op: 'alloc', id: out, bytes: n * x.kvBytes },
+    ...[`${p}u8`, `${p}res`, `${p}flat`].map((id) => ({ op: 'free', id }) as const),
+  ];
+}
+
+/**
+ * `_attn` over the 8-bit cache: K dequantized (`scale * (q − zero)`, a temporary then the product),
+ * `matmul(q, kᵀ)` (with b > 1 the permuted q is copied for bmm), `/ √d`, `torch.where`, `+ mask`,
+ * softmax, V dequantized, `matmul(·, v)`; `_attn` returns the probabilities with the output, and
+ * `_merge_heads`' `.contiguous()` copies it before `c_proj` ('a'); the forward's return frees the rest.
+ */
+function qwenEagerAttention(x: PrefillShape): PrefillOp[] {
+  const { b, s, e } = x;
+  const H = b * s * x.hidden * e;
+  const S = b * x.heads * s * s * e;
+  const step = (made: string, gone: string): PrefillOp[] => [
+    { op: 'alloc', id: made, bytes: S },
+    { op: 'free', id: gone },
+  ];
+  const dequant = (out: string): PrefillOp[] => [
+    { op: 'alloc', id: `${out}-t`, bytes: H },
+    { op: 'alloc', id: out, bytes: H },
+    { op: 'free', id: `${out}-t` },
+  ];
+  return [
+    ...dequant('kd'),
+    ...(b > 1 ? [{ op: 'alloc', id: 'qb', bytes: H } as const] : []),
+    { op: 'alloc', id: 'sc', bytes: S },
+    ...(b > 1 ? [{ op: 'free', id: 'qb' } as const] : []),
+    ...step('sc2', 'sc'),
+    ...step('sc3', 'sc2'),
+    ...step('sc4', 'sc3'),
+    ...step('p', 'sc4'),
+    ...dequant('vd'),
+    { op: 'alloc', id: 'o', bytes: H },
+    { op: 'free', id: 'kd' },
+    { op: 'free', id: 'vd' },
+    { op: 'alloc', id: 'ctx', bytes: H },
+    { op: 'alloc', id: 'a', bytes: H },
+    ...['qkv', 'qe', 'causal', 'p', 'o', 'ctx'].map((id) => ({ op: 'free', id }) as const),
   ];
 }
 

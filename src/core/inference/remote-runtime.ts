@@ -54,10 +54,10 @@ import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from 
 import { inferenceLogits, ownFileLogitsPath, type InferenceLogits } from '../logits-path';
 import { allHeads, eagerScoreBytes, forwardSymbols, fp16Activations, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
-import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
+import { REMOTE_FAMILIES, ownLaidOut, provideRemote } from './remote-provider';
 import { chatglmQuantized } from '../formats/quantized';
 import { ownFileAttn } from '../model/remote-families';
-import type { OwnForward, PrefillShape } from './hf-prefill-shape';
+import type { PrefillShape } from './hf-prefill-shape';
 import { ownPrefillShape } from './remote-prefill';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
@@ -218,9 +218,11 @@ export function remoteTransient(
   // (three K-sized tensors) with the gathered [b, k, d] cos and sin; the sum, k_embed, feeds attention
   const kOne = rt.kind === 'internlm' ? mul(B, K, sym('a', arch.heads), sym('d', arch.headDim), E) : 0;
   const rerotate = rt.kind === 'internlm' ? add(rows(3), div(mul(3, kOne), T), mul(2, B, K, sym('d', arch.headDim), E), held) : 0;
-  if (rt.attn === 'eager') {
-    // InternLM2's repeat_kv copies; Qwen-1's quantized cache: dequantize_cache_torch makes K and V in the model dtype
-    const repeat = (rt.kind === 'internlm2' && arch.kvHeads < arch.heads) || rt.cacheQuant ? expand : 0;
+  if (rt.attn === 'eager' && rt.kind === 'qwen') {
+    attnExpr = qwenEager(rt, arch, s, k, S, K, B, E, T);
+  } else if (rt.attn === 'eager') {
+    // InternLM2's repeat_kv copies
+    const repeat = rt.kind === 'internlm2' && arch.kvHeads < arch.heads ? expand : 0;
     attnExpr = add(rows(3), div(add(mul(B, sym('a', arch.heads), S, K, scoreBytes(rt, e)), repeat, kOne), T), held);
   } else if (rt.attn === 'sdpa-masked') {
     // Qwen-1 makes its mask in every layer, the ~causal_mask bool beside it until masked_fill returns
@@ -245,6 +247,25 @@ export function remoteTransient(
   }
   // eager scores come as tensors of b·a·q·k elements in the model dtype each
   return best.kind === 'attention-scores' && rt.attn === 'eager' ? { ...best, scores: { elems: (b * arch.heads * s * k) / Math.max(1, tp), e, fp16: false, by: 'remote' } } : best;
+}
+
+/**
+ * Qwen-1's `_attn` (eager: its 8-bit cache, or torch < 2) over `s` new tokens against `k` keys, per
+ * GPU. `QWenAttention.forward` keeps three hidden rows, the rotated q, the bool `tril` causal mask
+ * (q = k only) and, with the 8-bit cache, `c_attn`'s whole output (no cache entry is a view of it)
+ * until it returns; `_attn` dequantizes K (`dequantize_cache_torch`, all heads in the model dtype),
+ * makes the scores, `/ √d`, `torch.where`, `+ mask` and the softmax, each while the last exists, then
+ * dequantizes V beside the probabilities for the product. The larger of the softmax moment (K, two
+ * score tensors) and the product's (K, V, one score tensor and the output).
+ */
+function qwenEager(rt: RemoteRuntime, arch: ModelArch, s: number, k: number, S: Expr, K: Expr, B: Expr, E: Expr, T: Expr): Expr {
+  const row = hiddenRowsExpr(arch, 1, S, B, E);
+  const heads = mul(sym('a', arch.heads), sym('d', arch.headDim));
+  const kDeq = rt.cacheQuant ? mul(B, K, heads, E) : 0;
+  const fused = rt.cacheQuant ? mul(3, S, B, sym('h', arch.hidden), E) : 0;
+  const base = add(hiddenRowsExpr(arch, 3, S, B, E), div(add(fused, row, kDeq), T), s === k ? mul(S, K) : 0);
+  const scores = div(mul(B, sym('a', arch.heads), S, K, E), T);
+  return max(add(base, mul(2, scores)), add(base, div(add(kDeq, row), T), scores));
 }
 
 /**
@@ -374,12 +395,6 @@ function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | nul
   }
 }
 
-/** The files whose prompt pass remote-prefill.ts lays out: ChatGLM2/3, Baichuan-13B (ALiBi), Qwen-1 under SDPA with its 16-bit cache. */
-function laidOut(rt: RemoteRuntime): OwnForward | null {
-  if (rt.kind === 'chatglm2' || rt.kind === 'baichuan-alibi') return rt.kind;
-  return rt.kind === 'qwen' && rt.attn === 'sdpa-masked' ? 'qwen' : null;
-}
-
 /** What inference/transformers.ts reads of a model that runs its own file. */
 export interface OwnRuntime {
   source: string;
@@ -419,7 +434,7 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
     prefillShape: (b, tokens) => {
-      const forward = laidOut(rt);
+      const forward = ownLaidOut(arch, s);
       return forward ? ownPrefillShape(arch, forward, b, tokens, e) : null;
     },
     notes: remoteAttnNote(rt, s.attn),

@@ -506,17 +506,15 @@ export function buildTransformers(ctx: Ctx): Built {
     atPrefill,
     atDecode,
     vision: atVision,
-    // the tensor-by-tensor prompt pass: one GPU, 16-bit weights and cache; transformers' own code
-    // under SDPA or eager with the last position's logits, or a laid-out file with its own logits
+    // the tensor-by-tensor prompt pass: one GPU, 16-bit weights; transformers' own code under SDPA
+    // or eager with the last position's logits and a 16-bit cache, or a laid-out file with its own logits and cache
     sequence:
       (s.weights === 'bf16' || s.weights === 'fp16') &&
       !encoder &&
       !ctx.split &&
       tp === 1 &&
       pp === 1 &&
-      (own ? s.logitsPath === 'auto' : (s.attn === 'sdpa' || s.attn === 'eager') && head.rows === 1) &&
-      !qkv &&
-      ctx.kvElementBytes === e &&
+      (own ? s.logitsPath === 'auto' : (s.attn === 'sdpa' || s.attn === 'eager') && head.rows === 1 && !qkv && ctx.kvElementBytes === e) &&
       atVision === 0 &&
       !state
         ? own

@@ -10,7 +10,8 @@
  *   16-bit logits' segment under the fp32 loss gradients). On our H200 runs
  *   (validation/fixtures/measured-gpu.json) it gives fixed-length reserved within −5 % … +5 %,
  *   where segment rounding alone was −17 % … +4 %.
- * - HF transformers `generate` on one GPU with SDPA or eager attention and 16-bit weights and cache: the settings
+ * - HF transformers `generate` on one GPU with SDPA or eager attention and 16-bit weights and cache (or a remote
+ *   file whose pass is laid out, with its own attention and cache): the settings
  *   under which the replay lays the prompt pass out tensor by tensor (inference/hf-prefill.ts,
  *   hf-prefill-gemma2.ts; the replay keeps the closed form where the model's forward is neither
  *   the Llama one, Phi-3's nor Gemma-2's, except passes that materialise their scores (eager, SDPA's
@@ -23,13 +24,17 @@
  *   (hf-prefill.ts `eagerCall`, validation/fixtures/measured-remote.json): Llama-3.2-1B at 4,096
  *   tokens +0.4 % (bf16) and +0.6 % (fp16), Qwen2.5-1.5B at 2,048 0.0 % (−4.8 % until the probabilities were held through the MLP), where segment rounding gave
  *   −12.6 %, −1.5 % and −6.4 %. The remote-code chat models'
- *   own loop (inference/remote-runtime.ts: tuple caches, Baichuan-13B's per-step mask growing as k²)
- *   is replayed one block per layer (eager score tensors at their own size); on our H200 runs of
- *   Qwen-7B, ChatGLM3-6B and Baichuan2-13B (validation/fixtures/measured-remote.json) that gives
- *   reserved −6.0 … +4.8 %, where segment rounding gave −6.8 … −0.3 % and −24.6 % for Baichuan2-13B
- *   decoding after 4,000 tokens.
+ *   own loop (inference/remote-runtime.ts: tuple caches, Baichuan-13B's per-step mask growing as k²):
+ *   the prompt passes of ChatGLM2/3, Baichuan-13B and Qwen-1 (SDPA, or its own 8-bit cache) laid out
+ *   tensor by tensor whatever the attn key says (inference/remote-prefill.ts, remote-provider.ts
+ *   `ownLaidOut`), the other files one block per layer (eager score tensors at their own size). On
+ *   our H200 runs of Qwen-7B, ChatGLM3-6B and Baichuan2-13B (validation/fixtures/measured-remote.json)
+ *   that gives reserved −0.5 … +2.6 % (one block per layer: −6.0 … +4.8 %), where segment rounding
+ *   gave −6.8 … −0.3 % and −24.6 % for Baichuan2-13B decoding after 4,000 tokens.
  */
 import type { Scenario } from '../types';
+import { findPreset } from '../model/presets';
+import { REMOTE_FAMILIES, ownLaidOut } from '../inference/remote-provider';
 
 export function replayDecidesReserved(s: Scenario): boolean {
   if (s.mode === 'inference') return generateInOrder(s);
@@ -38,8 +43,15 @@ export function replayDecidesReserved(s: Scenario): boolean {
   return s.zero === 0 && s.tp === 1 && s.pp === 1 && s.split === 'none' && s.actOffload === 'none';
 }
 
-/** The scenario settings inference/transformers.ts requires for the tensor-by-tensor prompt pass. */
+/**
+ * The scenario settings inference/transformers.ts requires for the tensor-by-tensor prompt pass:
+ * transformers' own code under SDPA or eager with a 16-bit cache, or a remote file whose pass is
+ * laid out (its own attention and cache: remote-provider.ts `ownLaidOut`).
+ */
 function generateInOrder(s: Scenario): boolean {
   const sixteen = (f: string) => f === 'bf16' || f === 'fp16';
-  return s.engine === 'transformers' && (s.attn === 'sdpa' || s.attn === 'eager') && sixteen(s.weights) && sixteen(s.kv) && s.tp === 1 && s.pp === 1 && s.split === 'none';
+  if (s.engine !== 'transformers' || !sixteen(s.weights) || s.tp !== 1 || s.pp !== 1 || s.split !== 'none') return false;
+  const arch = s.arch ?? findPreset(s.model)?.arch;
+  if (arch && REMOTE_FAMILIES.has(arch.family ?? '') && ownLaidOut(arch, s)) return true;
+  return (s.attn === 'sdpa' || s.attn === 'eager') && sixteen(s.kv);
 }

@@ -133,6 +133,7 @@ const PASSES: Record<PrefillShape['forward'], Pass> = {
   chatglm2: { prologue: chatglm2Prologue, layer: chatglm2Layer, epilogue: chatglm2Epilogue },
   'baichuan-alibi': { prologue: baichuanAlibiPrologue, layer: baichuanAlibiLayer, epilogue: baichuanAlibiEpilogue },
   qwen: { prologue: qwenPrologue, layer: qwenLayer, epilogue: qwenEpilogue },
+  'qwen-kv8': { prologue: qwenPrologue, layer: qwenLayer, epilogue: qwenEpilogue },
 };
 
 /** The prompt pass tensor by tensor in the order the model's code allocates and frees them (inference/hf-prefill.ts, hf-prefill-gemma2.ts, remote-prefill.ts). */

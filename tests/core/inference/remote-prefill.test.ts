@@ -86,4 +86,16 @@ describe('Qwen-7B (modeling_qwen.py QWenBlock, QWenAttention under SDPA, QWenMLP
     // the bool causal mask k² and the additive [b, 1, s, k] mask in bf16
     expect([ops.causal, ops.am]).toEqual([2048 * 2048, 2048 * 2048 * 2]);
   });
+  it('with its own 8-bit cache (eager _attn): peaks at the last layer’s softmax, c_attn’s output held, K dequantized, two score tensors', () => {
+    const kv8 = ownPrefillShape(archOf(QWEN_7B_CONFIG), 'qwen-kv8', 1, 2048, 2)!;
+    const S = 32 * 2048 * 2048 * 2; // 268,435,456
+    // each cache entry: a uint8 per element, a bf16 scale and zero point per token and head: 2048 × 4096 × (1 + 4/128)
+    const entry = 2048 * 4096 * (1 + 4 / 128); // 8,650,752
+    const { peak, left } = simulate(QWEN, kv8, 2);
+    // the embeddings, the block's input, ln_1's output, c_attn's 3H, the rotated q, the dequantized K;
+    // the bool tril mask s²; two layers' K and V entries; the masked scores and the softmax
+    expect(peak).toBe(8 * H + 2048 * 2048 + 4 * entry + 2 * S); // 709,885,952
+    expect(cached(left)).toEqual(['kc0', 'kc1', 'vc0', 'vc1']);
+    expect(sizes(qwenLayer(kv8, 1))).toMatchObject({ kc: entry, vc: entry, 'kc-qu8': 2048 * 4096, kd: H, vd: H });
+  });
 });

@@ -106,8 +106,9 @@ describe("Qwen-1's own 8-bit cache (use_cache_quantization, kv=int8)", () => {
     const rt = remoteRuntime(QWEN_7B, 'sdpa', 'int8')!;
     expect(rt).toMatchObject({ attn: 'eager', cacheQuant: true });
     const t = remoteTransient(rt, QWEN_7B, 1, 10240, 1, 2, 1, 1, 2, false);
-    // 3 hidden rows 24,576 + two score rows 32 × 10,240 × 4 = 1,310,720 + K and V 167,772,160
-    expect(t).toMatchObject({ kind: 'attention-scores', bytes: 169_107_456 });
+    // at the product: 3 hidden rows 24,576 + c_attn's output 3 × 4096 × 2 = 24,576 + the rotated q 8,192
+    // + K and V dequantized 167,772,160 + one score row 32 × 10,240 × 2 = 655,360 + the output 8,192
+    expect(t).toMatchObject({ kind: 'attention-scores', bytes: 168_493_056 });
   });
 });
 
