@@ -243,21 +243,10 @@ export function baichuanAlibiLayer(x: PrefillShape, i: number): PrefillOp[] {
   // with b > 1 matmul's reshape of a strided view into bmm's batch copies it
   const copy = (id: string): PrefillOp[] => (b > 1 ? [{ op: 'alloc', id, bytes: H }] : []);
   const drop = (...ids: string[]): PrefillOp[] => (b > 1 ? ids.map((id) => ({ op: 'free', id }) as const) : []);
-  const step = (made: string, gone: string): PrefillOp[] => [
-    { op: 'alloc', id: made, bytes: S },
-    { op: 'free', id: gone },
-  ];
   return [
     ...ownRmsNorm(H / e, e, 'n1', 'norm1-', false),
     { op: 'alloc', id: 'kc', bytes: 3 * H },
-    ...copy('qb'),
-    ...copy('kb'),
-    { op: 'alloc', id: 'sc', bytes: S },
-    ...drop('qb', 'kb'),
-    ...step('sc2', 'sc'),
-    ...step('sc3', 'sc2'),
-    ...step('sc4', 'sc3'),
-    ...step('p', 'sc4'),
+    ...scoreChain(S, H, b > 1 ? ['qb', 'kb'] : []),
     ...copy('vb'),
     { op: 'alloc', id: 'o', bytes: H },
     ...drop('vb'),
@@ -276,6 +265,24 @@ export function baichuanAlibiLayer(x: PrefillShape, i: number): PrefillOp[] {
     { op: 'free', id: 'r1' },
     ...nextInput(i),
   ];
+}
+
+/**
+ * The eager score chain both files write: `matmul(q, kᵀ)` ('sc', `copies` — bmm's copies of strided
+ * operands, `H` bytes each — alive only for it), then `/ √d`, the mask (Baichuan `+ mask`, Qwen
+ * `torch.where`), the next (Baichuan `torch.max`, Qwen `+ mask`) and the softmax ('p'), each `S`
+ * bytes and made while the last one exists.
+ */
+function scoreChain(S: number, H: number, copies: readonly string[]): PrefillOp[] {
+  const ops: PrefillOp[] = [...copies.map((id) => ({ op: 'alloc', id, bytes: H }) as const), { op: 'alloc', id: 'sc', bytes: S }, ...copies.map((id) => ({ op: 'free', id }) as const)];
+  for (const [made, gone] of [
+    ['sc2', 'sc'],
+    ['sc3', 'sc2'],
+    ['sc4', 'sc3'],
+    ['p', 'sc4'],
+  ])
+    ops.push({ op: 'alloc', id: made!, bytes: S }, { op: 'free', id: gone! });
+  return ops;
 }
 
 /** After Baichuan-13B's last layer: the final norm, the model's return (the masks go), NormHead's first call, every position's logits, the fp32 copy. */
@@ -422,10 +429,6 @@ function qwenEagerAttention(x: PrefillShape): PrefillOp[] {
   const { b, s, e } = x;
   const H = b * s * x.hidden * e;
   const S = b * x.heads * s * s * e;
-  const step = (made: string, gone: string): PrefillOp[] => [
-    { op: 'alloc', id: made, bytes: S },
-    { op: 'free', id: gone },
-  ];
   const dequant = (out: string): PrefillOp[] => [
     { op: 'alloc', id: `${out}-t`, bytes: H },
     { op: 'alloc', id: out, bytes: H },
@@ -433,13 +436,7 @@ function qwenEagerAttention(x: PrefillShape): PrefillOp[] {
   ];
   return [
     ...dequant('kd'),
-    ...(b > 1 ? [{ op: 'alloc', id: 'qb', bytes: H } as const] : []),
-    { op: 'alloc', id: 'sc', bytes: S },
-    ...(b > 1 ? [{ op: 'free', id: 'qb' } as const] : []),
-    ...step('sc2', 'sc'),
-    ...step('sc3', 'sc2'),
-    ...step('sc4', 'sc3'),
-    ...step('p', 'sc4'),
+    ...scoreChain(S, H, b > 1 ? ['qb'] : []),
     ...dequant('vd'),
     { op: 'alloc', id: 'o', bytes: H },
     { op: 'free', id: 'kd' },
