@@ -64,9 +64,9 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
   // eager is laid out for the Llama-style forward (Gemma-2's softcapped eager path is not)
   if (eager && gemma2) return null;
   const masked = s > 1 && windowMasked(arch, s);
-  return {
-    ...dims(arch, b, s, e),
+  return shapeOf(arch, b, s, e, {
     forward: gemma2 ? 'gemma2' : phi3 ? 'phi3' : 'llama',
+    kvBytes: e,
     qkNorm: arch.qkNorm === true,
     window: arch.slidingWindow?.window ?? 0,
     slideEvery: slideEvery(arch),
@@ -74,12 +74,34 @@ export function prefillShape(arch: ModelArch, b: number, s: number, e: number, e
     repeatKv: { masked: sdpaRepeatsKv(arch, true), causal: sdpaRepeatsKv(arch, false) },
     eager,
     normHead: false,
-  };
+  });
 }
 
-/** The sizes every laid-out pass reads: batch, prompt, element bytes (a 16-bit cache) and the model's widths (no q/k norm). */
-export function dims(arch: ModelArch, b: number, s: number, e: number): Pick<PrefillShape, 'b' | 's' | 'e' | 'kvBytes' | 'hidden' | 'heads' | 'kvHeads' | 'headDim' | 'ffn' | 'vocab' | 'qkNorm'> {
-  return { b, s, e, kvBytes: e, hidden: arch.hidden, heads: arch.heads, kvHeads: arch.kvHeads, headDim: arch.headDim, ffn: arch.ffn, vocab: arch.vocab, qkNorm: false };
+/** What a pass sets beyond the model's widths. */
+type PassTraits = Pick<PrefillShape, 'forward' | 'kvBytes' | 'qkNorm' | 'window' | 'slideEvery' | 'maskKv' | 'repeatKv' | 'eager' | 'normHead'>;
+
+/** A shape from the model's widths and a pass's traits (one literal, so every shape has the same layout). */
+export function shapeOf(arch: ModelArch, b: number, s: number, e: number, t: PassTraits): PrefillShape {
+  return {
+    forward: t.forward,
+    b,
+    s,
+    e,
+    kvBytes: t.kvBytes,
+    hidden: arch.hidden,
+    heads: arch.heads,
+    kvHeads: arch.kvHeads,
+    headDim: arch.headDim,
+    ffn: arch.ffn,
+    vocab: arch.vocab,
+    qkNorm: t.qkNorm,
+    window: t.window,
+    slideEvery: t.slideEvery,
+    maskKv: t.maskKv,
+    repeatKv: t.repeatKv,
+    eager: t.eager,
+    normHead: t.normHead,
+  };
 }
 
 /** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */

@@ -64,7 +64,7 @@
  *
  * All three end as `generate`'s `_sample` does: the last position's logits copied to fp32, the output dropped.
  */
-import { dims, FP32, type OwnForward, type PrefillOp, type PrefillShape } from './hf-prefill-shape';
+import { FP32, type OwnForward, type PrefillOp, type PrefillShape, shapeOf } from './hf-prefill-shape';
 import type { ModelArch } from '../types';
 import { gatedMlp, sampleLogits } from './hf-prefill';
 
@@ -74,7 +74,9 @@ import { gatedMlp, sampleLogits } from './hf-prefill';
  */
 export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number, s: number, e: number): PrefillShape | null {
   const kvBytes = forward === 'qwen-kv8' ? 1 + (2 * e) / arch.headDim : e;
-  return e === 2 ? { ...dims(arch, b, s, e), kvBytes, forward, window: 0, slideEvery: 1, maskKv: 0, repeatKv: { masked: false, causal: false }, eager: null, normHead: arch.normHead === true } : null;
+  return e === 2
+    ? shapeOf(arch, b, s, e, { forward, kvBytes, qkNorm: false, window: 0, slideEvery: 1, maskKv: 0, repeatKv: { masked: false, causal: false }, eager: null, normHead: arch.normHead === true })
+    : null;
 }
 
 /**
