@@ -104,21 +104,6 @@ export function shapeOf(arch: ModelArch, b: number, s: number, e: number, t: Pas
   };
 }
 
-/** Layer i keeps a sliding window (cache_utils.py `DynamicSlidingWindowLayer`) and gets the window's mask. */
-export function layerSlides(x: PrefillShape, i: number): boolean {
-  return x.window > 0 && i % x.slideEvery === 0;
-}
-
-/**
- * Bytes of layer i's K (or V) once the cache has seen `tokens` tokens: `DynamicLayer.update`'s
- * `torch.cat` holds all of them; `DynamicSlidingWindowLayer.update` cats the kept window − 1
- * tokens with the new ones and keeps a view of the result, so a decode step allocates
- * min(tokens, window) (the prompt pass, from an empty cache, the whole prompt).
- */
-export function layerKvBytes(x: PrefillShape, i: number, tokens: number): number {
-  return x.b * x.kvHeads * x.headDim * x.kvBytes * (layerSlides(x, i) ? Math.min(tokens, x.window) : tokens);
-}
-
 export const FP32 = 4;
 
 /**

@@ -15,8 +15,8 @@
 import { kSmallSize } from '../allocator/constants';
 import type { EstimateDetail } from '../estimate';
 import type { InferencePhases } from '../estimate-context';
-import { prefillEpilogue, prefillLayer, prefillPrologue } from '../inference/hf-prefill';
-import { layerKvBytes, type PrefillOp, type PrefillShape } from '../inference/hf-prefill-shape';
+import { layerKvBytes, prefillEpilogue, prefillLayer, prefillPrologue } from '../inference/hf-prefill';
+import type { PrefillOp, PrefillShape } from '../inference/hf-prefill-shape';
 import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../inference/hf-prefill-gemma2';
 import {
   baichuanAlibiEpilogue,

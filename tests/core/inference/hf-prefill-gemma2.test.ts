@@ -11,7 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { simulate, sizes, type PrefillParts } from './prefill-sim';
 import { gemma2Epilogue, gemma2Layer, gemma2Prologue } from '../../../src/core/inference/hf-prefill-gemma2';
-import { layerKvBytes, prefillShape } from '../../../src/core/inference/hf-prefill-shape';
+import { prefillShape } from '../../../src/core/inference/hf-prefill-shape';
+import { layerKvBytes } from '../../../src/core/inference/hf-prefill';
 import { estimate } from '../../../src/core/estimate';
 import { findPreset } from '../../../src/core/model/presets';
 import { GENERATE_ROWS, generateScenario } from '../../../src/validation/measured-generate';
