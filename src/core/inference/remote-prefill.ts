@@ -3,9 +3,9 @@
  * and frees, in order, as hf-prefill.ts lays out transformers' own models: inference has no
  * autograd, so a temporary goes when its last Python reference does, and in-place ops allocate
  * nothing. Only tensors that scale with the prompt are listed. The entries of the file's tuple
- * cache are left as 'kc' / 'vc': a view keeps its whole base, so the fused projection's output is
- * 'vc' (Baichuan's, whose K and V are both views, 'kc') from the moment it is made
- * (inference/remote-runtime.ts `OwnCache`). Read from the Hub's modeling files (late-2023
+ * cache are left as 'kc' / 'vc'; with a 16-bit cache a view keeps its whole base, so the fused
+ * projection's output is 'vc' (Baichuan's, whose K and V are both views, 'kc') from the moment it is
+ * made (inference/remote-runtime.ts `OwnCache`). Read from the Hub's modeling files (late-2023
  * revisions):
  *
  * ChatGLM2 / ChatGLM3, `modeling_chatglm.py`:
@@ -60,6 +60,9 @@
  *   and the attention output.
  * - `QWenBlock.forward`: `attn_output` and the first residual sum bound to locals until it returns;
  *   `QWenMLP.forward`: `a1 = w1(x)`, `a2 = w2(x)` (locals), `a1 * F.silu(a2)`, `c_proj`.
+ * - With `use_cache_quantization` (kv=int8) the forward takes `_attn` (`qwen-kv8`): `quantize_cache_v`
+ *   stores K and V as new uint8 tensors (so `c_attn`'s output is only a local), and `_attn`
+ *   dequantizes them for its eager scores (`quantizeCache`, `qwenEagerAttention` below).
  * - `QWenLMHeadModel.forward`: every position's logits in the model dtype.
  *
  * All three end as `generate`'s `_sample` does: the last position's logits copied to fp32, the output dropped.
