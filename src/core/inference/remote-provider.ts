@@ -36,7 +36,8 @@ export function remoteLoading(arch: ModelArch): Result<never> {
 /**
  * The remote files whose prompt pass inference/remote-prefill.ts lays out tensor by tensor: ChatGLM2/3
  * and Baichuan-13B (ALiBi), whose files ignore the attn key; Qwen-1 with its own 8-bit cache (kv=int8,
- * eager `_attn`) or under SDPA (attn=sdpa). Null for the others, replayed one block per layer.
+ * eager `_attn`) or under SDPA (any attn but flash, which the flash-attn package runs). Null for the
+ * others, replayed one block per layer.
  */
 export function ownLaidOut(arch: Partial<Pick<ModelArch, 'family' | 'gatedMlp' | 'alibi'>>, s: Pick<Scenario, 'attn' | 'kv'>): OwnForward | null {
   switch (arch.family) {
@@ -45,7 +46,7 @@ export function ownLaidOut(arch: Partial<Pick<ModelArch, 'family' | 'gatedMlp' |
     case 'baichuan':
       return arch.alibi ? 'baichuan-alibi' : null;
     case 'qwen':
-      return s.kv === 'int8' ? 'qwen-kv8' : s.attn === 'sdpa' ? 'qwen' : null;
+      return s.kv === 'int8' ? 'qwen-kv8' : s.attn === 'flash' ? null : 'qwen';
     default:
       return null;
   }

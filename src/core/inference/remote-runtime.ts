@@ -9,9 +9,10 @@
  *   (`attn=flash`). Without it, on torch ≥ 2 (`SUPPORT_TORCH2`), each layer makes
  *   `attention_mask.expand(-1, -1, q, -1).masked_fill(~causal_mask, finfo.min)` — a [b, 1, q, k] mask
  *   in the model dtype, the `~causal_mask` bool [1, 1, q, k] beside it — and passes it to
- *   `scaled_dot_product_attention` (`attn=sdpa`); `attn=eager` is `_attn`: matmul, `/ full(√d)`,
- *   `torch.where`, `+ mask`, softmax in the model dtype (`softmax_in_fp32` off), `.type(dtype)`, each
- *   replacing the last, so two [b, a, q, k] tensors at a time. The Hub's last revision (December
+ *   `scaled_dot_product_attention` (`attn=sdpa`, and `attn=eager` too: the file takes its eager
+ *   `_attn` only on torch < 2 or with its own 8-bit cache — matmul, `/ full(√d)`, `torch.where`,
+ *   `+ mask`, softmax in the model dtype (`softmax_in_fp32` off), `.type(dtype)`, each made while the
+ *   last exists, so two [b, a, q, k] tensors at a time). The Hub's last revision (December
  *   2023, the file trust_remote_code loads) builds that bool causal mask in every layer
  *   (`torch.tril(torch.ones((k, k)))`, freed with the layer), where the first ones registered a
  *   max_position_embeddings² `registered_causal_mask` buffer: our H200 run of Qwen-7B held 2.1 MB
@@ -93,7 +94,8 @@ const SOURCE: Record<RemoteKind, string> = {
 /**
  * The family's own runtime, or null for models transformers runs with its own code. Qwen-1 with
  * kv=int8 is its `use_cache_quantization`: `QWenLMHeadModel.__init__` turns flash-attn off for it and
- * `QWenAttention.forward` takes `_attn`, the eager path.
+ * `QWenAttention.forward` takes `_attn`, the eager path; without it the file reads no attention
+ * setting, so attn=eager runs its SDPA branch (`SUPPORT_TORCH2`), as attn=sdpa does.
  */
 export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat, fp16 = false): RemoteRuntime | null {
   const kind = remoteKind(arch);
@@ -103,7 +105,7 @@ export function remoteRuntime(arch: ModelArch, attn: Attn, kv: KvFormat, fp16 = 
   switch (kind) {
     case 'qwen':
       if (cacheQuant) return runs('eager');
-      return runs(attn === 'flash' ? 'flash' : attn === 'eager' ? 'eager' : 'sdpa-masked');
+      return runs(attn === 'flash' ? 'flash' : 'sdpa-masked');
     case 'chatglm2':
       return runs('sdpa-expand');
     case 'baichuan-rope':
@@ -219,7 +221,7 @@ export function remoteTransient(
   const kOne = rt.kind === 'internlm' ? mul(B, K, sym('a', arch.heads), sym('d', arch.headDim), E) : 0;
   const rerotate = rt.kind === 'internlm' ? add(rows(3), div(mul(3, kOne), T), mul(2, B, K, sym('d', arch.headDim), E), held) : 0;
   if (rt.attn === 'eager' && rt.kind === 'qwen') {
-    attnExpr = qwenEager(rt, arch, s, k, S, K, B, E, T);
+    attnExpr = qwenEager(arch, s, k, S, K, B, E, T);
   } else if (rt.attn === 'eager') {
     // InternLM2's repeat_kv copies
     const repeat = rt.kind === 'internlm2' && arch.kvHeads < arch.heads ? expand : 0;
@@ -250,22 +252,21 @@ export function remoteTransient(
 }
 
 /**
- * Qwen-1's `_attn` (eager: its 8-bit cache, or torch < 2) over `s` new tokens against `k` keys, per
- * GPU. `QWenAttention.forward` keeps three hidden rows, the rotated q, the bool `tril` causal mask
- * (q = k only) and, with the 8-bit cache, `c_attn`'s whole output (no cache entry is a view of it)
- * until it returns; `_attn` dequantizes K (`dequantize_cache_torch`, all heads in the model dtype),
- * makes the scores, `/ √d`, `torch.where`, `+ mask` and the softmax, each while the last exists, then
- * dequantizes V beside the probabilities for the product. The larger of the softmax moment (K, two
- * score tensors) and the product's (K, V, one score tensor and the output).
+ * Qwen-1's `_attn` over its own 8-bit cache (the only way its file runs eager on torch ≥ 2) for `s`
+ * new tokens against `k` keys, per GPU. `QWenAttention.forward` keeps three hidden rows, the rotated
+ * q, the bool `tril` causal mask (q = k only) and `c_attn`'s whole output (no cache entry is a view
+ * of it) until it returns; `_attn` dequantizes K (`dequantize_cache_torch`, all heads in the model
+ * dtype), makes the scores, `/ √d`, `torch.where`, `+ mask` and the softmax, each while the last
+ * exists, then dequantizes V beside the probabilities for the product. The larger of the softmax
+ * moment (K, two score tensors) and the product's (K, V, one score tensor and the output).
  */
-function qwenEager(rt: RemoteRuntime, arch: ModelArch, s: number, k: number, S: Expr, K: Expr, B: Expr, E: Expr, T: Expr): Expr {
+function qwenEager(arch: ModelArch, s: number, k: number, S: Expr, K: Expr, B: Expr, E: Expr, T: Expr): Expr {
   const row = hiddenRowsExpr(arch, 1, S, B, E);
-  const heads = mul(sym('a', arch.heads), sym('d', arch.headDim));
-  const kDeq = rt.cacheQuant ? mul(B, K, heads, E) : 0;
-  const fused = rt.cacheQuant ? mul(3, S, B, sym('h', arch.hidden), E) : 0;
-  const base = add(hiddenRowsExpr(arch, 3, S, B, E), div(add(fused, row, kDeq), T), s === k ? mul(S, K) : 0);
+  const deq = mul(B, K, sym('a', arch.heads), sym('d', arch.headDim), E);
+  const fused = mul(3, S, B, sym('h', arch.hidden), E);
+  const base = add(hiddenRowsExpr(arch, 3, S, B, E), div(add(fused, row, deq), T), s === k ? mul(S, K) : 0);
   const scores = div(mul(B, sym('a', arch.heads), S, K, E), T);
-  return max(add(base, mul(2, scores)), add(base, div(add(kDeq, row), T), scores));
+  return max(add(base, mul(2, scores)), add(base, div(add(deq, row), T), scores));
 }
 
 /**

@@ -33,6 +33,13 @@ describe('Qwen-1: logn_tensor, the fp32 rotary table, whole-prompt logits', () =
     expect(termOf(e, 'logits')).toBe(2048 * 151_936 * 2);
   });
 
+  it('attn=eager runs its SDPA branch: QWenAttention.forward takes `_attn` only on torch < 2 or with its 8-bit cache', () => {
+    expect(remoteRuntime(QWEN_7B, 'eager', 'bf16')).toMatchObject({ attn: 'sdpa-masked', cacheQuant: false });
+    const eager = run({ arch: QWEN_7B, attn: 'eager', prompt: 2048, gen: 64 });
+    expect(eager.allocatedBytes).toBe(run({ arch: QWEN_7B, prompt: 2048, gen: 64 }).allocatedBytes);
+    expect(eager.notes.find((n) => n.code === 'inference.remote-attn')?.params).toMatchObject({ runs: 'sdpa', attn: 'eager' });
+  });
+
   it('with flash-attn (attn=flash) the same buffers', () => {
     expect(termOf(run({ arch: QWEN_7B, attn: 'flash', prompt: 2048, gen: 256 }), 'model-buffers')).toBe(2_097_088 + 4_194_304);
   });
