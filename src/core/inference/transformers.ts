@@ -346,7 +346,14 @@ export function buildTransformers(ctx: Ctx): Built {
   const viewsExpr = !encoder && own?.cache ? mul(B, sym('L', kvLayers(arch)), sym('s_in', s.prompt), own.cache.viewsPerToken) : 0;
   const viewsAll = evaluate(viewsExpr);
   const kvAt = (name: string, n: number): Expr => kvCacheExpr(arch, sym(name, n), B, sym('bytes_kv', kvEl), policy);
-  const heldOldExpr = tuple ? max(sub(add(kvAt('s_in', s.prompt), viewsExpr, kvAt('s_1', s.prompt + 1)), kvAllExpr), kvAt('s_prev', tokens - 1)) : 0;
+  // the two moments are the first step (the prompt's cache and views beside the new cache, the step's
+  // transient at s_in + 1 keys) and the last (the previous cache, the transient at every key): a
+  // transient that grows with the keys (Baichuan-13B's [b, a, k, k] mask) is largest at the last
+  const firstHeld = sub(add(kvAt('s_in', s.prompt), viewsExpr, kvAt('s_1', s.prompt + 1)), kvAllExpr);
+  const decodeFirst = tuple ? forward(1, s.prompt + 1, 1, head.perLogit, false, ropeDim) : decode;
+  const firstWins = tuple && evaluate(firstHeld) + decodeFirst.bytes > evaluate(kvAt('s_prev', tokens - 1)) + decode.bytes;
+  const heldOldExpr = tuple ? (firstWins ? firstHeld : kvAt('s_prev', tokens - 1)) : 0;
+  const decodeAt = firstWins ? decodeFirst : decode;
   const heldOldAll = evaluate(heldOldExpr);
   // cuBLAS creates its workspace at the first matmul, after loading has finished
   const loadCopyExpr = awqTiedHeadCopy(ctx);
@@ -364,7 +371,7 @@ export function buildTransformers(ctx: Ctx): Built {
       : null;
   const peakOn = (g: GpuShare) => {
     const pre = !layerOnly || (g.head && g.layers) ? forwardBytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
-    const dec = !layerOnly || (g.head && g.layers) ? decode.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
+    const dec = !layerOnly || (g.head && g.layers) ? decodeAt.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
     const atPrefill = (kvPromptAll + stateAll + viewsAll) * g.frac + pre + (g.layers ? dequantAll : 0);
     const atDecode = (kvAll + stateAll + heldOldAll) * g.frac + dec + (g.layers && !tuple ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;

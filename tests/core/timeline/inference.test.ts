@@ -126,6 +126,17 @@ describe("a remote-code file's tuple cache (inference/remote-runtime.ts OwnCache
       expect(Math.abs(tl.value.peakRequested / closed.value.allocatedBytes - 1), row.id).toBeLessThan(1e-3);
     }
   });
+  it('Baichuan2-13B, batch 8, 4,096 + 256: the first decode step holds the prompt’s cache and views with the mask at 4,097 keys, not at the last step’s 4,352', () => {
+    const sc = { ...remoteScenario(REMOTE_ROWS.find((r) => r.id === 'r002')!)!, batch: 8, prompt: 4096, gen: 256 };
+    const closed = estimate(sc);
+    const tl = stepTimeline(sc);
+    if (!tl.ok || !closed.ok) throw new Error('rejected');
+    // K + V per token: 8 × 40 layers × 2 × 5,120 × 2 B = 6,553,600; views 8 × 40 × 4,096 × 5,120 × 2;
+    // held at the first step: kv(4,096) + views + kv(4,097) − kv(4,352)
+    expect(closed.value.terms.find((t) => t.id === 'kv-held')?.bytes).toBe(6_553_600 * (4096 + 4097 - 4352) + 8 * 40 * 4096 * 5120 * 2);
+    // the moment the closed form took before (that step's cache beside the last step's [8, 42, k, k] mask) was 1.3 % above the replay
+    expect(Math.abs(tl.value.peakRequested / closed.value.allocatedBytes - 1)).toBeLessThan(1e-3);
+  });
 });
 
 describe("prompt passes laid out tensor by tensor (inference/hf-prefill.ts: eagerCall, Phi-3's fused projections)", () => {
