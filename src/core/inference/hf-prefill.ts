@@ -308,7 +308,12 @@ export function prefillLayer(x: PrefillShape, i: number): PrefillOp[] {
  * (not 'embeds') and holds 'r2' as 'x'.
  */
 export function layerEnd(x: PrefillShape, i: number): PrefillOp[] {
-  return [{ op: 'free', id: 'r1' }, ...(x.eager ? [{ op: 'free', id: 'lo' } as const] : []), ...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
+  return [{ op: 'free', id: 'r1' }, ...(x.eager ? [{ op: 'free', id: 'lo' } as const] : []), ...nextLayerInput(i)];
+}
+
+/** The model's loop after layer i: its input goes (unless it is the embeddings, layer 0's) and its output 'r2' becomes the next input 'x'. */
+export function nextLayerInput(i: number): PrefillOp[] {
+  return [...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
 }
 
 /**

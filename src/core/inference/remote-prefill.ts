@@ -69,7 +69,7 @@
  */
 import { FP32, type OwnForward, type PrefillOp, type PrefillShape, shapeOf } from './hf-prefill-shape';
 import type { ModelArch } from '../types';
-import { gatedMlp, sampleLogits } from './hf-prefill';
+import { gatedMlp, nextLayerInput, rmsNormCore, sampleLogits } from './hf-prefill';
 
 /**
  * The shape of a remote-code file's prompt pass (remote-prefill.ts), in 16-bit: the file decides
@@ -83,24 +83,26 @@ export function ownPrefillShape(arch: ModelArch, forward: OwnForward, b: number,
 }
 
 /**
- * The files' RMSNorm over `elems` elements into `out` (16-bit): ChatGLM multiplies by the weight in
- * fp32 and casts last (`fp32Weight`), Baichuan casts first and multiplies in 16-bit.
+ * The files' RMSNorm over `elems` elements into `out` (16-bit). ChatGLM and Baichuan square a
+ * temporary fp32 copy (`x.to(float32).pow(2).mean(...)`, both gone before `x * rsqrt(·)`); Qwen-1's
+ * `_norm(x.float())` keeps its copy bound until the product is made, as transformers' own
+ * (hf-prefill.ts `rmsNormCore`). ChatGLM then multiplies by the weight in fp32 and casts last; Baichuan
+ * and Qwen-1 cast first and multiply in 16-bit.
  */
-function ownRmsNorm(elems: number, e: number, out: string, p: string, fp32Weight: boolean): PrefillOp[] {
-  const ops: PrefillOp[] = [
-    { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
-    { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
-    { op: 'free', id: `${p}x32` },
-    { op: 'free', id: `${p}sq` },
-    { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
-  ];
-  if (fp32Weight) return [...ops, { op: 'alloc', id: `${p}w32`, bytes: elems * FP32 }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}w32` }, { op: 'free', id: `${p}y32` }];
-  return [...ops, { op: 'alloc', id: `${p}y16`, bytes: elems * e }, { op: 'free', id: `${p}y32` }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}y16` }];
-}
-
-/** A local renamed for the next layer, or the prompt's first input kept: layer i's end (hf-prefill.ts `layerEnd`). */
-function nextInput(i: number): PrefillOp[] {
-  return [...(i > 0 ? [{ op: 'free', id: 'x' } as const] : []), { op: 'rename', id: 'r2', to: 'x' }];
+function ownRmsNorm(elems: number, e: number, out: string, p: string, file: 'chatglm' | 'baichuan' | 'qwen'): PrefillOp[] {
+  const f = elems * FP32;
+  const head: PrefillOp[] =
+    file === 'qwen'
+      ? rmsNormCore(elems, p)
+      : [
+          { op: 'alloc', id: `${p}x32`, bytes: f },
+          { op: 'alloc', id: `${p}sq`, bytes: f },
+          { op: 'free', id: `${p}x32` },
+          { op: 'free', id: `${p}sq` },
+          { op: 'alloc', id: `${p}y32`, bytes: f },
+        ];
+  if (file === 'chatglm') return [...head, { op: 'alloc', id: `${p}w32`, bytes: f }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}w32` }, { op: 'free', id: `${p}y32` }];
+  return [...head, { op: 'alloc', id: `${p}y16`, bytes: elems * e }, { op: 'free', id: `${p}y32` }, { op: 'alloc', id: out, bytes: elems * e }, { op: 'free', id: `${p}y16` }];
 }
 
 /**
@@ -117,7 +119,7 @@ function blockEnd(H: number, i: number, norm: readonly PrefillOp[], mlp: readonl
     ...mlp,
     { op: 'alloc', id: 'r2', bytes: H },
     ...['n2', 'm', 'r1', 'a'].map((id) => ({ op: 'free', id }) as const),
-    ...nextInput(i),
+    ...nextLayerInput(i),
   ];
 }
 
@@ -157,7 +159,7 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
   const F = b * s * x.ffn * e;
   const expand = x.kvHeads < x.heads;
   return [
-    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', true),
+    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', 'chatglm'),
     { op: 'alloc', id: 'vc', bytes: (Q + 2 * G) * e },
     ...glmRotary(Q, e, 'qe', 'ropeq-'),
     ...glmRotary(G, e, 'kc', 'ropek-'),
@@ -179,7 +181,7 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
         ] as const)
       : []),
     { op: 'free', id: 'o' },
-    ...blockEnd(H, i, ownRmsNorm(H / e, e, 'n2', 'norm2-', true), [
+    ...blockEnd(H, i, ownRmsNorm(H / e, e, 'n2', 'norm2-', 'chatglm'), [
       { op: 'alloc', id: 'h4', bytes: 2 * F },
       { op: 'alloc', id: 'act', bytes: F },
       { op: 'alloc', id: 'prod', bytes: F },
@@ -195,7 +197,7 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
 export function chatglm2Epilogue(x: PrefillShape): PrefillOp[] {
   const { b, s, e } = x;
   return [
-    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', true),
+    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', 'chatglm'),
     { op: 'free', id: 'x' },
     { op: 'free', id: 'embeds' },
     { op: 'free', id: 'rope' },
@@ -249,7 +251,7 @@ export function baichuanAlibiLayer(x: PrefillShape, i: number): PrefillOp[] {
   const copy = (id: string): PrefillOp[] => (b > 1 ? [{ op: 'alloc', id, bytes: H }] : []);
   const drop = (...ids: string[]): PrefillOp[] => (b > 1 ? ids.map((id) => ({ op: 'free', id }) as const) : []);
   return [
-    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', false),
+    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', 'baichuan'),
     { op: 'alloc', id: 'kc', bytes: 3 * H },
     ...scoreChain(S, H, b > 1 ? ['qb', 'kb'] : []),
     ...copy('vb'),
@@ -263,12 +265,12 @@ export function baichuanAlibiLayer(x: PrefillShape, i: number): PrefillOp[] {
     { op: 'free', id: 'n1' },
     { op: 'alloc', id: 'r1', bytes: H },
     { op: 'free', id: 'a' },
-    ...ownRmsNorm(H / e, e, 'n2', 'norm2-', false),
+    ...ownRmsNorm(H / e, e, 'n2', 'norm2-', 'baichuan'),
     ...gatedMlp(x),
     { op: 'alloc', id: 'r2', bytes: H },
     { op: 'free', id: 'm' },
     { op: 'free', id: 'r1' },
-    ...nextInput(i),
+    ...nextLayerInput(i),
   ];
 }
 
@@ -295,7 +297,7 @@ export function baichuanAlibiEpilogue(x: PrefillShape): PrefillOp[] {
   const { b, s, e } = x;
   const head = x.vocab * x.hidden * e;
   return [
-    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', false),
+    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', 'baichuan'),
     { op: 'free', id: 'x' },
     ...['embeds', 'mask', 'em16', 'inv'].map((id) => ({ op: 'free', id }) as const),
     // the normalised weight replaces the old one, which is freed: the same size, so the same hole
@@ -307,21 +309,6 @@ export function baichuanAlibiEpilogue(x: PrefillShape): PrefillOp[] {
       : []),
     { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e },
     ...sampleLogits(x),
-  ];
-}
-
-/** Qwen-1's RMSNorm (no fused kernel) over `elems` elements into `out`. */
-function qwenRmsNorm(elems: number, e: number, out: string, p: string): PrefillOp[] {
-  return [
-    { op: 'alloc', id: `${p}x32`, bytes: elems * FP32 },
-    { op: 'alloc', id: `${p}sq`, bytes: elems * FP32 },
-    { op: 'free', id: `${p}sq` },
-    { op: 'alloc', id: `${p}y32`, bytes: elems * FP32 },
-    { op: 'free', id: `${p}x32` },
-    { op: 'alloc', id: `${p}y16`, bytes: elems * e },
-    { op: 'free', id: `${p}y32` },
-    { op: 'alloc', id: out, bytes: elems * e },
-    { op: 'free', id: `${p}y16` },
   ];
 }
 
@@ -365,7 +352,7 @@ export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
   const F = b * s * x.ffn * e;
   const kv8 = x.forward === 'qwen-kv8';
   return [
-    ...qwenRmsNorm(H / e, e, 'n1', 'norm1-'),
+    ...ownRmsNorm(H / e, e, 'n1', 'norm1-', 'qwen'),
     { op: 'alloc', id: kv8 ? 'qkv' : 'vc', bytes: 3 * H },
     ...qwenRotary(Q, e, 'qe', 'ropeq-'),
     ...qwenRotary(Q, e, kv8 ? 'ke' : 'kc', 'ropek-'),
@@ -374,7 +361,7 @@ export function qwenLayer(x: PrefillShape, i: number): PrefillOp[] {
     { op: 'alloc', id: 'causal', bytes: s * s },
     { op: 'free', id: 'tril1' },
     ...(kv8 ? qwenEagerAttention(x) : qwenSdpa(x)),
-    ...blockEnd(H, i, qwenRmsNorm(H / e, e, 'n2', 'norm2-'), [
+    ...blockEnd(H, i, ownRmsNorm(H / e, e, 'n2', 'norm2-', 'qwen'), [
       { op: 'alloc', id: 'a1', bytes: F },
       { op: 'alloc', id: 'a2', bytes: F },
       { op: 'alloc', id: 'act', bytes: F },
@@ -455,5 +442,11 @@ function qwenEagerAttention(x: PrefillShape): PrefillOp[] {
 /** After Qwen-1's last layer: `ln_f`, the model's return, every position's logits, the fp32 copy. */
 export function qwenEpilogue(x: PrefillShape): PrefillOp[] {
   const { b, s, e } = x;
-  return [...qwenRmsNorm(b * s * x.hidden, e, 'final', 'norm-'), { op: 'free', id: 'x' }, { op: 'free', id: 'embeds' }, { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e }, ...sampleLogits(x)];
+  return [
+    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', 'qwen'),
+    { op: 'free', id: 'x' },
+    { op: 'free', id: 'embeds' },
+    { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e },
+    ...sampleLogits(x),
+  ];
 }
