@@ -8,7 +8,6 @@
 import type * as Remote from './remote-runtime';
 import type { ModelArch, Result, Scenario } from '../types';
 import { lazySlot, loadingAnswer } from '../lazy-slot';
-import type { OwnForward } from './hf-prefill-shape';
 
 export type RemoteModule = Pick<typeof Remote, 'ownRuntime'>;
 
@@ -31,23 +30,4 @@ export function followsOwnFile(s: Pick<Scenario, 'mode' | 'engine'>, family: str
 /** The answer while the runtime is on the way (never a number). */
 export function remoteLoading(arch: ModelArch): Result<never> {
   return loadingAnswer('model', 'remote.loading', `the ${arch.family} runtime is still loading`, { family: arch.family });
-}
-
-/**
- * The remote files whose prompt pass inference/remote-prefill.ts lays out tensor by tensor: ChatGLM2/3
- * and Baichuan-13B (ALiBi), whose files ignore the attn key; Qwen-1 with its own 8-bit cache (kv=int8,
- * eager `_attn`) or under SDPA (any attn but flash, which the flash-attn package runs). Null for the
- * others, replayed one block per layer.
- */
-export function ownLaidOut(arch: Partial<Pick<ModelArch, 'family' | 'gatedMlp' | 'alibi'>>, s: Pick<Scenario, 'attn' | 'kv'>): OwnForward | null {
-  switch (arch.family) {
-    case 'chatglm':
-      return arch.gatedMlp ? 'chatglm2' : null;
-    case 'baichuan':
-      return arch.alibi ? 'baichuan-alibi' : null;
-    case 'qwen':
-      return s.kv === 'int8' ? 'qwen-kv8' : s.attn === 'flash' ? null : 'qwen';
-    default:
-      return null;
-  }
 }

@@ -55,10 +55,10 @@ import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from 
 import { inferenceLogits, ownFileLogitsPath, type InferenceLogits } from '../logits-path';
 import { allHeads, eagerScoreBytes, forwardSymbols, fp16Activations, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
-import { REMOTE_FAMILIES, ownLaidOut, provideRemote } from './remote-provider';
+import { REMOTE_FAMILIES, provideRemote } from './remote-provider';
 import { chatglmQuantized } from '../formats/quantized';
 import { ownFileAttn } from '../model/remote-families';
-import type { PrefillShape } from './hf-prefill-shape';
+import type { OwnForward, PrefillShape } from './hf-prefill-shape';
 import { ownPrefillShape } from './remote-prefill';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
@@ -396,6 +396,23 @@ function ownCache(rt: RemoteRuntime, arch: ModelArch, e: number): OwnCache | nul
   }
 }
 
+/**
+ * The files whose prompt pass remote-prefill.ts lays out tensor by tensor, by the attention the file
+ * runs: ChatGLM2/3 and Baichuan-13B (ALiBi) whatever the attn key says; Qwen-1 under SDPA or with its
+ * own 8-bit cache (eager `_attn`). Null: replayed one block per layer.
+ */
+function laidOut(rt: RemoteRuntime): OwnForward | null {
+  switch (rt.kind) {
+    case 'chatglm2':
+    case 'baichuan-alibi':
+      return rt.kind;
+    case 'qwen':
+      return rt.cacheQuant ? 'qwen-kv8' : rt.attn === 'sdpa-masked' ? 'qwen' : null;
+    default:
+      return null;
+  }
+}
+
 /** What inference/transformers.ts reads of a model that runs its own file. */
 export interface OwnRuntime {
   source: string;
@@ -435,7 +452,7 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
     prefillShape: (b, tokens) => {
-      const forward = ownLaidOut(arch, s);
+      const forward = laidOut(rt);
       return forward ? ownPrefillShape(arch, forward, b, tokens, e) : null;
     },
     notes: remoteAttnNote(rt, s.attn),

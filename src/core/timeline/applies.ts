@@ -10,8 +10,8 @@
  *   16-bit logits' segment under the fp32 loss gradients). On our H200 runs
  *   (validation/fixtures/measured-gpu.json) it gives fixed-length reserved within −5 % … +5 %,
  *   where segment rounding alone was −17 % … +4 %.
- * - HF transformers `generate` on one GPU with SDPA or eager attention and 16-bit weights and cache (or a remote
- *   file whose pass is laid out, with its own attention and cache): the settings
+ * - HF transformers `generate` on one GPU with SDPA or eager attention and 16-bit weights and cache (or a
+ *   model that runs its own file, which decides its attention and cache): the settings
  *   under which the replay lays the prompt pass out tensor by tensor (inference/hf-prefill.ts,
  *   hf-prefill-gemma2.ts; the replay keeps the closed form where the model's forward is neither
  *   the Llama one, Phi-3's nor Gemma-2's, except passes that materialise their scores (eager, SDPA's
@@ -26,15 +26,15 @@
  *   −12.6 %, −1.5 % and −6.4 %. The remote-code chat models'
  *   own loop (inference/remote-runtime.ts: tuple caches, Baichuan-13B's per-step mask growing as k²):
  *   the prompt passes of ChatGLM2/3, Baichuan-13B and Qwen-1 (SDPA, or its own 8-bit cache) laid out
- *   tensor by tensor whatever the attn key says (inference/remote-prefill.ts, remote-provider.ts
- *   `ownLaidOut`), the other files one block per layer (eager score tensors at their own size). On
+ *   tensor by tensor whatever the attn key says (inference/remote-prefill.ts, remote-runtime.ts
+ *   `laidOut`), the other files one block per layer (eager score tensors at their own size). On
  *   our H200 runs of Qwen-7B, ChatGLM3-6B and Baichuan2-13B (validation/fixtures/measured-remote.json)
  *   that gives reserved −0.5 … +2.6 % (one block per layer: −6.0 … +4.8 %), where segment rounding
  *   gave −6.8 … −0.3 % and −24.6 % for Baichuan2-13B decoding after 4,000 tokens.
  */
 import type { Scenario } from '../types';
 import { findPreset } from '../model/presets';
-import { REMOTE_FAMILIES, ownLaidOut } from '../inference/remote-provider';
+import { followsOwnFile } from '../inference/remote-provider';
 
 export function replayDecidesReserved(s: Scenario): boolean {
   if (s.mode === 'inference') return generateInOrder(s);
@@ -45,13 +45,13 @@ export function replayDecidesReserved(s: Scenario): boolean {
 
 /**
  * The scenario settings inference/transformers.ts requires for the tensor-by-tensor prompt pass:
- * transformers' own code under SDPA or eager with a 16-bit cache, or a remote file whose pass is
- * laid out (its own attention and cache: remote-provider.ts `ownLaidOut`).
+ * transformers' own code under SDPA or eager with a 16-bit cache; a model that runs its own file
+ * whatever the attn and kv keys say, since its file decides both (remote-runtime.ts: its tuple cache
+ * is replayed, its prompt pass laid out where remote-prefill.ts has it, else one block per layer).
  */
 function generateInOrder(s: Scenario): boolean {
   const sixteen = (f: string) => f === 'bf16' || f === 'fp16';
   if (s.engine !== 'transformers' || !sixteen(s.weights) || s.tp !== 1 || s.pp !== 1 || s.split !== 'none') return false;
-  const arch = s.arch ?? findPreset(s.model)?.arch;
-  if (arch && REMOTE_FAMILIES.has(arch.family ?? '') && ownLaidOut(arch, s)) return true;
+  if (followsOwnFile(s, s.arch?.family ?? findPreset(s.model)?.arch.family)) return true;
   return (s.attn === 'sdpa' || s.attn === 'eager') && sixteen(s.kv);
 }
