@@ -68,11 +68,12 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
     const upto = p.prompt + Math.round((p.gen * t) / steps);
     // a mask that grows as k² (Baichuan-13B's) is allocated at this step's length: a new size every
     // few steps, which the smaller blocks freed by earlier steps cannot serve
-    // (laid out as the file makes it where its prompt pass is, remote-prefill.ts `baichuanAlibiMask`)
+    // (laid out as the file makes it where its pass gives it: Pass.decodeMask)
     const grown = p.decodeMaskPerKey2 * upto * upto;
-    const chain = p.sequence?.forward === 'baichuan-alibi' ? new Map<string, Handle | null>() : null;
-    if (chain) runOps(r, baichuanAlibiMask(p.sequence!, upto), chain);
-    const mask = chain ? null : r.alloc('temporary', grown);
+    const maskOps = p.sequence ? PASSES[p.sequence.forward].decodeMask?.(p.sequence, upto) : undefined;
+    const chain = new Map<string, Handle | null>();
+    if (maskOps) runOps(r, maskOps, chain);
+    const mask = maskOps ? null : r.alloc('temporary', grown);
     const trans = r.alloc('temporary', p.decode - p.decodeMaskPerKey2 * tokens * tokens);
     // a remote file's tuple cache: the old tuple (and the prompt's views) go only when the step returns
     const old: (Handle | null)[] = [];
@@ -92,7 +93,7 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
     for (const h of views.splice(0)) r.free(h);
     r.free(trans);
     r.free(mask);
-    for (const h of chain?.values() ?? []) r.free(h);
+    for (const h of chain.values()) r.free(h);
     r.mark('decode');
   }
 }
@@ -123,6 +124,8 @@ interface Pass {
   prologue: (x: PrefillShape) => PrefillOp[];
   layer: (x: PrefillShape, i: number) => PrefillOp[];
   epilogue: (x: PrefillShape) => PrefillOp[];
+  /** the mask a decode step makes over k keys and holds through its layers, where it grows as k² (Baichuan-13B's) */
+  decodeMask?: (x: PrefillShape, k: number) => PrefillOp[];
 }
 
 const LLAMA: Pass = { prologue: prefillPrologue, layer: prefillLayer, epilogue: prefillEpilogue };
@@ -131,7 +134,7 @@ const PASSES: Record<PrefillShape['forward'], Pass> = {
   phi3: LLAMA,
   gemma2: { prologue: gemma2Prologue, layer: gemma2Layer, epilogue: gemma2Epilogue },
   chatglm2: { prologue: chatglm2Prologue, layer: chatglm2Layer, epilogue: chatglm2Epilogue },
-  'baichuan-alibi': { prologue: baichuanAlibiPrologue, layer: baichuanAlibiLayer, epilogue: baichuanAlibiEpilogue },
+  'baichuan-alibi': { prologue: baichuanAlibiPrologue, layer: baichuanAlibiLayer, epilogue: baichuanAlibiEpilogue, decodeMask: baichuanAlibiMask },
   qwen: { prologue: qwenPrologue, layer: qwenLayer, epilogue: qwenEpilogue },
   'qwen-kv8': { prologue: qwenPrologue, layer: qwenLayer, epilogue: qwenEpilogue },
 };
