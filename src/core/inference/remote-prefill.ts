@@ -106,6 +106,21 @@ function ownRmsNorm(elems: number, e: number, out: string, p: string, file: 'cha
 }
 
 /**
+ * After a file's last layer: its final norm into 'final' (the last layer's output freed as the name is
+ * rebound), the model's return freeing its locals (`held`), `beforeHead`, the head's logits over
+ * `rows` positions in the model dtype, and `_sample`'s fp32 copy of the last one.
+ */
+function modelEnd(x: PrefillShape, file: 'chatglm' | 'baichuan' | 'qwen', held: readonly string[], rows: number, beforeHead: readonly PrefillOp[] = []): PrefillOp[] {
+  return [
+    ...ownRmsNorm(x.b * x.s * x.hidden, x.e, 'final', 'norm-', file),
+    ...['x', ...held].map((id) => ({ op: 'free', id }) as const),
+    ...beforeHead,
+    { op: 'alloc', id: 'logits', bytes: x.b * rows * x.vocab * x.e },
+    ...sampleLogits(x),
+  ];
+}
+
+/**
  * The end of a block that keeps its attention's output 'a' bound to a local until it returns
  * (ChatGLM2/3's `GLMBlock`, Qwen-1's `QWenBlock`): the residual sum 'r1', the second norm (`norm`,
  * into 'n2'; the first norm's output 'n1' is freed as its name is rebound), the MLP (`mlp`, into
@@ -195,15 +210,7 @@ export function chatglm2Layer(x: PrefillShape, i: number): PrefillOp[] {
 
 /** After ChatGLM2/3's last layer: the final norm, the model's return, the last row's logits and their fp32 copy. */
 export function chatglm2Epilogue(x: PrefillShape): PrefillOp[] {
-  const { b, s, e } = x;
-  return [
-    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', 'chatglm'),
-    { op: 'free', id: 'x' },
-    { op: 'free', id: 'embeds' },
-    { op: 'free', id: 'rope' },
-    { op: 'alloc', id: 'logits', bytes: b * x.vocab * e },
-    ...sampleLogits(x),
-  ];
+  return modelEnd(x, 'chatglm', ['embeds', 'rope'], 1);
 }
 
 /** Before Baichuan-13B's first layer: the embeddings ('embeds'), then the mask over the prompt (`baichuanAlibiMask`). */
@@ -294,22 +301,15 @@ function scoreChain(S: number, H: number, copies: readonly string[]): PrefillOp[
 
 /** After Baichuan-13B's last layer: the final norm, the model's return (the masks go), NormHead's first call, every position's logits, the fp32 copy. */
 export function baichuanAlibiEpilogue(x: PrefillShape): PrefillOp[] {
-  const { b, s, e } = x;
-  const head = x.vocab * x.hidden * e;
-  return [
-    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', 'baichuan'),
-    { op: 'free', id: 'x' },
-    ...['embeds', 'mask', 'em16', 'inv'].map((id) => ({ op: 'free', id }) as const),
-    // the normalised weight replaces the old one, which is freed: the same size, so the same hole
-    ...(x.normHead
-      ? ([
-          { op: 'alloc', id: 'head', bytes: head },
-          { op: 'free', id: 'head' },
-        ] as const)
-      : []),
-    { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e },
-    ...sampleLogits(x),
-  ];
+  const head = x.vocab * x.hidden * x.e;
+  // the normalised weight replaces the old one, which is freed: the same size, so the same hole
+  const normalised: PrefillOp[] = x.normHead
+    ? [
+        { op: 'alloc', id: 'head', bytes: head },
+        { op: 'free', id: 'head' },
+      ]
+    : [];
+  return modelEnd(x, 'baichuan', ['embeds', 'mask', 'em16', 'inv'], x.s, normalised);
 }
 
 /** Qwen-1's `apply_rotary_pos_emb` (no fused kernel) on `elems` elements (the whole head rotates) into `out`. */
@@ -441,12 +441,5 @@ function qwenEagerAttention(x: PrefillShape): PrefillOp[] {
 
 /** After Qwen-1's last layer: `ln_f`, the model's return, every position's logits, the fp32 copy. */
 export function qwenEpilogue(x: PrefillShape): PrefillOp[] {
-  const { b, s, e } = x;
-  return [
-    ...ownRmsNorm(b * s * x.hidden, e, 'final', 'norm-', 'qwen'),
-    { op: 'free', id: 'x' },
-    { op: 'free', id: 'embeds' },
-    { op: 'alloc', id: 'logits', bytes: b * s * x.vocab * e },
-    ...sampleLogits(x),
-  ];
+  return modelEnd(x, 'qwen', ['embeds'], x.s);
 }
