@@ -108,8 +108,6 @@ export interface InferencePhases {
   prefillScores: ScoreTensors | null;
   /** bytes per key² of a decode step's held mask, part of `decode` at the last step's keys (remote-runtime.ts `decodeMaskPerKey2`) */
   decodeMaskPerKey2: number;
-  /** bitsandbytes dequantized weight (prompt pass) */
-  dequant: number;
   /** GPTQ kernel buffers allocated at load (formats/gptq-kernel.ts) */
   kernel: number;
   /** a remote-code model's own buffers (inference/remote-runtime.ts `remoteBuffers`) */

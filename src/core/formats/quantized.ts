@@ -98,6 +98,9 @@ export function nominalBits(scheme: 'int8' | 'nf4' | 'nf4-dq' | 'gptq' | 'awq' |
   }
 }
 
+/** bitsandbytes 4-bit formats (Linear4bit): the ones double-quant and bnb-compute change. */
+export const bnb4bitFormat = (w: WeightFormat): boolean => w === 'nf4' || w === 'fp4';
+
 /**
  * bitsandbytes 4-bit matmul for more than one token (bitsandbytes autograd/_functions.py
  * `matmul_4bit`: `linear(A, dequantize_4bit(B).to(A.dtype).t())`, with A cast to
@@ -107,3 +110,6 @@ export function nominalBits(scheme: 'int8' | 'nf4' | 'nf4-dq' | 'gptq' | 'awq' |
 export function bnbDequantBytes(compute: BnbCompute, largestLinear: number): number {
   return largestLinear * (2 + (compute === 'fp32' ? 4 : 0));
 }
+
+/** AutoAWQ's FP16_MATMUL_HEURISTIC_CONDITION: `x.shape[0] * x.shape[1] >= 1024` (batch × tokens). */
+export const AWQ_DEQUANT_ROWS = 1024;

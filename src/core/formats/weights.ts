@@ -6,7 +6,7 @@
 import type { Derivation, KvFormat, ModelArch, ParamBreakdown, WeightFormat } from '../types';
 import { GGUF_AVG_BPW, ggufBytesFromArch, type WeightParts } from './gguf';
 import type { GgufMix } from './ggml';
-import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnbInt8, chatglmInt, chatglmQuantized, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
+import { DEFAULT_GROUP_SIZE, awq, bnb4bit, bnb4bitFormat, bnbInt8, chatglmInt, chatglmQuantized, fp8, gptq, nominalBits, sumLinears, type LinearBytes } from './quantized';
 
 export interface WeightOptions {
   /** bitsandbytes 4-bit double quantization (`bnb_4bit_use_double_quant`). Default: true for nf4 (QLoRA recipe), false for fp4 (HF default). */
@@ -28,8 +28,7 @@ export function weightOptions(s: { weights: WeightFormat; doubleQuant: 'auto' | 
   return { doubleQuant: doubleQuantOn(s), ...(s.groupSize !== null ? { groupSize: s.groupSize } : {}) };
 }
 
-/** bitsandbytes 4-bit formats (Linear4bit): the ones double-quant and bnb-compute change. */
-export const bnb4bitFormat = (w: WeightFormat): boolean => w === 'nf4' || w === 'fp4';
+export { bnb4bitFormat };
 /** double-quant changes these formats: bitsandbytes 4-bit. */
 export const doubleQuantApplies = bnb4bitFormat;
 /** group-size changes these formats: GPTQ and AWQ. */

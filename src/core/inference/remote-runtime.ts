@@ -60,6 +60,7 @@ import { chatglmQuantized } from '../formats/quantized';
 import { ownFileAttn } from '../model/remote-families';
 import type { OwnForward, PrefillShape } from './hf-prefill-shape';
 import { ownPrefillShape } from './remote-prefill';
+import { quantLinear, quantMlp, type QuantLinear } from './quant-linear';
 
 export type RemoteKind = 'qwen' | 'chatglm2' | 'chatglm' | 'baichuan-alibi' | 'baichuan-rope' | 'internlm' | 'internlm2';
 
@@ -200,6 +201,7 @@ export function remoteTransient(
   perLogit: number,
   firstCall: boolean,
   dequant = 0,
+  quant: QuantLinear | null = null,
 ): Transient {
   const { S, B, E, T } = forwardSymbols(s, b, e, tp);
   const K = sym('s_kv', k);
@@ -211,7 +213,10 @@ export function remoteTransient(
   const mlpRows = rt.kind === 'chatglm2' || rt.kind === 'qwen' ? 5 : 4;
   // QWenMLP.forward binds w1's and w2's outputs to locals (a1, a2) through `a1 * F.silu(a2)`: four f-wide tensors at the product
   const mlpT = rt.kind === 'qwen' && arch.gatedMlp ? div(mul(4, S, B, sym('f', arch.ffn), E), T) : mlpTemporaries(arch, S, B, E, T);
-  const mlpExpr = add(rows(mlpRows), mlpT, held, ...weightCopy);
+  // a quantized checkpoint's Linears (quant-linear.ts): Qwen-1's c_proj runs beside a1, a2 and their
+  // product; ChatGLM2/3's swiglu rebinds its fused output away before dense_4h_to_h, leaving the product
+  const atDown = rt.kind === 'qwen' ? 3 : rt.kind === 'chatglm2' ? 1 : undefined;
+  const mlpExpr = add(rows(mlpRows), quant ? max(mlpT, quantMlp(arch, quant, S, B, E, T, rt.fp16, atDown)) : mlpT, held, ...weightCopy);
   const qOut = allHeads(arch, S, B, E);
   const expand = allHeads(arch, K, B, E);
   let attnExpr: Expr = 0;
@@ -438,7 +443,7 @@ export interface OwnRuntime {
 }
 
 /** The model's own runtime for scenario `s` (element size e), or null for models transformers runs with its own code. */
-export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number, largestLinear: number): OwnRuntime | null {
+export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'bnbCompute' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number, largestLinear: number): OwnRuntime | null {
   const rt = remoteRuntime(arch, s.attn, s.kv, fp16Activations(s.weights));
   if (!rt) return null;
   const dequant = remoteDequantElements(arch, s.weights, largestLinear);
@@ -449,7 +454,8 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     decodeMaskPerKey2: rt.kind === 'baichuan-alibi' ? evaluate(heldMask(rt, arch, 1, 1, sym('b', s.batch), sym('e', e))) : 0,
     cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
     logits: remoteLogits(rt, arch, s.prompt, e),
-    forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant),
+    forward: (q, keys, logitRows, perLogit, firstCall) =>
+      remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant, quantLinear(s.weights, s.bnbCompute, q * s.batch)),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
     prefillShape: (b, tokens) => {
       const forward = laidOut(rt);

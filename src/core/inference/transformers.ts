@@ -15,9 +15,9 @@ import type { LayerSplit } from './device-map';
 import { term, workspaceTerm } from '../estimate-context';
 import { add, ceil, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
-import { DEFAULT_GROUP_SIZE, bnbDequantBytes } from '../formats/quantized';
+import { DEFAULT_GROUP_SIZE } from '../formats/quantized';
+import { quantLinear } from './quant-linear';
 import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqLayerSizes, kernelBuffers, resolveGptqKernel, type GptqKernelBuffers, type GptqLayerSizes } from '../formats/gptq-kernel';
-import { bnb4bitFormat } from '../formats/weights';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers, kvPerLayerExpr, type KvPolicy } from './kv';
 import { layersAfterLastSliding } from '../sdpa';
@@ -309,7 +309,9 @@ export function buildTransformers(ctx: Ctx): Built {
   // fp16 activations: eager softmax upcasts in one kernel (transient.ts eagerScoreBytes)
   const fp16 = fp16Activations(s.weights);
   const forward = (q: number, keys: number, rows: number, perLogit: number, first: boolean, ropeAt = 0, absent: Expr = 0) =>
-    own ? own.forward(q, keys, rows, perLogit, first) : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, { perLogit, ropeDim: ropeAt, absentAtMask: absent, fp16 });
+    own
+      ? own.forward(q, keys, rows, perLogit, first)
+      : forwardTransient(arch, q, keys, s.batch, e, s.attn, tp, rows, { perLogit, ropeDim: ropeAt, absentAtMask: absent, fp16, quant: quantLinear(s.weights, s.bnbCompute, q * s.batch) });
   const buffers = own?.buffers ?? null;
   const buffersAll = buffers ? evaluate(buffers.expr) : 0;
   // an encoder has no LM head: its output is the last hidden state and the pooled vector
@@ -325,10 +327,6 @@ export function buildTransformers(ctx: Ctx): Built {
   // vision-language models: the tower encodes every image before the prefill, with the cache still empty
   const vision = ctx.images && arch.vision ? visionForward(arch.vision, ctx.images.grid, s.batch, ctx.images.perSeq, e, s.attn, fp16) : null;
   const visionAll = vision ? vision.bytes : 0;
-  // bitsandbytes 4-bit: matmul_4bit dequantizes the whole weight to 16-bit when more than one
-  // token is multiplied (gemv_4bit only for a single token): the largest Linear, 2 B per element.
-  const dequantExpr = bnb4bitFormat(s.weights) && s.prompt * s.batch > 1 ? perT(mul(bnbDequantBytes(s.bnbCompute, 1), sym('largest', ctx.params.largestLinear))) : 0;
-  const dequantAll = evaluate(dequantExpr);
   // GPTQ: the kernel's buffers, allocated once at load (post_init) on every GPU that holds quantized layers
   const kernel = resolveGptqKernel(s.weights, s.gptqKernel);
   const sizes = kernel ? gptqLayerSizes(arch, s.groupSize ?? DEFAULT_GROUP_SIZE) : null;
@@ -372,7 +370,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const peakOn = (g: GpuShare) => {
     const pre = !layerOnly || (g.head && g.layers) ? forwardBytes : Math.max(g.layers ? layerOnly.prefill.bytes : 0, g.head ? layerOnly.logitsPrefill : 0);
     const dec = !layerOnly || (g.head && g.layers) ? decodeAt.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
-    const atPrefill = (kvPromptAll + stateAll + viewsAll) * g.frac + pre + (g.layers ? dequantAll : 0);
+    const atPrefill = (kvPromptAll + stateAll + viewsAll) * g.frac + pre;
     const atDecode = (kvAll + stateAll + heldOldAll) * g.frac + dec + (g.layers && !tuple ? catAll : 0);
     const loadCopy = g.embedding ? loadCopyAll : 0;
     // the model's own buffers sit with its first modules (accelerate places the root's buffers there)
@@ -404,7 +402,6 @@ export function buildTransformers(ctx: Ctx): Built {
   const kvFull = evaluate(onThisGpu(kvAllExpr));
   const kvExpr = onThisGpu(kvShownAtPrefill ? kvCacheExpr(arch, sym('s_in', s.prompt), B, sym('bytes_kv', kvEl), prefillPolicy) : kvAllExpr);
   const frac = encoder ? 0 : share.frac;
-  const dequant = share.layers ? dequantAll : 0;
   const kernelBytes = kernelOn(share);
   const weights = share.weights;
   const { atPrefill, atDecode, atVision, loadCopy } = best;
@@ -457,15 +454,6 @@ export function buildTransformers(ctx: Ctx): Built {
           }),
         ]),
     ...(vision && ctx.images ? [visionTerm(ctx, vision, ctx.images, share.embedding)] : []),
-    ...(dequant > 0
-      ? [
-          term(ctx, 'dequant-buffer', dequantExpr, {
-            values: { compute: s.bnbCompute, bytes: s.bnbCompute === 'fp32' ? '16-bit dequant 2 + fp32 cast 4' : '16-bit dequant' },
-            source: 'bitsandbytes autograd/_functions.py matmul_4bit (dequantize_4bit for multi-token inputs)',
-            confidence: 'derived',
-          }),
-        ]
-      : []),
     ...(kbuf && sizes && kernelBytes > 0 ? [gptqKernelTerm(ctx, kbuf, sizes, share.frac)] : []),
     ...(own && buffers && share.embedding && buffersAll > 0 ? [term(ctx, 'model-buffers', buffers.expr, { values: buffers.values, source: own.source, confidence: 'derived' })] : []),
     ...(loadCopy > 0
@@ -505,7 +493,6 @@ export function buildTransformers(ctx: Ctx): Built {
     decode: decode.bytes,
     decodeMaskPerKey2: own?.decodeMaskPerKey2 ?? 0,
     prefillScores: best.pre === prefill.bytes ? (prefill.scores ?? null) : null,
-    dequant,
     kernel: kernelBytes,
     buffers: share.embedding ? buffersAll : 0,
     prompt: s.prompt,

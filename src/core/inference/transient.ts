@@ -40,10 +40,10 @@
  *   fp32 copy, b·V·(e + 4); older and remote-code models compute every prompt position.
  */
 import type { Attn, ModelArch, WeightFormat } from '../types';
-import { mlpWidth } from '../model/tensors';
 import { FAMILIES, ownEagerHeld } from '../model/families';
 import { SDPA_MATH_BYTES, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
-import { add, div, evaluate, mul, sub, sym, type Expr } from '../formula';
+import { add, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
+import { mlpF, quantMlp, type QuantLinear } from './quant-linear';
 
 export interface Transient {
   bytes: number;
@@ -89,11 +89,13 @@ export interface ForwardOptions {
   fp16?: boolean;
   /** a fused gate-up projection's output stays referenced through act and product (`mlpTemporaries`); false for vLLM's SiluAndMul */
   fusedMlpHeld?: boolean;
+  /** how a quantized checkpoint's Linears run this forward (quant-linear.ts); null: as plain Linears */
+  quant?: QuantLinear | null;
 }
 
 /** Peak temporary bytes of a forward over `s` new tokens (attending to `kvTokens`), per GPU. */
 export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b: number, e: number, attn: Attn, tp: number, logitRows: number, o: ForwardOptions = {}): Transient {
-  const { hiddenRows = 4, perLogit = e + 4, ropeDim = 0, absentAtMask = 0, fp16 = false, fusedMlpHeld = true } = o;
+  const { hiddenRows = 4, perLogit = e + 4, ropeDim = 0, absentAtMask = 0, fp16 = false, fusedMlpHeld = true, quant = null } = o;
   const { S, B, E, T } = forwardSymbols(s, b, e, tp);
   const rows = hiddenRowsExpr(arch, hiddenRows, S, B, E);
   const hiddenStates = ropeDim > 0 ? add(rows, mul(2, B, S, sym('d_rope', ropeDim), E)) : rows;
@@ -104,7 +106,8 @@ export function forwardTransient(arch: ModelArch, s: number, kvTokens: number, b
   // until it returns, and a loop that keeps the previous block's tuple holds that block's as well;
   // the 4-D causal mask lives through every layer
   const probs = attn === 'eager' ? add(div(mul(B, sym('a', arch.heads), S, sym('s_kv', kvTokens), E, FAMILIES[arch.family]?.eager?.previous ? 2 : 1), T), mul(B, S, sym('s_kv', kvTokens), E)) : 0;
-  const mlpExpr = add(hiddenStates, mlpTemporaries(arch, S, B, E, T, fusedMlpHeld), windowMask, probs);
+  const plainMlp = mlpTemporaries(arch, S, B, E, T, fusedMlpHeld);
+  const mlpExpr = add(hiddenStates, quant ? max(plainMlp, quantMlp(arch, quant, S, B, E, T, fp16)) : plainMlp, windowMask, probs);
   const mlp = evaluate(mlpExpr);
   const logitsExpr = logitsSet(arch, B, logitRows, perLogit, T);
   const logits = evaluate(logitsExpr);
@@ -249,10 +252,8 @@ export function hiddenRowsExpr(arch: ModelArch, n: number, S: Expr, B: Expr, E: 
  * 3 (`fusedHeld` false).
  */
 export function mlpTemporaries(arch: ModelArch, S: Expr, B: Expr, E: Expr, T: Expr, fusedHeld = true): Expr {
-  const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
-  const F = sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
   const gated = fusedHeld && FAMILIES[arch.family]?.fusedGateUp ? 4 : 3;
-  return div(mul(arch.gatedMlp ? gated : 2, S, B, F, E), T);
+  return div(mul(arch.gatedMlp ? gated : 2, S, B, mlpF(arch), E), T);
 }
 
 /** The LM head's logits: b·rows·V·e_logit, per GPU. */

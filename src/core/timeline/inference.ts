@@ -1,7 +1,7 @@
 /**
  * HF transformers `generate` as tensor allocations, from inference/transformers.ts
- * (`InferencePhases`): weights; prefill, per layer the prompt's K and V, the bitsandbytes
- * dequantized weight and the forward transient; then decode, where DynamicCache.update
+ * (`InferencePhases`): weights; prefill, per layer the prompt's K and V and the forward transient
+ * (a quantized Linear's dequantized weight among it, inference/quant-linear.ts); then decode, where DynamicCache.update
  * (transformers cache_utils.py: `self.key_cache[layer_idx] = torch.cat([self.key_cache[layer_idx],
  * key_states], dim=-2)`, likewise for values) allocates a new K and V one token longer for every
  * layer and frees the old ones, so every token leaves a hole one layer's K long — the pattern
@@ -100,8 +100,7 @@ export function replayInference(r: Replay, d: EstimateDetail, loadTransient = 0)
 
 /**
  * The prompt pass as one block per layer: the layer's K and V (and what a remote file's entries
- * hold beyond them, `views`, kept until the first decode step), the bitsandbytes dequantized
- * weight and the forward transient.
+ * hold beyond them, `views`, kept until the first decode step) and the forward transient.
  */
 function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v: (Handle | null)[], views: (Handle | null)[]): void {
   const L = p.layers;
@@ -112,10 +111,8 @@ function prefillByBlocks(r: Replay, p: InferencePhases, k: (Handle | null)[], v:
       v.push(r.alloc('kv', promptK));
       if (p.promptViews > 0) views.push(r.alloc('kv', p.promptViews / L));
     }
-    const dq = r.alloc('temporary', p.dequant);
     // eager scores as the tensors they are (Transient.scores), the rest of the set one block
     for (const h of r.allocSplit('temporary', p.prefill, p.prefillScores ? scorePieces(p.prefillScores) : [])) r.free(h);
-    r.free(dq);
     r.mark('prefill');
   }
 }

@@ -10,8 +10,10 @@
  *   it was `(A, B)`); backward `matmul(grad_output, dequantize_4bit(B).to(grad_output.dtype))`
  *   dequantizes again. Temporaries: formats/quantized.ts bnbDequantBytes, forward and backward.
  * - bitsandbytes LLM.int8 (`weights=bnb-int8`), `MatMul8bitLt`: forward quantizes the input row-wise
- *   to int8 (`int8_vectorwise_quant`, token-sized) and runs an int8 GEMM against the stored CB —
- *   no weight-sized buffer; `if any(ctx.needs_input_grad[:2]): ctx.tensors = (CAt, subA, A)` keeps
+ *   to int8 (`int8_vectorwise_quant`, CA: 1 B per input element) and runs an int8 GEMM against the
+ *   stored CB — no weight-sized buffer, but token-sized ones (bnb ≥ 0.45 backends/default/ops.py
+ *   `int8_scaled_mm`): the int32 product (4 B per output) and `int8_mm_dequant`'s fp16 result,
+ *   cast by `.to(A.dtype)` while both exist unless A is fp16 (2 B more); `if any(ctx.needs_input_grad[:2]): ctx.tensors = (CAt, subA, A)` keeps
  *   the input A itself (CAt is None on the fast path taken when B needs no gradient; subA holds
  *   only the outlier columns); backward `CB = state.CB.to(ctx.dtype_A, copy=True).mul_(SCB…)`
  *   builds the whole weight in the input's dtype for grad_A.
@@ -30,8 +32,9 @@
  *   `dequantize_weights_cuda` + `torch.matmul`); its backward dequantizes again and builds
  *   `weights.transpose(0, 1).unsqueeze(0).repeat(batch_size, 1, 1)`: b more copies of the weight.
  */
-import type { BnbCompute, WeightFormat } from '../types';
-import { bnbDequantBytes } from '../formats/quantized';
+import type { BnbCompute, ModelArch, WeightFormat } from '../types';
+import { AWQ_DEQUANT_ROWS, bnbDequantBytes } from '../formats/quantized';
+import { blockKinds } from '../model/tensors';
 
 export type BaseKernel = 'dense' | 'bnb-4bit' | 'bnb-int8' | 'gptq' | 'awq';
 
@@ -84,12 +87,38 @@ export interface DequantTemps {
   source: string;
 }
 
+/** What sizes a quantized Linear's temporaries in one micro-batch. */
+export interface QuantLinearRun {
+  /** the base weights' format and bitsandbytes 4-bit compute dtype */
+  w: WeightFormat;
+  compute: BnbCompute;
+  /** elements of the largest Linear (d_in·d_out) */
+  n: number;
+  /** element size of the Linears' input (MatMul8bitLt's dtype_A), and whether that input is fp16 */
+  inputBytes: number;
+  fp16Input: boolean;
+  /** sequences per micro-batch (AWQ's backward repeats the weight once per sequence) and their tokens (b·s) */
+  batch: number;
+  tokens: number;
+}
+
 /**
- * Weight-sized temporaries of the largest quantized Linear (n = d_in·d_out elements).
- * `inputBytes`: element size of the Linear's input (MatMul8bitLt's dtype_A); `batch`: sequences
- * per micro-batch (AWQ's backward repeats the weight once per sequence).
+ * Bytes LLM.int8's forward makes beside one Linear's output, the largest over the block's Linears:
+ * CA (d_in) + the int32 product (4·d_out) + the fp16 result before its cast (2·d_out, unless the
+ * input is fp16), per token.
  */
-export function dequantTemps(w: WeightFormat, n: number, compute: BnbCompute, inputBytes: number, batch: number): DequantTemps | null {
+function int8ForwardTemps(arch: ModelArch, tokens: number, fp16Input: boolean): number {
+  let most = 0;
+  for (const k of blockKinds(arch)) for (const t of k.linears) most = Math.max(most, t.din + t.dout * (fp16Input ? 4 : 6));
+  return tokens * most;
+}
+
+/**
+ * Temporaries of the largest quantized Linear in forward and backward: weight-sized
+ * (dequantized copies) or, for LLM.int8's forward, token-sized (`int8ForwardTemps`).
+ */
+export function dequantTemps(arch: ModelArch, r: QuantLinearRun): DequantTemps | null {
+  const { w, n, compute, inputBytes, batch, tokens } = r;
   switch (baseKernel(w)) {
     case 'bnb-4bit': {
       const b = bnbDequantBytes(compute, n);
@@ -102,10 +131,10 @@ export function dequantTemps(w: WeightFormat, n: number, compute: BnbCompute, in
     }
     case 'bnb-int8':
       return {
-        forward: 0,
+        forward: int8ForwardTemps(arch, tokens, r.fp16Input),
         backward: n * inputBytes,
-        formula: 'backward: max(d_in·d_out)·e_in (CB.to(dtype_A, copy=True)); forward: int8 GEMM, no weight buffer',
-        source: 'bitsandbytes autograd/_functions.py MatMul8bitLt.backward',
+        formula: `forward: b·s·max(d_in + ${r.fp16Input ? '4' : '(4 + 2)'}·d_out) (CA int8, int32 product${r.fp16Input ? '' : ', fp16 result before .to(dtype_A)'}); backward: max(d_in·d_out)·e_in (CB.to(dtype_A, copy=True))`,
+        source: 'bitsandbytes autograd/_functions.py MatMul8bitLt.forward / backward, backends/default/ops.py int8_scaled_mm',
       };
     case 'gptq': {
       // int32 unpack of every weight + its int8 (4-bit) / int16 (8-bit) cast live together
@@ -117,13 +146,15 @@ export function dequantTemps(w: WeightFormat, n: number, compute: BnbCompute, in
         source: 'auto-gptq nn_modules/qlinear/qlinear_cuda_old.py QuantLinear.forward (torch dequantization path)',
       };
     }
-    case 'awq':
+    case 'awq': {
+      const fwd = tokens >= AWQ_DEQUANT_ROWS;
       return {
-        forward: 2 * n,
+        forward: fwd ? 2 * n : 0,
         backward: 2 * n * (1 + batch),
-        formula: 'forward: 2·max(d_in·d_out) (dequantize_weights_cuda); backward: 2·max(d_in·d_out)·(1 + b) (dequantized weight + .repeat(batch_size, 1, 1))',
+        formula: `forward: ${fwd ? '2·max(d_in·d_out) (dequantize_weights_cuda, b·s ≥ 1024)' : 'packed GEMM (b·s < 1024)'}; backward: 2·max(d_in·d_out)·(1 + b) (dequantized weight + .repeat(batch_size, 1, 1))`,
         source: 'autoawq awq/modules/linear/gemm.py WQLinearMMFunction.forward / backward',
       };
+    }
     default:
       return null;
   }

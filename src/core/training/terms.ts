@@ -132,7 +132,18 @@ export function buildTraining(ctx: Ctx): Built {
   const headCopy = arch.normHead ? 'norm-head' : autocast && (upcast || (saved?.head === true && saved.w === 4)) ? 'autocast' : null;
   const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !autocast ? 4 : e, headCopy);
   // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
-  const deq = adapters && arch.layers > 0 ? dequantTemps(s.weights, params.largestLinear, s.bnbCompute, dt.eRes, s.batch) : null;
+  const deq =
+    adapters && arch.layers > 0
+      ? dequantTemps(arch, {
+          w: s.weights,
+          compute: s.bnbCompute,
+          n: params.largestLinear,
+          inputBytes: dt.eRes,
+          fp16Input: dt.eRes === 2 && s.precision === 'fp16',
+          batch: s.batch,
+          tokens: s.batch * s.seq,
+        })
+      : null;
   const dequant = deq ? Math.max(deq.forward, deq.backward) : 0;
   // DeepSpeed ZeRO (zero-deepspeed.ts): reduce buckets, ZeRO-3 fetching, step-time gradient copies
   const ds: DsBuffers | null =

@@ -8,7 +8,6 @@
 export const VALUE_ZH: Record<string, string> = {
   // dequantization and quantized kernels
   '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast), forward and backward': '(2 + 4)·max(d_in·d_out)（16 位反量化 + fp32 转换），前向与反向各一次',
-  '16-bit dequant 2 + fp32 cast 4': '16 位反量化 2 + fp32 转换 4',
   '2·max(d_in·d_out), forward and backward': '2·max(d_in·d_out)，前向与反向各一次',
   'forward: max(d_in·d_out)·(4 + 1) (int32 bitwise_right_shift + .to(int8)); the fp16 result is saved (activations)':
     '前向：max(d_in·d_out)·(4 + 1)（int32 bitwise_right_shift + .to(int8)）；fp16 结果为反向保存（计入激活）',
@@ -16,6 +15,14 @@ export const VALUE_ZH: Record<string, string> = {
   'q_perm + q_invperm, int16 [in] per quantized layer': '每个量化层一对 q_perm + q_invperm，int16 [in]',
   'temp_dq (largest d_in·d_out, fp16) + temp_state (max_input_len × widest dimension, fp16, with act-order; else 1 × 1)':
     'temp_dq（最大的 d_in·d_out，fp16）+ temp_state（act-order 时为 max_input_len × 最宽维度，fp16；否则 1 × 1）',
+  'frozen base: s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) (LLM.int8 keeps every Linear input); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)（LLM.int8 保留每个 Linear 的输入）；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  'frozen base: s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) (+ AWQ: an fp16 input copy per Linear); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)（+ AWQ：每个 Linear 一份 fp16 输入副本）；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  'forward: b·s·max(d_in + (4 + 2)·d_out) (CA int8, int32 product, fp16 result before .to(dtype_A)); backward: max(d_in·d_out)·e_in (CB.to(dtype_A, copy=True))':
+    '前向：b·s·max(d_in + (4 + 2)·d_out)（int8 的 CA、int32 乘积、.to(dtype_A) 之前的 fp16 结果）；反向：max(d_in·d_out)·e_in（CB.to(dtype_A, copy=True)）',
+  'forward: packed GEMM (b·s < 1024); backward: 2·max(d_in·d_out)·(1 + b) (dequantized weight + .repeat(batch_size, 1, 1))':
+    '前向：直接用打包权重做 GEMM（b·s < 1024）；反向：2·max(d_in·d_out)·(1 + b)（反量化权重 + .repeat(batch_size, 1, 1)）',
   'prepare_model_for_kbit_training: non-Linear parameters to fp32': 'prepare_model_for_kbit_training：非 Linear 参数转为 fp32',
   // loss and logits
   "16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk's gradient in backward": '16 位分块；每块融合上转与交叉熵，该块为反向保存；反向时只有一块的梯度',

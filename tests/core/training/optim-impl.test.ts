@@ -64,9 +64,13 @@ describe('bitsandbytes 4-bit dequantization buffer (matmul_4bit)', () => {
     expect(bnbDequantBytes('fp32', largest)).toBe(6 * largest);
     expect(bnbDequantBytes('bf16', largest)).toBe(2 * largest);
   });
-  it('inference with a multi-token prompt carries the buffer in the estimate', () => {
-    const r = estimate({ ...defaultScenario(), model: LLAMA2, mode: 'inference', weights: 'nf4', prompt: 20, gen: 60, bnbCompute: 'fp32' });
-    if (!r.ok) throw new Error('estimate failed');
-    expect(r.value.terms.find((t) => t.id === 'dequant-buffer')?.bytes).toBe(6 * largest);
+  it("inference over a multi-token prompt holds it in the MLP's moment: down_proj's 16-bit + fp32 weight beside its fp32 input (inference/quant-linear.ts)", () => {
+    const acts = (weights: 'nf4' | 'bf16'): number => {
+      const r = estimate({ ...defaultScenario(), model: LLAMA2, mode: 'inference', weights, prompt: 20, gen: 60, bnbCompute: 'fp32' });
+      if (!r.ok) throw new Error('estimate failed');
+      return r.value.terms.find((t) => t.id === 'activations')?.bytes ?? NaN;
+    };
+    // down_proj's moment: the product (2·n·f) and its fp32 copy (4·n·f) make the plain set's 6·n·f, and the weight adds 6 B per element
+    expect(acts('nf4') - acts('bf16')).toBe(6 * largest);
   });
 });

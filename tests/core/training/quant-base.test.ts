@@ -7,7 +7,8 @@
  *   saves the fp16 dequantized weight (2 B per weight) of every Linear; forward unpacks through an
  *   int32 shift (4 B) and an int8 (int16 for 8-bit) cast;
  * - bitsandbytes MatMul8bitLt: ctx.tensors = (CAt, subA, A) keeps each Linear's input as it arrives;
- *   backward builds CB.to(dtype_A) (the whole weight at the input's width);
+ *   forward's int8_scaled_mm makes token-sized int32 and fp16 results; backward builds CB.to(dtype_A)
+ *   (the whole weight at the input's width);
  * - autoawq WQLinear_GEMM: x.half() then save_for_backward(x, …); backward dequantizes (2 B) and
  *   repeats the weight batch_size times.
  * kbit-prep is off here (its fp32 upcast is tested in kbit-prep.test.ts).
@@ -63,6 +64,15 @@ describe('bitsandbytes LLM.int8 base (MatMul8bitLt)', () => {
 
   it('backward rebuilds the largest weight at the input width (2 B)', () => {
     expect(dequant(run({ ...base, precision: 'bf16', weights: 'bnb-int8', method: 'qlora' }))).toBe(2 * n);
+  });
+
+  // bnb ≥ 0.45 int8_scaled_mm: CA (1 B per input) + int32 product (4 B per output) + int8_mm_dequant's
+  // fp16 result (2 B) beside the .to(dtype_A) copy the Linear returns; up_proj (4096 → 11008) is the widest
+  it('forward at 4,096 tokens outgrows the backward copy: up_proj with bf16 input makes 4,096·(4096 + 6·11008) B', () => {
+    expect(dequant(run({ ...base, seq: 4096, precision: 'bf16', weights: 'bnb-int8', method: 'qlora' }))).toBe(4096 * (h + 6 * f));
+  });
+  it('an fp16 input: the fp16 result is the output itself, 4,096·(4096 + 4·11008) B', () => {
+    expect(dequant(run({ ...base, seq: 4096, precision: 'fp16', weights: 'bnb-int8', method: 'qlora' }))).toBe(4096 * (h + 4 * f));
   });
 });
 

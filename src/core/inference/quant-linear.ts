@@ -1,0 +1,79 @@
+/**
+ * What a quantized checkpoint's Linear holds at its peak inside a forward over n = b·q token rows,
+ * its output included, and so what the MLP holds while its widest Linears run. A plain Linear
+ * holds only its output, n·d_out·e; the kernels below make more, read from their source:
+ *
+ * - 'dequant' — the whole weight dequantized to 16-bit beside the output, 2·d_in·d_out:
+ *   AutoAWQ ≥ 0.2 awq/modules/linear/gemm.py `WQLinearMMFunction.forward` (transformers 4.x's AWQ
+ *   GEMM path) from 1,024 rows (`x.shape[0] * x.shape[1] >= 1024`: `dequantize_weights_cuda`, then
+ *   `torch.matmul`; the weight is freed when `out` is rebound), and bitsandbytes 4-bit with a 16-bit
+ *   `bnb_4bit_compute_dtype` (autograd/_functions.py `matmul_4bit` → `MatMul4Bit.forward`:
+ *   `linear(A, dequantize_4bit(B).to(A.dtype).t())`, for more than one row).
+ * - 'dequant-fp32' — bitsandbytes 4-bit under its float32 default compute dtype:
+ *   nn/modules.py `Linear4bit.forward` casts the input to fp32 (4·n·d_in, held until it returns),
+ *   `dequantize_4bit(B).to(float32)` holds the 16-bit and the fp32 weight for a moment (6·d_in·d_out),
+ *   the fp32 product (4·n·d_out) is made beside the fp32 weight, and `.to(inp_dtype)` makes the output
+ *   beside the fp32 product.
+ * - 'int8' — bitsandbytes LLM.int8 (≥ 0.45, autograd/_functions.py `MatMul8bitLt.forward`,
+ *   backends/cuda/ops.py): `int8_vectorwise_quant` allocates CA (int8, n·d_in) and then the
+ *   `A.abs() >= threshold` outlier test (2 + 1 B per input element) beside the fp16 copy of A made
+ *   for it (`A.to(torch.float16)`, none for fp16 activations); `int8_scaled_mm` then holds CA, the int32
+ *   product (`int8_linear_matmul`, 4·n·d_out) and `int8_mm_dequant`'s fp16 result (2·n·d_out), which
+ *   `.to(A.dtype)` copies for bf16 activations (e more). Outlier columns add only their few columns.
+ *
+ * Whether a format's kernel dequantizes at a given row count: formats/quantized.ts `dequantPerWeight`.
+ */
+import type { BnbCompute, ModelArch, WeightFormat } from '../types';
+import { FAMILIES } from '../model/families';
+import { mlpWidth } from '../model/tensors';
+import { AWQ_DEQUANT_ROWS, bnb4bitFormat } from '../formats/quantized';
+import { add, div, max, mul, sym, type Expr } from '../formula';
+
+export type QuantLinear = 'dequant' | 'dequant-fp32' | 'int8';
+
+/** How the Linears of weights `w` run a forward over `rows` token rows (b·q); null: as a plain Linear (or a kernel with fixed buffers: GPTQ). */
+export function quantLinear(w: WeightFormat, compute: BnbCompute, rows: number): QuantLinear | null {
+  if (w === 'bnb-int8') return 'int8';
+  if (bnb4bitFormat(w)) return rows > 1 ? (compute === 'fp32' ? 'dequant-fp32' : 'dequant') : null;
+  return w === 'awq-int4' && rows >= AWQ_DEQUANT_ROWS ? 'dequant' : null;
+}
+
+/** One Linear at its peak over n = S·B rows: d_in → d_out, output included (per GPU: everything over T). */
+function linearMoment(q: QuantLinear, dIn: Expr, dOut: Expr, S: Expr, B: Expr, E: Expr, fp16: boolean): Expr {
+  const n = mul(S, B);
+  const inp = mul(n, dIn);
+  const out = mul(n, dOut);
+  const w = mul(dIn, dOut);
+  switch (q) {
+    case 'dequant':
+      return add(mul(2, w), mul(out, E));
+    case 'dequant-fp32':
+      return add(mul(4, inp), max(mul(6, w), add(mul(4, w), mul(4, out)), add(mul(4, out), mul(out, E))));
+    case 'int8':
+      return max(mul(inp, fp16 ? 4 : 6), add(inp, mul(out, fp16 ? 6 : add(6, E))));
+  }
+}
+
+/** The MLP's width f (a MoE layer's widest expert or shared MLP where it is wider). */
+export function mlpF(arch: ModelArch): Expr {
+  const denseF = arch.moe && arch.moe.denseLayers === 0 ? 0 : arch.ffn;
+  return sym('f', Math.max(denseF, arch.moe ? mlpWidth(arch, true) : 0));
+}
+
+/**
+ * The MLP's moments while its Linears run, per GPU (transient.ts adds the hidden rows):
+ * - gated (Llama `down_proj(act(gate_proj(x)) * up_proj(x))`): up_proj beside act(gate), down_proj beside the product;
+ * - fused gate-up (Phi-3 `gate_up_proj`): the 2f-wide projection, then down_proj beside that output (a view keeps it), act's and the product;
+ * - plain (fc1 → act → fc2): fc1, then fc2 beside the activation.
+ * `atDown`: the f-wide tensors a file's own MLP holds at its down projection, where they differ.
+ */
+export function quantMlp(arch: ModelArch, q: QuantLinear, S: Expr, B: Expr, E: Expr, T: Expr, fp16: boolean, atDown?: number): Expr {
+  const F = mlpF(arch);
+  const h = sym('h', arch.hidden);
+  const nF = mul(S, B, F, E);
+  const fused = arch.gatedMlp && FAMILIES[arch.family]?.fusedGateUp === true;
+  const first = linearMoment(q, h, fused ? mul(2, F) : F, S, B, E, fp16);
+  const heldFirst = arch.gatedMlp && !fused ? nF : 0;
+  const heldDown = mul(atDown ?? (fused ? 3 : 1), nF);
+  return div(max(add(heldFirst, first), add(heldDown, linearMoment(q, F, h, S, B, E, fp16))), T);
+}
