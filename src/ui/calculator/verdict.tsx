@@ -1,16 +1,16 @@
-import { memo, useId, useMemo } from 'react';
-import { rooflineSpeed } from '../../core/deploy/speed';
-import { resolveModel } from '../../core/estimate';
+import { lazy, memo, Suspense, useId } from 'react';
 import { GPUS } from '../../core/gpus';
-import type { Scenario } from '../../core/types';
 import { selectActive, useApp } from '../../state/store';
 import { useT } from '../i18n';
-import { formatBound, formatBytes, formatShare } from '../i18n/format';
+import { formatBytes, formatShare } from '../i18n/format';
 import { CatalogueOptions } from './catalogue-options';
 import { fitsOf, type Fit } from './fits';
 import { gpuName, resolveAll } from './gpu-list';
 import { useShownEstimate } from './use-replay';
 import { estimatorLoading } from './estimator-loader';
+
+// the roofline speed bounds (core/deploy/speed.ts) load after the verdict: they keep their formulas out of the first load
+const SpeedLine = lazy(() => import('./verdict-speed'));
 
 /**
  * The answer first: "Fits on GeForce RTX 4090: 16.1 of 24.0 GiB, 7.9 GiB to spare" in large type,
@@ -53,7 +53,9 @@ export function Verdict() {
           ) : (
             <>
               <MainFit f={main} split={split} gpus={s.gpus} b={b} />
-              <SpeedLine s={s} f={main} />
+              <Suspense fallback={null}>
+                <SpeedLine s={s} f={main} />
+              </Suspense>
             </>
           )}
         </div>
@@ -99,39 +101,6 @@ function MainFit({ f, split, gpus, b }: { f: Fit; split: boolean; gpus: number; 
       </p>
       <Gauge used={used} cap={cap} fits={f.fits} label={t('verdict.gauge', { share: formatShare(used / cap, t.lang) })} />
     </>
-  );
-}
-
-/**
- * How fast at best on the verdict's GPU (core/deploy/speed.ts): roofline bounds, labelled so, with
- * their formulas in the tooltip. Only for catalogue GPUs (a typed capacity has no bandwidth).
- */
-function SpeedLine({ s, f }: { s: Scenario; f: Fit }) {
-  const t = useT();
-  const speed = useMemo(() => {
-    if (!f.est || f.gpu.category === 'custom') return null;
-    const m = resolveModel(s);
-    return m.ok ? rooflineSpeed(s, f.est, m.value.arch, f.gpu, s.mfu) : null;
-  }, [s, f.est, f.gpu]);
-  if (!speed) return null;
-  const n = (v: number) => formatBound(v, t.lang);
-  const { decodeTokensPerSecond: dec, prefillTokensPerSecond: pre, stepSeconds: step } = speed;
-  const text = step
-    ? t('verdict.speedTrain', { s: n(step.value), mfu: formatShare(s.mfu, t.lang) })
-    : dec && pre
-      ? t('verdict.speedInfer', { decode: n(dec.value), prefill: n(pre.value) })
-      : dec
-        ? t('verdict.speedDecode', { decode: n(dec.value) })
-        : null;
-  if (!text) return null;
-  const title = [dec, pre, step]
-    .filter((x) => x !== null)
-    .map((x) => `${x.formula} — ${x.source}`)
-    .join('\n');
-  return (
-    <p className="verdict-sub small muted" data-testid="verdict-speed" title={title}>
-      {text}
-    </p>
   );
 }
 
