@@ -25,9 +25,10 @@
  */
 import type { BnbCompute, ModelArch, WeightFormat } from '../types';
 import { FAMILIES } from '../model/families';
-import { mlpWidth } from '../model/tensors';
-import { AWQ_DEQUANT_ROWS, bnb4bitFormat } from '../formats/quantized';
-import { add, div, max, mul, sym, type Expr } from '../formula';
+import { blockKinds, mlpWidth } from '../model/tensors';
+import { AWQ_DEQUANT_ROWS, bnb4bit, bnb4bitFormat, bnbInt8 } from '../formats/quantized';
+import { doubleQuantOn } from '../formats/weights';
+import { add, div, max, mul, sub, sym, type Expr } from '../formula';
 
 export type QuantLinear = 'dequant' | 'dequant-fp32' | 'int8';
 
@@ -76,4 +77,42 @@ export function quantMlp(arch: ModelArch, q: QuantLinear, S: Expr, B: Expr, E: E
   const heldFirst = arch.gatedMlp && !fused ? nF : 0;
   const heldDown = mul(atDown ?? (fused ? 3 : 1), nF);
   return div(max(add(heldFirst, first), add(heldDown, linearMoment(q, F, h, S, B, E, fp16))), T);
+}
+
+/**
+ * Families whose checkpoint names sort a block's MLP after its attention ('attn' / 'attention' <
+ * 'mlp' / 'feed_forward'), so an MLP Linear is the block's last tensor loaded; elsewhere
+ * ('mlp' < 'self_attn' / 'self_attention') the attention's Linears load after the MLP.
+ */
+const MLP_LOADS_LAST = new Set(['gpt2', 'gpt_bigcode', 'gpt_neox', 'gptj', 'qwen', 'internlm2']);
+
+/**
+ * Bytes above the final weights while transformers 4.x loads a checkpoint into bitsandbytes
+ * (`load_in_8bit` / `load_in_4bit`), on a GPU holding quantized layers: each Linear's 16-bit
+ * weight goes to the GPU and is quantized there (transformers quantizers/quantizer_bnb_*bit.py
+ * `create_quantized_param` → bitsandbytes nn/modules.py `Int8Params._quantize`: `B =
+ * self.data.contiguous().to(device, float16)`, `int8_vectorwise_quant(B)`, `del B`; `Params4bit._quantize`:
+ * `w = self.data.contiguous().to(device)`, `quantize_4bit(w)`), so the 16-bit copy, 2 B per
+ * weight, sits beside everything loaded before it. The shard's tensors load in the order safetensors
+ * lists them, sorted by name (bindings/python/src/lib.rs `keys`), so the last block loaded ends
+ * with its MLP or with its attention (`MLP_LOADS_LAST`). The peak is the larger of the last
+ * Linear's copy with everything else in place and the MLP's widest copy less the attention's
+ * quantized Linears still to come (the last attention Linear: the v projection, or the fused
+ * q/k/v one; Baichuan's o_proj). 0 for other formats and for MoE and hybrid blocks.
+ */
+export function quantizeOnLoad(arch: ModelArch, s: { weights: WeightFormat; doubleQuant: 'auto' | 'on' | 'off' }): Expr {
+  const w = s.weights;
+  if (!(w === 'bnb-int8' || bnb4bitFormat(w)) || arch.moe || arch.hybrid) return 0;
+  const linearBytes = w === 'bnb-int8' ? bnbInt8 : bnb4bit(doubleQuantOn(s));
+  const kind = blockKinds(arch).find((k) => k.kind === 'dense');
+  if (!kind) return 0;
+  const ffn = kind.linears.filter((t) => t.role.startsWith('ffn'));
+  const attn = kind.linears.filter((t) => t.role.startsWith('attn'));
+  if (ffn.length === 0) return 0;
+  const mlp = sym('n_mlp', Math.max(...ffn.map((t) => t.din * t.dout)));
+  if (MLP_LOADS_LAST.has(arch.family) || attn.length === 0) return mul(2, mlp);
+  // Baichuan's fused projection is W_pack, which sorts before o_proj
+  const last = (arch.family === 'baichuan' ? undefined : (attn.find((t) => t.role === 'attn_v') ?? attn.find((t) => t.role === 'attn_qkv'))) ?? attn[attn.length - 1]!;
+  const after = attn.reduce((sum, t) => sum + linearBytes(t.din, t.dout) * t.copies, 0);
+  return max(mul(2, sym('n_last', last.din * last.dout)), sub(mul(2, mlp), sym('attn_q', after)));
 }

@@ -16,7 +16,7 @@ import { term, workspaceTerm } from '../estimate-context';
 import { add, ceil, div, evaluate, max, mul, sub, sym, type Expr } from '../formula';
 import { ENCODER_ONLY } from '../model/families';
 import { DEFAULT_GROUP_SIZE } from '../formats/quantized';
-import { quantLinear } from './quant-linear';
+import { quantLinear, quantizeOnLoad } from './quant-linear';
 import { EXLLAMA_MAX_INPUT_LEN, EXLLAMA_V2_MAX_BATCH, gptqLayerSizes, kernelBuffers, resolveGptqKernel, type GptqKernelBuffers, type GptqLayerSizes } from '../formats/gptq-kernel';
 import { CUBLAS_WORKSPACE_BYTES } from '../runtime';
 import { kvBytesPerTokenPerLayer, kvCacheBytes, kvCacheExpr, kvLayers, kvPerLayerExpr, type KvPolicy } from './kv';
@@ -353,9 +353,12 @@ export function buildTransformers(ctx: Ctx): Built {
   const heldOldExpr = tuple ? (firstWins ? firstHeld : kvAt('s_prev', tokens - 1)) : 0;
   const decodeAt = firstWins ? decodeFirst : decode;
   const heldOldAll = evaluate(heldOldExpr);
-  // cuBLAS creates its workspace at the first matmul, after loading has finished
-  const loadCopyExpr = awqTiedHeadCopy(ctx);
-  const loadCopyAll = evaluate(loadCopyExpr);
+  // cuBLAS creates its workspace at the first matmul, after loading has finished; loading holds a
+  // tied head twice (AWQ, on the embedding's GPU) or quantizes each Linear from a 16-bit copy (bitsandbytes, where the layers are)
+  const tiedCopyExpr = awqTiedHeadCopy(ctx);
+  const tiedCopyAll = evaluate(tiedCopyExpr);
+  const quantizeExpr = perT(quantizeOnLoad(arch, s));
+  const quantizeAll = evaluate(quantizeExpr);
   const shares = gpuShares(ctx);
   // split=layers: a GPU without the head sees only the layer transient (no logits rows)
   const layerOnly =
@@ -372,7 +375,7 @@ export function buildTransformers(ctx: Ctx): Built {
     const dec = !layerOnly || (g.head && g.layers) ? decodeAt.bytes : Math.max(g.layers ? layerOnly.decode : 0, g.head && !encoder ? layerOnly.logitsDecode : 0);
     const atPrefill = (kvPromptAll + stateAll + viewsAll) * g.frac + pre;
     const atDecode = (kvAll + stateAll + heldOldAll) * g.frac + dec + (g.layers && !tuple ? catAll : 0);
-    const loadCopy = g.embedding ? loadCopyAll : 0;
+    const loadCopy = Math.max(g.embedding ? tiedCopyAll : 0, g.layers ? quantizeAll : 0);
     // the model's own buffers sit with its first modules (accelerate places the root's buffers there)
     const own = g.embedding ? buffersAll : 0;
     // the vision tower sits with the embedding (accelerate places it first)
@@ -458,16 +461,27 @@ export function buildTransformers(ctx: Ctx): Built {
     ...(own && buffers && share.embedding && buffersAll > 0 ? [term(ctx, 'model-buffers', buffers.expr, { values: buffers.values, source: own.source, confidence: 'derived' })] : []),
     ...(loadCopy > 0
       ? [
-          term(ctx, 'load-copy', loadCopyExpr, {
-            values: { held: 'tied lm_head stored twice; held until tie_weights' },
-            source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
-            confidence: 'derived',
-            note: {
-              code: 'inference.load-peak',
-              params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
-              text: "Loading holds the checkpoint's second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.",
-            },
-          }),
+          quantizeAll > 0
+            ? term(ctx, 'load-copy', quantizeExpr, {
+                values: { held: 'one Linear’s 16-bit weight, quantized on the GPU as it loads' },
+                source: 'transformers quantizer_bnb_8bit / _4bit create_quantized_param; bitsandbytes Int8Params._quantize, Params4bit._quantize; safetensors keys() sorted',
+                confidence: 'derived',
+                note: {
+                  code: 'inference.quantize-peak',
+                  params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
+                  text: 'Loading quantizes each Linear from a 16-bit copy on the GPU; max_memory_allocated since start sees the larger of the loading peak and the generate peak.',
+                },
+              })
+            : term(ctx, 'load-copy', tiedCopyExpr, {
+                values: { held: 'tied lm_head stored twice; held until tie_weights' },
+                source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
+                confidence: 'derived',
+                note: {
+                  code: 'inference.load-peak',
+                  params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
+                  text: "Loading holds the checkpoint's second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.",
+                },
+              }),
         ]
       : []),
     workspaceTerm(ctx),

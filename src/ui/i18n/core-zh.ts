@@ -144,6 +144,7 @@ export const CORE_ZH: Record<string, string> = {
   'diffusion.at.clip-mlp-kept': '峰值在 CLIP 层的 MLP（{tokens} 个 token），每层隐藏状态都保留',
   'diffusion.at.t5-softmax': '峰值在 T5 注意力的 softmax（{heads} 个头 × {tokens}²）',
   'diffusion.at.t5-ff': '峰值在 T5 门控前馈（{tokens} 个 token）',
+  'inference.quantize-peak': '载入时每个 Linear 先以 16 位副本放到 GPU 上再量化；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'inference.load-peak': '载入时检查点里绑定的 LM head 第二份副本会短暂存在；从进程启动算起的 max_memory_allocated 取载入峰值与 generate 峰值中较大者。',
   'model.shape-guess': '只给了参数量：模型形状（h={hidden}、L={layers}、头数 {heads}、KV 头数 {kvHeads}）按 Llama 风格推测。',
   'model.own-attn': '该模型的建模代码没有 {attn} 注意力：实际运行的是 {runs} 注意力，估算按它计算。',

@@ -23,6 +23,7 @@ export const VALUE_ZH: Record<string, string> = {
     '前向：b·s·max(d_in + (4 + 2)·d_out)（int8 的 CA、int32 乘积、.to(dtype_A) 之前的 fp16 结果）；反向：max(d_in·d_out)·e_in（CB.to(dtype_A, copy=True)）',
   'forward: packed GEMM (b·s < 1024); backward: 2·max(d_in·d_out)·(1 + b) (dequantized weight + .repeat(batch_size, 1, 1))':
     '前向：直接用打包权重做 GEMM（b·s < 1024）；反向：2·max(d_in·d_out)·(1 + b)（反量化权重 + .repeat(batch_size, 1, 1)）',
+  'one Linear’s 16-bit weight, quantized on the GPU as it loads': '一个 Linear 的 16 位权重，载入时在 GPU 上量化',
   'prepare_model_for_kbit_training: non-Linear parameters to fp32': 'prepare_model_for_kbit_training：非 Linear 参数转为 fp32',
   // loss and logits
   "16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk's gradient in backward": '16 位分块；每块融合上转与交叉熵，该块为反向保存；反向时只有一块的梯度',

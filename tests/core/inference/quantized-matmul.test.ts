@@ -90,3 +90,27 @@ describe('bitsandbytes LLM.int8 (bnb-int8): the int32 product and its casts', ()
     expect(acts({ model: PHI3, weights: 'bnb-int8', prompt: n }) - acts({ model: PHI3, weights: 'bf16', prompt: n })).toBe(n * 3072 + 8 * n * 8192);
   });
 });
+
+describe('bitsandbytes quantizes each Linear from a 16-bit copy as the checkpoint loads', () => {
+  // transformers 4.x create_quantized_param → Int8Params._quantize / Params4bit._quantize: the 16-bit
+  // weight (2 B each) on the GPU beside everything loaded so far; safetensors lists a shard's tensors sorted by name
+  const loadCopy = (model: string, weights: Scenario['weights']): number => run({ model, weights, prompt: 16 }).terms.find((t) => t.id === 'load-copy')?.bytes ?? 0;
+  it("Llama-2-7b (mlp < self_attn): v_proj's copy (2·4096·4096) is the larger, the MLP's 2·4096·11008 less four int8 attention Linears still to come", () => {
+    const attnFinals = 4 * (4096 * 4096 + 4 * 4096); // int8 weight + fp32 SCB per output row
+    expect(2 * 4096 * 11008 - attnFinals).toBeLessThan(2 * 4096 * 4096);
+    expect(loadCopy(LLAMA2, 'bnb-int8')).toBe(2 * 4096 * 4096);
+  });
+  it('GPT-2 XL (attn < mlp): its last tensor loaded is mlp.c_proj, 6400 × 1600: 2·1600·6400 B above the weights', () => {
+    expect(loadCopy('openai-community/gpt2-xl', 'bnb-int8')).toBe(2 * 1600 * 6400);
+  });
+  it("Falcon-7B (mlp < self_attention): the MLP's 4544 × 18176 copy less the int8 query_key_value (4544 × 4672) and dense (4544 × 4544)", () => {
+    const finals = 4544 * 4672 + 4 * 4672 + 4544 * 4544 + 4 * 4544;
+    expect(loadCopy('tiiuae/falcon-7b', 'bnb-int8')).toBe(2 * 4544 * 18176 - finals);
+    // a 16-token prompt: the run (32 MiB cuBLAS workspace, a small cache and transient) stays below it, so max_memory_allocated is the load's
+    const e = run({ model: 'tiiuae/falcon-7b', weights: 'bnb-int8', prompt: 16 });
+    expect(e.allocatedBytes).toBe((e.terms.find((t) => t.id === 'weights')?.bytes ?? NaN) + 2 * 4544 * 18176 - finals);
+  });
+  it('formats quantized before saving load as they are stored: nothing for GPTQ, AWQ (untied) or 16-bit', () => {
+    for (const w of ['gptq-int4', 'bf16'] as const) expect(loadCopy(LLAMA2, w)).toBe(0);
+  });
+});
