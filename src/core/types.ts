@@ -45,6 +45,7 @@ export type Autocast = Of<typeof S.AUTOCASTS>;
  */
 export type KbitPrep = Of<typeof S.KBIT_PREPS>;
 export type DoubleQuant = Of<typeof S.DOUBLE_QUANTS>;
+export type BnbVersion = Of<typeof S.BNB_VERSIONS>;
 export type DescAct = Of<typeof S.DESC_ACTS>;
 export type GptqKernel = Of<typeof S.GPTQ_KERNELS>;
 /** PEFT `modules_to_save`: embedding and/or LM head trained in full next to the adapters. */
@@ -436,6 +437,8 @@ export interface Scenario {
   bnbCompute: BnbCompute;
   /** bitsandbytes 4-bit double quantization (schema DOUBLE_QUANTS) */
   doubleQuant: DoubleQuant;
+  /** bitsandbytes release line for 4-bit training (schema BNB_VERSIONS): whether MatMul4Bit keeps its input */
+  bnbVersion: BnbVersion;
   /** GPTQ / AWQ group size (null: 128) */
   groupSize: number | null;
   /** GPTQ act-order (desc_act) */

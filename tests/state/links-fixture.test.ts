@@ -18,6 +18,7 @@ const ADDED_SINCE: Partial<Scenario> = {
   autocast: DEFAULT_SCENARIO.autocast,
   allocConf: DEFAULT_SCENARIO.allocConf,
   doubleQuant: DEFAULT_SCENARIO.doubleQuant,
+  bnbVersion: DEFAULT_SCENARIO.bnbVersion,
   groupSize: DEFAULT_SCENARIO.groupSize,
   tensorSplit: DEFAULT_SCENARIO.tensorSplit,
   kvResidual: DEFAULT_SCENARIO.kvResidual,

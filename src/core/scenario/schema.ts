@@ -69,6 +69,7 @@ export const OPTIM_IMPLS = ['foreach', 'fused', 'for-loop'] as const;
 export const BNB_COMPUTES = ['fp32', 'fp16', 'bf16'] as const;
 /** bitsandbytes bnb_4bit_use_double_quant: 'auto' = on for nf4 (the QLoRA recipe), off for fp4 (BitsAndBytesConfig's default). */
 export const DOUBLE_QUANTS = ['auto', 'on', 'off'] as const;
+export const BNB_VERSIONS = ['current', 'legacy'] as const;
 /** GPTQ quantized in order of decreasing activation (quantize_config desc_act) or not. */
 export const DESC_ACTS = ['off', 'on'] as const;
 /** The GPTQ kernel transformers loads (formats/gptq-kernel.ts): 'auto' = ExLlama v1 for 4-bit (GPTQConfig's default with AutoGPTQ), Triton for 8-bit. */
@@ -250,6 +251,13 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     name: 'bnb-compute',
     kind: oneOf(BNB_COMPUTES),
     help: 'bitsandbytes nf4/fp4: bnb_4bit_compute_dtype. The default float32 (transformers BitsAndBytesConfig) casts each dequantized 16-bit weight to fp32 for the matmul; recipes such as QLoRA set bf16',
+  },
+  {
+    prop: 'bnbVersion',
+    name: 'bnb-version',
+    kind: oneOf(BNB_VERSIONS),
+    help: "Training over bitsandbytes nf4/fp4: 'current' (0.43.2, July 2024, and later) keeps no input of a 4-bit Linear for backward; 'legacy' (0.43.1 and earlier) keeps each one's input cast to the compute dtype (MatMul4Bit ctx.tensors = (A, B)): a copy per Linear unless the input already has that dtype",
+    modes: TRAINING,
   },
   {
     prop: 'gradZero',
@@ -514,6 +522,7 @@ export const DEFAULT_SCENARIO: Readonly<Scenario> = Object.freeze({
   optimImpl: 'foreach',
   bnbCompute: 'fp32',
   doubleQuant: 'auto',
+  bnbVersion: 'current',
   groupSize: null,
   descAct: 'off',
   gptqKernel: 'auto',

@@ -33,6 +33,7 @@
  * 5. A quantized base Linear may save more than a frozen nn.Linear (quant-base.ts): bitsandbytes
  *    LLM.int8 keeps its input as it arrives (the same storage as lora_A's un-copied input), AWQ an
  *    fp16 copy of it (`x.half()`: shared when the input already is fp16, else one per Linear), and
+ *    bitsandbytes ≤ 0.43.1 (bnb-version=legacy) its `x.to(compute_dtype)` likewise;
  *    GPTQ's torch path the whole 16-bit dequantized weight of every Linear (a per-layer constant).
  * 6. Full checkpointing recomputes one layer in backward: the same inventory (activationBytes).
  * 7. Qwen3 / Gemma-3 q and k RMSNorms keep their fp32 input copies, not the normalised tensor (frozen
@@ -106,10 +107,11 @@ interface LinearInput {
  * plus lora_B's r-wide input per adapter.
  */
 function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled: boolean): number {
-  const base = lora.base?.input ?? 'none';
-  // the base keeps the tensor itself (LLM.int8's A; AWQ's x.half() of an fp16 input is x)
-  const baseKeepsX = base === 'as-is' || (base === 'fp16' && x.bytes === 2 && lora.fp16 === true);
-  const baseCopies = base === 'fp16' && !baseKeepsX ? x.linears * x.width * 2 : 0;
+  const cast = lora.base?.input === 'cast' ? lora.base.castTo : undefined;
+  // the base keeps the tensor itself (LLM.int8's A; a cast to the dtype the input already has:
+  // AWQ's x.half() of an fp16 input, bitsandbytes' x.to(compute_dtype)), else a copy per Linear
+  const baseKeepsX = lora.base?.input === 'as-is' || (cast !== undefined && x.bytes === cast.bytes && (cast.bytes === 4 || cast.fp16 === (lora.fp16 === true)));
+  const baseCopies = cast && !baseKeepsX ? x.linears * x.width * cast.bytes : 0;
   const computeBytes = lora.autocast ? e : lora.adapterBytes;
   const dropout = lora.dropout > 0;
   // a new tensor when PEFT casts x to the adapter dtype, autocast casts it to 16-bit, or dropout writes one
@@ -200,7 +202,8 @@ export function loraLayerActivation(
 function baseNote(base: BaseSaves | undefined): string {
   if (base?.weight16) return ' + Σ_linears 2·d_in·d_out (GPTQ: dequantized weights saved by matmul)';
   if (base?.input === 'as-is') return ' (LLM.int8 keeps every Linear input)';
-  if (base?.input === 'fp16') return ' (+ AWQ: an fp16 input copy per Linear)';
+  if (base?.input === 'cast')
+    return base.castTo?.bytes === 2 && base.castTo.fp16 ? ' (+ AWQ: an fp16 input copy per Linear)' : ' (+ bitsandbytes ≤ 0.43.1: each 4-bit Linear keeps its input in the compute dtype)';
   return '';
 }
 

@@ -57,20 +57,27 @@ export function baseKernel(w: WeightFormat): BaseKernel {
 
 /**
  * What a base Linear's forward keeps for backward: its input as it arrives ('as-is', MatMul8bitLt's
- * A: the same storage however many Linears read it), an fp16 copy unless the input already is fp16
- * ('fp16', WQLinear_GEMM's `x.half()`), or nothing; `weight16`: the 16-bit dequantized weight (GPTQ).
+ * A: the same storage however many Linears read it), its input cast to a dtype ('cast', `castTo`:
+ * WQLinear_GEMM's `x.half()`; bitsandbytes ≤ 0.43.1's MatMul4Bit keeps `Linear4bit.forward`'s
+ * `x.to(compute_dtype)`) — the input itself where it already has that dtype, else a copy per
+ * Linear — or nothing; `weight16`: the 16-bit dequantized weight (GPTQ).
  */
 export interface BaseSaves {
-  input: 'none' | 'as-is' | 'fp16';
+  input: 'none' | 'as-is' | 'cast';
+  /** the cast's element size, and whether a 2-byte one is fp16 (else bf16) */
+  castTo?: { bytes: number; fp16: boolean };
   weight16: boolean;
 }
 
-export function baseSaves(k: BaseKernel): BaseSaves {
+/** `legacy4bit`: bitsandbytes ≤ 0.43.1 (bnb-version=legacy) with its compute dtype, whose MatMul4Bit keeps `ctx.tensors = (A, B)`. */
+export function baseSaves(k: BaseKernel, legacy4bit: BnbCompute | null = null): BaseSaves {
   switch (k) {
     case 'bnb-int8':
       return { input: 'as-is', weight16: false };
+    case 'bnb-4bit':
+      return legacy4bit ? { input: 'cast', castTo: { bytes: legacy4bit === 'fp32' ? 4 : 2, fp16: legacy4bit === 'fp16' }, weight16: false } : { input: 'none', weight16: false };
     case 'awq':
-      return { input: 'fp16', weight16: false };
+      return { input: 'cast', castTo: { bytes: 2, fp16: true }, weight16: false };
     case 'gptq':
       return { input: 'none', weight16: true };
     default:

@@ -464,7 +464,7 @@ function loraSaves(ctx: Ctx, dt: ActDtypes, adapterBytes: number): LoraSaves {
   const { s } = ctx;
   const amp = s.precision === 'amp-fp16' || s.precision === 'amp-bf16';
   const autocast = autocastActive(s);
-  const base = baseSaves(baseKernel(s.weights));
+  const base = baseSaves(baseKernel(s.weights), s.bnbVersion === 'legacy' ? s.bnbCompute : null);
   // kbit-prep: the MLP and the down input are fp32; attention saves 16-bit casts under autocast or flash, else fp32
   const upcast = kbitUpcasts(s) ? { attn: autocast || s.attn === 'flash' ? dt.e : 4 } : undefined;
   return {

@@ -66,6 +66,7 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
     case 'kbitPrep':
       return kbitPrepApplies(s) ? undefined : 'why.kbitPrepBase';
     case 'doubleQuant':
+    case 'bnbVersion':
       return doubleQuantApplies(s.weights) ? undefined : 'why.bnb4Only';
     case 'groupSize':
       return groupSizeApplies(s.weights) ? undefined : 'why.groupedOnly';

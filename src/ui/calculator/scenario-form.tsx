@@ -81,7 +81,7 @@ export const FORM_LAYOUT: Record<Mode, readonly FormGroup[]> = {
     {
       title: 'form.framework',
       openWhenSet: true,
-      fields: ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'doubleQuant', 'groupSize', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'],
+      fields: ['gradAccum', 'gradZero', 'autocast', 'bnbCompute', 'bnbVersion', 'doubleQuant', 'groupSize', 'kbitPrep', 'adapterDtype', 'loraDropout', 'loraSave', 'logitsPath', 'mfu'],
     },
     { title: 'form.parallel', fields: ['gpus', 'zero', 'offload', 'tp', 'pp', 'split'] },
     { title: 'form.deepspeed', openWhenSet: true, fields: ['zeroImpl', 'dsReduceBucket', 'dsOverlapComm', 'dsPrefetchBucket', 'dsPersistThreshold', 'dsMaxLive', 'dsReuseDistance'] },
