@@ -158,6 +158,7 @@ const qlora = fc.record({
   precision: fc.constantFrom('amp-bf16', 'bf16', 'fp32'),
   weights: fc.constantFrom('nf4', 'fp4'),
   bnbCompute: fc.constantFrom('bf16', 'fp32'),
+  bnbVersion: fc.constantFrom('current', 'legacy'),
   loraRank: fc.constantFrom(8, 64),
   loraTargets: fc.constantFrom(['q', 'v'], ['q', 'k', 'v', 'o', 'gate', 'up', 'down']),
 }) as fc.Arbitrary<Partial<Scenario>>;
