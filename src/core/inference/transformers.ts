@@ -102,6 +102,26 @@ function awqTiedHeadCopy(ctx: Ctx): Expr {
   return s.tp === 1 ? copy : div(copy, sym('t', s.tp));
 }
 
+/** What the load-copy term says: the tied head's second copy (AWQ) or the 16-bit copy bitsandbytes quantizes from. */
+const LOADING = {
+  tied: {
+    held: 'tied lm_head stored twice; held until tie_weights',
+    source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
+    note: {
+      code: 'inference.load-peak',
+      text: "Loading holds the checkpoint's second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.",
+    },
+  },
+  quantize: {
+    held: 'one Linear’s 16-bit weight, quantized on the GPU as it loads',
+    source: 'transformers quantizer_bnb_8bit / _4bit create_quantized_param; bitsandbytes Int8Params._quantize, Params4bit._quantize; safetensors keys() sorted',
+    note: {
+      code: 'inference.quantize-peak',
+      text: 'Loading quantizes each Linear from a 16-bit copy on the GPU; max_memory_allocated since start sees the larger of the loading peak and the generate peak.',
+    },
+  },
+} as const;
+
 /**
  * What one GPU holds under transformers' device_map="auto" (accelerate places whole modules;
  * transformers' DynamicCache keeps each layer's K/V on that layer's device, and the hidden
@@ -412,6 +432,7 @@ export function buildTransformers(ctx: Ctx): Built {
   const allocatedBytes = best.bytes;
   const perLayerKv = evaluate(kvExpr) / Math.max(1, Math.ceil(L * frac)) / 2;
   const preExpr = !layerOnly || (share.head && share.layers) ? forwardExpr : max(...(share.layers ? [layerOnly.prefill.expr] : []), ...(share.head ? [logitsExpr] : []), 0);
+  const loading = quantizeAll > 0 ? LOADING.quantize : LOADING.tied;
   const terms = [
     ctx.split
       ? term(ctx, 'weights', sym('W_gpu', weights), {
@@ -461,27 +482,12 @@ export function buildTransformers(ctx: Ctx): Built {
     ...(own && buffers && share.embedding && buffersAll > 0 ? [term(ctx, 'model-buffers', buffers.expr, { values: buffers.values, source: own.source, confidence: 'derived' })] : []),
     ...(loadCopy > 0
       ? [
-          quantizeAll > 0
-            ? term(ctx, 'load-copy', quantizeExpr, {
-                values: { held: 'one Linear’s 16-bit weight, quantized on the GPU as it loads' },
-                source: 'transformers quantizer_bnb_8bit / _4bit create_quantized_param; bitsandbytes Int8Params._quantize, Params4bit._quantize; safetensors keys() sorted',
-                confidence: 'derived',
-                note: {
-                  code: 'inference.quantize-peak',
-                  params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
-                  text: 'Loading quantizes each Linear from a 16-bit copy on the GPU; max_memory_allocated since start sees the larger of the loading peak and the generate peak.',
-                },
-              })
-            : term(ctx, 'load-copy', tiedCopyExpr, {
-                values: { held: 'tied lm_head stored twice; held until tie_weights' },
-                source: 'AutoAWQ save_quantized clones every state_dict tensor; transformers modeling_utils tie_weights after loading',
-                confidence: 'derived',
-                note: {
-                  code: 'inference.load-peak',
-                  params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) },
-                  text: "Loading holds the checkpoint's second copy of the tied LM head for a moment; max_memory_allocated since start sees the larger of the loading peak and the generate peak.",
-                },
-              }),
+          term(ctx, 'load-copy', quantizeAll > 0 ? quantizeExpr : tiedCopyExpr, {
+            values: { held: loading.held },
+            source: loading.source,
+            confidence: 'derived',
+            note: { ...loading.note, params: { load: weights + loadCopy, run: weights + CUBLAS_WORKSPACE_BYTES + Math.max(atPrefill, atDecode) } },
+          }),
         ]
       : []),
     workspaceTerm(ctx),
