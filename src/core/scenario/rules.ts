@@ -76,8 +76,8 @@ export function applyRules(s: Scenario, given: Set<string>, errors: FieldError[]
     );
   }
   // quantization settings of one family of formats (formats/weights.ts weightOptions)
-  if (given.has('bnb-version') && training && !doubleQuantApplies(s.weights)) {
-    warn('bnb-version', 'unused-key', `bnb-version changes training over bitsandbytes 4-bit weights (nf4, fp4), not weights=${s.weights}`, { with: 'weights' });
+  if (given.has('bnb-version') && training && !doubleQuantApplies(s.weights) && s.weights !== 'bnb-int8') {
+    warn('bnb-version', 'unused-key', `bnb-version changes training over bitsandbytes weights (nf4, fp4, bnb-int8), not weights=${s.weights}`, { with: 'weights' });
   }
   if (given.has('double-quant') && !doubleQuantApplies(s.weights)) {
     warn('double-quant', 'unused-key', `double-quant applies to bitsandbytes 4-bit weights (nf4, fp4), not weights=${s.weights}`, { with: 'weights' });

@@ -256,7 +256,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'bnbVersion',
     name: 'bnb-version',
     kind: oneOf(BNB_VERSIONS),
-    help: "Training over bitsandbytes nf4/fp4: 'current' (0.43.2, July 2024, and later) keeps no input of a 4-bit Linear for backward; 'legacy' (0.43.1 and earlier) keeps each one's input cast to the compute dtype (MatMul4Bit ctx.tensors = (A, B)): a copy per Linear unless the input already has that dtype",
+    help: "Training over bitsandbytes weights (nf4, fp4, bnb-int8): 'current' (0.43.2, July 2024, and later) keeps no input of a 4-bit Linear for backward; 'legacy' (0.43.1 and earlier) keeps each 4-bit Linear's input cast to the compute dtype (MatMul4Bit ctx.tensors = (A, B)), a copy per Linear unless the input already has that dtype, and each LLM.int8 Linear its input's int8 transpose CAt (double_quant) beside the input",
     modes: TRAINING,
   },
   {

@@ -66,16 +66,22 @@ export interface BaseSaves {
   input: 'none' | 'as-is' | 'cast';
   /** the cast's element size, and whether a 2-byte one is fp16 (else bf16) */
   castTo?: { bytes: number; fp16: boolean };
+  /** bytes per input element each Linear keeps besides (LLM.int8 ≤ 0.43.1: CAt, its input's int8 transpose) */
+  perLinear?: number;
   weight16: boolean;
 }
 
-/** `legacy4bit`: bitsandbytes ≤ 0.43.1 (bnb-version=legacy) with its compute dtype, whose MatMul4Bit keeps `ctx.tensors = (A, B)`. */
-export function baseSaves(k: BaseKernel, legacy4bit: BnbCompute | null = null): BaseSaves {
+/**
+ * `legacy`: bitsandbytes ≤ 0.43.1 (bnb-version=legacy), with the 4-bit compute dtype: its MatMul4Bit
+ * keeps `ctx.tensors = (A, B)`, and its MatMul8bitLt quantizes every input with `double_quant`,
+ * which also makes CAt (int8, the input's shape), kept in `ctx.tensors = (CAt, subA, A)`.
+ */
+export function baseSaves(k: BaseKernel, legacy: BnbCompute | null = null): BaseSaves {
   switch (k) {
     case 'bnb-int8':
-      return { input: 'as-is', weight16: false };
+      return legacy ? { input: 'as-is', perLinear: 1, weight16: false } : { input: 'as-is', weight16: false };
     case 'bnb-4bit':
-      return legacy4bit ? { input: 'cast', castTo: { bytes: legacy4bit === 'fp32' ? 4 : 2, fp16: legacy4bit === 'fp16' }, weight16: false } : { input: 'none', weight16: false };
+      return legacy ? { input: 'cast', castTo: { bytes: legacy === 'fp32' ? 4 : 2, fp16: legacy === 'fp16' }, weight16: false } : { input: 'none', weight16: false };
     case 'awq':
       return { input: 'cast', castTo: { bytes: 2, fp16: true }, weight16: false };
     case 'gptq':

@@ -66,8 +66,9 @@ export function fieldReason(s: Scenario, prop: keyof Scenario): MessageKey | und
     case 'kbitPrep':
       return kbitPrepApplies(s) ? undefined : 'why.kbitPrepBase';
     case 'doubleQuant':
-    case 'bnbVersion':
       return doubleQuantApplies(s.weights) ? undefined : 'why.bnb4Only';
+    case 'bnbVersion':
+      return doubleQuantApplies(s.weights) || s.weights === 'bnb-int8' ? undefined : 'why.bnbOnly';
     case 'groupSize':
       return groupSizeApplies(s.weights) ? undefined : 'why.groupedOnly';
     case 'descAct':

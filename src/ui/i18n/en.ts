@@ -69,6 +69,7 @@ export const en = {
   'why.variedOnly': 'Only used when sample lengths vary.',
   'why.autocast16': 'Only used when the weights train in bf16 / fp16 (AMP always runs under autocast, fp32 never).',
   'why.bnb4Only': 'Only used by bitsandbytes 4-bit weights (nf4, fp4).',
+  'why.bnbOnly': 'Only used by bitsandbytes weights (nf4, fp4, bnb-int8).',
   'why.groupedOnly': 'Only used by GPTQ and AWQ weights (gptq-int4, gptq-int8, awq-int4).',
   'why.gptqOnly': 'Only used by GPTQ weights (gptq-int4, gptq-int8).',
   'why.kbitPrepBase': 'Only changes LoRA / QLoRA over bitsandbytes (nf4, fp4, bnb-int8) or AWQ weights; PEFT does not upcast GPTQ or float bases.',

@@ -107,7 +107,7 @@ export const HELP_ZH: Record<FieldProp, string> = {
     "训练：优化器更新的实现。'foreach'（CUDA 上 torch.optim 的默认）会为全部参数临时分配一份与一个状态同样大的缓冲；'fused'（fused=True）不需要；'for-loop'（foreach=False，transformers 旧的 adamw_hf）每次只需一个参数大小",
   bnbCompute: 'bitsandbytes nf4/fp4 的 bnb_4bit_compute_dtype。默认 float32（transformers BitsAndBytesConfig）会把反量化后的 16 位权重再转成 fp32 参与矩阵乘；QLoRA 等配方设为 bf16',
   bnbVersion:
-    "在 bitsandbytes nf4/fp4 上训练：'current'（0.43.2，2024 年 7 月起）4 位 Linear 不为反向保留输入；'legacy'（0.43.1 及更早）每个 4 位 Linear 都保留转成计算精度后的输入（MatMul4Bit 的 ctx.tensors = (A, B)）：输入精度与计算精度不同时每个 Linear 一份副本",
+    "在 bitsandbytes 权重（nf4、fp4、bnb-int8）上训练：'current'（0.43.2，2024 年 7 月起）4 位 Linear 不为反向保留输入；'legacy'（0.43.1 及更早）每个 4 位 Linear 都保留转成计算精度后的输入（MatMul4Bit 的 ctx.tensors = (A, B)），输入精度与计算精度不同时每个 Linear 一份副本；每个 LLM.int8 Linear 还在输入之外保留其 int8 转置 CAt（double_quant）",
   doubleQuant:
     "bitsandbytes 4 位（nf4、fp4）的 bnb_4bit_use_double_quant：'on' 把每 64 个权重块的 absmax 存成 uint8，每 256 块再配一个 fp32（每个权重约少 0.37 位）；'auto' 对 nf4 开启（QLoRA 配方），对 fp4 关闭（BitsAndBytesConfig 默认）",
   groupSize: "GPTQ / AWQ 量化分组大小：每组输入通道一个 fp16 缩放和打包的零点；'auto' = 128，常见检查点的设置",
@@ -202,7 +202,7 @@ export const OPTION_LABEL_ZH: Record<string, string> = {
   'doubleQuant.on': '开启',
   'doubleQuant.off': '关闭',
   'bnbVersion.current': '0.43.2 或更新',
-  'bnbVersion.legacy': '0.43.1 或更早（保留 4 位层输入）',
+  'bnbVersion.legacy': '0.43.1 或更早（保留更多输入）',
   'descAct.off': '关闭',
   'descAct.on': '开启（act-order）',
   'gptqKernel.auto': '自动（4 位 ExLlama v1，8 位 Triton）',

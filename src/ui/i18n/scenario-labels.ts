@@ -131,7 +131,7 @@ const OPTION_LABEL_EN: Record<string, string> = {
   'doubleQuant.on': 'On',
   'doubleQuant.off': 'Off',
   'bnbVersion.current': '0.43.2 or later',
-  'bnbVersion.legacy': '0.43.1 or earlier (keeps 4-bit inputs)',
+  'bnbVersion.legacy': '0.43.1 or earlier (keeps more inputs)',
   'descAct.off': 'Off',
   'descAct.on': 'On (act-order)',
   'gptqKernel.auto': 'Auto (4-bit: ExLlama v1, 8-bit: Triton)',

@@ -26,6 +26,8 @@ export const VALUE_ZH: Record<string, string> = {
   'one Linear’s 16-bit weight, quantized on the GPU as it loads': '一个 Linear 的 16 位权重，载入时在 GPU 上量化',
   'frozen base: s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) (+ bitsandbytes ≤ 0.43.1: each 4-bit Linear keeps its input in the compute dtype); kv = 2gd (2ad eager or masked SDPA with g < a)':
     '冻结的基座：s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)（+ bitsandbytes ≤ 0.43.1：每个 4 位 Linear 以计算精度保留其输入）；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
+  'frozen base: s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) (LLM.int8 ≤ 0.43.1 keeps every Linear input and its int8 CAt); kv = 2gd (2ad eager or masked SDPA with g < a)':
+    '冻结的基座：s·b·(2·4·h + 2·(ad + kv + ad) + 4·3f/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)（LLM.int8 ≤ 0.43.1 保留每个 Linear 的输入及其 int8 CAt）；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
   'prepare_model_for_kbit_training: non-Linear parameters to fp32': 'prepare_model_for_kbit_training：非 Linear 参数转为 fp32',
   // loss and logits
   "16-bit chunks; fused upcast + CE per chunk, the chunk saved for its backward; one chunk's gradient in backward": '16 位分块；每块融合上转与交叉熵，该块为反向保存；反向时只有一块的梯度',

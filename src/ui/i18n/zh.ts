@@ -71,6 +71,7 @@ export const zh: Record<MessageKey, string> = {
   'why.variedOnly': '仅在样本长度不定时使用。',
   'why.autocast16': '仅在权重以 bf16 / fp16 训练时使用（AMP 总在 autocast 下运行，fp32 从不）。',
   'why.bnb4Only': '仅 bitsandbytes 4 位权重（nf4、fp4）使用。',
+  'why.bnbOnly': '仅 bitsandbytes 权重（nf4、fp4、bnb-int8）使用。',
   'why.groupedOnly': '仅 GPTQ 和 AWQ 权重（gptq-int4、gptq-int8、awq-int4）使用。',
   'why.gptqOnly': '仅 GPTQ 权重（gptq-int4、gptq-int8）使用。',
   'why.kbitPrepBase': '仅影响 bitsandbytes（nf4、fp4、bnb-int8）或 AWQ 权重上的 LoRA / QLoRA；PEFT 不会对 GPTQ 或浮点底座做 fp32 转换。',

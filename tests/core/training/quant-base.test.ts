@@ -103,3 +103,10 @@ describe('bitsandbytes 4-bit, bnb-version=legacy (≤ 0.43.1: MatMul4Bit ctx.ten
     expect(qlora('fp32', 'legacy') - qlora('fp32', 'current')).toBe(L * s * b * 4 * (6 * h + f));
   });
 });
+
+describe('LLM.int8, bnb-version=legacy (≤ 0.43.1: double_quant, ctx.tensors = (CAt, subA, A))', () => {
+  it("each Linear keeps its input's int8 transpose CAt beside the input: 1 B per input element of q, k, v, o, gate, up (h) and down (f)", () => {
+    const int8 = (bnbVersion: Scenario['bnbVersion']) => acts(run({ ...base, precision: 'bf16', weights: 'bnb-int8', method: 'qlora', bnbVersion }));
+    expect(int8('legacy') - int8('current')).toBe(L * s * b * (6 * h + f));
+  });
+});
