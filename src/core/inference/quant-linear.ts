@@ -103,16 +103,39 @@ const MLP_LOADS_LAST = new Set(['gpt2', 'gpt_bigcode', 'gpt_neox', 'gptj', 'qwen
 export function quantizeOnLoad(arch: ModelArch, s: { weights: WeightFormat; doubleQuant: 'auto' | 'on' | 'off' }): Expr {
   const w = s.weights;
   if (!(w === 'bnb-int8' || bnb4bitFormat(w)) || arch.moe || arch.hybrid) return 0;
-  const linearBytes = w === 'bnb-int8' ? bnbInt8 : bnb4bit(doubleQuantOn(s));
+  const dq = w !== 'bnb-int8' && doubleQuantOn(s);
+  const key = `${w}:${dq}`;
+  let byFormat = LOAD_MEMO.get(arch);
+  if (!byFormat) LOAD_MEMO.set(arch, (byFormat = new Map<string, LoadSizes | null>()));
+  let z = byFormat.get(key);
+  if (z === undefined) byFormat.set(key, (z = loadSizes(arch, w === 'bnb-int8' ? bnbInt8 : bnb4bit(dq))));
+  if (!z) return 0;
+  const mlp = sym('n_mlp', z.mlp);
+  return z.mlpLast ? mul(2, mlp) : max(mul(2, sym('n_last', z.last)), sub(mul(2, mlp), sym('attn_q', z.after)));
+}
+
+/** What quantizeOnLoad reads of a model's block: the widest MLP Linear, the last attention Linear, the attention's quantized bytes. */
+interface LoadSizes {
+  mlp: number;
+  mlpLast: boolean;
+  last: number;
+  after: number;
+}
+
+/** LoadSizes per model and format: the block's Linears are walked once (estimate() runs on every slider step). */
+const LOAD_MEMO = new WeakMap<ModelArch, Map<string, LoadSizes | null>>();
+
+function loadSizes(arch: ModelArch, linearBytes: (din: number, dout: number) => number): LoadSizes | null {
   const kind = blockKinds(arch).find((k) => k.kind === 'dense');
-  if (!kind) return 0;
-  const ffn = kind.linears.filter((t) => t.role.startsWith('ffn'));
-  const attn = kind.linears.filter((t) => t.role.startsWith('attn'));
-  if (ffn.length === 0) return 0;
-  const mlp = sym('n_mlp', Math.max(...ffn.map((t) => t.din * t.dout)));
-  if (MLP_LOADS_LAST.has(arch.family) || attn.length === 0) return mul(2, mlp);
+  const ffn = kind?.linears.filter((t) => t.role.startsWith('ffn')) ?? [];
+  const attn = kind?.linears.filter((t) => t.role.startsWith('attn')) ?? [];
+  if (ffn.length === 0) return null;
   // Baichuan's fused projection is W_pack, which sorts before o_proj
-  const last = (arch.family === 'baichuan' ? undefined : (attn.find((t) => t.role === 'attn_v') ?? attn.find((t) => t.role === 'attn_qkv'))) ?? attn[attn.length - 1]!;
-  const after = attn.reduce((sum, t) => sum + linearBytes(t.din, t.dout) * t.copies, 0);
-  return max(mul(2, sym('n_last', last.din * last.dout)), sub(mul(2, mlp), sym('attn_q', after)));
+  const last = (arch.family === 'baichuan' ? undefined : (attn.find((t) => t.role === 'attn_v') ?? attn.find((t) => t.role === 'attn_qkv'))) ?? attn[attn.length - 1];
+  return {
+    mlp: Math.max(...ffn.map((t) => t.din * t.dout)),
+    mlpLast: MLP_LOADS_LAST.has(arch.family) || !last,
+    last: last ? last.din * last.dout : 0,
+    after: attn.reduce((sum, t) => sum + linearBytes(t.din, t.dout) * t.copies, 0),
+  };
 }
