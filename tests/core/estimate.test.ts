@@ -77,9 +77,13 @@ describe('estimate: training', () => {
     const e = run({ model: LLAMA2, mode: 'training', method: 'lora', loraRank: 16, loraTargets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] });
     expect(e.params.trainable).toBe(39_976_960);
   });
-  it('QLoRA (bf16 compute, as in the paper) holds one dequantized bf16 copy of the largest Linear (4096 × 11008)', () => {
-    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4', bnbCompute: 'bf16' });
+  it('QLoRA over a bf16 model with bf16 compute holds one dequantized bf16 copy of the largest Linear (4096 × 11008)', () => {
+    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4', bnbCompute: 'bf16', precision: 'bf16', kbitPrep: 'off' });
     expect(termBytes(e, 'dequant-buffer')).toBe(2 * 4096 * 11008);
+  });
+  it("kbit-prep's fp32 norms hand the 4-bit Linears fp32 inputs, and set_compute_type computes in their dtype: 6 B per element whatever bnb-compute says", () => {
+    const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4', bnbCompute: 'bf16', precision: 'bf16', kbitPrep: 'on' });
+    expect(termBytes(e, 'dequant-buffer')).toBe(6 * 4096 * 11008);
   });
   it("QLoRA with bitsandbytes' default float32 compute adds the fp32 cast of that copy: 6 B per element", () => {
     const e = run({ model: LLAMA2, mode: 'training', method: 'qlora', weights: 'nf4', bnbCompute: 'fp32' });

@@ -110,7 +110,8 @@ function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled:
   const cast = lora.base?.input === 'cast' ? lora.base.castTo : undefined;
   // the base keeps the tensor itself (LLM.int8's A; a cast to the dtype the input already has:
   // AWQ's x.half() of an fp16 input, bitsandbytes' x.to(compute_dtype)), else a copy per Linear
-  const baseKeepsX = lora.base?.input === 'as-is' || (cast !== undefined && x.bytes === cast.bytes && (cast.bytes === 4 || cast.fp16 === (lora.fp16 === true)));
+  const ownWide = cast?.ownWide === true && (x.bytes === 4 || lora.fp16 !== true);
+  const baseKeepsX = lora.base?.input === 'as-is' || (cast !== undefined && (ownWide || (x.bytes === cast.bytes && (cast.bytes === 4 || cast.fp16 === (lora.fp16 === true)))));
   const baseCopies = (cast && !baseKeepsX ? x.linears * x.width * cast.bytes : 0) + x.linears * x.width * (lora.base?.perLinear ?? 0);
   const computeBytes = lora.autocast ? e : lora.adapterBytes;
   const dropout = lora.dropout > 0;

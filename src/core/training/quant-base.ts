@@ -64,11 +64,23 @@ export function baseKernel(w: WeightFormat): BaseKernel {
  */
 export interface BaseSaves {
   input: 'none' | 'as-is' | 'cast';
-  /** the cast's element size, and whether a 2-byte one is fp16 (else bf16) */
-  castTo?: { bytes: number; fp16: boolean };
+  /**
+   * the cast's element size, and whether a 2-byte one is fp16 (else bf16); `ownWide`: an fp32 or
+   * bf16 input is computed in its own dtype, so kept as it is (bitsandbytes `set_compute_type`)
+   */
+  castTo?: { bytes: number; fp16: boolean; ownWide?: boolean };
   /** bytes per input element each Linear keeps besides (LLM.int8 ≤ 0.43.1: CAt, its input's int8 transpose) */
   perLinear?: number;
   weight16: boolean;
+}
+
+/**
+ * The dtype a bitsandbytes 4-bit Linear computes in: `Linear4bit.set_compute_type` (nn/modules.py,
+ * since 0.41.0) runs at its first forward and takes the input's own dtype when that is fp32 or bf16;
+ * only an fp16 input keeps `bnb_4bit_compute_dtype` (the `bnb-compute` key). `inputBytes` / `fp16Input`: that input.
+ */
+export function bnbEffectiveCompute(configured: BnbCompute, inputBytes: number, fp16Input: boolean): BnbCompute {
+  return inputBytes === 4 ? 'fp32' : fp16Input ? configured : 'bf16';
 }
 
 /**
@@ -81,7 +93,7 @@ export function baseSaves(k: BaseKernel, legacy: BnbCompute | null = null): Base
     case 'bnb-int8':
       return legacy ? { input: 'as-is', perLinear: 1, weight16: false } : { input: 'as-is', weight16: false };
     case 'bnb-4bit':
-      return legacy ? { input: 'cast', castTo: { bytes: legacy === 'fp32' ? 4 : 2, fp16: legacy === 'fp16' }, weight16: false } : { input: 'none', weight16: false };
+      return legacy ? { input: 'cast', castTo: { bytes: legacy === 'fp32' ? 4 : 2, fp16: legacy === 'fp16', ownWide: true }, weight16: false } : { input: 'none', weight16: false };
     case 'awq':
       return { input: 'cast', castTo: { bytes: 2, fp16: true }, weight16: false };
     case 'gptq':

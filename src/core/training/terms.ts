@@ -41,7 +41,7 @@ import { chatglmLossBytes, lossBytes, lossOf, type LossBytes, type LossEvent } f
 import { adamStepTemp, adapterStateBytes, modelStateBytes } from './optimizer';
 import { kbitUpcasts, upcastBytes } from './kbit-prep';
 import { savedModules } from './modules-to-save';
-import { baseKernel, baseSaves, dequantTemps } from './quant-base';
+import { baseKernel, baseSaves, bnbEffectiveCompute, dequantTemps } from './quant-base';
 import { addStateExprs, evaluateStates, paramsPerGpu, shardStateExprs } from './sharding';
 import { add, div, evaluate, max, min, mul, sub, sym, type Expr } from '../formula';
 import { trainableParams } from './trainable';
@@ -131,15 +131,18 @@ export function buildTraining(ctx: Ctx): Built {
   const encoder = trainable.encoderOnly;
   const headCopy = arch.normHead ? 'norm-head' : autocast && (upcast || (saved?.head === true && saved.w === 4)) ? 'autocast' : null;
   const logits = !stage.head ? NO_LOSS : encoder ? taskHeadLogits(s.batch) : headLoss(ctx, e, upcast && !autocast ? 4 : e, headCopy);
-  // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts)
+  // a quantized base's dequantization temporaries at its largest Linear (quant-base.ts), in the
+  // dtype a 4-bit Linear computes in: its input's own when fp32 or bf16 (bnbEffectiveCompute)
+  const fp16Input = dt.eRes === 2 && s.precision === 'fp16';
+  const bnbCompute = bnbEffectiveCompute(s.bnbCompute, dt.eRes, fp16Input);
   const deq =
     adapters && arch.layers > 0
       ? dequantTemps(arch, {
           w: s.weights,
-          compute: s.bnbCompute,
+          compute: bnbCompute,
           n: params.largestLinear,
           inputBytes: dt.eRes,
-          fp16Input: dt.eRes === 2 && s.precision === 'fp16',
+          fp16Input,
           batch: s.batch,
           tokens: s.batch * s.seq,
         })
@@ -342,7 +345,7 @@ export function buildTraining(ctx: Ctx): Built {
   if (deq && dequant > 0) {
     terms.push(
       term(ctx, 'dequant-buffer', max(sym('forward', deq.forward), sym('backward', deq.backward)), {
-        values: { temporaries: deq.formula, largest: params.largestLinear, format: s.weights, compute: s.bnbCompute, b: s.batch },
+        values: { temporaries: deq.formula, largest: params.largestLinear, format: s.weights, compute: bnbCompute, b: s.batch },
         source: `${deq.source}; formulas.md §6.2`,
         confidence: 'derived',
       }),

@@ -87,6 +87,7 @@ export const TRAINING: Partial<Scenario>[] = [
   { model: LLAMA2, method: 'lora', weights: 'gptq-int4' },
   { model: LLAMA2, method: 'qlora', weights: 'bnb-int8', seq: 4096 },
   { model: LLAMA2, method: 'qlora', weights: 'nf4', bnbVersion: 'legacy' },
+  { model: LLAMA2, method: 'qlora', weights: 'nf4', bnbCompute: 'bf16', precision: 'bf16', kbitPrep: 'off' },
   { model: LLAMA2, method: 'lora', weights: 'bnb-int8', bnbVersion: 'legacy' },
   { model: 'Qwen/Qwen2.5-0.5B', method: 'lora', weights: 'awq-int4', seq: 512 },
   { model: LLAMA2, method: 'freeze' },

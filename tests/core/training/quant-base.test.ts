@@ -94,13 +94,17 @@ describe('AWQ base (autoawq WQLinear_GEMM)', () => {
 
 describe('bitsandbytes 4-bit, bnb-version=legacy (≤ 0.43.1: MatMul4Bit ctx.tensors = (A, B))', () => {
   // Linear4bit.forward: x = x.to(compute_dtype), then MatMul4Bit keeps that A for every Linear; 0.43.2 keeps (None, B)
-  const qlora = (bnbCompute: Scenario['bnbCompute'], bnbVersion: Scenario['bnbVersion']) => acts(run({ ...base, precision: 'bf16', weights: 'nf4', method: 'qlora', bnbCompute, bnbVersion }));
-  it('bf16 compute over a bf16 model: no cast, so like LLM.int8 each distinct input is kept once (the MLP norm output and the down input)', () => {
+  const qlora = (precision: Scenario['precision'], bnbCompute: Scenario['bnbCompute'], bnbVersion: Scenario['bnbVersion']) =>
+    acts(run({ ...base, precision, weights: 'nf4', method: 'qlora', bnbCompute, bnbVersion }));
+  it('a bf16 model: no cast, so like LLM.int8 each distinct input is kept once (the MLP norm output and the down input)', () => {
     const e = 2;
-    expect(qlora('bf16', 'legacy') - qlora('bf16', 'current')).toBe(L * s * b * (e * h + e * f));
+    expect(qlora('bf16', 'bf16', 'legacy') - qlora('bf16', 'bf16', 'current')).toBe(L * s * b * (e * h + e * f));
   });
-  it("float32 compute (transformers' default): every Linear keeps its own fp32 copy: q, k, v, o, gate, up (h wide) and down (f wide)", () => {
-    expect(qlora('fp32', 'legacy') - qlora('fp32', 'current')).toBe(L * s * b * 4 * (6 * h + f));
+  it("a bf16 input computes in bf16 whatever bnb_4bit_compute_dtype says (set_compute_type): float32's saves are bf16's", () => {
+    expect(qlora('bf16', 'fp32', 'legacy') - qlora('bf16', 'fp32', 'current')).toBe(qlora('bf16', 'bf16', 'legacy') - qlora('bf16', 'bf16', 'current'));
+  });
+  it("an fp16 model under float32 compute (transformers' default): every Linear keeps its own fp32 copy: q, k, v, o, gate, up (h wide) and down (f wide)", () => {
+    expect(qlora('fp16', 'fp32', 'legacy') - qlora('fp16', 'fp32', 'current')).toBe(L * s * b * 4 * (6 * h + f));
   });
 });
 
