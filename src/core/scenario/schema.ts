@@ -250,7 +250,7 @@ export const SCENARIO_FIELDS: readonly FieldSpec[] = [
     prop: 'bnbCompute',
     name: 'bnb-compute',
     kind: oneOf(BNB_COMPUTES),
-    help: 'bitsandbytes nf4/fp4: bnb_4bit_compute_dtype. The default float32 (transformers BitsAndBytesConfig) casts each dequantized 16-bit weight to fp32 for the matmul; recipes such as QLoRA set bf16',
+    help: 'bitsandbytes nf4/fp4: bnb_4bit_compute_dtype. The default float32 (transformers BitsAndBytesConfig) casts each dequantized 16-bit weight to fp32 for the matmul; recipes such as QLoRA set bf16. In training a 4-bit Linear whose input is fp32 or bf16 computes in that dtype instead (Linear4bit.set_compute_type)',
   },
   {
     prop: 'bnbVersion',

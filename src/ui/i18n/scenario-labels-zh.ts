@@ -105,7 +105,8 @@ export const HELP_ZH: Record<FieldProp, string> = {
     "训练，lengths=varied：回放所用的 PYTORCH_CUDA_ALLOC_CONF。'default' = 固定大小的段，释放后留在缓存中；'expandable' = expandable_segments:True（段可原地扩展，每步形状不同的张量可复用同一块显存）",
   optimImpl:
     "训练：优化器更新的实现。'foreach'（CUDA 上 torch.optim 的默认）会为全部参数临时分配一份与一个状态同样大的缓冲；'fused'（fused=True）不需要；'for-loop'（foreach=False，transformers 旧的 adamw_hf）每次只需一个参数大小",
-  bnbCompute: 'bitsandbytes nf4/fp4 的 bnb_4bit_compute_dtype。默认 float32（transformers BitsAndBytesConfig）会把反量化后的 16 位权重再转成 fp32 参与矩阵乘；QLoRA 等配方设为 bf16',
+  bnbCompute:
+    'bitsandbytes nf4/fp4 的 bnb_4bit_compute_dtype。默认 float32（transformers BitsAndBytesConfig）会把反量化后的 16 位权重再转成 fp32 参与矩阵乘；QLoRA 等配方设为 bf16。训练时，输入为 fp32 或 bf16 的 4 位 Linear 改用输入自身的精度计算（Linear4bit.set_compute_type）',
   bnbVersion:
     "在 bitsandbytes 权重（nf4、fp4、bnb-int8）上训练：'current'（0.43.2，2024 年 7 月起）4 位 Linear 不为反向保留输入；'legacy'（0.43.1 及更早）每个 4 位 Linear 都保留转成计算精度后的输入（MatMul4Bit 的 ctx.tensors = (A, B)），输入精度与计算精度不同时每个 Linear 一份副本；每个 LLM.int8 Linear 还在输入之外保留其 int8 转置 CAt（double_quant）",
   doubleQuant:
