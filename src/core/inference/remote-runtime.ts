@@ -51,7 +51,7 @@
  *   flash-attn 2 (`attn=flash`: `INTERNLM_ATTENTION_CLASSES` / `INTERNLM2_ATTENTION_CLASSES`), no
  *   SDPA; InternLM2 copies grouped K and V out with `repeat_kv` and upcasts its logits with `.float()`.
  */
-import type { Attn, KvFormat, Message, ModelArch, Scenario, WeightFormat } from '../types';
+import type { Attn, KvFormat, Message, ModelArch, Scenario } from '../types';
 import { inferenceLogits, ownFileLogitsPath, type InferenceLogits } from '../logits-path';
 import { allHeads, eagerScoreBytes, forwardSymbols, fp16Activations, hiddenRowsExpr, logitsSet, mlpTemporaries, type Transient } from './transient';
 import { add, div, evaluate, max, mul, sym, type Expr } from '../formula';
@@ -200,14 +200,12 @@ export function remoteTransient(
   logitRows: number,
   perLogit: number,
   firstCall: boolean,
-  dequant = 0,
   quant: QuantLinear | null = null,
 ): Transient {
   const { S, B, E, T } = forwardSymbols(s, b, e, tp);
   const K = sym('s_kv', k);
   const rows = (n: number): Expr => hiddenRowsExpr(arch, n, S, B, E);
   const held = heldMask(rt, arch, S, K, B, E);
-  const weightCopy = dequant > 0 ? [div(mul(2, sym('largest', dequant)), T)] : [];
   // ChatGLM2/3's GLMBlock and Qwen-1's QWenBlock keep the attention's output bound to a local
   // (`attention_output`, `attn_output`) until the block returns: a fifth row beside the MLP
   const mlpRows = rt.kind === 'chatglm2' || rt.kind === 'qwen' ? 5 : 4;
@@ -216,7 +214,7 @@ export function remoteTransient(
   // a quantized checkpoint's Linears (quant-linear.ts): Qwen-1's c_proj runs beside a1, a2 and their
   // product; ChatGLM2/3's swiglu rebinds its fused output away before dense_4h_to_h, leaving the product
   const atDown = rt.kind === 'qwen' ? 3 : rt.kind === 'chatglm2' ? 1 : undefined;
-  const mlpExpr = add(rows(mlpRows), quant ? max(mlpT, quantMlp(arch, quant, S, B, E, T, rt.fp16, atDown)) : mlpT, held, ...weightCopy);
+  const mlpExpr = add(rows(mlpRows), quant ? max(mlpT, quantMlp(arch, quant, S, B, E, T, rt.fp16, atDown)) : mlpT, held);
   const qOut = allHeads(arch, S, B, E);
   const expand = allHeads(arch, K, B, E);
   let attnExpr: Expr = 0;
@@ -320,12 +318,13 @@ function remoteCacheElementBytes(rt: RemoteRuntime, e: number, headDim: number):
 }
 
 /**
- * Elements of the weight ChatGLM's int8 / int4 layers dequantize at every matmul: `W8A16Linear.forward`
- * calls `extract_weight_to_half(quant_w, scale_w, bits)`, the whole fp16 weight, in every forward,
- * decode steps included (the largest Linear, at the MLP). 0 for other models and formats.
+ * How the model's quantized Linears run over `rows` token rows (quant-linear.ts): ChatGLM's own int8 / int4
+ * layers dequantize at every matmul, decode steps included (`W8A16Linear.forward`:
+ * `extract_weight_to_half(quant_w, scale_w, bits)`, the whole fp16 weight, then `inp.mm(weight.t())`);
+ * bitsandbytes and AWQ as transformers' own models run them.
  */
-function remoteDequantElements(arch: ModelArch, weights: WeightFormat, largestLinear: number): number {
-  return chatglmQuantized(arch.family, weights) ? largestLinear : 0;
+function ownQuant(arch: ModelArch, s: Pick<Scenario, 'weights' | 'bnbCompute'>, rows: number): QuantLinear | null {
+  return chatglmQuantized(arch.family, s.weights) ? 'dequant' : quantLinear(s.weights, s.bnbCompute, rows);
 }
 
 /** The kernel family an attention path belongs to, as the attn key names them. */
@@ -443,10 +442,9 @@ export interface OwnRuntime {
 }
 
 /** The model's own runtime for scenario `s` (element size e), or null for models transformers runs with its own code. */
-export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'bnbCompute' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number, largestLinear: number): OwnRuntime | null {
+export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'weights' | 'bnbCompute' | 'batch' | 'tp' | 'prompt' | 'gen'>, e: number): OwnRuntime | null {
   const rt = remoteRuntime(arch, s.attn, s.kv, fp16Activations(s.weights));
   if (!rt) return null;
-  const dequant = remoteDequantElements(arch, s.weights, largestLinear);
   return {
     source: rt.source,
     cache: ownCache(rt, arch, e),
@@ -454,8 +452,7 @@ export function ownRuntime(arch: ModelArch, s: Pick<Scenario, 'attn' | 'kv' | 'w
     decodeMaskPerKey2: rt.kind === 'baichuan-alibi' ? evaluate(heldMask(rt, arch, 1, 1, sym('b', s.batch), sym('e', e))) : 0,
     cacheBytes: remoteCacheElementBytes(rt, e, arch.headDim),
     logits: remoteLogits(rt, arch, s.prompt, e),
-    forward: (q, keys, logitRows, perLogit, firstCall) =>
-      remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, dequant, quantLinear(s.weights, s.bnbCompute, q * s.batch)),
+    forward: (q, keys, logitRows, perLogit, firstCall) => remoteTransient(rt, arch, q, keys, s.batch, e, s.tp, logitRows, perLogit, firstCall, ownQuant(arch, s, q * s.batch)),
     buffers: remoteBuffers(rt, arch, s.prompt, s.prompt + s.gen, e),
     prefillShape: (b, tokens) => {
       const forward = laidOut(rt);

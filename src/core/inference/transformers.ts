@@ -302,7 +302,7 @@ export function buildTransformers(ctx: Ctx): Built {
   // kv int4 / int8: transformers QuantizedCache, most tokens quantized, a residual in the model dtype (quantized-cache.ts)
   // models that run their own modeling file (remote-runtime.ts): its attention, masks, buffers, cache and logits
   // (a chunk of its own: estimate.ts answers 'remote.loading' until it is in, remote-provider.ts)
-  const own = !encoder && REMOTE_FAMILIES.has(arch.family) ? (remoteModule()?.ownRuntime(arch, s, e, ctx.params.largestLinear) ?? null) : null;
+  const own = !encoder && REMOTE_FAMILIES.has(arch.family) ? (remoteModule()?.ownRuntime(arch, s, e) ?? null) : null;
   // Qwen-1's own 8-bit cache instead of transformers' QuantizedCache
   const ownCache = own?.cacheBytes ?? null;
   const kvEl = ownCache ?? ctx.kvElementBytes;
