@@ -8,7 +8,8 @@
  *   GEMM path) from 1,024 rows (`x.shape[0] * x.shape[1] >= 1024`: `dequantize_weights_cuda`, then
  *   `torch.matmul`; the weight is freed when `out` is rebound), and bitsandbytes 4-bit with a 16-bit
  *   `bnb_4bit_compute_dtype` (autograd/_functions.py `matmul_4bit` → `MatMul4Bit.forward`:
- *   `linear(A, dequantize_4bit(B).to(A.dtype).t())`, for more than one row).
+ *   `linear(A, dequantize_4bit(B).to(A.dtype).t())`, for more than one row), and ChatGLM's own int8 /
+ *   int4 `W8A16Linear` at every matmul (remote-runtime.ts `ownQuant`).
  * - 'dequant-fp32' — bitsandbytes 4-bit under its float32 default compute dtype:
  *   nn/modules.py `Linear4bit.forward` casts the input to fp32 (4·n·d_in, held until it returns),
  *   `dequantize_4bit(B).to(float32)` holds the 16-bit and the fp32 weight for a moment (6·d_in·d_out),
@@ -21,7 +22,7 @@
  *   product (`int8_linear_matmul`, 4·n·d_out) and `int8_mm_dequant`'s fp16 result (2·n·d_out), which
  *   `.to(A.dtype)` copies for bf16 activations (e more). Outlier columns add only their few columns.
  *
- * Whether a format's kernel dequantizes at a given row count: formats/quantized.ts `dequantPerWeight`.
+ * Which kind a format's kernel runs at a given row count: `quantLinear`.
  */
 import type { BnbCompute, ModelArch, WeightFormat } from '../types';
 import { FAMILIES } from '../model/families';
