@@ -7,16 +7,18 @@
  *   0.49): forward `linear(A, dequantize_4bit(B, quant_state).to(A.dtype).t())` inside the
  *   autograd Function (no graph: nothing of it saved); `ctx.tensors = (None, B)` — the input A is
  *   not kept (bitsandbytes PR #1270, "delete useless buffered activation", July 2024; before 0.43.2
- *   it was `(A, B)`); backward `matmul(grad_output, dequantize_4bit(B).to(grad_output.dtype))`
- *   dequantizes again. Temporaries: formats/quantized.ts bnbDequantBytes, forward and backward.
+ *   it was `(A, B)`, which bnb-version=legacy counts); backward
+ *   `matmul(grad_output, dequantize_4bit(B).to(grad_output.dtype))` dequantizes again.
+ *   Temporaries: formats/quantized.ts bnbDequantBytes, forward and backward.
  * - bitsandbytes LLM.int8 (`weights=bnb-int8`), `MatMul8bitLt`: forward quantizes the input row-wise
  *   to int8 (`int8_vectorwise_quant`, CA: 1 B per input element) and runs an int8 GEMM against the
  *   stored CB — no weight-sized buffer, but token-sized ones (bnb ≥ 0.45 backends/default/ops.py
  *   `int8_scaled_mm`): the int32 product (4 B per output) and `int8_mm_dequant`'s fp16 result,
- *   cast by `.to(A.dtype)` while both exist unless A is fp16 (2 B more); `if any(ctx.needs_input_grad[:2]): ctx.tensors = (CAt, subA, A)` keeps
- *   the input A itself (CAt is None on the fast path taken when B needs no gradient; subA holds
- *   only the outlier columns); backward `CB = state.CB.to(ctx.dtype_A, copy=True).mul_(SCB…)`
- *   builds the whole weight in the input's dtype for grad_A.
+ *   cast by `.to(A.dtype)` while both exist unless A is fp16 (2 B more);
+ *   `if any(ctx.needs_input_grad[:2]): ctx.tensors = (CAt, subA, A)` keeps the input A itself (CAt
+ *   is None on the fast path taken when B needs no gradient; subA holds only the outlier columns);
+ *   backward `CB = state.CB.to(ctx.dtype_A, copy=True).mul_(SCB…)` builds the whole weight in the
+ *   input's dtype for grad_A.
  * - GPTQ through PEFT (auto-gptq `nn_modules/qlinear/qlinear_cuda_old.py` / `qlinear_cuda.py`
  *   `QuantLinear.forward`, the kernels transformers/optimum pick with exllama disabled, which
  *   training needs: `qlinear_exllama` raises "Exllama kernel does not support training"): past
