@@ -81,13 +81,6 @@ export function quantMlp(arch: ModelArch, q: QuantLinear, S: Expr, B: Expr, E: E
 }
 
 /**
- * Families whose checkpoint names sort a block's MLP after its attention ('attn' / 'attention' <
- * 'mlp' / 'feed_forward'), so an MLP Linear is the block's last tensor loaded; elsewhere
- * ('mlp' < 'self_attn' / 'self_attention') the attention's Linears load after the MLP.
- */
-const MLP_LOADS_LAST = new Set(['gpt2', 'gpt_bigcode', 'gpt_neox', 'gptj', 'qwen', 'internlm2']);
-
-/**
  * Bytes above the final weights while transformers 4.x loads a checkpoint into bitsandbytes
  * (`load_in_8bit` / `load_in_4bit`), on a GPU holding quantized layers: each Linear's 16-bit
  * weight goes to the GPU and is quantized there (transformers quantizers/quantizer_bnb_*bit.py
@@ -96,7 +89,7 @@ const MLP_LOADS_LAST = new Set(['gpt2', 'gpt_bigcode', 'gpt_neox', 'gptj', 'qwen
  * `w = self.data.contiguous().to(device)`, `quantize_4bit(w)`), so the 16-bit copy, 2 B per
  * weight, sits beside everything loaded before it. The shard's tensors load in the order safetensors
  * lists them, sorted by name (bindings/python/src/lib.rs `keys`), so the last block loaded ends
- * with its MLP or with its attention (`MLP_LOADS_LAST`). The peak is the larger of the last
+ * with its MLP or with its attention (families.ts `loadsLast`). The peak is the larger of the last
  * Linear's copy with everything else in place and the MLP's widest copy less the attention's
  * quantized Linears still to come (the last attention Linear: the v projection, or the fused
  * q/k/v one; Baichuan's o_proj). 0 for other formats and for MoE and hybrid blocks.
@@ -131,11 +124,11 @@ function loadSizes(arch: ModelArch, linearBytes: (din: number, dout: number) => 
   const ffn = kind?.linears.filter((t) => t.role.startsWith('ffn')) ?? [];
   const attn = kind?.linears.filter((t) => t.role.startsWith('attn')) ?? [];
   if (ffn.length === 0) return null;
-  // Baichuan's fused projection is W_pack, which sorts before o_proj
-  const last = (arch.family === 'baichuan' ? undefined : (attn.find((t) => t.role === 'attn_v') ?? attn.find((t) => t.role === 'attn_qkv'))) ?? attn[attn.length - 1];
+  const order = FAMILIES[arch.family]?.loadsLast;
+  const last = (order === 'attn-output' ? attn.find((t) => t.role === 'attn_output') : (attn.find((t) => t.role === 'attn_v') ?? attn.find((t) => t.role === 'attn_qkv'))) ?? attn[attn.length - 1];
   return {
     mlp: Math.max(...ffn.map((t) => t.din * t.dout)),
-    mlpLast: MLP_LOADS_LAST.has(arch.family) || !last,
+    mlpLast: order === 'mlp' || !last,
     last: last ? last.din * last.dout : 0,
     after: attn.reduce((sum, t) => sum + linearBytes(t.din, t.dout) * t.copies, 0),
   };

@@ -62,9 +62,17 @@ export interface FamilyTraits {
    * `_supports_sdpa`): any other kind runs eager (model/remote-families.ts `ownFileAttn`).
    */
   attnClasses?: readonly Attn[];
-  /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */ /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
+  /** Checkpoint stores q/k/v as one fused Linear (and gate/up as one for Phi-3). */
   fusedQkv?: boolean;
   fusedGateUp?: boolean;
+  /**
+   * Which of a block's Linears the checkpoint lists last, its tensor names sorted (safetensors
+   * `keys()` sorts them): 'mlp' where the attention's prefix sorts first ('attn' / 'attention' <
+   * 'mlp' / 'feed_forward'); 'attn-output' where the output projection sorts after the fused q/k/v
+   * (Baichuan: 'W_pack' < 'o_proj'); unset: the v projection or the fused q/k/v ('mlp' < 'self_attn').
+   * inference/quant-linear.ts `quantizeOnLoad`.
+   */
+  loadsLast?: 'mlp' | 'attn-output';
   /** Bias layout fixed in code; config `attention_bias` is not read (Qwen2). */
   biasFixed?: boolean;
   /**
@@ -120,7 +128,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   olmo: LLAMA_LIKE,
   // InternLM2 (modeling_internlm2.py InternLM2Attention): one `wqkv` Linear, (a + 2g)·d wide
   // INTERNLM2_ATTENTION_CLASSES: eager and flash_attention_2
-  internlm2: { ...LLAMA_LIKE, fusedQkv: true, attnClasses: ['eager', 'flash'] },
+  internlm2: { ...LLAMA_LIKE, fusedQkv: true, attnClasses: ['eager', 'flash'], loadsLast: 'mlp' },
   granite: LLAMA_LIKE,
   deepseek_v2: LLAMA_LIKE,
   deepseek_v3: LLAMA_LIKE,
@@ -138,13 +146,23 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' }, attnDropout: true },
-  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, attnDropout: true },
-  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true, attnDropout: false },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' }, attnDropout: true, loadsLast: 'mlp' },
+  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, attnDropout: true, loadsLast: 'mlp' },
+  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true, attnDropout: false, loadsLast: 'mlp' },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
   // `outputs = block(...)` holds the previous block's probabilities
   // (GPTJ_ATTENTION_CLASSES: eager and flash_attention_2, no SDPA)
-  gptj: { gated: false, norm: 'layernorm', tied: false, mlpBias: true, normsPerLayer: 1, eager: { softmax: 'fp32-scores', previous: true }, attnClasses: ['eager', 'flash'], attnDropout: false },
+  gptj: {
+    gated: false,
+    norm: 'layernorm',
+    tied: false,
+    mlpBias: true,
+    normsPerLayer: 1,
+    eager: { softmax: 'fp32-scores', previous: true },
+    attnClasses: ['eager', 'flash'],
+    attnDropout: false,
+    loadsLast: 'mlp',
+  },
   // BloomAttention.forward: `attention_scores = alibi.baddbmm(...)` stays bound while `attn_weights + attention_mask`
   // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
   // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
@@ -169,8 +187,8 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
   // (ChatGLM-6B's LayerNorm layers are GPT-style: the RMSNorm traits apply to ChatGLM2/3's)
   chatglm: { ...GPT_LIKE, tied: false, fusedQkv: true, fusedGateUp: true, normScaledFp32: true, normSavesInput: true },
-  qwen: { ...LLAMA_LIKE, fusedQkv: true, layerMasks: true },
-  baichuan: { ...LLAMA_LIKE, fusedQkv: true, normSavesInput: true },
+  qwen: { ...LLAMA_LIKE, fusedQkv: true, layerMasks: true, loadsLast: 'mlp' },
+  baichuan: { ...LLAMA_LIKE, fusedQkv: true, normSavesInput: true, loadsLast: 'attn-output' },
   internlm: { ...LLAMA_LIKE, normSavesInput: true, clampsScores: true, attnClasses: ['eager', 'flash'] },
   // hybrids (hybrid-config.ts): Llama-style attention and gated MLPs; Nemotron-H has one norm per
   // block and a plain relu² MLP (NemotronHBlock, NemotronHMLP up_proj / down_proj)
