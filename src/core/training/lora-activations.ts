@@ -107,11 +107,10 @@ interface LinearInput {
  * plus lora_B's r-wide input per adapter.
  */
 function adapterInputBytes(x: LinearInput, lora: LoraSaves, e: number, compiled: boolean): number {
-  const cast = lora.base?.input === 'cast' ? lora.base.castTo : undefined;
+  const cast = lora.base?.input === 'cast' ? lora.base.castTo?.(x.bytes, x.bytes === 2 && lora.fp16 === true) : undefined;
   // the base keeps the tensor itself (LLM.int8's A; a cast to the dtype the input already has:
   // AWQ's x.half() of an fp16 input, bitsandbytes' x.to(compute_dtype)), else a copy per Linear
-  const ownWide = cast?.ownWide === true && (x.bytes === 4 || lora.fp16 !== true);
-  const baseKeepsX = lora.base?.input === 'as-is' || (cast !== undefined && (ownWide || (x.bytes === cast.bytes && (cast.bytes === 4 || cast.fp16 === (lora.fp16 === true)))));
+  const baseKeepsX = lora.base?.input === 'as-is' || (cast !== undefined && x.bytes === cast.bytes && (cast.bytes === 4 || cast.fp16 === (lora.fp16 === true)));
   const baseCopies = (cast && !baseKeepsX ? x.linears * x.width * cast.bytes : 0) + x.linears * x.width * (lora.base?.perLinear ?? 0);
   const computeBytes = lora.autocast ? e : lora.adapterBytes;
   const dropout = lora.dropout > 0;
@@ -203,8 +202,7 @@ export function loraLayerActivation(
 function baseNote(base: BaseSaves | undefined): string {
   if (base?.weight16) return ' + Σ_linears 2·d_in·d_out (GPTQ: dequantized weights saved by matmul)';
   if (base?.input === 'as-is') return base.perLinear ? ' (LLM.int8 ≤ 0.43.1 keeps every Linear input and its int8 CAt)' : ' (LLM.int8 keeps every Linear input)';
-  if (base?.input === 'cast')
-    return base.castTo?.bytes === 2 && base.castTo.fp16 ? ' (+ AWQ: an fp16 input copy per Linear)' : ' (+ bitsandbytes ≤ 0.43.1: each 4-bit Linear keeps its input in the compute dtype)';
+  if (base?.input === 'cast') return base.by === 'awq' ? ' (+ AWQ: an fp16 input copy per Linear)' : ' (+ bitsandbytes ≤ 0.43.1: each 4-bit Linear keeps its input in the compute dtype)';
   return '';
 }
 

@@ -66,11 +66,10 @@ export function baseKernel(w: WeightFormat): BaseKernel {
  */
 export interface BaseSaves {
   input: 'none' | 'as-is' | 'cast';
-  /**
-   * the cast's element size, and whether a 2-byte one is fp16 (else bf16); `ownWide`: an fp32 or
-   * bf16 input is computed in its own dtype, so kept as it is (bitsandbytes `set_compute_type`)
-   */
-  castTo?: { bytes: number; fp16: boolean; ownWide?: boolean };
+  /** the dtype an input of `bytes` (fp16 or not) is cast to: its element size, and whether a 2-byte one is fp16 (else bf16) */
+  castTo?: (bytes: number, fp16: boolean) => Dtype;
+  /** whose kernel casts (the formula names it) */
+  by?: 'awq' | 'bnb';
   /** bytes per input element each Linear keeps besides (LLM.int8 ≤ 0.43.1: CAt, its input's int8 transpose) */
   perLinear?: number;
   weight16: boolean;
@@ -85,6 +84,15 @@ export function bnbEffectiveCompute(configured: BnbCompute, inputBytes: number, 
   return inputBytes === 4 ? 'fp32' : fp16Input ? configured : 'bf16';
 }
 
+/** A floating dtype by element size, with fp16 told from bf16. */
+export interface Dtype {
+  bytes: number;
+  fp16: boolean;
+}
+
+const FP16: Dtype = { bytes: 2, fp16: true };
+const dtypeOf = (c: BnbCompute): Dtype => ({ bytes: c === 'fp32' ? 4 : 2, fp16: c === 'fp16' });
+
 /**
  * `legacy`: bitsandbytes ≤ 0.43.1 (bnb-version=legacy), with the 4-bit compute dtype: its MatMul4Bit
  * keeps `ctx.tensors = (A, B)`, and its MatMul8bitLt quantizes every input with `double_quant`,
@@ -95,9 +103,10 @@ export function baseSaves(k: BaseKernel, legacy: BnbCompute | null = null): Base
     case 'bnb-int8':
       return legacy ? { input: 'as-is', perLinear: 1, weight16: false } : { input: 'as-is', weight16: false };
     case 'bnb-4bit':
-      return legacy ? { input: 'cast', castTo: { bytes: legacy === 'fp32' ? 4 : 2, fp16: legacy === 'fp16', ownWide: true }, weight16: false } : { input: 'none', weight16: false };
+      // Linear4bit.forward's x.to(compute_dtype), in the dtype set_compute_type chose for that input
+      return legacy ? { input: 'cast', castTo: (b, f) => dtypeOf(bnbEffectiveCompute(legacy, b, f)), by: 'bnb', weight16: false } : { input: 'none', weight16: false };
     case 'awq':
-      return { input: 'cast', castTo: { bytes: 2, fp16: true }, weight16: false };
+      return { input: 'cast', castTo: () => FP16, by: 'awq', weight16: false };
     case 'gptq':
       return { input: 'none', weight16: true };
     default:
