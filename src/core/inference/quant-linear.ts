@@ -27,7 +27,7 @@
 import type { BnbCompute, ModelArch, WeightFormat } from '../types';
 import { FAMILIES } from '../model/families';
 import { blockKinds, mlpWidth } from '../model/tensors';
-import { AWQ_DEQUANT_ROWS, bnb4bit, bnb4bitFormat, bnbInt8 } from '../formats/quantized';
+import { AWQ_DEQUANT_ROWS, bnb4bit, bnb4bitFormat, bnbDequantBytes, bnbInt8 } from '../formats/quantized';
 import { doubleQuantOn } from '../formats/weights';
 import { add, div, max, mul, sub, sym, type Expr } from '../formula';
 
@@ -48,9 +48,10 @@ function linearMoment(q: QuantLinear, dIn: Expr, dOut: Expr, S: Expr, B: Expr, E
   const w = mul(dIn, dOut);
   switch (q) {
     case 'dequant':
-      return add(mul(2, w), mul(out, E));
+      return add(mul(bnbDequantBytes('bf16', 1), w), mul(out, E));
     case 'dequant-fp32':
-      return add(mul(4, inp), max(mul(6, w), add(mul(4, w), mul(4, out)), add(mul(4, out), mul(out, E))));
+      // the 16-bit weight and its fp32 cast together (bnbDequantBytes), then the fp32 weight beside the fp32 product
+      return add(mul(4, inp), max(mul(bnbDequantBytes('fp32', 1), w), add(mul(4, w), mul(4, out)), add(mul(4, out), mul(out, E))));
     case 'int8':
       return max(mul(inp, fp16 ? 4 : 6), add(inp, mul(out, fp16 ? 6 : add(6, E))));
   }

@@ -1,8 +1,8 @@
 /**
  * HF transformers `generate` as tensor allocations, from inference/transformers.ts
  * (`InferencePhases`): weights; prefill, per layer the prompt's K and V and the forward transient
- * (a quantized Linear's dequantized weight among it, inference/quant-linear.ts); then decode, where DynamicCache.update
- * (transformers cache_utils.py: `self.key_cache[layer_idx] = torch.cat([self.key_cache[layer_idx],
+ * (a quantized Linear's dequantized weight among it, inference/quant-linear.ts); then decode, where
+ * DynamicCache.update (transformers cache_utils.py: `self.key_cache[layer_idx] = torch.cat([self.key_cache[layer_idx],
  * key_states], dim=-2)`, likewise for values) allocates a new K and V one token longer for every
  * layer and frees the old ones, so every token leaves a hole one layer's K long — the pattern
  * that fragments the cache. Where the prompt pass is laid out, each layer's K and V take its own

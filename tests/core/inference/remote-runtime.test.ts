@@ -221,3 +221,11 @@ describe('InternLM2: eager by default, logits.float()', () => {
     }
   });
 });
+
+describe('Baichuan2-13B in 8-bit: its checkpoint lists o_proj after W_pack (safetensors sorts names, "W" < "o")', () => {
+  it("the load peaks at o_proj's 16-bit copy, 2 × 5120 × 5120, above the MLP's 2 × 5120 × 13696 less the int8 W_pack and o_proj still to come", () => {
+    const mlp = 2 * 5120 * 13696 - (5120 * 15360 + 4 * 15360) - (5120 * 5120 + 4 * 5120);
+    expect(mlp).toBeLessThan(2 * 5120 * 5120);
+    expect(termOf(run({ arch: BAICHUAN2_13B, weights: 'bnb-int8', prompt: 16, gen: 16 }), 'load-copy')).toBe(2 * 5120 * 5120);
+  });
+});
