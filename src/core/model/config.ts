@@ -3,7 +3,7 @@
  * Field spellings and family defaults: docs/reference/formulas.md §1.1–§1.4; HF transformers
  * `configuration_*.py` / `modeling_*.py` of each family (see families.ts).
  */
-import type { FieldError, ModelArch, Result } from '../types';
+import type { FieldError, MlpAct, ModelArch, Result } from '../types';
 import { ARCH_PREFIX, ENCODER_ONLY, FAMILIES, POSITION_OFFSET, type FamilyTraits } from './families';
 import { FieldReader, MAX_LAYERS, isObject, type Json } from './fields';
 import { parseMoe, parseMla, parseSlidingWindow } from './config-extras';
@@ -63,6 +63,25 @@ function isGated(r: FieldReader, t: FamilyTraits): boolean {
   const act = key ? (r.str(key) ?? '') : '';
   // Llama-style configs say silu; GPT-style plain MLPs say gelu/relu. Unknown: modern default (gated).
   return !/^(?:gelu|relu|quick_gelu|tanh)/.test(act);
+}
+
+/** transformers activation names (activations.py ACT2CLS) that are composed from Python tensor ops. */
+const COMPOSED_ACTS: Readonly<Record<string, MlpAct>> = {
+  gelu_new: 'tanh-gelu',
+  gelu_python_tanh: 'tanh-gelu',
+  gelu_fast: 'fast-gelu',
+  quick_gelu: 'quick-gelu',
+};
+
+/**
+ * The MLP activation when transformers composes it in Python (types.ts MlpAct). T5 reads
+ * `dense_act_fn`, which T5Config sets to `gelu_new` for `feed_forward_proj: "gated-gelu"`
+ * (models/t5/configuration_t5.py `T5Config.__init__`).
+ */
+function composedAct(r: FieldReader): MlpAct | undefined {
+  const key = r.pick(['dense_act_fn', ...ACT]);
+  const name = key ? r.str(key) : r.str('feed_forward_proj') === 'gated-gelu' ? 'gelu_new' : undefined;
+  return name !== undefined && Object.hasOwn(COMPOSED_ACTS, name) ? COMPOSED_ACTS[name] : undefined;
 }
 
 function normKind(r: FieldReader, t: FamilyTraits): 'rmsnorm' | 'layernorm' {
@@ -206,6 +225,8 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
   if (softcap(r.cfg.final_logit_softcapping)) arch.logitSoftcap = true;
   if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;
+  const act = composedAct(r);
+  if (act) arch.mlpAct = act;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
 }
 

@@ -39,7 +39,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "oBias": true,
    "mlpBias": true,
    "maxContext": 1024,
-   "positionEmbeddings": 1024
+   "positionEmbeddings": 1024,
+   "mlpAct": "tanh-gelu"
   }
  },
  {
@@ -64,7 +65,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "oBias": true,
    "mlpBias": true,
    "maxContext": 1024,
-   "positionEmbeddings": 1024
+   "positionEmbeddings": 1024,
+   "mlpAct": "tanh-gelu"
   }
  },
  {
@@ -1295,7 +1297,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "encoderDecoder": {
     "decoderLayers": 24
    },
-   "relPosBuckets": 32
+   "relPosBuckets": 32,
+   "mlpAct": "tanh-gelu"
   }
  },
  {
@@ -1322,7 +1325,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "encoderDecoder": {
     "decoderLayers": 12
    },
-   "relPosBuckets": 32
+   "relPosBuckets": 32,
+   "mlpAct": "tanh-gelu"
   }
  },
  {

@@ -209,9 +209,12 @@ function step(
   const e = s.precision === 'fp32' ? 4 : 2;
   const hiddenUnit = { size: sb * arch.hidden * e, max: Infinity };
   // a layer's saved tensors at their shapes: the norms' fp32 token × hidden tensors
-  // (training/activations.ts fp32HiddenTensors), the MLP's f-wide ones, then hidden-wide ones
+  // (training/activations.ts fp32HiddenTensors), a composed activation's fp32 f-wide ones
+  // (training/act-saves.ts), the MLP's f-wide ones, then hidden-wide ones
   const fp32Unit = { size: sb * arch.hidden * 4, max: p.acts.fp32Hidden };
-  const units = [fp32Unit, { size: (sb * mlpWidth(arch, false) * e) / tp, max: arch.gatedMlp ? 4 : 2 }, hiddenUnit];
+  const f = (sb * mlpWidth(arch, false)) / tp;
+  const act = p.acts.act;
+  const units = [fp32Unit, { size: f * 4, max: act.wide }, { size: f * e, max: (arch.gatedMlp ? 4 : 2) + act.narrow }, hiddenUnit];
   const full = s.gradCkpt === 'full';
   const onGpu = Math.max(1, p.acts.layersOnGpu);
   const recompute = p.acts.recompute;

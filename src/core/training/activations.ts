@@ -21,6 +21,7 @@ import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { glmExpandsKv, hfExpandsKv, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 import { fusedQkvViewWidth } from './fused-views';
+import { actFormula, actSavesBytes, composedActSaves, NO_ACT_SAVES, type ActSaves } from './act-saves';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -35,6 +36,8 @@ export interface LayerActivation {
    * size (timeline/training.ts); with e = 4 every tensor is fp32 and this is 0.
    */
   fp32Hidden: number;
+  /** f-wide tensors a Python-composed MLP activation saves beyond a fused one's (act-saves.ts) */
+  act: ActSaves;
 }
 
 /**
@@ -105,16 +108,30 @@ export function layerStyle(arch: ModelArch): 'llama' | 'gpt' {
  * - `e`: matmul inputs/outputs (2 B under AMP or 16-bit training, 4 B in fp32);
  * - `eRes`: the residual stream that norms read (4 B whenever the parameters are fp32, i.e.
  *   fp32 and AMP: fp32 + 16-bit adds promote to fp32);
- * - `eSoftmax`: eager softmax output (autocast runs softmax in fp32 under AMP).
+ * - `eF32`: what autocast's fp32-list ops (softmax without a dtype, pow) output: 4 under
+ *   autocast (AMP, or 16-bit weights with autocast on), else e.
  */
 export interface ActDtypes {
   e: number;
   eRes: number;
-  eSoftmax: number;
+  eF32: number;
 }
 
+/**
+ * Bytes per element of the input a native LayerNorm saves, and of its output (`native_layer_norm`
+ * keeps its input for backward): autocast runs `layer_norm` on its fp32 list
+ * (aten/src/ATen/autocast_mode.cpp), so under autocast it normalises — and saves — an fp32 cast of
+ * a 16-bit stream and returns fp32; without autocast, the stream as it is (e_res).
+ */
+export function layerNormBytes(dt: ActDtypes): number {
+  return Math.max(dt.eRes, dt.eF32);
+}
+
+/** The per-layer formulas' note where a LayerNorm saves an fp32 cast of its input (layerNormBytes). */
+export const LN_NOTE = ', e_ln = 4: autocast’s fp32 copy of the LayerNorm input';
+
 /** Dtypes for a uniform precision (no AMP): everything in `e`. */
-export const uniform = (e: number): ActDtypes => ({ e, eRes: e, eSoftmax: e });
+export const uniform = (e: number): ActDtypes => ({ e, eRes: e, eF32: e });
 
 /**
  * Extra 16-bit copies of the normalised hidden state that AMP saves per token and layer, in
@@ -127,7 +144,7 @@ export const uniform = (e: number): ActDtypes => ({ e, eRes: e, eSoftmax: e });
  * wider than the matmul dtype (AMP).
  */
 export function ampCastCopies(arch: ModelArch, dt: ActDtypes): number {
-  if (dt.eRes <= dt.e) return 0;
+  if ((layerStyle(arch) === 'gpt' ? layerNormBytes(dt) : dt.eRes) <= dt.e) return 0;
   const traits = FAMILIES[arch.family];
   const attnReaders = arch.mla ? 2 : traits?.fusedQkv ? 1 : 3;
   const mlpReaders = arch.gatedMlp && !traits?.fusedGateUp ? 2 : 1;
@@ -208,7 +225,7 @@ export function sdpaMathSaves(arch: ModelArch, attn: Attn, s: number, b: number,
 
 /**
  * What a GPT-style eager layer saves, at matmul dtype `e` (2 under AMP) and softmax dtype
- * `eSoftmax` (fp32 under autocast): bytes per score element (`perScore`, in the formula's words
+ * `eF32` (fp32 under autocast): bytes per score element (`perScore`, in the formula's words
  * `text`) and bytes per token beyond the 16-bit q and K (`perToken`).
  * - The rule: the softmax output and, with attention dropout (families.ts `attnDropout`), the 1-byte
  *   mask and the 16-bit dropout output the PV matmul reads; without, the 16-bit cast it reads if the
@@ -220,12 +237,12 @@ export function sdpaMathSaves(arch: ModelArch, attn: Attn, s: number, b: number,
  * - GPT-J (`GPTJAttention._attn`: `query.to(torch.float32)`, `key.to(torch.float32)`): the QKᵀ
  *   matmul saves the fp32 copies, (4 − e)·(a + g)·d more per token than 16-bit q and K.
  */
-export function gptEagerSaves(arch: ModelArch, eSoftmax: number, e: number): { perScore: number; text: string; perToken: number } {
+export function gptEagerSaves(arch: ModelArch, eF32: number, e: number): { perScore: number; text: string; perToken: number } {
   const traits = FAMILIES[arch.family];
   const perToken = traits?.eager?.softmax === 'fp32-scores' ? Math.max(0, 4 - e) * (arch.heads + arch.kvHeads) * arch.headDim : 0;
   if (traits?.eager?.softmax === 'model-dtype') return { perScore: e, text: 'e', perToken };
-  if (traits?.attnDropout !== false) return { perScore: eSoftmax + 1 + e, text: '(e_sm + 1 + e)', perToken };
-  return eSoftmax > e ? { perScore: eSoftmax + e, text: '(e_sm + e)', perToken } : { perScore: eSoftmax, text: 'e_sm', perToken };
+  if (traits?.attnDropout !== false) return { perScore: eF32 + 1 + e, text: '(e_sm + 1 + e)', perToken };
+  return eF32 > e ? { perScore: eF32 + e, text: '(e_sm + e)', perToken } : { perScore: eF32, text: 'e_sm', perToken };
 }
 
 /** The per-layer formulas' note for the math kernel's saves (sdpaMathSaves). */
@@ -252,7 +269,7 @@ export function savedMaskBytes(s: number, b: number, e: number, maskedShare: num
 export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDtypes, attn: Attn, tp: number, moeLayer = false, compiled = false, maskedShare = 0): LayerActivation {
   const t = Math.max(1, tp);
   const { hidden: h, heads: a, headDim: d } = arch;
-  const { e, eRes, eSoftmax } = dt;
+  const { e, eRes, eF32 } = dt;
   const f = mlpWidth(arch, moeLayer);
   const sb = s * b;
   const materialised = attn === 'eager';
@@ -268,13 +285,16 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const mathNote = math ? MATH_FORMULA : '';
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
+  // a Python-composed activation's intermediates (act-saves.ts), per f-wide element
+  const act = composedActSaves(arch, dt);
+  const actBytes = actSavesBytes(act, e);
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;
     const n = normalisedBytes(arch, eRes);
     const kept = normInputBytes(arch, dt, false);
     const norms = 2 * (4 + kept + n + e) * h + casts + extraNorms(arch) * (4 + kept + n) * h;
     const qk = qkNormPerToken(arch, e, true, false);
-    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk) / t) + mathLinear;
+    const linear = sb * (norms + (e * (2 * a * d + kv + mlpTensors * f) + qk + actBytes * f) / t) + mathLinear;
     // HF eager: softmax(dtype=float32) output, then its cast to the query dtype for the PV matmul
     const scores = (materialised ? (b * a * s * s * ((e >= 4 ? 4 : 4 + e) + extraScoreBytes(arch, e))) / t : 0) + mask + mathScores;
     return {
@@ -282,20 +302,23 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
       scores,
       style: 'llama',
       fp32Hidden: fp32HiddenTensors(dt, 2 + extraNorms(arch), true, n >= 4),
-      formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}`,
+      act,
+      formula: `s·b·(2·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'} + e)·h + n_post·(4 + ${kept > 0 ? 'e_res + ' : ''}${n === eRes ? 'e_res' : '4'})·h + e·c·h + ${qk > 0 ? '(e·(2ad + kv + 4f) + (4 + e_n)·(a + g)·d)' : 'e·(2ad + kv + 4f)'}/t) [+ b·a·s²·(4+e [+ e softcap])/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies, n_post = norms beyond two per layer${qk > 0 ? ', (4 + e_n)·(a + g)·d: the q / k norms’ fp32 copies and normalised tensors' : ''}${actFormula(act, e)}`,
     };
   }
-  const eager = gptEagerSaves(arch, eSoftmax, e);
+  const eager = gptEagerSaves(arch, eF32, e);
   const upcast = materialised ? eager.perToken : 0;
-  const linear = sb * (2 * (eRes + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + upcast) / t + 2 * h) + mathLinear;
+  const ln = layerNormBytes(dt);
+  const linear = sb * (2 * (ln + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + upcast + actBytes * f) / t + 2 * h) + mathLinear;
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
   const scores = (materialised ? (b * a * s * s * eager.perScore) / t : 0) + mask + mathScores;
   return {
     linear,
     scores,
     style: 'gpt',
-    fp32Hidden: fp32HiddenTensors(dt, 2, false),
-    formula: `s·b·(2·(e_res + e)·h + e·c·h + ${upcast > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t + 2h) [+ a·s²·b·${eager.text}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${upcast > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}`,
+    fp32Hidden: fp32HiddenTensors({ ...dt, eRes: ln }, 2, false),
+    act,
+    formula: `s·b·(2·(${ln === eRes ? 'e_res' : 'e_ln'} + e)·h + e·c·h + ${upcast > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t + 2h) [+ a·s²·b·${eager.text}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${upcast > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}${ln === eRes ? '' : LN_NOTE}${actFormula(act, e)}`,
   };
 }
 
@@ -322,11 +345,12 @@ const maskFormula = (viewed: boolean): string =>
  * - gated MLP: gate and up outputs (matmul outputs) and their product (down-projection input, read
  *   by its weight-gradient matmul) stay; the SiLU output is recomputed: 3 f-wide tensors, not 4;
  *   a plain MLP keeps both of its tensors (the activation output is the fc2 input);
- * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops).
+ * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops);
+ * - a Python-composed activation (act-saves.ts) is a pointwise chain: recomputed, nothing more saved.
  */
 function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number, viewed: boolean): LayerActivation {
   const { hidden: h, heads: a, headDim: d } = arch;
-  const { e, eRes, eSoftmax } = dt;
+  const { e, eRes, eF32 } = dt;
   // per-token norm statistics (rstd, 4 B) are saved in eager too and left out of both counts
   const norms = 2 * (eRes + e) * h;
   if (layerStyle(arch) === 'llama') {
@@ -338,16 +362,18 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
       scores,
       style: 'llama',
       fp32Hidden: fp32HiddenTensors(dt, 2, false),
+      act: NO_ACT_SAVES,
       formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${maskFormula(viewed)}`,
     };
   }
   const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
-  const scores = (materialised ? (bss * a * gptEagerSaves(arch, eSoftmax, e).perScore) / t : 0) + mask;
+  const scores = (materialised ? (bss * a * gptEagerSaves(arch, eF32, e).perScore) / t : 0) + mask;
   return {
     linear,
     scores,
     style: 'gpt',
     fp32Hidden: fp32HiddenTensors(dt, 2, false),
+    act: NO_ACT_SAVES,
     formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed)}`,
   };
 }
@@ -366,6 +392,8 @@ export interface ActivationTotal {
   layersOnGpu: number;
   /** fp32 token × hidden tensors of one (dense) layer's inventory (LayerActivation `fp32Hidden`) */
   fp32Hidden: number;
+  /** the extra f-wide tensors of one (dense) layer's composed activation (LayerActivation `act`) */
+  act: ActSaves;
   style: 'llama' | 'gpt';
   /** `bytes` as an expression over L, s, b, h and the per-layer inventories A_layer (A_moe) */
   expr: Expr;
@@ -375,13 +403,14 @@ export interface ActivationTotal {
 
 /**
  * Whether a layer's first op saves the layer's input tensor itself rather than a copy of it:
- * LayerNorm (native `layer_norm` saves its input) and compiled norms do; the eager RMSNorm's
+ * LayerNorm (native `layer_norm` saves its input, unless autocast casts a 16-bit stream to fp32
+ * first: layerNormBytes) and compiled norms do; the eager RMSNorm's
  * `hidden_states.to(torch.float32)` is a copy unless the stream already is fp32 (AMP, fp32), when
  * `.to` returns the tensor itself. Under full checkpointing that input is the checkpoint's saved
  * one (torch/utils/checkpoint.py), so the recomputed layer does not hold it a second time.
  */
 export function inputSavedAsIs(style: 'llama' | 'gpt', compiled: boolean, dt: ActDtypes): boolean {
-  return style === 'gpt' || compiled || dt.eRes >= 4;
+  return compiled || dt.eRes >= 4 || (style === 'gpt' && layerNormBytes(dt) === dt.eRes);
 }
 
 /** Layers of activations one GPU keeps: 1F1B keeps p micro-batches × L/p layers ≈ L (Korthikanti §4.2.3). */
@@ -433,7 +462,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
   // final norm + LM-head input: an eager RMSNorm keeps its fp32 copy and normalised tensor (as a
   // layer's norms do), a LayerNorm or compiled norm its input
   const kept = normInputBytes(arch, dt, compiled);
-  const finalNorm = dense.style === 'llama' && !compiled ? 4 + kept + normalisedBytes(arch, dt.eRes) : dt.eRes;
+  const finalNorm = compiled ? dt.eRes : dense.style === 'llama' ? 4 + kept + normalisedBytes(arch, dt.eRes) : layerNormBytes(dt);
   const head = s * b * (opts.headPerToken ?? arch.hidden * (finalNorm + dt.e));
   const resident = Math.min(L, OFFLOAD_RESIDENT_LAYERS);
   const S = sym('s', s);
@@ -470,6 +499,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
     head,
     layersOnGpu: opts.offload ? resident : L,
     fp32Hidden: dense.fp32Hidden,
+    act: dense.act,
     style: dense.style,
     expr,
     layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : ''),

@@ -50,7 +50,9 @@ import {
   gptEagerSaves,
   extraScoreBytes,
   fp32HiddenTensors,
+  layerNormBytes,
   layerStyle,
+  LN_NOTE,
   normInputBytes,
   qkNormPerToken,
   savedKvWidth,
@@ -60,6 +62,7 @@ import {
   type LayerActivation,
 } from './activations';
 import type { BaseSaves } from './quant-base';
+import { actFormula, actSavesBytes, composedActSaves, NO_ACT_SAVES } from './act-saves';
 import { fusedQkvViewWidth } from './fused-views';
 
 /** How the adapters are built and run. */
@@ -170,7 +173,8 @@ export function loraLayerActivation(
   // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
   // (an old-style RMSNorm its 16-bit input too: normInputBytes)
   const kept = normInputBytes(arch, dt, compiled);
-  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * ((llama && !compiled ? 4 : eRes) + kept) * h;
+  // (a LayerNorm under autocast: an fp32 cast of its input, layerNormBytes)
+  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * ((compiled ? eRes : llama ? 4 : layerNormBytes(dt)) + kept) * h;
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
@@ -183,19 +187,25 @@ export function loraLayerActivation(
   // SDPA's math kernel keeps fp32 q, K, V (and not its output) in place of what a fused kernel saves, and its probabilities
   const math = compiled ? null : sdpaMathSaves(arch, attn, s, b, t);
   const mathLinear = math ? s * b * (math.perToken - (eAttn * attnKept) / t) : 0;
-  const gptEager = attn === 'eager' && !llama ? gptEagerSaves(arch, Math.max(dt.eSoftmax, eAttn), eAttn) : null;
-  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + (gptEager?.perToken ?? 0)) / t + masks + adapters) + weights + mathLinear;
+  const gptEager = attn === 'eager' && !llama ? gptEagerSaves(arch, Math.max(dt.eF32, eAttn), eAttn) : null;
+  // a Python-composed activation's intermediates (act-saves.ts; recomputed when compiled): they
+  // need a gradient through the layer input whether or not the Linears train
+  const act = compiled ? NO_ACT_SAVES : composedActSaves(arch, { ...dt, e: eMlp });
+  const actBytes = actSavesBytes(act, eMlp);
+  const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + (gptEager?.perToken ?? 0) + actBytes * f) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;
   const eagerScores = attn !== 'eager' ? 0 : gptEager ? (bss * a * gptEager.perScore) / t : (bss * a * ((eAttn >= 4 ? 4 : 4 + eAttn) + extraScoreBytes(arch, eAttn))) / t;
   const scores = eagerScores + savedMaskBytes(s, b, eAttn, maskedShare) + (math ? math.scores : 0);
-  const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : 'e_res';
+  const lnWide = !llama && !compiled && layerNormBytes(dt) !== eRes;
+  const nNorm = llama && !compiled ? (kept > 0 ? '(4 + e_res)' : '4') : lnWide ? 'e_ln' : 'e_res';
   return {
     linear,
     scores,
     style: llama ? 'llama' : 'gpt',
     // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
-    fp32Hidden: fp32HiddenTensors(dt, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}${math ? MATH_FORMULA : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}`,
+    fp32Hidden: fp32HiddenTensors(llama || compiled ? dt : { ...dt, eRes: layerNormBytes(dt) }, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
+    act,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}${math ? MATH_FORMULA : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}${lnWide ? LN_NOTE : ''}${actFormula(act, eMlp)}`,
   };
 }
 

@@ -55,13 +55,14 @@ export const FSDP_REDUCE_BUCKET = 5e8;
 /**
  * Activation dtypes: fp32 training keeps everything in 4 B; AMP computes matmuls in 16-bit
  * but keeps fp32 parameters, so the residual stream and (autocast) softmax stay fp32;
- * pure 16-bit training is 2 B throughout.
+ * pure 16-bit training is 2 B throughout, but for what autocast's fp32-list ops (softmax without
+ * a dtype, pow) output when the Trainer's autocast is on (autocast.ts autocastActive).
  */
 export function trainingDtypes(ctx: Ctx): ActDtypes {
   const p = ctx.s.precision;
-  if (p === 'fp32') return { e: 4, eRes: 4, eSoftmax: 4 };
-  if (p === 'amp-fp16' || p === 'amp-bf16') return { e: 2, eRes: 4, eSoftmax: 4 };
-  return { e: 2, eRes: 2, eSoftmax: 2 };
+  if (p === 'fp32') return { e: 4, eRes: 4, eF32: 4 };
+  if (p === 'amp-fp16' || p === 'amp-bf16') return { e: 2, eRes: 4, eF32: 4 };
+  return { e: 2, eRes: 2, eF32: autocastActive(ctx.s) ? 4 : 2 };
 }
 
 export function buildTraining(ctx: Ctx): Built {

@@ -108,6 +108,9 @@ export const TRAINING: Partial<Scenario>[] = [
   { model: 'Qwen/Qwen2.5-7B', logitsPath: 'remote-code', lossChunks: 4 },
   { model: 'mistralai/Mixtral-8x7B-v0.1', method: 'lora', gpus: 8, zero: 3 },
   { model: 'google-bert/bert-base-uncased', seq: 512, batch: 8 },
+  // gelu_new, composed in Python (training/act-saves.ts); under LoRA too
+  { model: 'openai-community/gpt2', seq: 1024, batch: 8 },
+  { model: 'openai-community/gpt2', method: 'lora', seq: 1024, batch: 8 },
   { model: 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', method: 'qlora', weights: 'nf4', precision: 'bf16' },
   { model: 'google-t5/t5-base', seq: 512 },
   { model: '', params: 7e9, method: 'lora' },

@@ -54,7 +54,7 @@ describe('Llama-style layer (docs/reference/formulas.md §5.3)', () => {
     expect((l.linear - eagerNorms(1024, 1, 4096)) / (1024 * 4096)).toBeCloseTo(8 + 4 + 1 + (8 * 14336) / 4096, 9);
   });
   it('AMP keeps the residual stream in fp32 (each norm saves 4 + 4 + 2 B instead of 4 + 2 + 2) and each separate q, k, v, gate, up Linear saves its own bf16 cast of the fp32 norm output', () => {
-    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    const amp = { e: 2, eRes: 4, eF32: 4 };
     const pure = layerActivation(LLAMA2_7B, 512, 1, uniform(2), 'flash', 1).linear;
     const mixed = layerActivation(LLAMA2_7B, 512, 1, amp, 'flash', 1).linear;
     // 2 norms × 2 B wider residual + (3 − 1) + (2 − 1) extra 2-byte casts, per token of width h
@@ -63,7 +63,7 @@ describe('Llama-style layer (docs/reference/formulas.md §5.3)', () => {
     expect(ampCastCopies(LLAMA2_7B, uniform(2))).toBe(0);
   });
   it('the fp32 token × hidden tensors among them (LlamaRMSNorm.forward upcasts its input with `hidden_states.to(torch.float32)`; AMP keeps the normalised tensor in fp32 too)', () => {
-    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    const amp = { e: 2, eRes: 4, eF32: 4 };
     // pure bf16: each of the 2 norms saves one fp32 copy of its bf16 input (pow and mul read it)
     expect(layerActivation(LLAMA2_7B, 512, 1, uniform(2), 'flash', 1).fp32Hidden).toBe(2);
     // AMP: the input is already the fp32 residual stream, and `hidden_states * rsqrt(...)` is fp32:
@@ -80,7 +80,7 @@ describe('Llama-style layer (docs/reference/formulas.md §5.3)', () => {
     expect(layerActivation({ ...GEMMA2_2B, normsPerLayer: 4 }, 512, 1, amp, 'flash', 1).fp32Hidden).toBe(8);
   });
   it('fused projections read the norm output once: GPT-2 c_attn (no AMP copies), Phi-3 qkv_proj + gate_up_proj', () => {
-    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    const amp = { e: 2, eRes: 4, eF32: 4 };
     expect(ampCastCopies({ ...GPT_LIKE, family: 'gpt2' }, amp)).toBe(0);
     expect(ampCastCopies({ ...LLAMA2_7B, family: 'phi3' }, amp)).toBe(0);
     // BERT: separate query/key/value, plain MLP → two extra copies

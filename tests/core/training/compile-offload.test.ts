@@ -6,7 +6,7 @@ import type { ModelArch } from '../../../src/core/types';
 /** Llama-3.2-3B config.json: h 3072, 28 layers, 24 heads, 8 KV heads, head_dim 128, f 8192, V 128256, tied. */
 const LLAMA32_3B: ModelArch = { ...LLAMA3_8B, hidden: 3072, layers: 28, heads: 24, kvHeads: 8, headDim: 128, ffn: 8192, tiedEmbeddings: true };
 const bf16 = uniform(2);
-const amp: ActDtypes = { e: 2, eRes: 4, eSoftmax: 4 };
+const amp: ActDtypes = { e: 2, eRes: 4, eF32: 4 };
 const s = 4096,
   b = 2,
   sb = s * b;

@@ -65,7 +65,7 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
   it('bf16 saves what layerActivation counts: s·(2·(4 + 2 + 2)·h + 2·(2ad + 2gd) + 2·4f)', () => {
     const saved = planSaved(fullLayerPlan(bf16, 'forward'));
     expect(saved).toBe(T * (2 * 8 * 2048 + 2 * (2 * 2048 + 2 * 512) + 2 * 4 * 8192));
-    expect(saved).toBe(layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 2, eSoftmax: 2 }, 'sdpa', 1).linear);
+    expect(saved).toBe(layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 2, eF32: 2 }, 'sdpa', 1).linear);
   });
 
   it('AMP: the fp32 stream is saved as it is; autocast’s bf16 copies of the norm outputs and the fp32 rotary sums are what the matmuls save', () => {
@@ -89,7 +89,7 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
     // with the input the layer keeps (its first norm saves it as it is): 2·(4 + 4 + 2)·h + 3 more bf16 casts, attention, MLP
     const saved = planSaved(fullLayerPlan(amp, 'forward')) + N;
     expect(saved).toBe(T * (2 * 10 * 2048 + 3 * 2 * 2048 + 2 * (2 * 2048 + 2 * 512) + 2 * 4 * 8192));
-    expect(saved).toBe(layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 4, eSoftmax: 4 }, 'sdpa', 1).linear);
+    expect(saved).toBe(layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 4, eF32: 4 }, 'sdpa', 1).linear);
   });
 
   it('AMP’s weight copies: each Linear’s bf16 weight cast after its input’s cast, before its output, kept in the cache', () => {
@@ -114,7 +114,7 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
   });
 
   it('is laid out only for the layers it follows: Llama-style, SDPA without a mask, no repeated K / V', () => {
-    const run = { tokens: T, tp: 1, dt: { e: 2, eRes: 2, eSoftmax: 2 }, attn: 'sdpa' as const, autocast: true, maskedShare: 0, weightCopies: false };
+    const run = { tokens: T, tp: 1, dt: { e: 2, eRes: 2, eF32: 2 }, attn: 'sdpa' as const, autocast: true, maskedShare: 0, weightCopies: false };
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'sdpa', maskedShare: 0 })).toEqual(bf16);
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'eager', maskedShare: 0 })).toBeNull();
     expect(fullLayerShape(LLAMA_1B, { ...run, attn: 'flash', maskedShare: 0 })).toBeNull();
@@ -131,7 +131,7 @@ describe('one Llama-3.2-1B layer’s forward, full fine-tuning, 16 tokens', () =
   });
 
   it('refuses a plan whose saves are not the inventory’s', () => {
-    const inv = layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 2, eSoftmax: 2 }, 'sdpa', 1).linear;
+    const inv = layerActivation(LLAMA_1B, T, 1, { e: 2, eRes: 2, eF32: 2 }, 'sdpa', 1).linear;
     const acts = { bytes: 16 * inv, head: 0, recompute: 0, layersOnGpu: 16 } as Parameters<typeof fullLayerPlans>[1];
     expect(fullLayerPlans(bf16, acts, false, 0)?.input).toBe(H);
     expect(fullLayerPlans(bf16, { ...acts, bytes: 16 * (inv + 512) }, false, 0)).toBeNull();
@@ -197,8 +197,8 @@ describe('a masked SDPA call: one Qwen2.5-0.5B layer, b 2, s 2048', () => {
   const t = 4096;
   const [q, kv, m, n, f] = [7_340_032, 1_048_576, 16_777_216, 14_680_064, 39_845_888];
   const run = { tokens: t, seq: 2048, tp: 1, attn: 'sdpa' as const, maskedShare: 1, weightCopies: false };
-  const bf16Run = { ...run, dt: { e: 2, eRes: 2, eSoftmax: 2 }, autocast: false };
-  const ampRun = { ...run, dt: { e: 2, eRes: 4, eSoftmax: 4 }, autocast: true };
+  const bf16Run = { ...run, dt: { e: 2, eRes: 2, eF32: 2 }, autocast: false };
+  const ampRun = { ...run, dt: { e: 2, eRes: 4, eF32: 4 }, autocast: true };
   const shapeOf = (r: typeof bf16Run) => {
     const x = fullLayerShape(QWEN, r);
     if (!x) throw new Error('not laid out');
@@ -288,7 +288,7 @@ describe('eager attention: one Qwen2.5-0.5B layer, b 2, s 2048, bf16', () => {
   const QWEN: ModelArch = { ...LLAMA_1B, family: 'qwen2', hidden: 896, layers: 24, heads: 14, kvHeads: 2, headDim: 64, ffn: 4864, vocab: 151936, qkvBias: true };
   const [q, kv, n] = [7_340_032, 1_048_576, 14_680_064];
   const W = 234_881_024;
-  const dt = { e: 2, eRes: 2, eSoftmax: 2 };
+  const dt = { e: 2, eRes: 2, eF32: 2 };
   const x = fullLayerShape(QWEN, { tokens: 4096, seq: 2048, tp: 1, dt, attn: 'eager', autocast: false, maskedShare: 0, weightCopies: false });
 
   it('repeat_kv, q’s reshape copy, the scores, · scaling, + mask, the fp32 softmax, its bf16 copy, the PV matmul, the contiguous output', () => {
@@ -326,7 +326,7 @@ describe('eager attention: one Qwen2.5-0.5B layer, b 2, s 2048, bf16', () => {
   });
 
   it('AMP, checkpointed: each tensor freed with its last reference, the output kept; recompute saves the checkpointed inventory', () => {
-    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    const amp = { e: 2, eRes: 4, eF32: 4 };
     const y = fullLayerShape(QWEN, { tokens: 4096, seq: 2048, tp: 1, dt: amp, attn: 'eager', autocast: true, maskedShare: 0, weightCopies: false });
     const ck = fullLayerPlan(y!, 'checkpointed');
     expect(planSaved(ck)).toBe(n);

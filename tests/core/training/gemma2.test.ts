@@ -61,7 +61,7 @@ describe('Gemma-2 in training', () => {
 
   it('a frozen-base layer saves two more fp32 norm inputs than a two-norm layer, and the eager tanh output per score', () => {
     const g = arch();
-    const dt = { e: 2, eRes: 2, eSoftmax: 2 };
+    const dt = { e: 2, eRes: 2, eF32: 2 };
     const lora = { targets: base.loraTargets, rank: 16, dropout: 0, adapterBytes: 2, autocast: true };
     const four = loraLayerActivation(g, s, b, dt, 'eager', 1, false, false, lora);
     const two = loraLayerActivation({ ...g, normsPerLayer: 2 }, s, b, dt, 'eager', 1, false, false, lora);

@@ -93,8 +93,9 @@ describe('frozen base under AMP (e = 2, e_res = 4)', () => {
 describe('GPT-style layer (GPT-2: h 768, f 3072, 12 layers, 12 heads; fp32, eager)', () => {
   it('one fused c_attn adapter saves the LayerNorm output once; the eager attention output (c_proj input), GeLU output (c_fc input) and LM-head input are not saved', () => {
     const [H, F, N, A, S, R, e] = [768, 3072, 12, 12, 512, 8, 4];
-    // LayerNorm inputs, q / k / v, fc1 output (GeLU input), two 1-byte dropout masks; x once; lora_B input
-    const perToken = 2 * e * H + e * 3 * H + e * F + 2 * H + e * H + R * e;
+    // LayerNorm inputs, q / k / v, fc1 output (GeLU input), two 1-byte dropout masks; x once; lora_B
+    // input; gelu_new's composed ops (act-saves.ts; no autocast in fp32): 0.5·x, tanh's result, 1 + tanh
+    const perToken = 2 * e * H + e * 3 * H + e * F + 2 * H + e * H + R * e + 3 * e * F;
     // eager scores: softmax output (fp32), dropout mask, dropout output
     const scores = A * S * S * (4 + 1 + 4);
     const got = acts(run({ model: 'openai-community/gpt2', precision: 'fp32', weights: 'fp32', attn: 'eager', seq: S, batch: 1, method: 'lora', loraRank: R, loraTargets: ['q', 'v'] }));

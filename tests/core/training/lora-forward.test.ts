@@ -57,7 +57,7 @@ describe('one adapted Linear’s forward (PEFT lora.Linear.forward)', () => {
       oBias: false,
       mlpBias: false,
     };
-    const dt = { e: 2, eRes: 2, eSoftmax: 2 };
+    const dt = { e: 2, eRes: 2, eF32: 2 };
     const lora = { targets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const, rank: 8, dropout: 0.05, adapterBytes: 4, autocast: true };
     const withAdapters = loraLayerActivation(arch, 16, 1, dt, 'sdpa', 1, false, false, { ...lora, targets: [...lora.targets] });
     const none = loraLayerActivation(arch, 16, 1, dt, 'sdpa', 1, false, false, { ...lora, targets: [] });

@@ -122,7 +122,7 @@ describe('the old RMSNorm of the remote files keeps its 16-bit input (families.t
     expect(glmLayer - (layerActivation(LLAMA3_8B, 1, 1, bf16, 'sdpa', 1).linear - kv(LLAMA3_8B))).toBe(32_768);
   });
   it('an fp32 stream (AMP): `.to(float32)` returns x itself, the one tensor already counted; compiled norms are recomputed', () => {
-    const amp = { e: 2, eRes: 4, eSoftmax: 4 };
+    const amp = { e: 2, eRes: 4, eF32: 4 };
     expect(normInputBytes(internlm, amp, false)).toBe(0);
     expect(normInputBytes(internlm, bf16, true)).toBe(0);
     expect(loraLayer(internlm, amp)).toBe(loraLayer(LLAMA3_8B, amp));

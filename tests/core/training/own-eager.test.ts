@@ -12,7 +12,7 @@ import { layerActivation, type ActDtypes } from '../../../src/core/training/acti
 import { findPreset } from '../../../src/core/model/presets';
 import { archOf } from '../model/remote-configs';
 
-const AMP: ActDtypes = { e: 2, eRes: 4, eSoftmax: 4 };
+const AMP: ActDtypes = { e: 2, eRes: 4, eF32: 4 };
 
 describe('own eager attention in training', () => {
   it('Falcon-7B: its 16-bit probabilities, saved once (71 × 1,024² × 2 B a layer), not the fp32 softmax, mask and cast', () => {
@@ -39,6 +39,6 @@ describe('own eager attention in training', () => {
     const bloom = archOf({ model_type: 'bloom', hidden_size: 4096, n_head: 32, n_layer: 30, vocab_size: 250880 });
     expect(layerActivation(bloom, 1024, 1, AMP, 'eager', 1).scores).toBe(32 * 1024 * 1024 * 6);
     // in pure bf16 the softmax output is the tensor bmm reads: 2 B
-    expect(layerActivation(bloom, 1024, 1, { e: 2, eRes: 2, eSoftmax: 2 }, 'eager', 1).scores).toBe(32 * 1024 * 1024 * 2);
+    expect(layerActivation(bloom, 1024, 1, { e: 2, eRes: 2, eF32: 2 }, 'eager', 1).scores).toBe(32 * 1024 * 1024 * 2);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * What a Python-composed MLP activation (types.ts MlpAct) saves for backward beyond a fused one.
+ *
+ * The layer inventories (activations.ts, lora-activations.ts) count a fused activation (F.gelu,
+ * F.silu): it saves its input x, the fc1 / gate output. transformers composes `gelu_new`,
+ * `gelu_fast` and `quick_gelu` from tensor ops (activations.py NewGELUActivation,
+ * FastGELUActivation, QuickGELUActivation), and autograd saves what each op's derivative reads
+ * (tools/autograd/derivatives.yaml): `mul(Tensor, Tensor)` both operands when both need a gradient,
+ * `mul` / `add` by a Python scalar nothing, `tanh` and `sigmoid` their result, `pow(Tensor, Scalar)`
+ * its input. Python evaluates `0.5 * x * (…)` as `(0.5 * x) * (…)`.
+ *
+ * Autocast (aten/src/ATen/autocast_mode.cpp) runs `pow` on its fp32 list: the input is cast to fp32
+ * (a copy, not cached: only leaf weights' casts are), the result is fp32, and the chain after it
+ * promotes to fp32 (bf16 + fp32 → fp32). `tanh`, `sigmoid`, `mul` and `add` are on no list.
+ *
+ * NewGELU, n = f-wide elements, e the Linear output's dtype:
+ * - under autocast (e < 4): pow saves x's fp32 copy; tanh its fp32 result; the last mul `0.5·x`
+ *   (e) and `1 + tanh` (fp32). x itself is saved by nothing (its copy is): 4 + e + 4 + 4 − e = 12
+ *   bytes beyond the fused count. The result is fp32: a plain MLP's fc2 casts it to e (the copy it
+ *   saves is the inventory's fc2 input), while a gated MLP's `act(gate) * up` saves it as it is,
+ *   4 − e more than the e-sized act output counted;
+ * - without autocast: pow saves x itself; `0.5·x`, tanh's result and `1 + tanh`: 3e.
+ * FastGELU (no fp32-list op): `0.044715·x` and x by their mul, `x·0.7978…` and `1 + 0.044715·x·x`
+ * by theirs, tanh's result, `0.5·x` and `1 + tanh`: 6e. QuickGELU: sigmoid's result: e.
+ */
+import type { ModelArch } from '../types';
+import type { ActDtypes } from './activations';
+
+/** f-wide tensors saved beyond the fused activation's: `wide` fp32 ones, `narrow` (signed) ones of e bytes. */
+export interface ActSaves {
+  wide: number;
+  narrow: number;
+}
+
+export const NO_ACT_SAVES: ActSaves = { wide: 0, narrow: 0 };
+
+/**
+ * The extra f-wide tensors of one MLP's composed activation. Autocast's fp32-list ops run wider
+ * than the matmul dtype exactly when `dt.eF32 > dt.e` (training/terms.ts trainingDtypes).
+ */
+export function composedActSaves(arch: ModelArch, dt: ActDtypes): ActSaves {
+  switch (arch.mlpAct) {
+    case 'tanh-gelu': {
+      if (dt.eF32 <= dt.e) return { wide: 0, narrow: 3 };
+      return arch.gatedMlp ? { wide: 4, narrow: -1 } : { wide: 3, narrow: 0 };
+    }
+    case 'fast-gelu':
+      return { wide: 0, narrow: 6 };
+    case 'quick-gelu':
+      return { wide: 0, narrow: 1 };
+    default:
+      return NO_ACT_SAVES;
+  }
+}
+
+/** Bytes per f-wide element of `composedActSaves` at matmul dtype e. */
+export function actSavesBytes(x: ActSaves, e: number): number {
+  return 4 * x.wide + e * x.narrow;
+}
+
+/** The per-layer formula's note for a composed activation's saves ('' for a fused one). */
+export function actFormula(x: ActSaves, e: number): string {
+  const bytes = actSavesBytes(x, e);
+  return bytes === 0 ? '' : ` [+ ${bytes}·f/t: the composed MLP activation's intermediates]`;
+}
