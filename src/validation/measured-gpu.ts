@@ -38,6 +38,11 @@ export interface GpuRow {
     attn: string;
     /** gradient_accumulation_steps (absent: 1) */
     accum?: number;
+    /**
+     * torch.utils.checkpoint's reentrant variant (transformers 4.x's default; absent: the other).
+     * It is not a scenario key: t030 ran t001 with it and allocated the same bytes.
+     */
+    reentrant?: boolean;
   };
   alloc_conf: string | null;
   /** the row's own card when it is not the fixture's env.gpu */
@@ -52,17 +57,27 @@ export const GPU_ENV: Readonly<Record<string, string | number>> = fixture.env;
 
 const ALL_LINEAR: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 
+/**
+ * A row's precision as the script loads and trains the model: bf16 weights under the Trainer's
+ * bf16 autocast; fp32 weights under it (amp-bf16); fp16 weights under fp16 autocast with a loss
+ * scaler (amp-fp16, the adapters fp32); fp32 weights, no autocast.
+ */
+const PRECISION: Record<string, Pick<Scenario, 'weights' | 'precision'>> = {
+  bf16: { weights: 'bf16', precision: 'bf16' },
+  'amp-bf16': { weights: 'fp32', precision: 'amp-bf16' },
+  'amp-fp16': { weights: 'fp16', precision: 'amp-fp16' },
+  fp32: { weights: 'fp32', precision: 'fp32' },
+};
+
 /** The scenario a row ran. */
 export function gpuScenario(row: GpuRow): Scenario {
   const st = row.settings;
-  const amp = st.precision === 'amp-bf16';
   return {
     ...defaultScenario(),
     model: st.preset,
     mode: 'training',
     method: st.method === 'full' ? 'full' : 'lora',
-    weights: amp ? 'fp32' : 'bf16',
-    precision: amp ? 'amp-bf16' : 'bf16',
+    ...PRECISION[st.precision],
     autocast: 'on',
     optimizer: 'adamw',
     optimImpl: 'fused',

@@ -180,7 +180,9 @@ def run(s: dict, workdir: str, trace_path: Path = None) -> dict:
         torch.cuda.memory._record_memory_history(enabled="all", context="alloc", stacks="python", max_entries=3_000_000)
     left_over = torch.cuda.memory_allocated()
     context_used = nvml_used()
-    dtype = torch.bfloat16 if s["precision"] == "bf16" else torch.float32
+    # amp-fp16: the model loaded in fp16 as 2023 recipes load it, Trainer(fp16=True) autocasts and
+    # scales the loss; PEFT keeps the adapters in fp32 (get_peft_model autocast_adapter_dtype)
+    dtype = {"bf16": torch.bfloat16, "amp-fp16": torch.float16}.get(s["precision"], torch.float32)
     model, config = build(s["preset"], dtype, s["attn"])
     weights_allocated = torch.cuda.memory_allocated()
     if s["method"] == "lora":
@@ -197,8 +199,10 @@ def run(s: dict, workdir: str, trace_path: Path = None) -> dict:
         max_steps=steps,
         learning_rate=1e-4,
         bf16=s["precision"] in ("bf16", "amp-bf16"),
+        fp16=s["precision"] == "amp-fp16",
         gradient_checkpointing=s["ckpt"],
-        gradient_checkpointing_kwargs={"use_reentrant": False} if s["ckpt"] else None,
+        # transformers 4.35-4.x defaulted to the reentrant torch.utils.checkpoint, 5.x to the other
+        gradient_checkpointing_kwargs={"use_reentrant": bool(s.get("reentrant"))} if s["ckpt"] else None,
         logging_strategy="no",
         save_strategy="no",
         report_to="none",
@@ -242,11 +246,12 @@ def run(s: dict, workdir: str, trace_path: Path = None) -> dict:
     return out
 
 
-def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa", accum=1):
-    return dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn, accum=accum)
+def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa", accum=1, reentrant=False):
+    return dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn, accum=accum, reentrant=reentrant)
 
 
 L1, Q15, L8, Q7, Q3 = "meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen3-8B"
+G2XL = "openai-community/gpt2-xl"
 
 # Ordered by priority: each class gets rows early, in case the time runs out.
 SCENARIOS = [
@@ -282,6 +287,21 @@ SCENARIOS = [
     # tied embeddings with gradients held between micro-steps (training/tied-grad.ts): the head's gradient waits through backward
     T(L1, "full", 1024, 1, True, precision="bf16", accum=2),
     T("Qwen/Qwen2.5-0.5B", "full", 2048, 2, True, precision="amp-bf16", accum=2),
+    # what 2023-24 recipes ran and the rows above do not: the reentrant checkpoint (t001 without it),
+    # multi-query Falcon whose SDPA runs the math kernel, fused qkv / gate_up adapters, GPT-2's
+    # dropouts (0.1 on attention, residuals and embeddings), an fp16 model under fp16 AMP
+    T(L8, "lora", 2048, 1, True, reentrant=True),
+    T("tiiuae/falcon-7b", "lora", 2048, 1, False),
+    T("microsoft/Phi-3-mini-4k-instruct", "lora", 2048, 2, True),
+    T(G2XL, "full", 1024, 4, False, precision="amp-bf16"),
+    T(L1, "lora", 2048, 2, False, precision="amp-fp16"),
+    # GPT-2's Python-composed gelu_new (training/act-saves.ts) elsewhere than t033's AMP: frozen
+    # Linears under the Trainer's autocast over bf16 weights (with eager attention's softmax, which
+    # autocast runs in fp32), full fine-tuning in bf16 and in fp32 (no autocast)
+    T(G2XL, "lora", 1024, 4, False),
+    T(G2XL, "lora", 1024, 2, False, attn="eager"),
+    T("openai-community/gpt2", "full", 1024, 8, False),
+    T(G2XL, "full", 512, 4, False, precision="fp32"),
 ]
 
 
