@@ -302,6 +302,10 @@ SCENARIOS = [
     T(G2XL, "lora", 1024, 2, False, attn="eager"),
     T("openai-community/gpt2", "full", 1024, 8, False),
     T(G2XL, "full", 512, 4, False, precision="fp32"),
+    # full checkpointing over a LayerNorm under autocast: the recomputed layer's norm saves an fp32
+    # cast of the checkpoint's bf16 input, not the input itself (activations.ts inputSavedAsIs)
+    T(G2XL, "full", 1024, 4, True),
+    T(G2XL, "lora", 1024, 4, True),
 ]
 
 
