@@ -111,6 +111,8 @@ export const TRAINING: Partial<Scenario>[] = [
   // gelu_new, composed in Python (training/act-saves.ts); under LoRA too
   { model: 'openai-community/gpt2', seq: 1024, batch: 8 },
   { model: 'openai-community/gpt2', method: 'lora', seq: 1024, batch: 8 },
+  // bf16 weights under the Trainer's autocast: LayerNorm saves an fp32 cast of its input
+  { model: 'openai-community/gpt2', precision: 'bf16', weights: 'bf16', seq: 1024, batch: 8 },
   { model: 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', method: 'qlora', weights: 'nf4', precision: 'bf16' },
   { model: 'google-t5/t5-base', seq: 512 },
   { model: '', params: 7e9, method: 'lora' },
