@@ -339,6 +339,8 @@ function step(
     if (rerun) recopied.push(...rerun.cached);
     const again = rerun ? rerun.kept : full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
+    // a composed activation's backward gradients (training/act-saves.ts), before the layer's weight gradients
+    if (p.acts.actBackward > 0) r.free(r.alloc('temporary', p.acts.actBackward));
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
     for (let j = mine.length - 1; j >= 0; j--) r.free(mine[j]);

@@ -63,3 +63,20 @@ export function actFormula(x: ActSaves, e: number): string {
   const bytes = actSavesBytes(x, e);
   return bytes === 0 ? '' : ` [+ ${bytes}·f/t: the composed MLP activation's intermediates]`;
 }
+
+/**
+ * Bytes per f-wide element of the gradients live at a composed activation's first backward node,
+ * beyond the two e-sized ones (incoming, outgoing) a fused activation's backward holds. Each
+ * composed chain ends in a tensor × tensor mul; `MulBackward0` writes both operands' gradients
+ * (derivatives.yaml `mul_tensor_backward`, computed in the wider dtype, then cast to each input's
+ * dtype by torch/csrc/autograd/engine.cpp `validate_outputs`) while the incoming one is live:
+ * - gelu_new under autocast: the incoming gradient is fp32 (the fp32 result's, from the Linear's
+ *   autocast cast, ToCopyBackward) and both products are fp32: 3·4 − 2e;
+ * - otherwise three e-sized tensors: e.
+ * Found in our H200 trace of t039 (GPT-2 XL, full checkpointing, bf16 under autocast): three
+ * 100 MiB fp32 blocks, 4,096 × 6,400 × 4 B, at the recomputed layer's GELU backward.
+ */
+export function composedActBackward(arch: ModelArch, dt: ActDtypes): number {
+  if (!arch.mlpAct) return 0;
+  return arch.mlpAct === 'tanh-gelu' && dt.eF32 > dt.e ? 12 - 2 * dt.e : dt.e;
+}

@@ -21,7 +21,7 @@ import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { glmExpandsKv, hfExpandsKv, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 import { fusedQkvViewWidth } from './fused-views';
-import { actFormula, actSavesBytes, composedActSaves, NO_ACT_SAVES, type ActSaves } from './act-saves';
+import { actFormula, actSavesBytes, composedActBackward, composedActSaves, NO_ACT_SAVES, type ActSaves } from './act-saves';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -394,6 +394,8 @@ export interface ActivationTotal {
   fp32Hidden: number;
   /** the extra f-wide tensors of one (dense) layer's composed activation (LayerActivation `act`) */
   act: ActSaves;
+  /** bytes of that activation's backward gradients beyond a fused one's, in one layer (act-saves.ts composedActBackward) */
+  actBackward: number;
   style: 'llama' | 'gpt';
   /** `bytes` as an expression over L, s, b, h and the per-layer inventories A_layer (A_moe) */
   expr: Expr;
@@ -500,6 +502,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
     layersOnGpu: opts.offload ? resident : L,
     fp32Hidden: dense.fp32Hidden,
     act: dense.act,
+    actBackward: compiled ? 0 : (composedActBackward(arch, dt) * s * b * mlpWidth(arch, false)) / Math.max(1, tp),
     style: dense.style,
     expr,
     layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : ''),

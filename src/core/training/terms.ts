@@ -214,8 +214,9 @@ export function buildTraining(ctx: Ctx): Built {
   // the embedding's gradient comes after the layers' (untied; a tied one is the head's)
   const embedGrad = full && stage.embedding ? (Math.max(0, params.embedding - (arch.tiedEmbeddings ? arch.vocab * arch.hidden : 0)) * per.gradients) / s.tp : 0;
   const blocks = arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
-  // a recomputed layer's temporaries come before its gradients, like a dequantized weight
-  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && layerPlan ? planExcess(layerPlan.keep) : 0);
+  // a recomputed layer's temporaries come before its gradients, like a dequantized weight, and so
+  // do a composed activation's backward gradients (act-saves.ts composedActBackward)
+  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && layerPlan ? planExcess(layerPlan.keep) : 0, acts.actBackward);
   const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, inLayer, {
     first: copies.checkpointed ? copies.layer : copies.all - copies.head,
     last: copies.layer,

@@ -14,8 +14,8 @@
  * b·s = 4,096 tokens × 6,400 × 14 B — the fused inventory's 2 B input plus the 12 B counted here.
  */
 import { describe, expect, it } from 'vitest';
-import { actSavesBytes, composedActSaves } from '../../../src/core/training/act-saves';
-import { layerActivation, layerNormBytes, type ActDtypes } from '../../../src/core/training/activations';
+import { actSavesBytes, composedActBackward, composedActSaves } from '../../../src/core/training/act-saves';
+import { activationBytes, layerActivation, layerNormBytes, type ActDtypes } from '../../../src/core/training/activations';
 import { findPreset } from '../../../src/core/model/presets';
 import { parseHfConfig } from '../../../src/core/model/config';
 import type { ModelArch } from '../../../src/core/types';
@@ -100,5 +100,22 @@ describe('a LayerNorm under autocast saves an fp32 cast of a 16-bit stream', () 
     // the gelu_new part differs too (12 vs 6 B per f-wide element): take it out
     const act = 4096 * 6400 * (12 - 6);
     expect(on.linear - off.linear - act).toBe(2 * 25 * 2 ** 20 - 2 * 12.5 * 2 ** 20);
+  });
+});
+
+describe('a composed activation’s backward', () => {
+  it('gelu_new under autocast: the incoming fp32 gradient and MulBackward0’s two fp32 products, 12 B, where a fused GELU holds 2 + 2: 8 B more per element', () => {
+    expect(composedActBackward(gpt2xl(), bf16Autocast)).toBe(8);
+    expect(composedActBackward(gpt2xl(), amp)).toBe(8);
+  });
+  it('without autocast, and for gelu_fast / quick_gelu: three e-sized tensors where the fused holds two, e more', () => {
+    expect(composedActBackward(gpt2xl(), bf16Plain)).toBe(2);
+    expect(composedActBackward(gpt2xl(), fp32)).toBe(4);
+    expect(composedActBackward({ ...gpt2xl(), mlpAct: 'quick-gelu' }, amp)).toBe(2);
+    expect(composedActBackward({ ...gpt2xl(), mlpAct: undefined }, amp)).toBe(0);
+  });
+  it('GPT-2 XL, 4 × 1,024 tokens, bf16 under autocast (t039): 200 MiB in one layer — its trace held three 100 MiB fp32 blocks where the fused count has two 50 MiB bf16 ones', () => {
+    expect(activationBytes(gpt2xl(), 1024, 4, bf16Autocast, 'sdpa', 'full', 1).actBackward).toBe(200 * 2 ** 20);
+    expect(activationBytes(gpt2xl(), 1024, 4, bf16Autocast, 'sdpa', 'full', 1, { compiled: true }).actBackward).toBe(0);
   });
 });
