@@ -59,13 +59,14 @@ const ALL_LINEAR: Scenario['loraTargets'] = ['q', 'k', 'v', 'o', 'gate', 'up', '
 
 /**
  * A row's precision as the script loads and trains the model: bf16 weights under the Trainer's
- * bf16 autocast; fp32 weights under it (amp-bf16); fp16 weights under fp16 autocast with a loss
- * scaler (amp-fp16, the adapters fp32); fp32 weights, no autocast.
+ * bf16 autocast; fp32 weights under it (amp-bf16); fp16 weights under the Trainer's fp16 autocast
+ * and loss scaler (the script's 'amp-fp16': a 16-bit model under autocast, as the bf16 rows, the
+ * adapters fp32); fp32 weights, no autocast.
  */
 const PRECISION: Record<string, Pick<Scenario, 'weights' | 'precision'>> = {
   bf16: { weights: 'bf16', precision: 'bf16' },
   'amp-bf16': { weights: 'fp32', precision: 'amp-bf16' },
-  'amp-fp16': { weights: 'fp16', precision: 'amp-fp16' },
+  'amp-fp16': { weights: 'fp16', precision: 'fp16' },
   fp32: { weights: 'fp32', precision: 'fp32' },
 };
 

@@ -57,11 +57,17 @@ export const FSDP_REDUCE_BUCKET = 5e8;
  * but keeps fp32 parameters, so the residual stream and (autocast) softmax stay fp32;
  * pure 16-bit training is 2 B throughout, but for what autocast's fp32-list ops (softmax without
  * a dtype, pow) output when the Trainer's autocast is on (autocast.ts autocastActive).
+ * Under AMP the stream is as wide as the parameters it flows through: adapters on a frozen 16-bit
+ * or quantized base (weights ≠ fp32) leave it in the base's 16-bit dtype — the embedding's output
+ * is 16-bit and every Linear (the fp32 adapters too) returns 16-bit under autocast — so such a run
+ * is a 16-bit model under autocast (measured: Llama-2-7B LoRA, fp16 weights, Trainer fp16=True,
+ * t041–t043). prepare_model_for_kbit_training's fp32 embedding widens it again (kbit-prep.ts).
  */
 export function trainingDtypes(ctx: Ctx): ActDtypes {
-  const p = ctx.s.precision;
+  const { precision: p, method, weights } = ctx.s;
   if (p === 'fp32') return { e: 4, eRes: 4, eF32: 4 };
-  if (p === 'amp-fp16' || p === 'amp-bf16') return { e: 2, eRes: 4, eF32: 4 };
+  const frozen16 = (method === 'lora' || method === 'qlora') && weights !== 'fp32' && weights !== 'fp64';
+  if (p === 'amp-fp16' || p === 'amp-bf16') return { e: 2, eRes: frozen16 ? 2 : 4, eF32: 4 };
   return { e: 2, eRes: 2, eF32: autocastActive(ctx.s) ? 4 : 2 };
 }
 

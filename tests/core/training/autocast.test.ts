@@ -79,6 +79,20 @@ describe('autocast', () => {
     expect(term(run({ adapterDtype: 'base', loraDropout: 0, autocast: 'off' }), 'activations')).toBe(on);
   });
 
+  it('AMP over the frozen bf16 base is the same run: the stream is the base’s bf16, so the activations are the 31·h + 9·f + 224 B per token above', () => {
+    expect(term(run({ precision: 'amp-bf16' }), 'activations')).toBe(term(run({}), 'activations'));
+  });
+
+  // the recomputed layer's RMSNorm makes its fp32 copy (4·s·b·h) of a bf16 input; an fp32 input is
+  // the checkpoint's own tensor (`.to(torch.float32)` returns it: activations.ts inputSavedAsIs)
+  it('under full checkpointing an fp32 base under AMP keeps L fp32 layer inputs, the bf16 base L bf16 ones and one fp32 norm copy: 2·L·s·b·h − 4·s·b·h B fewer', () => {
+    const ckpt = { precision: 'amp-bf16', gradCkpt: 'full' } as const;
+    const wide = term(run({ ...ckpt, weights: 'fp32' }), 'activations');
+    const narrow = term(run({ ...ckpt }), 'activations');
+    expect(narrow).toBe(term(run({ gradCkpt: 'full' }), 'activations'));
+    expect(wide - narrow).toBe(2 * L * s * b * h - 4 * s * b * h);
+  });
+
   it('the measured run (t000, H200, transformers 5.17): 9.64 GiB allocated; weights + adapter states + saved tensors + loss backward come within 1 %', () => {
     // loss backward: the fp32 log-softmax output and two fp32 gradients, 12 B per logit (loss.ts)
     const loss = 12 * s * b * V;
