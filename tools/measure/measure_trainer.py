@@ -251,7 +251,7 @@ def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf1
 
 
 L1, Q15, L8, Q7, Q3 = "meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen3-8B"
-G2XL = "openai-community/gpt2-xl"
+G2XL, L27 = "openai-community/gpt2-xl", "meta-llama/Llama-2-7b-hf"
 
 # Ordered by priority: each class gets rows early, in case the time runs out.
 SCENARIOS = [
@@ -306,6 +306,11 @@ SCENARIOS = [
     # cast of the checkpoint's bf16 input, not the input itself (activations.ts inputSavedAsIs)
     T(G2XL, "full", 1024, 4, True),
     T(G2XL, "lora", 1024, 4, True),
+    # 2023's common LoRA recipe: Llama-2-7B loaded in fp16 under fp16 AMP (loss scaling), q / v or
+    # all-linear adapters, with and without checkpointing, fixed and varied lengths
+    T(L27, "lora", 4096, 1, True, precision="amp-fp16", targets="q,v", rank=8),
+    T(L27, "lora", 2048, 4, True, lengths="varied", steps=40, precision="amp-fp16"),
+    T(L27, "lora", 1024, 4, False, precision="amp-fp16", targets="q,v", rank=8),
 ]
 
 
