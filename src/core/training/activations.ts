@@ -235,11 +235,14 @@ export function sdpaMathSaves(arch: ModelArch, attn: Attn, s: number, b: number,
  *   given (autocast_mode.cpp `fp32_set_opt_dtype`), so the softmax runs in e and saves its output,
  *   which the PV matmul reads as it is; its rotary path applies no dropout: e per element.
  * - GPT-J (`GPTJAttention._attn`: `query.to(torch.float32)`, `key.to(torch.float32)`): the QKᵀ
- *   matmul saves the fp32 copies, (4 − e)·(a + g)·d more per token than 16-bit q and K.
+ *   matmul saves the fp32 copies, (4 − e)·(a + g)·d more per token than 16-bit q and K — without
+ *   autocast. Under autocast `matmul` is on the lower-precision list: it casts the fp32 copies back
+ *   to 16-bit and saves those casts, the size counted for q and K (our H200 run t044: two 16 MiB
+ *   bf16 blocks per layer from that line, 2,048 tokens × 4,096).
  */
 export function gptEagerSaves(arch: ModelArch, eF32: number, e: number): { perScore: number; text: string; perToken: number } {
   const traits = FAMILIES[arch.family];
-  const perToken = traits?.eager?.softmax === 'fp32-scores' ? Math.max(0, 4 - e) * (arch.heads + arch.kvHeads) * arch.headDim : 0;
+  const perToken = traits?.eager?.softmax === 'fp32-scores' && eF32 <= e ? Math.max(0, 4 - e) * (arch.heads + arch.kvHeads) * arch.headDim : 0;
   if (traits?.eager?.softmax === 'model-dtype') return { perScore: e, text: 'e', perToken };
   if (traits?.attnDropout !== false) return { perScore: eF32 + 1 + e, text: '(e_sm + 1 + e)', perToken };
   return eF32 > e ? { perScore: eF32 + e, text: '(e_sm + e)', perToken } : { perScore: eF32, text: 'e_sm', perToken };

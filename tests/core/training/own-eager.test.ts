@@ -25,14 +25,18 @@ describe('own eager attention in training', () => {
     const gpt2 = findPreset('openai-community/gpt2')!.arch;
     expect(layerActivation(gpt2, 1024, 1, AMP, 'eager', 1).scores).toBe(12 * 1024 * 1024 * 7);
   });
-  it('GPT-J-6B: the fp32 q and k copies its QKᵀ matmul saves, (4 − 2)·(16 + 16)·256 = 16,384 B more per token', () => {
+  it('GPT-J-6B: without autocast its QKᵀ matmul saves the fp32 q and k copies, (4 − 2)·(16 + 16)·256 = 16,384 B more per token; under autocast the 16-bit casts of them, nothing more', () => {
     // EleutherAI/gpt-j-6b config.json: n_embd 4096, n_head 16, n_layer 28, rotary_dim 64
     const gptj = archOf({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400 });
-    const own = layerActivation(gptj, 1024, 1, AMP, 'eager', 1);
-    const common = layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, AMP, 'eager', 1);
+    const bf16: ActDtypes = { e: 2, eRes: 2, eF32: 2 };
+    const own = layerActivation(gptj, 1024, 1, bf16, 'eager', 1);
+    const common = layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, bf16, 'eager', 1);
     expect(own.linear - common.linear).toBe(1024 * 16_384);
+    // autocast's matmul casts the fp32 copies back to 16-bit (our H200 trace of t044: two 16 MiB
+    // bf16 blocks per layer from that line at 2,048 tokens: 2,048 × 4,096 × 2 B each)
+    expect(layerActivation(gptj, 1024, 1, AMP, 'eager', 1).linear - layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, AMP, 'eager', 1).linear).toBe(0);
     // GPT-J's attn_pdrop is 0.0: the fp32 softmax output and its 16-bit cast, no dropout mask
-    expect(own.scores).toBe(16 * 1024 * 1024 * (4 + 2));
+    expect(layerActivation(gptj, 1024, 1, AMP, 'eager', 1).scores).toBe(16 * 1024 * 1024 * (4 + 2));
   });
   it("Bloom-7b1 (attention_dropout 0.0): softmax(dtype=float32)'s output and the 16-bit cast bmm reads, 32 × 1,024² × 6 B; no dropout mask", () => {
     // bigscience/bloom-7b1 config.json: hidden_size 4096, n_head 32, n_layer 30
