@@ -14,6 +14,7 @@
  */
 import fixture from './fixtures/measured-gpu.json';
 import { defaultScenario } from '../core/scenario/schema';
+import { parseHfConfig } from '../core/model/config';
 import { estimateWithReplay } from '../core/timeline';
 // Trainer runs: estimate() prices them once this is loaded (core/training/provider.ts)
 import '../core/training/builders';
@@ -43,6 +44,8 @@ export interface GpuRow {
      * It is not a scenario key: t030 ran t001 with it and allocated the same bytes.
      */
     reentrant?: boolean;
+    /** the config.json the model was built from, for a model the catalogue lacks (pasted: model=custom) */
+    hf_config?: Record<string, unknown>;
   };
   alloc_conf: string | null;
   /** the row's own card when it is not the fixture's env.gpu */
@@ -70,8 +73,21 @@ const PRECISION: Record<string, Pick<Scenario, 'weights' | 'precision'>> = {
   fp32: { weights: 'fp32', precision: 'fp32' },
 };
 
-/** The scenario a row ran. */
+/** `base` with a pasted config.json as its model (model=custom), as the page takes one; null when it does not parse. */
+export function withConfig(base: Scenario, hfConfig: Record<string, unknown> | undefined): Scenario | null {
+  if (!hfConfig) return base;
+  const arch = parseHfConfig(hfConfig);
+  return arch.ok ? { ...base, model: 'custom', arch: arch.value } : null;
+}
+
+/** The scenario a row ran: its preset, or its config.json pasted (a fixture whose config does not parse is an error). */
 export function gpuScenario(row: GpuRow): Scenario {
+  const sc = withConfig(rowScenario(row), row.settings.hf_config);
+  if (!sc) throw new Error(`${row.id}: its hf_config does not parse`);
+  return sc;
+}
+
+function rowScenario(row: GpuRow): Scenario {
   const st = row.settings;
   return {
     ...defaultScenario(),

@@ -12,11 +12,10 @@
 import fixture from './fixtures/measured-remote.json';
 import { defaultScenario } from '../core/scenario/schema';
 import { estimateWithReplay } from '../core/timeline';
-import { parseHfConfig } from '../core/model/config';
 import type { Scenario } from '../core/types';
 import { signedErrPct } from './score';
 import { scoreGenerateRows, type GenerateRow, type GenerateScore } from './measured-generate';
-import { gpuScenario, type GpuRow } from './measured-gpu';
+import { gpuScenario, withConfig, type GpuRow } from './measured-gpu';
 
 interface Peak {
   allocated: number;
@@ -38,16 +37,11 @@ export const REMOTE_ROWS = fixture.rows.filter(kind('r')) as unknown as RemoteRo
 /** generate() rows of transformers-native models, scored as measured-generate.ts scores its own */
 export const NATIVE_ROWS = fixture.rows.filter(kind('n')) as unknown as GenerateRow[];
 /** Trainer LoRA runs of the remote models (measure_trainer.py's rows, the model built from its file), scored as measured-gpu.ts scores its own */
-export type TrainRow = GpuRow & { settings: GpuRow['settings'] & { hf_config?: Record<string, unknown> } };
+export type TrainRow = GpuRow;
 export const TRAIN_ROWS = fixture.rows.filter(kind('l')) as unknown as TrainRow[];
 export const REMOTE_ENV: Readonly<Record<string, string>> = fixture.env;
 
 /** `base` with a row's pasted config.json as its model, where it has one (null: the config is refused). */
-function withConfig(base: Scenario, hfConfig: Record<string, unknown> | undefined): Scenario | null {
-  if (!hfConfig) return base;
-  const arch = parseHfConfig(hfConfig);
-  return arch.ok ? { ...base, model: 'custom', arch: arch.value } : null;
-}
 
 /** The scenario a remote row ran: its preset, or its config.json pasted; `use_cache_quantization` is kv=int8. */
 export function remoteScenario(row: RemoteRow): Scenario | null {
@@ -101,5 +95,5 @@ export function scoreNativeRows(): GenerateScore[] {
 
 /** The Trainer rows: measured-gpu.ts's mapping, the pasted config where the row has one. */
 export function scoreTrainRows(): RowScore<TrainRow>[] {
-  return scoreRows(TRAIN_ROWS, (row) => withConfig(gpuScenario(row), row.settings.hf_config));
+  return scoreRows(TRAIN_ROWS, gpuScenario);
 }

@@ -70,9 +70,11 @@ def nvml_used():
     return None if _NVML is None else int(pynvml.nvmlDeviceGetMemoryInfo(_NVML).used)
 
 
-def build(preset: str, dtype: torch.dtype, attn: str):
+def build(preset: str, dtype: torch.dtype, attn: str, hf_config: dict = None):
+    """The model from its catalogue config (data/models.json), or from `hf_config` for a model the
+    catalogue lacks (the row keeps that config in settings.hf_config, which the validation pastes)."""
     # a null (head_dim: null) means "the default": leave it to the config class
-    cfg = {k: v for k, v in MODELS[preset].items() if v is not None and k not in ("architectures", "torch_dtype", "dtype", "transformers_version")}
+    cfg = {k: v for k, v in (hf_config or MODELS[preset]).items() if v is not None and k not in ("architectures", "torch_dtype", "dtype", "transformers_version")}
     model_type = cfg.pop("model_type")
     # transformers 5 takes RoPE settings as rope_parameters; the scaling rule (Llama 3.1's 'llama3')
     # changes only the inverse frequencies, not the memory, so the plain rule stands in for it.
@@ -183,7 +185,7 @@ def run(s: dict, workdir: str, trace_path: Path = None) -> dict:
     # amp-fp16: the model loaded in fp16 as 2023 recipes load it, Trainer(fp16=True) autocasts and
     # scales the loss; PEFT keeps the adapters in fp32 (get_peft_model autocast_adapter_dtype)
     dtype = {"bf16": torch.bfloat16, "amp-fp16": torch.float16}.get(s["precision"], torch.float32)
-    model, config = build(s["preset"], dtype, s["attn"])
+    model, config = build(s["preset"], dtype, s["attn"], **({"hf_config": s["hf_config"]} if s.get("hf_config") else {}))
     weights_allocated = torch.cuda.memory_allocated()
     if s["method"] == "lora":
         targets = "all-linear" if s["targets"] == "all-linear" else [f"{t}_proj" for t in s["targets"].split(",")]
@@ -246,12 +248,16 @@ def run(s: dict, workdir: str, trace_path: Path = None) -> dict:
     return out
 
 
-def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa", accum=1, reentrant=False):
-    return dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn, accum=accum, reentrant=reentrant)
+def T(preset, method, seq, batch, ckpt, lengths="fixed", steps=3, precision="bf16", targets="all-linear", rank=16, dropout=0.05, len_mean=None, len_spread=0.6, attn="sdpa", accum=1, reentrant=False, hf_config=None):
+    row = dict(preset=preset, method=method, seq=seq, batch=batch, ckpt=ckpt, lengths=lengths, steps=steps, precision=precision, targets=targets, rank=rank, dropout=dropout, len_mean=len_mean, len_spread=len_spread, attn=attn, accum=accum, reentrant=reentrant)
+    return {**row, "hf_config": hf_config} if hf_config else row
 
 
 L1, Q15, L8, Q7, Q3 = "meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen3-8B"
 G2XL, L27 = "openai-community/gpt2-xl", "meta-llama/Llama-2-7b-hf"
+# EleutherAI/gpt-j-6b config.json (not in the catalogue): gelu_new, one LayerNorm per layer feeding
+# attention and MLP in parallel, rotary on 64 of each head's 256 dims, untied head
+GPTJ_6B = {"model_type": "gptj", "n_embd": 4096, "n_layer": 28, "n_head": 16, "n_inner": None, "rotary_dim": 64, "n_positions": 2048, "vocab_size": 50400, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05, "attn_pdrop": 0.0, "embd_pdrop": 0.0, "resid_pdrop": 0.0, "tie_word_embeddings": False}
 
 # Ordered by priority: each class gets rows early, in case the time runs out.
 SCENARIOS = [
@@ -311,6 +317,9 @@ SCENARIOS = [
     T(L27, "lora", 4096, 1, True, precision="amp-fp16", targets="q,v", rank=8),
     T(L27, "lora", 2048, 4, True, lengths="varied", steps=40, precision="amp-fp16"),
     T(L27, "lora", 1024, 4, False, precision="amp-fp16", targets="q,v", rank=8),
+    # gelu_new in a second family (training/act-saves.ts), GPT-J's own eager attention (fp32 q / k)
+    T("EleutherAI/gpt-j-6b", "lora", 1024, 2, False, attn="eager", hf_config=GPTJ_6B),
+    T("EleutherAI/gpt-j-6b", "lora", 2048, 1, True, attn="eager", hf_config=GPTJ_6B),
 ]
 
 
