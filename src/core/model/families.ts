@@ -58,6 +58,14 @@ export interface FamilyTraits {
    */
   attnDropout?: boolean;
   /**
+   * Whether the config class's default dropout on the residual branches is above 0 (GPT-2's and
+   * GPT-BigCode's `resid_pdrop` 0.1, OPT's `dropout` 0.1, BERT's `hidden_dropout_prob` 0.1) or 0
+   * (GPT-J's and Phi's `resid_pdrop`, GPT-NeoX's, Bloom's and Falcon's `hidden_dropout`,
+   * StarCoder2's `residual_dropout`); unset: taken as above 0. Above 0, a GPT-style layer saves two
+   * 1-byte masks per token (training/activations.ts); at 0 `F.dropout` returns its input.
+   */
+  residDropout?: boolean;
+  /**
    * The attention kinds the modeling file offers, where it lacks some (its attention classes, or no
    * `_supports_sdpa`): any other kind runs eager (model/remote-families.ts `ownFileAttn`).
    */
@@ -148,7 +156,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
   gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' }, attnDropout: true, loadsLast: 'mlp' },
   gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, attnDropout: true, loadsLast: 'mlp' },
-  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true, attnDropout: false, loadsLast: 'mlp' },
+  gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true, attnDropout: false, residDropout: false, loadsLast: 'mlp' },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
   // `outputs = block(...)` holds the previous block's probabilities
   // (GPTJ_ATTENTION_CLASSES: eager and flash_attention_2, no SDPA)
@@ -161,15 +169,16 @@ export const FAMILIES: Record<string, FamilyTraits> = {
     eager: { softmax: 'fp32-scores', previous: true },
     attnClasses: ['eager', 'flash'],
     attnDropout: false,
+    residDropout: false,
     loadsLast: 'mlp',
   },
   // BloomAttention.forward: `attention_scores = alibi.baddbmm(...)` stays bound while `attn_weights + attention_mask`
   // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
   // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
-  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', bound: 1, previous: true }, attnClasses: ['eager'], attnDropout: false },
+  bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', bound: 1, previous: true }, attnClasses: ['eager'], attnDropout: false, residDropout: false },
   opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: false },
-  phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1, attnDropout: false },
-  starcoder2: { ...GPT_LIKE, tied: true, attnDropout: false },
+  phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1, attnDropout: false, residDropout: false },
+  starcoder2: { ...GPT_LIKE, tied: true, attnDropout: false, residDropout: false },
   bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
   roberta: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
   // XLM-RoBERTa (bge-m3, multilingual-e5): RoBERTa's layers; max_position_embeddings already holds
@@ -182,7 +191,7 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // dtype; the attention returns the probabilities and `FalconModel.forward` keeps the block's
   // returned tuple in `outputs` until the next block returns: a fourth tensor at the next softmax.
   // (The ALiBi branch, falcon-rw, upcasts its scores and folds ALiBi into a [b, a, s, s] mask: not read.)
-  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eager: { softmax: 'model-dtype', bound: 1, previous: true } },
+  falcon: { gated: false, norm: 'layernorm', tied: true, fusedQkv: true, eager: { softmax: 'model-dtype', bound: 1, previous: true }, attnDropout: false, residDropout: false },
   // remote-code families (remote-families.ts): ChatGLM's query_key_value and dense_h_to_4h, Qwen-1's
   // c_attn and Baichuan's W_pack are fused Linears; InternLM v1 is Llama's block with attention biases
   // (ChatGLM-6B's LayerNorm layers are GPT-style: the RMSNorm traits apply to ChatGLM2/3's)

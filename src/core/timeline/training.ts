@@ -339,8 +339,9 @@ function step(
     if (rerun) recopied.push(...rerun.cached);
     const again = rerun ? rerun.kept : full && recompute > 0 ? r.allocSplit('temporary', recompute, units) : [];
     if (p.dequant > 0) dequantLayer();
-    // a composed activation's backward gradients (training/act-saves.ts), before the layer's weight gradients
-    if (p.acts.actBackward > 0) r.free(r.alloc('temporary', p.acts.actBackward));
+    // the gradients the layer's backward holds (a composed activation's, SDPA's math kernel's:
+    // training/activations.ts backwardTemp), before its weight gradients
+    if (p.acts.backwardTemp > 0) r.free(r.alloc('temporary', p.acts.backwardTemp));
     if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
     r.freeAll(again);
     for (let j = mine.length - 1; j >= 0; j--) r.free(mine[j]);

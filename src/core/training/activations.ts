@@ -127,6 +127,23 @@ export function layerNormBytes(dt: ActDtypes): number {
   return Math.max(dt.eRes, dt.eF32);
 }
 
+/**
+ * A GPT-style layer's LayerNorms and residual-dropout masks. Each norm keeps its input (e_ln); its
+ * output reaches the attention and the MLP Linears, whose inputs (e each) are counted here: two
+ * norms one each (GPT-2's ln_1 → attention, ln_2 → MLP), one norm both (the parallel blocks of
+ * GPT-J, Phi, Falcon-7B: `ln_1` feeds `attn` and `mlp`, modeling_gptj.py GPTJBlock.forward). The
+ * two residual dropouts keep a 1-byte mask each unless the config class's dropout is 0
+ * (families.ts `residDropout`).
+ */
+export function gptNorms(arch: ModelArch): { norms: number; masks: number } {
+  return { norms: Math.max(1, Math.min(2, arch.normsPerLayer)), masks: FAMILIES[arch.family]?.residDropout === false ? 0 : 2 };
+}
+
+/** The per-layer formulas' text for gptNorms: `2·(e_ln + e)·h` and `+ 2h` for the common layout. */
+export function gptNormsFormula(g: { norms: number; masks: number }, ln: string): { norms: string; masks: string } {
+  return { norms: g.norms === 2 ? `2·(${ln} + e)·h` : `(${ln} + 2e)·h`, masks: g.masks > 0 ? ' + 2h' : '' };
+}
+
 /** The per-layer formulas' note where a LayerNorm saves an fp32 cast of its input (layerNormBytes). */
 export const LN_NOTE = ', e_ln = 4: autocast’s fp32 copy of the LayerNorm input';
 
@@ -248,6 +265,19 @@ export function gptEagerSaves(arch: ModelArch, eF32: number, e: number): { perSc
   return eF32 > e ? { perScore: eF32 + e, text: '(e_sm + e)', perToken } : { perScore: eF32, text: 'e_sm', perToken };
 }
 
+/**
+ * What SDPA's math kernel's backward holds beside the probabilities it saved: three fp32 b·a·s²
+ * tensors. aten/src/ATen/native/transformers/attention.cpp `_scaled_dot_product_attention_math`
+ * runs as composite ops (fp32 since PyTorch 2.5 for 16-bit inputs): `matmul(attn, v)`'s backward
+ * writes the probabilities' gradient, `_safe_softmax`'s `where` (rows that are all masked) passes
+ * it on as a new tensor, and `_softmax_backward_data` writes the scores' gradient while both live.
+ * Our H200 trace of t031 (Falcon-7B LoRA, 2,048 tokens, 71 heads): three 1,136 MiB blocks at the
+ * first layer's attention backward, 71 × 2,048² × 4 B each.
+ */
+export function mathBackwardBytes(arch: ModelArch, attn: Attn, s: number, b: number, tp: number): number {
+  return 3 * (sdpaMathSaves(arch, attn, s, b, tp)?.scores ?? 0);
+}
+
 /** The per-layer formulas' note for the math kernel's saves (sdpaMathSaves). */
 export const MATH_FORMULA = ' [+ b·a·s²·4/t and 4·(a + 2g)·d/t per token for the fp32 q, K, V copies: SDPA math kernel]';
 
@@ -312,16 +342,18 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   const eager = gptEagerSaves(arch, eF32, e);
   const upcast = materialised ? eager.perToken : 0;
   const ln = layerNormBytes(dt);
-  const linear = sb * (2 * (ln + e) * h + casts + (e * (2 * a * d + kv + 2 * f) + upcast + actBytes * f) / t + 2 * h) + mathLinear;
+  const g = gptNorms(arch);
+  const text = gptNormsFormula(g, ln === eRes ? 'e_res' : 'e_ln');
+  const linear = sb * ((g.norms * ln + 2 * e) * h + casts + (e * (2 * a * d + kv + 2 * f) + upcast + actBytes * f) / t + g.masks * h) + mathLinear;
   // softmax output, 1-byte dropout mask, dropout output (or its 16-bit cast under AMP) for the PV matmul
   const scores = (materialised ? (b * a * s * s * eager.perScore) / t : 0) + mask + mathScores;
   return {
     linear,
     scores,
     style: 'gpt',
-    fp32Hidden: fp32HiddenTensors({ ...dt, eRes: ln }, 2, false),
+    fp32Hidden: fp32HiddenTensors({ ...dt, eRes: ln }, g.norms, false),
     act,
-    formula: `s·b·(2·(${ln === eRes ? 'e_res' : 'e_ln'} + e)·h + e·c·h + ${upcast > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t + 2h) [+ a·s²·b·${eager.text}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${upcast > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}${ln === eRes ? '' : LN_NOTE}${actFormula(act, e)}`,
+    formula: `s·b·(${text.norms} + e·c·h + ${upcast > 0 ? '(e·(2ad + kv + 2f) + (4 − e)·(a + g)·d)' : 'e·(2ad + kv + 2f)'}/t${text.masks}) [+ a·s²·b·${eager.text}/t eager]${maskFormula(viewed > 0)}${mathNote}; c = AMP cast copies${upcast > 0 ? ', (4 − e)·(a + g)·d: the fp32 q and k copies the QKᵀ matmul saves' : ''}${ln === eRes ? '' : LN_NOTE}${actFormula(act, e)}`,
   };
 }
 
@@ -348,7 +380,8 @@ const maskFormula = (viewed: boolean): string =>
  * - gated MLP: gate and up outputs (matmul outputs) and their product (down-projection input, read
  *   by its weight-gradient matmul) stay; the SiLU output is recomputed: 3 f-wide tensors, not 4;
  *   a plain MLP keeps both of its tensors (the activation output is the fc2 input);
- * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops);
+ * - GPT-style: native LayerNorm already saves only its input; dropout masks stay (random ops),
+ *   where the config drops out (gptNorms);
  * - a Python-composed activation (act-saves.ts) is a pointwise chain: recomputed, nothing more saved.
  */
 function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, f: number, t: number, materialised: boolean, kv: number, mask: number, viewed: boolean): LayerActivation {
@@ -369,15 +402,17 @@ function compiledLayer(arch: ModelArch, sb: number, bss: number, dt: ActDtypes, 
       formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 3f)/t) [+ b·a·s²·(4+e)/t eager]${maskFormula(viewed)}`,
     };
   }
-  const linear = sb * (norms + (e * (2 * a * d + kv + 2 * f)) / t + 2 * h);
+  const g = gptNorms(arch);
+  const linear = sb * ((g.norms * eRes + 2 * e) * h + (e * (2 * a * d + kv + 2 * f)) / t + g.masks * h);
   const scores = (materialised ? (bss * a * gptEagerSaves(arch, eF32, e).perScore) / t : 0) + mask;
+  const text = gptNormsFormula(g, 'e_res');
   return {
     linear,
     scores,
     style: 'gpt',
-    fp32Hidden: fp32HiddenTensors(dt, 2, false),
+    fp32Hidden: fp32HiddenTensors(dt, g.norms, false),
     act: NO_ACT_SAVES,
-    formula: `compiled: s·b·(2·(e_res + e)·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed)}`,
+    formula: `compiled: s·b·(${text.norms} + e·(2ad + kv + 2f)/t${text.masks}) [+ a·s²·b·(e_sm + 1 + e)/t eager]${maskFormula(viewed)}`,
   };
 }
 
@@ -397,8 +432,12 @@ export interface ActivationTotal {
   fp32Hidden: number;
   /** the extra f-wide tensors of one (dense) layer's composed activation (LayerActivation `act`) */
   act: ActSaves;
-  /** bytes of that activation's backward gradients beyond a fused one's, in one layer (act-saves.ts composedActBackward) */
-  actBackward: number;
+  /**
+   * Bytes of gradients one layer's backward holds beside its saved tensors, the larger of: a
+   * composed activation's beyond a fused one's (act-saves.ts composedActBackward); SDPA's math
+   * kernel's (mathBackwardBytes). 0 for compiled layers.
+   */
+  backwardTemp: number;
   style: 'llama' | 'gpt';
   /** `bytes` as an expression over L, s, b, h and the per-layer inventories A_layer (A_moe) */
   expr: Expr;
@@ -505,7 +544,7 @@ export function activationBytes(arch: ModelArch, s: number, b: number, dt: ActDt
     layersOnGpu: opts.offload ? resident : L,
     fp32Hidden: dense.fp32Hidden,
     act: dense.act,
-    actBackward: compiled ? 0 : (composedActBackward(arch, dt) * s * b * mlpWidth(arch, false)) / Math.max(1, tp),
+    backwardTemp: compiled ? 0 : Math.max((composedActBackward(arch, dt) * s * b * mlpWidth(arch, false)) / Math.max(1, tp), mathBackwardBytes(arch, attn, s, b, tp)),
     style: dense.style,
     expr,
     layerFormula: dense.formula + (opts.offload ? `; offloaded to CPU: ${resident} layers in flight on the GPU` : ''),

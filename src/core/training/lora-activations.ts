@@ -50,6 +50,7 @@ import {
   gptEagerSaves,
   extraScoreBytes,
   fp32HiddenTensors,
+  gptNorms,
   layerNormBytes,
   layerStyle,
   LN_NOTE,
@@ -170,18 +171,21 @@ export function loraLayerActivation(
   const adapters = inputs.reduce((sum, x) => sum + adapterInputBytes(x, lora, e, compiled), 0);
   const weights = lora.base?.weight16 && lora.savedWeights ? (moeLayer ? lora.savedWeights.moe : lora.savedWeights.dense) / t : 0;
   const llama = layerStyle(arch) === 'llama';
+  // GPT-style: one norm or two, residual-dropout masks or none (activations.ts gptNorms)
+  const gpt = gptNorms(arch);
   // eager RMSNorm keeps its fp32 input copy; LayerNorm and compiled norms keep the input
   // (an old-style RMSNorm its 16-bit input too: normInputBytes)
   const kept = normInputBytes(arch, dt, compiled);
   // (a LayerNorm under autocast: an fp32 cast of its input, layerNormBytes)
-  const norms = (2 + (compiled ? 0 : extraNorms(arch))) * ((compiled ? eRes : llama ? 4 : layerNormBytes(dt)) + kept) * h;
+  const normCount = llama ? 2 + (compiled ? 0 : extraNorms(arch)) : gpt.norms;
+  const norms = normCount * ((compiled ? eRes : llama ? 4 : layerNormBytes(dt)) + kept) * h;
   // gated: gate output (SiLU input), SiLU output and up output (eager) / gate and up outputs (compiled); plain: fc1 output
   const mlpKept = llama && arch.gatedMlp ? (compiled ? 2 : 3) : 1;
   // q, K and V as attention saves them (repeated to a heads by eager and masked SDPA), the kernel's output
   // (v as a slice of a fused qkv output keeps the whole output: fused-views.ts)
   const viewed = fusedQkvViewWidth(arch, attn, b, maskedShare);
   const attnKept = a * d + savedKvWidth(arch, attn, maskedShare) + viewed + (sdpaOut ? a * d : 0);
-  const masks = llama ? 0 : 2 * h;
+  const masks = llama ? 0 : gpt.masks * h;
   // Qwen3 / Gemma-3 q and k norms: their fp32 input copies (frozen norm weights)
   const qk = qkNormPerToken(arch, e, false, compiled);
   // SDPA's math kernel keeps fp32 q, K, V (and not its output) in place of what a fused kernel saves, and its probabilities
@@ -203,9 +207,9 @@ export function loraLayerActivation(
     scores,
     style: llama ? 'llama' : 'gpt',
     // the norms' fp32 input copies (eager RMSNorm) or fp32 inputs; the adapters' own input copies are left in e
-    fp32Hidden: fp32HiddenTensors(llama || compiled ? dt : { ...dt, eRes: layerNormBytes(dt) }, 2 + (compiled ? 0 : extraNorms(arch)), llama && !compiled, false),
+    fp32Hidden: fp32HiddenTensors(llama || compiled ? dt : { ...dt, eRes: layerNormBytes(dt) }, normCount, llama && !compiled, false),
     act,
-    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(2·${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${llama ? '' : ' + 2h'} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}${math ? MATH_FORMULA : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}${lnWide ? LN_NOTE : ''}${actFormula(act, eMlp)}`,
+    formula: `frozen base${compiled ? ', compiled' : ''}: s·b·(${normCount === 2 ? '2·' : normCount === 1 ? '' : `${normCount}·`}${nNorm}·h + ${qk > 0 ? '(' : ''}${lora.upcast ? `${eAttn}·(ad + kv${sdpaOut ? ' + ad' : ''}) + 4·${mlpKept}f` : `e·(ad + kv${sdpaOut ? ' + ad' : ''} + ${mlpKept}f)`}${qk > 0 ? ' + 4·(a + g)·d)' : ''}/t${masks > 0 ? ' + 2h' : ''} + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A)${baseNote(lora.base)}${attn === 'eager' ? ' [+ eager s² scores]' : ''}${maskedShare > 0 ? ' [+ m·b·s²·e masked SDPA]' : ''}${math ? MATH_FORMULA : ''}; kv = 2gd (2ad eager or masked SDPA with g < a)${viewed > 0 ? ' [+ (a + g)d where v is a slice of a fused qkv output]' : ''}${lnWide ? LN_NOTE : ''}${actFormula(act, eMlp)}`,
   };
 }
 

@@ -221,8 +221,8 @@ export function buildTraining(ctx: Ctx): Built {
   const embedGrad = full && stage.embedding ? (Math.max(0, params.embedding - (arch.tiedEmbeddings ? arch.vocab * arch.hidden : 0)) * per.gradients) / s.tp : 0;
   const blocks = arch.layers + (arch.encoderDecoder?.decoderLayers ?? 0);
   // a recomputed layer's temporaries come before its gradients, like a dequantized weight, and so
-  // do a composed activation's backward gradients (act-saves.ts composedActBackward)
-  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && layerPlan ? planExcess(layerPlan.keep) : 0, acts.actBackward);
+  // do the gradients its backward holds (a composed activation's, SDPA's math kernel's: backwardTemp)
+  const inLayer = Math.max(dequant, s.gradCkpt === 'full' && layerPlan ? planExcess(layerPlan.keep) : 0, acts.backwardTemp);
   const layers = layerBackward(acts, blocks, gradsHeld || inBwd ? 0 : states.gradients, headGrad, embedGrad, inLayer, {
     first: copies.checkpointed ? copies.layer : copies.all - copies.head,
     last: copies.layer,

@@ -115,7 +115,7 @@ describe('a composed activation’s backward', () => {
     expect(composedActBackward({ ...gpt2xl(), mlpAct: undefined }, amp)).toBe(0);
   });
   it('GPT-2 XL, 4 × 1,024 tokens, bf16 under autocast (t039): 200 MiB in one layer — its trace held three 100 MiB fp32 blocks where the fused count has two 50 MiB bf16 ones', () => {
-    expect(activationBytes(gpt2xl(), 1024, 4, bf16Autocast, 'sdpa', 'full', 1).actBackward).toBe(200 * 2 ** 20);
-    expect(activationBytes(gpt2xl(), 1024, 4, bf16Autocast, 'sdpa', 'full', 1, { compiled: true }).actBackward).toBe(0);
+    expect(activationBytes(gpt2xl(), 1024, 4, bf16Autocast, 'sdpa', 'full', 1).backwardTemp).toBe(200 * 2 ** 20);
+    expect(activationBytes(gpt2xl(), 1024, 4, bf16Autocast, 'sdpa', 'full', 1, { compiled: true }).backwardTemp).toBe(0);
   });
 });
