@@ -173,6 +173,12 @@ export interface ModelArch {
    * intermediates autograd saves (training/act-saves.ts); absent: a fused kernel (F.gelu, F.silu, …).
    */
   mlpAct?: MlpAct;
+  /**
+   * Whether the residual branches drop out in training, from config.json (`resid_pdrop`,
+   * `hidden_dropout`, `residual_dropout`, `hidden_dropout_prob`, OPT's `dropout`) where it says;
+   * absent: the config class's default (families.ts `residDropout`).
+   */
+  residDropout?: boolean;
 }
 
 /**

@@ -257,6 +257,8 @@ L1, Q15, L8, Q7, Q3 = "meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-1.5B", "meta-llam
 G2XL, L27 = "openai-community/gpt2-xl", "meta-llama/Llama-2-7b-hf"
 # EleutherAI/gpt-j-6b config.json (not in the catalogue): gelu_new, one LayerNorm per layer feeding
 # attention and MLP in parallel, rotary on 64 of each head's 256 dims, untied head
+# microsoft/phi-2's shape: parallel block from one LayerNorm, partial rotary, gelu_new, resid_pdrop 0.1
+PHI_2 = {"model_type": "phi", "hidden_size": 2560, "intermediate_size": 10240, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32, "vocab_size": 51200, "max_position_embeddings": 2048, "partial_rotary_factor": 0.4, "hidden_act": "gelu_new", "layer_norm_eps": 1e-05, "resid_pdrop": 0.1, "embd_pdrop": 0.0, "attention_dropout": 0.0, "qk_layernorm": False, "tie_word_embeddings": False, "rope_theta": 10000.0}
 GPTJ_6B = {"model_type": "gptj", "n_embd": 4096, "n_layer": 28, "n_head": 16, "n_inner": None, "rotary_dim": 64, "n_positions": 2048, "vocab_size": 50400, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05, "attn_pdrop": 0.0, "embd_pdrop": 0.0, "resid_pdrop": 0.0, "tie_word_embeddings": False}
 
 # Ordered by priority: each class gets rows early, in case the time runs out.
@@ -320,6 +322,9 @@ SCENARIOS = [
     # gelu_new in a second family (training/act-saves.ts), GPT-J's own eager attention (fp32 q / k)
     T("EleutherAI/gpt-j-6b", "lora", 1024, 2, False, attn="eager", hf_config=GPTJ_6B),
     T("EleutherAI/gpt-j-6b", "lora", 2048, 1, True, attn="eager", hf_config=GPTJ_6B),
+    # a parallel block whose config turns the residual dropout on (resid_pdrop 0.1, unlike the class default)
+    T("microsoft/phi-2", "lora", 2048, 2, False, hf_config=PHI_2),
+    T("microsoft/phi-2", "full", 1024, 4, True, hf_config=PHI_2),
 ]
 
 

@@ -84,6 +84,16 @@ function composedAct(r: FieldReader): MlpAct | undefined {
   return name !== undefined && Object.hasOwn(COMPOSED_ACTS, name) ? COMPOSED_ACTS[name] : undefined;
 }
 
+/** config.json names of the residual-branch dropout probability (OPT's is plain `dropout`). */
+const RESID_DROPOUT = ['resid_pdrop', 'hidden_dropout', 'residual_dropout', 'hidden_dropout_prob'] as const;
+
+/** Whether config.json turns the residual dropout on (> 0) or off; undefined when it does not say. */
+function residDropoutOf(r: FieldReader): boolean | undefined {
+  const key = r.pick(r.cfg.model_type === 'opt' ? [...RESID_DROPOUT, 'dropout'] : RESID_DROPOUT);
+  const p = key === undefined ? undefined : r.cfg[key];
+  return typeof p === 'number' && Number.isFinite(p) ? p > 0 : undefined;
+}
+
 function normKind(r: FieldReader, t: FamilyTraits): 'rmsnorm' | 'layernorm' {
   if (t.norm) return t.norm;
   if (r.cfg.rms_norm_eps !== undefined) return 'rmsnorm';
@@ -227,6 +237,8 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;
   const act = composedAct(r);
   if (act) arch.mlpAct = act;
+  const resid = residDropoutOf(r);
+  if (resid !== undefined) arch.residDropout = resid;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
 }
 

@@ -132,11 +132,12 @@ export function layerNormBytes(dt: ActDtypes): number {
  * output reaches the attention and the MLP Linears, whose inputs (e each) are counted here: two
  * norms one each (GPT-2's ln_1 → attention, ln_2 → MLP), one norm both (the parallel blocks of
  * GPT-J, Phi, Falcon-7B: `ln_1` feeds `attn` and `mlp`, modeling_gptj.py GPTJBlock.forward). The
- * two residual dropouts keep a 1-byte mask each unless the config class's dropout is 0
- * (families.ts `residDropout`).
+ * two residual dropouts keep a 1-byte mask each unless config.json's dropout, or else the config
+ * class's default (families.ts `residDropout`), is 0.
  */
 export function gptNorms(arch: ModelArch): { norms: number; masks: number } {
-  return { norms: Math.max(1, Math.min(2, arch.normsPerLayer)), masks: FAMILIES[arch.family]?.residDropout === false ? 0 : 2 };
+  const dropout = arch.residDropout ?? FAMILIES[arch.family]?.residDropout ?? true;
+  return { norms: Math.max(1, Math.min(2, arch.normsPerLayer)), masks: dropout ? 2 : 0 };
 }
 
 /** The per-layer formulas' text for gptNorms: `2·(e_ln + e)·h` and `+ 2h` for the common layout. */

@@ -5,8 +5,8 @@
  *   `self.attn` and `self.mlp` (one LayerNorm per layer, as Falcon-7B's and Phi's parallel blocks);
  *   GPT-2's `GPT2Block` has ln_1 before attention and ln_2 before the MLP;
  * - the config classes' residual dropout: GPT-J `resid_pdrop` 0.0, Falcon `hidden_dropout` 0.0,
- *   GPT-2 `resid_pdrop` 0.1, OPT `dropout` 0.1 (configuration_*.py); at 0 `F.dropout` returns its
- *   input and keeps no mask;
+ *   GPT-2 `resid_pdrop` 0.1, OPT `dropout` 0.1 (configuration_*.py), unless config.json says; at 0
+ *   `F.dropout` returns its input and keeps no mask;
  * - the math kernel's backward: our H200 trace of t031 (Falcon-7B LoRA, 2,048 tokens, 71 heads of 64)
  *   held three 1,136 MiB fp32 blocks at the first layer's attention backward, 71 × 2,048² × 4 B each.
  */
@@ -24,6 +24,14 @@ describe('GPT-style norms and residual masks', () => {
     expect(gptNorms(gptj())).toEqual({ norms: 1, masks: 0 });
     expect(gptNorms(falcon())).toEqual({ norms: 1, masks: 0 });
     expect(gptNorms(findPreset('openai-community/gpt2')!.arch)).toEqual({ norms: 2, masks: 2 });
+  });
+  it('config.json’s own dropout wins over the class default: a Phi-2-shaped config with resid_pdrop 0.1 keeps the masks, OPT’s `dropout` is its residual one', () => {
+    const phi = archOf({ model_type: 'phi', hidden_size: 2560, intermediate_size: 10240, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 51200, resid_pdrop: 0.1 });
+    expect(gptNorms(phi)).toEqual({ norms: 1, masks: 2 });
+    expect(gptNorms(archOf({ model_type: 'phi', hidden_size: 2560, intermediate_size: 10240, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 51200 }))).toEqual({ norms: 1, masks: 0 });
+    const opt = (dropout: number) => archOf({ model_type: 'opt', hidden_size: 768, ffn_dim: 3072, num_hidden_layers: 12, num_attention_heads: 12, vocab_size: 50272, max_position_embeddings: 2048, dropout });
+    expect(gptNorms(opt(0.1)).masks).toBe(2);
+    expect(gptNorms(opt(0)).masks).toBe(0);
   });
   it('GPT-J, bf16 under autocast, 2,048 tokens: one 32 MiB fp32 norm input and no masks — 48 MiB a layer less than two norms and two masks', () => {
     const arch = gptj();
