@@ -29,7 +29,8 @@ describe('GPT-style norms and residual masks', () => {
     const phi = archOf({ model_type: 'phi', hidden_size: 2560, intermediate_size: 10240, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 51200, resid_pdrop: 0.1 });
     expect(gptNorms(phi)).toEqual({ norms: 1, masks: 2 });
     expect(gptNorms(archOf({ model_type: 'phi', hidden_size: 2560, intermediate_size: 10240, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 51200 }))).toEqual({ norms: 1, masks: 0 });
-    const opt = (dropout: number) => archOf({ model_type: 'opt', hidden_size: 768, ffn_dim: 3072, num_hidden_layers: 12, num_attention_heads: 12, vocab_size: 50272, max_position_embeddings: 2048, dropout });
+    const opt = (dropout: number) =>
+      archOf({ model_type: 'opt', hidden_size: 768, ffn_dim: 3072, num_hidden_layers: 12, num_attention_heads: 12, vocab_size: 50272, max_position_embeddings: 2048, dropout });
     expect(gptNorms(opt(0.1)).masks).toBe(2);
     expect(gptNorms(opt(0)).masks).toBe(0);
   });
