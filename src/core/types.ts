@@ -182,13 +182,14 @@ export interface ModelArch {
 }
 
 /**
- * transformers' Python-composed activations (activations.py ACT2CLS):
+ * The MLP activation as transformers runs it (activations.py ACT2CLS): 'fused', one kernel
+ * (F.gelu, F.silu, …; what an absent field means), or composed from Python tensor ops:
  * - 'tanh-gelu': `gelu_new` (NewGELUActivation; GPT-2, GPT-J, GPT-Neo, CodeGen, Phi-1/2, T5 v1.1's
  *   gated-gelu) and `gelu_python_tanh`: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)));
  * - 'fast-gelu': `gelu_fast` (FastGELUActivation): 0.5·x·(1 + tanh(x·0.7978845608·(1 + 0.044715·x·x)));
  * - 'quick-gelu': `quick_gelu` (QuickGELUActivation): x·sigmoid(1.702·x).
  */
-export type MlpAct = 'tanh-gelu' | 'fast-gelu' | 'quick-gelu';
+export type MlpAct = 'fused' | 'tanh-gelu' | 'fast-gelu' | 'quick-gelu';
 
 /**
  * A vision tower as it runs at inference (model/vision.ts reads it from `vision_config`): a ViT of

@@ -237,7 +237,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;
   const act = composedAct(r);
   if (act) arch.mlpAct = act;
-  const resid = residDropoutOf(r);
+  const resid = residDropoutOf(r) ?? t.residDropout;
   if (resid !== undefined) arch.residDropout = resid;
   return r.errors.length > 0 ? { ok: false, errors: dedupe(r.errors) } : { ok: true, value: arch };
 }

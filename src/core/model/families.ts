@@ -154,8 +154,8 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   gemma3: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   gemma3_text: { gated: true, norm: 'rmsnorm', tied: true, normsPerLayer: 4, qkNorm: true, normScaledFp32: true },
   // GPT-2's own eager_attention_forward: `softmax(attn_weights, dim=-1)`, no dtype: input and output in the model dtype
-  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' }, attnDropout: true, loadsLast: 'mlp' },
-  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, attnDropout: true, loadsLast: 'mlp' },
+  gpt2: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, eager: { softmax: 'input-dtype' }, attnDropout: true, residDropout: true, loadsLast: 'mlp' },
+  gpt_bigcode: { ...GPT_LIKE, tied: true, fusedQkv: true, learnedPositions: GPT_POS, attnDropout: true, residDropout: true, loadsLast: 'mlp' },
   gpt_neox: { ...GPT_LIKE, tied: false, fusedQkv: true, attnDropout: false, residDropout: false, loadsLast: 'mlp' },
   // GPTJAttention._attn: `query.to(torch.float32)`, `key.to(torch.float32)`, fp32 scores and softmax; GPTJModel.forward's
   // `outputs = block(...)` holds the previous block's probabilities
@@ -176,10 +176,10 @@ export const FAMILIES: Record<string, FamilyTraits> = {
   // goes through softmax(dtype=float32).to(dtype); BloomModel.forward's `outputs` holds the previous block's probabilities
   // (BloomPreTrainedModel declares neither SDPA nor flash attention: BloomAttention is the only path)
   bloom: { ...GPT_LIKE, tied: true, fusedQkv: true, eager: { softmax: 'fp32', bound: 1, previous: true }, attnClasses: ['eager'], attnDropout: false, residDropout: false },
-  opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: false },
+  opt: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: false, residDropout: true },
   phi: { ...GPT_LIKE, tied: false, normsPerLayer: 1, attnDropout: false, residDropout: false },
   starcoder2: { ...GPT_LIKE, tied: true, attnDropout: false, residDropout: false },
-  bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
+  bert: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true, residDropout: true },
   roberta: { ...GPT_LIKE, tied: true, learnedPositions: BERT_POS, attnDropout: true },
   // XLM-RoBERTa (bge-m3, multilingual-e5): RoBERTa's layers; max_position_embeddings already holds
   // the padding offset of 2 (XLMRobertaEmbeddings padding_idx + 1)

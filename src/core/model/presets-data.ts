@@ -40,7 +40,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "mlpBias": true,
    "maxContext": 1024,
    "positionEmbeddings": 1024,
-   "mlpAct": "tanh-gelu"
+   "mlpAct": "tanh-gelu",
+   "residDropout": true
   }
  },
  {
@@ -66,7 +67,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "mlpBias": true,
    "maxContext": 1024,
    "positionEmbeddings": 1024,
-   "mlpAct": "tanh-gelu"
+   "mlpAct": "tanh-gelu",
+   "residDropout": true
   }
  },
  {
@@ -93,7 +95,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "maxContext": 512,
    "positionEmbeddings": 512,
    "typeVocab": 2,
-   "pooler": true
+   "pooler": true,
+   "residDropout": true
   }
  },
  {
@@ -120,7 +123,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "maxContext": 512,
    "positionEmbeddings": 512,
    "typeVocab": 2,
-   "pooler": true
+   "pooler": true,
+   "residDropout": true
   }
  },
  {
@@ -1170,7 +1174,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "qkvBias": false,
    "oBias": false,
    "mlpBias": false,
-   "maxContext": 2048
+   "maxContext": 2048,
+   "residDropout": false
   }
  },
  {
@@ -1193,7 +1198,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "tiedEmbeddings": true,
    "qkvBias": false,
    "oBias": false,
-   "mlpBias": false
+   "mlpBias": false,
+   "residDropout": false
   }
  },
  {
@@ -1353,7 +1359,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "maxContext": 512,
    "positionEmbeddings": 512,
    "typeVocab": 2,
-   "pooler": true
+   "pooler": true,
+   "residDropout": true
   }
  },
  {
@@ -1380,7 +1387,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "maxContext": 512,
    "positionEmbeddings": 512,
    "typeVocab": 2,
-   "pooler": true
+   "pooler": true,
+   "residDropout": true
   }
  },
  {
@@ -1461,7 +1469,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "maxContext": 512,
    "positionEmbeddings": 512,
    "typeVocab": 2,
-   "pooler": true
+   "pooler": true,
+   "residDropout": true
   }
  },
  {

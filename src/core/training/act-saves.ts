@@ -77,6 +77,6 @@ export function actFormula(x: ActSaves, e: number): string {
  * 100 MiB fp32 blocks, 4,096 × 6,400 × 4 B, at the recomputed layer's GELU backward.
  */
 export function composedActBackward(arch: ModelArch, dt: ActDtypes): number {
-  if (!arch.mlpAct) return 0;
+  if (!arch.mlpAct || arch.mlpAct === 'fused') return 0;
   return arch.mlpAct === 'tanh-gelu' && dt.eF32 > dt.e ? 12 - 2 * dt.e : dt.e;
 }

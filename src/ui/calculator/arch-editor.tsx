@@ -81,7 +81,7 @@ function ArchInput({ spec, value, onChange }: { spec: ArchFieldSpec; value: unkn
     return (
       <div className="field">
         <label htmlFor={id}>{label}</label>
-        <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+        <select id={id} value={typeof value === 'string' ? value : k.values[0]} onChange={(e) => onChange(e.target.value)}>
           {k.values.map((v) => (
             <option key={v} value={v}>
               {v}

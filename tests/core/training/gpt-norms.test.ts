@@ -37,7 +37,7 @@ describe('GPT-style norms and residual masks', () => {
   it('GPT-J, bf16 under autocast, 2,048 tokens: one 32 MiB fp32 norm input and no masks — 48 MiB a layer less than two norms and two masks', () => {
     const arch = gptj();
     const own = layerActivation(arch, 1024, 2, bf16Autocast, 'sdpa', 1);
-    const twoNorms = layerActivation({ ...arch, normsPerLayer: 2, family: 'gptj-as-common' }, 1024, 2, bf16Autocast, 'sdpa', 1);
+    const twoNorms = layerActivation({ ...arch, normsPerLayer: 2, family: 'gptj-as-common', residDropout: true }, 1024, 2, bf16Autocast, 'sdpa', 1);
     // a second norm's fp32 input (4 B) and two 1-byte masks per token; the Linear inputs (2e) stay
     expect(twoNorms.linear - own.linear).toBe(2048 * 4096 * (4 + 2));
     expect(twoNorms.linear - own.linear).toBe(48 * 2 ** 20);

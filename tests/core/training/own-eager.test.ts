@@ -30,14 +30,14 @@ describe('own eager attention in training', () => {
     const gptj = archOf({ model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64, vocab_size: 50400 });
     const bf16: ActDtypes = { e: 2, eRes: 2, eF32: 2 };
     const own = layerActivation(gptj, 1024, 1, bf16, 'eager', 1);
-    const common = layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, bf16, 'eager', 1);
+    const common = layerActivation({ ...gptj, family: 'gptj-as-common', residDropout: true }, 1024, 1, bf16, 'eager', 1);
     // the common GPT-style count also keeps two 1-byte residual-dropout masks per token, which
     // GPT-J's resid_pdrop 0.0 does not make (families.ts residDropout): 2·4,096 B per token fewer
     const masks = 1024 * 2 * 4096;
     expect(own.linear - common.linear).toBe(1024 * 16_384 - masks);
     // autocast's matmul casts the fp32 copies back to 16-bit (our H200 trace of t044: two 16 MiB
     // bf16 blocks per layer from that line at 2,048 tokens: 2,048 × 4,096 × 2 B each)
-    expect(layerActivation(gptj, 1024, 1, AMP, 'eager', 1).linear - layerActivation({ ...gptj, family: 'gptj-as-common' }, 1024, 1, AMP, 'eager', 1).linear).toBe(-masks);
+    expect(layerActivation(gptj, 1024, 1, AMP, 'eager', 1).linear - layerActivation({ ...gptj, family: 'gptj-as-common', residDropout: true }, 1024, 1, AMP, 'eager', 1).linear).toBe(-masks);
     // GPT-J's attn_pdrop is 0.0: the fp32 softmax output and its 16-bit cast, no dropout mask
     expect(layerActivation(gptj, 1024, 1, AMP, 'eager', 1).scores).toBe(16 * 1024 * 1024 * (4 + 2));
   });
