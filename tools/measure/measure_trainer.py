@@ -8,6 +8,10 @@ random weights: nothing is downloaded. Each scenario runs transformers.Trainer f
 torch.cuda.max_memory_allocated / max_memory_reserved, so variable-length runs show how the
 caching allocator's reserved memory climbs step by step.
 
+Settings beyond the shape: `precision` bf16 (bf16 weights, Trainer bf16=True), amp-bf16 (fp32 weights,
+bf16=True), amp-fp16 (fp16 weights, fp16=True: autocast and a loss scaler), fp32; `reentrant` (the
+torch.utils.checkpoint variant); `hf_config` (build from this config.json rather than the catalogue's).
+
 Lengths: 'fixed' = every sample `seq` tokens; 'varied' = sample lengths drawn from a lognormal of
 mean `len_mean` and sigma `len_spread` (mu = ln(mean) - sigma^2/2), rounded, clipped to [1, seq]
 (truncation at max_length), padded per batch to the longest (no packing), as a plain

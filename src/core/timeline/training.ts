@@ -212,9 +212,9 @@ function step(
   // (training/activations.ts fp32HiddenTensors), a composed activation's fp32 f-wide ones
   // (training/act-saves.ts), the MLP's f-wide ones, then hidden-wide ones
   const fp32Unit = { size: sb * arch.hidden * 4, max: p.acts.fp32Hidden };
-  const f = (sb * mlpWidth(arch, false)) / tp;
+  const ffnElems = (sb * mlpWidth(arch, false)) / tp;
   const act = p.acts.act;
-  const units = [fp32Unit, { size: f * 4, max: act.wide }, { size: f * e, max: (arch.gatedMlp ? 4 : 2) + act.narrow }, hiddenUnit];
+  const units = [fp32Unit, { size: ffnElems * 4, max: act.wide }, { size: ffnElems * e, max: (arch.gatedMlp ? 4 : 2) + act.narrow }, hiddenUnit];
   const full = s.gradCkpt === 'full';
   const onGpu = Math.max(1, p.acts.layersOnGpu);
   const recompute = p.acts.recompute;
