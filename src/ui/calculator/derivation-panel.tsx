@@ -8,7 +8,7 @@ import type { Lang } from '../../state/store';
 /** A worded derivation value in the page language (values-zh.ts); symbols, numbers and untranslated text as written. */
 export function valueText(v: string | number, lang: Lang): string {
   if (typeof v === 'number') return formatNumber(v, lang, 4);
-  return (lang === 'zh' ? zhTables()?.VALUE_ZH[v] : undefined) ?? v;
+  return (lang === 'zh' ? zhTables()?.valueZh(v)?.zh : undefined) ?? v;
 }
 
 /** The chosen term's derivation: formula, the user's values for each symbol, and the source. */

@@ -6,6 +6,10 @@
  * fails on any worded value without an entry.
  */
 export const VALUE_ZH: Record<string, string> = {
+  's·b·(2·(e_ln + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, e_ln = 4: autocast’s fp32 copy of the LayerNorm input':
+    's·b·(2·(e_ln + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，e_ln = 4：autocast 为 LayerNorm 输入做的 fp32 副本',
+  'frozen base: s·b·(2·e_ln·h + e·(ad + kv + ad + 1f)/t + 2h + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a), e_ln = 4: autocast’s fp32 copy of the LayerNorm input':
+    '冻结的基座：s·b·(2·e_ln·h + e·(ad + kv + ad + 1f)/t + 2h + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），e_ln = 4：autocast 为 LayerNorm 输入做的 fp32 副本',
   // dequantization and quantized kernels
   '(2 + 4)·max(d_in·d_out) (16-bit dequant + fp32 cast), forward and backward': '(2 + 4)·max(d_in·d_out)（16 位反量化 + fp32 转换），前向与反向各一次',
   '2·max(d_in·d_out), forward and backward': '2·max(d_in·d_out)，前向与反向各一次',
@@ -91,20 +95,14 @@ export const VALUE_ZH: Record<string, string> = {
     '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
   'frozen base: s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a) [+ (a + g)d where v is a slice of a fused qkv output]':
     '冻结的基座：s·b·(2·4·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）[v 是融合 qkv 输出的切片时再 + (a + g)d]',
-  "s·b·(2·(e_ln + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, e_ln = 4: autocast’s fp32 copy of the LayerNorm input [+ 12·f/t: the composed MLP activation's intermediates]":
-    's·b·(2·(e_ln + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，e_ln = 4：autocast 为 LayerNorm 输入做的 fp32 副本 [+ 12·f/t：由 Python 算子组合的 MLP 激活函数保存的中间张量]',
   'frozen base: s·b·(e_ln·h + e·(ad + kv + ad + 1f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A) [+ b·a·s²·4/t and 4·(a + 2g)·d/t per token for the fp32 q, K, V copies: SDPA math kernel]; kv = 2gd (2ad eager or masked SDPA with g < a), e_ln = 4: autocast’s fp32 copy of the LayerNorm input':
     '冻结的基座：s·b·(e_ln·h + e·(ad + kv + ad + 1f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A) [SDPA math 内核：+ b·a·s²·4/t，以及每 token 4·(a + 2g)·d/t 的 fp32 q、K、V 副本]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），e_ln = 4：autocast 为 LayerNorm 输入做的 fp32 副本',
   's·b·((e_ln + 2e)·h + e·c·h + e·(2ad + kv + 2f)/t) [+ a·s²·b·e/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies, e_ln = 4: autocast’s fp32 copy of the LayerNorm input':
     's·b·((e_ln + 2e)·h + e·c·h + e·(2ad + kv + 2f)/t) [eager 时 + a·s²·b·e/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数，e_ln = 4：autocast 为 LayerNorm 输入做的 fp32 副本',
   's·b·((e_res + 2e)·h + e·c·h + e·(2ad + kv + 2f)/t) [+ a·s²·b·(e_sm + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies':
     's·b·((e_res + 2e)·h + e·c·h + e·(2ad + kv + 2f)/t) [eager 时 + a·s²·b·(e_sm + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数',
-  "frozen base: s·b·(2·e_ln·h + e·(ad + kv + ad + 1f)/t + 2h + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a), e_ln = 4: autocast’s fp32 copy of the LayerNorm input [+ 12·f/t: the composed MLP activation's intermediates]":
-    '冻结的基座：s·b·(2·e_ln·h + e·(ad + kv + ad + 1f)/t + 2h + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），e_ln = 4：autocast 为 LayerNorm 输入做的 fp32 副本 [+ 12·f/t：由 Python 算子组合的 MLP 激活函数保存的中间张量]',
   'frozen base: s·b·(2·(4 + e_res)·h + e·(ad + kv + ad + 3f)/t + Σ adapter inputs (x once, or a copy + mask per adapter) + Σ r·c_A); kv = 2gd (2ad eager or masked SDPA with g < a)':
     '冻结的基座：s·b·(2·(4 + e_res)·h + e·(ad + kv + ad + 3f)/t + Σ 适配器输入（x 一份，或每个适配器一份副本 + 掩码）+ Σ r·c_A)；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad）',
-  "s·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies [+ 12·f/t: the composed MLP activation's intermediates]":
-    's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数 [+ 12·f/t：由 Python 算子组合的 MLP 激活函数保存的中间张量]',
   's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [+ a·s²·b·(e_sm + 1 + e)/t eager] [+ m·b·s²·e masked SDPA]; kv = 2gd (2ad eager or masked SDPA with g < a), m = share of masked layers; c = AMP cast copies':
     's·b·(2·(e_res + e)·h + e·c·h + e·(2ad + kv + 2f)/t + 2h) [eager 时 + a·s²·b·(e_sm + 1 + e)/t] [掩码 SDPA 时 + m·b·s²·e]；kv = 2gd（eager 或带掩码且 g < a 的 SDPA 为 2ad），m = 带掩码的层所占比例；c = AMP 转换副本数',
   'off: k = 1': '关：k = 1',
@@ -141,3 +139,28 @@ export const VALUE_ZH: Record<string, string> = {
   'two steps through the caching-allocator model': '两步经缓存分配器模型回放',
   'Σ live tensors: segment(size) − size (2 MiB / 20 MiB / 2 MiB-rounded segments)': 'Σ 存活张量：segment(size) − size（2 MiB / 20 MiB / 按 2 MiB 取整的段）',
 };
+
+/**
+ * Notes the core appends to a worded value, with their Chinese (the English is written by
+ * core/training/act-saves.ts actFormula): a value missing from VALUE_ZH is looked up without its
+ * notes, which are translated on their own, so a note is written here once, not in every value it
+ * can follow.
+ */
+export const VALUE_SUFFIX_ZH: readonly (readonly [RegExp, string])[] = [
+  [/ \[\+ (\d+)·f\/t: the composed MLP activation's intermediates\]$/, ' [+ $1·f/t：由 Python 算子组合的 MLP 激活函数保存的中间张量]'],
+];
+
+/** A worded value's Chinese and the VALUE_ZH entry it came from: its own, else its own without the appended notes. */
+export function valueZh(v: string): { zh: string; key: string } | undefined {
+  let key = v;
+  let tail = '';
+  for (;;) {
+    if (Object.hasOwn(VALUE_ZH, key)) return { zh: VALUE_ZH[key] + tail, key };
+    const hit = VALUE_SUFFIX_ZH.find(([re]) => re.test(key));
+    if (!hit) return undefined;
+    const [re, zh] = hit;
+    const m = re.exec(key)!;
+    tail = m[0].replace(re, zh) + tail;
+    key = key.slice(0, m.index);
+  }
+}
