@@ -269,11 +269,12 @@ export function gptEagerSaves(arch: ModelArch, eF32: number, e: number): { perSc
 /**
  * What SDPA's math kernel's backward holds beside the probabilities it saved: three fp32 b·a·s²
  * tensors. aten/src/ATen/native/transformers/attention.cpp `_scaled_dot_product_attention_math`
- * runs as composite ops (fp32 since PyTorch 2.5 for 16-bit inputs): `matmul(attn, v)`'s backward
- * writes the probabilities' gradient, `_safe_softmax`'s `where` (rows that are all masked) passes
- * it on as a new tensor, and `_softmax_backward_data` writes the scores' gradient while both live.
- * Our H200 trace of t031 (Falcon-7B LoRA, 2,048 tokens, 71 heads): three 1,136 MiB blocks at the
- * first layer's attention backward, 71 × 2,048² × 4 B each.
+ * runs as composite ops (fp32 since PyTorch 2.5 for 16-bit inputs): `matmul(q, kᵀ·scale)`,
+ * `at::_safe_softmax(attn, -1)` (a softmax whose all-masked rows are zeroed), `matmul(attn, v)`.
+ * In backward the PV matmul writes the probabilities' gradient and the softmax's backward the
+ * scores' gradient; a third tensor of that size is live between them. The count is the one our H200
+ * trace of t031 shows (Falcon-7B LoRA, 2,048 tokens, 71 heads): three 1,136 MiB blocks at the first
+ * layer's attention backward, 71 × 2,048² × 4 B each.
  */
 export function mathBackwardBytes(arch: ModelArch, attn: Attn, s: number, b: number, tp: number): number {
   return 3 * (sdpaMathSaves(arch, attn, s, b, tp)?.scores ?? 0);
