@@ -263,6 +263,9 @@ G2XL, L27 = "openai-community/gpt2-xl", "meta-llama/Llama-2-7b-hf"
 # attention and MLP in parallel, rotary on 64 of each head's 256 dims, untied head
 # microsoft/phi-2's shape: parallel block from one LayerNorm, partial rotary, gelu_new, resid_pdrop 0.1
 PHI_2 = {"model_type": "phi", "hidden_size": 2560, "intermediate_size": 10240, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32, "vocab_size": 51200, "max_position_embeddings": 2048, "partial_rotary_factor": 0.4, "hidden_act": "gelu_new", "layer_norm_eps": 1e-05, "resid_pdrop": 0.1, "embd_pdrop": 0.0, "attention_dropout": 0.0, "qk_layernorm": False, "tie_word_embeddings": False, "rope_theta": 10000.0}
+# facebook/opt-1.3b config.json (not in the catalogue): a plain MLP with ReLU (nn.ReLU saves its
+# output, which fc2 saves too), pre-LayerNorm, dropout 0.1 after attention and after fc2, tied head
+OPT_1_3B = {"model_type": "opt", "hidden_size": 2048, "ffn_dim": 8192, "num_hidden_layers": 24, "num_attention_heads": 32, "vocab_size": 50272, "max_position_embeddings": 2048, "do_layer_norm_before": True, "word_embed_proj_dim": 2048, "dropout": 0.1, "attention_dropout": 0.0, "activation_dropout": 0.0, "activation_function": "relu", "enable_bias": True, "layer_norm_elementwise_affine": True, "tie_word_embeddings": True, "pad_token_id": 1, "bos_token_id": 2, "eos_token_id": 2}
 GPTJ_6B = {"model_type": "gptj", "n_embd": 4096, "n_layer": 28, "n_head": 16, "n_inner": None, "rotary_dim": 64, "n_positions": 2048, "vocab_size": 50400, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05, "attn_pdrop": 0.0, "embd_pdrop": 0.0, "resid_pdrop": 0.0, "tie_word_embeddings": False}
 
 # Ordered by priority: each class gets rows early, in case the time runs out.
@@ -329,6 +332,13 @@ SCENARIOS = [
     # a parallel block whose config turns the residual dropout on (resid_pdrop 0.1, unlike the class default)
     T("microsoft/phi-2", "lora", 2048, 2, False, hf_config=PHI_2),
     T("microsoft/phi-2", "full", 1024, 4, True, hf_config=PHI_2),
+    # ReLU MLPs (OPT): full fine-tuning in AMP and bf16, and LoRA
+    T("facebook/opt-1.3b", "full", 2048, 2, False, precision="amp-bf16", hf_config=OPT_1_3B),
+    T("facebook/opt-1.3b", "lora", 2048, 4, False, hf_config=OPT_1_3B),
+    T("facebook/opt-1.3b", "full", 2048, 4, False, precision="bf16", hf_config=OPT_1_3B),
+    # instruction-like lengths far below max_length: records keep coming (t027 is the 1B case)
+    T(L8, "lora", 4096, 2, True, lengths="varied", steps=200, len_mean=512, len_spread=0.9),
+    T(L1, "lora", 2048, 2, True, lengths="varied", steps=60, accum=4, len_mean=300, len_spread=0.9),
 ]
 
 
