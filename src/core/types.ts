@@ -169,8 +169,8 @@ export interface ModelArch {
   /** Hybrid / linear-attention model: recurrent mixer layers next to (or instead of) attention (model/hybrid.ts). */
   hybrid?: HybridArch;
   /**
-   * An MLP activation that transformers composes from Python tensor ops (activations.py), whose
-   * intermediates autograd saves (training/act-saves.ts); absent: a fused kernel (F.gelu, F.silu, …).
+   * An MLP activation whose saves differ from a fused GELU / SiLU's (training/act-saves.ts): composed
+   * by transformers from Python tensor ops (activations.py), or ReLU; absent: a fused kernel (F.gelu, F.silu, …).
    */
   mlpAct?: MlpAct;
   /**
@@ -187,9 +187,11 @@ export interface ModelArch {
  * - 'tanh-gelu': `gelu_new` (NewGELUActivation; GPT-2, GPT-J, GPT-Neo, CodeGen, Phi-1/2, T5 v1.1's
  *   gated-gelu) and `gelu_python_tanh`: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)));
  * - 'fast-gelu': `gelu_fast` (FastGELUActivation): 0.5·x·(1 + tanh(x·0.7978845608·(1 + 0.044715·x·x)));
- * - 'quick-gelu': `quick_gelu` (QuickGELUActivation): x·sigmoid(1.702·x).
+ * - 'quick-gelu': `quick_gelu` (QuickGELUActivation): x·sigmoid(1.702·x);
+ * - 'relu': `relu` (nn.ReLU; OPT, T5 v1.0): one kernel, but its backward reads the result
+ *   (derivatives.yaml `relu: threshold_backward(grad, result, 0)`), so it saves its output, not its input.
  */
-export type MlpAct = 'fused' | 'tanh-gelu' | 'fast-gelu' | 'quick-gelu';
+export type MlpAct = 'fused' | 'tanh-gelu' | 'fast-gelu' | 'quick-gelu' | 'relu';
 
 /**
  * A vision tower as it runs at inference (model/vision.ts reads it from `vision_config`): a ViT of

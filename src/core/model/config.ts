@@ -65,23 +65,30 @@ function isGated(r: FieldReader, t: FamilyTraits): boolean {
   return !/^(?:gelu|relu|quick_gelu|tanh)/.test(act);
 }
 
-/** transformers activation names (activations.py ACT2CLS) that are composed from Python tensor ops. */
-const COMPOSED_ACTS: Readonly<Record<string, MlpAct>> = {
+/**
+ * transformers activation names (activations.py ACT2CLS) whose saves differ from a fused GELU /
+ * SiLU's: the ones composed from Python tensor ops, and ReLU (saves its output).
+ */
+const SAVING_ACTS: Readonly<Record<string, MlpAct>> = {
   gelu_new: 'tanh-gelu',
   gelu_python_tanh: 'tanh-gelu',
   gelu_fast: 'fast-gelu',
   quick_gelu: 'quick-gelu',
+  relu: 'relu',
 };
 
 /**
- * The MLP activation when transformers composes it in Python (types.ts MlpAct). T5 reads
- * `dense_act_fn`, which T5Config sets to `gelu_new` for `feed_forward_proj: "gated-gelu"`
- * (models/t5/configuration_t5.py `T5Config.__init__`).
+ * The MLP activation where its saves differ from a fused one's (types.ts MlpAct). T5 reads
+ * `dense_act_fn`, which T5Config derives from `feed_forward_proj` (default "relu", MT5Config's
+ * "gated-gelu"; "gated-gelu" gives `gelu_new`: models/t5/configuration_t5.py `T5Config.__init__`).
  */
-function composedAct(r: FieldReader): MlpAct | undefined {
+const T5_DEFAULT_PROJ: Readonly<Record<string, string>> = { t5: 'relu', mt5: 'gated-gelu' };
+
+function composedAct(r: FieldReader, family: string): MlpAct | undefined {
   const key = r.pick(['dense_act_fn', ...ACT]);
-  const name = key ? r.str(key) : r.str('feed_forward_proj') === 'gated-gelu' ? 'gelu_new' : undefined;
-  return name !== undefined && Object.hasOwn(COMPOSED_ACTS, name) ? COMPOSED_ACTS[name] : undefined;
+  const proj = r.str('feed_forward_proj') ?? T5_DEFAULT_PROJ[family];
+  const name = key ? r.str(key) : proj === 'gated-gelu' ? 'gelu_new' : proj?.split('-').at(-1);
+  return name !== undefined && Object.hasOwn(SAVING_ACTS, name) ? SAVING_ACTS[name] : undefined;
 }
 
 /** config.json names of the residual-branch dropout probability (OPT's is plain `dropout`). */
@@ -235,7 +242,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
   if (softcap(r.cfg.final_logit_softcapping)) arch.logitSoftcap = true;
   if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;
-  const act = composedAct(r);
+  const act = composedAct(r, family);
   if (act) arch.mlpAct = act;
   const resid = residDropoutOf(r) ?? t.residDropout;
   if (resid !== undefined) arch.residDropout = resid;

@@ -1276,7 +1276,8 @@ export const PRESET_ROWS: PresetRow[] = [
    "encoderDecoder": {
     "decoderLayers": 12
    },
-   "relPosBuckets": 32
+   "relPosBuckets": 32,
+   "mlpAct": "relu"
   }
  },
  {

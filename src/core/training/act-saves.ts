@@ -1,5 +1,5 @@
 /**
- * What a Python-composed MLP activation (types.ts MlpAct) saves for backward beyond a fused one.
+ * What an MLP activation (types.ts MlpAct) saves for backward beyond a fused GELU / SiLU.
  *
  * The layer inventories (activations.ts, lora-activations.ts) count a fused activation (F.gelu,
  * F.silu): it saves its input x, the fc1 / gate output. transformers composes `gelu_new`,
@@ -22,6 +22,12 @@
  * - without autocast: pow saves x itself; `0.5·x`, tanh's result and `1 + tanh`: 3e.
  * FastGELU (no fp32-list op): `0.044715·x` and x by their mul, `x·0.7978…` and `1 + 0.044715·x·x`
  * by theirs, tanh's result, `0.5·x` and `1 + tanh`: 6e. QuickGELU: sigmoid's result: e.
+ *
+ * ReLU (nn.ReLU, not in place: OPT, T5 v1.0) is one kernel whose backward reads its result
+ * (derivatives.yaml `relu: threshold_backward(grad, result, 0)`), so it saves its output, not its
+ * input. That output is the tensor the next op saves anyway (a plain MLP's fc2 input, a gated
+ * MLP's `act(gate)` operand of the product), so the fc1 / gate output is saved by nothing: −e per
+ * f-wide element against the fused count. Its backward is one kernel, as a fused activation's.
  */
 import type { ModelArch } from '../types';
 import type { ActDtypes } from './activations';
@@ -48,6 +54,8 @@ export function composedActSaves(arch: ModelArch, dt: ActDtypes): ActSaves {
       return { wide: 0, narrow: 6 };
     case 'quick-gelu':
       return { wide: 0, narrow: 1 };
+    case 'relu':
+      return { wide: 0, narrow: -1 };
     default:
       return NO_ACT_SAVES;
   }
@@ -58,9 +66,10 @@ export function actSavesBytes(x: ActSaves, e: number): number {
   return 4 * x.wide + e * x.narrow;
 }
 
-/** The per-layer formula's note for a composed activation's saves ('' for a fused one). */
+/** The per-layer formula's note for an activation's saves beyond a fused one's ('' for none). */
 export function actFormula(x: ActSaves, e: number): string {
   const bytes = actSavesBytes(x, e);
+  if (bytes < 0) return ` [− ${-bytes}·f/t: ReLU saves its output, which the next op saves too]`;
   return bytes === 0 ? '' : ` [+ ${bytes}·f/t: the composed MLP activation's intermediates]`;
 }
 
@@ -77,6 +86,6 @@ export function actFormula(x: ActSaves, e: number): string {
  * 100 MiB fp32 blocks, 4,096 × 6,400 × 4 B, at the recomputed layer's GELU backward.
  */
 export function composedActBackward(arch: ModelArch, dt: ActDtypes): number {
-  if (!arch.mlpAct || arch.mlpAct === 'fused') return 0;
+  if (!arch.mlpAct || arch.mlpAct === 'fused' || arch.mlpAct === 'relu') return 0;
   return arch.mlpAct === 'tanh-gelu' && dt.eF32 > dt.e ? 12 - 2 * dt.e : dt.e;
 }

@@ -162,11 +162,13 @@ export function loraLayerActivation(
   // base Linear calls per input: fused qkv / gate_up projections are one Linear
   const qkvLinears = traits?.fusedQkv ? 1 : 3;
   const mlpLinears = (arch.gatedMlp && !traits?.fusedGateUp ? 2 : 1) * passes;
+  // a plain MLP's ReLU saves its output, the down projection's input (act-saves.ts)
+  const reluOut = arch.mlpAct === 'relu' && !arch.gatedMlp && !compiled;
   const inputs: LinearInput[] = [
     { width: h, bytes: eRes, readers: qkv, linears: qkvLinears, tensors: 1, kept: false },
     { width: (a * d) / t, bytes: eAttn, readers: count(want, ['o']), linears: 1, tensors: 1, kept: sdpaOut },
     { width: h, bytes: eRes, readers: mlpIn * passes, linears: mlpLinears, tensors: gathered, kept: false },
-    { width: f / t, bytes: eMlp, readers: count(want, ['down']) * passes, linears: passes, tensors: 1, kept: false },
+    { width: f / t, bytes: eMlp, readers: count(want, ['down']) * passes, linears: passes, tensors: 1, kept: reluOut },
   ];
   const adapters = inputs.reduce((sum, x) => sum + adapterInputBytes(x, lora, e, compiled), 0);
   const weights = lora.base?.weight16 && lora.savedWeights ? (moeLayer ? lora.savedWeights.moe : lora.savedWeights.dense) / t : 0;
@@ -194,7 +196,8 @@ export function loraLayerActivation(
   const gptEager = attn === 'eager' && !llama ? gptEagerSaves(arch, Math.max(dt.eF32, eAttn), eAttn) : null;
   // a Python-composed activation's intermediates (act-saves.ts; recomputed when compiled): they
   // need a gradient through the layer input whether or not the Linears train
-  const act = compiled ? NO_ACT_SAVES : composedActSaves(arch, { ...dt, e: eMlp });
+  // (a plain MLP's ReLU output stands in for the fc1 output counted below: the same count)
+  const act = compiled || reluOut ? NO_ACT_SAVES : composedActSaves(arch, { ...dt, e: eMlp });
   const actBytes = actSavesBytes(act, eMlp);
   const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + (gptEager?.perToken ?? 0) + actBytes * f) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;

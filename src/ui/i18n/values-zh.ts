@@ -148,6 +148,7 @@ export const VALUE_ZH: Record<string, string> = {
  */
 export const VALUE_SUFFIX_ZH: readonly (readonly [RegExp, string])[] = [
   [/ \[\+ (\d+)·f\/t: the composed MLP activation's intermediates\]$/, ' [+ $1·f/t：由 Python 算子组合的 MLP 激活函数保存的中间张量]'],
+  [/ \[− (\d+)·f\/t: ReLU saves its output, which the next op saves too\]$/, ' [− $1·f/t：ReLU 保存的是输出，而下一个算子本来就保存它]'],
 ];
 
 /** A worded value's Chinese and the VALUE_ZH entry it came from: its own, else its own without the appended notes. */
