@@ -42,10 +42,10 @@ export const CORE_ZH: Record<string, string> = {
   'hub.bad-header': '不是 safetensors 文件头：{detail}',
   // varied-length replay (src/core/timeline/index.ts growthNote)
   'timeline.growth':
-    '每当某一步比之前所有步都长，保留显存就会增长：更大的张量需要新的段，旧段仍留在缓存中。不比之前更长的步复用这些段；一旦有一步达到完整长度就不再增长，因此长度的先后顺序决定它能涨到多少（{run} 步训练的 {draws} 种顺序下为 {lowest}–{highest} GiB）。显卡更小时，PyTorch 会释放缓存并重试，训练可能继续、只是更慢；“放得下”的判定不依赖这一点（步骤时间线会在所选显卡上展示）。',
+    '每当某一步比之前所有步都长，保留显存就会增长：更大的张量需要新的段，旧段仍留在缓存中。不比之前更长的步复用这些段；一旦有一步达到完整长度就不再增长，因此长度的先后顺序决定它能涨到多少（{run} 步训练的 {draws} 种顺序中，居中的 80% 为 {lowest}–{highest} GiB）。显卡更小时，PyTorch 会释放缓存并重试，训练可能继续、只是更慢；“放得下”的判定不依赖这一点（步骤时间线会在所选显卡上展示）。',
   'timeline.pp': '流水线调度不做回放：时间线显示的是一个阶段运行整个模型。',
   'timeline.oom': '有一次申请放不进所选 GPU：回放在这里停止。',
-  'timeline.expandable': '启用 expandable_segments 后段可原地扩展，长度变化的各步复用同一块显存：保留显存接近已分配峰值（{draws} 种长度顺序下为 {lowest}–{highest} GiB）。',
+  'timeline.expandable': '启用 expandable_segments 后段可原地扩展，长度变化的各步复用同一块显存：保留显存接近已分配峰值（{draws} 种长度顺序中，居中的 80% 为 {lowest}–{highest} GiB）。',
   // estimate checks (src/core/estimate-checks.ts)
   'grid-mismatch': '{gpus} 个 GPU 无法分成张量并行 {tp} × 流水线并行 {pp} = {grid} 的组：GPU 总数请用 {grid} 的整数倍',
   'split-grid': '按层切分（device_map="auto"）是单个进程使用全部 GPU：请设 tp = 1、pp = 1',

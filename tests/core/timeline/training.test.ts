@@ -13,6 +13,7 @@ import { estimate, estimateDetail } from '../../../src/core/estimate';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { estimateWithReplay, replayLengths, stepTimeline } from '../../../src/core/timeline';
 import type { Scenario } from '../../../src/core/types';
+import { normalQuantile, runRecords } from '../../../src/core/timeline/lengths';
 
 const tiny = (over: Partial<Scenario> = {}): Scenario => ({
   ...defaultScenario(),
@@ -281,5 +282,19 @@ describe('the model-level mask of eager attention and of LoRA layers', () => {
   });
   it('no mask where SDPA runs is_causal', () => {
     expect(beforeWorkspace({ arch: grouped, method: 'lora', loraTargets: ['q', 'v'], loraRank: 8 })).not.toContain(32_768);
+  });
+});
+
+describe('drawing the longest of a batch in one step (lengths.ts)', () => {
+  it('Φ⁻¹ matches the normal table: 0.5 → 0, 0.975 → 1.959964, 0.001 → −3.090232, 0.99 → 2.326348', () => {
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 6);
+    expect(normalQuantile(0.001)).toBeCloseTo(-3.090232, 6);
+    expect(normalQuantile(0.99)).toBeCloseTo(2.326348, 6);
+  });
+  it('the first step of a run is the longest of b samples: its median over 2,001 orders is the order statistic’s, exp(μ + σ·Φ⁻¹(0.5^(1/b)))', () => {
+    // mean 1,024 of 4,096, σ 0.6, b = 2: μ = ln 1024 − 0.18, Φ⁻¹(√0.5) = 0.544952 → 1,186.1 tokens
+    const firsts = Array.from({ length: 2001 }, (_, draw) => runRecords({ seq: 4096, batch: 2, mean: 1024, spread: 0.6, draw, steps: 1 }).lengths[0]).sort((a, b) => a - b);
+    expect(Math.abs(firsts[1000] / 1186.1 - 1)).toBeLessThan(0.03);
   });
 });
