@@ -44,7 +44,8 @@
  *   those segments cut their own instead), and adding the MLP's three s·b·f gradients to this replay
  *   leaves the LoRA rows' reserved as it was (the loss's freed blocks hold them) and moves the full
  *   fine-tunes t024 / t028 by −0.2 to +0.9 points, not monotonically in the bytes added: not the
- *   cause of the fixed rows' 1–3 % shortfall;
+ *   cause of the fixed rows' 1–3 % shortfall (t024's was its gradients sized with the norms' and
+ *   biases' bytes spread over them, fixed in `step`);
  * - the order of an AMP LM head's backward (the 16-bit weight gradient, then its fp32 cast after
  *   the logits' gradient is freed): it moves where the head's gradient lands, not reserved memory;
  * - pipeline-parallel schedules.
@@ -170,7 +171,9 @@ export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights:
   const first = firstStep.phases;
   // the GPU's own blocks (split=layers: those accelerate placed on the most-loaded GPU)
   const L = Math.max(1, first.layers);
-  const wSplit = weightSplit(weights, L, first.weights);
+  // under AMP the fp32 weights are the master copy (phases.weights 0): the split's total is theirs,
+  // norms and biases included, or those bytes would be spread over the Linears
+  const wSplit = weightSplit(weights, L, first.weights > 0 ? first.weights : first.master);
   const adapters = s.method === 'lora' || s.method === 'qlora';
   const trainSplit = adapters ? adapterSplit(arch, s, L) : wSplit;
   const tp = Math.max(1, s.tp);
@@ -329,7 +332,8 @@ function step(
   // per layer (training/layer-backward.ts, the closed form's atLayers): the recomputed inventory
   // (full checkpointing), the dequantized weights made and freed, the layer's weight gradients,
   // then its saved and recomputed tensors released
-  const layerSum = split.layer.reduce((a, b) => a + b, 0) || 1;
+  // a layer's share of the trainable total: its Linears' tensors and its norms and biases (split.rest)
+  const layerSum = split.layer.reduce((a, b) => a + b, 0) + split.rest || 1;
   for (let i = L - 1; i >= 0; i--) {
     gatherUnit();
     let mine = saved[i];
@@ -342,7 +346,7 @@ function step(
     // the gradients the layer's backward holds (a composed activation's, SDPA's math kernel's:
     // training/activations.ts backwardTemp), before its weight gradients
     if (p.acts.backwardTemp > 0) r.free(r.alloc('temporary', p.acts.backwardTemp));
-    if (grads) for (const f of split.layer) grads.push(r.alloc('gradients', (p.layerGrad * f) / layerSum) as Handle);
+    if (grads) grads.push(...allocLayer(r, 'gradients', p.layerGrad / layerSum, split));
     r.freeAll(again);
     for (let j = mine.length - 1; j >= 0; j--) r.free(mine[j]);
     r.freeAll(recopied);
