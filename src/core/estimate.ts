@@ -136,14 +136,15 @@ function weightParts(arch: ModelArch, b: ParamBreakdown, s: Scenario): WeightPar
  * (model/tensors.ts; experts as separate modules, as HF stores them), priced at the format's
  * average bytes per block parameter, scaled to the GPU's share; plus embedding and head.
  */
-function weightGroups(ctx: Ctx, shareOnGpu: number, shapes: readonly LinearShape[]): TensorGroup[] {
+function weightGroups(ctx: Ctx, shareOnGpu: number, shapes: readonly LinearShape[]): { groups: TensorGroup[]; rest: number } {
   const w = ctx.weights;
   const share = Math.min(1, Math.max(0, shareOnGpu));
   const blockParams = Math.max(1, ctx.params.blockLinear + ctx.params.other);
   const perParam = w.blocks / blockParams;
   const groups: TensorGroup[] = shapes.map((t) => ({ bytes: t.elements * perParam, count: Math.round(t.count * share) }));
+  const inGroups = groups.reduce((n, g) => n + g.bytes * g.count, 0);
   groups.push({ bytes: w.embedding, count: 1 }, { bytes: w.head, count: w.head > 0 ? 1 : 0 });
-  return groups;
+  return { groups, rest: Math.max(0, w.blocks * share - inGroups) };
 }
 
 /** Elements of one block Linear and how many the model holds. */
@@ -240,6 +241,8 @@ export interface EstimateDetail {
   built: Built;
   /** weight tensors on the GPU by shape (empty without PyTorch's allocator) */
   weightTensors: TensorGroup[];
+  /** bytes of the GPU's block weights in none of those tensors (norms, biases), in their dtype */
+  weightRest: number;
 }
 
 /**
@@ -290,8 +293,10 @@ function detailOf(s: Scenario): Result<EstimateDetail> {
   if (images) ctx.images = images;
   const built = build(ctx, training, engines);
   const weightTerm = built.terms.find((t) => t.id === 'weights');
-  const weightTensors = built.torchAllocator ? weightGroups(ctx, built.weightShare ?? (ctx.weights.total > 0 ? (weightTerm?.bytes ?? 0) / ctx.weights.total : 0), shapes) : [];
-  const detail = finish(ctx, built, weightTensors, params.total, params.active, [
+  const { groups: weightTensors, rest: weightRest } = built.torchAllocator
+    ? weightGroups(ctx, built.weightShare ?? (ctx.weights.total > 0 ? (weightTerm?.bytes ?? 0) / ctx.weights.total : 0), shapes)
+    : { groups: [], rest: 0 };
+  const detail = finish(ctx, built, weightTensors, weightRest, params.total, params.active, [
     ...notes,
     ...built.notes,
     ...(arch.hybrid && s.mode === 'training' ? [HYBRID_TRAINING_NOTE] : []),
@@ -315,11 +320,11 @@ function diffusionDetail(s: Scenario, p: DiffusionPreset): Result<EstimateDetail
   const r = run(s, p);
   if (!r.ok) return r;
   const { built, params } = r.value;
-  return { ok: true, value: { ...finish({ s, guessed: false }, built, [], params, params, built.notes), ctx: null } };
+  return { ok: true, value: { ...finish({ s, guessed: false }, built, [], 0, params, params, built.notes), ctx: null } };
 }
 
 /** Allocator rounding, CUDA context and the totals around a builder's terms. */
-function finish(ctx: Pick<Ctx, 's' | 'guessed'>, built: Built, weightTensors: TensorGroup[], total: number, active: number, notes: Message[]): Omit<EstimateDetail, 'ctx'> {
+function finish(ctx: Pick<Ctx, 's' | 'guessed'>, built: Built, weightTensors: TensorGroup[], weightRest: number, total: number, active: number, notes: Message[]): Omit<EstimateDetail, 'ctx'> {
   const terms: Term[] = [...built.terms];
   let reserve = built.engineReserveBytes ?? 0;
   if (built.torchAllocator && built.engineReserveBytes === undefined) {
@@ -360,7 +365,7 @@ function finish(ctx: Pick<Ctx, 's' | 'guessed'>, built: Built, weightTensors: Te
   const value: Estimate = { params: { total, trainable: built.trainable, active }, terms, allocatedBytes, reservedBytes, deviceBytes, notes };
   if (built.engine) value.engine = built.engine;
   if (built.perGpu) value.perGpu = built.perGpu.map((b) => finite(b));
-  return { estimate: value, built, weightTensors };
+  return { estimate: value, built, weightTensors, weightRest };
 }
 
 function unknownGpu(s: Scenario): Result<never> {

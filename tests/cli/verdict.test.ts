@@ -15,10 +15,10 @@ interface Out {
   solve: { maxBatch: number; minGpus: { gpus: number } | null; basis: string };
 }
 
-// Llama-3.2-1B full fine-tuning, batch 4 × 2048 on an L40S (46,068 MiB): the closed form puts it under the card,
+// Llama-3.2-1B full fine-tuning, batch 4 × 1920 on an L40S (46,068 MiB): the closed form puts it under the card,
 // the replay through the caching allocator over it (tests/core/deploy/verdict.test.ts)
-const s: Scenario = { ...defaultScenario(), model: 'meta-llama/Llama-3.2-1B', mode: 'training', method: 'full', batch: 4, seq: 2048, gpu: 'l40s' };
-const argv = ['--model', s.model, '--mode', 'training', '--method', 'full', '--batch', '4', '--seq', '2048', '--gpu', 'l40s', '--recommend', '--solve', '--json'];
+const s: Scenario = { ...defaultScenario(), model: 'meta-llama/Llama-3.2-1B', mode: 'training', method: 'full', batch: 4, seq: 1920, gpu: 'l40s' };
+const argv = ['--model', s.model, '--mode', 'training', '--method', 'full', '--batch', '4', '--seq', '1920', '--gpu', 'l40s', '--recommend', '--solve', '--json'];
 
 describe("the CLI's verdict is the page's", () => {
   test('gpu, recommend and solve equal what the settled page shows for the same scenario', async () => {

@@ -171,7 +171,7 @@ function replay(s: Scenario, d: EstimateDetail, o: TimelineOptions, byLength = n
       shapes.push(shape);
     }
     // the estimate's own scenario: a model's file may fix a setting (remote-families.ts ownFileCheckpoints)
-    if (d.ctx) replayTraining(r, { ...s, gradCkpt: d.ctx.s.gradCkpt }, d.ctx.arch, d.weightTensors, shapes);
+    if (d.ctx) replayTraining(r, { ...s, gradCkpt: d.ctx.s.gradCkpt }, d.ctx.arch, d.weightTensors, d.weightRest, shapes);
     if (s.pp > 1) notes.push({ code: 'timeline.pp', text: 'Pipeline schedules are not replayed: the timeline shows one stage running the whole model.' });
   } else {
     replayInference(r, d, o.loadTransient ?? 0);

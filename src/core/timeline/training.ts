@@ -165,15 +165,16 @@ function statesPerParam(s: Scenario): number {
  * Replays `steps` training steps (one StepShape each; all share the model) into `r`.
  * `weights` are the weight tensors on the GPU (estimate.ts weightGroups).
  */
-export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights: readonly TensorGroup[], steps: readonly StepShape[]): void {
+export function replayTraining(r: Replay, s: Scenario, arch: ModelArch, weights: readonly TensorGroup[], weightRest: number, steps: readonly StepShape[]): void {
   const [firstStep] = steps;
   if (!firstStep) return;
   const first = firstStep.phases;
   // the GPU's own blocks (split=layers: those accelerate placed on the most-loaded GPU)
   const L = Math.max(1, first.layers);
-  // under AMP the fp32 weights are the master copy (phases.weights 0): the split's total is theirs,
-  // norms and biases included, or those bytes would be spread over the Linears
-  const wSplit = weightSplit(weights, L, first.weights > 0 ? first.weights : first.master);
+  // the split's total is the tensors' and the norms' and biases' (weightRest, in the tensors' dtype):
+  // under AMP phases.weights is 0 (the fp32 weights are the master copy), and without the rest its
+  // bytes would be spread over the Linears
+  const wSplit = weightSplit(weights, L, weights.reduce((n, g) => n + g.bytes * g.count, 0) + weightRest);
   const adapters = s.method === 'lora' || s.method === 'qlora';
   const trainSplit = adapters ? adapterSplit(arch, s, L) : wSplit;
   const tp = Math.max(1, s.tp);

@@ -29,9 +29,9 @@ describe('one verdict: every card is judged from the estimate the headline shows
     expect(A10.capacityBytes).toBe(23_028 * MiB);
   });
 
-  // Llama-3.2-1B full fine-tuning, batch 4 × 2048: the replay keeps the 16-bit logits' segment cached under the
+  // Llama-3.2-1B full fine-tuning, batch 4 × 1920: the replay keeps the 16-bit logits' segment cached under the
   // fp32 loss gradients, which segment rounding alone does not (timeline/applies.ts)
-  const over = train({ model: 'meta-llama/Llama-3.2-1B', batch: 4, seq: 2048 });
+  const over = train({ model: 'meta-llama/Llama-3.2-1B', batch: 4, seq: 1920 });
   const closed = ok(estimate(over));
   const shown = ok(estimateWithReplay(over));
 
@@ -66,13 +66,13 @@ describe('one verdict: every card is judged from the estimate the headline shows
     expect(tl.retries).toBeGreaterThan(0);
   });
 
-  test('the solvers are held to the verdict: it does not fit at batch 4 and seq 2048, so they answer less, and one card is not enough', () => {
+  test('the solvers are held to the verdict: it does not fit at batch 4 and seq 1920, so they answer less, and one card is not enough', () => {
     const fast = ok(solveOn(over, L40S.capacityBytes));
     expect(fast.maxBatch).toBeGreaterThanOrEqual(4);
     expect(fast.minGpus?.gpus).toBe(1);
     const held = ok(solveOn(over, L40S.capacityBytes, shown));
     expect(held.maxBatch).toBeLessThanOrEqual(3);
-    expect(held.maxContext).toBeLessThanOrEqual(2047);
+    expect(held.maxContext).toBeLessThanOrEqual(1919);
     expect(held.minGpus!.gpus).toBeGreaterThan(1);
   });
 
