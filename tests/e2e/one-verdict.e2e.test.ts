@@ -7,11 +7,11 @@ const base = chromium.base;
 const SCREENS = '.tmp/screens';
 const GiB = 2 ** 30;
 
-// Llama-3.2-1B full fine-tuning, batch 4 × 2048, on an NVIDIA L40S (46,068 MiB = 44.99 GiB by nvidia-smi; the
+// Llama-3.2-1B full fine-tuning, batch 4 × 1920, on an NVIDIA L40S (46,068 MiB = 44.99 GiB by nvidia-smi; the
 // catalogue). The closed form puts it under the card, the replay through the caching allocator, which the
 // settled page shows, over it (tests/core/deploy/verdict.test.ts): the picker, the cheapest card, the
 // comparison table and the headline must all say the same once it has settled.
-const QUERY = '?v=2&model=meta-llama/Llama-3.2-1B&mode=training&method=full&batch=4&seq=2048&gpu=l40s&compare=l40s,h100-sxm';
+const QUERY = '?v=2&model=meta-llama/Llama-3.2-1B&mode=training&method=full&batch=4&seq=1920&gpu=l40s&compare=l40s,h100-sxm';
 const L40S = (46_068 * 2 ** 20) / GiB;
 
 test('after the replay settles, the picker marks, the cheapest card, the table and the headline agree on the L40S', async () => {
