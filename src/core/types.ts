@@ -384,6 +384,12 @@ export interface Estimate {
   engine?: EngineInfo;
   /** split=layers, or llama.cpp over several GPUs: the allocated bytes of each GPU, first to last (the totals above are the largest) */
   perGpu?: number[];
+  /**
+   * lengths=varied, from the replay (timeline/index.ts estimateWithReplay): reserved bytes at the
+   * 10th and 90th percentile of the drawn orders of the lengths (`orders` of them), the spread the
+   * order alone makes
+   */
+  orderSpread?: { p10: number; p90: number; orders: number };
   /** Things the user should know (shape guesses, unknown terms). */
   notes: Message[];
 }

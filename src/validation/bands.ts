@@ -59,7 +59,7 @@ export interface BandBasis {
   };
   /** classes of the independent check the scenario belongs to, and when it ran */
   independent: { date: string; commit: string; classes: IndependentClassId[]; signedPct: SignedBand | null };
-  /** lengths=varied, default allocator: the reserved and device bands also span our varied-length runs (varied-band.ts) */
+  /** lengths=varied, default allocator: the reserved and device bands span the drawn orders' 10th–90th percentile, and how often that held on our runs (varied-band.ts) */
   varied?: VariedBand;
 }
 
@@ -157,12 +157,17 @@ export function bandHigh(s: Scenario): number {
 export function bandsFor(s: Scenario, est: Estimate): { bands: Bands; bandBasis: BandBasis } {
   const basis = bandBasis(s);
   const b = (t: number) => applyBand(t, basis.signedPct);
-  // varied lengths: reserved depends on the order of the lengths, which no estimate knows
-  if (s.mode !== 'training' || s.lengths !== 'varied' || s.allocConf !== 'default')
+  // varied lengths: reserved depends on the order of the lengths, which no estimate knows; the band
+  // spans the drawn orders' 10th to 90th percentile (varied-band.ts); before the replay has run
+  // (the closed form) there is no spread yet, and the closed form's band stands
+  const spread = est.orderSpread;
+  if (s.mode !== 'training' || s.lengths !== 'varied' || s.allocConf !== 'default' || !spread)
     return { bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: b(est.reservedBytes), deviceBytes: b(est.deviceBytes) }, bandBasis: basis };
-  const wide = span([basis.signedPct, VARIED_RESERVED_BAND.signedPct])!;
+  const [lo, hi] = b(est.reservedBytes);
+  const reservedBytes: [number, number] = [Math.min(lo, spread.p10), Math.max(hi, spread.p90)];
+  const outside = est.deviceBytes - est.reservedBytes;
   return {
-    bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: applyBand(est.reservedBytes, wide), deviceBytes: applyBand(est.deviceBytes, wide) },
+    bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes, deviceBytes: [reservedBytes[0] + outside, reservedBytes[1] + outside] },
     bandBasis: { ...basis, varied: VARIED_RESERVED_BAND },
   };
 }

@@ -18,7 +18,7 @@ import { parseHfConfig } from '../core/model/config';
 import { estimateWithReplay } from '../core/timeline';
 // Trainer runs: estimate() prices them once this is loaded (core/training/provider.ts)
 import '../core/training/builders';
-import type { Scenario } from '../core/types';
+import type { Estimate, Scenario } from '../core/types';
 import { signedErrPct } from './score';
 
 export interface GpuRow {
@@ -36,6 +36,8 @@ export interface GpuRow {
     dropout: number;
     len_mean: number | null;
     len_spread: number;
+    /** optimizer steps run */
+    steps: number;
     attn: string;
     /** gradient_accumulation_steps (absent: 1) */
     accum?: number;
@@ -48,6 +50,8 @@ export interface GpuRow {
     hf_config?: Record<string, unknown>;
   };
   alloc_conf: string | null;
+  /** the seed of the drawn sample lengths (measure_trainer.py MEASURE_SEED) */
+  length_seed: number;
   /** the row's own card when it is not the fixture's env.gpu */
   gpu?: string;
   /** per_step: running [max allocated, max reserved] after each step; step_lengths: each step's padded length, in the order run (when recorded) */
@@ -126,6 +130,8 @@ export interface GpuScore {
   /** 100·(predicted − measured)/measured */
   allocatedErrPct: number;
   reservedErrPct: number;
+  /** lengths=varied: the estimate's reserved bytes at the 10th / 90th percentile of the drawn orders */
+  orderSpread?: Estimate['orderSpread'];
 }
 
 /** Every row scored (rows the estimate refuses are left out). */
@@ -147,6 +153,7 @@ export function scoreGpuRows(rows: readonly GpuRow[] = GPU_ROWS): GpuScore[] {
       predictedReserved: e.value.reservedBytes,
       allocatedErrPct: signedErrPct(e.value.allocatedBytes, m.allocated),
       reservedErrPct: signedErrPct(e.value.reservedBytes, m.reserved),
+      ...(e.value.orderSpread ? { orderSpread: e.value.orderSpread } : {}),
     });
   }
   return out;

@@ -339,6 +339,10 @@ SCENARIOS = [
     # instruction-like lengths far below max_length: records keep coming (t027 is the 1B case)
     T(L8, "lora", 4096, 2, True, lengths="varied", steps=200, len_mean=512, len_spread=0.9),
     T(L1, "lora", 2048, 2, True, lengths="varied", steps=60, accum=4, len_mean=300, len_spread=0.9),
+    # more orders of short samples (run each with its own MEASURE_SEED): where in the drawn orders' spread do real runs land?
+    T(L1, "lora", 2048, 2, True, lengths="varied", steps=150, len_mean=384, len_spread=0.9),
+    T(Q15, "lora", 4096, 2, True, lengths="varied", steps=150, len_mean=600, len_spread=0.9),
+    T(L1, "full", 2048, 4, True, lengths="varied", steps=120, precision="bf16", len_mean=300, len_spread=0.9),
 ]
 
 

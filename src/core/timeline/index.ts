@@ -254,7 +254,8 @@ export function estimateWithReplay(s: Scenario, o: Pick<TimelineOptions, 'loadTr
         ),
   );
   const device = est.deviceBytes - est.reservedBytes + reservedBytes;
-  return { ok: true, value: { ...est, terms, reservedBytes, deviceBytes: device, notes } };
+  const orderSpread = { p10: Math.max(est.allocatedBytes, draws.lowest.peakReserved), p90: Math.max(est.allocatedBytes, draws.highest.peakReserved), orders: VARIED_DRAWS };
+  return { ok: true, value: { ...est, terms, reservedBytes, deviceBytes: device, notes, orderSpread } };
 }
 
 /** Fixed lengths: reserved from two replayed steps at seq (the optimizer states appear in the first), or from the replayed `generate`. */

@@ -121,7 +121,8 @@ const en = {
   'band.fewWhy': '{n} development rows of this kind, too few for a band: signed error {lo} to {hi} %.',
   'band.indWhy': 'Independent check of {date} (commit {commit}) for this kind of scenario: {lo} to {hi} %.',
   'band.indNone': 'The independent check of {date} has no class for this kind of scenario: its spread over all rows is used.',
-  'band.variedWhy': 'Reserved memory with varied lengths also spans our {n} varied-length runs on an H200 ({lo} to {hi} %): it depends on the order of the lengths, which no estimate knows.',
+  'band.variedWhy':
+    'With varied lengths, reserved memory depends on the order of the lengths, which no estimate knows: its band also spans the 10th to 90th percentile of the drawn orders. On our H200 runs that spread held {within} of {orders} orders ({rowsWithin} of {n} runs; {above} above it, {below} below).',
   'band.noneWhy': 'No published measurement covers this kind of scenario yet: {basis}.',
   'band.link': 'Accuracy',
   'reason.unit': 'unit "{unit}" not decoded',
@@ -246,7 +247,8 @@ const zh: Record<AKey, string> = {
   'band.fewWhy': '此类场景的开发集数据仅 {n} 条，不足以给出区间：带符号误差 {lo} 至 {hi} %。',
   'band.indWhy': '{date} 的独立核查（提交 {commit}）中此类场景：{lo} 至 {hi} %。',
   'band.indNone': '{date} 的独立核查中没有此类场景：采用其全部数据的误差分布。',
-  'band.variedWhy': '长度不定时，保留显存的区间还涵盖我们在 H200 上的 {n} 次不定长度训练（{lo} 至 {hi} %）：它取决于各步长度的先后顺序，而任何估算都无法预知。',
+  'band.variedWhy':
+    '长度不定时，保留显存取决于各步长度的先后顺序，而任何估算都无法预知：它的区间还涵盖抽样顺序的第 10 至第 90 百分位。在我们的 H200 训练中，{orders} 种顺序里有 {within} 种落在这一范围内（{n} 次训练中 {rowsWithin} 次；{above} 次高于它，{below} 次低于它）。',
   'band.noneWhy': '尚无公开实测数据覆盖此类场景：{basis}。',
   'band.link': '准确度',
   'reason.unit': '单位“{unit}”无法解读',

@@ -54,7 +54,17 @@ function why(t: AT, s: Scenario, b: BandBasis): string {
   }
   const ind = b.independent;
   parts.push(ind.signedPct ? t('band.indWhy', { date: ind.date, commit: ind.commit, lo: sp(ind.signedPct[0]), hi: sp(ind.signedPct[1]) }) : t('band.indNone', { date: ind.date }));
-  if (b.varied) parts.push(t('band.variedWhy', { n: b.varied.rows, lo: sp(b.varied.signedPct[0]), hi: sp(b.varied.signedPct[1]) }));
+  if (b.varied)
+    parts.push(
+      t('band.variedWhy', {
+        orders: b.varied.orders,
+        within: b.varied.ordersWithin,
+        n: b.varied.rows,
+        rowsWithin: b.varied.within,
+        above: b.varied.above,
+        below: b.varied.rows - b.varied.within - b.varied.above,
+      }),
+    );
   parts.push(t('band.sign'));
   return parts.join(' ');
 }
