@@ -122,7 +122,7 @@ const en = {
   'band.indWhy': 'Independent check of {date} (commit {commit}) for this kind of scenario: {lo} to {hi} %.',
   'band.indNone': 'The independent check of {date} has no class for this kind of scenario: its spread over all rows is used.',
   'band.variedWhy':
-    'With varied lengths, reserved memory depends on the order of the lengths, which no estimate knows: its band also spans the 10th to 90th percentile of the drawn orders. On our H200 runs that spread held {within} of {orders} orders ({rowsWithin} of {n} runs; {above} above it, {below} below).',
+    'With varied lengths, reserved memory depends on the order of the lengths, which no estimate knows: the band also spans the drawn orders’ 10th–90th percentile, which held {within} of {orders} orders of our H200 runs ({rowsWithin} of {n} runs; {above} above, {below} below).',
   'band.noneWhy': 'No published measurement covers this kind of scenario yet: {basis}.',
   'band.link': 'Accuracy',
   'reason.unit': 'unit "{unit}" not decoded',
