@@ -153,6 +153,11 @@ export function bandHigh(s: Scenario): number {
   return applyBand(1, bandBasis(s).signedPct)[1];
 }
 
+/** What a lengths=varied estimate's reserved band also rests on (default allocator), else undefined. */
+export function variedBasis(s: Scenario): VariedBand | undefined {
+  return s.mode === 'training' && s.lengths === 'varied' && s.allocConf === 'default' ? VARIED_RESERVED_BAND : undefined;
+}
+
 /** The 80 % band of each total of `est` (the estimate of `s`) and its basis. */
 export function bandsFor(s: Scenario, est: Estimate): { bands: Bands; bandBasis: BandBasis } {
   const basis = bandBasis(s);
@@ -161,14 +166,14 @@ export function bandsFor(s: Scenario, est: Estimate): { bands: Bands; bandBasis:
   // spans the drawn orders' 10th to 90th percentile (varied-band.ts); before the replay has run
   // (the closed form) there is no spread yet, and the closed form's band stands
   const spread = est.orderSpread;
-  if (s.mode !== 'training' || s.lengths !== 'varied' || s.allocConf !== 'default' || !spread)
-    return { bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: b(est.reservedBytes), deviceBytes: b(est.deviceBytes) }, bandBasis: basis };
+  const varied = variedBasis(s);
+  if (!varied || !spread) return { bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes: b(est.reservedBytes), deviceBytes: b(est.deviceBytes) }, bandBasis: basis };
   const [lo, hi] = b(est.reservedBytes);
   const reservedBytes: [number, number] = [Math.min(lo, spread.p10), Math.max(hi, spread.p90)];
   const outside = est.deviceBytes - est.reservedBytes;
   return {
     bands: { allocatedBytes: b(est.allocatedBytes), reservedBytes, deviceBytes: [reservedBytes[0] + outside, reservedBytes[1] + outside] },
-    bandBasis: { ...basis, varied: VARIED_RESERVED_BAND },
+    bandBasis: { ...basis, varied },
   };
 }
 

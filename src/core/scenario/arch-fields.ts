@@ -43,7 +43,7 @@ export const ARCH_FIELDS: readonly ArchFieldSpec[] = [
     prop: 'mlpAct',
     name: 'mlp-act',
     kind: { type: 'enum', values: ['fused', 'tanh-gelu', 'fast-gelu', 'quick-gelu', 'relu'] },
-    help: "MLP activation as transformers runs it: 'fused' (one kernel: gelu, silu), 'relu' (saves its output: OPT, T5), or composed of Python ops whose intermediates training keeps: 'tanh-gelu' (gelu_new: GPT-2, GPT-J, Phi-2), 'fast-gelu', 'quick-gelu'; set by a pasted config.json",
+    help: "MLP activation in transformers: 'fused' (one kernel: gelu, silu), 'relu' (saves its output: OPT, T5), or composed of Python ops whose intermediates training keeps: 'tanh-gelu' (gelu_new: GPT-2, GPT-J, Phi-2), 'fast-gelu', 'quick-gelu'; set by a pasted config.json",
   },
   {
     prop: 'residDropout',

@@ -9,7 +9,7 @@ import type { MouseEvent } from 'react';
 import type { Scenario } from '../../core/types';
 import { useApp } from '../../state/store';
 import { formatBytes, formatNumber, signedPct } from '../i18n/format';
-import { applyBand, bandBasis, type BandBasis } from '../../validation/bands';
+import { applyBand, bandBasis, variedBasis, type BandBasis } from '../../validation/bands';
 import { expectedErrorBand, kindKeys } from '../../validation/error-band';
 import { type AT, useAT } from './accuracy-i18n';
 
@@ -54,17 +54,9 @@ function why(t: AT, s: Scenario, b: BandBasis): string {
   }
   const ind = b.independent;
   parts.push(ind.signedPct ? t('band.indWhy', { date: ind.date, commit: ind.commit, lo: sp(ind.signedPct[0]), hi: sp(ind.signedPct[1]) }) : t('band.indNone', { date: ind.date }));
-  if (b.varied)
-    parts.push(
-      t('band.variedWhy', {
-        orders: b.varied.orders,
-        within: b.varied.ordersWithin,
-        n: b.varied.rows,
-        rowsWithin: b.varied.within,
-        above: b.varied.above,
-        below: b.varied.rows - b.varied.within - b.varied.above,
-      }),
-    );
+  // the band of a varied-length estimate also spans the orders of its lengths (bands.ts bandsFor)
+  const v = variedBasis(s);
+  if (v) parts.push(t('band.variedWhy', { orders: v.orders, within: v.ordersWithin, n: v.rows, rowsWithin: v.within, above: v.above, below: v.rows - v.within - v.above }));
   parts.push(t('band.sign'));
   return parts.join(' ');
 }

@@ -6,6 +6,7 @@ import { useApp, initialData } from '../../../src/state/store';
 import { defaultScenario } from '../../../src/core/scenario/schema';
 import { validationReport } from '../../../src/validation/report';
 import type { Scenario } from '../../../src/core/types';
+import { VARIED_RESERVED_BAND } from '../../../src/validation/varied-band';
 
 afterEach(() => {
   cleanup();
@@ -74,5 +75,21 @@ describe('calculator error band', () => {
     const band = screen.getByTestId('error-band');
     expect(band.dataset.basis).toBe('guessed-shape');
     expect(band.textContent.startsWith('模型结构由参数量推测：没有精确区间')).toBe(true);
+  });
+
+  test('varied lengths: the tooltip says the band also spans the drawn orders and how often that spread held our runs (varied-band.ts); fixed lengths and expandable segments do not', () => {
+    const s: Scenario = { ...defaultScenario(), mode: 'training', method: 'lora', lengths: 'varied' };
+    const { rerender } = render(<ErrorBand s={s} />);
+    const { orders, ordersWithin, rows, within, above } = VARIED_RESERVED_BAND;
+    expect(screen.getByTestId('error-band').title).toContain(
+      `the band also spans the drawn orders’ 10th–90th percentile, which held ${ordersWithin} of ${orders} orders of our H200 runs (${within} of ${rows} runs; ${above} above, ${rows - within - above} below)`,
+    );
+    for (const other of [
+      { ...s, lengths: 'fixed' as const },
+      { ...s, allocConf: 'expandable' as const },
+    ]) {
+      rerender(<ErrorBand s={other} />);
+      expect(screen.getByTestId('error-band').title).not.toContain('drawn orders');
+    }
   });
 });
