@@ -84,7 +84,7 @@ const SAVING_ACTS: Readonly<Record<string, MlpAct>> = {
  */
 const T5_DEFAULT_PROJ: Readonly<Record<string, string>> = { t5: 'relu', mt5: 'gated-gelu' };
 
-function composedAct(r: FieldReader, family: string): MlpAct | undefined {
+function mlpActOf(r: FieldReader, family: string): MlpAct | undefined {
   const key = r.pick(['dense_act_fn', ...ACT]);
   const proj = r.str('feed_forward_proj') ?? T5_DEFAULT_PROJ[family];
   const name = key ? r.str(key) : proj === 'gated-gelu' ? 'gelu_new' : proj?.split('-').at(-1);
@@ -242,7 +242,7 @@ export function parseHfConfig(json: unknown): Result<ModelArch> {
   if (hasRemoteCausalLm(raw)) arch.remoteCode = true;
   if (softcap(r.cfg.final_logit_softcapping)) arch.logitSoftcap = true;
   if (softcap(r.cfg.attn_logit_softcapping)) arch.attnSoftcap = true;
-  const act = composedAct(r, family);
+  const act = mlpActOf(r, family);
   if (act) arch.mlpAct = act;
   const resid = residDropoutOf(r) ?? t.residDropout;
   if (resid !== undefined) arch.residDropout = resid;

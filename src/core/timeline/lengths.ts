@@ -100,8 +100,8 @@ export function runRecords(o: LengthOptions): RunRecords {
   const out: RunRecords = { lengths: [], steps: [] };
   let best = 0;
   for (let i = 0; i < n && best < seq; i++) {
-    // U in (0, 1): mulberry32 gives [0, 1)
-    const u = (rand() * 4294967295 + 0.5) / 4294967296;
+    // U in (0, 1): mulberry32's grid of [0, 1) in steps of 2⁻³², moved up half a step
+    const u = rand() + 2 ** -33;
     const len = Math.min(seq, Math.max(1, Math.round(Math.exp(mu + sigma * normalQuantile(u ** inv)))));
     if (len > best) {
       best = len;
