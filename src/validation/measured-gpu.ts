@@ -108,7 +108,8 @@ function rowScenario(row: GpuRow): Scenario {
     seq: st.seq,
     batch: st.batch,
     lengths: st.lengths === 'varied' ? 'varied' : 'fixed',
-    lenMean: st.len_mean,
+    // the script drew from mean seq/2 where it says null: the run's mean is known, not 'auto'
+    lenMean: st.len_mean ?? st.seq / 2,
     lenSpread: st.len_spread,
     loraRank: st.rank,
     loraDropout: st.dropout,

@@ -94,6 +94,15 @@ interface Draws {
   highest: StepTimeline;
 }
 
+/**
+ * Mean sample lengths, as shares of max_length, whose orders' spread the band of an 'auto' mean
+ * also covers. The estimate itself keeps seq/2 (mean-length.ts), but reserved memory is not
+ * monotone in the mean: a mean far below max_length reaches it late, after more records. With
+ * Llama-3.1-8B LoRA at 2 × 4,096 the median is 45 GiB at mean 2,048, 59 at 1,024 and 54 at 512;
+ * our runs of instruction-like means (t027, t051–t055: 300–600 tokens of 2,048–4,096) are that case.
+ */
+const AUTO_MEANS = [1 / 4, 1 / 8];
+
 /** Orders replayed around the ranked median; the estimate is the median of their replays. */
 const MEDIAN_REPLAYS = 7;
 /** Lengths at which the closed form prices a record (linear between them). */
@@ -110,20 +119,24 @@ const PRICE_POINTS = 8;
  * percentiles within 5 % (tests/validation/measured-gpu.test.ts).
  */
 function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}, capacity = capacityOf(s)): Draws {
+  const { ranked, run, ends } = rankedOrders(s, d, o, capacity);
+  const mid = Math.floor(ranked.length / 2);
+  const near = ranked.slice(Math.max(0, mid - (MEDIAN_REPLAYS >> 1)), mid + (MEDIAN_REPLAYS >> 1) + 1).map(run);
+  near.sort((a, b) => a.peakReserved - b.peakReserved);
+  const { lowest, highest } = ends();
+  return { all: [lowest, ...near, highest], lowest, median: near[near.length >> 1]!, highest };
+}
+
+/** The VARIED_DRAWS orders of `s` by their records' cost, a replay of one of them, and the replays at the 10th and 90th percentile. */
+function rankedOrders(s: Scenario, d: EstimateDetail, o: TimelineOptions, capacity: { capacity: number | null }) {
   const shapes = new Map<number, StepShape>();
   const price = recordPrice(s);
-  const ranked = Array.from({ length: VARIED_DRAWS }, (_, draw) => {
-    const { lengths } = replayLengths(s, o.steps, draw);
-    return { draw, cost: lengths.reduce((sum, n) => sum + price(n), 0) };
-  }).sort((a, b) => a.cost - b.cost || a.draw - b.draw);
-  const at = (q: number) => ranked[Math.min(ranked.length - 1, Math.floor(q * ranked.length))]!.draw;
-  const run = (draw: number) => replay(s, d, { ...o, draw }, shapes, capacity);
-  const mid = Math.floor(ranked.length / 2);
-  const near = ranked.slice(Math.max(0, mid - (MEDIAN_REPLAYS >> 1)), mid + (MEDIAN_REPLAYS >> 1) + 1).map((x) => run(x.draw));
-  near.sort((a, b) => a.peakReserved - b.peakReserved);
-  const lowest = run(at(0.1));
-  const highest = run(at(0.9));
-  return { all: [lowest, ...near, highest], lowest, median: near[near.length >> 1]!, highest };
+  const ranked = Array.from({ length: VARIED_DRAWS }, (_, draw) => ({ draw, cost: replayLengths(s, o.steps, draw).lengths.reduce((sum, n) => sum + price(n), 0) })).sort(
+    (a, b) => a.cost - b.cost || a.draw - b.draw,
+  );
+  const run = ({ draw }: { draw: number }) => replay(s, d, { ...o, draw }, shapes, capacity);
+  const at = (q: number) => ranked[Math.min(ranked.length - 1, Math.floor(q * ranked.length))]!;
+  return { ranked, run, ends: () => ({ lowest: run(at(0.1)), highest: run(at(0.9)) }) };
 }
 
 /** The closed form's allocated peak at n tokens less its peak at one token, linear between PRICE_POINTS + 1 lengths. */
@@ -226,7 +239,13 @@ export function estimateWithReplay(s: Scenario, o: Pick<TimelineOptions, 'loadTr
   const failed = draws.all.find((x) => !x.fits);
   if (failed) return { ok: true, value: { ...est, notes: [...est.notes, ...failed.notes] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
-  const orderSpread = { p10: Math.max(est.allocatedBytes, draws.lowest.peakReserved), p90: Math.max(est.allocatedBytes, draws.highest.peakReserved), orders: VARIED_DRAWS };
+  // an 'auto' mean is not known: the spread also covers the shorter means of AUTO_MEANS
+  const spreads = [draws, ...(s.lenMean === null ? AUTO_MEANS.map((k) => rankedOrders({ ...s, lenMean: Math.max(1, Math.round(s.seq * k)) }, d.value, {}, UNLIMITED).ends()) : [])];
+  const orderSpread = {
+    p10: Math.max(est.allocatedBytes, Math.min(...spreads.map((x) => x.lowest.peakReserved))),
+    p90: Math.max(est.allocatedBytes, Math.max(...spreads.map((x) => x.highest.peakReserved))),
+    orders: VARIED_DRAWS,
+  };
   const notes = [...est.notes, ...tl.notes, growthNote(s, draws)];
   const terms = est.terms.map((t) =>
     t.id !== 'allocator-reserve'

@@ -5,7 +5,7 @@
  *
  * Sample lengths are drawn lognormal — mean `len-mean` tokens (default seq/2), log-space σ
  * `len-spread` (default 0.6) — and clipped at seq. These defaults are assumptions, not fitted
- * to any measurement.
+ * to any measurement; with an 'auto' mean the band also covers shorter means (index.ts AUTO_MEANS).
  *
  * Only the RECORDS of a run are replayed: the steps longer than every step before them. The caching
  * allocator frees no segment while the card has room (CUDACachingAllocator.cpp: release happens on a
@@ -25,7 +25,7 @@ const SEED = 0x5eed;
 /**
  * Orders of the lengths drawn for lengths=varied: the Trainer shuffles its samples, so how many
  * records a run meets before its first step at max_length is chance. Drawing an order is cheap
- * (one uniform per step); replaying one is not, so the orders are ranked by what their records
+ * (two uniforms per record, runRecords); replaying one is not, so the orders are ranked by what their records
  * cost (timeline/index.ts `orders`) and only a few are replayed. The median of 15 replayed orders
  * moved by up to 30 % with the seeds (t027, Llama-3.2-1B LoRA, mean 384 of 2,048 tokens: 14.1 GiB
  * against 20.5 GiB for the median of 101 replays); the ranked median of 201 is within 2 % of the
@@ -83,10 +83,29 @@ export function normalQuantile(p: number): number {
 }
 
 /**
+ * The standard normal upper tail 1 − Φ(z) = erfc(z/√2)/2, with erfc from Numerical Recipes' `erfcc`
+ * (Press et al., Numerical Recipes in C, 2nd ed., §6.2: Chebyshev fit, fractional error below
+ * 1.2e-7 everywhere, so the small tails a record's chance lives in keep their precision).
+ */
+export function normalUpperTail(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * x);
+  const erfc =
+    t *
+    Math.exp(
+      -x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+/**
  * The records of a run of `steps` steps whose padded length is the longest of `batch` drawn samples
  * (in [1, seq]); the first step is always one, and the last is the first step at seq if the run
- * reaches it. The longest of b samples is drawn at once: its CDF is F(x)^b, so it is
- * F⁻¹(U^(1/b)) for one uniform U — the lognormal's exp(mu + σ·Φ⁻¹(U^(1/b))).
+ * reaches it. The longest of b samples has CDF G(x) = F(x)^b. After a record r, each step beats it
+ * (rounds above r) with chance p = 1 − G(r + ½), independently, so the steps up to the next record
+ * are geometric in p, and that record is G⁻¹ of a uniform above G(r + ½): the run is drawn record
+ * by record, not step by step, with the same distribution. G⁻¹(u) is the lognormal's
+ * exp(mu + σ·Φ⁻¹(u^(1/b))).
  */
 export function runRecords(o: LengthOptions): RunRecords {
   const seq = Math.max(1, Math.floor(o.seq));
@@ -96,18 +115,23 @@ export function runRecords(o: LengthOptions): RunRecords {
   // lognormal with this mean: mu = ln(mean) − σ²/2
   const mu = Math.log(mean) - (sigma * sigma) / 2;
   const rand = mulberry32(SEED + Math.max(0, Math.floor(o.draw ?? 0)));
-  const inv = 1 / Math.max(1, Math.floor(o.batch));
+  const b = Math.max(1, Math.floor(o.batch));
+  // U in (0, 1): mulberry32's grid of [0, 1) in steps of 2⁻³², moved up half a step
+  const uniform = () => rand() + 2 ** -33;
   const out: RunRecords = { lengths: [], steps: [] };
   let best = 0;
-  for (let i = 0; i < n && best < seq; i++) {
-    // U in (0, 1): mulberry32's grid of [0, 1) in steps of 2⁻³², moved up half a step
-    const u = rand() + 2 ** -33;
-    const len = Math.min(seq, Math.max(1, Math.round(Math.exp(mu + sigma * normalQuantile(u ** inv)))));
-    if (len > best) {
-      best = len;
-      out.lengths.push(len);
-      out.steps.push(i);
-    }
+  let i = 0;
+  while (i < n && best < seq) {
+    // p = 1 − G(best + ½) = 1 − (1 − Q)^b, from the upper tail Q so that a small chance keeps its digits
+    const p = best === 0 ? 1 : sigma > 0 ? -Math.expm1(b * Math.log1p(-normalUpperTail((Math.log(best + 0.5) - mu) / sigma))) : Number(Math.exp(mu) >= best + 0.5);
+    if (p <= 0) break;
+    if (best > 0) i += p >= 1 ? 1 : 1 + Math.floor(Math.log(uniform()) / Math.log1p(-p));
+    if (i >= n) break;
+    const g = 1 - p + p * uniform();
+    const len = Math.min(seq, Math.max(best + 1, Math.round(Math.exp(mu + sigma * normalQuantile(g ** (1 / b))))));
+    best = len;
+    out.lengths.push(len);
+    out.steps.push(i);
   }
   return out;
 }

@@ -298,3 +298,26 @@ describe('drawing the longest of a batch in one step (lengths.ts)', () => {
     expect(Math.abs(firsts[1000] / 1186.1 - 1)).toBeLessThan(0.03);
   });
 });
+
+describe('an auto mean length is not known (timeline/index.ts AUTO_MEANS)', () => {
+  // Llama-3.2-1B LoRA at 2 × 2,048: t027, t052 and t053 ran means of 300–384 tokens of this max_length
+  const s: Scenario = { ...defaultScenario(), model: 'meta-llama/Llama-3.2-1B', mode: 'training', method: 'lora', seq: 2048, batch: 2, gradCkpt: 'full', lengths: 'varied', lenMean: null };
+  const spread = (x: Scenario) => {
+    const e = estimateWithReplay(x);
+    if (!e.ok || !e.value.orderSpread) throw new Error('no spread');
+    return { reserved: e.value.reservedBytes, ...e.value.orderSpread };
+  };
+  it('the estimate keeps mean seq/2; its spread also covers the orders of means seq/4 and seq/8', () => {
+    const auto = spread(s);
+    const half = spread({ ...s, lenMean: 1024 });
+    expect(auto.reserved).toBe(half.reserved);
+    for (const mean of [512, 256]) {
+      const other = spread({ ...s, lenMean: mean });
+      expect(auto.p10).toBeLessThanOrEqual(Math.min(half.p10, other.p10));
+      expect(auto.p90).toBeGreaterThanOrEqual(Math.max(half.p90, other.p90));
+    }
+    // shorter means reach further at this shape, beyond the runs of short samples measured here (t027 21.3 GiB, t052 22.7, t053 24.7)
+    expect(auto.p90).toBeGreaterThan(1.2 * half.p90);
+    expect(auto.p90).toBeGreaterThan(24.7 * 2 ** 30);
+  });
+});
