@@ -44,7 +44,7 @@ export const NO_ACT_SAVES: ActSaves = { wide: 0, narrow: 0 };
  * The extra f-wide tensors of one MLP's composed activation. Autocast's fp32-list ops run wider
  * than the matmul dtype exactly when `dt.eF32 > dt.e` (training/terms.ts trainingDtypes).
  */
-export function composedActSaves(arch: ModelArch, dt: ActDtypes): ActSaves {
+export function mlpActSaves(arch: ModelArch, dt: ActDtypes): ActSaves {
   switch (arch.mlpAct) {
     case 'tanh-gelu': {
       if (dt.eF32 <= dt.e) return { wide: 0, narrow: 3 };
@@ -61,7 +61,7 @@ export function composedActSaves(arch: ModelArch, dt: ActDtypes): ActSaves {
   }
 }
 
-/** Bytes per f-wide element of `composedActSaves` at matmul dtype e. */
+/** Bytes per f-wide element of `mlpActSaves` at matmul dtype e. */
 export function actSavesBytes(x: ActSaves, e: number): number {
   return 4 * x.wide + e * x.narrow;
 }

@@ -21,7 +21,7 @@ import { mlpWidth, moeLayerCount } from '../model/tensors';
 import { glmExpandsKv, hfExpandsKv, sdpaRepeatsKv, sdpaRunsMath, windowMasked } from '../sdpa';
 import { add, evaluate, min, mul, sub, sym, type Expr } from '../formula';
 import { fusedQkvViewWidth } from './fused-views';
-import { actFormula, actSavesBytes, composedActBackward, composedActSaves, NO_ACT_SAVES, type ActSaves } from './act-saves';
+import { actFormula, actSavesBytes, composedActBackward, mlpActSaves, NO_ACT_SAVES, type ActSaves } from './act-saves';
 
 export interface LayerActivation {
   /** bytes that scale with s (linear part) */
@@ -321,7 +321,7 @@ export function layerActivation(arch: ModelArch, s: number, b: number, dt: ActDt
   // AMP cast copies are made after the (tp-replicated) norm, by each rank for its own Linears
   const casts = ampCastCopies(arch, dt) * e;
   // a Python-composed activation's intermediates (act-saves.ts), per f-wide element
-  const act = composedActSaves(arch, dt);
+  const act = mlpActSaves(arch, dt);
   const actBytes = actSavesBytes(act, e);
   if (layerStyle(arch) === 'llama') {
     const mlpTensors = arch.gatedMlp ? 4 : 2;

@@ -63,7 +63,7 @@ import {
   type LayerActivation,
 } from './activations';
 import type { BaseSaves } from './quant-base';
-import { actFormula, actSavesBytes, composedActSaves, NO_ACT_SAVES } from './act-saves';
+import { actFormula, actSavesBytes, mlpActSaves, NO_ACT_SAVES } from './act-saves';
 import { fusedQkvViewWidth } from './fused-views';
 
 /** How the adapters are built and run. */
@@ -197,7 +197,7 @@ export function loraLayerActivation(
   // a Python-composed activation's intermediates (act-saves.ts; recomputed when compiled): they
   // need a gradient through the layer input whether or not the Linears train
   // (a plain MLP's ReLU output stands in for the fc1 output counted below: the same count)
-  const act = compiled || reluOut ? NO_ACT_SAVES : composedActSaves(arch, { ...dt, e: eMlp });
+  const act = compiled || reluOut ? NO_ACT_SAVES : mlpActSaves(arch, { ...dt, e: eMlp });
   const actBytes = actSavesBytes(act, eMlp);
   const linear = s * b * (norms + (eAttn * attnKept + eMlp * mlpKept * f + qk + (gptEager?.perToken ?? 0) + actBytes * f) / t + masks + adapters) + weights + mathLinear;
   const bss = b * s * s;

@@ -14,7 +14,7 @@
  * b·s = 4,096 tokens × 6,400 × 14 B — the fused inventory's 2 B input plus the 12 B counted here.
  */
 import { describe, expect, it } from 'vitest';
-import { actSavesBytes, composedActBackward, composedActSaves } from '../../../src/core/training/act-saves';
+import { actSavesBytes, composedActBackward, mlpActSaves } from '../../../src/core/training/act-saves';
 import { activationBytes, layerActivation, layerNormBytes, type ActDtypes } from '../../../src/core/training/activations';
 import { findPreset } from '../../../src/core/model/presets';
 import { parseHfConfig } from '../../../src/core/model/config';
@@ -59,20 +59,20 @@ describe('config.json → the composed activation', () => {
 describe('bytes per f-wide element beyond a fused activation', () => {
   const arch = gpt2xl();
   it('gelu_new under autocast: x’s fp32 copy (pow), 0.5·x, tanh’s fp32 result, 1 + tanh, less x itself: 4 + 2 + 4 + 4 − 2 = 12', () => {
-    expect(actSavesBytes(composedActSaves(arch, amp), 2)).toBe(12);
-    expect(actSavesBytes(composedActSaves(arch, bf16Autocast), 2)).toBe(12);
+    expect(actSavesBytes(mlpActSaves(arch, amp), 2)).toBe(12);
+    expect(actSavesBytes(mlpActSaves(arch, bf16Autocast), 2)).toBe(12);
   });
   it('gelu_new without autocast: 0.5·x, tanh’s result, 1 + tanh in the model dtype: 3e', () => {
-    expect(actSavesBytes(composedActSaves(arch, bf16Plain), 2)).toBe(6);
-    expect(actSavesBytes(composedActSaves(arch, fp32), 4)).toBe(12);
+    expect(actSavesBytes(mlpActSaves(arch, bf16Plain), 2)).toBe(6);
+    expect(actSavesBytes(mlpActSaves(arch, fp32), 4)).toBe(12);
   });
   it('gated gelu_new under autocast: its fp32 result is what `act(gate) * up` saves, 4 − e more', () => {
-    expect(actSavesBytes(composedActSaves({ ...arch, gatedMlp: true }, amp), 2)).toBe(14);
+    expect(actSavesBytes(mlpActSaves({ ...arch, gatedMlp: true }, amp), 2)).toBe(14);
   });
   it('gelu_fast: 0.044715·x, x·0.7978…, 1 + 0.044715·x·x, tanh’s result, 0.5·x, 1 + tanh: 6e; quick_gelu: the sigmoid’s result, e', () => {
-    expect(actSavesBytes(composedActSaves({ ...arch, mlpAct: 'fast-gelu' }, amp), 2)).toBe(12);
-    expect(actSavesBytes(composedActSaves({ ...arch, mlpAct: 'quick-gelu' }, amp), 2)).toBe(2);
-    expect(actSavesBytes(composedActSaves({ ...arch, mlpAct: undefined }, amp), 2)).toBe(0);
+    expect(actSavesBytes(mlpActSaves({ ...arch, mlpAct: 'fast-gelu' }, amp), 2)).toBe(12);
+    expect(actSavesBytes(mlpActSaves({ ...arch, mlpAct: 'quick-gelu' }, amp), 2)).toBe(2);
+    expect(actSavesBytes(mlpActSaves({ ...arch, mlpAct: undefined }, amp), 2)).toBe(0);
   });
   it('GPT-2 XL, AMP, 4 × 1,024 tokens (t033): 300 MiB more per layer than the fused count — 350 MiB measured in NewGELUActivation, less its 50 MiB input', () => {
     const without = layerActivation({ ...arch, mlpAct: undefined }, 1024, 4, amp, 'sdpa', 1);

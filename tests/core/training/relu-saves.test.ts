@@ -8,7 +8,7 @@
  * facebook/opt-1.3b's config.json: hidden 2048, ffn_dim 8192, 24 layers, 32 heads.
  */
 import { describe, expect, it } from 'vitest';
-import { composedActBackward, composedActSaves, actSavesBytes } from '../../../src/core/training/act-saves';
+import { composedActBackward, mlpActSaves, actSavesBytes } from '../../../src/core/training/act-saves';
 import { layerActivation, type ActDtypes } from '../../../src/core/training/activations';
 import { loraLayerActivation, type LoraSaves } from '../../../src/core/training/lora-activations';
 import { parseHfConfig } from '../../../src/core/model/config';
@@ -51,8 +51,8 @@ describe('config.json → ReLU', () => {
 describe('bytes ReLU saves against a fused GELU / SiLU', () => {
   const opt = parsed(OPT_1_3B);
   it('one e-sized f-wide tensor fewer (the fc1 output), plain or gated; its backward is one kernel', () => {
-    expect(actSavesBytes(composedActSaves(opt, bf16), 2)).toBe(-2);
-    expect(actSavesBytes(composedActSaves({ ...opt, gatedMlp: true }, bf16), 2)).toBe(-2);
+    expect(actSavesBytes(mlpActSaves(opt, bf16), 2)).toBe(-2);
+    expect(actSavesBytes(mlpActSaves({ ...opt, gatedMlp: true }, bf16), 2)).toBe(-2);
     expect(composedActBackward(opt, bf16)).toBe(0);
   });
   it('OPT-1.3B full fine-tuning, 4 × 2,048 tokens, bf16: 8,192 × 8,192 × 2 B = 128 MiB less in each layer', () => {
