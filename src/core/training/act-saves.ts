@@ -41,7 +41,7 @@ export interface ActSaves {
 export const NO_ACT_SAVES: ActSaves = { wide: 0, narrow: 0 };
 
 /**
- * The extra f-wide tensors of one MLP's composed activation. Autocast's fp32-list ops run wider
+ * The f-wide tensors one MLP's activation saves beyond a fused one's (ReLU: one fewer). Autocast's fp32-list ops run wider
  * than the matmul dtype exactly when `dt.eF32 > dt.e` (training/terms.ts trainingDtypes).
  */
 export function mlpActSaves(arch: ModelArch, dt: ActDtypes): ActSaves {
