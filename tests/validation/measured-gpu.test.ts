@@ -86,6 +86,17 @@ describe('our H200 Trainer runs', () => {
   });
 });
 
+/** A run's records (steps longer than all before them) from its recorded order of lengths, and the steps they ran at. */
+function recordsOf(order: readonly number[]): { lengths: number[]; at: number[] } {
+  const out = { lengths: [] as number[], at: [] as number[] };
+  order.forEach((n, k) => {
+    if (n <= (out.lengths.at(-1) ?? 0)) return;
+    out.lengths.push(n);
+    out.at.push(k);
+  });
+  return out;
+}
+
 /**
  * The lengths of t004's run: measure_trainer.py draws them with numpy (LENGTH_SEED 1234,
  * `rng.lognormal(ln(2048) − 0.18, 0.6, 60)`, rounded, clipped to 4096 — python3 with numpy gives
@@ -156,13 +167,7 @@ describe('the replay with the run’s own order of lengths', () => {
     const r = row('t026');
     const order = r.measured.step_lengths!;
     expect(order).toHaveLength(300);
-    const records: number[] = [];
-    const at: number[] = [];
-    order.forEach((n, k) => {
-      if (n <= (records.at(-1) ?? 0)) return;
-      records.push(n);
-      at.push(k);
-    });
+    const { lengths: records, at } = recordsOf(order);
     expect(records).toEqual([1922, 2048]);
     // the run's own figures: reserved after the last record vs after all 300 steps — the other 298 steps add under 16 MiB
     const afterRecords = r.measured.per_step[at.at(-1)!][1];
@@ -183,20 +188,15 @@ describe('the replay with the run’s own order of lengths', () => {
 
 describe('runs of short samples, each step’s length recorded (t027, t051, t052)', () => {
   const row = (id: string) => GPU_ROWS.find((r) => r.id === id)!;
-  const recordsOf = (order: readonly number[]) => {
-    const records: number[] = [];
-    for (const n of order) if (n > (records.at(-1) ?? 0)) records.push(n);
-    return records;
-  };
 
   it('replaying each run’s own records gives its reserved peak within 3 %', () => {
     for (const id of ['t027', 't051', 't052']) {
       const r = row(id);
-      const tl = stepTimeline(gpuScenario(r), { lengths: recordsOf(r.measured.step_lengths!) });
+      const tl = stepTimeline(gpuScenario(r), { lengths: recordsOf(r.measured.step_lengths!).lengths });
       if (!tl.ok) throw new Error('rejected');
       expect(Math.abs(tl.value.peakReserved / r.measured.reserved - 1), id).toBeLessThan(0.03);
     }
-    expect(recordsOf(row('t051').measured.step_lengths!)).toEqual([123, 247, 667, 1219, 1731, 2301, 2352, 4096]);
+    expect(recordsOf(row('t051').measured.step_lengths!).lengths).toEqual([123, 247, 667, 1219, 1731, 2301, 2352, 4096]);
   });
 
   it('the estimate, the ranked median of VARIED_DRAWS orders, is the median of replaying every one of them within 2 %, and its spread’s ends their 10th and 90th percentiles within 5 % (t027’s scenario)', () => {

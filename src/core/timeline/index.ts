@@ -118,8 +118,8 @@ const PRICE_POINTS = 8;
  * result is the median of all 201 replays within 2 % and the two ends their 10th and 90th
  * percentiles within 5 % (tests/validation/measured-gpu.test.ts).
  */
-function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}, capacity = capacityOf(s)): Draws {
-  const { ranked, run, ends } = rankedOrders(s, d, o, capacity);
+function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}, capacity = capacityOf(s), cache = orderCache(s)): Draws {
+  const { ranked, run, ends } = rankedOrders(s, d, o, capacity, cache);
   const mid = Math.floor(ranked.length / 2);
   const near = ranked.slice(Math.max(0, mid - (MEDIAN_REPLAYS >> 1)), mid + (MEDIAN_REPLAYS >> 1) + 1).map(run);
   near.sort((a, b) => a.peakReserved - b.peakReserved);
@@ -127,10 +127,19 @@ function orders(s: Scenario, d: EstimateDetail, o: TimelineOptions = {}, capacit
   return { all: [lowest, ...near, highest], lowest, median: near[near.length >> 1]!, highest };
 }
 
+/**
+ * What the orders of one scenario share whatever its mean length (the closed form does not read
+ * it): the price of a record, and each replayed length's step shape.
+ */
+interface OrderCache {
+  price: (n: number) => number;
+  shapes: Map<number, StepShape>;
+}
+
+const orderCache = (s: Scenario): OrderCache => ({ price: recordPrice(s), shapes: new Map() });
+
 /** The VARIED_DRAWS orders of `s` by their records' cost, a replay of one of them, and the replays at the 10th and 90th percentile. */
-function rankedOrders(s: Scenario, d: EstimateDetail, o: TimelineOptions, capacity: { capacity: number | null }) {
-  const shapes = new Map<number, StepShape>();
-  const price = recordPrice(s);
+function rankedOrders(s: Scenario, d: EstimateDetail, o: TimelineOptions, capacity: { capacity: number | null }, { price, shapes }: OrderCache) {
   const ranked = Array.from({ length: VARIED_DRAWS }, (_, draw) => ({ draw, cost: replayLengths(s, o.steps, draw).lengths.reduce((sum, n) => sum + price(n), 0) })).sort(
     (a, b) => a.cost - b.cost || a.draw - b.draw,
   );
@@ -234,13 +243,14 @@ export function estimateWithReplay(s: Scenario, o: Pick<TimelineOptions, 'loadTr
     return { ok: true, value: d.value.built.inference?.sequence || d.value.built.inference?.tupleCache || d.value.built.inference?.prefillScores ? fixedReplay(s, d.value, o) : est };
   if (s.lengths !== 'varied') return { ok: true, value: fixedReplay(s, d.value) };
   // orders of the same length distribution (lengths.ts VARIED_DRAWS): the median one
-  const draws = orders(s, d.value, {}, UNLIMITED);
+  const cache = orderCache(s);
+  const draws = orders(s, d.value, {}, UNLIMITED, cache);
   const tl = draws.median;
   const failed = draws.all.find((x) => !x.fits);
   if (failed) return { ok: true, value: { ...est, notes: [...est.notes, ...failed.notes] } };
   const reservedBytes = Math.max(est.allocatedBytes, tl.peakReserved);
   // an 'auto' mean is not known: the spread also covers the shorter means of AUTO_MEANS
-  const spreads = [draws, ...(s.lenMean === null ? AUTO_MEANS.map((k) => rankedOrders({ ...s, lenMean: Math.max(1, Math.round(s.seq * k)) }, d.value, {}, UNLIMITED).ends()) : [])];
+  const spreads = [draws, ...(s.lenMean === null ? AUTO_MEANS.map((k) => rankedOrders({ ...s, lenMean: Math.max(1, Math.round(s.seq * k)) }, d.value, {}, UNLIMITED, cache).ends()) : [])];
   const orderSpread = {
     p10: Math.max(est.allocatedBytes, Math.min(...spreads.map((x) => x.lowest.peakReserved))),
     p90: Math.max(est.allocatedBytes, Math.max(...spreads.map((x) => x.highest.peakReserved))),
